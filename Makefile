@@ -1,0 +1,35 @@
+# Thin wrapper over CMake. The two commands: `make demo` and `make test`.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+RELEASE_DIR := build/release
+ASAN_DIR := build/asan
+FUZZ_DIR := build/fuzz
+PREFIX ?= /usr/local
+
+.PHONY: all deps release demo test fuzz fuzz-smoke install clean
+
+all: release
+
+deps:
+	@bash scripts/install-deps.sh
+
+release: deps
+	@cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(RELEASE_DIR) -j $(JOBS)
+
+demo: release
+	@bash scripts/demo.sh $(RELEASE_DIR)/parquetry
+
+test: deps
+	@cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DPQT_SANITIZE=ON -DPQT_WERROR=ON >/dev/null
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@CC=clang cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_FUZZ=ON -DPQT_BUILD_TESTS=OFF >/dev/null
+	@cmake --build $(FUZZ_DIR) -j $(JOBS)
+
+install: release
+	@cmake --install $(RELEASE_DIR)
+
+clean:
+	rm -rf build

@@ -1,0 +1,156 @@
+/*
+ * core: allocation, errors, arenas, growable buffers and byte helpers.
+ * No Parquet knowledge lives here. Every other module includes this.
+ */
+#ifndef PQT_CORE_H
+#define PQT_CORE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "parquetry.h"
+
+#if defined(__GNUC__)
+#define PQT_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
+#define PQT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PQT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PQT_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define PQT_PRINTF(fmt_idx, arg_idx)
+#define PQT_LIKELY(x) (x)
+#define PQT_UNLIKELY(x) (x)
+#define PQT_INTERNAL
+#endif
+
+/* ---- allocation ---------------------------------------------------- */
+
+/* Resolve a possibly-NULL allocator to a usable one. */
+static inline const pqt_allocator *pqt_alloc_or_default(const pqt_allocator *a) {
+  return a ? a : pqt_default_allocator();
+}
+void *pqt_mem_alloc(const pqt_allocator *a, size_t n);
+void *pqt_mem_calloc(const pqt_allocator *a, size_t n);
+void *pqt_mem_realloc(const pqt_allocator *a, void *p, size_t old_n, size_t new_n);
+void pqt_mem_free(const pqt_allocator *a, void *p, size_t n);
+
+/* Overflow-checked arithmetic: return false on overflow. */
+static inline bool pqt_add_size(size_t a, size_t b, size_t *out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+static inline bool pqt_mul_size(size_t a, size_t b, size_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+/* ---- errors -------------------------------------------------------- */
+
+/* Set err (if not NULL) to code and a formatted message; return code. */
+pqt_status pqt_error_set(pqt_error *err, pqt_status code, const char *fmt, ...)
+    PQT_PRINTF(3, 4);
+pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt,
+                          va_list ap);
+/* Prepend "prefix: " to err's message (keeps code and places). */
+void pqt_error_prefix(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
+
+/* One breakpoint for every corrupt-file error (as SQLite's CORRUPT_BKPT). */
+pqt_status pqt_corrupt(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
+pqt_status pqt_nomem(pqt_error *err);
+
+#define PQT_RETURN_NOT_OK(expr)          \
+  do {                                   \
+    pqt_status pqt_st_ = (expr);         \
+    if (PQT_UNLIKELY(pqt_st_ != PQT_OK)) \
+      return pqt_st_;                    \
+  } while (0)
+
+#define PQT_CHECK_CORRUPT(cond, err, ...)           \
+  do {                                              \
+    if (PQT_UNLIKELY(!(cond)))                      \
+      return pqt_corrupt((err), __VA_ARGS__);       \
+  } while (0)
+
+/* ---- arena --------------------------------------------------------- */
+
+/* A bump allocator for metadata: many small allocations, one free. */
+typedef struct pqt_arena_block pqt_arena_block;
+typedef struct pqt_arena {
+  const pqt_allocator *alloc;
+  pqt_arena_block *head;
+  size_t used_bytes;  /* total bytes handed out, for limits */
+  size_t limit_bytes; /* 0 = no limit */
+} pqt_arena;
+
+void pqt_arena_init(pqt_arena *arena, const pqt_allocator *alloc);
+/* Zeroed, 16-byte aligned memory; NULL on failure or when over limit_bytes. */
+void *pqt_arena_alloc(pqt_arena *arena, size_t n);
+/* n elements of size sz, overflow-checked. */
+void *pqt_arena_array(pqt_arena *arena, size_t n, size_t sz);
+char *pqt_arena_strdup(pqt_arena *arena, const char *s, size_t len);
+void pqt_arena_reset(pqt_arena *arena);
+
+/* ---- growable byte buffer ------------------------------------------ */
+
+typedef struct pqt_buf {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+  const pqt_allocator *alloc;
+} pqt_buf;
+
+void pqt_buf_init(pqt_buf *b, const pqt_allocator *alloc);
+void pqt_buf_free(pqt_buf *b);
+/* Ensure room for `extra` more bytes past len. */
+pqt_status pqt_buf_reserve(pqt_buf *b, size_t extra, pqt_error *err);
+pqt_status pqt_buf_append(pqt_buf *b, const void *p, size_t n, pqt_error *err);
+pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...)
+    PQT_PRINTF(3, 4);
+static inline void pqt_buf_clear(pqt_buf *b) { b->len = 0; }
+
+/* ---- little-endian loads and stores -------------------------------- */
+
+static inline uint16_t pqt_load_u16le(const uint8_t *p) {
+  uint16_t v; memcpy(&v, p, 2);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap16(v);
+#endif
+  return v;
+}
+static inline uint32_t pqt_load_u32le(const uint8_t *p) {
+  uint32_t v; memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  return v;
+}
+static inline uint64_t pqt_load_u64le(const uint8_t *p) {
+  uint64_t v; memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+static inline void pqt_store_u32le(uint8_t *p, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  memcpy(p, &v, 4);
+}
+static inline void pqt_store_u64le(uint8_t *p, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  memcpy(p, &v, 8);
+}
+static inline uint32_t pqt_load_u32be(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* ---- base64 (used by JSON output of binary fields) ------------------ */
+pqt_status pqt_base64_append(pqt_buf *b, const uint8_t *p, size_t n, pqt_error *err);
+/* Append s as a JSON string literal (with quotes), escaping as needed.
+ * Invalid UTF-8 bytes are written as \u00XX escapes of the byte value. */
+pqt_status pqt_json_string_append(pqt_buf *b, const uint8_t *s, size_t n, pqt_error *err);
+
+#endif /* PQT_CORE_H */

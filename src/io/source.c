@@ -1,0 +1,122 @@
+/* io/source.c: byte sources behind pqt_io. A file is memory-mapped when it
+ * can be (read_at and borrow_at both work on the mapping), and read with
+ * pread otherwise. A caller's buffer is borrowed as it is. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/core.h"
+
+typedef struct mem_source {
+  const pqt_allocator *alloc;
+  const uint8_t *data;
+  uint64_t size;
+  int fd;          /* -1 for a caller's buffer */
+  int mapped;      /* data came from mmap */
+} mem_source;
+
+static pqt_status range_check(const mem_source *s, uint64_t off, size_t n, pqt_error *err) {
+  if (off > s->size || n > s->size - off)
+    return pqt_error_set(err, PQT_ECORRUPT,
+                         "read of %zu bytes at offset %llu is past the end of the %llu-byte input",
+                         n, (unsigned long long)off, (unsigned long long)s->size);
+  return PQT_OK;
+}
+
+static pqt_status src_read_at(void *pd, uint64_t off, void *dst, size_t n, pqt_error *err) {
+  mem_source *s = pd;
+  PQT_RETURN_NOT_OK(range_check(s, off, n, err));
+  if (s->data) {
+    if (n) memcpy(dst, s->data + off, n);
+    return PQT_OK;
+  }
+  uint8_t *d = dst;
+  while (n) {
+    ssize_t got = pread(s->fd, d, n, (off_t)off);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return pqt_error_set(err, PQT_EIO, "read failed: %s", strerror(errno));
+    }
+    if (got == 0) return pqt_error_set(err, PQT_EIO, "unexpected end of file");
+    d += got;
+    n -= (size_t)got;
+    off += (uint64_t)got;
+  }
+  return PQT_OK;
+}
+
+static pqt_status src_borrow_at(void *pd, uint64_t off, size_t n, const uint8_t **out, pqt_error *err) {
+  mem_source *s = pd;
+  PQT_RETURN_NOT_OK(range_check(s, off, n, err));
+  *out = s->data + off;
+  return PQT_OK;
+}
+
+static void src_release(void *pd) {
+  mem_source *s = pd;
+  if (!s) return;
+  if (s->mapped) munmap((void *)s->data, (size_t)s->size);
+  if (s->fd >= 0) close(s->fd);
+  pqt_mem_free(s->alloc, s, sizeof *s);
+}
+
+PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
+                                      const pqt_allocator *alloc, pqt_error *err) {
+  if (!io || (!data && len)) return pqt_error_set(err, PQT_EINVAL, "pqt_io_from_buffer: bad arguments");
+  alloc = pqt_alloc_or_default(alloc);
+  mem_source *s = pqt_mem_calloc(alloc, sizeof *s);
+  if (!s) return pqt_nomem(err);
+  static const uint8_t empty[1] = {0};
+  s->alloc = alloc;
+  s->data = data ? data : empty;
+  s->size = len;
+  s->fd = -1;
+  io->read_at = src_read_at;
+  io->borrow_at = src_borrow_at;
+  io->release = src_release;
+  io->size = len;
+  io->private_data = s;
+  return PQT_OK;
+}
+
+PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allocator *alloc,
+                                    pqt_error *err) {
+  if (!io || !path) return pqt_error_set(err, PQT_EINVAL, "pqt_io_open_file: bad arguments");
+  alloc = pqt_alloc_or_default(alloc);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return pqt_error_set(err, PQT_EIO, "cannot open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return pqt_error_set(err, PQT_EIO, "cannot stat: %s", strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return pqt_error_set(err, PQT_EIO, "not a regular file");
+  }
+  mem_source *s = pqt_mem_calloc(alloc, sizeof *s);
+  if (!s) {
+    close(fd);
+    return pqt_nomem(err);
+  }
+  s->alloc = alloc;
+  s->size = (uint64_t)st.st_size;
+  s->fd = fd;
+  if (st.st_size > 0 && (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m != MAP_FAILED) {
+      s->data = m;
+      s->mapped = 1;
+    }
+  }
+  io->read_at = src_read_at;
+  io->borrow_at = s->data ? src_borrow_at : NULL;
+  io->release = src_release;
+  io->size = s->size;
+  io->private_data = s;
+  return PQT_OK;
+}
