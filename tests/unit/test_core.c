@@ -1,6 +1,9 @@
 /* Unit tests for src/core: arena, buffer, base64, JSON strings, errors, io. */
 #include "core/core.h"
 #include "harness.h"
+#include "thrift/parquet_types.h"
+static void test_isset_bits(void) { pqt_column_metadata m = {0}; PQT_SET(&m, 12); CHECK(PQT_HAS(&m, 12)); CHECK(!PQT_HAS(&m, 11)); pqt_logical_type lt = {0}; PQT_SET(&lt, PQT_LT_TIMESTAMP); CHECK_EQ_INT(pqt_union_which(lt.isset), PQT_LT_TIMESTAMP); }
+
 
 static void test_arena_alloc_and_limit(void) {
   pqt_arena a;
@@ -57,4 +60,4 @@ static void test_io_buffer_bounds(void) {
 }
 
 RUN_TESTS("core", TEST_CASE(test_arena_alloc_and_limit), TEST_CASE(test_buf_and_base64),
-          TEST_CASE(test_error_prefix), TEST_CASE(test_io_buffer_bounds))
+          TEST_CASE(test_error_prefix), TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits))
