@@ -120,6 +120,75 @@ PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
                                       const pqt_allocator *alloc,
                                       pqt_error *err);
 
+
+/* ------------------------------------------------------------------ */
+/* Strings returned by the library                                     */
+/* ------------------------------------------------------------------ */
+
+/* A NUL-terminated string owned by the caller; free with pqt_string_free. */
+typedef struct pqt_string {
+  char *data;
+  size_t len;
+  const pqt_allocator *alloc;
+  size_t cap;
+} pqt_string;
+
+PQT_API void pqt_string_free(pqt_string *s);
+
+/* ------------------------------------------------------------------ */
+/* Reader                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct pqt_reader pqt_reader;
+
+typedef struct pqt_read_options {
+  const pqt_allocator *alloc;   /* NULL: malloc */
+  int verify_checksums;         /* verify page CRC32 when present (default 1) */
+  int validate_utf8;            /* validate STRING columns (default 1) */
+  uint64_t max_footer_bytes;    /* largest footer accepted (default 256 MiB) */
+  uint64_t max_memory;          /* 0 = no ceiling */
+  int32_t max_nesting_depth;    /* schema depth limit (default 256) */
+} pqt_read_options;
+
+/* Fill options with defaults. */
+PQT_API void pqt_read_options_init(pqt_read_options *opts);
+
+/*
+ * Open a reader over io. On success the reader owns io (it calls
+ * io->release at close); on failure io is left to the caller. opts may be
+ * NULL for defaults. The footer is read and validated here.
+ */
+PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
+                                   const pqt_read_options *opts, pqt_error *err);
+/* Convenience: open a file by path (memory-mapped when possible). */
+PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path,
+                                        const pqt_read_options *opts,
+                                        pqt_error *err);
+/* Convenience: open a caller's buffer, which must outlive the reader. */
+PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data,
+                                          size_t len,
+                                          const pqt_read_options *opts,
+                                          pqt_error *err);
+PQT_API void pqt_reader_close(pqt_reader *r);
+
+PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r);
+PQT_API int32_t pqt_reader_num_row_groups(const pqt_reader *r);
+/* Number of leaf columns. */
+PQT_API int32_t pqt_reader_num_columns(const pqt_reader *r);
+/* "created_by" of the footer, or "" when absent (valid until close). */
+PQT_API const char *pqt_reader_created_by(const pqt_reader *r);
+
+/* The schema in the message syntax ("message schema { ... }"). */
+PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out,
+                                          pqt_error *err);
+/* The whole FileMetaData as JSON, keys named as in parquet.thrift.
+ * indent 0 gives one line, otherwise pretty-printed with that many spaces. */
+PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent,
+                                            pqt_string *out, pqt_error *err);
+/* A readable multi-line summary of the metadata (what `parquetry meta` prints). */
+PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
+                                               pqt_string *out, pqt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
