@@ -64,28 +64,19 @@ static inline uint64_t pack8(const uint8_t *b) {
   return (pqt_load_u64le(b) * UINT64_C(0x0102040810204080)) >> 56;
 }
 
-pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def,
-                                    uint8_t *valid, int64_t valid_offset,
-                                    int64_t *null_count, pqt_error *err) {
-  if (n < 0 || valid_offset < 0 || !valid || max_def < 0)
-    return pqt_error_set(err, PQT_EINVAL, "levels: bad def_to_bitmap arguments");
-  int64_t n_valid = 0;
-  if (!def) {
-    for (int64_t i = 0; i < n; i += 64) {
-      int nb = n - i < 64 ? (int)(n - i) : 64;
-      put_bits(valid, valid_offset + i, ~UINT64_C(0), nb);
-    }
-    if (null_count) *null_count = 0;
-    return PQT_OK;
-  }
-  const uint16_t umax = (uint16_t)max_def;
-  int64_t i = 0;
+/* valid bit i = def[i] >= thr, for def[i] in [0, umax] (else PQT_ECORRUPT).
+ * 64 entries at a time: a vectorizable compare into bytes, then 8 bytes ->
+ * 8 bits by one multiply. */
+static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t umax,
+                            uint8_t *valid, int64_t valid_offset, int64_t *n_valid_out,
+                            pqt_error *err) {
+  int64_t n_valid = 0, i = 0;
   uint8_t tmp[64];
   for (; i + 64 <= n; i += 64) {
     const int16_t *d = def + i;
     uint16_t bad = 0;
     for (int j = 0; j < 64; j++) {
-      tmp[j] = d[j] == max_def;
+      tmp[j] = d[j] >= thr;
       bad |= (uint16_t)((uint16_t)d[j] > umax);
     }
     if (PQT_UNLIKELY(bad)) break;
@@ -94,22 +85,39 @@ pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_d
     n_valid += __builtin_popcountll(w);
     put_bits(valid, valid_offset + i, w, 64);
   }
-  if (i < n) {
+  /* The tail, or the block holding a bad level (then reported exactly). */
+  for (; i < n; i += 64) {
     int64_t m = n - i < 64 ? n - i : 64;
     uint64_t w = 0;
     for (int64_t j = 0; j < m; j++) {
       int16_t d = def[i + j];
       PQT_CHECK_CORRUPT((uint16_t)d <= umax, err,
-                        "definition level %d at entry %lld exceeds max %d", (int)d,
-                        (long long)(i + j), (int)max_def);
-      w |= (uint64_t)(d == max_def) << j;
-    }
-    if (m < n - i) {
-      /* The block loop stopped on a bad level: it lies in this block. */
-      return pqt_corrupt(err, "definition level out of range near entry %lld", (long long)i);
+                        "definition level %d at entry %lld is out of range [0, %u]", (int)d,
+                        (long long)(i + j), (unsigned)umax);
+      w |= (uint64_t)(d >= thr) << j;
     }
     n_valid += __builtin_popcountll(w);
     put_bits(valid, valid_offset + i, w, (int)m);
+  }
+  *n_valid_out = n_valid;
+  return PQT_OK;
+}
+
+pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def,
+                                    uint8_t *valid, int64_t valid_offset,
+                                    int64_t *null_count, pqt_error *err) {
+  if (n < 0 || valid_offset < 0 || !valid || max_def < 0)
+    return pqt_error_set(err, PQT_EINVAL, "levels: bad def_to_bitmap arguments");
+  int64_t n_valid = n;
+  if (!def) {
+    for (int64_t i = 0; i < n; i += 64) {
+      int nb = n - i < 64 ? (int)(n - i) : 64;
+      put_bits(valid, valid_offset + i, ~UINT64_C(0), nb);
+    }
+  } else {
+    /* def <= max_def is checked, so def >= max_def means def == max_def. */
+    PQT_RETURN_NOT_OK(
+        ge_bitmap(def, n, max_def, (uint16_t)max_def, valid, valid_offset, &n_valid, err));
   }
   if (null_count) *null_count = n - n_valid;
   return PQT_OK;
@@ -129,6 +137,16 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
   if (rep && n > 0)
     PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)",
                       (int)rep[0]);
+  if (!rep && def && rad <= 0 && valid) {
+    /* No repetition: every entry is a slot; word-at-a-time kernel. */
+    PQT_CHECK_CORRUPT(n <= slot_capacity, err, "more than %lld slots in level batch",
+                      (long long)slot_capacity);
+    int64_t n_valid = 0;
+    PQT_RETURN_NOT_OK(ge_bitmap(def, n, dl, INT16_MAX, valid, valid_offset, &n_valid, err));
+    *n_slots = n;
+    if (null_count) *null_count = n - n_valid;
+    return PQT_OK;
+  }
   bit_writer w = {valid, valid_offset, 0, 0};
   int64_t s = 0, nulls = 0;
   if (!def) {

@@ -865,6 +865,17 @@ static void test_malformed(void) {
                PQT_ECORRUPT);
   CHECK_OK(pqt_levels_to_struct_bitmap(d, r, 4, li[1], vb, 0, 4, &ns, &nulls, NULL));
   CHECK_EQ_INT(ns, 4);
+  /* The no-repetition fast path checks capacity and rejects negative levels. */
+  pqt_level_info flat = {1, 0, 0};
+  const int16_t dneg[] = {1, 0, -3, 1};
+  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(dneg, NULL, 4, flat, vb, 0, 4, &ns, &nulls, NULL),
+               PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, NULL, 4, flat, vb, 0, 3, &ns, &nulls, NULL),
+               PQT_ECORRUPT);
+  const int16_t dflat[] = {1, 0, 2, 1};
+  vb[0] = 0xF0;
+  CHECK_OK(pqt_levels_to_struct_bitmap(dflat, NULL, 4, flat, vb, 0, 4, &ns, &nulls, NULL));
+  CHECK(ns == 4 && nulls == 1 && vb[0] == 0xFD);
   /* int32 overflow is a limit, not a crash. */
   int32_t o32[3] = {INT32_MAX - 1, 0, 0};
   CHECK_EQ_INT(pqt_levels_to_list32(d, r, 4, li[0], o32, NULL, 0, 3, &ns, &nulls, NULL),
