@@ -156,7 +156,9 @@ pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_d
  * def >= info.repeated_ancestor_def_level and rep <= info.rep_level;
  * validity = def >= info.def_level (for the LEAF: a value is present).
  * valid may be NULL (counts only). At most slot_capacity slots are
- * written, else PQT_ECORRUPT. rep NULL means all 0.
+ * written, else PQT_ECORRUPT. rep NULL means all 0; def NULL all defined.
+ * With rep NULL (no repeated ancestor) a word-at-a-time path is used and
+ * negative def levels are PQT_ECORRUPT.
  */
 pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, int64_t n,
                                        pqt_level_info info, uint8_t *valid,
@@ -257,7 +259,8 @@ typedef struct pqt_shred_out {
   int64_t *value_idx;
   int64_t level_capacity;
   int64_t value_capacity;
-  /* Optional histograms, added to (+=): max_def + 1 and max_rep + 1 entries. */
+  /* Optional histograms, added to (+=) on every call (so pass them on the
+   * filling call only): max_def + 1 and max_rep + 1 entries. */
   int64_t *def_hist;
   int64_t *rep_hist;
   /* Results. */
