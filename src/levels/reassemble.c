@@ -1,0 +1,303 @@
+/*
+ * levels/reassemble.c: record assembly from levels (spec "Nested Encoding",
+ * seeds/002; Dremel). Def/rep level streams -> per-node validity bitmaps,
+ * list offsets, and dense values spread into their slots. See levels.h for
+ * the slot and element predicates.
+ */
+#include "core/core.h"
+#include "levels/levels.h"
+
+/* ---- bit output ------------------------------------------------------ */
+
+/* Write the low nbits (1..64) of word at bit position pos of bm, LSB-first,
+ * preserving every other bit. */
+static inline void put_bits(uint8_t *bm, int64_t pos, uint64_t word, int nbits) {
+  uint8_t *p = bm + (pos >> 3);
+  int s = (int)(pos & 7);
+  if (nbits < 64) word &= (UINT64_C(1) << nbits) - 1;
+  if (s == 0 && nbits == 64) {
+    pqt_store_u64le(p, word);
+    return;
+  }
+  int total = nbits + s; /* <= 71 */
+  uint64_t lo = word << s;
+  uint64_t hi = s ? word >> (64 - s) : 0;
+  int n_bytes = (total + 7) >> 3;
+  for (int b = 0; b < n_bytes; b++) {
+    uint8_t v = b < 8 ? (uint8_t)(lo >> (8 * b)) : (uint8_t)hi;
+    uint8_t keep = 0;
+    if (b == 0) keep = (uint8_t)((1u << s) - 1);
+    if (b == n_bytes - 1 && (total & 7)) keep |= (uint8_t)(0xFFu << (total & 7));
+    p[b] = (uint8_t)((p[b] & keep) | (v & ~keep));
+  }
+}
+
+typedef struct bit_writer {
+  uint8_t *bm; /* NULL: discard */
+  int64_t pos;
+  uint64_t word;
+  int n;
+} bit_writer;
+
+static inline void bw_put(bit_writer *w, bool bit) {
+  w->word |= (uint64_t)bit << w->n;
+  if (++w->n == 64) {
+    if (w->bm) put_bits(w->bm, w->pos, w->word, 64);
+    w->pos += 64;
+    w->word = 0;
+    w->n = 0;
+  }
+}
+
+static inline void bw_finish(bit_writer *w) {
+  if (w->n && w->bm) put_bits(w->bm, w->pos, w->word, w->n);
+}
+
+static inline bool get_bit(const uint8_t *bm, int64_t i) {
+  return (bm[i >> 3] >> (i & 7)) & 1;
+}
+
+/* ---- flat optional column ------------------------------------------- */
+
+/* 8 bytes holding 0/1 each -> 8 bits, byte i -> bit i. */
+static inline uint64_t pack8(const uint8_t *b) {
+  return (pqt_load_u64le(b) * UINT64_C(0x0102040810204080)) >> 56;
+}
+
+/* valid bit i = def[i] >= thr, for def[i] in [0, umax] (else PQT_ECORRUPT).
+ * 64 entries at a time: a vectorizable compare into bytes, then 8 bytes ->
+ * 8 bits by one multiply. */
+static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t umax,
+                            uint8_t *valid, int64_t valid_offset, int64_t *n_valid_out,
+                            pqt_error *err) {
+  int64_t n_valid = 0, i = 0;
+  uint8_t tmp[64];
+  for (; i + 64 <= n; i += 64) {
+    const int16_t *d = def + i;
+    uint16_t bad = 0;
+    for (int j = 0; j < 64; j++) {
+      tmp[j] = d[j] >= thr;
+      bad |= (uint16_t)((uint16_t)d[j] > umax);
+    }
+    if (PQT_UNLIKELY(bad)) break;
+    uint64_t w = 0;
+    for (int j = 0; j < 8; j++) w |= pack8(tmp + 8 * j) << (8 * j);
+    n_valid += __builtin_popcountll(w);
+    put_bits(valid, valid_offset + i, w, 64);
+  }
+  /* The tail, or the block holding a bad level (then reported exactly). */
+  for (; i < n; i += 64) {
+    int64_t m = n - i < 64 ? n - i : 64;
+    uint64_t w = 0;
+    for (int64_t j = 0; j < m; j++) {
+      int16_t d = def[i + j];
+      PQT_CHECK_CORRUPT((uint16_t)d <= umax, err,
+                        "definition level %d at entry %lld is out of range [0, %u]", (int)d,
+                        (long long)(i + j), (unsigned)umax);
+      w |= (uint64_t)(d >= thr) << j;
+    }
+    n_valid += __builtin_popcountll(w);
+    put_bits(valid, valid_offset + i, w, (int)m);
+  }
+  *n_valid_out = n_valid;
+  return PQT_OK;
+}
+
+pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def,
+                                    uint8_t *valid, int64_t valid_offset,
+                                    int64_t *null_count, pqt_error *err) {
+  if (n < 0 || valid_offset < 0 || !valid || max_def < 0)
+    return pqt_error_set(err, PQT_EINVAL, "levels: bad def_to_bitmap arguments");
+  int64_t n_valid = n;
+  if (!def) {
+    for (int64_t i = 0; i < n; i += 64) {
+      int nb = n - i < 64 ? (int)(n - i) : 64;
+      put_bits(valid, valid_offset + i, ~UINT64_C(0), nb);
+    }
+  } else {
+    /* def <= max_def is checked, so def >= max_def means def == max_def. */
+    PQT_RETURN_NOT_OK(
+        ge_bitmap(def, n, max_def, (uint16_t)max_def, valid, valid_offset, &n_valid, err));
+  }
+  if (null_count) *null_count = n - n_valid;
+  return PQT_OK;
+}
+
+/* ---- struct / leaf slots --------------------------------------------- */
+
+pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, int64_t n,
+                                       pqt_level_info info, uint8_t *valid,
+                                       int64_t valid_offset, int64_t slot_capacity,
+                                       int64_t *n_slots, int64_t *null_count,
+                                       pqt_error *err) {
+  if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !n_slots)
+    return pqt_error_set(err, PQT_EINVAL, "levels: bad struct_bitmap arguments");
+  const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level,
+                dl = info.def_level;
+  if (rep && n > 0)
+    PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)",
+                      (int)rep[0]);
+  if (!rep && def && rad <= 0 && valid) {
+    /* No repetition: every entry is a slot; word-at-a-time kernel. */
+    PQT_CHECK_CORRUPT(n <= slot_capacity, err, "more than %lld slots in level batch",
+                      (long long)slot_capacity);
+    int64_t n_valid = 0;
+    PQT_RETURN_NOT_OK(ge_bitmap(def, n, dl, INT16_MAX, valid, valid_offset, &n_valid, err));
+    *n_slots = n;
+    if (null_count) *null_count = n - n_valid;
+    return PQT_OK;
+  }
+  bit_writer w = {valid, valid_offset, 0, 0};
+  int64_t s = 0, nulls = 0;
+  if (!def) {
+    /* No def levels: everything is defined. */
+    for (int64_t i = 0; i < n; i++) {
+      if (rep && rep[i] > rl) continue;
+      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
+                        (long long)slot_capacity);
+      bw_put(&w, 1);
+      s++;
+    }
+  } else if (!rep) {
+    for (int64_t i = 0; i < n; i++) {
+      int16_t d = def[i];
+      if (d < rad) continue;
+      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
+                        (long long)slot_capacity);
+      bool v = d >= dl;
+      nulls += !v;
+      bw_put(&w, v);
+      s++;
+    }
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      int16_t d = def[i];
+      if (d < rad || rep[i] > rl) continue;
+      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
+                        (long long)slot_capacity);
+      bool v = d >= dl;
+      nulls += !v;
+      bw_put(&w, v);
+      s++;
+    }
+  }
+  bw_finish(&w);
+  *n_slots = s;
+  if (null_count) *null_count = nulls;
+  return PQT_OK;
+}
+
+/* ---- list slots ------------------------------------------------------ */
+
+#define PQT_DEFINE_TO_LIST(NAME, T, T_MAX)                                                   \
+  pqt_status NAME(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,   \
+                  T *offsets, uint8_t *valid, int64_t valid_offset, int64_t slot_capacity,  \
+                  int64_t *n_slots, int64_t *null_count, pqt_error *err) {                  \
+    if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !offsets || !n_slots ||          \
+        (n > 0 && (!rep || !def)))                                                          \
+      return pqt_error_set(err, PQT_EINVAL, "levels: bad to_list arguments");               \
+    const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level,              \
+                  dl = info.def_level;                                                      \
+    if (n > 0)                                                                              \
+      PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)",   \
+                        (int)rep[0]);                                                       \
+    bit_writer w = {valid, valid_offset, 0, 0};                                             \
+    int64_t s = 0, nulls = 0;                                                               \
+    T cur = offsets[0];                                                                     \
+    PQT_CHECK_CORRUPT(cur >= 0, err, "negative base list offset");                          \
+    for (int64_t i = 0; i < n; i++) {                                                       \
+      int16_t d = def[i];                                                                   \
+      int16_t r = rep[i];                                                                   \
+      if (r <= rl) {                                                                        \
+        if (d < rad) continue; /* empty or null ancestor list */                           \
+        PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld lists in level batch",   \
+                          (long long)slot_capacity);                                        \
+        bool v = d >= dl;                                                                   \
+        nulls += !v;                                                                        \
+        bw_put(&w, v);                                                                      \
+        s++;                                                                                \
+      } else if (r == rl + 1) {                                                             \
+        PQT_CHECK_CORRUPT(s > 0, err, "entry %lld continues a list that is not open",       \
+                          (long long)i);                                                    \
+      } else {                                                                              \
+        continue; /* continues a deeper list */                                             \
+      }                                                                                     \
+      if (d > dl) {                                                                         \
+        if (PQT_UNLIKELY(cur == T_MAX))                                                     \
+          return pqt_error_set(err, PQT_ELIMIT, "list offsets overflow " #T);               \
+        cur++;                                                                              \
+      }                                                                                     \
+      offsets[s] = cur;                                                                     \
+    }                                                                                       \
+    bw_finish(&w);                                                                          \
+    *n_slots = s;                                                                           \
+    if (null_count) *null_count = nulls;                                                    \
+    return PQT_OK;                                                                          \
+  }
+
+PQT_DEFINE_TO_LIST(pqt_levels_to_list32, int32_t, INT32_MAX)
+PQT_DEFINE_TO_LIST(pqt_levels_to_list64, int64_t, INT64_MAX)
+
+/* ---- spreading dense values into slots ------------------------------- */
+
+static int64_t count_valid(const uint8_t *valid, int64_t off, int64_t n) {
+  int64_t c = 0, i = 0;
+  while (i < n && ((off + i) & 7)) c += get_bit(valid, off + i++);
+  for (; i + 8 <= n; i += 8) c += __builtin_popcount(valid[(off + i) >> 3]);
+  for (; i < n; i++) c += get_bit(valid, off + i);
+  return c;
+}
+
+pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n_dense,
+                                   int32_t width, const uint8_t *valid,
+                                   int64_t valid_offset, int64_t n_slots, pqt_error *err) {
+  if (!out || width <= 0 || n_dense < 0 || n_slots < 0 || valid_offset < 0 ||
+      (n_dense > 0 && !dense))
+    return pqt_error_set(err, PQT_EINVAL, "levels: bad spread arguments");
+  const size_t w = (size_t)width;
+  if (!valid) {
+    PQT_CHECK_CORRUPT(n_dense == n_slots, err, "%lld values for %lld slots",
+                      (long long)n_dense, (long long)n_slots);
+    if (out != dense && n_slots) memcpy(out, dense, (size_t)n_slots * w);
+    return PQT_OK;
+  }
+  int64_t nv = count_valid(valid, valid_offset, n_slots);
+  PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld",
+                    (long long)n_dense, (long long)nv);
+  /* Back to front: slot i >= dense index j, so in place never clobbers. */
+  int64_t j = n_dense;
+  for (int64_t i = n_slots - 1; i >= 0 && i >= j; i--) {
+    uint8_t *dst = out + (size_t)i * w;
+    if (get_bit(valid, valid_offset + i)) {
+      j--;
+      memmove(dst, dense + (size_t)j * w, w);
+    } else {
+      memset(dst, 0, w);
+    }
+  }
+  /* The loop stops once slots [0, j) are all valid: in place they already
+   * hold their values; otherwise copy them. */
+  if (out != dense && j > 0) memcpy(out, dense, (size_t)j * w);
+  return PQT_OK;
+}
+
+#define PQT_DEFINE_SPREAD_OFFSETS(NAME, T)                                                    \
+  pqt_status NAME(T *out, const T *dense, int64_t n_dense, const uint8_t *valid,             \
+                  int64_t valid_offset, int64_t n_slots, pqt_error *err) {                   \
+    if (!out || !dense || n_dense < 0 || n_slots < 0 || valid_offset < 0)                    \
+      return pqt_error_set(err, PQT_EINVAL, "levels: bad spread arguments");                 \
+    int64_t nv = valid ? count_valid(valid, valid_offset, n_slots) : n_slots;               \
+    PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld",          \
+                      (long long)n_dense, (long long)nv);                                    \
+    /* out[i+1] = dense[#valid in [0, i]]; back to front reads dense[j], j <= i+1. */        \
+    int64_t j = n_dense;                                                                     \
+    for (int64_t i = n_slots - 1; i >= 0; i--) {                                             \
+      out[i + 1] = dense[j];                                                                 \
+      if (!valid || get_bit(valid, valid_offset + i)) j--;                                   \
+    }                                                                                        \
+    out[0] = dense[0];                                                                       \
+    return PQT_OK;                                                                           \
+  }
+
+PQT_DEFINE_SPREAD_OFFSETS(pqt_levels_spread_offsets32, int32_t)
+PQT_DEFINE_SPREAD_OFFSETS(pqt_levels_spread_offsets64, int64_t)
