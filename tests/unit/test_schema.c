@@ -966,7 +966,87 @@ static void test_many_leaves_fast(void) {
   free(e);
 }
 
-RUN_TESTS("schema",
+/* Deterministic mutation of a valid nested list: every build either succeeds
+ * with consistent invariants or fails cleanly (ASan/UBSan watch the rest). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rng(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (uint32_t)(rng_state >> 11);
+}
+
+static void test_mutations(void) {
+  const pqt_schema_element base[] = {
+      fx_root("s", 3),
+      fx_ct(fx_group("a", PQT_OPTIONAL, 1), PQT_CT_LIST),
+      fx_group("list", PQT_REPEATED, 1),
+      fx_ct(fx_group("element", PQT_OPTIONAL, 1), PQT_CT_MAP),
+      fx_group("key_value", PQT_REPEATED, 2),
+      fx_ct(fx_leaf("key", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_CT_UTF8),
+      fx_decimal_ct(fx_flba("value", PQT_OPTIONAL, 8), 18, 2),
+      fx_leaf("b", PQT_REPEATED, PQT_INT64),
+      fx_ct(fx_group("c", PQT_OPTIONAL, 1), PQT_CT_MAP_KEY_VALUE),
+      fx_leaf("d", PQT_REQUIRED, PQT_INT32),
+  };
+  enum { N = FX_N(base) };
+  int ok = 0, bad = 0;
+  for (int iter = 0; iter < 20000; iter++) {
+    pqt_schema_element e[N];
+    memcpy(e, base, sizeof e);
+    int32_t n = N - (int32_t)(rng() % 3 == 0 ? rng() % N : 0);
+    int muts = 1 + (int)(rng() % 3);
+    for (int m = 0; m < muts; m++) {
+      pqt_schema_element *x = &e[rng() % N];
+      switch (rng() % 8) {
+        case 0: x->num_children = (int32_t)(rng() % 6) - 1; break;
+        case 1: x->isset ^= 1u << (rng() % 12); break;
+        case 2: x->repetition_type = (int32_t)(rng() % 6) - 1; break;
+        case 3: x->type = (int32_t)(rng() % 10) - 1; break;
+        case 4: x->converted_type = (int32_t)(rng() % 24) - 1; PQT_SET(x, 6); break;
+        case 5: x->type_length = (int32_t)(rng() % 20) - 2; break;
+        case 6: x->logical_type.isset = 1u << (rng() % 21); PQT_SET(x, 10); break;
+        case 7: x->num_children = (int32_t)rng(); break;
+      }
+    }
+    pqt_arena a;
+    pqt_arena_init(&a, NULL);
+    pqt_schema *s = NULL;
+    pqt_error err;
+    pqt_error_init(&err);
+    pqt_status st = pqt_schema_build(e, n, &a, &s, &err);
+    if (st == PQT_OK) {
+      ok++;
+      int32_t leaves = 0;
+      for (int32_t i = 0; i < s->n_nodes; i++) {
+        const pqt_schema_node *nd = &s->nodes[i];
+        if (nd->is_leaf) {
+          CHECK(s->leaves[nd->column_index] == nd);
+          leaves++;
+        }
+        if (nd->parent) {
+          CHECK(nd->parent->children[nd->child_index] == nd);
+          CHECK(nd->max_def >= nd->parent->max_def && nd->max_rep >= nd->parent->max_rep);
+        }
+        if (nd->kind == PQT_NODE_LIST) CHECK(nd->element && nd->repeated);
+        if (nd->kind == PQT_NODE_MAP) CHECK(nd->key && nd->repeated);
+      }
+      CHECK_EQ_INT(leaves, s->n_leaves);
+      pqt_buf b;
+      pqt_buf_init(&b, NULL);
+      CHECK_OK(pqt_schema_to_text(s, &b, NULL));
+      pqt_buf_free(&b);
+    } else {
+      bad++;
+      CHECK(st == PQT_ECORRUPT || st == PQT_ELIMIT);
+      CHECK(err.message[0] != '\0');
+    }
+    pqt_arena_reset(&a);
+  }
+  CHECK(ok > 100 && bad > 100);
+}
+
+RUN_TESTS("schema", TEST_CASE(test_mutations),
           TEST_CASE(test_flat), TEST_CASE(test_nested_struct), TEST_CASE(test_seed004_mydeep),
           TEST_CASE(test_root_repetition_ignored_and_empty_schema),
           TEST_CASE(test_group_with_type_is_group_and_empty_names),

@@ -493,7 +493,61 @@ static void test_print_every_annotation_from_elements(void) {
   }
 }
 
-RUN_TESTS("schema_text", TEST_CASE(test_print_hand_built), TEST_CASE(test_print_converted_only),
+/* Random byte edits of valid text: the parser must fail cleanly or produce a
+ * list that builds or is rejected cleanly. */
+static void test_text_mutations(void) {
+  const char *base =
+      "message m {\n"
+      "  optional group a (LIST) {\n"
+      "    repeated group list {\n"
+      "      optional binary element (GEOGRAPHY(\"x,y\",KARNEY));\n"
+      "    }\n"
+      "  }\n"
+      "  required fixed_len_byte_array(16) `u u` (UUID) = 3;\n"
+      "  required group emb (VECTOR) {\n"
+      "    vector group list [4] {\n"
+      "      required int32 element (DECIMAL(9,2));\n"
+      "    }\n"
+      "  }\n"
+      "}\n";
+  static const char alphabet[] = "{}();=,[]`\"\\x# \n/0123456789abgimrqvTUV-";
+  size_t len = strlen(base);
+  uint64_t st = 88172645463325252ull;
+  char buf[512];
+  for (int iter = 0; iter < 20000; iter++) {
+    memcpy(buf, base, len);
+    size_t n = len;
+    int muts = 1 + iter % 4;
+    for (int m = 0; m < muts; m++) {
+      st ^= st << 13; st ^= st >> 7; st ^= st << 17;
+      size_t pos = (size_t)(st % n);
+      char c = alphabet[(st >> 20) % (sizeof alphabet - 1)];
+      switch ((st >> 40) % 3) {
+        case 0: buf[pos] = c; break;
+        case 1: memmove(buf + pos, buf + pos + 1, n - pos - 1); n--; break;
+        case 2: if (n + 1 < sizeof buf) { memmove(buf + pos + 1, buf + pos, n - pos); buf[pos] = c; n++; } break;
+      }
+    }
+    pqt_arena a;
+    pqt_arena_init(&a, NULL);
+    pqt_schema_element *e = NULL;
+    int32_t ne = 0;
+    pqt_error err;
+    pqt_error_init(&err);
+    pqt_status s1 = pqt_schema_parse(buf, n, &a, &e, &ne, &err);
+    if (s1 == PQT_OK) {
+      pqt_schema *s = NULL;
+      pqt_status s2 = pqt_schema_build(e, ne, &a, &s, &err);
+      CHECK(s2 == PQT_OK || s2 == PQT_ECORRUPT);
+    } else {
+      CHECK_EQ_INT(s1, PQT_EINVAL);
+      CHECK(strncmp(err.message, "schema text line ", 17) == 0);
+    }
+    pqt_arena_reset(&a);
+  }
+}
+
+RUN_TESTS("schema_text", TEST_CASE(test_text_mutations), TEST_CASE(test_print_hand_built), TEST_CASE(test_print_converted_only),
           TEST_CASE(test_roundtrip_many), TEST_CASE(test_legacy_names_and_both_annotations),
           TEST_CASE(test_lenient_syntax), TEST_CASE(test_parse_builds_levels),
           TEST_CASE(test_parse_errors), TEST_CASE(test_parse_deep_and_wide),
