@@ -362,23 +362,23 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
   return PQT_OK;
 }
 
+bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *parts,
+                                 int32_t n_parts) {
+  if (!node || n_parts < 0 || node->depth != n_parts || (n_parts > 0 && !parts)) return false;
+  const pqt_schema_node *a = node;
+  for (int32_t k = n_parts; k > 0; k--, a = a->parent) {
+    const pqt_bytes *p = &parts[k - 1];
+    if (p->len < 0 || (size_t)p->len != a->name_len ||
+        (p->len > 0 && (!p->ptr || memcmp(p->ptr, a->name, (size_t)p->len) != 0)))
+      return false;
+  }
+  return true;
+}
+
 const pqt_schema_node *pqt_schema_find_leaf(const pqt_schema *s, const pqt_bytes *parts,
                                             int32_t n_parts) {
-  if (!s || n_parts < 0 || (n_parts > 0 && !parts)) return NULL;
-  for (int32_t c = 0; c < s->n_leaves; c++) {
-    const pqt_schema_node *leaf = s->leaves[c];
-    if (leaf->path_len != n_parts) continue;
-    const pqt_schema_node *a = leaf;
-    int32_t k = n_parts;
-    while (k > 0) {
-      const pqt_bytes *p = &parts[k - 1];
-      if (p->len < 0 || (size_t)p->len != a->name_len ||
-          (p->len && memcmp(p->ptr, a->name, (size_t)p->len) != 0))
-        break;
-      a = a->parent;
-      k--;
-    }
-    if (k == 0) return leaf;
-  }
+  if (!s) return NULL;
+  for (int32_t c = 0; c < s->n_leaves; c++)
+    if (pqt_schema_node_path_equals(s->leaves[c], parts, n_parts)) return s->leaves[c];
   return NULL;
 }

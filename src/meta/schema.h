@@ -38,7 +38,8 @@
  *     does not fit the physical type is dropped (node->annotation_invalid is
  *     set) and the column is read as its physical type, as Arrow does. An
  *     invalid LogicalType falls back to the ConvertedType when that one is
- *     valid. A LIST/MAP annotation on a group whose shape does not fit is
+ *     valid. A LogicalType union member this version does not know is
+ *     treated as absent (the ConvertedType, if any, applies). A LIST/MAP annotation on a group whose shape does not fit is
  *     ignored: the group reads as a struct.
  */
 #ifndef PQT_META_SCHEMA_H
@@ -141,6 +142,11 @@ typedef struct pqt_schema {
 pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n,
                             pqt_arena *arena, pqt_schema **out, pqt_error *err);
 
+/* Does this node's path (names below the root) equal parts[0..n_parts)?
+ * O(depth), no allocation: use it to check ColumnMetaData.path_in_schema of
+ * column i against s->leaves[i]. */
+bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *parts,
+                                 int32_t n_parts);
 /* Find a leaf by its path parts; NULL if absent. O(leaves * depth). */
 const pqt_schema_node *pqt_schema_find_leaf(const pqt_schema *s, const pqt_bytes *parts,
                                             int32_t n_parts);

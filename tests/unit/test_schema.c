@@ -155,6 +155,14 @@ static void test_seed004_mydeep(void) {
   pqt_bytes parts[4] = {fx_bytes("nest"), fx_bytes("repeated"), fx_bytes("nest"),
                         fx_bytes("repeated")};
   CHECK(pqt_schema_find_leaf(s, parts, 4) == s->leaves[1]);
+  CHECK(pqt_schema_node_path_equals(s->leaves[1], parts, 4));
+  CHECK(!pqt_schema_node_path_equals(s->leaves[0], parts, 4));
+  CHECK(!pqt_schema_node_path_equals(s->leaves[1], parts, 3));
+  CHECK(pqt_schema_node_path_equals(&s->nodes[3], parts, 2)); /* a group */
+  pqt_bytes wrong[4] = {fx_bytes("nest"), fx_bytes("repeated"), fx_bytes("nest"),
+                        fx_bytes("repeatex")};
+  CHECK(!pqt_schema_node_path_equals(s->leaves[1], wrong, 4));
+  CHECK(pqt_schema_find_leaf(s, wrong, 4) == NULL);
   pqt_arena_reset(&a);
 }
 
