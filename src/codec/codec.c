@@ -62,6 +62,24 @@ const char *pqt_codec_name(int codec) {
   return e ? e->name : "UNKNOWN";
 }
 
+static bool name_equal(const char *a, const char *b) {
+  for (; *a && *b; a++, b++) {
+    char x = *a, y = *b;
+    if (x >= 'a' && x <= 'z') x = (char)(x - 'a' + 'A');
+    if (y >= 'a' && y <= 'z') y = (char)(y - 'a' + 'A');
+    if (x != y) return false;
+  }
+  return *a == *b;
+}
+
+int pqt_codec_from_name(const char *name) {
+  if (!name) return -1;
+  if (name_equal(name, "NONE")) return 0;
+  for (int i = 0; i < PQT_CODEC_COUNT; i++)
+    if (name_equal(name, pqt_codec_registry[i].name)) return i;
+  return -1;
+}
+
 static pqt_status unsupported(int codec, pqt_error *err) {
   if (codec == 3)
     return pqt_error_set(err, PQT_EUNSUPPORTED,

@@ -74,6 +74,10 @@ bool pqt_codec_is_available(int codec);
 /* The spec's name ("UNCOMPRESSED", "SNAPPY", ..., "LZ4_RAW"), or "UNKNOWN". */
 const char *pqt_codec_name(int codec);
 
+/* The codec id for a name, case-insensitive ("zstd", "LZ4_RAW"; also
+ * "NONE" for UNCOMPRESSED), or -1. For command-line and writer options. */
+int pqt_codec_from_name(const char *name);
+
 /* Decompress src into exactly dst_len bytes at dst. Any other size, trailing
  * input, or malformed input is PQT_ECORRUPT with a message naming the codec;
  * an unknown codec is PQT_ECORRUPT too (it comes from the file); a known

@@ -111,6 +111,16 @@ static void test_names_and_availability(void) {
   CHECK(!pqt_codec_is_available(8));
   CHECK(!pqt_codec_is_available(-1));
   CHECK(!pqt_codec_is_available(1000000));
+  CHECK_EQ_INT(pqt_codec_from_name("zstd"), PQT_CODEC_ZSTD);
+  CHECK_EQ_INT(pqt_codec_from_name("Lz4_Raw"), PQT_CODEC_LZ4_RAW);
+  CHECK_EQ_INT(pqt_codec_from_name("LZ4"), PQT_CODEC_LZ4);
+  CHECK_EQ_INT(pqt_codec_from_name("none"), PQT_CODEC_UNCOMPRESSED);
+  CHECK_EQ_INT(pqt_codec_from_name("uncompressed"), PQT_CODEC_UNCOMPRESSED);
+  CHECK_EQ_INT(pqt_codec_from_name("lzo"), PQT_CODEC_LZO);
+  CHECK_EQ_INT(pqt_codec_from_name("zstdx"), -1);
+  CHECK_EQ_INT(pqt_codec_from_name("zst"), -1);
+  CHECK_EQ_INT(pqt_codec_from_name(""), -1);
+  CHECK_EQ_INT(pqt_codec_from_name(NULL), -1);
 }
 
 static void test_unknown_codec(void) {
