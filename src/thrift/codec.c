@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "thrift/codec.h"
 
@@ -467,7 +468,15 @@ static void js_value(json_ctx *j, int kind, const pqt_thrift_field *f, const uin
       double x = *(const double *)v;
       if (isnan(x)) js_str(j, "\"NaN\"");
       else if (isinf(x)) js_str(j, x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-      else j->st = pqt_buf_printf(j->b, j->err, "%.17g", x);
+      else {
+        /* the shortest of %.15g/%.16g/%.17g that reads back exactly */
+        char tmp[40];
+        for (int prec = 15; prec <= 17; prec++) {
+          snprintf(tmp, sizeof tmp, "%.*g", prec, x);
+          if (strtod(tmp, NULL) == x) break;
+        }
+        js_str(j, tmp);
+      }
       break;
     }
     case PQT_TK_BINARY: {
