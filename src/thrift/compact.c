@@ -75,7 +75,7 @@ int16_t pqt_tcr_i16(pqt_tcr *r) {
   return (int16_t)pqt_zigzag_decode64(v);
 }
 
-int32_t pqt_tcr_i32(pqt_tcr *r) {
+int32_t pqt_tcr_i32_slow(pqt_tcr *r) {
   uint64_t v = pqt_tcr_varint(r);
   if (PQT_UNLIKELY(v > UINT32_MAX)) {
     pqt_tcr_fail(r, PQT_ECORRUPT, "i32 varint out of range");
@@ -84,7 +84,6 @@ int32_t pqt_tcr_i32(pqt_tcr *r) {
   return (int32_t)pqt_zigzag_decode64(v);
 }
 
-int64_t pqt_tcr_i64(pqt_tcr *r) { return pqt_zigzag_decode64(pqt_tcr_varint(r)); }
 
 double pqt_tcr_double(pqt_tcr *r) {
   if (PQT_UNLIKELY(pqt_tcr_remaining(r) < 8)) {
@@ -135,7 +134,7 @@ pqt_bytes pqt_tcr_binary(pqt_tcr *r) {
   return out;
 }
 
-int pqt_tcr_field_begin(pqt_tcr *r, int16_t *last_id, int16_t *id) {
+int pqt_tcr_field_begin_slow(pqt_tcr *r, int16_t *last_id, int16_t *id) {
   uint8_t b = pqt_tcr_byte(r);
   if (r->status) return PQT_TW_STOP;
   int type = b & 0x0f;

@@ -120,8 +120,15 @@ static inline uint8_t pqt_tcr_byte(pqt_tcr *r) {
 
 int8_t pqt_tcr_i8(pqt_tcr *r);
 int16_t pqt_tcr_i16(pqt_tcr *r);
-int32_t pqt_tcr_i32(pqt_tcr *r);
-int64_t pqt_tcr_i64(pqt_tcr *r);
+int32_t pqt_tcr_i32_slow(pqt_tcr *r);
+static inline int32_t pqt_tcr_i32(pqt_tcr *r) {
+  if (PQT_LIKELY(r->p < r->end && *r->p < 0x80)) {
+    uint32_t v = *r->p++;
+    return (int32_t)((v >> 1) ^ (~(v & 1) + 1));
+  }
+  return pqt_tcr_i32_slow(r);
+}
+static inline int64_t pqt_tcr_i64(pqt_tcr *r) { return pqt_zigzag_decode64(pqt_tcr_varint(r)); }
 double pqt_tcr_double(pqt_tcr *r);
 /* A bool stored as a list/set/map element (one byte). */
 bool pqt_tcr_bool_elem(pqt_tcr *r);
@@ -131,7 +138,21 @@ pqt_bytes pqt_tcr_binary(pqt_tcr *r);
 /* Read a field header. Returns the wire type (PQT_TW_STOP at the end of the
  * struct, also on error) and sets *id; *last_id is the previous field id of
  * this struct (start at 0) and is updated. Invalid types are corrupt. */
-int pqt_tcr_field_begin(pqt_tcr *r, int16_t *last_id, int16_t *id);
+int pqt_tcr_field_begin_slow(pqt_tcr *r, int16_t *last_id, int16_t *id);
+static inline int pqt_tcr_field_begin(pqt_tcr *r, int16_t *last_id, int16_t *id) {
+  /* fast path: a short-form header with a valid type and a small id */
+  if (PQT_LIKELY(r->p < r->end)) {
+    uint8_t b = *r->p;
+    int type = b & 0x0f, delta = b >> 4;
+    if (PQT_LIKELY(delta && type <= PQT_TW_STRUCT && *last_id < 32000)) {
+      r->p++;
+      *id = (int16_t)(*last_id + delta);
+      *last_id = *id;
+      return type;
+    }
+  }
+  return pqt_tcr_field_begin_slow(r, last_id, id);
+}
 
 /* Read a list/set header: element wire type (bool normalized to
  * PQT_TW_TRUE) and size, checked against the remaining bytes and the
