@@ -190,7 +190,7 @@ pqt_status pqt_delta_bp_decode_i32(const uint8_t *in, size_t len, int32_t *out, 
   pqt_delta_bp_decoder d;
   PQT_RETURN_NOT_OK(pqt_delta_bp_init(&d, in, len, true, err));
   PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&d, out, n, err));
-  return pqt_delta_bp_finish(&d, consumed, in, err);
+  return consumed ? pqt_delta_bp_finish(&d, consumed, in, err) : PQT_OK;
 }
 
 pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, size_t n,
@@ -198,7 +198,7 @@ pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, 
   pqt_delta_bp_decoder d;
   PQT_RETURN_NOT_OK(pqt_delta_bp_init(&d, in, len, false, err));
   PQT_RETURN_NOT_OK(pqt_delta_bp_get_i64(&d, out, n, err));
-  return pqt_delta_bp_finish(&d, consumed, in, err);
+  return consumed ? pqt_delta_bp_finish(&d, consumed, in, err) : PQT_OK;
 }
 
 /* ---- encoder ------------------------------------------------------- */

@@ -55,7 +55,8 @@ pqt_status pqt_delta_bp_finish(pqt_delta_bp_decoder *d, size_t *consumed, const 
                                pqt_error *err);
 
 /* Whole-buffer helpers: decode the first n values (n <= the header's
- * count) and report the stream's byte length in *consumed (may be NULL). */
+ * count) and report the stream's byte length in *consumed. With consumed
+ * NULL the rest of the stream is not walked (nor validated). */
 pqt_status pqt_delta_bp_decode_i32(const uint8_t *in, size_t len, int32_t *out, size_t n,
                                    size_t *consumed, pqt_error *err);
 pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, size_t n,
