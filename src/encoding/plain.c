@@ -1,0 +1,202 @@
+/*
+ * encoding/plain: PLAIN encoding (Parquet Encodings.md, "Plain: (PLAIN =
+ * 0)"): BOOLEAN bit-packed LSB first, INT32/INT64/INT96/FLOAT/DOUBLE little
+ * endian back to back, BYTE_ARRAY as a 4-byte LE length then the bytes,
+ * FIXED_LEN_BYTE_ARRAY as the bytes. Fixed-width types are one memcpy (the
+ * library assumes a little-endian host for fixed-width columns).
+ */
+#include "encoding/plain.h"
+
+pqt_status pqt_plain_decode_fixed(const uint8_t *in, size_t len, size_t width, void *out,
+                                  size_t n, size_t *consumed, pqt_error *err) {
+  size_t need;
+  if (!pqt_mul_size(n, width, &need) || need > len)
+    return pqt_corrupt(err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes left", n,
+                       width, len);
+  if (need) memcpy(out, in, need);
+  if (consumed) *consumed = need;
+  return PQT_OK;
+}
+
+void pqt_copy_bits(const uint8_t *src, size_t src_bit, uint8_t *dst, size_t dst_bit, size_t n) {
+  if (n == 0) return;
+  if (((src_bit | dst_bit) & 7) == 0) {
+    memcpy(dst + dst_bit / 8, src + src_bit / 8, n / 8);
+    size_t r = n & 7;
+    if (r) {
+      uint8_t m = (uint8_t)((1u << r) - 1);
+      uint8_t *d = dst + (dst_bit + n) / 8;
+      *d = (uint8_t)((*d & ~m) | (src[(src_bit + n) / 8] & m));
+    }
+    return;
+  }
+  /* General case: 8 bits at a time where possible. */
+  while (n >= 8) {
+    size_t sb = src_bit >> 3;
+    unsigned ss = src_bit & 7;
+    unsigned v = src[sb] >> ss;
+    if (ss) v |= (unsigned)src[sb + 1] << (8 - ss);
+    v &= 0xff;
+    size_t db = dst_bit >> 3;
+    unsigned ds = dst_bit & 7;
+    if (ds == 0) {
+      dst[db] = (uint8_t)v;
+    } else {
+      dst[db] = (uint8_t)((dst[db] & ((1u << ds) - 1)) | (v << ds));
+      dst[db + 1] = (uint8_t)((dst[db + 1] & ~((1u << ds) - 1)) | (v >> (8 - ds)));
+    }
+    src_bit += 8;
+    dst_bit += 8;
+    n -= 8;
+  }
+  while (n--) {
+    unsigned b = (src[src_bit >> 3] >> (src_bit & 7)) & 1u;
+    uint8_t *d = &dst[dst_bit >> 3];
+    *d = (uint8_t)((*d & ~(1u << (dst_bit & 7))) | (b << (dst_bit & 7)));
+    src_bit++;
+    dst_bit++;
+  }
+}
+
+static pqt_status bool_span(size_t len, size_t in_bit, size_t n, size_t *consumed,
+                            pqt_error *err) {
+  size_t end_bit;
+  if (!pqt_add_size(in_bit, n, &end_bit) || end_bit / 8 + ((end_bit & 7) != 0) > len)
+    return pqt_corrupt(err, "PLAIN BOOLEAN: %zu values past bit %zu exceed the %zu bytes", n,
+                       in_bit, len);
+  if (consumed) *consumed = end_bit / 8 + ((end_bit & 7) != 0);
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_decode_bool_bitmap(const uint8_t *in, size_t len, size_t in_bit,
+                                        uint8_t *out, size_t out_bit, size_t n,
+                                        size_t *consumed, pqt_error *err) {
+  PQT_RETURN_NOT_OK(bool_span(len, in_bit, n, consumed, err));
+  pqt_copy_bits(in, in_bit, out, out_bit, n);
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_decode_bool_bytes(const uint8_t *in, size_t len, size_t in_bit,
+                                       uint8_t *out, size_t n, size_t *consumed,
+                                       pqt_error *err) {
+  PQT_RETURN_NOT_OK(bool_span(len, in_bit, n, consumed, err));
+  size_t i = 0;
+  while (i < n && ((in_bit + i) & 7)) {
+    size_t b = in_bit + i;
+    out[i++] = (in[b >> 3] >> (b & 7)) & 1;
+  }
+  for (; i + 8 <= n; i += 8) {
+    uint8_t byte = in[(in_bit + i) >> 3];
+    for (unsigned k = 0; k < 8; k++) out[i + k] = (byte >> k) & 1;
+  }
+  for (; i < n; i++) {
+    size_t b = in_bit + i;
+    out[i] = (in[b >> 3] >> (b & 7)) & 1;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_scan_byte_array(const uint8_t *in, size_t len, uint32_t *starts,
+                                     int32_t *lens, size_t n, size_t *consumed,
+                                     pqt_error *err) {
+  size_t pos = 0;
+  if (len > UINT32_MAX) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: page larger than 4 GiB");
+  for (size_t i = 0; i < n; i++) {
+    if (len - pos < 4)
+      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
+    uint32_t l = pqt_load_u32le(in + pos);
+    pos += 4;
+    if (l > len - pos)
+      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left",
+                         i, l, len - pos);
+    starts[i] = (uint32_t)pos;
+    lens[i] = (int32_t)l;
+    pos += l;
+  }
+  if (consumed) *consumed = pos;
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *offsets,
+                                       pqt_buf *data, size_t n, size_t *consumed,
+                                       pqt_error *err) {
+  if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
+  /* Pass 1: validate and compute the offsets; pass 2: copy the bytes. */
+  size_t pos = 0;
+  int64_t off = (int64_t)data->len;
+  offsets[0] = (int32_t)off;
+  for (size_t i = 0; i < n; i++) {
+    if (len - pos < 4)
+      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
+    uint32_t l = pqt_load_u32le(in + pos);
+    pos += 4;
+    if (l > len - pos)
+      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left",
+                         i, l, len - pos);
+    pos += l;
+    off += l;
+    if (off > INT32_MAX)
+      return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
+    offsets[i + 1] = (int32_t)off;
+  }
+  size_t total = (size_t)(off - offsets[0]);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total, err));
+  uint8_t *o = data->data + data->len;
+  pos = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t l = (size_t)(offsets[i + 1] - offsets[i]);
+    memcpy(o, in + pos + 4, l);
+    o += l;
+    pos += 4 + l;
+  }
+  data->len += total;
+  if (consumed) *consumed = pos;
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_encode_fixed(const void *values, size_t width, size_t n, pqt_buf *out,
+                                  pqt_error *err) {
+  size_t bytes;
+  if (!pqt_mul_size(width, n, &bytes)) return pqt_error_set(err, PQT_EINVAL, "size overflow");
+  return pqt_buf_append(out, values, bytes, err);
+}
+
+pqt_status pqt_plain_encode_bool_bitmap(const uint8_t *bitmap, size_t in_bit, size_t n,
+                                        pqt_buf *out, pqt_error *err) {
+  size_t nb = n / 8 + ((n & 7) != 0);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(out, nb, err));
+  uint8_t *o = out->data + out->len;
+  memset(o, 0, nb);
+  pqt_copy_bits(bitmap, in_bit, o, 0, n);
+  out->len += nb;
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf *out,
+                                       pqt_error *err) {
+  size_t nb = n / 8 + ((n & 7) != 0);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(out, nb, err));
+  uint8_t *o = out->data + out->len;
+  memset(o, 0, nb);
+  for (size_t i = 0; i < n; i++) o[i >> 3] |= (uint8_t)((values[i] != 0) << (i & 7));
+  out->len += nb;
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_encode_byte_array(const int32_t *offsets, const uint8_t *data, size_t n,
+                                       pqt_buf *out, pqt_error *err) {
+  if (n == 0) return PQT_OK;
+  if (offsets[n] < offsets[0]) return pqt_error_set(err, PQT_EINVAL, "offsets not monotone");
+  size_t total = (size_t)(offsets[n] - offsets[0]) + 4 * n;
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(out, total, err));
+  uint8_t *o = out->data + out->len;
+  for (size_t i = 0; i < n; i++) {
+    int32_t l = offsets[i + 1] - offsets[i];
+    if (l < 0) return pqt_error_set(err, PQT_EINVAL, "offsets not monotone");
+    pqt_store_u32le(o, (uint32_t)l);
+    memcpy(o + 4, data + offsets[i], (size_t)l);
+    o += 4 + (size_t)l;
+  }
+  out->len += total;
+  return PQT_OK;
+}

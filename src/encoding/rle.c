@@ -1,0 +1,509 @@
+/*
+ * encoding/rle: RLE/bit-packing hybrid decoder and encoder (Parquet
+ * Encodings.md, "Run Length Encoding / Bit-Packing Hybrid (RLE = 3)"), the
+ * level helpers (v1 4-byte length prefix, deprecated BIT_PACKED = 4 levels)
+ * and dictionary-index gathers for RLE_DICTIONARY pages.
+ *
+ * Design: everything is built on rle_next(), which hands out the next piece
+ * of the stream as either "k copies of one value" (an RLE run) or "k literal
+ * values unpacked into a buffer" (a bit-packed run, unpacked with the
+ * word-at-a-time kernels in bitpack.c). Consumers then fill or gather per
+ * piece, so RLE runs cost one bounds check for the whole run.
+ */
+#include "encoding/rle.h"
+
+#include "encoding/bitpack.h"
+#include "encoding/enc_util.h"
+
+#define PQT_RLE_CHUNK 512
+
+pqt_status pqt_rle_decoder_init(pqt_rle_decoder *d, const uint8_t *in, size_t len,
+                                unsigned bit_width, pqt_error *err) {
+  memset(d, 0, sizeof *d);
+  if (bit_width > 32)
+    return pqt_corrupt(err, "RLE/bit-packed: bit width %u exceeds 32", bit_width);
+  d->p = in;
+  d->end = in + len;
+  d->bit_width = bit_width;
+  return PQT_OK;
+}
+
+/* Read the next run header and set up the run. */
+static pqt_status rle_next_run(pqt_rle_decoder *d, pqt_error *err) {
+  if (d->p >= d->end)
+    return pqt_corrupt(err, "RLE/bit-packed data ends before all values were read");
+  uint64_t header;
+  if (!pqt_enc_read_uleb(&d->p, d->end, &header))
+    return pqt_corrupt(err, "RLE/bit-packed: truncated or oversized run header");
+  const unsigned w = d->bit_width;
+  if (header & 1) {
+    uint64_t groups = header >> 1;
+    if (groups > ((uint64_t)1 << 40))
+      return pqt_corrupt(err, "RLE/bit-packed: bit-packed run of %llu groups is implausible",
+                         (unsigned long long)groups);
+    d->bp = d->p;
+    d->bp_phase = 0;
+    if (w == 0) {
+      d->bp_end = d->p;
+      d->bp_left = groups * 8;
+      return PQT_OK;
+    }
+    uint64_t need = groups * w;
+    size_t avail = (size_t)(d->end - d->p);
+    size_t have = need < avail ? (size_t)need : avail;
+    uint64_t present = (uint64_t)have * 8 / w;
+    if (present > groups * 8) present = groups * 8;
+    d->bp_end = d->p + have;
+    d->bp_left = present;
+    d->p += have;
+  } else {
+    unsigned vb = (w + 7) / 8;
+    if ((size_t)(d->end - d->p) < vb)
+      return pqt_corrupt(err, "RLE/bit-packed: truncated RLE run value");
+    uint32_t v = 0;
+    for (unsigned i = 0; i < vb; i++) v |= (uint32_t)d->p[i] << (8 * i);
+    d->p += vb;
+    if (w < 32 && (v >> w) != 0)
+      return pqt_corrupt(err, "RLE/bit-packed: run value %u does not fit bit width %u", v, w);
+    d->rle_value = v;
+    d->rle_left = header >> 1;
+  }
+  return PQT_OK;
+}
+
+/* Take k (<= bp_left) literal values from the current bit-packed run. */
+static void bp_take(pqt_rle_decoder *d, uint32_t *out, size_t k) {
+  const unsigned w = d->bit_width;
+  if (w == 0) {
+    memset(out, 0, k * sizeof *out);
+    d->bp_left -= k;
+    return;
+  }
+  uint64_t left = d->bp_left;
+  size_t done = 0;
+  if (d->bp_phase) {
+    uint32_t tmp[8];
+    uint64_t gv64 = d->bp_phase + left;
+    size_t gv = gv64 < 8 ? (size_t)gv64 : 8;
+    pqt_bitunpack32(d->bp, (size_t)(d->bp_end - d->bp), tmp, gv, w);
+    size_t take = gv - d->bp_phase;
+    if (take > k) take = k;
+    memcpy(out, tmp + d->bp_phase, take * sizeof *out);
+    done = take;
+    left -= take;
+    d->bp_phase += (unsigned)take;
+    if (d->bp_phase == 8) {
+      d->bp_phase = 0;
+      d->bp += w;
+    }
+  }
+  size_t full = (k - done) / 8 * 8;
+  if (full) {
+    pqt_bitunpack32(d->bp, (size_t)(d->bp_end - d->bp), out + done, full, w);
+    d->bp += full / 8 * w;
+    done += full;
+    left -= full;
+  }
+  if (done < k) {
+    uint32_t tmp[8];
+    size_t gv = left < 8 ? (size_t)left : 8;
+    pqt_bitunpack32(d->bp, (size_t)(d->bp_end - d->bp), tmp, gv, w);
+    memcpy(out + done, tmp, (k - done) * sizeof *out);
+    d->bp_phase = (unsigned)(k - done);
+    left -= k - done;
+  }
+  d->bp_left = left;
+}
+
+/* Next piece of at most cap values: a run (*is_run, *val) or literals in buf. */
+static inline __attribute__((always_inline)) pqt_status rle_next(pqt_rle_decoder *d, uint32_t *buf, size_t cap,
+                                            size_t *k, bool *is_run, uint32_t *val,
+                                            pqt_error *err) {
+  for (;;) {
+    if (d->rle_left) {
+      size_t t = d->rle_left < cap ? (size_t)d->rle_left : cap;
+      d->rle_left -= t;
+      *k = t;
+      *is_run = true;
+      *val = d->rle_value;
+      return PQT_OK;
+    }
+    if (d->bp_left) {
+      size_t t = d->bp_left < cap ? (size_t)d->bp_left : cap;
+      bp_take(d, buf, t);
+      *k = t;
+      *is_run = false;
+      return PQT_OK;
+    }
+    PQT_RETURN_NOT_OK(rle_next_run(d, err));
+  }
+}
+
+pqt_status pqt_rle_get_u32(pqt_rle_decoder *d, uint32_t *out, size_t n, pqt_error *err) {
+  size_t done = 0;
+  while (done < n) {
+    size_t k;
+    bool run;
+    uint32_t v;
+    PQT_RETURN_NOT_OK(rle_next(d, out + done, n - done, &k, &run, &v, err));
+    if (run)
+      for (size_t i = 0; i < k; i++) out[done + i] = v;
+    done += k;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_rle_get_levels(pqt_rle_decoder *d, int16_t *out, size_t n, int16_t max_level,
+                              pqt_error *err) {
+  uint32_t buf[PQT_RLE_CHUNK];
+  const uint32_t maxl = max_level < 0 ? 0 : (uint32_t)max_level;
+  size_t done = 0;
+  while (done < n) {
+    size_t k, want = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
+    bool run;
+    uint32_t v;
+    PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
+    if (run) {
+      if (v > maxl) return pqt_corrupt(err, "level %u exceeds the maximum level %u", v, maxl);
+      for (size_t i = 0; i < k; i++) out[done + i] = (int16_t)v;
+    } else {
+      uint32_t over = 0;
+      for (size_t i = 0; i < k; i++) {
+        over |= (uint32_t)(buf[i] > maxl);
+        out[done + i] = (int16_t)buf[i];
+      }
+      if (over) return pqt_corrupt(err, "level exceeds the maximum level %u", maxl);
+    }
+    done += k;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_rle_get_bool_bytes(pqt_rle_decoder *d, uint8_t *out, size_t n, pqt_error *err) {
+  if (d->bit_width != 1) return pqt_corrupt(err, "RLE booleans need bit width 1");
+  uint32_t buf[PQT_RLE_CHUNK];
+  size_t done = 0;
+  while (done < n) {
+    size_t k, want = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
+    bool run;
+    uint32_t v;
+    PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
+    if (run)
+      memset(out + done, (int)v, k);
+    else
+      for (size_t i = 0; i < k; i++) out[done + i] = (uint8_t)buf[i];
+    done += k;
+  }
+  return PQT_OK;
+}
+
+static void set_bits(uint8_t *bm, size_t bit, size_t k, bool v) {
+  while (k && (bit & 7)) {
+    if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+    else bm[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
+    bit++;
+    k--;
+  }
+  if (k >= 8) {
+    memset(bm + (bit >> 3), v ? 0xff : 0, k / 8);
+    bit += k / 8 * 8;
+    k &= 7;
+  }
+  while (k) {
+    if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+    else bm[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
+    bit++;
+    k--;
+  }
+}
+
+pqt_status pqt_rle_get_bool_bitmap(pqt_rle_decoder *d, uint8_t *out, size_t out_bit, size_t n,
+                                   pqt_error *err) {
+  if (d->bit_width != 1) return pqt_corrupt(err, "RLE booleans need bit width 1");
+  uint32_t buf[PQT_RLE_CHUNK];
+  size_t done = 0;
+  while (done < n) {
+    size_t k, want = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
+    bool run;
+    uint32_t v;
+    PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
+    if (run) {
+      set_bits(out, out_bit + done, k, v != 0);
+    } else {
+      for (size_t i = 0; i < k; i++) {
+        size_t b = out_bit + done + i;
+        out[b >> 3] = (uint8_t)((out[b >> 3] & ~(1u << (b & 7))) | (buf[i] << (b & 7)));
+      }
+    }
+    done += k;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_rle_skip(pqt_rle_decoder *d, size_t n, pqt_error *err) {
+  while (n > 0) {
+    if (d->rle_left) {
+      size_t t = d->rle_left < n ? (size_t)d->rle_left : n;
+      d->rle_left -= t;
+      n -= t;
+    } else if (d->bp_left) {
+      size_t t = d->bp_left < n ? (size_t)d->bp_left : n;
+      uint64_t pos = (uint64_t)d->bp_phase + t;
+      d->bp += (size_t)(pos / 8) * d->bit_width;
+      d->bp_phase = (unsigned)(pos % 8);
+      d->bp_left -= t;
+      n -= t;
+    } else {
+      PQT_RETURN_NOT_OK(rle_next_run(d, err));
+    }
+  }
+  return PQT_OK;
+}
+
+/* Copy `width`-byte entry `src` k times to dst. */
+static inline void fill_fixed(uint8_t *dst, const uint8_t *src, size_t width, size_t k) {
+  switch (width) {
+    case 4: {
+      uint32_t v;
+      memcpy(&v, src, 4);
+      for (size_t i = 0; i < k; i++) memcpy(dst + 4 * i, &v, 4);
+      break;
+    }
+    case 8: {
+      uint64_t v;
+      memcpy(&v, src, 8);
+      for (size_t i = 0; i < k; i++) memcpy(dst + 8 * i, &v, 8);
+      break;
+    }
+    default:
+      if (width == 1) {
+        memset(dst, src[0], k);
+      } else {
+        for (size_t i = 0; i < k; i++) memcpy(dst + width * i, src, width);
+      }
+  }
+}
+
+#define PQT_GATHER(W)                                                     \
+  for (size_t i = 0; i < k; i++) memcpy(o + (W) * i, dict + (size_t)idx[i] * (W), (W))
+
+static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t *idx,
+                                size_t width, size_t k) {
+  switch (width) {
+    case 1: PQT_GATHER(1); break;
+    case 2: PQT_GATHER(2); break;
+    case 4: PQT_GATHER(4); break;
+    case 8: PQT_GATHER(8); break;
+    case 12: PQT_GATHER(12); break;
+    case 16: PQT_GATHER(16); break;
+    default:
+      for (size_t i = 0; i < k; i++) memcpy(o + width * i, dict + (size_t)idx[i] * width, width);
+  }
+}
+
+pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t dict_n,
+                                  size_t width, void *out, size_t n, pqt_error *err) {
+  uint32_t buf[PQT_RLE_CHUNK];
+  const uint8_t *dp = dict;
+  uint8_t *o = out;
+  size_t done = 0;
+  while (done < n) {
+    size_t k, want = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
+    bool run;
+    uint32_t v;
+    PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
+    if (run) {
+      if (v >= dict_n)
+        return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %zu entries)",
+                           v, dict_n);
+      fill_fixed(o + done * width, dp + (size_t)v * width, width, k);
+    } else {
+      uint32_t mx = 0;
+      for (size_t i = 0; i < k; i++) mx = buf[i] > mx ? buf[i] : mx;
+      if (mx >= dict_n)
+        return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %zu entries)",
+                           mx, dict_n);
+      gather_fixed(o + done * width, dp, buf, width, k);
+    }
+    done += k;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_rle_dict_page_init(pqt_rle_decoder *d, const uint8_t *in, size_t len,
+                                  pqt_error *err) {
+  if (len < 1) {
+    memset(d, 0, sizeof *d);
+    return pqt_corrupt(err, "dictionary-encoded page has no bit-width byte");
+  }
+  return pqt_rle_decoder_init(d, in + 1, len - 1, in[0], err);
+}
+
+pqt_status pqt_rle_v1_span(const uint8_t *in, size_t len, const uint8_t **body, size_t *body_len,
+                           size_t *consumed, pqt_error *err) {
+  if (len < 4) return pqt_corrupt(err, "RLE stream: truncated 4-byte length prefix");
+  uint32_t n = pqt_load_u32le(in);
+  if (n > len - 4)
+    return pqt_corrupt(err, "RLE stream: length prefix %u exceeds the %zu bytes left", n,
+                       len - 4);
+  *body = in + 4;
+  *body_len = n;
+  *consumed = (size_t)n + 4;
+  return PQT_OK;
+}
+
+pqt_status pqt_levels_decode_rle(const uint8_t *in, size_t len, unsigned bit_width, int16_t *out,
+                                 size_t n, int16_t max_level, pqt_error *err) {
+  pqt_rle_decoder d;
+  PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in, len, bit_width, err));
+  return pqt_rle_get_levels(&d, out, n, max_level, err);
+}
+
+pqt_status pqt_levels_decode_bit_packed(const uint8_t *in, size_t len, unsigned bit_width,
+                                        int16_t *out, size_t n, int16_t max_level,
+                                        size_t *consumed, pqt_error *err) {
+  if (bit_width > 16) return pqt_corrupt(err, "BIT_PACKED levels: bit width %u", bit_width);
+  size_t need = pqt_bitpack_bytes(n, bit_width);
+  if (need > len)
+    return pqt_corrupt(err, "BIT_PACKED levels: need %zu bytes, %zu left", need, len);
+  uint32_t buf[PQT_RLE_CHUNK];
+  const uint32_t maxl = max_level < 0 ? 0 : (uint32_t)max_level;
+  size_t done = 0;
+  /* Chunks of PQT_RLE_CHUNK (a multiple of 8) values stay byte aligned. */
+  while (done < n) {
+    size_t k = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
+    size_t off = done / 8 * bit_width;
+    pqt_bitunpack32_msb(in + off, len - off, buf, k, bit_width);
+    uint32_t over = 0;
+    for (size_t i = 0; i < k; i++) {
+      over |= (uint32_t)(buf[i] > maxl);
+      out[done + i] = (int16_t)buf[i];
+    }
+    if (over) return pqt_corrupt(err, "level exceeds the maximum level %u", maxl);
+    done += k;
+  }
+  if (consumed) *consumed = need;
+  return PQT_OK;
+}
+
+/* ---- encoder ------------------------------------------------------- */
+
+#define PQT_RLE_MAX_RUN ((size_t)0x7fffffff)
+
+static pqt_status emit_rle(pqt_buf *out, uint32_t v, size_t count, unsigned w, pqt_error *err) {
+  while (count > 0) {
+    size_t c = count < PQT_RLE_MAX_RUN ? count : PQT_RLE_MAX_RUN;
+    uint8_t tmp[16];
+    size_t len = pqt_enc_put_uleb(tmp, (uint64_t)c << 1);
+    for (unsigned i = 0; i < (w + 7) / 8; i++) tmp[len++] = (uint8_t)(v >> (8 * i));
+    PQT_RETURN_NOT_OK(pqt_buf_append(out, tmp, len, err));
+    count -= c;
+  }
+  return PQT_OK;
+}
+
+/* Bit-packed runs for values[0..count): full groups of 8, last zero-padded. */
+static pqt_status emit_literal(pqt_buf *out, const uint32_t *values, size_t count, unsigned w,
+                               pqt_error *err) {
+  const size_t max_groups = PQT_RLE_MAX_RUN / 8;
+  while (count > 0) {
+    size_t groups = (count + 7) / 8;
+    if (groups > max_groups) groups = max_groups;
+    size_t c = groups * 8 < count ? groups * 8 : count;
+    PQT_RETURN_NOT_OK(pqt_enc_buf_put_uleb(out, (uint64_t)groups << 1 | 1, err));
+    size_t bytes = groups * w;
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(out, bytes, err));
+    uint8_t *o = out->data + out->len;
+    size_t full = c / 8 * 8;
+    pqt_bitpack32(values, full, w, o);
+    if (full < c) {
+      uint32_t tmp[8] = {0};
+      memcpy(tmp, values + full, (c - full) * sizeof *tmp);
+      pqt_bitpack32(tmp, 8, w, o + full / 8 * w);
+    }
+    out->len += bytes;
+    values += c;
+    count -= c;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *out,
+                              pqt_error *err) {
+  if (w > 32) return pqt_error_set(err, PQT_EINVAL, "RLE encode: bit width %u > 32", w);
+  size_t i = 0, lit_start = 0;
+  while (i < n) {
+    size_t j = i + 1;
+    while (j < n && v[j] == v[i]) j++;
+    size_t r = j - i;
+    if (r >= 8) {
+      size_t lit = i - lit_start;
+      if (lit % 8) {
+        size_t pad = 8 - lit % 8;
+        if (r - pad < 8) { /* too short after topping up the literals: keep as literals */
+          i = j;
+          continue;
+        }
+        i += pad;
+        r -= pad;
+        lit += pad;
+      }
+      if (lit) PQT_RETURN_NOT_OK(emit_literal(out, v + lit_start, lit, w, err));
+      PQT_RETURN_NOT_OK(emit_rle(out, v[i], r, w, err));
+      i = j;
+      lit_start = j;
+    } else {
+      i = j;
+    }
+  }
+  if (n > lit_start) PQT_RETURN_NOT_OK(emit_literal(out, v + lit_start, n - lit_start, w, err));
+  return PQT_OK;
+}
+
+static pqt_status encode_via_u32(const void *src, size_t n, int kind, unsigned w, pqt_buf *out,
+                                 pqt_error *err) {
+  const pqt_allocator *a = out->alloc;
+  size_t bytes;
+  if (!pqt_mul_size(n ? n : 1, sizeof(uint32_t), &bytes)) return pqt_nomem(err);
+  uint32_t *tmp = pqt_mem_alloc(a, bytes);
+  if (!tmp) return pqt_nomem(err);
+  if (kind == 0) {
+    const int16_t *l = src;
+    for (size_t i = 0; i < n; i++) tmp[i] = (uint32_t)(uint16_t)l[i];
+  } else {
+    const uint8_t *b = src;
+    for (size_t i = 0; i < n; i++) tmp[i] = b[i] != 0;
+  }
+  pqt_status st = pqt_rle_encode_u32(tmp, n, w, out, err);
+  pqt_mem_free(a, tmp, bytes);
+  return st;
+}
+
+pqt_status pqt_rle_encode_levels(const int16_t *levels, size_t n, unsigned bit_width,
+                                 pqt_buf *out, pqt_error *err) {
+  return encode_via_u32(levels, n, 0, bit_width, out, err);
+}
+
+pqt_status pqt_rle_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf *out,
+                                     pqt_error *err) {
+  return encode_via_u32(values, n, 1, 1, out, err);
+}
+
+pqt_status pqt_levels_encode_bit_packed(const int16_t *levels, size_t n, unsigned bit_width,
+                                        pqt_buf *out, pqt_error *err) {
+  if (bit_width > 16) return pqt_error_set(err, PQT_EINVAL, "bit width %u > 16", bit_width);
+  const pqt_allocator *a = out->alloc;
+  size_t bytes;
+  if (!pqt_mul_size(n ? n : 1, sizeof(uint32_t), &bytes)) return pqt_nomem(err);
+  uint32_t *tmp = pqt_mem_alloc(a, bytes);
+  if (!tmp) return pqt_nomem(err);
+  for (size_t i = 0; i < n; i++) tmp[i] = (uint32_t)(uint16_t)levels[i];
+  size_t nb = pqt_bitpack_bytes(n, bit_width);
+  pqt_status st = pqt_buf_reserve(out, nb, err);
+  if (st == PQT_OK) {
+    pqt_bitpack32_msb(tmp, n, bit_width, out->data + out->len);
+    out->len += nb;
+  }
+  pqt_mem_free(a, tmp, bytes);
+  return st;
+}
