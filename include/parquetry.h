@@ -175,6 +175,8 @@ PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r);
 PQT_API int32_t pqt_reader_num_row_groups(const pqt_reader *r);
 /* Number of leaf columns. */
 PQT_API int32_t pqt_reader_num_columns(const pqt_reader *r);
+/* Sum of the column chunks' total_uncompressed_size over the file. */
+PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r);
 /* "created_by" of the footer, or "" when absent (valid until close). */
 PQT_API const char *pqt_reader_created_by(const pqt_reader *r);
 
@@ -188,6 +190,52 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent,
 /* A readable multi-line summary of the metadata (what `parquetry meta` prints). */
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
                                                pqt_string *out, pqt_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Scans: rows as Arrow record batches or as text                     */
+/* ------------------------------------------------------------------ */
+
+struct ArrowArrayStream;
+
+typedef struct pqt_scan_options {
+  /* Projection: top-level field names or dotted paths ("a.b.c"), in any
+   * order; the output keeps schema order. NULL/0 = every column. */
+  const char *const *columns;
+  int32_t n_columns;
+  /* Row groups to read, in the order given. NULL/0 = all. */
+  const int32_t *row_groups;
+  int32_t n_row_groups;
+  /* Rows per record batch; 0 = one batch per row group. */
+  int64_t batch_size;
+} pqt_scan_options;
+
+PQT_API void pqt_scan_options_init(pqt_scan_options *opts);
+
+/*
+ * Stream the selected rows as Arrow record batches (a struct array per
+ * batch, one child per projected top-level field). The stream keeps the
+ * reader alive: release the stream before closing the reader. Batches
+ * (ArrowArray) stay valid after both are released.
+ * See README.md for the Parquet -> Arrow type mapping.
+ */
+PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts,
+                                         struct ArrowArrayStream *out, pqt_error *err);
+
+typedef enum pqt_text_format {
+  PQT_TEXT_JSONL = 0, /* one JSON object per row, canonical value forms */
+  PQT_TEXT_CSV = 1    /* a header line, then one line per row */
+} pqt_text_format;
+
+/* Receives output text; return PQT_OK to continue. */
+typedef pqt_status (*pqt_write_fn)(void *ctx, const char *data, size_t len);
+
+/*
+ * Write the selected rows as text, at most `limit` rows (-1 = all).
+ * Errors name the row group, column and page.
+ */
+PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts,
+                                         pqt_text_format format, int64_t limit,
+                                         pqt_write_fn write, void *ctx, pqt_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,83 @@
+/*
+ * bench/read_bench.c: full single-threaded decode of a file into Arrow
+ * arrays through the public streaming API.
+ *
+ *   read_bench FILE [--repeat K] [--batch-size N]
+ *
+ * Runs the whole decode K times (default 5) and ends with
+ *   rows=R uncompressed_bytes=B best_seconds=S median_seconds=M
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "parquetry.h"
+#include "parquetry_arrow.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  const char *path = NULL;
+  int repeat = 5;
+  long long batch = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) batch = atoll(argv[++i]);
+    else path = argv[i];
+  }
+  if (!path || repeat < 1) {
+    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N]\n");
+    return 2;
+  }
+  double *times = calloc((size_t)repeat, sizeof *times);
+  long long rows = 0, ubytes = 0;
+  for (int k = 0; k < repeat; k++) {
+    double t0 = now();
+    pqt_reader *r;
+    pqt_error e;
+    pqt_error_init(&e);
+    if (pqt_reader_open_file(&r, path, NULL, &e) != PQT_OK) {
+      fprintf(stderr, "read_bench: %s: %s\n", path, e.message);
+      return 1;
+    }
+    ubytes = pqt_reader_uncompressed_bytes(r);
+    pqt_scan_options so;
+    pqt_scan_options_init(&so);
+    so.batch_size = batch;
+    struct ArrowArrayStream s;
+    if (pqt_reader_get_stream(r, &so, &s, &e) != PQT_OK) {
+      fprintf(stderr, "read_bench: %s: %s\n", path, e.message);
+      return 1;
+    }
+    long long n = 0;
+    for (;;) {
+      struct ArrowArray a;
+      if (s.get_next(&s, &a) != 0) {
+        fprintf(stderr, "read_bench: %s: %s\n", path, s.get_last_error(&s));
+        return 1;
+      }
+      if (!a.release) break;
+      n += a.length;
+      a.release(&a);
+    }
+    s.release(&s);
+    pqt_reader_close(r);
+    times[k] = now() - t0;
+    rows = n;
+  }
+  qsort(times, (size_t)repeat, sizeof *times, cmp_double);
+  double median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
+  printf("rows=%lld uncompressed_bytes=%lld best_seconds=%.4f median_seconds=%.4f\n", rows, ubytes, times[0], median);
+  free(times);
+  return 0;
+}

@@ -1,0 +1,262 @@
+/*
+ * cli/main.c: the `parquetry` command. One binary with subcommands, built
+ * only on the public API (include/parquetry.h).
+ *
+ * Exit status: 0 success, 1 a file could not be read (bad data, I/O),
+ * 2 usage error. Errors go to stderr as `parquetry: FILE: message`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parquetry.h"
+
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+
+typedef struct command {
+  const char *name;
+  const char *summary;
+  const char *usage;
+  int (*run)(int argc, char **argv);
+} command;
+
+static const command *find_command(const char *name);
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "parquetry: ");
+  if (cmd) fprintf(stderr, "%s: ", cmd);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'parquetry %s--help'.\n", cmd ? cmd : "");
+  return EXIT_USAGE;
+}
+
+static int file_error(const char *path, const pqt_error *e) {
+  fprintf(stderr, "parquetry: %s: %s\n", path, e->message[0] ? e->message : pqt_status_name(e->code));
+  return EXIT_DATA;
+}
+
+static int is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
+
+static void print_usage(const command *c) {
+  printf("usage: %s\n\n%s\n", c->usage, c->summary);
+}
+
+static int open_reader(const char *path, pqt_reader **r) {
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_reader_open_file(r, path, NULL, &e) != PQT_OK) return file_error(path, &e);
+  return 0;
+}
+
+static int write_string(pqt_string *s) {
+  fwrite(s->data, 1, s->len, stdout);
+  if (s->len == 0 || s->data[s->len - 1] != '\n') fputc('\n', stdout);
+  pqt_string_free(s);
+  return 0;
+}
+
+/* ---- schema ---- */
+static int cmd_schema(int argc, char **argv) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) { print_usage(find_command("schema")); return 0; }
+    if (argv[i][0] == '-' && argv[i][1]) return usage_error("schema", "unknown option '%s'", argv[i]);
+    if (path) return usage_error("schema", "unexpected argument '%s'", argv[i]);
+    path = argv[i];
+  }
+  if (!path) return usage_error("schema", "%s", "missing FILE");
+  pqt_reader *r;
+  int rc = open_reader(path, &r);
+  if (rc) return rc;
+  pqt_string s = {0};
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_reader_schema_text(r, &s, &e) != PQT_OK) rc = file_error(path, &e);
+  else rc = write_string(&s);
+  pqt_reader_close(r);
+  return rc;
+}
+
+/* ---- meta ---- */
+static int cmd_meta(int argc, char **argv) {
+  const char *path = NULL;
+  int json = 0, indent = 2;
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) { print_usage(find_command("meta")); return 0; }
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "--compact") == 0) indent = 0;
+    else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown option '%s'", argv[i]);
+    else if (path) return usage_error("meta", "unexpected argument '%s'", argv[i]);
+    else path = argv[i];
+  }
+  if (!path) return usage_error("meta", "%s", "missing FILE");
+  pqt_reader *r;
+  int rc = open_reader(path, &r);
+  if (rc) return rc;
+  pqt_string s = {0};
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = json ? pqt_reader_metadata_json(r, indent, &s, &e) : pqt_reader_metadata_summary(r, &s, &e);
+  if (st != PQT_OK) rc = file_error(path, &e);
+  else {
+    if (!json) printf("file:        %s\n", path);
+    rc = write_string(&s);
+  }
+  pqt_reader_close(r);
+  return rc;
+}
+
+/* ---- cat / head ---- */
+static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
+  (void)ctx;
+  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
+}
+
+/* Split "a,b.c" into an array of names (pointers into the mutable copy). */
+static int split_columns(char *list, const char ***out, int32_t *n) {
+  int32_t cap = 1;
+  for (char *p = list; *p; p++) cap += *p == ',';
+  const char **names = calloc((size_t)cap, sizeof *names);
+  if (!names) return -1;
+  int32_t k = 0;
+  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) names[k++] = tok;
+  *out = names;
+  *n = k;
+  return 0;
+}
+
+static int parse_count(const char *cmd, const char *s, int64_t *out) {
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (!*s || *end || v < 0) return usage_error(cmd, "not a row count: '%s'", s);
+  *out = v;
+  return 0;
+}
+
+static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
+  const char *path = NULL, *format = "jsonl";
+  char *columns = NULL;
+  int64_t limit = default_limit;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (is_help(a)) { print_usage(find_command(cmd)); return 0; }
+    if ((strcmp(a, "--columns") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) columns = argv[++i];
+    else if (strncmp(a, "--columns=", 10) == 0) columns = (char *)a + 10;
+    else if ((strcmp(a, "--limit") == 0 || strcmp(a, "-n") == 0) && i + 1 < argc) {
+      int rc = parse_count(cmd, argv[++i], &limit);
+      if (rc) return rc;
+    } else if (strncmp(a, "--limit=", 8) == 0) {
+      int rc = parse_count(cmd, a + 8, &limit);
+      if (rc) return rc;
+    } else if (strcmp(a, "--format") == 0 && i + 1 < argc) format = argv[++i];
+    else if (strncmp(a, "--format=", 9) == 0) format = a + 9;
+    else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
+    else if (path) return usage_error(cmd, "unexpected argument '%s'", a);
+    else path = a;
+  }
+  if (!path) return usage_error(cmd, "%s", "missing FILE");
+  pqt_text_format fmt;
+  if (strcmp(format, "jsonl") == 0 || strcmp(format, "json") == 0) fmt = PQT_TEXT_JSONL;
+  else if (strcmp(format, "csv") == 0) fmt = PQT_TEXT_CSV;
+  else return usage_error(cmd, "unknown format '%s' (jsonl or csv)", format);
+  pqt_scan_options so;
+  pqt_scan_options_init(&so);
+  char *cols_copy = NULL;
+  const char **names = NULL;
+  if (columns) {
+    cols_copy = strdup(columns);
+    if (!cols_copy || split_columns(cols_copy, &names, &so.n_columns) != 0) {
+      free(cols_copy);
+      fprintf(stderr, "parquetry: out of memory\n");
+      return EXIT_DATA;
+    }
+    so.columns = names;
+  }
+  pqt_reader *r;
+  int rc = open_reader(path, &r);
+  if (rc == 0) {
+    pqt_error e;
+    pqt_error_init(&e);
+    if (pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e) != PQT_OK) {
+      fflush(stdout);
+      rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
+    }
+    pqt_reader_close(r);
+  }
+  free(names);
+  free(cols_copy);
+  return rc;
+}
+
+static int cmd_cat(int argc, char **argv) { return run_rows("cat", argc, argv, -1); }
+
+static int cmd_head(int argc, char **argv) { return run_rows("head", argc, argv, 10); }
+
+static int cmd_version(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  printf("parquetry %s\n", pqt_version());
+  return 0;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const command commands[] = {
+    {"schema", "Print the schema in the Parquet message syntax.", "parquetry schema FILE", cmd_schema},
+    {"meta",
+     "Print the file metadata: rows, row groups, and per column chunk its type, codec,\n"
+     "offsets, sizes, encodings and statistics.\n\n"
+     "  --json      the whole FileMetaData as JSON, keys named as in parquet.thrift\n"
+     "  --compact   with --json: on one line",
+     "parquetry meta [--json [--compact]] FILE", cmd_meta},
+    {"cat",
+     "Print rows, one JSON object per line (or CSV).\n\n"
+     "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
+     "  -n, --limit N         at most N rows\n"
+     "  --format jsonl|csv    output format (default jsonl)",
+     "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] FILE", cmd_cat},
+    {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
+     "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] FILE", cmd_head},
+    {"version", "Print the version.", "parquetry version", cmd_version},
+    {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
+};
+
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(commands[i].name, name) == 0) return &commands[i];
+  return NULL;
+}
+
+static void print_main_usage(FILE *f) {
+  fprintf(f, "usage: parquetry COMMAND [OPTIONS] FILE\n\nRead and write Apache Parquet files.\n\nCommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-10s %.*s\n", commands[i].name, (int)strcspn(commands[i].summary, "\n"), commands[i].summary);
+  fprintf(f, "\nRun 'parquetry COMMAND --help' for a command's options.\n");
+}
+
+static int cmd_help(int argc, char **argv) {
+  if (argc < 2) {
+    print_main_usage(stdout);
+    return 0;
+  }
+  const command *c = find_command(argv[1]);
+  if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
+  print_usage(c);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_main_usage(stderr);
+    return EXIT_USAGE;
+  }
+  if (is_help(argv[1])) {
+    print_main_usage(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) return cmd_version(argc - 1, argv + 1);
+  const command *c = find_command(argv[1]);
+  if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
+  return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,455 @@
+/*
+ * arrow/export.c: see export.h. ArrowSchema and ArrowArray release
+ * callbacks follow the C Data Interface contract: release children, free
+ * private data, then mark released by setting release to NULL. Exported
+ * arrays hold references on the shared buffers, so they outlive the reader.
+ */
+#include "arrow/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "column/column_reader.h"
+
+/* ---- type mapping ---------------------------------------------------- */
+
+typedef enum conv_kind {
+  CONV_NONE = 0,
+  CONV_I32_TO_I8,
+  CONV_I32_TO_I16,
+  CONV_I32_TO_DEC128,
+  CONV_I64_TO_DEC128,
+  CONV_BE_TO_DEC128,
+  CONV_BE_TO_DEC256,
+  CONV_INT96_TO_NS,
+  CONV_TO_NULL
+} conv_kind;
+
+typedef struct leaf_type {
+  char format[48];
+  conv_kind conv;
+} leaf_type;
+
+static int time_unit_char(const pqt_time_unit *u) {
+  int w = pqt_union_which(u->isset);
+  return w == PQT_TIME_UNIT_MILLIS ? 'm' : w == PQT_TIME_UNIT_MICROS ? 'u' : 'n';
+}
+
+static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
+  memset(lt, 0, sizeof *lt);
+  int l = pqt_union_which(x->logical.isset);
+  int ct = x->converted_type;
+  int32_t t = x->physical_type;
+  const char *f = NULL;
+  if (l == PQT_LT_UNKNOWN) {
+    f = "n";
+    lt->conv = CONV_TO_NULL;
+  } else if (l == PQT_LT_DECIMAL && t != PQT_BOOLEAN && t != PQT_FLOAT && t != PQT_DOUBLE && t != PQT_INT96) {
+    int32_t p = x->logical.decimal.precision, s = x->logical.decimal.scale;
+    if (p > 38) {
+      snprintf(lt->format, sizeof lt->format, "d:%d,%d,256", p, s);
+      lt->conv = CONV_BE_TO_DEC256;
+    } else {
+      snprintf(lt->format, sizeof lt->format, "d:%d,%d", p, s);
+      lt->conv = t == PQT_INT32 ? CONV_I32_TO_DEC128 : t == PQT_INT64 ? CONV_I64_TO_DEC128 : CONV_BE_TO_DEC128;
+    }
+    return;
+  } else {
+    switch (t) {
+      case PQT_BOOLEAN: f = "b"; break;
+      case PQT_INT32:
+        f = "i";
+        if (l == PQT_LT_INTEGER) {
+          int bw = x->logical.integer.bit_width;
+          bool sg = x->logical.integer.is_signed;
+          if (bw == 8) { f = sg ? "c" : "C"; lt->conv = CONV_I32_TO_I8; }
+          else if (bw == 16) { f = sg ? "s" : "S"; lt->conv = CONV_I32_TO_I16; }
+          else f = sg ? "i" : "I";
+        } else if (l == PQT_LT_DATE) f = "tdD";
+        else if (l == PQT_LT_TIME) f = "ttm";
+        else if (l == 0 && ct == PQT_CT_UINT_8) { f = "C"; lt->conv = CONV_I32_TO_I8; }
+        else if (l == 0 && ct == PQT_CT_UINT_16) { f = "S"; lt->conv = CONV_I32_TO_I16; }
+        else if (l == 0 && ct == PQT_CT_UINT_32) f = "I";
+        else if (l == 0 && ct == PQT_CT_INT_8) { f = "c"; lt->conv = CONV_I32_TO_I8; }
+        else if (l == 0 && ct == PQT_CT_INT_16) { f = "s"; lt->conv = CONV_I32_TO_I16; }
+        else if (l == 0 && ct == PQT_CT_DATE) f = "tdD";
+        else if (l == 0 && ct == PQT_CT_TIME_MILLIS) f = "ttm";
+        break;
+      case PQT_INT64:
+        f = "l";
+        if (l == PQT_LT_INTEGER && !x->logical.integer.is_signed) f = "L";
+        else if (l == PQT_LT_TIME) f = time_unit_char(&x->logical.time.unit) == 'n' ? "ttn" : "ttu";
+        else if (l == PQT_LT_TIMESTAMP) {
+          snprintf(lt->format, sizeof lt->format, "ts%c:%s", time_unit_char(&x->logical.timestamp.unit),
+                   x->logical.timestamp.is_adjusted_to_utc ? "UTC" : "");
+          return;
+        } else if (l == 0 && ct == PQT_CT_UINT_64) f = "L";
+        else if (l == 0 && ct == PQT_CT_TIME_MICROS) f = "ttu";
+        else if (l == 0 && ct == PQT_CT_TIMESTAMP_MILLIS) f = "tsm:UTC";
+        else if (l == 0 && ct == PQT_CT_TIMESTAMP_MICROS) f = "tsu:UTC";
+        break;
+      case PQT_INT96: f = "tsn:"; lt->conv = CONV_INT96_TO_NS; break;
+      case PQT_FLOAT: f = "f"; break;
+      case PQT_DOUBLE: f = "g"; break;
+      case PQT_BYTE_ARRAY:
+        f = (l == PQT_LT_STRING || l == PQT_LT_ENUM || l == PQT_LT_JSON ||
+             (l == 0 && (ct == PQT_CT_UTF8 || ct == PQT_CT_ENUM || ct == PQT_CT_JSON)))
+                ? "u"
+                : "z";
+        break;
+      case PQT_FIXED_LEN_BYTE_ARRAY:
+        if (l == PQT_LT_FLOAT16 && x->type_length == 2) f = "e";
+        else {
+          snprintf(lt->format, sizeof lt->format, "w:%d", x->type_length);
+          return;
+        }
+        break;
+      default: f = "n"; lt->conv = CONV_TO_NULL; break;
+    }
+  }
+  snprintf(lt->format, sizeof lt->format, "%s", f);
+}
+
+/* ---- layout conversion -------------------------------------------------- */
+
+/* Sign-extend big-endian two's complement bytes into a little-endian
+ * integer of out_w bytes. Returns false when it does not fit. */
+static bool be_to_le(const uint8_t *p, size_t n, uint8_t *out, size_t out_w) {
+  uint8_t fill = (n > 0 && (p[0] & 0x80)) ? 0xFF : 0x00;
+  memset(out, fill, out_w);
+  size_t skip = 0;
+  while (n - skip > out_w) {
+    if (p[skip] != fill) return false;
+    skip++;
+  }
+  for (size_t i = skip; i < n; i++) out[n - 1 - i] = p[i];
+  return true;
+}
+
+static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_error *err) {
+  leaf_type lt;
+  leaf_type_of(a->node, &lt);
+  if (lt.conv == CONV_NONE) return PQT_OK;
+  int64_t n = a->length;
+  pqt_shared_buf *nb = NULL;
+  if (lt.conv == CONV_TO_NULL) {
+    pqt_shared_unref(a->values);
+    pqt_shared_unref(a->offsets);
+    a->values = a->offsets = NULL;
+    return PQT_OK;
+  }
+  size_t out_w = lt.conv == CONV_I32_TO_I8 ? 1 : lt.conv == CONV_I32_TO_I16 ? 2 : lt.conv == CONV_INT96_TO_NS ? 8
+                 : lt.conv == CONV_BE_TO_DEC256 ? 32 : 16;
+  PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)n * out_w, &nb, err));
+  const uint8_t *src = a->values ? a->values->data : NULL;
+  uint8_t *dst = nb->data;
+  pqt_status st = PQT_OK;
+  switch (lt.conv) {
+    case CONV_I32_TO_I8:
+      for (int64_t i = 0; i < n; i++) dst[i] = (uint8_t)pqt_load_u32le(src + 4 * i);
+      break;
+    case CONV_I32_TO_I16:
+      for (int64_t i = 0; i < n; i++) {
+        uint16_t v = (uint16_t)pqt_load_u32le(src + 4 * i);
+        memcpy(dst + 2 * i, &v, 2);
+      }
+      break;
+    case CONV_I32_TO_DEC128:
+    case CONV_I64_TO_DEC128:
+      for (int64_t i = 0; i < n; i++) {
+        int64_t v = lt.conv == CONV_I32_TO_DEC128 ? (int64_t)(int32_t)pqt_load_u32le(src + 4 * i)
+                                                  : (int64_t)pqt_load_u64le(src + 8 * i);
+        pqt_store_u64le(dst + 16 * i, (uint64_t)v);
+        pqt_store_u64le(dst + 16 * i + 8, v < 0 ? UINT64_MAX : 0);
+      }
+      break;
+    case CONV_BE_TO_DEC128:
+    case CONV_BE_TO_DEC256: {
+      bool flba = a->node->physical_type == PQT_FIXED_LEN_BYTE_ARRAY;
+      size_t w = flba ? (size_t)a->node->type_length : 0;
+      const int32_t *off = a->offsets ? (const int32_t *)(const void *)a->offsets->data : NULL;
+      for (int64_t i = 0; i < n && st == PQT_OK; i++) {
+        if (!pqt_array_is_valid(a, i)) continue;
+        const uint8_t *p = flba ? src + (size_t)i * w : src + off[i];
+        size_t len = flba ? w : (size_t)(off[i + 1] - off[i]);
+        if (!be_to_le(p, len, dst + (size_t)i * out_w, out_w))
+          st = pqt_corrupt(err, "decimal value %lld does not fit its precision", (long long)i);
+      }
+      if (st == PQT_OK) {
+        pqt_shared_unref(a->offsets);
+        a->offsets = NULL;
+      }
+      break;
+    }
+    case CONV_INT96_TO_NS:
+      for (int64_t i = 0; i < n; i++) {
+        uint64_t nanos = pqt_load_u64le(src + 12 * i);
+        int64_t days = (int64_t)(int32_t)pqt_load_u32le(src + 12 * i + 8) - 2440588;
+        /* wrap-around like other readers do for values outside the ns range */
+        uint64_t v = (uint64_t)days * 86400000000000ULL + nanos;
+        pqt_store_u64le(dst + 8 * i, v);
+      }
+      break;
+    default:
+      break;
+  }
+  if (st != PQT_OK) {
+    pqt_shared_unref(nb);
+    return st;
+  }
+  pqt_shared_unref(a->values);
+  a->values = nb;
+  return PQT_OK;
+}
+
+pqt_status pqt_array_to_arrow_layout(const pqt_allocator *alloc, pqt_array *a, pqt_error *err) {
+  if (a->kind == PQT_ARRAY_LEAF) return convert_leaf(alloc, a, err);
+  for (int32_t i = 0; i < a->n_children; i++) PQT_RETURN_NOT_OK(pqt_array_to_arrow_layout(alloc, a->children[i], err));
+  return PQT_OK;
+}
+
+/* ---- schema export -------------------------------------------------------- */
+
+typedef struct schema_priv {
+  char *format;
+  char *name;
+  struct ArrowSchema **children;
+  int64_t n_children;
+} schema_priv;
+
+static void schema_release(struct ArrowSchema *s) {
+  if (!s || !s->release) return;
+  schema_priv *p = s->private_data;
+  for (int64_t i = 0; i < s->n_children; i++) {
+    struct ArrowSchema *c = s->children[i];
+    if (c && c->release) c->release(c);
+    free(c);
+  }
+  free(p->children);
+  free(p->format);
+  free(p->name);
+  free(p);
+  s->release = NULL;
+}
+
+static pqt_status schema_init(struct ArrowSchema *s, const char *format, const char *name, bool nullable,
+                              int64_t n_children, pqt_error *err) {
+  memset(s, 0, sizeof *s);
+  schema_priv *p = calloc(1, sizeof *p);
+  if (!p) return pqt_nomem(err);
+  p->format = strdup(format);
+  p->name = strdup(name ? name : "");
+  p->children = n_children ? calloc((size_t)n_children, sizeof *p->children) : NULL;
+  bool ok = p->format && p->name && (!n_children || p->children);
+  for (int64_t i = 0; ok && i < n_children; i++) {
+    p->children[i] = calloc(1, sizeof(struct ArrowSchema));
+    ok = p->children[i] != NULL;
+  }
+  s->format = p->format;
+  s->name = p->name;
+  s->flags = nullable ? ARROW_FLAG_NULLABLE : 0;
+  s->n_children = n_children;
+  s->children = p->children;
+  s->private_data = p;
+  s->release = schema_release;
+  if (!ok) {
+    schema_release(s);
+    return pqt_nomem(err);
+  }
+  return PQT_OK;
+}
+
+static bool any_selected(const pqt_schema_node *x, const uint8_t *sel) {
+  if (!sel) return true;
+  for (int32_t i = x->first_leaf; i < x->first_leaf + x->n_leaves; i++)
+    if (sel[i]) return true;
+  return false;
+}
+
+static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
+                                     struct ArrowSchema *out, pqt_error *err);
+
+static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *sel, const char *name, bool nullable,
+                                       struct ArrowSchema *out, pqt_error *err) {
+  int64_t n = 0;
+  for (int32_t i = 0; i < x->n_children; i++) n += any_selected(x->children[i], sel);
+  PQT_RETURN_NOT_OK(schema_init(out, "+s", name, nullable, n, err));
+  int64_t k = 0;
+  for (int32_t i = 0; i < x->n_children; i++) {
+    if (!any_selected(x->children[i], sel)) continue;
+    pqt_status st = export_node_schema(x->children[i], sel, false, out->children[k++], err);
+    if (st != PQT_OK) {
+      out->release(out);
+      return st;
+    }
+  }
+  return PQT_OK;
+}
+
+/* as_content: x is a repeated node standing for its own element (required). */
+static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
+                                     struct ArrowSchema *out, pqt_error *err) {
+  pqt_status st;
+  if (as_content) {
+    if (x->is_leaf) {
+      leaf_type lt;
+      leaf_type_of(x, &lt);
+      return schema_init(out, lt.format, x->name, false, 0, err);
+    }
+    return export_struct_schema(x, sel, x->name, false, out, err);
+  }
+  if (x->repetition == PQT_REPEATED) {
+    PQT_RETURN_NOT_OK(schema_init(out, "+l", x->name, false, 1, err));
+    st = export_node_schema(x, sel, true, out->children[0], err);
+    if (st != PQT_OK) out->release(out);
+    return st;
+  }
+  bool nullable = x->repetition == PQT_OPTIONAL;
+  switch (x->kind) {
+    case PQT_NODE_PRIMITIVE: {
+      leaf_type lt;
+      leaf_type_of(x, &lt);
+      return schema_init(out, lt.format, x->name, nullable, 0, err);
+    }
+    case PQT_NODE_STRUCT:
+      return export_struct_schema(x, sel, x->name, nullable, out, err);
+    case PQT_NODE_LIST: {
+      PQT_RETURN_NOT_OK(schema_init(out, "+l", x->name, nullable, 1, err));
+      const pqt_schema_node *r = x->repeated;
+      if (!x->element || x->element == r) st = export_node_schema(r, sel, true, out->children[0], err);
+      else st = export_node_schema(x->element, sel, false, out->children[0], err);
+      if (st != PQT_OK) out->release(out);
+      return st;
+    }
+    case PQT_NODE_MAP: {
+      const pqt_schema_node *r = x->repeated;
+      bool has_value = x->value && any_selected(x->value, sel) && any_selected(x->key, sel);
+      PQT_RETURN_NOT_OK(schema_init(out, has_value ? "+m" : "+l", x->name, nullable, 1, err));
+      st = export_struct_schema(r, sel, has_value ? "entries" : r->name, false, out->children[0], err);
+      if (st == PQT_OK && has_value && out->children[0]->n_children == 2)
+        out->children[0]->children[0]->flags &= ~(int64_t)ARROW_FLAG_NULLABLE; /* map keys are never null */
+      if (st != PQT_OK) out->release(out);
+      return st;
+    }
+    default:
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: this node kind cannot be exported yet", x->name);
+  }
+}
+
+pqt_status pqt_export_schema(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *out, pqt_error *err) {
+  return export_struct_schema(s->root, selected, "", false, out, err);
+}
+
+/* ---- array export ---------------------------------------------------------- */
+
+typedef struct array_priv {
+  const pqt_allocator *alloc;
+  pqt_shared_buf *bufs[3];
+  const void *buffer_ptrs[3];
+  struct ArrowArray **children;
+  int64_t n_children;
+} array_priv;
+
+static void array_release(struct ArrowArray *a) {
+  if (!a || !a->release) return;
+  array_priv *p = a->private_data;
+  for (int64_t i = 0; i < p->n_children; i++) {
+    struct ArrowArray *c = p->children[i];
+    if (c && c->release) c->release(c);
+    if (c) pqt_mem_free(p->alloc, c, sizeof *c);
+  }
+  if (p->children) pqt_mem_free(p->alloc, p->children, sizeof(struct ArrowArray *) * (size_t)p->n_children);
+  for (int i = 0; i < 3; i++) pqt_shared_unref(p->bufs[i]);
+  pqt_mem_free(p->alloc, p, sizeof *p);
+  a->release = NULL;
+}
+
+static pqt_status array_init(const pqt_allocator *alloc, struct ArrowArray *out, int64_t n_children, pqt_error *err) {
+  memset(out, 0, sizeof *out);
+  array_priv *p = pqt_mem_calloc(alloc, sizeof *p);
+  if (!p) return pqt_nomem(err);
+  p->alloc = alloc;
+  out->private_data = p;
+  out->release = array_release;
+  out->buffers = p->buffer_ptrs;
+  if (n_children > 0) {
+    p->children = pqt_mem_calloc(alloc, sizeof(struct ArrowArray *) * (size_t)n_children);
+    if (!p->children) {
+      array_release(out);
+      return pqt_nomem(err);
+    }
+    p->n_children = n_children;
+    for (int64_t i = 0; i < n_children; i++) {
+      p->children[i] = pqt_mem_calloc(alloc, sizeof(struct ArrowArray));
+      if (!p->children[i]) {
+        array_release(out);
+        return pqt_nomem(err);
+      }
+    }
+  }
+  out->n_children = n_children;
+  out->children = p->children;
+  return PQT_OK;
+}
+
+static void set_buffer(struct ArrowArray *out, int i, pqt_shared_buf *b) {
+  array_priv *p = out->private_data;
+  p->bufs[i] = pqt_shared_ref(b);
+  p->buffer_ptrs[i] = b ? b->data : NULL;
+}
+
+static pqt_status export_array(const pqt_allocator *alloc, const pqt_array *a, int64_t offset, int64_t length,
+                               struct ArrowArray *out, pqt_error *err) {
+  PQT_RETURN_NOT_OK(array_init(alloc, out, a->n_children, err));
+  out->length = length;
+  out->offset = offset;
+  out->null_count = a->validity ? (offset == 0 && length == a->length ? a->null_count : -1) : 0;
+  set_buffer(out, 0, a->validity);
+  switch (a->kind) {
+    case PQT_ARRAY_LEAF: {
+      leaf_type lt;
+      leaf_type_of(a->node, &lt);
+      if (lt.conv == CONV_TO_NULL) {
+        out->n_buffers = 0;
+        out->null_count = length;
+      } else if (a->node->physical_type == PQT_BYTE_ARRAY && a->offsets) {
+        out->n_buffers = 3;
+        set_buffer(out, 1, a->offsets);
+        set_buffer(out, 2, a->values);
+      } else {
+        out->n_buffers = 2;
+        set_buffer(out, 1, a->values);
+      }
+      return PQT_OK;
+    }
+    case PQT_ARRAY_STRUCT:
+      out->n_buffers = 1;
+      for (int32_t i = 0; i < a->n_children; i++)
+        PQT_RETURN_NOT_OK(export_array(alloc, a->children[i], offset, length, out->children[i], err));
+      return PQT_OK;
+    case PQT_ARRAY_LIST:
+    case PQT_ARRAY_MAP: {
+      out->n_buffers = 2;
+      set_buffer(out, 1, a->offsets);
+      const pqt_array *c = a->children[0];
+      return export_array(alloc, c, 0, c->length, out->children[0], err);
+    }
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_export_batch(const pqt_allocator *alloc, pqt_array *const *fields, int32_t n_fields, int64_t offset,
+                            int64_t length, struct ArrowArray *out, pqt_error *err) {
+  alloc = pqt_alloc_or_default(alloc);
+  PQT_RETURN_NOT_OK(array_init(alloc, out, n_fields, err));
+  out->length = length;
+  out->n_buffers = 1;
+  for (int32_t i = 0; i < n_fields; i++) {
+    pqt_status st = export_array(alloc, fields[i], offset, length, out->children[i], err);
+    if (st != PQT_OK) {
+      out->release(out);
+      return st;
+    }
+  }
+  return PQT_OK;
+}

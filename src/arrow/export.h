@@ -1,0 +1,38 @@
+/*
+ * arrow/export.h: the Parquet -> Arrow type mapping and the export of array
+ * trees through the Arrow C Data Interface.
+ *
+ * Mapping (as Arrow C++'s Parquet reader does by default):
+ *   BOOLEAN -> bool; INT32 -> int32, INT(8/16/32, signed/unsigned) ->
+ *   int8/16/32 / uint8/16/32, DATE -> date32, TIME(MILLIS) -> time32[ms],
+ *   DECIMAL -> decimal128 (decimal256 above precision 38); INT64 -> int64,
+ *   INT(64,false) -> uint64, TIME(MICROS|NANOS) -> time64, TIMESTAMP(unit,
+ *   utc) -> timestamp[unit] with time zone "UTC" when adjusted; INT96 ->
+ *   timestamp[ns]; FLOAT/DOUBLE -> float32/float64; BYTE_ARRAY: STRING,
+ *   ENUM, JSON -> utf8, otherwise binary; FIXED_LEN_BYTE_ARRAY(n) ->
+ *   fixed_size_binary(n), FLOAT16 -> float16; UNKNOWN -> null; group ->
+ *   struct; LIST -> list; MAP -> map (a map without values -> list of
+ *   struct<key>).
+ */
+#ifndef PQT_ARROW_EXPORT_H
+#define PQT_ARROW_EXPORT_H
+
+#include "arrow/array.h"
+#include "parquetry_arrow.h"
+
+/* Convert the leaves of a tree, in place, to the Arrow layout of their
+ * mapped type (widening decimals, narrowing small integers, INT96 to
+ * nanoseconds). Leaves whose layout already matches are untouched. */
+pqt_status pqt_array_to_arrow_layout(const pqt_allocator *alloc, pqt_array *a, pqt_error *err);
+
+/* Export the schema of the projected top-level fields of a schema tree as
+ * a struct (record batch) schema. selected: per leaf, NULL = all. */
+pqt_status pqt_export_schema(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *out,
+                             pqt_error *err);
+
+/* Export rows [offset, offset+length) of the fields (already converted by
+ * pqt_array_to_arrow_layout) as one struct array. Buffers are shared. */
+pqt_status pqt_export_batch(const pqt_allocator *alloc, pqt_array *const *fields, int32_t n_fields, int64_t offset,
+                            int64_t length, struct ArrowArray *out, pqt_error *err);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * arrow/text.c: one row of an array tree as canonical JSON (the
+ * `parquetry cat` form, see meta/value_format.h) or as a CSV cell.
+ * Leaves are formatted from their Parquet physical layout, so nothing is
+ * lost to an in-memory type (INT96 beyond the nanosecond range, unsigned
+ * 64-bit integers, decimals of any precision).
+ */
+#include "arrow/text.h"
+
+#include "column/column_reader.h"
+#include "meta/value_format.h"
+
+static pqt_status leaf_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
+  const pqt_schema_node *leaf = a->node;
+  pqt_value_type vt;
+  pqt_value_type_from_element(&vt, leaf->elem);
+  vt.logical = leaf->logical;
+  if (PQT_HAS(&leaf->logical, PQT_LT_DECIMAL)) {
+    vt.scale = leaf->logical.decimal.scale;
+    vt.precision = leaf->logical.decimal.precision;
+  }
+  int32_t t = leaf->physical_type;
+  if (t == PQT_BYTE_ARRAY) {
+    const int32_t *off = (const int32_t *)(const void *)a->offsets->data;
+    return pqt_format_value(&vt, a->values->data + off[i], (size_t)(off[i + 1] - off[i]), out, err);
+  }
+  if (t == PQT_BOOLEAN) {
+    uint8_t b = pqt_bit_get(a->values->data, i);
+    return pqt_format_value(&vt, &b, 1, out, err);
+  }
+  size_t w = pqt_physical_width(t, leaf->type_length);
+  return pqt_format_value(&vt, a->values->data + (size_t)i * w, w, out, err);
+}
+
+pqt_status pqt_array_row_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
+  if (!pqt_array_is_valid(a, i)) return pqt_buf_append(out, "null", 4, err);
+  switch (a->kind) {
+    case PQT_ARRAY_LEAF:
+      return leaf_json(a, i, out, err);
+    case PQT_ARRAY_STRUCT:
+      PQT_RETURN_NOT_OK(pqt_buf_append(out, "{", 1, err));
+      for (int32_t k = 0; k < a->n_children; k++) {
+        if (k) PQT_RETURN_NOT_OK(pqt_buf_append(out, ",", 1, err));
+        const char *name = a->children[k]->name;
+        PQT_RETURN_NOT_OK(pqt_json_string_append(out, (const uint8_t *)name, strlen(name), err));
+        PQT_RETURN_NOT_OK(pqt_buf_append(out, ":", 1, err));
+        PQT_RETURN_NOT_OK(pqt_array_row_json(a->children[k], i, out, err));
+      }
+      return pqt_buf_append(out, "}", 1, err);
+    case PQT_ARRAY_LIST: {
+      const int32_t *off = (const int32_t *)(const void *)a->offsets->data;
+      PQT_RETURN_NOT_OK(pqt_buf_append(out, "[", 1, err));
+      for (int32_t j = off[i]; j < off[i + 1]; j++) {
+        if (j > off[i]) PQT_RETURN_NOT_OK(pqt_buf_append(out, ",", 1, err));
+        PQT_RETURN_NOT_OK(pqt_array_row_json(a->children[0], j, out, err));
+      }
+      return pqt_buf_append(out, "]", 1, err);
+    }
+    case PQT_ARRAY_MAP: {
+      const int32_t *off = (const int32_t *)(const void *)a->offsets->data;
+      const pqt_array *kv = a->children[0];
+      PQT_RETURN_NOT_OK(pqt_buf_append(out, "[", 1, err));
+      for (int32_t j = off[i]; j < off[i + 1]; j++) {
+        if (j > off[i]) PQT_RETURN_NOT_OK(pqt_buf_append(out, ",", 1, err));
+        PQT_RETURN_NOT_OK(pqt_buf_append(out, "{\"key\":", 7, err));
+        if (kv->n_children >= 1) PQT_RETURN_NOT_OK(pqt_array_row_json(kv->children[0], j, out, err));
+        else PQT_RETURN_NOT_OK(pqt_buf_append(out, "null", 4, err));
+        PQT_RETURN_NOT_OK(pqt_buf_append(out, ",\"value\":", 9, err));
+        if (kv->n_children >= 2) PQT_RETURN_NOT_OK(pqt_array_row_json(kv->children[1], j, out, err));
+        else PQT_RETURN_NOT_OK(pqt_buf_append(out, "null", 4, err));
+        PQT_RETURN_NOT_OK(pqt_buf_append(out, "}", 1, err));
+      }
+      return pqt_buf_append(out, "]", 1, err);
+    }
+  }
+  return pqt_error_set(err, PQT_EINVAL, "unknown array kind");
+}
+
+pqt_status pqt_array_row_csv(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
+  if (!pqt_array_is_valid(a, i)) return PQT_OK; /* empty cell */
+  size_t mark = out->len;
+  PQT_RETURN_NOT_OK(pqt_array_row_json(a, i, out, err));
+  /* A JSON string leaf becomes its raw text; anything else stays JSON.
+   * Cells with a comma, quote or newline are quoted, quotes doubled. */
+  pqt_buf cell;
+  pqt_buf_init(&cell, out->alloc);
+  const uint8_t *p = out->data + mark;
+  size_t n = out->len - mark;
+  pqt_status st = PQT_OK;
+  bool is_str = a->kind == PQT_ARRAY_LEAF && n >= 2 && p[0] == '"' && p[n - 1] == '"';
+  if (is_str) {
+    for (size_t k = 1; k + 1 < n && st == PQT_OK; k++) {
+      uint8_t ch = p[k];
+      if (ch == '\\' && k + 2 < n) {
+        uint8_t e = p[++k];
+        char c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : (char)e;
+        if (e == 'u' && k + 4 < n) { /* keep \\uXXXX escapes of control bytes as they are */
+          st = pqt_buf_append(&cell, "\\u", 2, err);
+          continue;
+        }
+        st = pqt_buf_append(&cell, &c, 1, err);
+      } else {
+        st = pqt_buf_append(&cell, &ch, 1, err);
+      }
+    }
+  } else {
+    st = pqt_buf_append(&cell, p, n, err);
+  }
+  out->len = mark;
+  bool quote = false;
+  for (size_t k = 0; k < cell.len; k++)
+    if (cell.data[k] == ',' || cell.data[k] == '"' || cell.data[k] == '\n' || cell.data[k] == '\r') quote = true;
+  if (st == PQT_OK && quote) {
+    st = pqt_buf_append(out, "\"", 1, err);
+    for (size_t k = 0; k < cell.len && st == PQT_OK; k++) {
+      if (cell.data[k] == '"') st = pqt_buf_append(out, "\"\"", 2, err);
+      else st = pqt_buf_append(out, &cell.data[k], 1, err);
+    }
+    if (st == PQT_OK) st = pqt_buf_append(out, "\"", 1, err);
+  } else if (st == PQT_OK) {
+    st = pqt_buf_append(out, cell.data, cell.len, err);
+  }
+  pqt_buf_free(&cell);
+  return st;
+}

@@ -1,0 +1,357 @@
+/*
+ * column/column_reader.c: see column_reader.h. Spec sections: "Data Pages"
+ * (levels then values), "Dictionary Pages" (PLAIN dictionary page, data
+ * pages RLE_DICTIONARY / legacy PLAIN_DICTIONARY with a one-byte bit width),
+ * "Encodings" (which the value decoders in encoding/ implement), "Nested
+ * Encoding" (levels), and DELTA_BYTE_ARRAY's prefix state which carries
+ * across the pages of a chunk.
+ */
+#include "column/column_reader.h"
+
+#include "encoding/byte_stream_split.h"
+#include "encoding/delta_binary_packed.h"
+#include "encoding/delta_length_byte_array.h"
+#include "encoding/plain.h"
+#include "encoding/rle.h"
+#include "levels/levels.h"
+
+void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc) {
+  memset(cd, 0, sizeof *cd);
+  pqt_buf_init(&cd->def, alloc);
+  pqt_buf_init(&cd->rep, alloc);
+  pqt_buf_init(&cd->values, alloc);
+  pqt_buf_init(&cd->offsets, alloc);
+}
+
+void pqt_column_data_free(pqt_column_data *cd) {
+  pqt_buf_free(&cd->def);
+  pqt_buf_free(&cd->rep);
+  pqt_buf_free(&cd->values);
+  pqt_buf_free(&cd->offsets);
+}
+
+size_t pqt_physical_width(int32_t t, int32_t type_length) {
+  switch (t) {
+    case PQT_INT32: case PQT_FLOAT: return 4;
+    case PQT_INT64: case PQT_DOUBLE: return 8;
+    case PQT_INT96: return 12;
+    case PQT_FIXED_LEN_BYTE_ARRAY: return type_length > 0 ? (size_t)type_length : 0;
+    default: return 0;
+  }
+}
+
+typedef struct chunk_state {
+  const pqt_column_desc *desc;
+  const pqt_allocator *alloc;
+  size_t width;
+  /* dictionary */
+  bool has_dict;
+  int64_t dict_n;
+  pqt_buf dict_values;   /* fixed width entries, or byte-array bytes */
+  pqt_buf dict_offsets;  /* byte arrays: int32[dict_n + 1] */
+  pqt_buf indices;       /* scratch: uint32 dictionary indices */
+  pqt_delta_byte_array_state dba;
+  int16_t prev_def;      /* last def level of the previous page (-1 at the start) */
+} chunk_state;
+
+static int bit_width_for(int16_t max_level) {
+  int bw = 0;
+  while ((1 << bw) <= max_level) bw++;
+  return bw;
+}
+
+/* Decode one level section into out[0..n). */
+static pqt_status decode_levels(int32_t encoding, const uint8_t *p, size_t len, int16_t max_level, int16_t *out,
+                                size_t n, const char *what, pqt_error *err) {
+  unsigned bw = (unsigned)bit_width_for(max_level);
+  pqt_status st;
+  if (encoding == PQT_ENC_RLE) st = pqt_levels_decode_rle(p, len, bw, out, n, max_level, err);
+  else if (encoding == PQT_ENC_BIT_PACKED) st = pqt_levels_decode_bit_packed(p, len, bw, out, n, max_level, NULL, err);
+  else st = pqt_error_set(err, PQT_EUNSUPPORTED, "level encoding %d", encoding);
+  if (st != PQT_OK) pqt_error_prefix(err, "%s levels", what);
+  return st;
+}
+
+static pqt_status read_dictionary(chunk_state *cs, const pqt_page *pg, pqt_error *err) {
+  PQT_CHECK_CORRUPT(!cs->has_dict, err, "a second dictionary page in one column chunk");
+  PQT_CHECK_CORRUPT(pg->encoding == PQT_ENC_PLAIN || pg->encoding == PQT_ENC_PLAIN_DICTIONARY, err,
+                    "dictionary page encoding %d is not PLAIN", pg->encoding);
+  int32_t t = cs->desc->physical_type;
+  size_t n = (size_t)pg->num_values, used = 0;
+  if (t == PQT_BYTE_ARRAY) {
+    /* each entry needs at least its 4-byte length */
+    PQT_CHECK_CORRUPT(n <= pg->values_len / 4, err, "dictionary claims %zu entries in %zu bytes", n, pg->values_len);
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->dict_offsets, (n + 1) * sizeof(int32_t), err));
+    PQT_RETURN_NOT_OK(pqt_plain_decode_byte_array(pg->values, pg->values_len, (int32_t *)cs->dict_offsets.data,
+                                                  &cs->dict_values, n, &used, err));
+    cs->dict_offsets.len = (n + 1) * sizeof(int32_t);
+  } else if (t == PQT_BOOLEAN) {
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary encoding of BOOLEAN columns");
+  } else {
+    size_t w = cs->width;
+    PQT_CHECK_CORRUPT(w > 0, err, "fixed-width column without a width");
+    PQT_CHECK_CORRUPT(n <= pg->values_len / w, err, "dictionary claims %zu entries in %zu bytes", n, pg->values_len);
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->dict_values, n * w + 16, err));
+    PQT_RETURN_NOT_OK(pqt_plain_decode_fixed(pg->values, pg->values_len, w, cs->dict_values.data, n, &used, err));
+    cs->dict_values.len = n * w;
+  }
+  cs->dict_n = (int64_t)n;
+  cs->has_dict = true;
+  return PQT_OK;
+}
+
+/* Gather n byte-array dictionary entries by index into the output. */
+static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t n, pqt_column_data *cd,
+                                    pqt_error *err) {
+  const int32_t *doff = (const int32_t *)cs->dict_offsets.data;
+  const uint8_t *dval = cs->dict_values.data;
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k = idx[i];
+    if (PQT_UNLIKELY(k >= (uint64_t)cs->dict_n))
+      return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %lld entries)", k,
+                         (long long)cs->dict_n);
+    total += (uint64_t)(doff[k + 1] - doff[k]);
+  }
+  PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total, err));
+  int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
+  uint8_t *o = cd->values.data + cd->values.len;
+  int32_t cur = off[0];
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k = idx[i];
+    int32_t l = doff[k + 1] - doff[k];
+    memcpy(o, dval + doff[k], (size_t)l);
+    o += l;
+    cur += l;
+    off[i + 1] = cur;
+  }
+  cd->values.len += (size_t)total;
+  return PQT_OK;
+}
+
+/* Decode n dense values of one data page and append them. */
+static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, pqt_column_data *cd, pqt_error *err) {
+  const pqt_column_desc *desc = cs->desc;
+  int32_t t = desc->physical_type;
+  size_t w = cs->width;
+  const uint8_t *in = pg->values;
+  size_t len = pg->values_len, used = 0;
+  int32_t enc = pg->encoding;
+
+  if (t == PQT_BYTE_ARRAY) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, (n + 1) * sizeof(int32_t), err));
+    int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
+    switch (enc) {
+      case PQT_ENC_PLAIN:
+        PQT_CHECK_CORRUPT(n <= len / 4, err, "PLAIN BYTE_ARRAY: %zu values cannot fit in %zu bytes", n, len);
+        return pqt_plain_decode_byte_array(in, len, off, &cd->values, n, &used, err);
+      case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
+        return pqt_delta_length_decode(in, len, off, &cd->values, n, &used, err);
+      case PQT_ENC_DELTA_BYTE_ARRAY:
+        return pqt_delta_byte_array_decode(&cs->dba, in, len, 0, off, &cd->values, n, &used, err);
+      case PQT_ENC_RLE_DICTIONARY:
+      case PQT_ENC_PLAIN_DICTIONARY: {
+        PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
+        pqt_rle_decoder d;
+        PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&d, in, len, err));
+        PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, n * sizeof(uint32_t), err));
+        uint32_t *idx = (uint32_t *)cs->indices.data;
+        PQT_RETURN_NOT_OK(pqt_rle_get_u32(&d, idx, n, err));
+        return gather_byte_array(cs, idx, n, cd, err);
+      }
+      default:
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BYTE_ARRAY", enc);
+    }
+  }
+
+  if (t == PQT_BOOLEAN) {
+    size_t nbits = (size_t)cd->n_values + n;
+    size_t old = cd->values.len, need = (nbits + 7) / 8 + 8;
+    if (need > old) {
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, need - old, err));
+      memset(cd->values.data + old, 0, need - old);
+      cd->values.len = (nbits + 7) / 8;
+    }
+    if (enc == PQT_ENC_PLAIN)
+      return pqt_plain_decode_bool_bitmap(in, len, 0, cd->values.data, (size_t)cd->n_values, n, &used, err);
+    if (enc == PQT_ENC_RLE) {
+      /* RLE booleans carry a 4-byte length prefix (spec: "RLE ... for BOOLEAN values in data pages") */
+      PQT_CHECK_CORRUPT(len >= 4, err, "RLE BOOLEAN page: missing the 4-byte length");
+      uint32_t l = pqt_load_u32le(in);
+      PQT_CHECK_CORRUPT(l <= len - 4, err, "RLE BOOLEAN page: length %u exceeds the page", l);
+      pqt_rle_decoder d;
+      PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in + 4, l, 1, err));
+      return pqt_rle_get_bool_bitmap(&d, cd->values.data, (size_t)cd->n_values, n, err);
+    }
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BOOLEAN", enc);
+  }
+
+  /* fixed width: INT32, INT64, INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY */
+  PQT_CHECK_CORRUPT(w > 0, err, "fixed-width column without a width");
+  size_t bytes;
+  if (!pqt_mul_size(n, w, &bytes)) return pqt_corrupt(err, "value count overflow");
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, bytes + 16, err));
+  uint8_t *out = cd->values.data + cd->values.len;
+  pqt_status st;
+  switch (enc) {
+    case PQT_ENC_PLAIN:
+      st = pqt_plain_decode_fixed(in, len, w, out, n, &used, err);
+      break;
+    case PQT_ENC_RLE_DICTIONARY:
+    case PQT_ENC_PLAIN_DICTIONARY: {
+      PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
+      pqt_rle_decoder d;
+      PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&d, in, len, err));
+      st = pqt_rle_get_dict_fixed(&d, cs->dict_values.data, (size_t)cs->dict_n, w, out, n, err);
+      break;
+    }
+    case PQT_ENC_DELTA_BINARY_PACKED:
+      if (t == PQT_INT32) st = pqt_delta_bp_decode_i32(in, len, (int32_t *)(void *)out, n, &used, err);
+      else if (t == PQT_INT64) st = pqt_delta_bp_decode_i64(in, len, (int64_t *)(void *)out, n, &used, err);
+      else st = pqt_error_set(err, PQT_EUNSUPPORTED, "DELTA_BINARY_PACKED for physical type %d", t);
+      break;
+    case PQT_ENC_BYTE_STREAM_SPLIT:
+      st = pqt_bss_decode(in, len, w, 0, n, out, err);
+      break;
+    case PQT_ENC_DELTA_BYTE_ARRAY:
+    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY: {
+      if (t != PQT_FIXED_LEN_BYTE_ARRAY)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
+      /* decode as byte arrays into scratch, then check every length is w */
+      pqt_buf tmp_off, tmp_data;
+      pqt_buf_init(&tmp_off, cs->alloc);
+      pqt_buf_init(&tmp_data, cs->alloc);
+      st = pqt_buf_reserve(&tmp_off, (n + 1) * sizeof(int32_t), err);
+      if (st == PQT_OK) {
+        if (enc == PQT_ENC_DELTA_BYTE_ARRAY)
+          st = pqt_delta_byte_array_decode(&cs->dba, in, len, w, (int32_t *)tmp_off.data, &tmp_data, n, &used, err);
+        else
+          st = pqt_delta_length_decode(in, len, (int32_t *)tmp_off.data, &tmp_data, n, &used, err);
+      }
+      if (st == PQT_OK && tmp_data.len != bytes)
+        st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): values of the wrong length", w);
+      if (st == PQT_OK) {
+        const int32_t *o = (const int32_t *)tmp_off.data;
+        for (size_t i = 0; i < n && st == PQT_OK; i++)
+          if ((size_t)(o[i + 1] - o[i]) != w) st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): value %zu has length %d", w, i, o[i + 1] - o[i]);
+        if (st == PQT_OK && bytes) memcpy(out, tmp_data.data, bytes);
+      }
+      pqt_buf_free(&tmp_off);
+      pqt_buf_free(&tmp_data);
+      break;
+    }
+    default:
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
+  }
+  if (st == PQT_OK) cd->values.len += bytes;
+  return st;
+}
+
+static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_column_read_options *opts,
+                                 pqt_column_data *cd, pqt_error *err) {
+  const pqt_column_desc *desc = cs->desc;
+  size_t n = (size_t)pg->num_values;
+  if ((uint64_t)cd->n_levels + n > opts->max_values)
+    return pqt_error_set(err, PQT_ELIMIT, "column chunk holds more than %llu values",
+                         (unsigned long long)opts->max_values);
+  if (desc->max_rep == 0 && opts->expected_rows >= 0 && cd->n_levels + (int64_t)n > opts->expected_rows)
+    return pqt_corrupt(err, "pages hold more values (%lld) than the row group has rows (%lld)",
+                       (long long)(cd->n_levels + (int64_t)n), (long long)opts->expected_rows);
+  size_t n_nonnull = n;
+  if (desc->max_rep > 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n * 2, err));
+    int16_t *rep = (int16_t *)(void *)(cd->rep.data + cd->rep.len);
+    PQT_RETURN_NOT_OK(decode_levels(pg->rep_encoding, pg->rep, pg->rep_len, desc->max_rep, rep, n, "repetition", err));
+    for (size_t i = 0; i < n; i++) cd->n_rows += rep[i] == 0;
+    cd->rep.len += n * 2;
+  } else {
+    cd->n_rows += (int64_t)n;
+  }
+  if (desc->max_def > 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n * 2, err));
+    int16_t *def = (int16_t *)(void *)(cd->def.data + cd->def.len);
+    PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, "definition", err));
+    size_t c = 0;
+    int16_t md = desc->max_def;
+    for (size_t i = 0; i < n; i++) c += def[i] == md;
+    n_nonnull = c;
+    cd->def.len += n * 2;
+  }
+  if (desc->max_rep > 0) {
+    /* every rep level must continue a list that is open (see levels.h) */
+    const int16_t *def = desc->max_def > 0 ? (const int16_t *)(const void *)(cd->def.data + cd->def.len - n * 2) : NULL;
+    const int16_t *rep = (const int16_t *)(const void *)(cd->rep.data + cd->rep.len - n * 2);
+    PQT_RETURN_NOT_OK(pqt_levels_validate(def, rep, (int64_t)n, desc->max_def, desc->max_rep, desc->repeated_def,
+                                          &cs->prev_def, err));
+  }
+  /* A v2 header's num_nulls is advisory (parquet-java < 1.18 writes -1):
+   * the definition levels are authoritative. */
+  if (desc->physical_type == PQT_BYTE_ARRAY && cd->offsets.len == 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
+    ((int32_t *)cd->offsets.data)[0] = 0;
+    cd->offsets.len = sizeof(int32_t);
+  }
+  PQT_RETURN_NOT_OK(decode_values(cs, pg, n_nonnull, cd, err));
+  cd->n_values += (int64_t)n_nonnull;
+  if (desc->physical_type == PQT_BYTE_ARRAY) cd->offsets.len = ((size_t)cd->n_values + 1) * sizeof(int32_t);
+  cd->n_levels += (int64_t)n;
+  cd->n_pages++;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
+                                 const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
+                                 const pqt_column_read_options *opts, const pqt_allocator *alloc,
+                                 pqt_column_data *cd, pqt_error *err) {
+  alloc = pqt_alloc_or_default(alloc);
+  if (!pqt_codec_is_available(codec))
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "compression codec %s (%d) is not available",
+                         pqt_codec_name(codec), codec);
+  if (desc->physical_type < PQT_BOOLEAN || desc->physical_type > PQT_FIXED_LEN_BYTE_ARRAY)
+    return pqt_corrupt(err, "unknown physical type %d", desc->physical_type);
+  chunk_state cs;
+  memset(&cs, 0, sizeof cs);
+  cs.desc = desc;
+  cs.alloc = alloc;
+  cs.width = pqt_physical_width(desc->physical_type, desc->type_length);
+  cs.prev_def = -1;
+  if (desc->physical_type == PQT_FIXED_LEN_BYTE_ARRAY && cs.width == 0)
+    return pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY column without a positive type_length");
+  pqt_buf_init(&cs.dict_values, alloc);
+  pqt_buf_init(&cs.dict_offsets, alloc);
+  pqt_buf_init(&cs.indices, alloc);
+  pqt_delta_byte_array_state_init(&cs.dba, alloc);
+
+  pqt_page_reader pr;
+  pqt_page_reader_options popts = opts->page;
+  popts.max_def = desc->max_def;
+  popts.max_rep = desc->max_rep;
+  pqt_status st = pqt_page_reader_init(&pr, io, offset, len, codec, codec_ctx, &popts, alloc, err);
+  int32_t page_index = -1;
+  while (st == PQT_OK) {
+    pqt_page pg;
+    bool eof;
+    st = pqt_page_reader_next(&pr, &pg, &eof, err);
+    page_index = pr.page_index - 1;
+    if (st != PQT_OK || eof) break;
+    if (pg.type == PQT_PAGE_DICTIONARY) st = read_dictionary(&cs, &pg, err);
+    else st = read_data_page(&cs, &pg, opts, cd, err);
+  }
+  if (st == PQT_OK && desc->max_rep == 0 && opts->expected_rows >= 0 && cd->n_levels != opts->expected_rows)
+    st = pqt_corrupt(err, "column chunk holds %lld values but the row group has %lld rows", (long long)cd->n_levels,
+                     (long long)opts->expected_rows);
+  else if (st == PQT_OK && desc->max_rep > 0 && opts->expected_rows >= 0 && cd->n_rows != opts->expected_rows)
+    st = pqt_corrupt(err, "column chunk holds %lld records but the row group has %lld rows", (long long)cd->n_rows,
+                     (long long)opts->expected_rows);
+  else if (st != PQT_OK) {
+    if (err) err->page = page_index;
+    pqt_error_prefix(err, "page %d", page_index);
+  }
+  pqt_page_reader_free(&pr);
+  pqt_buf_free(&cs.dict_values);
+  pqt_buf_free(&cs.dict_offsets);
+  pqt_buf_free(&cs.indices);
+  pqt_delta_byte_array_state_free(&cs.dba);
+  return st;
+}

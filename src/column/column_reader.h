@@ -1,0 +1,70 @@
+/*
+ * column/column_reader.h: one column chunk, pages -> levels + dense values.
+ *
+ * A column chunk is decoded page by page into contiguous buffers:
+ *   - definition levels (int16, one per entry) when the column's max
+ *     definition level is > 0, repetition levels likewise;
+ *   - the non-null values, dense, in the physical layout Arrow uses:
+ *     fixed-width values back to back (INT96 as 12 bytes, FLBA as width
+ *     bytes), BOOLEAN as an LSB-first bitmap, BYTE_ARRAY as int32 offsets
+ *     (n_values + 1) plus the bytes.
+ * Dictionary pages are decoded once; dictionary-encoded data pages gather
+ * straight into the dense output, so a chunk that falls back from
+ * dictionary to plain midway simply appends.
+ *
+ * Every count from the file is checked: a non-repeated column must hold
+ * exactly the row group's rows; the levels must be in range; the values a
+ * page claims must be present in its bytes.
+ */
+#ifndef PQT_COLUMN_READER_H
+#define PQT_COLUMN_READER_H
+
+#include "codec/codec.h"
+#include "core/core.h"
+#include "encoding/delta_byte_array.h"
+#include "page/page_reader.h"
+#include "thrift/parquet_types.h"
+
+typedef struct pqt_column_desc {
+  int32_t physical_type;
+  int32_t type_length;   /* FLBA width */
+  int16_t max_def;
+  int16_t max_rep;
+  const int16_t *repeated_def; /* [max_rep]: def level of the r-th repeated ancestor */
+  const char *path;      /* for error messages */
+} pqt_column_desc;
+
+typedef struct pqt_column_data {
+  int64_t n_levels;      /* entries (values incl. nulls) */
+  pqt_buf def;           /* int16[n_levels] when max_def > 0 */
+  pqt_buf rep;           /* int16[n_levels] when max_rep > 0 */
+  int64_t n_values;      /* dense non-null values */
+  pqt_buf values;        /* see above */
+  pqt_buf offsets;       /* BYTE_ARRAY: int32[n_values + 1] */
+  int32_t n_pages;       /* data pages read */
+  int64_t n_rows;        /* records (rep level 0 entries, or n_levels when flat) */
+} pqt_column_data;
+
+void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc);
+void pqt_column_data_free(pqt_column_data *cd);
+
+/* Byte width of one dense value (0 for BOOLEAN and BYTE_ARRAY). */
+size_t pqt_physical_width(int32_t physical_type, int32_t type_length);
+
+typedef struct pqt_column_read_options {
+  pqt_page_reader_options page;
+  int64_t expected_rows;   /* the row group's num_rows (checked), -1 to skip the check */
+  uint64_t max_values;     /* ceiling on entries in one chunk (default 2^31 - 1) */
+} pqt_column_read_options;
+
+/*
+ * Decode the whole chunk [offset, offset+len) of io into cd (initialised by
+ * the caller; appended to). codec_ctx is borrowed. On error, err names the
+ * page index.
+ */
+pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
+                                 const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
+                                 const pqt_column_read_options *opts, const pqt_allocator *alloc,
+                                 pqt_column_data *cd, pqt_error *err);
+
+#endif

@@ -1,0 +1,28 @@
+/* file/reader_internal.h: the reader object shared by the file/ modules. */
+#ifndef PQT_FILE_READER_INTERNAL_H
+#define PQT_FILE_READER_INTERNAL_H
+
+#include "codec/codec.h"
+#include "core/core.h"
+#include "meta/footer.h"
+#include "meta/schema.h"
+#include "thrift/parquet_types.h"
+
+/* Append the readable metadata summary (file/summary.c). */
+pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err);
+
+struct pqt_reader {
+  const pqt_allocator *alloc;
+  pqt_read_options opts;
+  pqt_io io;
+  pqt_arena arena;          /* footer lists, schema tree */
+  const uint8_t *footer;    /* borrowed from io, or footer_copy */
+  uint8_t *footer_copy;
+  size_t footer_len;
+  pqt_file_metadata md;
+  pqt_schema *schema;
+  pqt_codec_ctx *codec_ctx; /* reused by every column chunk read */
+  const char *created_by;   /* NUL-terminated, "" when absent */
+};
+
+#endif

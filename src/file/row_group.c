@@ -1,0 +1,148 @@
+/*
+ * file/row_group.c: reading one row group: for each projected leaf, locate
+ * its column chunk (spec "Column chunks"; interop: dictionary_page_offset
+ * of 0 means absent, and the chunk starts at the smaller valid offset),
+ * decode it, then assemble the top-level fields. Errors are prefixed with
+ * the row group and column path, and carry them in pqt_error's fields.
+ */
+#include "file/row_group.h"
+
+#include "arrow/assemble.h"
+#include "column/column_reader.h"
+
+pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected,
+                                  pqt_error *err) {
+  const pqt_schema *sc = r->schema;
+  if (!opts || !opts->columns || opts->n_columns == 0) {
+    memset(selected, 1, (size_t)sc->n_leaves);
+    return PQT_OK;
+  }
+  memset(selected, 0, (size_t)sc->n_leaves);
+  for (int32_t k = 0; k < opts->n_columns; k++) {
+    const char *want = opts->columns[k];
+    size_t wl = strlen(want);
+    bool found = false;
+    for (int32_t i = 0; i < sc->n_leaves; i++) {
+      const char *p = sc->leaves[i]->dotted_path;
+      /* a leaf matches when its path equals `want` or lies below it */
+      if (strncmp(p, want, wl) == 0 && (p[wl] == '\0' || p[wl] == '.')) {
+        selected[i] = 1;
+        found = true;
+      }
+    }
+    if (!found) return pqt_error_set(err, PQT_EINVAL, "no column named '%s'", want);
+  }
+  return PQT_OK;
+}
+
+static pqt_status chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
+                              pqt_error *err) {
+  int64_t s = cm->data_page_offset;
+  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < s)
+    s = cm->dictionary_page_offset;
+  PQT_CHECK_CORRUPT(s >= 4, err, "column chunk offset %lld is inside the leading magic", (long long)s);
+  PQT_CHECK_CORRUPT(cm->total_compressed_size >= 0, err, "negative total_compressed_size");
+  uint64_t end = (uint64_t)s + (uint64_t)cm->total_compressed_size;
+  PQT_CHECK_CORRUPT(end <= r->io.size, err, "column chunk [%lld, +%lld) runs past the end of the file (%llu bytes)",
+                    (long long)s, (long long)cm->total_compressed_size, (unsigned long long)r->io.size);
+  *start = (uint64_t)s;
+  *len = (uint64_t)cm->total_compressed_size;
+  return PQT_OK;
+}
+
+static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  const pqt_column_chunk *cc = &rg->columns.items[leaf];
+  const pqt_schema_node *ln = r->schema->leaves[leaf];
+  if (!PQT_HAS(cc, 3)) {
+    if (PQT_HAS(cc, 8) || PQT_HAS(cc, 9))
+      return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted: a key is needed");
+    return pqt_corrupt(err, "column chunk has no metadata");
+  }
+  const pqt_column_metadata *cm = &cc->meta_data;
+  if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
+  PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
+                    ln->physical_type);
+  uint64_t start, len;
+  PQT_RETURN_NOT_OK(chunk_range(r, cm, &start, &len, err));
+  int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
+  int k = 0;
+  for (const pqt_schema_node *x = ln; x && k <= PQT_SCHEMA_MAX_DEPTH; x = x->parent)
+    if (x->repetition == PQT_REPEATED) k++;
+  PQT_CHECK_CORRUPT(k == ln->max_rep, err, "inconsistent repetition levels");
+  for (const pqt_schema_node *x = ln; x; x = x->parent)
+    if (x->repetition == PQT_REPEATED) repeated_def[--k] = x->max_def;
+  pqt_column_desc desc = {ln->physical_type, ln->type_length, ln->max_def, ln->max_rep, repeated_def, ln->dotted_path};
+  pqt_column_read_options o;
+  pqt_page_reader_options_init(&o.page);
+  o.page.verify_crc = r->opts.verify_checksums != 0;
+  o.expected_rows = rg->num_rows;
+  o.max_values = INT32_MAX;
+  return pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->alloc, cd, err);
+}
+
+void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {
+  for (int32_t i = 0; i < d->n_fields; i++) pqt_array_free(alloc, d->fields[i]);
+  if (d->fields) pqt_mem_free(alloc, d->fields, sizeof(pqt_array *) * (size_t)d->n_fields_cap);
+  memset(d, 0, sizeof *d);
+}
+
+pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+                              pqt_error *err) {
+  memset(out, 0, sizeof *out);
+  if (g < 0 || g >= r->md.row_groups.n) return pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
+  const pqt_schema *sc = r->schema;
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  int32_t nl = sc->n_leaves;
+  pqt_column_data *cols = pqt_mem_calloc(r->alloc, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
+  if (!cols) return pqt_nomem(err);
+  for (int32_t i = 0; i < nl; i++) pqt_column_data_init(&cols[i], r->alloc);
+  pqt_status st = PQT_OK;
+  for (int32_t i = 0; i < nl && st == PQT_OK; i++) {
+    if (!selected[i]) continue;
+    st = read_leaf(r, g, i, &cols[i], err);
+    if (st != PQT_OK) {
+      if (err) {
+        err->row_group = g;
+        err->column = i;
+      }
+      pqt_error_prefix(err, "row group %d, column %s", g, sc->leaves[i]->dotted_path);
+    }
+  }
+  /* top-level fields with at least one projected leaf */
+  const pqt_schema_node *root = sc->root;
+  int32_t nf = 0;
+  for (int32_t k = 0; k < root->n_children; k++) {
+    const pqt_schema_node *f = root->children[k];
+    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++)
+      if (selected[i]) { nf++; break; }
+  }
+  if (st == PQT_OK) {
+    out->fields = pqt_mem_calloc(r->alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
+    out->n_fields_cap = nf ? nf : 1;
+    if (!out->fields) st = pqt_nomem(err);
+  }
+  out->num_rows = rg->num_rows;
+  for (int32_t k = 0; k < root->n_children && st == PQT_OK; k++) {
+    const pqt_schema_node *f = root->children[k];
+    bool any = false;
+    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++) any |= selected[i] != 0;
+    if (!any) continue;
+    st = pqt_assemble_field(f, cols, nl, selected, r->alloc, &out->fields[out->n_fields], err);
+    if (st == PQT_OK) {
+      if (out->fields[out->n_fields]->length != rg->num_rows)
+        st = pqt_corrupt(err, "field %s has %lld rows, the row group %lld", f->name,
+                         (long long)out->fields[out->n_fields]->length, (long long)rg->num_rows);
+      out->n_fields++;
+    }
+    if (st != PQT_OK) {
+      if (err) err->row_group = g;
+      pqt_error_prefix(err, "row group %d, field %s", g, f->name);
+    }
+  }
+  for (int32_t i = 0; i < nl; i++) pqt_column_data_free(&cols[i]);
+  pqt_mem_free(r->alloc, cols, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
+  if (st != PQT_OK) pqt_row_group_data_free(r->alloc, out);
+  return st;
+}

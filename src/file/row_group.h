@@ -1,0 +1,22 @@
+/* file/row_group.h: one row group's projected columns as array trees. */
+#ifndef PQT_FILE_ROW_GROUP_H
+#define PQT_FILE_ROW_GROUP_H
+
+#include "arrow/array.h"
+#include "file/reader_internal.h"
+
+typedef struct pqt_row_group_data {
+  int64_t num_rows;
+  pqt_array **fields;   /* projected top-level fields, schema order */
+  int32_t n_fields;
+  int32_t n_fields_cap;
+} pqt_row_group_data;
+
+/* selected: one byte per leaf column (1 = projected), filled from options. */
+pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected,
+                                  pqt_error *err);
+pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+                              pqt_error *err);
+void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * file/stream.c: pqt_reader_get_stream, an ArrowArrayStream of record
+ * batches. One row group is decoded at a time (memory is bounded by the
+ * projected columns of one row group); batches are zero-copy slices of it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "arrow/export.h"
+#include "file/row_group.h"
+
+typedef struct stream_priv {
+  pqt_reader *r;
+  uint8_t *selected;
+  int32_t *groups;
+  int32_t n_groups;
+  int32_t next_group;
+  int64_t batch_size;
+  pqt_row_group_data cur;
+  bool have_cur;
+  int64_t pos;
+  pqt_error err;
+} stream_priv;
+
+static int status_to_errno(pqt_status st) {
+  switch (st) {
+    case PQT_ENOMEM: return ENOMEM;
+    case PQT_EINVAL: return EINVAL;
+    case PQT_EUNSUPPORTED: return ENOTSUP;
+    case PQT_ELIMIT: return E2BIG;
+    default: return EIO;
+  }
+}
+
+static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out) {
+  stream_priv *p = s->private_data;
+  pqt_error_init(&p->err);
+  pqt_status st = pqt_export_schema(p->r->schema, p->selected, out, &p->err);
+  return st == PQT_OK ? 0 : status_to_errno(st);
+}
+
+static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
+  stream_priv *p = s->private_data;
+  pqt_error_init(&p->err);
+  const pqt_allocator *alloc = p->r->alloc;
+  while (!p->have_cur || p->pos >= p->cur.num_rows) {
+    if (p->have_cur) {
+      pqt_row_group_data_free(alloc, &p->cur);
+      p->have_cur = false;
+    }
+    if (p->next_group >= p->n_groups) {
+      memset(out, 0, sizeof *out); /* end of stream: a released array */
+      return 0;
+    }
+    int32_t g = p->groups[p->next_group++];
+    pqt_status st = pqt_row_group_read(p->r, g, p->selected, &p->cur, &p->err);
+    if (st != PQT_OK) return status_to_errno(st);
+    p->have_cur = true;
+    p->pos = 0;
+    for (int32_t i = 0; i < p->cur.n_fields && st == PQT_OK; i++)
+      st = pqt_array_to_arrow_layout(alloc, p->cur.fields[i], &p->err);
+    if (st != PQT_OK) return status_to_errno(st);
+  }
+  int64_t n = p->cur.num_rows - p->pos;
+  if (p->batch_size > 0 && n > p->batch_size) n = p->batch_size;
+  pqt_status st = pqt_export_batch(alloc, p->cur.fields, p->cur.n_fields, p->pos, n, out, &p->err);
+  if (st != PQT_OK) return status_to_errno(st);
+  p->pos += n;
+  return 0;
+}
+
+static const char *stream_get_last_error(struct ArrowArrayStream *s) {
+  stream_priv *p = s->private_data;
+  return p->err.code ? p->err.message : NULL;
+}
+
+static void stream_release(struct ArrowArrayStream *s) {
+  if (!s || !s->release) return;
+  stream_priv *p = s->private_data;
+  const pqt_allocator *alloc = p->r->alloc;
+  if (p->have_cur) pqt_row_group_data_free(alloc, &p->cur);
+  pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
+  pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
+  pqt_mem_free(alloc, p, sizeof *p);
+  s->release = NULL;
+}
+
+PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts, struct ArrowArrayStream *out,
+                                         pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_get_stream: bad arguments");
+  const pqt_allocator *alloc = r->alloc;
+  stream_priv *p = pqt_mem_calloc(alloc, sizeof *p);
+  if (!p) return pqt_nomem(err);
+  p->r = r;
+  int32_t nl = r->schema->n_leaves;
+  p->selected = pqt_mem_calloc(alloc, (size_t)(nl ? nl : 1));
+  bool explicit_groups = opts && opts->row_groups && opts->n_row_groups > 0;
+  p->n_groups = explicit_groups ? opts->n_row_groups : r->md.row_groups.n;
+  p->groups = pqt_mem_calloc(alloc, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
+  pqt_status st = (!p->selected || !p->groups) ? pqt_nomem(err) : PQT_OK;
+  if (st == PQT_OK) st = pqt_projection_resolve(r, opts, p->selected, err);
+  for (int32_t i = 0; st == PQT_OK && i < p->n_groups; i++) {
+    int32_t g = explicit_groups ? opts->row_groups[i] : i;
+    if (g < 0 || g >= r->md.row_groups.n) st = pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
+    p->groups[i] = g;
+  }
+  p->batch_size = opts ? opts->batch_size : 0;
+  out->private_data = p;
+  out->release = stream_release;
+  if (st != PQT_OK) {
+    stream_release(out);
+    return st;
+  }
+  out->get_schema = stream_get_schema;
+  out->get_next = stream_get_next;
+  out->get_last_error = stream_get_last_error;
+  return PQT_OK;
+}

@@ -1,0 +1,240 @@
+/*
+ * page/page_reader.c: see page_reader.h.
+ *
+ * Spec points handled here:
+ *  - PageHeader sizes are untrusted: compressed_page_size must fit in the
+ *    chunk, uncompressed_page_size is capped (max_page_bytes and
+ *    max_expansion x compressed + floor) before anything is allocated.
+ *  - CRC-32 (standard, as gzip) over the page bytes as stored, after the
+ *    header, for every page type.
+ *  - v1 data page: [rep levels][def levels][values], all compressed together;
+ *    RLE level sections carry a 4-byte little-endian length; BIT_PACKED
+ *    sections (deprecated) have none: their size follows from num_values.
+ *  - v2 data page: [rep][def] uncompressed with lengths from the header,
+ *    then the values, compressed unless is_compressed is false (absent means
+ *    true). A zero-length values section is valid (all-null page).
+ */
+#include "page/page_reader.h"
+
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
+
+void pqt_page_reader_options_init(pqt_page_reader_options *o) {
+  memset(o, 0, sizeof *o);
+  o->verify_crc = true;
+  o->max_page_bytes = (uint64_t)1 << 30;
+  o->max_expansion = 64;
+  o->expansion_floor = 1u << 20;
+}
+
+pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
+                                int32_t codec, pqt_codec_ctx *codec_ctx,
+                                const pqt_page_reader_options *opts, const pqt_allocator *alloc,
+                                pqt_error *err) {
+  memset(pr, 0, sizeof *pr);
+  pr->alloc = pqt_alloc_or_default(alloc);
+  if (opts) pr->opts = *opts;
+  else pqt_page_reader_options_init(&pr->opts);
+  pr->codec = codec;
+  pr->codec_ctx = codec_ctx;
+  pqt_buf_init(&pr->scratch, pr->alloc);
+  if (offset > io->size || len > io->size - offset)
+    return pqt_corrupt(err, "column chunk [%llu, +%llu) lies outside the %llu-byte file",
+                       (unsigned long long)offset, (unsigned long long)len, (unsigned long long)io->size);
+  if (len > SIZE_MAX) return pqt_error_set(err, PQT_ELIMIT, "column chunk too large for this platform");
+  pr->chunk_offset = offset;
+  pr->chunk_len = (size_t)len;
+  if (io->borrow_at) {
+    PQT_RETURN_NOT_OK(io->borrow_at(io->private_data, offset, (size_t)len, &pr->chunk, err));
+  } else {
+    pr->chunk_copy = pqt_mem_alloc(pr->alloc, len ? (size_t)len : 1);
+    if (!pr->chunk_copy) return pqt_nomem(err);
+    PQT_RETURN_NOT_OK(io->read_at(io->private_data, offset, pr->chunk_copy, (size_t)len, err));
+    pr->chunk = pr->chunk_copy;
+  }
+  return PQT_OK;
+}
+
+void pqt_page_reader_free(pqt_page_reader *pr) {
+  pqt_buf_free(&pr->scratch);
+  if (pr->chunk_copy) pqt_mem_free(pr->alloc, pr->chunk_copy, pr->chunk_len ? pr->chunk_len : 1);
+  pr->chunk_copy = NULL;
+  pr->chunk = NULL;
+}
+
+/* Decompress src into the scratch buffer (exactly n bytes). */
+static pqt_status decompress_into_scratch(pqt_page_reader *pr, const uint8_t *src, size_t src_len, size_t n,
+                                          size_t keep, pqt_error *err) {
+  pr->scratch.len = keep;
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&pr->scratch, n + 8, err)); /* +8: slack for word-at-a-time readers */
+  if (n > 0 || src_len > 0) {
+    if (n == 0) return pqt_corrupt(err, "%s: %zu compressed bytes for an empty page", pqt_codec_name(pr->codec), src_len);
+    PQT_RETURN_NOT_OK(pqt_codec_decompress(pr->codec_ctx, pr->codec, src, src_len, pr->scratch.data + keep, n, err));
+  }
+  pr->scratch.len = keep + n;
+  return PQT_OK;
+}
+
+/* Split one v1 level section off the front of [*p, *p + *left). */
+static pqt_status take_v1_levels(int32_t encoding, int16_t max_level, int32_t num_values, const uint8_t **p,
+                                 size_t *left, const uint8_t **out, size_t *out_len, const char *what,
+                                 pqt_error *err) {
+  if (encoding == PQT_ENC_RLE) {
+    PQT_CHECK_CORRUPT(*left >= 4, err, "%s levels: missing the 4-byte length", what);
+    uint32_t n = pqt_load_u32le(*p);
+    PQT_CHECK_CORRUPT(n <= *left - 4, err, "%s levels: length %u exceeds the %zu bytes left in the page", what, n,
+                      *left - 4);
+    *out = *p + 4;
+    *out_len = n;
+    *p += 4 + (size_t)n;
+    *left -= 4 + (size_t)n;
+    return PQT_OK;
+  }
+  if (encoding == PQT_ENC_BIT_PACKED) {
+    unsigned bw = 0;
+    while ((1 << bw) <= max_level) bw++;
+    uint64_t n = ((uint64_t)(uint32_t)num_values * bw + 7) / 8;
+    PQT_CHECK_CORRUPT(n <= *left, err, "%s levels: BIT_PACKED section of %llu bytes exceeds the page", what,
+                      (unsigned long long)n);
+    *out = *p;
+    *out_len = (size_t)n;
+    *p += n;
+    *left -= (size_t)n;
+    return PQT_OK;
+  }
+  return pqt_error_set(err, PQT_EUNSUPPORTED, "%s levels: encoding %d is not a level encoding", what, encoding);
+}
+
+pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, pqt_error *err) {
+  for (;;) {
+    memset(page, 0, sizeof *page);
+    if (pr->pos >= pr->chunk_len) {
+      *eof = true;
+      return PQT_OK;
+    }
+    *eof = false;
+    const uint8_t *hp = pr->chunk + pr->pos;
+    size_t left = pr->chunk_len - pr->pos;
+    size_t hlen = 0;
+    page->index = pr->page_index;
+    page->file_offset = pr->chunk_offset + pr->pos;
+    pqt_status st = pqt_thrift_decode(&pqt_desc_page_header, hp, left, &hlen, NULL, &pr->header, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "page header at offset %llu", (unsigned long long)page->file_offset);
+      return st;
+    }
+    const pqt_page_header *h = &pr->header;
+    page->header = h;
+    PQT_CHECK_CORRUPT(h->compressed_page_size >= 0 && h->uncompressed_page_size >= 0, err,
+                      "page header: negative page size (compressed %d, uncompressed %d)", h->compressed_page_size,
+                      h->uncompressed_page_size);
+    size_t csize = (size_t)h->compressed_page_size, usize = (size_t)h->uncompressed_page_size;
+    PQT_CHECK_CORRUPT(csize <= left - hlen, err,
+                      "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)",
+                      csize, (unsigned long long)page->file_offset, left - hlen);
+    const uint8_t *body = hp + hlen;
+    pr->pos += hlen + csize;
+    pr->page_index++;
+
+    if (h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2 && h->type != PQT_PAGE_DICTIONARY)
+      continue; /* index pages and unknown types: skipped */
+
+    uint64_t cap = (uint64_t)csize * pr->opts.max_expansion + pr->opts.expansion_floor;
+    if (cap > pr->opts.max_page_bytes) cap = pr->opts.max_page_bytes;
+    if (usize > cap)
+      return pqt_error_set(err, PQT_ELIMIT,
+                           "page claims %zu uncompressed bytes from %zu compressed (limit %llu): refusing", usize,
+                           csize, (unsigned long long)cap);
+
+    if (PQT_HAS(h, 4) && pr->opts.verify_crc) {
+      uint32_t crc = pqt_crc32(0, body, csize);
+      if (crc != (uint32_t)h->crc)
+        return pqt_corrupt(err, "CRC32 mismatch: page says %08x, bytes give %08x", (uint32_t)h->crc, crc);
+      page->crc_checked = true;
+    }
+
+    page->type = h->type;
+    page->num_nulls = -1;
+    page->num_rows = -1;
+    if (h->type == PQT_PAGE_DICTIONARY) {
+      PQT_CHECK_CORRUPT(PQT_HAS(h, 7), err, "dictionary page without a dictionary_page_header");
+      const pqt_dictionary_page_header *dh = &h->dictionary_page_header;
+      PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "dictionary page: negative num_values %d", dh->num_values);
+      page->num_values = dh->num_values;
+      page->encoding = dh->encoding;
+      if (pr->codec == PQT_CODEC_UNCOMPRESSED) {
+        PQT_CHECK_CORRUPT(usize == csize, err, "uncompressed page: sizes differ (%zu vs %zu)", usize, csize);
+        page->values = body;
+      } else {
+        PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
+        page->values = pr->scratch.data;
+      }
+      page->values_len = usize;
+      return PQT_OK;
+    }
+
+    if (h->type == PQT_PAGE_DATA) {
+      PQT_CHECK_CORRUPT(PQT_HAS(h, 5), err, "data page without a data_page_header");
+      const pqt_data_page_header *dh = &h->data_page_header;
+      PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "data page: negative num_values %d", dh->num_values);
+      page->num_values = dh->num_values;
+      page->encoding = dh->encoding;
+      page->def_encoding = dh->definition_level_encoding;
+      page->rep_encoding = dh->repetition_level_encoding;
+      const uint8_t *p;
+      if (pr->codec == PQT_CODEC_UNCOMPRESSED) {
+        PQT_CHECK_CORRUPT(usize == csize, err, "uncompressed page: sizes differ (%zu vs %zu)", usize, csize);
+        p = body;
+      } else {
+        PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
+        p = pr->scratch.data;
+      }
+      size_t rest = usize;
+      if (pr->opts.max_rep > 0)
+        PQT_RETURN_NOT_OK(take_v1_levels(page->rep_encoding, pr->opts.max_rep, page->num_values, &p, &rest,
+                                         &page->rep, &page->rep_len, "repetition", err));
+      if (pr->opts.max_def > 0)
+        PQT_RETURN_NOT_OK(take_v1_levels(page->def_encoding, pr->opts.max_def, page->num_values, &p, &rest,
+                                         &page->def, &page->def_len, "definition", err));
+      page->values = p;
+      page->values_len = rest;
+      return PQT_OK;
+    }
+
+    /* DATA_PAGE_V2 */
+    PQT_CHECK_CORRUPT(PQT_HAS(h, 8), err, "v2 data page without a data_page_header_v2");
+    const pqt_data_page_header_v2 *dh = &h->data_page_header_v2;
+    PQT_CHECK_CORRUPT(dh->num_values >= 0 && dh->num_rows >= 0, err, "v2 data page: negative num_values or num_rows");
+    PQT_CHECK_CORRUPT(dh->definition_levels_byte_length >= 0 && dh->repetition_levels_byte_length >= 0, err,
+                      "v2 data page: negative level lengths");
+    size_t rl = (size_t)dh->repetition_levels_byte_length, dl = (size_t)dh->definition_levels_byte_length;
+    PQT_CHECK_CORRUPT(rl + dl <= csize && rl + dl <= usize, err,
+                      "v2 data page: level sections (%zu + %zu bytes) exceed the page (%zu/%zu bytes)", rl, dl, csize,
+                      usize);
+    page->num_values = dh->num_values;
+    page->num_nulls = dh->num_nulls;
+    page->num_rows = dh->num_rows;
+    page->encoding = dh->encoding;
+    page->def_encoding = PQT_ENC_RLE;
+    page->rep_encoding = PQT_ENC_RLE;
+    page->rep = body;
+    page->rep_len = rl;
+    page->def = body + rl;
+    page->def_len = dl;
+    bool compressed = PQT_HAS(dh, 7) ? dh->is_compressed : true;
+    size_t vc = csize - rl - dl, vu = usize - rl - dl;
+    if (!compressed || pr->codec == PQT_CODEC_UNCOMPRESSED) {
+      PQT_CHECK_CORRUPT(vc == vu, err, "v2 data page: uncompressed values section sizes differ (%zu vs %zu)", vc, vu);
+      page->values = body + rl + dl;
+    } else if (vu == 0 && vc == 0) {
+      page->values = body + rl + dl; /* empty data section */
+    } else {
+      PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body + rl + dl, vc, vu, 0, err));
+      page->values = pr->scratch.data;
+    }
+    page->values_len = vu;
+    if (pr->opts.max_rep == 0) page->rep_len = 0;
+    if (pr->opts.max_def == 0) page->def_len = 0;
+    return PQT_OK;
+  }
+}

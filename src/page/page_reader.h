@@ -1,0 +1,80 @@
+/*
+ * page/page_reader.h: the pages of one column chunk (spec: "Column chunks",
+ * "Data Pages", "DataPageHeaderV2", "Checksumming", "Compression").
+ *
+ * The reader walks the chunk's bytes header by header. For each page it
+ * checks the header's sizes against the chunk and the configured limits,
+ * verifies the CRC32 when present, decompresses (v2: only the values
+ * section; levels are stored uncompressed), and splits the page into its
+ * repetition-level, definition-level and values byte spans. Level streams
+ * are not decoded here; v1 RLE level streams are returned without their
+ * 4-byte length prefix.
+ *
+ * Index pages and unknown page types are skipped. Memory: one reusable
+ * decompression buffer per reader; the chunk bytes are borrowed from the
+ * source when it can lend them (mmap, memory), otherwise read once.
+ */
+#ifndef PQT_PAGE_READER_H
+#define PQT_PAGE_READER_H
+
+#include "codec/codec.h"
+#include "core/core.h"
+#include "thrift/parquet_types.h"
+
+typedef struct pqt_page {
+  int32_t type;          /* PQT_PAGE_DATA, PQT_PAGE_DATA_V2, PQT_PAGE_DICTIONARY */
+  int32_t index;         /* ordinal of the page in the chunk (all page types) */
+  uint64_t file_offset;  /* where the page header starts */
+  const pqt_page_header *header;
+  int32_t num_values;    /* data pages: values incl. nulls; dictionary: entries */
+  int32_t num_nulls;     /* v2 header value (may be -1 or wrong: a hint only); v1: -1 */
+  int32_t num_rows;      /* v2 only; -1 otherwise */
+  int32_t encoding;      /* encoding of the values */
+  int32_t def_encoding;  /* v1: RLE or BIT_PACKED; v2: RLE */
+  int32_t rep_encoding;
+  const uint8_t *rep; size_t rep_len;       /* empty when the column has no rep levels */
+  const uint8_t *def; size_t def_len;       /* empty when the column has no def levels */
+  const uint8_t *values; size_t values_len;
+  bool crc_checked;      /* a CRC was present and verified */
+} pqt_page;
+
+typedef struct pqt_page_reader_options {
+  bool verify_crc;
+  int16_t max_def;               /* of the column: decides which level sections exist */
+  int16_t max_rep;
+  uint64_t max_page_bytes;       /* hard ceiling on an uncompressed page (default 1 GiB) */
+  uint32_t max_expansion;        /* uncompressed <= compressed * this + floor (default 64) */
+  uint32_t expansion_floor;      /* default 1 MiB */
+} pqt_page_reader_options;
+
+void pqt_page_reader_options_init(pqt_page_reader_options *o);
+
+typedef struct pqt_page_reader {
+  const pqt_allocator *alloc;
+  pqt_page_reader_options opts;
+  int32_t codec;
+  pqt_codec_ctx *codec_ctx;      /* borrowed */
+  const uint8_t *chunk;          /* the chunk bytes */
+  uint8_t *chunk_copy;           /* owned when the source could not lend */
+  size_t chunk_len;
+  uint64_t chunk_offset;         /* file offset of chunk[0] */
+  size_t pos;
+  int32_t page_index;
+  pqt_buf scratch;               /* decompressed page */
+  pqt_page_header header;
+} pqt_page_reader;
+
+/* Prepare to read the chunk at [offset, offset+len) of io. The range must
+ * lie inside the file (checked). codec_ctx is borrowed. */
+pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
+                                int32_t codec, pqt_codec_ctx *codec_ctx,
+                                const pqt_page_reader_options *opts, const pqt_allocator *alloc,
+                                pqt_error *err);
+
+/* The next data or dictionary page; *eof is set (and PQT_OK returned) at the
+ * end of the chunk. The page's spans are valid until the next call. */
+pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, pqt_error *err);
+
+void pqt_page_reader_free(pqt_page_reader *pr);
+
+#endif
