@@ -87,9 +87,6 @@ static pqt_status struct_slots(asm_ctx *c, const pqt_schema_node *rep_node, pqt_
     a->length = n;
     a->null_count = 0;
     st = PQT_OK;
-  } else if (!rep) {
-    a->length = n;
-    st = pqt_levels_def_to_bitmap(def, n, li.def_level, bits->data, 0, &a->null_count, c->err);
   } else {
     st = pqt_levels_to_struct_bitmap(def, rep, n, li, bits->data, 0, n, &a->length, &a->null_count, c->err);
   }

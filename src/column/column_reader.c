@@ -333,7 +333,7 @@ pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len
     pqt_page pg;
     bool eof;
     st = pqt_page_reader_next(&pr, &pg, &eof, err);
-    page_index = pr.page_index - 1;
+    page_index = pr.current;
     if (st != PQT_OK || eof) break;
     if (pg.type == PQT_PAGE_DICTIONARY) st = read_dictionary(&cs, &pg, err);
     else st = read_data_page(&cs, &pg, opts, cd, err);

@@ -140,6 +140,10 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
     offsets[i + 1] = (int32_t)off;
   }
   size_t total = (size_t)(off - offsets[0]);
+  if (total == 0) { /* all values empty: nothing to copy (and data may have no buffer yet) */
+    if (consumed) *consumed = 4 * n;
+    return PQT_OK;
+  }
   PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total, err));
   uint8_t *o = data->data + data->len;
   pos = 0;

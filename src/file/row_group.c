@@ -37,10 +37,15 @@ pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *o
 
 static pqt_status chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
                               pqt_error *err) {
-  int64_t s = cm->data_page_offset;
-  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < s)
+  /* The chunk starts at the smaller valid offset: some writers store a
+   * dictionary_page_offset of 0 for "none", others a data_page_offset of 0
+   * with the real start in dictionary_page_offset. The page headers decide
+   * what is where. */
+  int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
+  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
     s = cm->dictionary_page_offset;
-  PQT_CHECK_CORRUPT(s >= 4, err, "column chunk offset %lld is inside the leading magic", (long long)s);
+  PQT_CHECK_CORRUPT(s >= 4, err, "column chunk has no valid offset (data_page_offset %lld)",
+                    (long long)cm->data_page_offset);
   PQT_CHECK_CORRUPT(cm->total_compressed_size >= 0, err, "negative total_compressed_size");
   uint64_t end = (uint64_t)s + (uint64_t)cm->total_compressed_size;
   PQT_CHECK_CORRUPT(end <= r->io.size, err, "column chunk [%lld, +%lld) runs past the end of the file (%llu bytes)",
@@ -59,6 +64,8 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
       return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted: a key is needed");
     return pqt_corrupt(err, "column chunk has no metadata");
   }
+  if (PQT_HAS(cc, 8))
+    return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted: a key is needed");
   const pqt_column_metadata *cm = &cc->meta_data;
   if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");

@@ -9,11 +9,10 @@ pqt_status pqt_footer_locate(const uint8_t *head4, const uint8_t tail[PQT_FOOTER
   if (file_size < 12)
     return pqt_corrupt(err, "file is %llu bytes, too small to be a Parquet file (needs at least 12)",
                        (unsigned long long)file_size);
-  if (head4 && memcmp(head4, "PAR1", 4) != 0)
-    return pqt_corrupt(err, "not a Parquet file: no PAR1 magic at the start");
-  bool encrypted = false;
-  if (memcmp(tail + 4, "PARE", 4) == 0) encrypted = true;
-  else if (memcmp(tail + 4, "PAR1", 4) != 0)
+  bool encrypted = memcmp(tail + 4, "PARE", 4) == 0;
+  if (head4 && memcmp(head4, encrypted ? "PARE" : "PAR1", 4) != 0)
+    return pqt_corrupt(err, "not a Parquet file: no %s magic at the start", encrypted ? "PARE" : "PAR1");
+  if (!encrypted && memcmp(tail + 4, "PAR1", 4) != 0)
     return pqt_corrupt(err, "not a Parquet file (or truncated): no PAR1 magic at the end");
   uint32_t len = pqt_load_u32le(tail);
   if (len == 0) return pqt_corrupt(err, "footer length is 0");

@@ -68,7 +68,7 @@ static pqt_status decompress_into_scratch(pqt_page_reader *pr, const uint8_t *sr
   pr->scratch.len = keep;
   PQT_RETURN_NOT_OK(pqt_buf_reserve(&pr->scratch, n + 8, err)); /* +8: slack for word-at-a-time readers */
   if (n > 0 || src_len > 0) {
-    if (n == 0) return pqt_corrupt(err, "%s: %zu compressed bytes for an empty page", pqt_codec_name(pr->codec), src_len);
+    /* an empty section may still be a codec frame (snappy: 1 byte, zstd: 9) */
     PQT_RETURN_NOT_OK(pqt_codec_decompress(pr->codec_ctx, pr->codec, src, src_len, pr->scratch.data + keep, n, err));
   }
   pr->scratch.len = keep + n;
@@ -116,7 +116,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     const uint8_t *hp = pr->chunk + pr->pos;
     size_t left = pr->chunk_len - pr->pos;
     size_t hlen = 0;
-    page->index = pr->page_index;
+    page->index = pr->current = pr->page_index;
     page->file_offset = pr->chunk_offset + pr->pos;
     pqt_status st = pqt_thrift_decode(&pqt_desc_page_header, hp, left, &hlen, NULL, &pr->header, err);
     if (st != PQT_OK) {

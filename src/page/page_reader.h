@@ -59,7 +59,8 @@ typedef struct pqt_page_reader {
   size_t chunk_len;
   uint64_t chunk_offset;         /* file offset of chunk[0] */
   size_t pos;
-  int32_t page_index;
+  int32_t page_index;            /* pages started so far */
+  int32_t current;               /* index of the page being read (for errors) */
   pqt_buf scratch;               /* decompressed page */
   pqt_page_header header;
 } pqt_page_reader;
