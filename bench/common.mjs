@@ -1,0 +1,38 @@
+// Shared helpers for the DuckDB bench scripts: load @duckdb/node-api from
+// tools/duckdb/node_modules (run scripts/install-duckdb.sh first).
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const benchDir = path.dirname(fileURLToPath(import.meta.url));
+export const repoDir = path.dirname(benchDir);
+
+export async function duckdb() {
+  const req = createRequire(path.join(repoDir, "tools/duckdb/package.json"));
+  let p;
+  try {
+    p = req.resolve("@duckdb/node-api");
+  } catch {
+    console.error("@duckdb/node-api not installed: run scripts/install-duckdb.sh");
+    process.exit(3);
+  }
+  return import(p);
+}
+
+export async function connect(threads = 1) {
+  const { DuckDBInstance } = await duckdb();
+  const inst = await DuckDBInstance.create(":memory:");
+  const con = await inst.connect();
+  await con.run(`SET threads=${threads}`);
+  return { inst, con };
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+export function sqlStr(s) {
+  return "'" + String(s).replaceAll("'", "''") + "'";
+}
