@@ -171,9 +171,15 @@ static pqt_status build_children(asm_ctx *c, const pqt_schema_node *x, pqt_array
   return PQT_OK;
 }
 
-/* The content of a repeated node r used as a list element: required, at r's levels. */
+static pqt_status build_listlike(asm_ctx *c, const pqt_schema_node *x, pqt_level_info li, bool nullable,
+                                 pqt_array **out);
+
+/* The content of a repeated node r used as a list element: required, at r's
+ * levels. A repeated group that is itself annotated LIST or MAP (the legacy
+ * `repeated group array (LIST)` shape) is a list of lists. */
 static pqt_status build_content(asm_ctx *c, const pqt_schema_node *r, pqt_array **out) {
   pqt_level_info li = {r->max_def, r->max_rep, r->max_def};
+  if (!r->is_leaf && (r->kind == PQT_NODE_LIST || r->kind == PQT_NODE_MAP)) return build_listlike(c, r, li, false, out);
   if (r->is_leaf) {
     PQT_RETURN_NOT_OK(build_leaf(c, r, li, out));
     (*out)->nullable = false;
@@ -223,6 +229,32 @@ static pqt_status check_child_length(asm_ctx *c, const pqt_array *list, const pq
   return PQT_OK;
 }
 
+/* A LIST or MAP group x over its repeated child; li gives x's own slots. */
+static pqt_status build_listlike(asm_ctx *c, const pqt_schema_node *x, pqt_level_info li, bool nullable,
+                                 pqt_array **out) {
+  bool is_map = x->kind == PQT_NODE_MAP;
+  const pqt_schema_node *r = x->repeated;
+  if (!r || r->max_def != li.def_level + 1 || r->max_rep != li.rep_level + 1)
+    return pqt_corrupt(c->err, "%s: malformed list/map", x->name);
+  pqt_array *a;
+  PQT_RETURN_NOT_OK(pqt_array_new(c->alloc, is_map ? PQT_ARRAY_MAP : PQT_ARRAY_LIST, 1, &a, c->err));
+  a->node = x;
+  a->name = x->name;
+  a->nullable = nullable;
+  pqt_status st = list_slots(c, x, li, a);
+  if (st == PQT_OK) {
+    if (is_map || !x->element || x->element == r) st = build_content(c, r, &a->children[0]);
+    else st = build_node(c, x->element, &a->children[0]);
+  }
+  if (st == PQT_OK) st = check_child_length(c, a, a->children[0]);
+  if (st != PQT_OK) {
+    pqt_array_free(c->alloc, a);
+    return st;
+  }
+  *out = a;
+  return PQT_OK;
+}
+
 static pqt_status build_node(asm_ctx *c, const pqt_schema_node *x, pqt_array **out) {
   pqt_status st = PQT_OK;
   pqt_array *a = NULL;
@@ -253,24 +285,8 @@ static pqt_status build_node(asm_ctx *c, const pqt_schema_node *x, pqt_array **o
         if (st == PQT_OK) st = build_children(c, x, a);
         break;
       case PQT_NODE_LIST:
-      case PQT_NODE_MAP: {
-        bool is_map = x->kind == PQT_NODE_MAP;
-        PQT_RETURN_NOT_OK(pqt_array_new(c->alloc, is_map ? PQT_ARRAY_MAP : PQT_ARRAY_LIST, 1, &a, c->err));
-        a->node = x;
-        a->name = x->name;
-        a->nullable = x->repetition == PQT_OPTIONAL;
-        const pqt_schema_node *r = x->repeated;
-        if (!r || r->max_def != x->max_def + 1) {
-          st = pqt_corrupt(c->err, "%s: malformed list/map", x->name);
-          break;
-        }
-        st = list_slots(c, x, info_of(x), a);
-        if (st != PQT_OK) break;
-        if (is_map || !x->element || x->element == r) st = build_content(c, r, &a->children[0]);
-        else st = build_node(c, x->element, &a->children[0]);
-        if (st == PQT_OK) st = check_child_length(c, a, a->children[0]);
-        break;
-      }
+      case PQT_NODE_MAP:
+        return build_listlike(c, x, info_of(x), x->repetition == PQT_OPTIONAL, out);
       default:
         return pqt_error_set(c->err, PQT_EUNSUPPORTED, "%s: node kind %d is not supported yet", x->name, (int)x->kind);
     }

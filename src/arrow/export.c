@@ -287,10 +287,15 @@ static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *
 }
 
 /* as_content: x is a repeated node standing for its own element (required). */
+static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, bool nullable,
+                                        struct ArrowSchema *out, pqt_error *err);
+
 static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
                                      struct ArrowSchema *out, pqt_error *err) {
   pqt_status st;
   if (as_content) {
+    if (!x->is_leaf && (x->kind == PQT_NODE_LIST || x->kind == PQT_NODE_MAP))
+      return export_listlike_schema(x, sel, false, out, err);
     if (x->is_leaf) {
       leaf_type lt;
       leaf_type_of(x, &lt);
@@ -313,27 +318,32 @@ static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *se
     }
     case PQT_NODE_STRUCT:
       return export_struct_schema(x, sel, x->name, nullable, out, err);
-    case PQT_NODE_LIST: {
-      PQT_RETURN_NOT_OK(schema_init(out, "+l", x->name, nullable, 1, err));
-      const pqt_schema_node *r = x->repeated;
-      if (!x->element || x->element == r) st = export_node_schema(r, sel, true, out->children[0], err);
-      else st = export_node_schema(x->element, sel, false, out->children[0], err);
-      if (st != PQT_OK) out->release(out);
-      return st;
-    }
-    case PQT_NODE_MAP: {
-      const pqt_schema_node *r = x->repeated;
-      bool has_value = x->value && any_selected(x->value, sel) && any_selected(x->key, sel);
-      PQT_RETURN_NOT_OK(schema_init(out, has_value ? "+m" : "+l", x->name, nullable, 1, err));
-      st = export_struct_schema(r, sel, has_value ? "entries" : r->name, false, out->children[0], err);
-      if (st == PQT_OK && has_value && out->children[0]->n_children == 2)
-        out->children[0]->children[0]->flags &= ~(int64_t)ARROW_FLAG_NULLABLE; /* map keys are never null */
-      if (st != PQT_OK) out->release(out);
-      return st;
-    }
+    case PQT_NODE_LIST:
+    case PQT_NODE_MAP:
+      return export_listlike_schema(x, sel, nullable, out, err);
     default:
       return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: this node kind cannot be exported yet", x->name);
   }
+}
+
+static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, bool nullable,
+                                        struct ArrowSchema *out, pqt_error *err) {
+  pqt_status st;
+  const pqt_schema_node *r = x->repeated;
+  if (x->kind == PQT_NODE_LIST) {
+    PQT_RETURN_NOT_OK(schema_init(out, "+l", x->name, nullable, 1, err));
+    if (!x->element || x->element == r) st = export_node_schema(r, sel, true, out->children[0], err);
+    else st = export_node_schema(x->element, sel, false, out->children[0], err);
+    if (st != PQT_OK) out->release(out);
+    return st;
+  }
+  bool has_value = x->value && any_selected(x->value, sel) && any_selected(x->key, sel);
+  PQT_RETURN_NOT_OK(schema_init(out, has_value ? "+m" : "+l", x->name, nullable, 1, err));
+  st = export_struct_schema(r, sel, has_value ? "entries" : r->name, false, out->children[0], err);
+  if (st == PQT_OK && has_value && out->children[0]->n_children == 2)
+    out->children[0]->children[0]->flags &= ~(int64_t)ARROW_FLAG_NULLABLE; /* map keys are never null */
+  if (st != PQT_OK) out->release(out);
+  return st;
 }
 
 pqt_status pqt_export_schema(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *out, pqt_error *err) {

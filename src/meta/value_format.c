@@ -297,6 +297,34 @@ pqt_status pqt_format_decimal_i64(int64_t v, int32_t scale, pqt_buf *out, pqt_er
   return append_scaled(limbs, 2, neg, scale, out, err);
 }
 
+/*
+ * INT96 (nanoseconds of day, Julian day; 2440588 is 1970-01-01) to days
+ * since the epoch and nanoseconds of that day. The exact value is used when
+ * it lies in the range of int64 microseconds since the epoch. Outside it,
+ * the value is taken as Spark's writer made it: Spark computes the Julian
+ * day and time of day from int64 microseconds with wrapping arithmetic, so
+ * years beyond that range come out wrapped (interop pitfall 10); wrapping
+ * back the same way recovers the value Spark meant.
+ */
+void pqt_int96_split(int64_t julian, int64_t nanos, int64_t *days, int64_t *nod) {
+  const __int128 ns_per_day = (__int128)86400 * 1000000000;
+  __int128 total = (__int128)(julian - 2440588) * ns_per_day + nanos;
+  __int128 us = total / 1000 - (total % 1000 < 0); /* floor */
+  if (us < (__int128)INT64_MIN || us > (__int128)INT64_MAX) {
+    uint64_t wrapped = (uint64_t)julian * 86400000000ULL + (uint64_t)(nanos / 1000) - 2440588ULL * 86400000000ULL;
+    int64_t sub = nanos % 1000;
+    if (sub < 0) sub += 1000;
+    total = (__int128)(int64_t)wrapped * 1000 + sub;
+  }
+  __int128 d = total / ns_per_day, r = total % ns_per_day;
+  if (r < 0) {
+    r += ns_per_day;
+    d -= 1;
+  }
+  *days = (int64_t)d;
+  *nod = (int64_t)r;
+}
+
 /* ---- dispatch ------------------------------------------------------- */
 
 static int lt_which(const pqt_value_type *vt) { return pqt_union_which(vt->logical.isset); }
@@ -347,11 +375,8 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
       PQT_CHECK_CORRUPT(n == 12, err, "INT96 value needs 12 bytes, has %zu", n);
       int64_t nanos = (int64_t)pqt_load_u64le(p);
       int64_t julian = (int32_t)pqt_load_u32le(p + 8);
-      /* Julian day 2440588 is 1970-01-01. Printed from day and nanos so that
-       * values outside the int64 nanosecond range still print exactly. */
-      int64_t days = julian - 2440588, extra_days, nod;
-      floordiv(nanos, 86400LL * 1000000000LL, &extra_days, &nod);
-      days += extra_days;
+      int64_t days, nod;
+      pqt_int96_split(julian, nanos, &days, &nod);
       int64_t y;
       unsigned m, d;
       pqt_civil_from_days(days, &y, &m, &d);

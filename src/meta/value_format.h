@@ -47,6 +47,10 @@ void pqt_format_float(float v, pqt_buf *out, pqt_error *err);
 void pqt_format_float16(uint16_t bits, pqt_buf *out, pqt_error *err);
 double pqt_float16_to_double(uint16_t bits);
 
+/* INT96 (Julian day, nanoseconds) to days since the epoch + nanoseconds of
+ * day, reading Spark's wrapped out-of-range values as Spark meant them. */
+void pqt_int96_split(int64_t julian, int64_t nanos, int64_t *days, int64_t *nod);
+
 /* Civil date from days since 1970-01-01 (proleptic Gregorian). */
 void pqt_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
 

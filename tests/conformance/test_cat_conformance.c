@@ -1,0 +1,193 @@
+/*
+ * Conformance: `cat` output of every corpus file against DuckDB's values.
+ *
+ * tests/conformance/expected/MANIFEST.tsv lists every corpus file with the
+ * status DuckDB gave it, the row count, and the SHA-256 of the complete
+ * canonical JSON Lines output; <name>.jsonl holds the first rows. For every
+ * "ok" file the full output of pqt_reader_write_text must hash to the same
+ * value (the first differing stored line is printed when it does not).
+ *
+ * Files DuckDB could not read, or read wrongly, are listed below with what
+ * we check instead. A file whose result differs from its listed expectation
+ * fails the test, so a fixed gap must be moved out of the list.
+ */
+#include <openssl/evp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "parquetry.h"
+
+typedef struct expect_override {
+  const char *path;
+  int status;          /* expected status of reading every row */
+  const char *reason;
+} expect_override;
+
+/* Files whose expected outcome is not DuckDB's. */
+static const expect_override overrides[] = {
+    {"data/datapage_v1-corrupt-checksum.parquet", PQT_ECORRUPT,
+     "a page's CRC32 is wrong on purpose; DuckDB does not verify CRCs"},
+    {"data/rle-dict-uncompressed-corrupt-checksum.parquet", PQT_ECORRUPT,
+     "a page's CRC32 is wrong on purpose; DuckDB does not verify CRCs"},
+    {"data/large_string_map.brotli.parquet", PQT_ELIMIT,
+     "a page claims 1 GiB + 4 bytes uncompressed from 1.6 KB: over the default page limits "
+     "(64x expansion, 1 GiB); reading it needs raised limits"},
+    {"data/nation.dict-malformed.parquet", PQT_ECORRUPT, "malformed on purpose (dictionary page size)"},
+    /* DuckDB decodes VARIANT groups and turns a variant null (value 0x00)
+     * into SQL NULL; until VARIANT lands we print the underlying group. */
+    {"shredded_variant/case-047.parquet", PQT_OK, "DuckDB reads the VARIANT, we read its group"},
+    {"shredded_variant/case-089.parquet", PQT_OK, "DuckDB reads the VARIANT, we read its group"},
+    {"shredded_variant/case-129.parquet", PQT_OK, "DuckDB reads the VARIANT, we read its group"},
+    {"shredded_variant/case-135.parquet", PQT_OK, "DuckDB reads the VARIANT, we read its group"},
+    {"shredded_variant/case-137.parquet", PQT_OK, "DuckDB reads the VARIANT, we read its group"},
+};
+
+static const expect_override *find_override(const char *path) {
+  for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++)
+    if (strcmp(overrides[i].path, path) == 0) return &overrides[i];
+  return NULL;
+}
+
+typedef struct sink {
+  EVP_MD_CTX *md;
+  char *text;  /* first bytes of output, for diagnostics */
+  size_t len, cap;
+} sink;
+
+static pqt_status sink_write(void *ctx, const char *data, size_t n) {
+  sink *s = ctx;
+  EVP_DigestUpdate(s->md, data, n);
+  if (s->len < (8u << 20)) {
+    if (s->len + n + 1 > s->cap) {
+      size_t nc = (s->len + n + 1) * 2;
+      char *p = realloc(s->text, nc);
+      if (!p) return PQT_ENOMEM;
+      s->text = p;
+      s->cap = nc;
+    }
+    memcpy(s->text + s->len, data, n);
+    s->len += n;
+    s->text[s->len] = '\0';
+  }
+  return PQT_OK;
+}
+
+static void first_difference(const char *got, const char *expected_path) {
+  size_t n = 0;
+  unsigned char *exp = pqt_test_read_file(expected_path, &n);
+  if (!exp) {
+    fprintf(stderr, "    (no %s)\n", expected_path);
+    return;
+  }
+  const char *g = got, *e = (const char *)exp, *eend = (const char *)exp + n;
+  int line = 1;
+  while (e < eend) {
+    const char *ge = strchr(g, '\n'), *ee = memchr(e, '\n', (size_t)(eend - e));
+    if (!ee) ee = eend;
+    size_t gl = ge ? (size_t)(ge - g) : strlen(g), el = (size_t)(ee - e);
+    if (gl != el || memcmp(g, e, el) != 0) {
+      fprintf(stderr, "    line %d differs:\n      got:      %.*s\n      expected: %.*s\n", line,
+              (int)(gl > 600 ? 600 : gl), g, (int)(el > 600 ? 600 : el), e);
+      free(exp);
+      return;
+    }
+    if (!ge) break;
+    g = ge + 1;
+    e = ee + 1;
+    line++;
+  }
+  fprintf(stderr, "    stored lines agree; the difference is past line %d\n", line);
+  free(exp);
+}
+
+static void test_corpus_against_duckdb(void) {
+  const char *dir = pqt_testing_dir();
+  if (!dir) return;
+  char manifest_path[4096];
+  snprintf(manifest_path, sizeof manifest_path, "%s/tests/conformance/expected/MANIFEST.tsv", PQT_SOURCE_DIR);
+  size_t mlen;
+  char *manifest = (char *)pqt_test_read_file(manifest_path, &mlen);
+  CHECK(manifest != NULL);
+  if (!manifest) return;
+  manifest = realloc(manifest, mlen + 1);
+  manifest[mlen] = '\0';
+  int n_ok = 0, n_checked = 0, n_override = 0, n_other = 0;
+  char *save = NULL;
+  strtok_r(manifest, "\n", &save); /* header */
+  for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char *cols[6] = {0};
+    int nc = 0;
+    for (char *p = line; nc < 6;) {
+      cols[nc++] = p;
+      char *t = strchr(p, '\t');
+      if (!t) break;
+      *t = '\0';
+      p = t + 1;
+    }
+    if (nc < 5) continue;
+    const char *rel = cols[0], *status = cols[1], *sha = cols[4];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    const expect_override *ov = find_override(rel);
+    bool duck_ok = strncmp(status, "ok", 2) == 0 || strncmp(status, "duckdb-imprecise", 16) == 0;
+    pqt_reader *r = NULL;
+    pqt_error e;
+    pqt_error_init(&e);
+    sink s = {EVP_MD_CTX_new(), NULL, 0, 0};
+    EVP_DigestInit_ex(s.md, EVP_sha256(), NULL);
+    pqt_status st = pqt_reader_open_file(&r, path, NULL, &e);
+    if (st == PQT_OK) {
+      st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, sink_write, &s, &e);
+      pqt_reader_close(r);
+    }
+    unsigned char digest[32];
+    unsigned int dl = 0;
+    EVP_DigestFinal_ex(s.md, digest, &dl);
+    char hex[65];
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    if (ov) {
+      n_override++;
+      CHECK_MSG(st == ov->status, "%s: expected %s (%s), got %s: %s", rel, pqt_status_name(ov->status), ov->reason,
+                pqt_status_name(st), e.message);
+    } else if (duck_ok) {
+      n_checked++;
+      if (st != PQT_OK) {
+        CHECK_MSG(st == PQT_OK, "%s: %s", rel, e.message);
+      } else if (strcmp(hex, sha) != 0) {
+        CHECK_MSG(strcmp(hex, sha) == 0, "%s: output differs from DuckDB's", rel);
+        char base[1024];
+        size_t bl = 0;
+        for (const char *p = rel; *p && bl + 3 < sizeof base; p++) {
+          if (*p == '/') { base[bl++] = '_'; base[bl++] = '_'; }
+          else base[bl++] = *p;
+        }
+        base[bl] = '\0';
+        char *dot = strstr(base, ".parquet");
+        if (dot) *dot = '\0';
+        char exp_path[4096];
+        snprintf(exp_path, sizeof exp_path, "%s/tests/conformance/expected/%s.jsonl", PQT_SOURCE_DIR, base);
+        first_difference(s.text ? s.text : "", exp_path);
+      } else {
+        n_ok++;
+      }
+    } else {
+      /* DuckDB could not read it (or it was skipped): no reference values,
+       * but reading must end cleanly with a clear status. */
+      n_other++;
+      CHECK_MSG(st == PQT_OK || st == PQT_ECORRUPT || st == PQT_ECRYPTO || st == PQT_EUNSUPPORTED ||
+                    st == PQT_ELIMIT,
+                "%s: unexpected status %s: %s", rel, pqt_status_name(st), e.message);
+      if (st != PQT_OK) fprintf(stderr, "  note: %s (%s): %s\n", rel, pqt_status_name(st), e.message);
+    }
+    EVP_MD_CTX_free(s.md);
+    free(s.text);
+  }
+  printf("conformance: %d of %d DuckDB-checked files identical; %d with listed expectations; %d without reference\n",
+         n_ok, n_checked, n_override, n_other);
+  free(manifest);
+}
+
+RUN_TESTS("cat_conformance", TEST_CASE(test_corpus_against_duckdb))
