@@ -1,4 +1,5 @@
 # Thin wrapper over CMake. The two commands: `make demo` and `make test`.
+MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_DIR := build/release
 ASAN_DIR := build/asan
