@@ -305,7 +305,7 @@ static void enc_scalar(pqt_tcw *w, int kind, const void *src) {
     case PQT_TK_BINARY:
     case PQT_TK_STRING: {
       const pqt_bytes *b = src;
-      if (b->len < 0 || (b->len > 0 && !b->ptr)) {
+      if (b->len < 0 || b->len > INT32_MAX || (b->len > 0 && !b->ptr)) {
         if (!w->status)
           w->status = pqt_error_set(w->err, PQT_EINVAL, "thrift encode: invalid bytes value");
         return;
