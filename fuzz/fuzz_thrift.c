@@ -57,7 +57,7 @@ static void check(const pqt_thrift_desc *d, const uint8_t *data, size_t size,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  pqt_thrift_limits tight = {8, 64, 64};
+  pqt_thrift_limits tight = {.max_depth = 8, .max_string_bytes = 64, .max_container_elems = 64, .max_alloc_bytes = 4096};
   const pqt_thrift_limits *lim = (size && data[0] == 0xff) ? &tight : NULL;
   check(&pqt_desc_file_metadata, data, size, lim);
   check(&pqt_desc_page_header, data, size, lim);

@@ -35,10 +35,14 @@ pqt_status pqt_bss_decode(const uint8_t *in, size_t len, size_t width, size_t st
       break;
     }
     case 8: {
+      const uint8_t *s0 = s, *s1 = s + N, *s2 = s + 2 * N, *s3 = s + 3 * N;
+      const uint8_t *s4 = s + 4 * N, *s5 = s + 5 * N, *s6 = s + 6 * N, *s7 = s + 7 * N;
       for (size_t i = 0; i < n; i++) {
-        uint64_t v = 0;
-        for (unsigned k = 0; k < 8; k++) v |= (uint64_t)s[k * N + i] << (8 * k);
-        pqt_store_u64le(o + 8 * i, v);
+        uint64_t lo = (uint64_t)s0[i] | (uint64_t)s1[i] << 8 | (uint64_t)s2[i] << 16 |
+                      (uint64_t)s3[i] << 24;
+        uint64_t hi = (uint64_t)s4[i] | (uint64_t)s5[i] << 8 | (uint64_t)s6[i] << 16 |
+                      (uint64_t)s7[i] << 24;
+        pqt_store_u64le(o + 8 * i, lo | hi << 32);
       }
       break;
     }

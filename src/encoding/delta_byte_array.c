@@ -82,13 +82,14 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
     if (offsets && chunk + data->len > INT32_MAX)
       return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
     if (chunk > SIZE_MAX / 2) return pqt_nomem(err);
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(data, (size_t)chunk, err));
+    /* at least 1 byte so data->data is never NULL below */
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(data, chunk ? (size_t)chunk : 1, err));
     /* pass 2: copy */
     for (size_t i = 0; i < k; i++) {
-      const uint8_t *prev = prev_in_state ? prev_base + prev_off : data->data + prev_off;
       size_t p = (size_t)pl[i], q = (size_t)sl[i];
       uint8_t *o = data->data + data->len;
-      if (p) memcpy(o, prev, p);
+      if (p) /* p <= prev_len, so the previous value's buffer exists */
+        memcpy(o, prev_in_state ? prev_base + prev_off : data->data + prev_off, p);
       if (q) memcpy(o + p, suf, q);
       suf += q;
       prev_off = data->len;
@@ -102,7 +103,8 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
   }
   if (n > 0) {
     pqt_buf_clear(&s->last);
-    PQT_RETURN_NOT_OK(pqt_buf_append(&s->last, data->data + prev_off, prev_len, err));
+    if (prev_len)
+      PQT_RETURN_NOT_OK(pqt_buf_append(&s->last, data->data + prev_off, prev_len, err));
   }
   (void)start_len;
   if (consumed) *consumed = (size_t)(suf - in);

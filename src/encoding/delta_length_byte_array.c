@@ -45,7 +45,7 @@ pqt_status pqt_delta_length_decode(const uint8_t *in, size_t len, int32_t *offse
 
 pqt_status pqt_delta_length_encode(const int32_t *offsets, const uint8_t *data, size_t n,
                                    pqt_buf *out, pqt_error *err) {
-  int32_t lens[256];
+  int32_t lens[256] = {0};
   /* lengths first (chunked into one stream via a temporary array) */
   const pqt_allocator *a = out->alloc;
   size_t bytes = (n ? n : 1) * sizeof(int32_t);

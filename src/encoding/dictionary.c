@@ -28,6 +28,7 @@ pqt_status pqt_dict_gather_binary(const int32_t *dict_offsets, const uint8_t *di
     offsets[i + 1] = (int32_t)off;
   }
   size_t total = (size_t)(off - offsets[0]);
+  if (total == 0) return PQT_OK; /* all empty: data may still be unallocated */
   PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total, err));
   uint8_t *o = data->data + data->len;
   for (size_t i = 0; i < n; i++) {

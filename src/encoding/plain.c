@@ -140,16 +140,20 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
     offsets[i + 1] = (int32_t)off;
   }
   size_t total = (size_t)(off - offsets[0]);
-  if (total == 0) { /* all values empty: nothing to copy (and data may have no buffer yet) */
-    if (consumed) *consumed = 4 * n;
-    return PQT_OK;
-  }
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total, err));
+  /* 16 bytes of slack let short values be copied with one fixed-size move
+   * (bytes past the value are overwritten by the next one or lie beyond
+   * data->len). */
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total + 16, err));
   uint8_t *o = data->data + data->len;
+  const size_t end = pos;
   pos = 0;
   for (size_t i = 0; i < n; i++) {
     size_t l = (size_t)(offsets[i + 1] - offsets[i]);
-    memcpy(o, in + pos + 4, l);
+    const uint8_t *src = in + pos + 4;
+    if (l <= 16 && pos + 4 + 16 <= end)
+      memcpy(o, src, 16);
+    else
+      memcpy(o, src, l);
     o += l;
     pos += 4 + l;
   }

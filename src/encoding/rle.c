@@ -431,6 +431,12 @@ static pqt_status emit_literal(pqt_buf *out, const uint32_t *values, size_t coun
 pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *out,
                               pqt_error *err) {
   if (w > 32) return pqt_error_set(err, PQT_EINVAL, "RLE encode: bit width %u > 32", w);
+  if (w < 32) {
+    uint32_t any = 0;
+    for (size_t k = 0; k < n; k++) any |= v[k];
+    if (any >> w)
+      return pqt_error_set(err, PQT_EINVAL, "RLE encode: a value does not fit bit width %u", w);
+  }
   size_t i = 0, lit_start = 0;
   while (i < n) {
     size_t j = i + 1;

@@ -85,7 +85,7 @@ static inline unsigned pqt_bit_width_u32(uint32_t max_value) {
 /* Append the hybrid encoding of n values (each < 2^bit_width) to out (no
  * length prefix). Repeats of >= 8 become RLE runs, the rest bit-packed runs
  * of groups of 8 (the final group zero-padded). Runs never exceed 2^31-1
- * values. */
+ * values. A value >= 2^bit_width is PQT_EINVAL. */
 pqt_status pqt_rle_encode_u32(const uint32_t *values, size_t n, unsigned bit_width, pqt_buf *out,
                               pqt_error *err);
 pqt_status pqt_rle_encode_levels(const int16_t *levels, size_t n, unsigned bit_width,

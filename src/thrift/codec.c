@@ -70,7 +70,25 @@ const pqt_thrift_field *pqt_thrift_find_field(const pqt_thrift_desc *d, int16_t 
 typedef struct dec_ctx {
   pqt_tcr r;
   pqt_arena *arena;
+  size_t alloc_left; /* pqt_thrift_limits.max_alloc_bytes still available */
 } dec_ctx;
+
+/* Arena array with the per-decode allocation budget. */
+static void *dec_alloc(dec_ctx *c, size_t n, size_t esz, const char *what) {
+  size_t total;
+  if (!pqt_mul_size(n, esz, &total) || total > c->alloc_left) {
+    pqt_tcr_fail(&c->r, PQT_ELIMIT, "list %s: decoded lists would exceed the allocation limit",
+                 what);
+    return NULL;
+  }
+  void *p = pqt_arena_array(c->arena, n, esz);
+  if (!p) {
+    pqt_tcr_fail(&c->r, PQT_ENOMEM, "out of memory for list %s", what);
+    return NULL;
+  }
+  c->alloc_left -= total;
+  return p;
+}
 
 static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int depth);
 
@@ -110,19 +128,13 @@ static bool dec_list(dec_ctx *c, const pqt_thrift_field *f, pqt_list_any *dst, i
     cap = PQT_LIST_CHUNK_BYTES / esz;
     if (cap == 0) cap = 1;
   }
-  uint8_t *items = pqt_arena_array(c->arena, cap, esz);
-  if (!items) {
-    pqt_tcr_fail(&c->r, PQT_ENOMEM, "out of memory for list %s", f->name);
-    return false;
-  }
+  uint8_t *items = dec_alloc(c, cap, esz, f->name);
+  if (!items) return false;
   for (int32_t i = 0; i < n; i++) {
     if ((size_t)i == cap) {
       size_t ncap = cap * 2 < (size_t)n ? cap * 2 : (size_t)n;
-      uint8_t *grown = pqt_arena_array(c->arena, ncap, esz);
-      if (!grown) {
-        pqt_tcr_fail(&c->r, PQT_ENOMEM, "out of memory for list %s", f->name);
-        return false;
-      }
+      uint8_t *grown = dec_alloc(c, ncap, esz, f->name);
+      if (!grown) return false;
       memcpy(grown, items, cap * esz);
       items = grown;
       cap = ncap;
@@ -252,6 +264,15 @@ pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, si
   static const uint8_t empty[1] = {0};
   pqt_tcr_init(&c.r, buf ? buf : empty, buf ? len : 0, limits, err);
   c.arena = arena;
+  if (limits && limits->max_alloc_bytes > 0) {
+    c.alloc_left = (uint64_t)limits->max_alloc_bytes > SIZE_MAX ? SIZE_MAX
+                                                                 : (size_t)limits->max_alloc_bytes;
+  } else {
+    size_t budget;
+    if (!pqt_mul_size(len, 64, &budget) || !pqt_add_size(budget, (size_t)1 << 20, &budget))
+      budget = SIZE_MAX;
+    c.alloc_left = budget;
+  }
   dec_struct(&c, d, d->size ? out : NULL, 1);
   if (c.r.status) return c.r.status;
   if (consumed) *consumed = pqt_tcr_offset(&c.r);
@@ -284,7 +305,7 @@ static void enc_scalar(pqt_tcw *w, int kind, const void *src) {
     case PQT_TK_BINARY:
     case PQT_TK_STRING: {
       const pqt_bytes *b = src;
-      if (b->len < 0 || (b->len > 0 && !b->ptr)) {
+      if (b->len < 0 || b->len > INT32_MAX || (b->len > 0 && !b->ptr)) {
         if (!w->status)
           w->status = pqt_error_set(w->err, PQT_EINVAL, "thrift encode: invalid bytes value");
         return;

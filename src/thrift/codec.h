@@ -20,7 +20,10 @@
  *   - Lists are allocated in the caller's arena only after their count was
  *     found plausible (compact.h); big struct lists grow geometrically as
  *     elements are actually decoded, so a claimed count never drives a large
- *     allocation by itself. Decoding a struct without lists (PageHeader) needs
+ *     allocation by itself; the total bytes of decoded lists are capped by
+ *     pqt_thrift_limits.max_alloc_bytes (default 64 x input length + 1 MiB,
+ *     PQT_ELIMIT beyond), so a hostile input cannot make the decoder
+ *     allocate much more than it is long. Decoding a struct without lists (PageHeader) needs
  *     no arena (pass NULL) and allocates nothing.
  *   - Defaults: DataPageHeaderV2.is_compressed reads as true when absent
  *     (its isset bit stays clear, so re-encoding keeps it absent).

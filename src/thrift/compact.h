@@ -65,6 +65,12 @@ typedef struct pqt_thrift_limits {
   int32_t max_depth;           /* nesting of structs/lists/maps; default 64 */
   int64_t max_string_bytes;    /* one binary/string; default 100,000,000 */
   int64_t max_container_elems; /* one list/set/map; default 10,000,000 */
+  /* Bytes of decoded lists one decode may take from the arena. A C struct
+   * can be far larger than its smallest encoding (a ColumnChunk is ~520
+   * bytes in memory and can be 3 bytes on the wire), so a hostile footer
+   * could otherwise make the decoder allocate ~170x its size. Default:
+   * 64 * input length + 1 MiB (real footers stay well below 25x). */
+  int64_t max_alloc_bytes;
 } pqt_thrift_limits;
 
 #define PQT_THRIFT_DEFAULT_MAX_DEPTH 64

@@ -202,6 +202,7 @@ static void test_rle_encoder_shape(void) {
   CHECK_EQ_INT(b.len, 2);
   CHECK_EQ_INT(b.data[0], 100);
   CHECK_EQ_INT(b.data[1], 3);
+  CHECK(pqt_rle_encode_u32(v, 50, 1, &b, NULL) == PQT_EINVAL); /* 3 needs 2 bits */
   pqt_buf_clear(&b);
   /* 3 literals then 13 repeats: literals topped up to 8, then RLE of 8 */
   uint32_t w[16] = {1, 2, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};

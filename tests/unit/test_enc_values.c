@@ -9,6 +9,7 @@
 #include "encoding/delta_binary_packed.h"
 #include "encoding/delta_byte_array.h"
 #include "encoding/delta_length_byte_array.h"
+#include "encoding/dictionary.h"
 #include "encoding/plain.h"
 #include "enc_test_util.h"
 #include "harness.h"
@@ -429,6 +430,29 @@ static void test_delta_byte_array_random(void) {
   pqt_buf_free(&out);
 }
 
+/* Fuzz regression: empty values into a never-allocated output buffer
+ * (NULL data pointer) must not do pointer arithmetic on NULL (UBSan). */
+static void test_empty_values_into_empty_buffer(void) {
+  const int32_t offs[4] = {0, 0, 0, 0};
+  pqt_buf b, data;
+  pqt_buf_init(&b, NULL);
+  pqt_buf_init(&data, NULL);
+  CHECK_OK(pqt_delta_byte_array_encode(offs, (const uint8_t *)"", 3, &b, NULL));
+  pqt_delta_byte_array_state st;
+  pqt_delta_byte_array_state_init(&st, NULL);
+  int32_t o[4] = {9, 9, 9, 9};
+  CHECK_OK(pqt_delta_byte_array_decode(&st, b.data, b.len, 0, o, &data, 3, NULL, NULL));
+  CHECK(o[0] == 0 && o[3] == 0 && data.len == 0);
+  pqt_buf_free(&data);
+  pqt_buf_init(&data, NULL);
+  const uint32_t idx[3] = {0, 0, 0};
+  CHECK_OK(pqt_dict_gather_binary(offs, NULL, 1, idx, 3, o, &data, NULL));
+  CHECK(o[0] == 0 && o[3] == 0 && data.len == 0);
+  pqt_delta_byte_array_state_free(&st);
+  pqt_buf_free(&b);
+  pqt_buf_free(&data);
+}
+
 /* ---- BYTE_STREAM_SPLIT ---- */
 
 static void test_bss(void) {
@@ -467,4 +491,5 @@ RUN_TESTS("enc_values", TEST_CASE(test_plain_fixed_and_bool), TEST_CASE(test_pla
           TEST_CASE(test_delta_truncation), TEST_CASE(test_delta_length_spec),
           TEST_CASE(test_delta_byte_array_spec),
           TEST_CASE(test_delta_byte_array_state_across_pages),
-          TEST_CASE(test_delta_byte_array_random), TEST_CASE(test_bss))
+          TEST_CASE(test_delta_byte_array_random),
+          TEST_CASE(test_empty_values_into_empty_buffer), TEST_CASE(test_bss))

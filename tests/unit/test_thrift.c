@@ -151,7 +151,7 @@ static void test_double_byte_binary(void) {
   (void)pqt_tcr_binary(&r);
   CHECK_EQ_INT(r.status, PQT_ECORRUPT);
   /* string limit */
-  pqt_thrift_limits lim = {0, 2, 0};
+  pqt_thrift_limits lim = {.max_string_bytes = 2};
   pqt_tcr_init(&r, s, sizeof s, &lim, NULL);
   (void)pqt_tcr_binary(&r);
   CHECK_EQ_INT(r.status, PQT_ELIMIT);
@@ -258,7 +258,7 @@ static void test_list_and_map_headers(void) {
   r = reader(t0, sizeof t0);
   CHECK(!pqt_tcr_list_begin(&r, &et, &n));
   /* container limit */
-  pqt_thrift_limits lim = {0, 0, 2};
+  pqt_thrift_limits lim = {.max_container_elems = 2};
   pqt_tcr_init(&r, s, sizeof s, &lim, NULL);
   CHECK(!pqt_tcr_list_begin(&r, &et, &n));
   CHECK_EQ_INT(r.status, PQT_ELIMIT);
@@ -472,7 +472,7 @@ static void test_depth_limit(void) {
   CHECK_EQ_INT(pqt_thrift_decode(&test_outer_desc, b.data, b.len, NULL, NULL, &o, &e),
                PQT_ELIMIT);
   CHECK(strstr(e.message, "deeper") != NULL);
-  pqt_thrift_limits lim = {200, 0, 0};
+  pqt_thrift_limits lim = {.max_depth = 200};
   CHECK_OK(pqt_thrift_decode_ex(&test_outer_desc, b.data, b.len, NULL, NULL, &lim, &o, NULL));
   /* nested lists count too */
   pqt_buf_clear(&b);
@@ -488,7 +488,7 @@ static void test_depth_limit(void) {
   CHECK_OK(pqt_thrift_decode_ex(&test_outer_desc, b.data, b.len, NULL, NULL, &lim, &o, NULL));
   /* a limit of 1 still allows a flat struct but no nested struct */
   static const uint8_t flat[] = {0x15, 0x02, 0x00};
-  pqt_thrift_limits one = {1, 0, 0};
+  pqt_thrift_limits one = {.max_depth = 1};
   CHECK_OK(pqt_thrift_decode_ex(&test_outer_desc, flat, sizeof flat, NULL, NULL, &one, &o, NULL));
   static const uint8_t nested[] = {0x15, 0x02, 0x4c, 0x00, 0x00};
   CHECK_EQ_INT(pqt_thrift_decode_ex(&test_outer_desc, nested, sizeof nested, NULL, NULL, &one,
@@ -807,7 +807,7 @@ static void test_huge_counts_do_not_allocate(void) {
   CHECK(strstr(e.message, "SchemaElement.name") != NULL);
   CHECK(a.used_bytes <= 2 * 64 * 1024 + 4096);
   /* the container limit */
-  pqt_thrift_limits lim = {0, 0, 1000};
+  pqt_thrift_limits lim = {.max_container_elems = 1000};
   pqt_arena_reset(&a);
   CHECK_EQ_INT(pqt_thrift_decode_ex(&pqt_desc_file_metadata, buf, k, NULL, &a, &lim, &m, NULL),
                PQT_ELIMIT);
@@ -820,6 +820,41 @@ static void test_huge_counts_do_not_allocate(void) {
   CHECK_EQ_INT(decode_copy(&pqt_desc_column_index, bools, sizeof bools, &a, &ci, NULL),
                PQT_ECORRUPT);
   pqt_arena_reset(&a);
+}
+
+static void test_allocation_budget(void) {
+  /* one RowGroup whose 20000 ColumnChunks are 3 bytes each on the wire
+   * (file_offset 0, STOP) but ~520 bytes each in memory */
+  size_t n = 20000;
+  uint8_t *buf = malloc(3 * n + 64);
+  size_t k = 0;
+  buf[k++] = 0x15; buf[k++] = 0x02;             /* version 1 */
+  buf[k++] = 0x19; buf[k++] = 0x0c;             /* schema: [] */
+  buf[k++] = 0x16; buf[k++] = 0x00;             /* num_rows 0 */
+  buf[k++] = 0x19; buf[k++] = 0x1c;             /* row_groups: 1 struct */
+  buf[k++] = 0x19; buf[k++] = 0xfc;             /* columns: long form */
+  uint32_t v = (uint32_t)n;
+  while (v >= 0x80) { buf[k++] = (uint8_t)(v | 0x80); v >>= 7; }
+  buf[k++] = (uint8_t)v;
+  for (size_t i = 0; i < n; i++) { buf[k++] = 0x26; buf[k++] = 0x00; buf[k++] = 0x00; }
+  buf[k++] = 0x16; buf[k++] = 0x00;             /* total_byte_size */
+  buf[k++] = 0x16; buf[k++] = 0x00;             /* num_rows */
+  buf[k++] = 0x00;                              /* end RowGroup */
+  buf[k++] = 0x00;                              /* end FileMetaData */
+  pqt_arena a;
+  pqt_arena_init(&a, NULL);
+  pqt_file_metadata m;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_EQ_INT(pqt_thrift_decode(&pqt_desc_file_metadata, buf, k, NULL, &a, &m, &e), PQT_ELIMIT);
+  CHECK(strstr(e.message, "allocation limit") != NULL);
+  CHECK(a.used_bytes <= 64 * k + (1u << 20));
+  pqt_arena_reset(&a);
+  pqt_thrift_limits lim = {.max_alloc_bytes = 64 << 20};
+  CHECK_OK(pqt_thrift_decode_ex(&pqt_desc_file_metadata, buf, k, NULL, &a, &lim, &m, NULL));
+  CHECK_EQ_INT(m.row_groups.items[0].columns.n, (int64_t)n);
+  pqt_arena_reset(&a);
+  free(buf);
 }
 
 static void test_list_growth_keeps_all_elements(void) {
@@ -991,5 +1026,5 @@ RUN_TESTS("thrift", TEST_CASE(test_varint_zigzag_i32), TEST_CASE(test_varint_i64
           TEST_CASE(test_wire_type_mismatch_is_skipped), TEST_CASE(test_depth_limit),
           TEST_CASE(test_file_metadata_roundtrip), TEST_CASE(test_encode_errors),
           TEST_CASE(test_required_missing_and_unions), TEST_CASE(test_huge_counts_do_not_allocate),
-          TEST_CASE(test_list_growth_keeps_all_elements), TEST_CASE(test_page_header_without_arena),
+          TEST_CASE(test_allocation_budget), TEST_CASE(test_list_growth_keeps_all_elements), TEST_CASE(test_page_header_without_arena),
           TEST_CASE(test_json_output))
