@@ -148,6 +148,7 @@ typedef struct pqt_read_options {
   uint64_t max_footer_bytes;    /* largest footer accepted (default 256 MiB) */
   uint64_t max_memory;          /* 0 = no ceiling */
   int32_t max_nesting_depth;    /* schema depth limit (default 256) */
+  uint64_t buffer_cache_bytes;  /* freed large buffers kept for reuse (default 512 MiB) */
 } pqt_read_options;
 
 /* Fill options with defaults. */

@@ -60,9 +60,11 @@ static pqt_status start_miniblock(pqt_delta_bp_decoder *d, pqt_error *err) {
     d->mb_index++;
   }
   unsigned w = d->widths[d->mb_index];
-  if (w > (d->is32 ? 32u : 64u))
-    return pqt_corrupt(err, "DELTA_BINARY_PACKED: miniblock bit width %u exceeds %u", w,
-                       d->is32 ? 32u : 64u);
+  /* INT32 deltas fit 32 bits in wrap-around arithmetic, but some writers
+   * (DuckDB 1.x) compute them in 64 bits and store widths up to 33: such
+   * deltas are unpacked in 64 bits and truncated, which gives the same
+   * values modulo 2^32. */
+  if (w > 64u) return pqt_corrupt(err, "DELTA_BINARY_PACKED: miniblock bit width %u exceeds 64", w);
   d->width = w;
   d->mb_left = d->mb_size;
   return PQT_OK;
@@ -113,7 +115,7 @@ static inline void step_group(pqt_delta_bp_decoder *d) {
       size_t avail = (size_t)(d->end - d->p);                                               \
       if (pqt_bitpack_bytes(k, w) > avail)                                                  \
         return pqt_corrupt(err, "DELTA_BINARY_PACKED: truncated miniblock");                \
-      if (k == 32 && n - i >= 32) {                                                         \
+      if (k == 32 && n - i >= 32 && w <= 8 * sizeof(UT)) {                                  \
         UT *o = out + i;                                                                    \
         UNPACK(d->p, avail, o, 32, w);                                                      \
         for (size_t j = 0; j < 32; j++) {                                                   \

@@ -14,6 +14,7 @@ PQT_API void pqt_read_options_init(pqt_read_options *o) {
   o->validate_utf8 = 1;
   o->max_footer_bytes = (uint64_t)256 << 20;
   o->max_nesting_depth = 256;
+  o->buffer_cache_bytes = (uint64_t)512 << 20;
 }
 
 PQT_API void pqt_string_free(pqt_string *s) {
@@ -39,6 +40,7 @@ static pqt_status buf_to_string(pqt_buf *b, pqt_string *out, pqt_error *err) {
 
 static void reader_free(pqt_reader *r) {
   if (r->codec_ctx) pqt_codec_ctx_destroy(r->codec_ctx);
+  pqt_pool_close(r->pool); /* freed once every exported buffer is released */
   pqt_arena_reset(&r->arena);
   if (r->footer_copy) pqt_mem_free(r->alloc, r->footer_copy, r->footer_len);
   pqt_mem_free(r->alloc, r, sizeof *r);
@@ -116,7 +118,9 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
       goto fail;
     }
   }
-  if ((st = pqt_codec_ctx_create(&r->codec_ctx, alloc, err)) != PQT_OK) goto fail;
+  if ((st = pqt_pool_create(&r->pool, alloc, (size_t)r->opts.buffer_cache_bytes, err)) != PQT_OK) goto fail;
+  r->data_alloc = pqt_pool_allocator(r->pool);
+  if ((st = pqt_codec_ctx_create(&r->codec_ctx, r->data_alloc, err)) != PQT_OK) goto fail;
   r->io = *io;
   *out = r;
   return PQT_OK;

@@ -4,6 +4,7 @@
 
 #include "codec/codec.h"
 #include "core/core.h"
+#include "core/pool.h"
 #include "meta/footer.h"
 #include "meta/schema.h"
 #include "thrift/parquet_types.h"
@@ -12,7 +13,9 @@
 pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err);
 
 struct pqt_reader {
-  const pqt_allocator *alloc;
+  const pqt_allocator *alloc;       /* the caller's: reader state, metadata */
+  pqt_pool *pool;                   /* caching allocator over alloc */
+  const pqt_allocator *data_alloc;  /* the pool's: decoded data, exported buffers */
   pqt_read_options opts;
   pqt_io io;
   pqt_arena arena;          /* footer lists, schema tree */

@@ -86,7 +86,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   o.page.verify_crc = r->opts.verify_checksums != 0;
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
-  return pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->alloc, cd, err);
+  return pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, cd, err);
 }
 
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {
@@ -102,9 +102,9 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   const pqt_schema *sc = r->schema;
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   int32_t nl = sc->n_leaves;
-  pqt_column_data *cols = pqt_mem_calloc(r->alloc, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
+  pqt_column_data *cols = pqt_mem_calloc(r->data_alloc, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
   if (!cols) return pqt_nomem(err);
-  for (int32_t i = 0; i < nl; i++) pqt_column_data_init(&cols[i], r->alloc);
+  for (int32_t i = 0; i < nl; i++) pqt_column_data_init(&cols[i], r->data_alloc);
   pqt_status st = PQT_OK;
   for (int32_t i = 0; i < nl && st == PQT_OK; i++) {
     if (!selected[i]) continue;
@@ -126,7 +126,7 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
       if (selected[i]) { nf++; break; }
   }
   if (st == PQT_OK) {
-    out->fields = pqt_mem_calloc(r->alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
+    out->fields = pqt_mem_calloc(r->data_alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
     out->n_fields_cap = nf ? nf : 1;
     if (!out->fields) st = pqt_nomem(err);
   }
@@ -136,7 +136,7 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
     bool any = false;
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++) any |= selected[i] != 0;
     if (!any) continue;
-    st = pqt_assemble_field(f, cols, nl, selected, r->alloc, &out->fields[out->n_fields], err);
+    st = pqt_assemble_field(f, cols, nl, selected, r->data_alloc, &out->fields[out->n_fields], err);
     if (st == PQT_OK) {
       if (out->fields[out->n_fields]->length != rg->num_rows)
         st = pqt_corrupt(err, "field %s has %lld rows, the row group %lld", f->name,
@@ -149,7 +149,7 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
     }
   }
   for (int32_t i = 0; i < nl; i++) pqt_column_data_free(&cols[i]);
-  pqt_mem_free(r->alloc, cols, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
-  if (st != PQT_OK) pqt_row_group_data_free(r->alloc, out);
+  pqt_mem_free(r->data_alloc, cols, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
+  if (st != PQT_OK) pqt_row_group_data_free(r->data_alloc, out);
   return st;
 }

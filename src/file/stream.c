@@ -42,7 +42,7 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
 static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   stream_priv *p = s->private_data;
   pqt_error_init(&p->err);
-  const pqt_allocator *alloc = p->r->alloc;
+  const pqt_allocator *alloc = p->r->data_alloc;
   while (!p->have_cur || p->pos >= p->cur.num_rows) {
     if (p->have_cur) {
       pqt_row_group_data_free(alloc, &p->cur);
@@ -77,7 +77,7 @@ static const char *stream_get_last_error(struct ArrowArrayStream *s) {
 static void stream_release(struct ArrowArrayStream *s) {
   if (!s || !s->release) return;
   stream_priv *p = s->private_data;
-  const pqt_allocator *alloc = p->r->alloc;
+  const pqt_allocator *alloc = p->r->data_alloc;
   if (p->have_cur) pqt_row_group_data_free(alloc, &p->cur);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
@@ -88,7 +88,7 @@ static void stream_release(struct ArrowArrayStream *s) {
 PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts, struct ArrowArrayStream *out,
                                          pqt_error *err) {
   if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_get_stream: bad arguments");
-  const pqt_allocator *alloc = r->alloc;
+  const pqt_allocator *alloc = r->data_alloc;
   stream_priv *p = pqt_mem_calloc(alloc, sizeof *p);
   if (!p) return pqt_nomem(err);
   p->r = r;

@@ -22,11 +22,11 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
                                          int64_t limit, pqt_write_fn write, void *ctx, pqt_error *err) {
   if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_write_text: bad arguments");
   int32_t nl = r->schema->n_leaves;
-  uint8_t *selected = pqt_mem_calloc(r->alloc, (size_t)(nl ? nl : 1));
+  uint8_t *selected = pqt_mem_calloc(r->data_alloc, (size_t)(nl ? nl : 1));
   if (!selected) return pqt_nomem(err);
   pqt_status st = pqt_projection_resolve(r, opts, selected, err);
   pqt_buf b;
-  pqt_buf_init(&b, r->alloc);
+  pqt_buf_init(&b, r->data_alloc);
   if (st == PQT_OK && format == PQT_TEXT_CSV) {
     /* header: projected top-level field names */
     const pqt_schema_node *root = r->schema->root;
@@ -70,10 +70,10 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
       written++;
       if (st == PQT_OK && b.len >= FLUSH_AT) st = flush(&b, write, ctx, err);
     }
-    pqt_row_group_data_free(r->alloc, &d);
+    pqt_row_group_data_free(r->data_alloc, &d);
   }
   if (st == PQT_OK) st = flush(&b, write, ctx, err);
   pqt_buf_free(&b);
-  pqt_mem_free(r->alloc, selected, (size_t)(nl ? nl : 1));
+  pqt_mem_free(r->data_alloc, selected, (size_t)(nl ? nl : 1));
   return st;
 }

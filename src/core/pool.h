@@ -1,0 +1,16 @@
+/* core/pool.h: a caching allocator for large buffers (see pool.c). */
+#ifndef PQT_CORE_POOL_H
+#define PQT_CORE_POOL_H
+
+#include "core/core.h"
+
+typedef struct pqt_pool pqt_pool;
+
+/* A pool over base that keeps up to budget bytes of freed large blocks. */
+pqt_status pqt_pool_create(pqt_pool **out, const pqt_allocator *base, size_t budget, pqt_error *err);
+/* The allocator interface; valid while any block from it is alive. */
+const pqt_allocator *pqt_pool_allocator(pqt_pool *p);
+/* Drop the cache and release the pool once every block is freed. */
+void pqt_pool_close(pqt_pool *p);
+
+#endif
