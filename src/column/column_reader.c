@@ -248,6 +248,37 @@ static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, p
   return st;
 }
 
+/* Materialise max_def levels up to entry `upto` (see read_data_page). */
+static pqt_status fill_def_gap(pqt_column_data *cd, int16_t max_def, size_t upto, pqt_error *err) {
+  size_t have = cd->def.len / 2;
+  if (have >= upto) return PQT_OK;
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, (upto - have) * 2, err));
+  int16_t *d = (int16_t *)(void *)(cd->def.data + cd->def.len);
+  for (size_t i = 0; i < upto - have; i++) d[i] = max_def;
+  cd->def.len = upto * 2;
+  return PQT_OK;
+}
+
+/* Is an RLE level stream one run of `value` covering at least n entries?
+ * (The common case of a column without nulls on a page.) */
+static bool levels_one_run(int32_t encoding, const uint8_t *p, size_t len, int16_t value, int16_t max_level, size_t n) {
+  if (encoding != PQT_ENC_RLE) return false;
+  uint64_t h = 0;
+  size_t i = 0;
+  for (int shift = 0; i < len && shift < 35; shift += 7) {
+    uint8_t b = p[i++];
+    h |= (uint64_t)(b & 0x7F) << shift;
+    if (!(b & 0x80)) break;
+    if (i == len) return false;
+  }
+  if ((h & 1) || (h >> 1) < n) return false;
+  unsigned nb = ((unsigned)bit_width_for(max_level) + 7) / 8;
+  if (len - i < nb) return false;
+  uint32_t v = 0;
+  for (unsigned k = 0; k < nb; k++) v |= (uint32_t)p[i + k] << (8 * k);
+  return v == (uint32_t)value;
+}
+
 static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_column_read_options *opts,
                                  pqt_column_data *cd, pqt_error *err) {
   const pqt_column_desc *desc = cs->desc;
@@ -268,7 +299,13 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
   } else {
     cd->n_rows += (int64_t)n;
   }
-  if (desc->max_def > 0) {
+  if (desc->max_def > 0 && desc->max_rep == 0 &&
+      levels_one_run(pg->def_encoding, pg->def, pg->def_len, desc->max_def, desc->max_def, n)) {
+    /* No nulls on this page: its definition levels are not materialised.
+     * Entries past def.len / 2 are max_def until a page with nulls comes
+     * (then the gap is filled) or the chunk ends (see pqt_column_read_chunk). */
+  } else if (desc->max_def > 0) {
+    PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n * 2, err));
     int16_t *def = (int16_t *)(void *)(cd->def.data + cd->def.len);
     PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, "definition", err));
@@ -338,6 +375,9 @@ pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len
     if (pg.type == PQT_PAGE_DICTIONARY) st = read_dictionary(&cs, &pg, err);
     else st = read_data_page(&cs, &pg, opts, cd, err);
   }
+  /* levels of trailing pages without nulls, when an earlier page had some */
+  if (st == PQT_OK && desc->max_def > 0 && cd->def.len > 0)
+    st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
   if (st == PQT_OK && desc->max_rep == 0 && opts->expected_rows >= 0 && cd->n_levels != opts->expected_rows)
     st = pqt_corrupt(err, "column chunk holds %lld values but the row group has %lld rows", (long long)cd->n_levels,
                      (long long)opts->expected_rows);

@@ -36,7 +36,8 @@ typedef struct pqt_column_desc {
 
 typedef struct pqt_column_data {
   int64_t n_levels;      /* entries (values incl. nulls) */
-  pqt_buf def;           /* int16[n_levels] when max_def > 0 */
+  pqt_buf def;           /* int16[n_levels] when max_def > 0; empty when every
+                          * entry is max_def (a column without nulls) */
   pqt_buf rep;           /* int16[n_levels] when max_rep > 0 */
   int64_t n_values;      /* dense non-null values */
   pqt_buf values;        /* see above */

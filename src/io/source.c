@@ -48,10 +48,23 @@ static pqt_status src_read_at(void *pd, uint64_t off, void *dst, size_t n, pqt_e
   return PQT_OK;
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+
 static pqt_status src_borrow_at(void *pd, uint64_t off, size_t n, const uint8_t **out, pqt_error *err) {
   mem_source *s = pd;
   PQT_RETURN_NOT_OK(range_check(s, off, n, err));
   *out = s->data + off;
+  if (s->mapped && n >= ((size_t)256 << 10)) {
+    /* A borrowed range is about to be read front to back (a column chunk):
+     * map it in one call instead of faulting page by page inside the
+     * decompressor. Only advice: failures are ignored. */
+    long pg = sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)(s->data + off) & ~(uintptr_t)(pg > 0 ? pg - 1 : 4095);
+    size_t len = (size_t)((uintptr_t)(s->data + off) + n - a);
+    if (madvise((void *)a, len, MADV_POPULATE_READ) != 0) (void)madvise((void *)a, len, MADV_WILLNEED);
+  }
   return PQT_OK;
 }
 
