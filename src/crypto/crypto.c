@@ -34,6 +34,11 @@ pqt_status pqt_module_decryptor_init(pqt_module_decryptor *d, int32_t algorithm,
   return PQT_OK;
 }
 
+void pqt_module_decryptor_wipe(pqt_module_decryptor *d) {
+  OPENSSL_cleanse(d->key, sizeof d->key);
+  d->key_len = 0;
+}
+
 bool pqt_module_uses_ctr(const pqt_module_decryptor *d, int module_type) {
   return d->algorithm == PQT_AES_GCM_CTR_V1 &&
          (module_type == PQT_MODULE_DATA_PAGE || module_type == PQT_MODULE_DICTIONARY_PAGE);

@@ -77,6 +77,9 @@ typedef pqt_module_decryptor pqt_module_encryptor;
 pqt_status pqt_module_decryptor_init(pqt_module_decryptor *d, int32_t algorithm, const uint8_t *key, size_t key_len,
                                      const uint8_t *file_aad, size_t file_aad_len, pqt_error *err);
 
+/* Overwrite d's key copy. */
+void pqt_module_decryptor_wipe(pqt_module_decryptor *d);
+
 /* "footer", "data page header", ... */
 const char *pqt_module_name(int module_type);
 

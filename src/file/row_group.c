@@ -96,7 +96,9 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   }
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
-  return pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->alloc, cd, err);
+  pqt_status st = pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->alloc, cd, err);
+  if (encrypted) pqt_module_decryptor_wipe(&dec);
+  return st;
 }
 
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {

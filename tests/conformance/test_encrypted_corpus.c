@@ -651,8 +651,62 @@ static void test_reencrypt_corpus_modules(void) {
   pqt_arena_reset(&arena);
 }
 
+/* Mutated encrypted files (flipped bytes, truncation) must fail cleanly
+ * (sanitizers watch); in the all-GCM uniform file, a flip inside a
+ * column chunk read is always caught by authentication or a CRC. */
+static void test_mutations(void) {
+  if (!g_dir) return;
+  const char *files[] = {"uniform_encryption.parquet.encrypted", "encrypt_columns_and_footer_ctr.parquet.encrypted",
+                         "encrypt_columns_plaintext_footer.parquet.encrypted"};
+  uint64_t rng = 0x9e3779b97f4a7c15ULL;
+  for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+    size_t len;
+    uint8_t *img = pqt_test_read_file(data_file(files[f]), &len);
+    CHECK(img != NULL);
+    if (!img) continue;
+    uint8_t *copy = malloc(len);
+    int caught = 0, in_chunks = 0;
+    /* the byte ranges of the two chunks read (int32_field, double_field) */
+    uint64_t lo[2] = {0, 0}, hi[2] = {0, 0};
+    if (f == 0) {
+      opts_holder h;
+      explicit_opts(&h);
+      pqt_reader *r;
+      pqt_error e;
+      CHECK_OK(pqt_reader_open_buffer(&r, img, len, &h.o, &e));
+      for (int k = 0; k < 2; k++) {
+        const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[k ? 5 : 1].meta_data;
+        lo[k] = (uint64_t)(PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset
+                                                                               : cm->data_page_offset);
+        hi[k] = lo[k] + (uint64_t)cm->total_compressed_size;
+      }
+      pqt_reader_close(r);
+    }
+    for (int m = 0; m < 300; m++) {
+      memcpy(copy, img, len);
+      rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+      size_t at = (size_t)((rng >> 20) % len), use = len;
+      if (m % 10 == 9) use = at + 1; /* truncated */
+      else copy[at] ^= (uint8_t)(1u << ((rng >> 8) % 8));
+      pqt_error e;
+      pqt_status st = read_image(copy, use, "int32_field", &e);
+      if (st == PQT_OK) st = read_image(copy, use, "double_field", &e);
+      CHECK_MSG(st == PQT_OK || st == PQT_ECORRUPT || st == PQT_ECRYPTO || st == PQT_EUNSUPPORTED || st == PQT_ELIMIT,
+                "%s: mutation %d: status %d: %s", files[f], m, st, e.message);
+      if (f == 0 && use == len && ((at >= lo[0] && at < hi[0]) || (at >= lo[1] && at < hi[1]))) {
+        in_chunks++;
+        caught += st != PQT_OK;
+      }
+    }
+    if (f == 0) CHECK_MSG(in_chunks >= 10, "only %d flips landed in the chunks", in_chunks);
+    if (f == 0) CHECK_MSG(caught == in_chunks, "%d of %d flips inside the chunks caught", caught, in_chunks);
+    free(copy);
+    free(img);
+  }
+}
+
 static void setup(void) { g_dir = pqt_testing_dir(); }
 
 RUN_TESTS("encrypted_corpus", TEST_CASE(setup), TEST_CASE(test_explicit_keys_128), TEST_CASE(test_key_retriever_128_and_256),
           TEST_CASE(test_missing_keys), TEST_CASE(test_wrong_keys_and_prefixes), TEST_CASE(test_tampering),
-          TEST_CASE(test_bloom_filter_and_page_index), TEST_CASE(test_reencrypt_corpus_modules))
+          TEST_CASE(test_bloom_filter_and_page_index), TEST_CASE(test_reencrypt_corpus_modules), TEST_CASE(test_mutations))
