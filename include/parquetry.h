@@ -136,6 +136,46 @@ typedef struct pqt_string {
 PQT_API void pqt_string_free(pqt_string *s);
 
 /* ------------------------------------------------------------------ */
+/* Decryption (Parquet Modular Encryption)                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Encrypted files (AES_GCM_V1 and AES_GCM_CTR_V1, encrypted or signed
+ * plaintext footer) are read when pqt_read_options carries the keys:
+ *   - footer_key: decrypts an encrypted footer, verifies a plaintext
+ *     footer's signature, and decrypts columns encrypted with the footer key;
+ *   - column_keys: keys of columns encrypted with their own key, by dotted
+ *     column path ("a.b.c", as pqt_reader_schema_text shows the leaves);
+ *   - key_retriever: asked for any key not given above, with the key_metadata
+ *     stored in the file (e.g. a key id, or material for a KMS);
+ *   - aad_prefix: the file identity, needed when the file was written with
+ *     an AAD prefix it does not store; when the file stores one, a prefix
+ *     given here must equal it.
+ * Keys are 16, 24 or 32 bytes and are copied at open. Without a needed
+ * key, opening (encrypted footer) or reading a column fails with
+ * PQT_ECRYPTO; a file with a plaintext footer opens without keys and its
+ * plaintext columns read as usual. Authentication failures are PQT_ECRYPTO
+ * naming the module ("row group 0, column x, page 2: data page header:
+ * AES-GCM authentication failed ..."). Key material stored outside the file
+ * (parquet-java's external key material) is the key_retriever's business.
+ */
+typedef struct pqt_column_key {
+  const char *path;        /* dotted column path */
+  const uint8_t *key;
+  size_t key_len;          /* 16, 24 or 32 */
+} pqt_column_key;
+
+/*
+ * Find the key for key_metadata (bytes stored in the file; may be empty).
+ * column_path is the dotted column path, or NULL for the footer key. Write
+ * the key to key_out (room for 32 bytes), its length to *key_len, and
+ * return PQT_OK; any other status means "unknown key" (fill err to say why).
+ */
+typedef pqt_status (*pqt_key_retriever_fn)(void *ctx, const uint8_t *key_metadata, size_t key_metadata_len,
+                                           const char *column_path, uint8_t *key_out, size_t *key_len,
+                                           pqt_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Reader                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -149,6 +189,16 @@ typedef struct pqt_read_options {
   uint64_t max_memory;          /* 0 = no ceiling */
   int32_t max_nesting_depth;    /* schema depth limit (default 256) */
   uint64_t buffer_cache_bytes;  /* freed large buffers kept for reuse (default 512 MiB) */
+  /* Decryption (see above); all empty by default. */
+  const uint8_t *footer_key;    /* footer key (16, 24 or 32 bytes), or NULL */
+  size_t footer_key_len;
+  const pqt_column_key *column_keys;
+  int32_t n_column_keys;
+  const uint8_t *aad_prefix;    /* NULL: none given */
+  size_t aad_prefix_len;
+  pqt_key_retriever_fn key_retriever; /* NULL: none */
+  void *key_retriever_ctx;      /* must outlive the reader */
+  int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
 } pqt_read_options;
 
 /* Fill options with defaults. */

@@ -15,6 +15,7 @@ PQT_API void pqt_read_options_init(pqt_read_options *o) {
   o->max_footer_bytes = (uint64_t)256 << 20;
   o->max_nesting_depth = 256;
   o->buffer_cache_bytes = (uint64_t)512 << 20;
+  o->verify_footer_signature = 1;
 }
 
 PQT_API void pqt_string_free(pqt_string *s) {
@@ -41,6 +42,7 @@ static pqt_status buf_to_string(pqt_buf *b, pqt_string *out, pqt_error *err) {
 static void reader_free(pqt_reader *r) {
   if (r->codec_ctx) pqt_codec_ctx_destroy(r->codec_ctx);
   pqt_pool_close(r->pool); /* freed once every exported buffer is released */
+  pqt_file_decryptor_wipe(r->crypto);
   pqt_arena_reset(&r->arena);
   if (r->footer_copy) pqt_mem_free(r->alloc, r->footer_copy, r->footer_len);
   pqt_mem_free(r->alloc, r, sizeof *r);
@@ -73,10 +75,6 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   if ((st = io->read_at(io->private_data, 0, head, 4, err)) != PQT_OK) goto fail;
   if ((st = io->read_at(io->private_data, io->size - 8, tail, 8, err)) != PQT_OK) goto fail;
   if ((st = pqt_footer_locate(head, tail, io->size, &loc, err)) != PQT_OK) goto fail;
-  if (loc.encrypted_footer) {
-    st = pqt_error_set(err, PQT_ECRYPTO, "encrypted footer (PARE): a key is needed to read this file");
-    goto fail;
-  }
   if (loc.metadata_len > r->opts.max_footer_bytes) {
     st = pqt_error_set(err, PQT_ELIMIT, "footer of %u bytes exceeds the limit of %llu bytes", loc.metadata_len,
                        (unsigned long long)r->opts.max_footer_bytes);
@@ -95,7 +93,21 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     r->footer = r->footer_copy;
   }
   if (st != PQT_OK) goto fail;
-  if ((st = pqt_footer_decode(r->footer, r->footer_len, &r->arena, &r->md, err)) != PQT_OK) goto fail;
+  if (loc.encrypted_footer) {
+    /* FileCryptoMetaData + the footer as a GCM module: decrypted into the arena */
+    const uint8_t *plain;
+    size_t plain_len;
+    st = pqt_file_decryptor_open_encrypted(&r->crypto, &r->opts, r->footer, r->footer_len, &r->arena, &plain,
+                                           &plain_len, err);
+    if (st != PQT_OK) goto fail;
+    if ((st = pqt_footer_decode(plain, plain_len, &r->arena, &r->md, err)) != PQT_OK) goto fail;
+  } else {
+    if ((st = pqt_footer_decode(r->footer, r->footer_len, &r->arena, &r->md, err)) != PQT_OK) goto fail;
+    if (PQT_HAS(&r->md, 8) &&
+        (st = pqt_file_decryptor_open_plaintext(&r->crypto, &r->opts, &r->md, r->footer, r->footer_len, &r->arena,
+                                                err)) != PQT_OK)
+      goto fail;
+  }
   if ((st = pqt_schema_build(r->md.schema.items, r->md.schema.n, &r->arena, &r->schema, err)) != PQT_OK) {
     pqt_error_prefix(err, "schema");
     goto fail;
@@ -108,6 +120,16 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
       if (err) err->row_group = i;
       goto fail;
     }
+  }
+  if (r->crypto) {
+    const char **paths = pqt_arena_array(&r->arena, (size_t)(r->schema->n_leaves ? r->schema->n_leaves : 1), sizeof *paths);
+    if (!paths) {
+      st = pqt_nomem(err);
+      goto fail;
+    }
+    for (int32_t i = 0; i < r->schema->n_leaves; i++) paths[i] = r->schema->leaves[i]->dotted_path;
+    st = pqt_file_decryptor_column_metadata(r->crypto, &r->md, paths, r->schema->n_leaves, &r->arena, err);
+    if (st != PQT_OK) goto fail;
   }
   /* created_by is a view into the footer: keep a NUL-terminated copy. */
   r->created_by = "";

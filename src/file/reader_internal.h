@@ -5,6 +5,7 @@
 #include "codec/codec.h"
 #include "core/core.h"
 #include "core/pool.h"
+#include "crypto/file_decryptor.h"
 #include "meta/footer.h"
 #include "meta/schema.h"
 #include "thrift/parquet_types.h"
@@ -26,6 +27,7 @@ struct pqt_reader {
   pqt_schema *schema;
   pqt_codec_ctx *codec_ctx; /* reused by every column chunk read */
   const char *created_by;   /* NUL-terminated, "" when absent */
+  pqt_file_decryptor *crypto; /* encrypted files (arena); NULL otherwise */
 };
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "arrow/assemble.h"
 #include "column/column_reader.h"
+#include "crypto/crypto.h"
 
 pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected,
                                   pqt_error *err) {
@@ -59,13 +60,18 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   const pqt_column_chunk *cc = &rg->columns.items[leaf];
   const pqt_schema_node *ln = r->schema->leaves[leaf];
+  pqt_module_decryptor dec;
+  bool encrypted = PQT_HAS(cc, 8);
+  if (encrypted) {
+    if (!r->crypto)
+      return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted but the file has no encryption algorithm");
+    PQT_RETURN_NOT_OK(pqt_file_decryptor_column(r->crypto, cc, ln->dotted_path,
+                                                pqt_file_decryptor_row_group_ordinal(rg, g), leaf, &dec, err));
+  }
   if (!PQT_HAS(cc, 3)) {
-    if (PQT_HAS(cc, 8) || PQT_HAS(cc, 9))
-      return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted: a key is needed");
+    if (PQT_HAS(cc, 9)) return pqt_error_set(err, PQT_ECRYPTO, "column metadata is encrypted: a key is needed");
     return pqt_corrupt(err, "column chunk has no metadata");
   }
-  if (PQT_HAS(cc, 8))
-    return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted: a key is needed");
   const pqt_column_metadata *cm = &cc->meta_data;
   if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
@@ -84,9 +90,15 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   pqt_column_read_options o;
   pqt_page_reader_options_init(&o.page);
   o.page.verify_crc = r->opts.verify_checksums != 0;
+  if (encrypted) {
+    o.page.decryptor = &dec;
+    o.page.dictionary_first = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0;
+  }
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
-  return pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, cd, err);
+  pqt_status st = pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, cd, err);
+  if (encrypted) pqt_module_decryptor_wipe(&dec);
+  return st;
 }
 
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {

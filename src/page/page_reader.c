@@ -5,7 +5,8 @@
  *  - PageHeader sizes are untrusted: compressed_page_size must fit in the
  *    chunk, uncompressed_page_size is capped (max_page_bytes and
  *    max_expansion x compressed + floor) before anything is allocated.
- *  - CRC-32 (standard, as gzip) over the page bytes as stored, after the
+ *  - CRC-32 (standard, as gzip) over the page bytes as stored (an encrypted
+ *    page: its whole module, length prefix included), after the
  *    header, for every page type.
  *  - v1 data page: [rep levels][def levels][values], all compressed together;
  *    RLE level sections carry a 4-byte little-endian length; BIT_PACKED
@@ -16,6 +17,7 @@
  */
 #include "page/page_reader.h"
 
+#include "crypto/crypto.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -38,6 +40,8 @@ pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t 
   pr->codec = codec;
   pr->codec_ctx = codec_ctx;
   pqt_buf_init(&pr->scratch, pr->alloc);
+  pqt_buf_init(&pr->crypt_header, pr->alloc);
+  pqt_buf_init(&pr->crypt_page, pr->alloc);
   if (offset > io->size || len > io->size - offset)
     return pqt_corrupt(err, "column chunk [%llu, +%llu) lies outside the %llu-byte file",
                        (unsigned long long)offset, (unsigned long long)len, (unsigned long long)io->size);
@@ -57,6 +61,8 @@ pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t 
 
 void pqt_page_reader_free(pqt_page_reader *pr) {
   pqt_buf_free(&pr->scratch);
+  pqt_buf_free(&pr->crypt_header);
+  pqt_buf_free(&pr->crypt_page);
   if (pr->chunk_copy) pqt_mem_free(pr->alloc, pr->chunk_copy, pr->chunk_len ? pr->chunk_len : 1);
   pr->chunk_copy = NULL;
   pr->chunk = NULL;
@@ -105,6 +111,24 @@ static pqt_status take_v1_levels(int32_t encoding, int16_t max_level, int32_t nu
   return pqt_error_set(err, PQT_EUNSUPPORTED, "%s levels: encoding %d is not a level encoding", what, encoding);
 }
 
+/* Encrypted chunk: decrypt the page header module at src into crypt_header.
+ * Its AAD depends on whether it heads the dictionary page, which the column
+ * metadata hints at (dictionary_first); as writers disagree on how they mark
+ * a dictionary page, the first page also tries the other kind. */
+static pqt_status decrypt_page_header(pqt_page_reader *pr, const uint8_t *src, size_t avail, size_t *used,
+                                      pqt_error *err) {
+  const pqt_module_decryptor *d = pr->opts.decryptor;
+  bool first = pr->page_index == 0;
+  int type = first && pr->opts.dictionary_first ? PQT_MODULE_DICTIONARY_PAGE_HEADER : PQT_MODULE_DATA_PAGE_HEADER;
+  pqt_status st = pqt_module_decrypt(d, type, pr->data_page_ordinal, src, avail, used, &pr->crypt_header, err);
+  if (st == PQT_ECRYPTO && first) {
+    int other = type == PQT_MODULE_DATA_PAGE_HEADER ? PQT_MODULE_DICTIONARY_PAGE_HEADER : PQT_MODULE_DATA_PAGE_HEADER;
+    if (pqt_module_decrypt(d, other, pr->data_page_ordinal, src, avail, used, &pr->crypt_header, NULL) == PQT_OK)
+      return PQT_OK;
+  }
+  return st;
+}
+
 pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, pqt_error *err) {
   for (;;) {
     memset(page, 0, sizeof *page);
@@ -118,7 +142,15 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     size_t hlen = 0;
     page->index = pr->current = pr->page_index;
     page->file_offset = pr->chunk_offset + pr->pos;
-    pqt_status st = pqt_thrift_decode(&pqt_desc_page_header, hp, left, &hlen, NULL, &pr->header, err);
+    pqt_status st;
+    if (pr->opts.decryptor) {
+      st = decrypt_page_header(pr, hp, left, &hlen, err);
+      if (st == PQT_OK)
+        st = pqt_thrift_decode(&pqt_desc_page_header, pr->crypt_header.data, pr->crypt_header.len, NULL, NULL,
+                               &pr->header, err);
+    } else {
+      st = pqt_thrift_decode(&pqt_desc_page_header, hp, left, &hlen, NULL, &pr->header, err);
+    }
     if (st != PQT_OK) {
       pqt_error_prefix(err, "page header at offset %llu", (unsigned long long)page->file_offset);
       return st;
@@ -139,6 +171,20 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     if (h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2 && h->type != PQT_PAGE_DICTIONARY)
       continue; /* index pages and unknown types: skipped */
 
+    const uint8_t *stored = body; /* the CRC covers the page as stored (encrypted: the whole module) */
+    size_t stored_len = csize;
+    if (pr->opts.decryptor) {
+      /* the page as stored is one module; the sizes below are the plaintext's */
+      int mt = h->type == PQT_PAGE_DICTIONARY ? PQT_MODULE_DICTIONARY_PAGE : PQT_MODULE_DATA_PAGE;
+      size_t used = 0;
+      PQT_RETURN_NOT_OK(
+          pqt_module_decrypt(pr->opts.decryptor, mt, pr->data_page_ordinal, body, csize, &used, &pr->crypt_page, err));
+      PQT_CHECK_CORRUPT(used == csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used, csize);
+      if (mt == PQT_MODULE_DATA_PAGE) pr->data_page_ordinal++;
+      body = pr->crypt_page.data;
+      csize = pr->crypt_page.len;
+    }
+
     uint64_t cap = (uint64_t)csize * pr->opts.max_expansion + pr->opts.expansion_floor;
     if (cap > pr->opts.max_page_bytes) cap = pr->opts.max_page_bytes;
     if (usize > cap)
@@ -147,7 +193,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
                            csize, (unsigned long long)cap);
 
     if (PQT_HAS(h, 4) && pr->opts.verify_crc) {
-      uint32_t crc = pqt_crc32(0, body, csize);
+      uint32_t crc = pqt_crc32(0, stored, stored_len);
       if (crc != (uint32_t)h->crc)
         return pqt_corrupt(err, "CRC32 mismatch: page says %08x, bytes give %08x", (uint32_t)h->crc, crc);
       page->crc_checked = true;

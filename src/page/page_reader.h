@@ -45,6 +45,10 @@ typedef struct pqt_page_reader_options {
   uint64_t max_page_bytes;       /* hard ceiling on an uncompressed page (default 1 GiB) */
   uint32_t max_expansion;        /* uncompressed <= compressed * this + floor (default 64) */
   uint32_t expansion_floor;      /* default 1 MiB */
+  /* Encrypted chunk (crypto/crypto.h): page headers and pages are decrypted
+   * as they are read; NULL = plaintext. Borrowed. */
+  const struct pqt_module_decryptor *decryptor;
+  bool dictionary_first;         /* encrypted: the chunk starts with a dictionary page (AAD hint) */
 } pqt_page_reader_options;
 
 void pqt_page_reader_options_init(pqt_page_reader_options *o);
@@ -63,6 +67,9 @@ typedef struct pqt_page_reader {
   int32_t current;               /* index of the page being read (for errors) */
   pqt_buf scratch;               /* decompressed page */
   pqt_page_header header;
+  int32_t data_page_ordinal;     /* encrypted: data pages started (AAD page ordinal) */
+  pqt_buf crypt_header;          /* encrypted: the decrypted page header */
+  pqt_buf crypt_page;            /* encrypted: the decrypted page */
 } pqt_page_reader;
 
 /* Prepare to read the chunk at [offset, offset+len) of io. The range must
