@@ -2,7 +2,7 @@
  * bench/read_bench.c: full single-threaded decode of a file into Arrow
  * arrays through the public streaming API.
  *
- *   read_bench FILE [--repeat K] [--batch-size N]
+ *   read_bench FILE [--repeat K] [--batch-size N] [--cold]
  *
  * Runs the whole decode K times (default 5) and ends with
  *   rows=R uncompressed_bytes=B best_seconds=S median_seconds=M
@@ -28,16 +28,28 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   const char *path = NULL;
-  int repeat = 5;
+  int repeat = 5, cold = 0;
   long long batch = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) batch = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--cold") == 0) cold = 1;
     else path = argv[i];
   }
   if (!path || repeat < 1) {
-    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N]\n");
+    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--cold]\n");
     return 2;
+  }
+  /* One buffer pool for every run, as a process reading many files would
+   * keep (--cold: a private pool per open, so every run faults in fresh
+   * memory). */
+  pqt_buffer_pool *pool = NULL;
+  if (!cold) {
+    pqt_error pe;
+    if (pqt_buffer_pool_create(&pool, NULL, (uint64_t)1 << 30, &pe) != PQT_OK) {
+      fprintf(stderr, "read_bench: %s\n", pe.message);
+      return 1;
+    }
   }
   double *times = calloc((size_t)repeat, sizeof *times);
   long long rows = 0, ubytes = 0;
@@ -46,7 +58,10 @@ int main(int argc, char **argv) {
     pqt_reader *r;
     pqt_error e;
     pqt_error_init(&e);
-    if (pqt_reader_open_file(&r, path, NULL, &e) != PQT_OK) {
+    pqt_read_options ro;
+    pqt_read_options_init(&ro);
+    ro.buffer_pool = pool;
+    if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) {
       fprintf(stderr, "read_bench: %s: %s\n", path, e.message);
       return 1;
     }
@@ -79,5 +94,6 @@ int main(int argc, char **argv) {
   double median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
   printf("rows=%lld uncompressed_bytes=%lld best_seconds=%.4f median_seconds=%.4f\n", rows, ubytes, times[0], median);
   free(times);
+  pqt_buffer_pool_destroy(pool);
   return 0;
 }

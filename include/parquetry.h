@@ -90,6 +90,20 @@ typedef struct pqt_allocator {
 /* The default allocator (malloc/realloc/free). */
 PQT_API const pqt_allocator *pqt_default_allocator(void);
 
+/*
+ * A cache of large buffers that readers reuse instead of asking the
+ * allocator again (big blocks come from mmap, and every fresh page faults).
+ * Each reader has a private one unless pqt_read_options.buffer_pool names a
+ * shared one: a process that reads many files keeps one warm pool. Buffers
+ * handed out (including those inside exported ArrowArrays) stay valid after
+ * the pool is destroyed; the pool's memory is freed as they are released.
+ * Thread-safe.
+ */
+typedef struct pqt_buffer_pool pqt_buffer_pool;
+PQT_API pqt_status pqt_buffer_pool_create(pqt_buffer_pool **out, const pqt_allocator *alloc,
+                                          uint64_t budget_bytes, pqt_error *err);
+PQT_API void pqt_buffer_pool_destroy(pqt_buffer_pool *pool);
+
 /* ------------------------------------------------------------------ */
 /* Input                                                               */
 /* ------------------------------------------------------------------ */
@@ -188,7 +202,8 @@ typedef struct pqt_read_options {
   uint64_t max_footer_bytes;    /* largest footer accepted (default 256 MiB) */
   uint64_t max_memory;          /* 0 = no ceiling */
   int32_t max_nesting_depth;    /* schema depth limit (default 256) */
-  uint64_t buffer_cache_bytes;  /* freed large buffers kept for reuse (default 512 MiB) */
+  uint64_t buffer_cache_bytes;  /* private pool: freed large buffers kept (default 512 MiB) */
+  pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one) */
   /* Decryption (see above); all empty by default. */
   const uint8_t *footer_key;    /* footer key (16, 24 or 32 bytes), or NULL */
   size_t footer_key_len;

@@ -76,8 +76,8 @@ static pqt_status build_node(asm_ctx *c, const pqt_schema_node *x, pqt_array **o
 
 /* Slots + validity of a struct or leaf node described by li. */
 static pqt_status struct_slots(asm_ctx *c, const pqt_schema_node *rep_node, pqt_level_info li, pqt_array *a) {
-  const int16_t *def, *rep;
-  int64_t n;
+  const int16_t *def = NULL, *rep = NULL;
+  int64_t n = 0;
   PQT_RETURN_NOT_OK(leaf_levels(c, rep_node, &def, &rep, &n));
   pqt_shared_buf *bits;
   PQT_RETURN_NOT_OK(pqt_shared_alloc(c->alloc, (size_t)(n + 7) / 8, &bits, c->err));
@@ -202,8 +202,8 @@ static pqt_status build_content(asm_ctx *c, const pqt_schema_node *r, pqt_array 
 
 /* A list (or map) node with the list rule li; the element is built by the caller. */
 static pqt_status list_slots(asm_ctx *c, const pqt_schema_node *rep_node, pqt_level_info li, pqt_array *a) {
-  const int16_t *def, *rep;
-  int64_t n;
+  const int16_t *def = NULL, *rep = NULL;
+  int64_t n = 0;
   PQT_RETURN_NOT_OK(leaf_levels(c, rep_node, &def, &rep, &n));
   if (!rep) return pqt_corrupt(c->err, "list %s without repetition levels", rep_node->name);
   pqt_shared_buf *bits = NULL, *offs = NULL;

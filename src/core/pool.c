@@ -25,7 +25,7 @@ typedef struct pool_block {
   struct pool_block *next;
 } pool_block;
 
-struct pqt_pool {
+struct pqt_buffer_pool {
   pqt_allocator iface;        /* what callers use; ctx = this pool */
   const pqt_allocator *base;
   pthread_mutex_t mu;
@@ -158,6 +158,14 @@ pqt_status pqt_pool_create(pqt_pool **out, const pqt_allocator *base, size_t bud
 }
 
 const pqt_allocator *pqt_pool_allocator(pqt_pool *p) { return &p->iface; }
+
+PQT_API pqt_status pqt_buffer_pool_create(pqt_buffer_pool **out, const pqt_allocator *alloc, uint64_t budget_bytes,
+                                          pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_buffer_pool_create: out is NULL");
+  return pqt_pool_create(out, alloc, (size_t)budget_bytes, err);
+}
+
+PQT_API void pqt_buffer_pool_destroy(pqt_buffer_pool *p) { pqt_pool_close(p); }
 
 void pqt_pool_close(pqt_pool *p) {
   if (!p) return;

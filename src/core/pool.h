@@ -4,7 +4,8 @@
 
 #include "core/core.h"
 
-typedef struct pqt_pool pqt_pool;
+/* The public pqt_buffer_pool (parquetry.h) is this pool. */
+typedef struct pqt_buffer_pool pqt_pool;
 
 /* A pool over base that keeps up to budget bytes of freed large blocks. */
 pqt_status pqt_pool_create(pqt_pool **out, const pqt_allocator *base, size_t budget, pqt_error *err);

@@ -41,7 +41,7 @@ static pqt_status buf_to_string(pqt_buf *b, pqt_string *out, pqt_error *err) {
 
 static void reader_free(pqt_reader *r) {
   if (r->codec_ctx) pqt_codec_ctx_destroy(r->codec_ctx);
-  pqt_pool_close(r->pool); /* freed once every exported buffer is released */
+  if (r->pool && !r->opts.buffer_pool) pqt_pool_close(r->pool); /* freed once every exported buffer is released */
   pqt_file_decryptor_wipe(r->crypto);
   pqt_arena_reset(&r->arena);
   if (r->footer_copy) pqt_mem_free(r->alloc, r->footer_copy, r->footer_len);
@@ -140,7 +140,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
       goto fail;
     }
   }
-  if ((st = pqt_pool_create(&r->pool, alloc, (size_t)r->opts.buffer_cache_bytes, err)) != PQT_OK) goto fail;
+  if (r->opts.buffer_pool) r->pool = r->opts.buffer_pool;
+  else if ((st = pqt_pool_create(&r->pool, alloc, (size_t)r->opts.buffer_cache_bytes, err)) != PQT_OK) goto fail;
   r->data_alloc = pqt_pool_allocator(r->pool);
   if ((st = pqt_codec_ctx_create(&r->codec_ctx, r->data_alloc, err)) != PQT_OK) goto fail;
   r->io = *io;

@@ -77,7 +77,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
   PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
                     ln->physical_type);
-  uint64_t start, len;
+  uint64_t start = 0, len = 0;
   PQT_RETURN_NOT_OK(chunk_range(r, cm, &start, &len, err));
   int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
   int k = 0;
