@@ -258,6 +258,53 @@ PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
                                                pqt_string *out, pqt_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Low-level column access: values plus levels                         */
+/* ------------------------------------------------------------------ */
+
+/* What a leaf column is. Strings are valid until the reader is closed. */
+typedef struct pqt_column_info {
+  const char *path;        /* dotted path, e.g. "a.list.element" */
+  int32_t physical_type;   /* 0 BOOLEAN, 1 INT32, 2 INT64, 3 INT96, 4 FLOAT, 5 DOUBLE,
+                              6 BYTE_ARRAY, 7 FIXED_LEN_BYTE_ARRAY (the Thrift Type values) */
+  int32_t type_length;     /* FIXED_LEN_BYTE_ARRAY width, else 0 */
+  int16_t max_def_level;
+  int16_t max_rep_level;
+} pqt_column_info;
+
+PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, pqt_column_info *out,
+                                          pqt_error *err);
+
+/*
+ * One batch of a column chunk, for callers that assemble records
+ * themselves: n_levels entries of definition and repetition levels (NULL
+ * when the column's max level is 0) and the n_values non-null values, dense:
+ * fixed-width values back to back (INT96 12 bytes, FIXED_LEN_BYTE_ARRAY
+ * type_length bytes), BOOLEAN one byte (0/1) per value, BYTE_ARRAY as
+ * offsets[n_values + 1] into data. Pointers are valid until the next call.
+ */
+typedef struct pqt_column_batch {
+  int64_t n_levels;
+  const int16_t *def_levels;
+  const int16_t *rep_levels;
+  int64_t n_values;
+  const void *values;
+  const int32_t *offsets;  /* BYTE_ARRAY only: offsets[0] may be non-zero */
+} pqt_column_batch;
+
+typedef struct pqt_column_reader pqt_column_reader;
+
+/* Read column `column` of row group `row_group` (the whole chunk is
+ * decoded here; batches are then handed out without further decoding). */
+PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r, int32_t row_group,
+                                          int32_t column, pqt_error *err);
+/* The next at most max_levels entries; n_levels == 0 at the end. Batches
+ * end where a record ends (the next entry has repetition level 0) unless a
+ * single record is longer than max_levels. */
+PQT_API pqt_status pqt_column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out,
+                                          pqt_error *err);
+PQT_API void pqt_column_reader_close(pqt_column_reader *cr);
+
+/* ------------------------------------------------------------------ */
 /* Scans: rows as Arrow record batches or as text                     */
 /* ------------------------------------------------------------------ */
 

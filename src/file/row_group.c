@@ -101,6 +101,18 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   return st;
 }
 
+pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
+  pqt_status st = read_leaf(r, g, leaf, cd, err);
+  if (st != PQT_OK) {
+    if (err) {
+      err->row_group = g;
+      err->column = leaf;
+    }
+    pqt_error_prefix(err, "row group %d, column %s", g, r->schema->leaves[leaf]->dotted_path);
+  }
+  return st;
+}
+
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {
   for (int32_t i = 0; i < d->n_fields; i++) pqt_array_free(alloc, d->fields[i]);
   if (d->fields) pqt_mem_free(alloc, d->fields, sizeof(pqt_array *) * (size_t)d->n_fields_cap);
@@ -120,14 +132,7 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   pqt_status st = PQT_OK;
   for (int32_t i = 0; i < nl && st == PQT_OK; i++) {
     if (!selected[i]) continue;
-    st = read_leaf(r, g, i, &cols[i], err);
-    if (st != PQT_OK) {
-      if (err) {
-        err->row_group = g;
-        err->column = i;
-      }
-      pqt_error_prefix(err, "row group %d, column %s", g, sc->leaves[i]->dotted_path);
-    }
+    st = pqt_row_group_read_leaf(r, g, i, &cols[i], err);
   }
   /* top-level fields with at least one projected leaf */
   const pqt_schema_node *root = sc->root;

@@ -3,6 +3,7 @@
 #define PQT_FILE_ROW_GROUP_H
 
 #include "arrow/array.h"
+#include "column/column_reader.h"
 #include "file/reader_internal.h"
 
 typedef struct pqt_row_group_data {
@@ -17,6 +18,8 @@ pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *o
                                   pqt_error *err);
 pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
                               pqt_error *err);
+/* Decode one column chunk (errors name the row group and column). */
+pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err);
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d);
 
 #endif
