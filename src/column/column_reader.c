@@ -8,6 +8,8 @@
  */
 #include "column/column_reader.h"
 
+#include "core/utf8.h"
+
 #include "encoding/byte_stream_split.h"
 #include "encoding/delta_binary_packed.h"
 #include "encoding/delta_length_byte_array.h"
@@ -330,6 +332,10 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     cd->offsets.len = sizeof(int32_t);
   }
   PQT_RETURN_NOT_OK(decode_values(cs, pg, n_nonnull, cd, err));
+  if (desc->validate_utf8 && desc->physical_type == PQT_BYTE_ARRAY)
+    PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, (const int32_t *)(const void *)cd->offsets.data +
+                                                                    cd->n_values,
+                                               (int64_t)n_nonnull, err));
   cd->n_values += (int64_t)n_nonnull;
   if (desc->physical_type == PQT_BYTE_ARRAY) cd->offsets.len = ((size_t)cd->n_values + 1) * sizeof(int32_t);
   cd->n_levels += (int64_t)n;

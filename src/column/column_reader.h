@@ -32,6 +32,7 @@ typedef struct pqt_column_desc {
   int16_t max_rep;
   const int16_t *repeated_def; /* [max_rep]: def level of the r-th repeated ancestor */
   const char *path;      /* for error messages */
+  bool validate_utf8;    /* a STRING/ENUM/JSON column: check the bytes */
 } pqt_column_desc;
 
 typedef struct pqt_column_data {

@@ -86,7 +86,12 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   PQT_CHECK_CORRUPT(k == ln->max_rep, err, "inconsistent repetition levels");
   for (const pqt_schema_node *x = ln; x; x = x->parent)
     if (x->repetition == PQT_REPEATED) repeated_def[--k] = x->max_def;
-  pqt_column_desc desc = {ln->physical_type, ln->type_length, ln->max_def, ln->max_rep, repeated_def, ln->dotted_path};
+  int lt = pqt_union_which(ln->logical.isset);
+  bool is_text = lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
+                 (lt == 0 && (ln->converted_type == PQT_CT_UTF8 || ln->converted_type == PQT_CT_ENUM ||
+                              ln->converted_type == PQT_CT_JSON));
+  pqt_column_desc desc = {ln->physical_type, ln->type_length,  ln->max_def, ln->max_rep, repeated_def, ln->dotted_path,
+                          is_text && r->opts.validate_utf8};
   pqt_column_read_options o;
   pqt_page_reader_options_init(&o.page);
   o.page.verify_crc = r->opts.verify_checksums != 0;

@@ -1,0 +1,64 @@
+/*
+ * core/utf8.c: UTF-8 validation over whole buffers (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF). ASCII runs are skipped
+ * eight bytes at a time; only multi-byte sequences are decoded.
+ */
+#include "core/utf8.h"
+
+size_t pqt_utf8_invalid_at(const uint8_t *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    /* ASCII fast path */
+    while (i + 8 <= n) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (w & 0x8080808080808080ULL) break;
+      i += 8;
+    }
+    if (i >= n) break;
+    uint8_t c = s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t len;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
+    else return i;
+    if (n - i < len) return i;
+    for (size_t k = 1; k < len; k++) {
+      if ((s[i + k] & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+      return i;
+    i += len;
+  }
+  return n;
+}
+
+pqt_status pqt_utf8_validate_values(const uint8_t *data, const int32_t *offsets, int64_t n, pqt_error *err) {
+  if (n <= 0) return PQT_OK;
+  size_t start = (size_t)offsets[0], end = (size_t)offsets[n];
+  size_t bad = pqt_utf8_invalid_at(data + start, end - start);
+  if (bad < end - start) {
+    size_t at = start + bad;
+    int64_t lo = 0, hi = n - 1; /* find the value holding byte `at` */
+    while (lo < hi) {
+      int64_t mid = (lo + hi + 1) / 2;
+      if ((size_t)offsets[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return pqt_corrupt(err, "invalid UTF-8 in value %lld of a STRING column", (long long)lo);
+  }
+  /* The whole run is valid; a value boundary must not split a sequence. */
+  for (int64_t i = 1; i < n; i++) {
+    int32_t o = offsets[i];
+    if ((size_t)o < end && (data[o] & 0xC0) == 0x80 && offsets[i + 1] > o)
+      return pqt_corrupt(err, "invalid UTF-8 in value %lld of a STRING column (starts inside a character)",
+                         (long long)i);
+  }
+  return PQT_OK;
+}
