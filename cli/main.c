@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "parquetry.h"
@@ -42,10 +43,119 @@ static void print_usage(const command *c) {
   printf("usage: %s\n\n%s\n", c->usage, c->summary);
 }
 
+/* ---- options shared by every command that reads ---- */
+
+#define MAX_COLUMN_KEYS 64
+
+typedef struct read_settings {
+  pqt_read_options opts;
+  uint8_t footer_key[32];
+  pqt_column_key column_keys[MAX_COLUMN_KEYS];
+  uint8_t column_key_bytes[MAX_COLUMN_KEYS][32];
+  int n_column_keys;
+  bool initialised;
+} read_settings;
+
+static read_settings g_read; /* the CLI's own state (the library has none) */
+
+static void read_settings_init(void) {
+  if (g_read.initialised) return;
+  pqt_read_options_init(&g_read.opts);
+  g_read.initialised = true;
+}
+
+/* A key given as text ("0123456789012345") or hex ("hex:00112233..."). */
+static int parse_key(const char *s, uint8_t *out, size_t *len) {
+  if (strncmp(s, "hex:", 4) == 0) {
+    s += 4;
+    size_t n = strlen(s);
+    if (n % 2 || n / 2 > 32) return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+      unsigned v;
+      if (sscanf(s + 2 * i, "%2x", &v) != 1) return -1;
+      out[i] = (uint8_t)v;
+    }
+    *len = n / 2;
+  } else {
+    size_t n = strlen(s);
+    if (n > 32) return -1;
+    memcpy(out, s, n);
+    *len = n;
+  }
+  return (*len == 16 || *len == 24 || *len == 32) ? 0 : -1;
+}
+
+#define READ_OPTIONS_HELP                                                              \
+  "\nReading options:\n"                                                               \
+  "  --footer-key KEY        key of an encrypted footer (text, or hex:...; 16/24/32 bytes)\n" \
+  "  --column-key PATH:KEY   key of an encrypted column (repeatable)\n"                 \
+  "  --aad-prefix TEXT       AAD prefix of a file that does not store it\n"            \
+  "  --no-crc                do not verify page checksums\n"                            \
+  "  --no-utf8-check         do not validate STRING columns as UTF-8"
+
+/* Parse one shared option at argv[*i]: 1 consumed, 0 not ours, 2 usage error. */
+static int read_option(const char *cmd, int argc, char **argv, int *i) {
+  read_settings_init();
+  const char *a = argv[*i];
+  if (strcmp(a, "--no-crc") == 0) {
+    g_read.opts.verify_checksums = 0;
+    return 1;
+  }
+  if (strcmp(a, "--no-utf8-check") == 0) {
+    g_read.opts.validate_utf8 = 0;
+    return 1;
+  }
+  if ((strcmp(a, "--footer-key") == 0 || strcmp(a, "--column-key") == 0 || strcmp(a, "--aad-prefix") == 0) &&
+      *i + 1 >= argc) {
+    usage_error(cmd, "option '%s' needs a value", a);
+    return 2;
+  }
+  if (strcmp(a, "--footer-key") == 0) {
+    size_t len;
+    if (parse_key(argv[++*i], g_read.footer_key, &len) != 0) {
+      usage_error(cmd, "bad key '%s' (16, 24 or 32 bytes, as text or hex:...)", argv[*i]);
+      return 2;
+    }
+    g_read.opts.footer_key = g_read.footer_key;
+    g_read.opts.footer_key_len = len;
+    return 1;
+  }
+  if (strcmp(a, "--column-key") == 0) {
+    char *spec = argv[++*i];
+    char *colon = strchr(spec, ':'); /* PATH:KEY, the key may itself be hex:... */
+    if (!colon || g_read.n_column_keys >= MAX_COLUMN_KEYS) {
+      usage_error(cmd, "bad column key '%s' (PATH:KEY)", spec);
+      return 2;
+    }
+    *colon = '\0';
+    int k = g_read.n_column_keys;
+    size_t len;
+    if (parse_key(colon + 1, g_read.column_key_bytes[k], &len) != 0) {
+      usage_error(cmd, "bad key for column '%s'", spec);
+      return 2;
+    }
+    g_read.column_keys[k].path = spec;
+    g_read.column_keys[k].key = g_read.column_key_bytes[k];
+    g_read.column_keys[k].key_len = len;
+    g_read.n_column_keys++;
+    g_read.opts.column_keys = g_read.column_keys;
+    g_read.opts.n_column_keys = g_read.n_column_keys;
+    return 1;
+  }
+  if (strcmp(a, "--aad-prefix") == 0) {
+    const char *p = argv[++*i];
+    g_read.opts.aad_prefix = (const uint8_t *)p;
+    g_read.opts.aad_prefix_len = strlen(p);
+    return 1;
+  }
+  return 0;
+}
+
 static int open_reader(const char *path, pqt_reader **r) {
   pqt_error e;
   pqt_error_init(&e);
-  if (pqt_reader_open_file(r, path, NULL, &e) != PQT_OK) return file_error(path, &e);
+  read_settings_init();
+  if (pqt_reader_open_file(r, path, &g_read.opts, &e) != PQT_OK) return file_error(path, &e);
   return 0;
 }
 
@@ -61,6 +171,9 @@ static int cmd_schema(int argc, char **argv) {
   const char *path = NULL;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) { print_usage(find_command("schema")); return 0; }
+    int ro = read_option("schema", argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
     if (argv[i][0] == '-' && argv[i][1]) return usage_error("schema", "unknown option '%s'", argv[i]);
     if (path) return usage_error("schema", "unexpected argument '%s'", argv[i]);
     path = argv[i];
@@ -84,6 +197,9 @@ static int cmd_meta(int argc, char **argv) {
   int json = 0, indent = 2;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) { print_usage(find_command("meta")); return 0; }
+    int ro = read_option("meta", argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
     if (strcmp(argv[i], "--json") == 0) json = 1;
     else if (strcmp(argv[i], "--compact") == 0) indent = 0;
     else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown option '%s'", argv[i]);
@@ -141,6 +257,9 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) { print_usage(find_command(cmd)); return 0; }
+    int ro = read_option(cmd, argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
     if ((strcmp(a, "--columns") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) columns = argv[++i];
     else if (strncmp(a, "--columns=", 10) == 0) columns = (char *)a + 10;
     else if ((strcmp(a, "--limit") == 0 || strcmp(a, "-n") == 0) && i + 1 < argc) {
@@ -189,6 +308,35 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   return rc;
 }
 
+/* ---- pages ---- */
+static int cmd_pages(int argc, char **argv) {
+  const char *path = NULL, *column = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (is_help(a)) { print_usage(find_command("pages")); return 0; }
+    int ro = read_option("pages", argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
+    if ((strcmp(a, "--column") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) column = argv[++i];
+    else if (strncmp(a, "--column=", 9) == 0) column = a + 9;
+    else if (a[0] == '-' && a[1]) return usage_error("pages", "unknown or incomplete option '%s'", a);
+    else if (path) return usage_error("pages", "unexpected argument '%s'", a);
+    else path = a;
+  }
+  if (!path) return usage_error("pages", "%s", "missing FILE");
+  pqt_reader *r;
+  int rc = open_reader(path, &r);
+  if (rc) return rc;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_reader_describe_pages(r, column, write_stdout, NULL, &e) != PQT_OK) {
+    fflush(stdout);
+    rc = e.code == PQT_EINVAL ? usage_error("pages", "%s", e.message) : file_error(path, &e);
+  }
+  pqt_reader_close(r);
+  return rc;
+}
+
 static int cmd_cat(int argc, char **argv) { return run_rows("cat", argc, argv, -1); }
 
 static int cmd_head(int argc, char **argv) { return run_rows("head", argc, argv, 10); }
@@ -203,21 +351,26 @@ static int cmd_version(int argc, char **argv) {
 static int cmd_help(int argc, char **argv);
 
 static const command commands[] = {
-    {"schema", "Print the schema in the Parquet message syntax.", "parquetry schema FILE", cmd_schema},
+    {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE", cmd_schema},
     {"meta",
      "Print the file metadata: rows, row groups, and per column chunk its type, codec,\n"
      "offsets, sizes, encodings and statistics.\n\n"
      "  --json      the whole FileMetaData as JSON, keys named as in parquet.thrift\n"
-     "  --compact   with --json: on one line",
+     "  --compact   with --json: on one line" READ_OPTIONS_HELP,
      "parquetry meta [--json [--compact]] FILE", cmd_meta},
     {"cat",
      "Print rows, one JSON object per line (or CSV).\n\n"
      "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
      "  -n, --limit N         at most N rows\n"
-     "  --format jsonl|csv    output format (default jsonl)",
+     "  --format jsonl|csv    output format (default jsonl)" READ_OPTIONS_HELP,
      "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] FILE", cmd_cat},
     {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
      "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] FILE", cmd_head},
+    {"pages",
+     "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
+     "counts, level byte lengths, statistics and CRC status.\n\n"
+     "  -c, --column PATH     only the columns under PATH" READ_OPTIONS_HELP,
+     "parquetry pages [--column PATH] FILE", cmd_pages},
     {"version", "Print the version.", "parquetry version", cmd_version},
     {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
 };
@@ -238,6 +391,10 @@ static void print_main_usage(FILE *f) {
 static int cmd_help(int argc, char **argv) {
   if (argc < 2) {
     print_main_usage(stdout);
+    return 0;
+  }
+  if (is_help(argv[1])) {
+    print_usage(find_command("help"));
     return 0;
   }
   const command *c = find_command(argv[1]);

@@ -346,6 +346,15 @@ typedef pqt_status (*pqt_write_fn)(void *ctx, const char *data, size_t len);
  * Write the selected rows as text, at most `limit` rows (-1 = all).
  * Errors name the row group, column and page.
  */
+/*
+ * Describe every page of every column chunk (or of the columns under
+ * `column`, a name or dotted path; NULL = all), one line per page: row
+ * group, column, page type, encodings, offset, sizes, value counts, level
+ * byte lengths, statistics and CRC status ("ok", "MISMATCH" or "none").
+ */
+PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, pqt_write_fn write, void *ctx,
+                                             pqt_error *err);
+
 PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts,
                                          pqt_text_format format, int64_t limit,
                                          pqt_write_fn write, void *ctx, pqt_error *err);

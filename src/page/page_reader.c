@@ -165,6 +165,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
                       "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)",
                       csize, (unsigned long long)page->file_offset, left - hlen);
     const uint8_t *body = hp + hlen;
+    page->header_len = hlen;
     pr->pos += hlen + csize;
     pr->page_index++;
 
@@ -194,9 +195,10 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
 
     if (PQT_HAS(h, 4) && pr->opts.verify_crc) {
       uint32_t crc = pqt_crc32(0, stored, stored_len);
-      if (crc != (uint32_t)h->crc)
+      if (crc != (uint32_t)h->crc && !pr->opts.crc_report_only)
         return pqt_corrupt(err, "CRC32 mismatch: page says %08x, bytes give %08x", (uint32_t)h->crc, crc);
-      page->crc_checked = true;
+      page->crc_checked = crc == (uint32_t)h->crc;
+      page->crc_mismatch = crc != (uint32_t)h->crc;
     }
 
     page->type = h->type;

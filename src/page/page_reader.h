@@ -36,10 +36,13 @@ typedef struct pqt_page {
   const uint8_t *def; size_t def_len;       /* empty when the column has no def levels */
   const uint8_t *values; size_t values_len;
   bool crc_checked;      /* a CRC was present and verified */
+  bool crc_mismatch;     /* with crc_report_only: the CRC did not match */
+  size_t header_len;     /* bytes of the page header as stored */
 } pqt_page;
 
 typedef struct pqt_page_reader_options {
   bool verify_crc;
+  bool crc_report_only;          /* a CRC mismatch is reported in the page, not an error */
   int16_t max_def;               /* of the column: decides which level sections exist */
   int16_t max_rep;
   uint64_t max_page_bytes;       /* hard ceiling on an uncompressed page (default 1 GiB) */

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# CLI conventions: --help on every command (exit 0), usage errors (exit 2),
+# data errors as "parquetry: FILE: message" (exit 1), and the outputs of the
+# seed 004 fixture. Usage: CLI CORPUS_DIR
+set -u
+cli=$1
+here=$(cd "$(dirname "$0")/../.." && pwd)
+simple=$here/tests/fixtures/seed004_simple.parquet
+pass=0; fail=0
+check() { # name expected_rc command...
+  local name=$1 want=$2; shift 2
+  "$@" >/tmp/pqt_cli_out.$$ 2>/tmp/pqt_cli_err.$$
+  local rc=$?
+  if [ $rc -eq "$want" ]; then pass=$((pass+1)); else echo "FAIL: $name: exit $rc, want $want: $(head -c 300 /tmp/pqt_cli_err.$$)"; fail=$((fail+1)); fi
+}
+for c in schema meta cat head pages help version; do check "$c --help" 0 "$cli" $c --help; done
+check "no args" 2 "$cli"
+check "unknown command" 2 "$cli" frobnicate
+check "unknown option" 2 "$cli" cat --frobnicate "$simple"
+check "missing file arg" 2 "$cli" schema
+check "bad format" 2 "$cli" cat --format xml "$simple"
+check "bad column" 2 "$cli" cat -c nope "$simple"
+check "bad key" 2 "$cli" cat --footer-key short "$simple"
+check "missing file" 1 "$cli" meta /nonexistent.parquet
+grep -q "^parquetry: /nonexistent.parquet: " /tmp/pqt_cli_err.$$ && pass=$((pass+1)) || { echo "FAIL: error format"; fail=$((fail+1)); }
+printf 'not parquet at all' > /tmp/pqt_cli_bad.$$
+check "not parquet" 1 "$cli" cat /tmp/pqt_cli_bad.$$
+check "cat" 0 "$cli" cat "$simple"
+if [ "$(cat /tmp/pqt_cli_out.$$)" = '{"text":"text1"}
+{"text":"text2"}
+{"text":"text3"}
+{"text":"text4"}
+{"text":"text5"}' ]; then pass=$((pass+1)); else echo "FAIL: cat output"; fail=$((fail+1)); fi
+check "head -n 2 csv" 0 "$cli" head -n 2 --format csv "$simple"
+if [ "$(cat /tmp/pqt_cli_out.$$)" = 'text
+text1
+text2' ]; then pass=$((pass+1)); else echo "FAIL: csv output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); fi
+check "schema" 0 "$cli" schema "$simple"
+grep -q "required binary text (STRING);" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: schema output"; fail=$((fail+1)); }
+check "meta" 0 "$cli" meta "$simple"
+grep -q 'text: BYTE_ARRAY UNCOMPRESSED DO:- FPO:4 SZ:73/73/1.00 VC:5 ENC:PLAIN ST:\[min: "text1", max: "text5"\]' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
+check "meta --json" 0 "$cli" meta --json "$simple"
+grep -q '"created_by": "github.com/parquet-go/parquet-go version 0.23.0(build )"' /tmp/pqt_cli_out.$$ && grep -q '"codec": "UNCOMPRESSED"' /tmp/pqt_cli_out.$$ && grep -q '"logicalType": {' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta --json keys"; fail=$((fail+1)); }
+check "pages" 0 "$cli" pages "$simple"
+grep -q "rg=0 col=text page=0 type=DATA_PAGE_V2 enc=PLAIN .*compressed=45 uncompressed=45 values=5 nulls=0 rows=5.*crc=ok" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: pages output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
+rm -f /tmp/pqt_cli_out.$$ /tmp/pqt_cli_err.$$ /tmp/pqt_cli_bad.$$
+echo "cli_usage: $pass passed, $fail failed"
+[ $fail -eq 0 ]
