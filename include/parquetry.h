@@ -239,6 +239,9 @@ PQT_API void pqt_reader_close(pqt_reader *r);
 
 PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r);
 PQT_API int32_t pqt_reader_num_row_groups(const pqt_reader *r);
+/* Rows of row group g (-1 when g is out of range). FileMetaData.num_rows
+ * is not always their sum (some writers leave it 0). */
+PQT_API int64_t pqt_reader_row_group_num_rows(const pqt_reader *r, int32_t g);
 /* Number of leaf columns. */
 PQT_API int32_t pqt_reader_num_columns(const pqt_reader *r);
 /* Sum of the column chunks' total_uncompressed_size over the file. */

@@ -5,6 +5,7 @@
 #define PQT_TEST_HARNESS_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

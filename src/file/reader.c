@@ -179,6 +179,9 @@ PQT_API void pqt_reader_close(pqt_reader *r) {
 
 PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r) { return r->md.num_rows; }
 PQT_API int32_t pqt_reader_num_row_groups(const pqt_reader *r) { return r->md.row_groups.n; }
+PQT_API int64_t pqt_reader_row_group_num_rows(const pqt_reader *r, int32_t g) {
+  return g >= 0 && g < r->md.row_groups.n ? r->md.row_groups.items[g].num_rows : -1;
+}
 PQT_API int32_t pqt_reader_num_columns(const pqt_reader *r) { return r->schema->n_leaves; }
 PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r) {
   int64_t total = 0;
