@@ -17,7 +17,7 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
-static char g_where[1024];
+static char g_where[4300];
 
 static int fail_at(const char *what) {
   fprintf(stderr, "  invalid array: %s: %s\n", g_where, what);
