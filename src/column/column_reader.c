@@ -292,15 +292,20 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     return pqt_corrupt(err, "pages hold more values (%lld) than the row group has rows (%lld)",
                        (long long)(cd->n_levels + (int64_t)n), (long long)opts->expected_rows);
   size_t n_nonnull = n;
+  int64_t page_rows = (int64_t)n;
   if (desc->max_rep > 0) {
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n * 2, err));
     int16_t *rep = (int16_t *)(void *)(cd->rep.data + cd->rep.len);
     PQT_RETURN_NOT_OK(decode_levels(pg->rep_encoding, pg->rep, pg->rep_len, desc->max_rep, rep, n, "repetition", err));
-    for (size_t i = 0; i < n; i++) cd->n_rows += rep[i] == 0;
+    page_rows = 0;
+    for (size_t i = 0; i < n; i++) page_rows += rep[i] == 0;
+    if (pg->type == PQT_PAGE_DATA_V2 && n > 0 && rep[0] != 0)
+      return pqt_corrupt(err, "v2 data page does not start at a row boundary (repetition level %d)", rep[0]);
     cd->rep.len += n * 2;
-  } else {
-    cd->n_rows += (int64_t)n;
   }
+  if (pg->type == PQT_PAGE_DATA_V2 && pg->num_rows != page_rows)
+    return pqt_corrupt(err, "v2 data page says %d rows, its levels hold %lld", pg->num_rows, (long long)page_rows);
+  cd->n_rows += page_rows;
   if (desc->max_def > 0 && desc->max_rep == 0 &&
       levels_one_run(pg->def_encoding, pg->def, pg->def_len, desc->max_def, desc->max_def, n)) {
     /* No nulls on this page: its definition levels are not materialised.
