@@ -5,7 +5,7 @@
  *      lists, ~10% empty lists, 1-4 elements, ~10% null elements;
  *   m: optional map<string, ...> key column (max_def 2, max_rep 1).
  * Prints the best time of each kernel over --repeat runs (default 20).
- * Usage: levels_bench [--rows N] [--repeat R]
+ * Usage: levels_bench [--rows N] [--repeat R] [--isa scalar|base|bmi2|best]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "core/core.h"
 #include "encoding/rle.h"
 #include "levels/levels.h"
+#include "levels/levels_kernels.h"
 
 static double now(void) {
   struct timespec ts;
@@ -83,9 +84,15 @@ static void gen(levels *lv, int64_t rows, int16_t max_def, int null_pct, int emp
 int main(int argc, char **argv) {
   int64_t rows = 1000000;
   int repeat = 20;
+  pqt_levels_isa isa = PQT_LEVELS_ISA_BEST;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--rows")) rows = atoll(argv[i + 1]);
     else if (!strcmp(argv[i], "--repeat")) repeat = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--isa"))
+      isa = !strcmp(argv[i + 1], "scalar") ? PQT_LEVELS_ISA_SCALAR
+            : !strcmp(argv[i + 1], "base") ? PQT_LEVELS_ISA_BASE
+            : !strcmp(argv[i + 1], "bmi2") ? PQT_LEVELS_ISA_BMI2
+                                           : PQT_LEVELS_ISA_BEST;
   }
   pqt_error err;
   memset(&err, 0, sizeof err);
@@ -105,19 +112,19 @@ int main(int argc, char **argv) {
     char label[64];
     int16_t rd = v->rdef, prev;
     snprintf(label, sizeof label, "%s validate", nm);
-    BEST(label, v->n, (prev = -1, pqt_levels_validate(v->def, v->rep, v->n, v->max_def, 1, &rd, &prev, &err)));
+    BEST(label, v->n, (prev = -1, pqt_levels_validate_isa(v->def, v->rep, v->n, v->max_def, 1, &rd, &prev, &err, isa)));
     pqt_level_info list_li = {1, 0, 0};
     snprintf(label, sizeof label, "%s to_list32", nm);
-    BEST(label, v->n, (offs[0] = 0, pqt_levels_to_list32(v->def, v->rep, v->n, list_li, offs, bits, 0, v->n, &ns, &nulls, &err)));
+    BEST(label, v->n, (offs[0] = 0, pqt_levels_to_list32_isa(v->def, v->rep, v->n, list_li, offs, bits, 0, v->n, &ns, &nulls, &err, isa)));
     pqt_level_info leaf_li = {v->max_def, 1, 2};
     snprintf(label, sizeof label, "%s struct_bitmap(leaf)", nm);
-    BEST(label, v->n, pqt_levels_to_struct_bitmap(v->def, v->rep, v->n, leaf_li, bits, 0, v->n, &ns, &nulls, &err));
+    BEST(label, v->n, pqt_levels_to_struct_bitmap_isa(v->def, v->rep, v->n, leaf_li, bits, 0, v->n, &ns, &nulls, &err, isa));
     pqt_level_info cont_li = {2, 1, 2};
     snprintf(label, sizeof label, "%s struct_bitmap(elem)", nm);
-    BEST(label, v->n, pqt_levels_to_struct_bitmap(v->def, v->rep, v->n, cont_li, bits, 0, v->n, &ns, &nulls, &err));
+    BEST(label, v->n, pqt_levels_to_struct_bitmap_isa(v->def, v->rep, v->n, cont_li, bits, 0, v->n, &ns, &nulls, &err, isa));
     pqt_level_info flat_li = {1, 0, 0};
     snprintf(label, sizeof label, "%s struct_bitmap(flat)", nm);
-    BEST(label, v->n, pqt_levels_to_struct_bitmap(v->def, NULL, v->n, flat_li, bits, 0, v->n, &ns, &nulls, &err));
+    BEST(label, v->n, pqt_levels_to_struct_bitmap_isa(v->def, NULL, v->n, flat_li, bits, 0, v->n, &ns, &nulls, &err, isa));
     /* RLE decode of the levels as an RLE/bit-packed hybrid stream */
     pqt_buf rb, db;
     pqt_buf_init(&rb, NULL);
