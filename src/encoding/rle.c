@@ -153,30 +153,115 @@ pqt_status pqt_rle_get_u32(pqt_rle_decoder *d, uint32_t *out, size_t n, pqt_erro
   return PQT_OK;
 }
 
-pqt_status pqt_rle_get_levels(pqt_rle_decoder *d, int16_t *out, size_t n, int16_t max_level,
-                              pqt_error *err) {
+/* Levels of bit-packed widths 1 and 2 straight from the bytes: one table
+ * row per byte (8 levels of width 1, 4 of width 2), LSB first. */
+#define PQT_U1(b)                                                                         \
+  {(b)&1, ((b) >> 1) & 1, ((b) >> 2) & 1, ((b) >> 3) & 1, ((b) >> 4) & 1, ((b) >> 5) & 1, \
+   ((b) >> 6) & 1, ((b) >> 7) & 1}
+#define PQT_U2(b) {(b)&3, ((b) >> 2) & 3, ((b) >> 4) & 3, ((b) >> 6) & 3}
+#define PQT_R4(F, b) F(b), F((b) + 1), F((b) + 2), F((b) + 3)
+#define PQT_R16(F, b) PQT_R4(F, b), PQT_R4(F, (b) + 4), PQT_R4(F, (b) + 8), PQT_R4(F, (b) + 12)
+#define PQT_R64(F, b) \
+  PQT_R16(F, b), PQT_R16(F, (b) + 16), PQT_R16(F, (b) + 32), PQT_R16(F, (b) + 48)
+#define PQT_R256(F) PQT_R64(F, 0), PQT_R64(F, 64), PQT_R64(F, 128), PQT_R64(F, 192)
+static const int16_t k_levels_w1[256][8] = {PQT_R256(PQT_U1)};
+static const int16_t k_levels_w2[256][4] = {PQT_R256(PQT_U2)};
+#undef PQT_U1
+#undef PQT_U2
+#undef PQT_R4
+#undef PQT_R16
+#undef PQT_R64
+#undef PQT_R256
+
+/* Count of entries of lv[0, k) equal to l (vectorizable: 32-bit lanes). */
+static inline size_t count_eq16(const int16_t *lv, size_t k, int16_t l) {
+  uint32_t c = 0; /* k <= PQT_RLE_CHUNK * 8 */
+  for (size_t i = 0; i < k; i++) c += lv[i] == l;
+  return c;
+}
+
+/* Levels: RLE runs become fills (one range check per run), bit-packed runs
+ * of width 1 and 2 are expanded by table, whole groups at a time; the rest
+ * goes through rle_next. count (may be NULL) gets the number of levels
+ * equal to count_level. */
+static inline __attribute__((always_inline)) pqt_status get_levels(pqt_rle_decoder *d,
+                                                                   int16_t *out, size_t n,
+                                                                   int16_t max_level,
+                                                                   int16_t count_level,
+                                                                   size_t *count,
+                                                                   pqt_error *err) {
   uint32_t buf[PQT_RLE_CHUNK];
   const uint32_t maxl = max_level < 0 ? 0 : (uint32_t)max_level;
-  size_t done = 0;
+  const unsigned w = d->bit_width;
+  size_t done = 0, cnt = 0;
   while (done < n) {
+    int16_t *o = out + done;
+    if (d->rle_left) {
+      size_t k = d->rle_left < n - done ? (size_t)d->rle_left : n - done;
+      uint32_t v = d->rle_value;
+      if (v > maxl) return pqt_corrupt(err, "level %u exceeds the maximum level %u", v, maxl);
+      for (size_t i = 0; i < k; i++) o[i] = (int16_t)v;
+      if (count && v == (uint32_t)count_level) cnt += k;
+      d->rle_left -= k;
+      done += k;
+      continue;
+    }
+    if ((w == 1 || w == 2) && d->bp_phase == 0 && d->bp_left >= 8 && n - done >= 8) {
+      uint64_t vals = d->bp_left < n - done ? d->bp_left : n - done;
+      size_t g = (size_t)(vals / 8), avail = (size_t)(d->bp_end - d->bp) / w;
+      if (g > avail) g = avail;
+      if (g > PQT_RLE_CHUNK) g = PQT_RLE_CHUNK;
+      if (g) {
+        const uint8_t *p = d->bp;
+        if (w == 1) {
+          for (size_t j = 0; j < g; j++) memcpy(o + 8 * j, k_levels_w1[p[j]], 16);
+        } else {
+          for (size_t j = 0; j < 2 * g; j++) memcpy(o + 4 * j, k_levels_w2[p[j]], 8);
+        }
+        size_t k = 8 * g;
+        if (maxl < (1u << w) - 1) {
+          uint32_t over = 0;
+          for (size_t i = 0; i < k; i++) over |= (uint32_t)((uint16_t)o[i] > maxl);
+          if (over) return pqt_corrupt(err, "level exceeds the maximum level %u", maxl);
+        }
+        if (count) cnt += count_eq16(o, k, count_level);
+        d->bp += g * w;
+        d->bp_left -= k;
+        done += k;
+        continue;
+      }
+    }
+    if (!d->bp_left) {
+      PQT_RETURN_NOT_OK(rle_next_run(d, err));
+      continue;
+    }
+    /* the rest of a bit-packed run: partial groups, other widths */
     size_t k, want = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
     bool run;
     uint32_t v;
     PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
-    if (run) {
+    if (run) { /* not reached: bp_left > 0 */
       if (v > maxl) return pqt_corrupt(err, "level %u exceeds the maximum level %u", v, maxl);
-      for (size_t i = 0; i < k; i++) out[done + i] = (int16_t)v;
+      for (size_t i = 0; i < k; i++) o[i] = (int16_t)v;
+      if (count && v == (uint32_t)count_level) cnt += k;
     } else {
       uint32_t over = 0;
       for (size_t i = 0; i < k; i++) {
         over |= (uint32_t)(buf[i] > maxl);
-        out[done + i] = (int16_t)buf[i];
+        o[i] = (int16_t)buf[i];
       }
       if (over) return pqt_corrupt(err, "level exceeds the maximum level %u", maxl);
+      if (count) cnt += count_eq16(o, k, count_level);
     }
     done += k;
   }
+  if (count) *count = cnt;
   return PQT_OK;
+}
+
+pqt_status pqt_rle_get_levels(pqt_rle_decoder *d, int16_t *out, size_t n, int16_t max_level,
+                              pqt_error *err) {
+  return get_levels(d, out, n, max_level, 0, NULL, err);
 }
 
 pqt_status pqt_rle_get_bool_bytes(pqt_rle_decoder *d, uint8_t *out, size_t n, pqt_error *err) {
@@ -374,6 +459,17 @@ pqt_status pqt_levels_decode_rle(const uint8_t *in, size_t len, unsigned bit_wid
   pqt_rle_decoder d;
   PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in, len, bit_width, err));
   return pqt_rle_get_levels(&d, out, n, max_level, err);
+}
+
+pqt_status pqt_levels_decode_rle_count(const uint8_t *in, size_t len, unsigned bit_width,
+                                       int16_t *out, size_t n, int16_t max_level,
+                                       int16_t count_level, size_t *count, pqt_error *err) {
+  pqt_rle_decoder d;
+  size_t c = 0;
+  PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in, len, bit_width, err));
+  PQT_RETURN_NOT_OK(get_levels(&d, out, n, max_level, count_level, &c, err));
+  if (count) *count = c;
+  return PQT_OK;
 }
 
 pqt_status pqt_levels_decode_bit_packed(const uint8_t *in, size_t len, unsigned bit_width,

@@ -69,6 +69,12 @@ pqt_status pqt_rle_v1_span(const uint8_t *in, size_t len, const uint8_t **body, 
 /* Decode n levels from a whole span in one call (v2 levels, or a v1 body). */
 pqt_status pqt_levels_decode_rle(const uint8_t *in, size_t len, unsigned bit_width, int16_t *out,
                                  size_t n, int16_t max_level, pqt_error *err);
+/* The same, also counting the decoded levels equal to count_level into
+ * *count (e.g. rep == 0: records; def == max_def: values present), which
+ * costs nothing on RLE runs. *count is set only on success. */
+pqt_status pqt_levels_decode_rle_count(const uint8_t *in, size_t len, unsigned bit_width,
+                                       int16_t *out, size_t n, int16_t max_level,
+                                       int16_t count_level, size_t *count, pqt_error *err);
 /* Legacy BIT_PACKED levels (MSB-first, no header): n levels of bit_width,
  * exactly pqt_bitpack_bytes(n, bit_width) bytes, reported in *consumed. */
 pqt_status pqt_levels_decode_bit_packed(const uint8_t *in, size_t len, unsigned bit_width,

@@ -6,43 +6,16 @@
  */
 #include "core/core.h"
 #include "levels/levels.h"
+#include "levels/levels_kernels.h"
 
 /* ---- bit output ------------------------------------------------------ */
 
-/* Write the low nbits (1..64) of word at bit position pos of bm, LSB-first,
- * preserving every other bit. */
-static inline void put_bits(uint8_t *bm, int64_t pos, uint64_t word, int nbits) {
-  uint8_t *p = bm + (pos >> 3);
-  int s = (int)(pos & 7);
-  if (nbits < 64) word &= (UINT64_C(1) << nbits) - 1;
-  if (s == 0 && nbits == 64) {
-    pqt_store_u64le(p, word);
-    return;
-  }
-  int total = nbits + s; /* <= 71 */
-  uint64_t lo = word << s;
-  uint64_t hi = s ? word >> (64 - s) : 0;
-  int n_bytes = (total + 7) >> 3;
-  for (int b = 0; b < n_bytes; b++) {
-    uint8_t v = b < 8 ? (uint8_t)(lo >> (8 * b)) : (uint8_t)hi;
-    uint8_t keep = 0;
-    if (b == 0) keep = (uint8_t)((1u << s) - 1);
-    if (b == n_bytes - 1 && (total & 7)) keep |= (uint8_t)(0xFFu << (total & 7));
-    p[b] = (uint8_t)((p[b] & keep) | (v & ~keep));
-  }
-}
-
-typedef struct bit_writer {
-  uint8_t *bm; /* NULL: discard */
-  int64_t pos;
-  uint64_t word;
-  int n;
-} bit_writer;
+typedef pqt_bit_writer bit_writer;
 
 static inline void bw_put(bit_writer *w, bool bit) {
   w->word |= (uint64_t)bit << w->n;
   if (++w->n == 64) {
-    if (w->bm) put_bits(w->bm, w->pos, w->word, 64);
+    if (w->bm) pqt_levels_put_bits(w->bm, w->pos, w->word, 64);
     w->pos += 64;
     w->word = 0;
     w->n = 0;
@@ -50,7 +23,7 @@ static inline void bw_put(bit_writer *w, bool bit) {
 }
 
 static inline void bw_finish(bit_writer *w) {
-  if (w->n && w->bm) put_bits(w->bm, w->pos, w->word, w->n);
+  if (w->n && w->bm) pqt_levels_put_bits(w->bm, w->pos, w->word, w->n);
 }
 
 static inline bool get_bit(const uint8_t *bm, int64_t i) {
@@ -59,32 +32,13 @@ static inline bool get_bit(const uint8_t *bm, int64_t i) {
 
 /* ---- flat optional column ------------------------------------------- */
 
-/* 8 bytes holding 0/1 each -> 8 bits, byte i -> bit i. */
-static inline uint64_t pack8(const uint8_t *b) {
-  return (pqt_load_u64le(b) * UINT64_C(0x0102040810204080)) >> 56;
-}
-
 /* valid bit i = def[i] >= thr, for def[i] in [0, umax] (else PQT_ECORRUPT).
- * 64 entries at a time: a vectorizable compare into bytes, then 8 bytes ->
- * 8 bits by one multiply. */
+ * Whole blocks of 64 by the block kernel, then the scalar loop. */
 static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t umax,
                             uint8_t *valid, int64_t valid_offset, int64_t *n_valid_out,
-                            pqt_error *err) {
-  int64_t n_valid = 0, i = 0;
-  uint8_t tmp[64];
-  for (; i + 64 <= n; i += 64) {
-    const int16_t *d = def + i;
-    uint16_t bad = 0;
-    for (int j = 0; j < 64; j++) {
-      tmp[j] = d[j] >= thr;
-      bad |= (uint16_t)((uint16_t)d[j] > umax);
-    }
-    if (PQT_UNLIKELY(bad)) break;
-    uint64_t w = 0;
-    for (int j = 0; j < 8; j++) w |= pack8(tmp + 8 * j) << (8 * j);
-    n_valid += __builtin_popcountll(w);
-    put_bits(valid, valid_offset + i, w, 64);
-  }
+                            pqt_error *err, pqt_levels_isa isa) {
+  int64_t n_valid = 0;
+  int64_t i = pqt_lvk_ge_bitmap(isa, def, n, thr, (int16_t)umax, valid, valid_offset, &n_valid);
   /* The tail, or the block holding a bad level (then reported exactly). */
   for (; i < n; i += 64) {
     int64_t m = n - i < 64 ? n - i : 64;
@@ -97,7 +51,7 @@ static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t
       w |= (uint64_t)(d >= thr) << j;
     }
     n_valid += __builtin_popcountll(w);
-    put_bits(valid, valid_offset + i, w, (int)m);
+    pqt_levels_put_bits(valid, valid_offset + i, w, (int)m);
   }
   *n_valid_out = n_valid;
   return PQT_OK;
@@ -106,18 +60,26 @@ static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t
 pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def,
                                     uint8_t *valid, int64_t valid_offset,
                                     int64_t *null_count, pqt_error *err) {
+  return pqt_levels_def_to_bitmap_isa(def, n, max_def, valid, valid_offset, null_count, err,
+                                      PQT_LEVELS_ISA_BEST);
+}
+
+pqt_status pqt_levels_def_to_bitmap_isa(const int16_t *def, int64_t n, int16_t max_def,
+                                        uint8_t *valid, int64_t valid_offset,
+                                        int64_t *null_count, pqt_error *err,
+                                        pqt_levels_isa isa) {
   if (n < 0 || valid_offset < 0 || !valid || max_def < 0)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad def_to_bitmap arguments");
   int64_t n_valid = n;
   if (!def) {
     for (int64_t i = 0; i < n; i += 64) {
       int nb = n - i < 64 ? (int)(n - i) : 64;
-      put_bits(valid, valid_offset + i, ~UINT64_C(0), nb);
+      pqt_levels_put_bits(valid, valid_offset + i, ~UINT64_C(0), nb);
     }
   } else {
     /* def <= max_def is checked, so def >= max_def means def == max_def. */
     PQT_RETURN_NOT_OK(
-        ge_bitmap(def, n, max_def, (uint16_t)max_def, valid, valid_offset, &n_valid, err));
+        ge_bitmap(def, n, max_def, (uint16_t)max_def, valid, valid_offset, &n_valid, err, isa));
   }
   if (null_count) *null_count = n - n_valid;
   return PQT_OK;
@@ -130,6 +92,15 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
                                        int64_t valid_offset, int64_t slot_capacity,
                                        int64_t *n_slots, int64_t *null_count,
                                        pqt_error *err) {
+  return pqt_levels_to_struct_bitmap_isa(def, rep, n, info, valid, valid_offset, slot_capacity,
+                                         n_slots, null_count, err, PQT_LEVELS_ISA_BEST);
+}
+
+pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *rep, int64_t n,
+                                           pqt_level_info info, uint8_t *valid,
+                                           int64_t valid_offset, int64_t slot_capacity,
+                                           int64_t *n_slots, int64_t *null_count,
+                                           pqt_error *err, pqt_levels_isa isa) {
   if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !n_slots)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad struct_bitmap arguments");
   const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level,
@@ -142,7 +113,8 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
     PQT_CHECK_CORRUPT(n <= slot_capacity, err, "more than %lld slots in level batch",
                       (long long)slot_capacity);
     int64_t n_valid = 0;
-    PQT_RETURN_NOT_OK(ge_bitmap(def, n, dl, INT16_MAX, valid, valid_offset, &n_valid, err));
+    PQT_RETURN_NOT_OK(
+        ge_bitmap(def, n, dl, INT16_MAX, valid, valid_offset, &n_valid, err, isa));
     *n_slots = n;
     if (null_count) *null_count = n - n_valid;
     return PQT_OK;
@@ -170,7 +142,9 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
       s++;
     }
   } else {
-    for (int64_t i = 0; i < n; i++) {
+    /* Whole blocks of 64 first; the scalar loop finishes (and reports). */
+    for (int64_t i = pqt_lvk_struct_rep(isa, def, rep, n, info, &w, slot_capacity, &s, &nulls);
+         i < n; i++) {
       int16_t d = def[i];
       if (d < rad || rep[i] > rl) continue;
       PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
@@ -189,10 +163,17 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
 
 /* ---- list slots ------------------------------------------------------ */
 
-#define PQT_DEFINE_TO_LIST(NAME, T, T_MAX)                                                   \
+#define PQT_DEFINE_TO_LIST(NAME, T, T_MAX, KERNEL)                                           \
   pqt_status NAME(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,   \
                   T *offsets, uint8_t *valid, int64_t valid_offset, int64_t slot_capacity,  \
                   int64_t *n_slots, int64_t *null_count, pqt_error *err) {                  \
+    return NAME##_isa(def, rep, n, info, offsets, valid, valid_offset, slot_capacity,       \
+                      n_slots, null_count, err, PQT_LEVELS_ISA_BEST);                       \
+  }                                                                                         \
+  pqt_status NAME##_isa(const int16_t *def, const int16_t *rep, int64_t n,                  \
+                        pqt_level_info info, T *offsets, uint8_t *valid,                    \
+                        int64_t valid_offset, int64_t slot_capacity, int64_t *n_slots,      \
+                        int64_t *null_count, pqt_error *err, pqt_levels_isa isa) {          \
     if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !offsets || !n_slots ||          \
         (n > 0 && (!rep || !def)))                                                          \
       return pqt_error_set(err, PQT_EINVAL, "levels: bad to_list arguments");               \
@@ -205,7 +186,11 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
     int64_t s = 0, nulls = 0;                                                               \
     T cur = offsets[0];                                                                     \
     PQT_CHECK_CORRUPT(cur >= 0, err, "negative base list offset");                          \
-    for (int64_t i = 0; i < n; i++) {                                                       \
+    int64_t i = 0;                                                                          \
+    /* Blocks of 64 when no offset can overflow; the scalar loop finishes. */               \
+    if (n > 0 && n <= (int64_t)(T_MAX - cur))                                               \
+      i = KERNEL(isa, def, rep, n, info, offsets, &w, slot_capacity, &s, &nulls, &cur);     \
+    for (; i < n; i++) {                                                                    \
       int16_t d = def[i];                                                                   \
       int16_t r = rep[i];                                                                   \
       if (r <= rl) {                                                                        \
@@ -235,8 +220,8 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
     return PQT_OK;                                                                          \
   }
 
-PQT_DEFINE_TO_LIST(pqt_levels_to_list32, int32_t, INT32_MAX)
-PQT_DEFINE_TO_LIST(pqt_levels_to_list64, int64_t, INT64_MAX)
+PQT_DEFINE_TO_LIST(pqt_levels_to_list32, int32_t, INT32_MAX, pqt_lvk_list32)
+PQT_DEFINE_TO_LIST(pqt_levels_to_list64, int64_t, INT64_MAX, pqt_lvk_list64)
 
 /* ---- spreading dense values into slots ------------------------------- */
 

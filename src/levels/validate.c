@@ -5,6 +5,7 @@
  */
 #include "core/core.h"
 #include "levels/levels.h"
+#include "levels/levels_kernels.h"
 
 /* Index of the first level outside [0, max], or -1. Vectorizable scan first. */
 static int64_t first_out_of_range(const int16_t *lv, int64_t n, int16_t max) {
@@ -27,11 +28,25 @@ pqt_status pqt_levels_validate(const int16_t *def, const int16_t *rep, int64_t n
                                int16_t max_def, int16_t max_rep,
                                const int16_t *repeated_def, int16_t *prev_def,
                                pqt_error *err) {
+  return pqt_levels_validate_isa(def, rep, n, max_def, max_rep, repeated_def, prev_def, err,
+                                 PQT_LEVELS_ISA_BEST);
+}
+
+pqt_status pqt_levels_validate_isa(const int16_t *def, const int16_t *rep, int64_t n,
+                                   int16_t max_def, int16_t max_rep,
+                                   const int16_t *repeated_def, int16_t *prev_def,
+                                   pqt_error *err, pqt_levels_isa isa) {
   if (n < 0 || max_def < 0 || max_rep < 0 || !prev_def)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad validate arguments");
   if ((!def && max_def != 0) || (max_rep > 0 && !repeated_def))
     return pqt_error_set(err, PQT_EINVAL, "levels: missing def levels or repeated_def");
   if (n == 0) return PQT_OK;
+  /* One vectorized pass doing every check below; on any failure the
+   * scalar checks run to report the first problem exactly. */
+  if (def && rep && pqt_lvk_validate(isa, def, rep, n, max_def, max_rep, repeated_def, *prev_def)) {
+    *prev_def = def[n - 1];
+    return PQT_OK;
+  }
   if (def) {
     int64_t b = first_out_of_range(def, n, max_def);
     PQT_CHECK_CORRUPT(b < 0, err, "definition level %d at entry %lld exceeds max %d",

@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "encoding/bitpack.h"
 #include "encoding/dictionary.h"
+#include "encoding/enc_util.h"
 #include "encoding/rle.h"
 #include "enc_test_util.h"
 #include "harness.h"
@@ -312,6 +313,78 @@ static void test_levels(void) {
   pqt_buf_free(&b);
 }
 
+/* pqt_rle_get_levels' fast paths (RLE runs as fills, bit-packed widths 1-2
+ * by table, whole groups) against pqt_rle_get_u32, in batches of random
+ * sizes (so groups are entered mid-way), with levels above max_level at
+ * random places, bit-packed runs cut short by the end of the span, and the
+ * counting variant. */
+static void test_levels_fast_paths(void) {
+  enc_seed(11);
+  enum { N = 2500 };
+  static uint32_t v[N], ref[N];
+  static int16_t out[N];
+  for (int iter = 0; iter < 300; iter++) {
+    unsigned w = (unsigned)(enc_rand() % 5);
+    size_t n = 1 + enc_rand() % N;
+    make_runs(v, n, w);
+    pqt_buf b;
+    pqt_buf_init(&b, NULL);
+    if (enc_rand() % 4 == 0) {
+      /* one long bit-packed run, maybe claiming more groups than bytes */
+      size_t groups = (n + 7) / 8, claim = groups + (enc_rand() % 3 ? 0 : enc_rand() % 5);
+      CHECK_OK(pqt_enc_buf_put_uleb(&b, (uint64_t)claim << 1 | 1, NULL));
+      CHECK_OK(pqt_buf_reserve(&b, groups * w + 8, NULL));
+      static uint32_t tmp[N + 8];
+      memset(tmp, 0, sizeof tmp);
+      memcpy(tmp, v, n * 4);
+      pqt_bitpack32(tmp, groups * 8, w, b.data + b.len);
+      b.len += groups * w;
+      if (w && claim == groups && enc_rand() % 2) b.len -= 1; /* cut: fewer values present */
+    } else {
+      CHECK_OK(pqt_rle_encode_u32(v, n, w, &b, NULL));
+    }
+    uint8_t *in = enc_dup(b.data, b.len);
+    int16_t max_level = (int16_t)(w == 0 ? 0 : enc_rand() % (1u << w));
+    pqt_rle_decoder dr, dl;
+    CHECK_OK(pqt_rle_decoder_init(&dr, in, b.len, w, NULL));
+    CHECK_OK(pqt_rle_decoder_init(&dl, in, b.len, w, NULL));
+    size_t i = 0;
+    while (i < n) {
+      size_t k = 1 + enc_rand() % (enc_rand() % 2 ? 9 : 700);
+      if (k > n - i) k = n - i;
+      pqt_status sr = pqt_rle_get_u32(&dr, ref + i, k, NULL);
+      pqt_status sl = pqt_rle_get_levels(&dl, out + i, k, max_level, NULL);
+      bool over = false;
+      for (size_t j = 0; sr == PQT_OK && j < k; j++) over |= ref[i + j] > (uint32_t)max_level;
+      CHECK_MSG(sl == (sr != PQT_OK ? sr : over ? PQT_ECORRUPT : PQT_OK),
+                "iter %d w %u at %zu+%zu: %d vs ref %d over %d", iter, w, i, k, sl, sr, over);
+      if (sl != PQT_OK || sr != PQT_OK) break;
+      for (size_t j = 0; j < k; j++)
+        CHECK_MSG(out[i + j] == (int16_t)ref[i + j], "iter %d w %u entry %zu", iter, w, i + j);
+      i += k;
+    }
+    /* counting variant: whole span at once */
+    int16_t cl = (int16_t)(w == 0 ? 0 : enc_rand() % (1u << w));
+    size_t cnt = 12345;
+    pqt_status sc = pqt_levels_decode_rle_count(in, b.len, w, out, n, (int16_t)((1 << w) - 1), cl,
+                                                &cnt, NULL);
+    pqt_rle_decoder d2;
+    CHECK_OK(pqt_rle_decoder_init(&d2, in, b.len, w, NULL));
+    pqt_status s2 = pqt_rle_get_u32(&d2, ref, n, NULL);
+    CHECK_EQ_INT(sc, s2);
+    if (sc == PQT_OK) {
+      size_t want = 0;
+      for (size_t j = 0; j < n; j++) want += ref[j] == (uint32_t)cl;
+      CHECK_EQ_INT(cnt, want);
+      for (size_t j = 0; j < n; j++) CHECK(out[j] == (int16_t)ref[j]);
+    } else {
+      CHECK_EQ_INT(cnt, 12345); /* untouched on failure */
+    }
+    free(in);
+    pqt_buf_free(&b);
+  }
+}
+
 static void test_rle_bools(void) {
   uint8_t v[1000], o[1000], bm[130];
   enc_seed(5);
@@ -386,5 +459,6 @@ RUN_TESTS("enc_bitpack_rle", TEST_CASE(test_spec_lsb_example), TEST_CASE(test_sp
           TEST_CASE(test_roundtrip_all_widths), TEST_CASE(test_rle_spec_stream),
           TEST_CASE(test_rle_short_last_run), TEST_CASE(test_rle_roundtrip_batches),
           TEST_CASE(test_rle_encoder_shape), TEST_CASE(test_rle_truncation),
-          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_levels), TEST_CASE(test_rle_bools),
+          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_levels), TEST_CASE(test_levels_fast_paths),
+          TEST_CASE(test_rle_bools),
           TEST_CASE(test_rle_huge_counts), TEST_CASE(test_dict_builder))
