@@ -200,7 +200,8 @@ typedef struct pqt_read_options {
   int verify_checksums;         /* verify page CRC32 when present (default 1) */
   int validate_utf8;            /* validate STRING columns (default 1) */
   uint64_t max_footer_bytes;    /* largest footer accepted (default 256 MiB) */
-  uint64_t max_memory;          /* 0 = no ceiling */
+  uint64_t max_memory;          /* ceiling on decoded data in memory (private pool; 0 = none):
+                                   reading stays under it or fails with PQT_ELIMIT */
   int32_t max_nesting_depth;    /* schema depth limit (default 256) */
   uint64_t buffer_cache_bytes;  /* private pool: freed large buffers kept (default 512 MiB) */
   pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one) */

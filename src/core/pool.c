@@ -33,6 +33,9 @@ struct pqt_buffer_pool {
   size_t cached_bytes;
   size_t budget;
   size_t live_blocks;         /* blocks handed out and not yet freed */
+  size_t live_bytes;          /* their bytes (large blocks by capacity) */
+  size_t limit;               /* live + cached bytes ceiling; 0 = none */
+  bool limit_hit;
   bool closed;
 };
 
@@ -68,33 +71,88 @@ static void pool_destroy(pqt_pool *p) {
   base->free(base->ctx, p, sizeof *p);
 }
 
-static void count_live(pqt_pool *p, int delta) {
-  pthread_mutex_lock(&p->mu);
-  p->live_blocks = (size_t)((ptrdiff_t)p->live_blocks + delta);
-  pthread_mutex_unlock(&p->mu);
+/* Reserve `bytes` more under the ceiling (lock held), evicting cached
+ * blocks when that makes room. Returns false when it cannot. Evicted
+ * blocks are chained on *evicted for the caller to free unlocked. */
+static bool reserve_locked(pqt_pool *p, size_t bytes, pool_block **evicted, size_t *evicted_cap) {
+  if (!p->limit) {
+    p->live_bytes += bytes;
+    return true;
+  }
+  for (int c = POOL_CLASSES - 1; c >= 0 && p->live_bytes + p->cached_bytes + bytes > p->limit; c--) {
+    while (p->free_list[c] && p->live_bytes + p->cached_bytes + bytes > p->limit) {
+      pool_block *b = p->free_list[c];
+      p->free_list[c] = b->next;
+      p->cached_bytes -= class_cap(c);
+      /* keep the class capacity in the block for the unlocked free */
+      memcpy((char *)b + sizeof(pool_block), &(size_t){class_cap(c)}, sizeof(size_t));
+      b->next = *evicted;
+      *evicted = b;
+      (void)evicted_cap;
+    }
+  }
+  if (p->live_bytes + p->cached_bytes + bytes > p->limit) {
+    p->limit_hit = true;
+    return false;
+  }
+  p->live_bytes += bytes;
+  return true;
+}
+
+static void free_evicted(pqt_pool *p, pool_block *b) {
+  while (b) {
+    pool_block *next = b->next;
+    size_t cap;
+    memcpy(&cap, (char *)b + sizeof(pool_block), sizeof cap);
+    p->base->free(p->base->ctx, b, cap);
+    b = next;
+  }
 }
 
 static void *pool_alloc(pqt_pool *p, size_t n) {
+  pool_block *evicted = NULL;
   if (n < POOL_MIN_BLOCK) {
+    pthread_mutex_lock(&p->mu);
+    bool ok = reserve_locked(p, n, &evicted, NULL);
+    if (ok) p->live_blocks++;
+    pthread_mutex_unlock(&p->mu);
+    free_evicted(p, evicted);
+    if (!ok) return NULL;
     void *q = p->base->realloc(p->base->ctx, NULL, 0, n);
-    if (q) count_live(p, 1);
+    if (!q) {
+      pthread_mutex_lock(&p->mu);
+      p->live_blocks--;
+      p->live_bytes -= n;
+      pthread_mutex_unlock(&p->mu);
+    }
     return q;
   }
   size_t cap;
   int cls = size_class(n, &cap);
   void *blk = NULL;
+  bool ok = true;
   pthread_mutex_lock(&p->mu);
   if (cls < POOL_CLASSES && p->free_list[cls]) {
     pool_block *b = p->free_list[cls];
     p->free_list[cls] = b->next;
     p->cached_bytes -= cap;
+    p->live_bytes += cap;
     blk = b;
+  } else {
+    ok = reserve_locked(p, cap, &evicted, NULL);
   }
-  if (blk) p->live_blocks++;
+  if (blk || ok) p->live_blocks++;
   pthread_mutex_unlock(&p->mu);
+  free_evicted(p, evicted);
   if (blk) return blk;
+  if (!ok) return NULL;
   blk = p->base->realloc(p->base->ctx, NULL, 0, cap);
-  if (blk) count_live(p, 1);
+  if (!blk) {
+    pthread_mutex_lock(&p->mu);
+    p->live_blocks--;
+    p->live_bytes -= cap;
+    pthread_mutex_unlock(&p->mu);
+  }
   return blk;
 }
 
@@ -106,6 +164,7 @@ static void pool_free_block(pqt_pool *p, void *ptr, size_t n) {
   bool destroy = false, keep = false;
   pthread_mutex_lock(&p->mu);
   p->live_blocks--;
+  p->live_bytes -= cap;
   if (!p->closed && cls < POOL_CLASSES && p->cached_bytes + cap <= p->budget) {
     pool_block *b = ptr;
     b->next = p->free_list[cls];
@@ -131,7 +190,23 @@ static void *iface_realloc(void *ctx, void *ptr, size_t old_n, size_t new_n) {
       if (new_cap == cap) return ptr; /* same block serves */
     }
   } else if (new_n < POOL_MIN_BLOCK) {
-    return p->base->realloc(p->base->ctx, ptr, old_n, new_n); /* still one live block */
+    /* small to small: still one live block, resized in place by the base */
+    pool_block *evicted = NULL;
+    bool ok = true;
+    pthread_mutex_lock(&p->mu);
+    if (new_n > old_n) ok = reserve_locked(p, new_n - old_n, &evicted, NULL);
+    else p->live_bytes -= old_n - new_n;
+    pthread_mutex_unlock(&p->mu);
+    free_evicted(p, evicted);
+    if (!ok) return NULL;
+    void *q = p->base->realloc(p->base->ctx, ptr, old_n, new_n);
+    if (!q) {
+      pthread_mutex_lock(&p->mu);
+      if (new_n > old_n) p->live_bytes -= new_n - old_n;
+      else p->live_bytes += old_n - new_n;
+      pthread_mutex_unlock(&p->mu);
+    }
+    return q;
   }
   void *np = pool_alloc(p, new_n);
   if (!np) return NULL;
@@ -158,6 +233,28 @@ pqt_status pqt_pool_create(pqt_pool **out, const pqt_allocator *base, size_t bud
 }
 
 const pqt_allocator *pqt_pool_allocator(pqt_pool *p) { return &p->iface; }
+
+void pqt_pool_set_limit(pqt_pool *p, size_t limit) {
+  pthread_mutex_lock(&p->mu);
+  p->limit = limit;
+  p->limit_hit = false;
+  pthread_mutex_unlock(&p->mu);
+}
+
+bool pqt_pool_take_limit_hit(pqt_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  bool hit = p->limit_hit;
+  p->limit_hit = false;
+  pthread_mutex_unlock(&p->mu);
+  return hit;
+}
+
+size_t pqt_pool_bytes_in_use(pqt_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  size_t n = p->live_bytes + p->cached_bytes;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
 
 PQT_API pqt_status pqt_buffer_pool_create(pqt_buffer_pool **out, const pqt_allocator *alloc, uint64_t budget_bytes,
                                           pqt_error *err) {

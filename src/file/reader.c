@@ -140,10 +140,19 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
       goto fail;
     }
   }
-  if (r->opts.buffer_pool) r->pool = r->opts.buffer_pool;
-  else if ((st = pqt_pool_create(&r->pool, alloc, (size_t)r->opts.buffer_cache_bytes, err)) != PQT_OK) goto fail;
+  if (r->opts.buffer_pool) {
+    r->pool = r->opts.buffer_pool;
+  } else {
+    if ((st = pqt_pool_create(&r->pool, alloc, (size_t)r->opts.buffer_cache_bytes, err)) != PQT_OK) goto fail;
+    if (r->opts.max_memory) pqt_pool_set_limit(r->pool, (size_t)r->opts.max_memory);
+  }
   r->data_alloc = pqt_pool_allocator(r->pool);
-  if ((st = pqt_codec_ctx_create(&r->codec_ctx, r->data_alloc, err)) != PQT_OK) goto fail;
+  if ((st = pqt_codec_ctx_create(&r->codec_ctx, r->data_alloc, err)) != PQT_OK) {
+    if (st == PQT_ENOMEM && pqt_pool_take_limit_hit(r->pool))
+      st = pqt_error_set(err, PQT_ELIMIT, "the memory ceiling of %llu bytes (max_memory) would be exceeded",
+                         (unsigned long long)r->opts.max_memory);
+    goto fail;
+  }
   r->io = *io;
   *out = r;
   return PQT_OK;

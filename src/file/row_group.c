@@ -106,8 +106,16 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   return st;
 }
 
+/* An allocation refused at pqt_read_options.max_memory reads as ELIMIT. */
+pqt_status pqt_reader_limit_status(pqt_reader *r, pqt_status st, pqt_error *err) {
+  if (st == PQT_ENOMEM && pqt_pool_take_limit_hit(r->pool))
+    return pqt_error_set(err, PQT_ELIMIT, "the memory ceiling of %llu bytes (max_memory) would be exceeded",
+                         (unsigned long long)r->opts.max_memory);
+  return st;
+}
+
 pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
-  pqt_status st = read_leaf(r, g, leaf, cd, err);
+  pqt_status st = pqt_reader_limit_status(r, read_leaf(r, g, leaf, cd, err), err);
   if (st != PQT_OK) {
     if (err) {
       err->row_group = g;
@@ -158,7 +166,8 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
     bool any = false;
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++) any |= selected[i] != 0;
     if (!any) continue;
-    st = pqt_assemble_field(f, cols, nl, selected, r->data_alloc, &out->fields[out->n_fields], err);
+    st = pqt_reader_limit_status(r, pqt_assemble_field(f, cols, nl, selected, r->data_alloc, &out->fields[out->n_fields], err),
+                      err);
     if (st == PQT_OK) {
       if (out->fields[out->n_fields]->length != rg->num_rows)
         st = pqt_corrupt(err, "field %s has %lld rows, the row group %lld", f->name,

@@ -54,17 +54,17 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
     }
     int32_t g = p->groups[p->next_group++];
     pqt_status st = pqt_row_group_read(p->r, g, p->selected, &p->cur, &p->err);
-    if (st != PQT_OK) return status_to_errno(st);
+    if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
     p->have_cur = true;
     p->pos = 0;
     for (int32_t i = 0; i < p->cur.n_fields && st == PQT_OK; i++)
       st = pqt_array_to_arrow_layout(alloc, p->cur.fields[i], &p->err);
-    if (st != PQT_OK) return status_to_errno(st);
+    if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
   }
   int64_t n = p->cur.num_rows - p->pos;
   if (p->batch_size > 0 && n > p->batch_size) n = p->batch_size;
   pqt_status st = pqt_export_batch(alloc, p->cur.fields, p->cur.n_fields, p->pos, n, out, &p->err);
-  if (st != PQT_OK) return status_to_errno(st);
+  if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
   p->pos += n;
   return 0;
 }
@@ -90,7 +90,7 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_get_stream: bad arguments");
   const pqt_allocator *alloc = r->data_alloc;
   stream_priv *p = pqt_mem_calloc(alloc, sizeof *p);
-  if (!p) return pqt_nomem(err);
+  if (!p) return pqt_reader_limit_status(r, pqt_nomem(err), err);
   p->r = r;
   int32_t nl = r->schema->n_leaves;
   p->selected = pqt_mem_calloc(alloc, (size_t)(nl ? nl : 1));
@@ -109,7 +109,7 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   out->release = stream_release;
   if (st != PQT_OK) {
     stream_release(out);
-    return st;
+    return pqt_reader_limit_status(r, st, err);
   }
   out->get_schema = stream_get_schema;
   out->get_next = stream_get_next;
