@@ -62,14 +62,24 @@ static int bit_width_for(int16_t max_level) {
   return bw;
 }
 
-/* Decode one level section into out[0..n). */
+/* Decode one level section into out[0..n) and count the levels equal to
+ * count_level (free on RLE runs). */
 static pqt_status decode_levels(int32_t encoding, const uint8_t *p, size_t len, int16_t max_level, int16_t *out,
-                                size_t n, const char *what, pqt_error *err) {
+                                size_t n, int16_t count_level, size_t *count, const char *what, pqt_error *err) {
   unsigned bw = (unsigned)bit_width_for(max_level);
   pqt_status st;
-  if (encoding == PQT_ENC_RLE) st = pqt_levels_decode_rle(p, len, bw, out, n, max_level, err);
-  else if (encoding == PQT_ENC_BIT_PACKED) st = pqt_levels_decode_bit_packed(p, len, bw, out, n, max_level, NULL, err);
-  else st = pqt_error_set(err, PQT_EUNSUPPORTED, "level encoding %d", encoding);
+  if (encoding == PQT_ENC_RLE) {
+    st = pqt_levels_decode_rle_count(p, len, bw, out, n, max_level, count_level, count, err);
+  } else if (encoding == PQT_ENC_BIT_PACKED) {
+    st = pqt_levels_decode_bit_packed(p, len, bw, out, n, max_level, NULL, err);
+    if (st == PQT_OK) {
+      size_t c = 0;
+      for (size_t i = 0; i < n; i++) c += out[i] == count_level;
+      *count = c;
+    }
+  } else {
+    st = pqt_error_set(err, PQT_EUNSUPPORTED, "level encoding %d", encoding);
+  }
   if (st != PQT_OK) pqt_error_prefix(err, "%s levels", what);
   return st;
 }
@@ -296,9 +306,10 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
   if (desc->max_rep > 0) {
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n * 2, err));
     int16_t *rep = (int16_t *)(void *)(cd->rep.data + cd->rep.len);
-    PQT_RETURN_NOT_OK(decode_levels(pg->rep_encoding, pg->rep, pg->rep_len, desc->max_rep, rep, n, "repetition", err));
-    page_rows = 0;
-    for (size_t i = 0; i < n; i++) page_rows += rep[i] == 0;
+    size_t rows = 0;
+    PQT_RETURN_NOT_OK(
+        decode_levels(pg->rep_encoding, pg->rep, pg->rep_len, desc->max_rep, rep, n, 0, &rows, "repetition", err));
+    page_rows = (int64_t)rows;
     if (pg->type == PQT_PAGE_DATA_V2 && n > 0 && rep[0] != 0)
       return pqt_corrupt(err, "v2 data page does not start at a row boundary (repetition level %d)", rep[0]);
     cd->rep.len += n * 2;
@@ -315,11 +326,8 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n * 2, err));
     int16_t *def = (int16_t *)(void *)(cd->def.data + cd->def.len);
-    PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, "definition", err));
-    size_t c = 0;
-    int16_t md = desc->max_def;
-    for (size_t i = 0; i < n; i++) c += def[i] == md;
-    n_nonnull = c;
+    PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, desc->max_def,
+                                    &n_nonnull, "definition", err));
     cd->def.len += n * 2;
   }
   if (desc->max_rep > 0) {
