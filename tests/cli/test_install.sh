@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `make install` works for another C program: install the build into a
+# temporary prefix, then compile and run the README's API example against it
+# with pkg-config. Usage: CLI CORPUS_DIR (the build dir is the CLI's folder).
+set -u
+build=$(cd "$(dirname "$1")" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+if cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1; then pass=$((pass+1)); else echo "FAIL: install: $(tail -5 "$tmp/install.log")"; fail=$((fail+1)); fi
+for f in include/parquetry.h include/parquetry_arrow.h lib/libparquetry.a; do
+  if [ -e "$tmp/prefix/$f" ]; then pass=$((pass+1)); else echo "FAIL: $f not installed"; fail=$((fail+1)); fi
+done
+pc=$(find "$tmp/prefix" -name parquetry.pc | head -1)
+[ -n "$pc" ] && pass=$((pass+1)) || { echo "FAIL: parquetry.pc not installed"; fail=$((fail+1)); }
+# the README's example, extracted from README.md so the two cannot drift apart
+awk '/^```c$/{on=1;next} /^```$/{on=0} on' "$here/README.md" > "$tmp/body.c"
+{
+  echo '#include <stdio.h>'
+  sed -n '/^#include/p' "$tmp/body.c"
+  echo 'int main(void) {'
+  sed '/^#include/d' "$tmp/body.c" | sed "s|\"data.parquet\"|\"$here/tests/fixtures/seed004_nested.parquet\"|; s|{\"id\", \"address.city\"}|{\"nest.nest\", \"nest.repeated\"}|"
+  echo '  puts("example ok");'
+  echo '  return 0;'
+  echo '}'
+} > "$tmp/example.c"
+# the test build carries sanitizers: link the example the same way
+san=""
+grep -q "PQT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$tmp/example" $(pkg-config --cflags --libs --static parquetry) -Wl,-rpath,"$tmp/prefix/lib" >"$tmp/cc.log" 2>&1; then
+  pass=$((pass+1))
+  out=$("$tmp/example" 2>&1)
+  if [ "$out" = "example ok" ]; then pass=$((pass+1)); else echo "FAIL: example output: $out"; fail=$((fail+1)); fi
+else
+  echo "FAIL: compiling the README example: $(head -20 "$tmp/cc.log")"; fail=$((fail+1))
+fi
+echo "install: $pass passed, $fail failed"
+[ $fail -eq 0 ]
