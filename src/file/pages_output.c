@@ -55,11 +55,12 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
     return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: encrypted or without metadata", g,
                          leaf->dotted_path);
   const pqt_column_metadata *cm = &cc->meta_data;
-  int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
-  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
-    s = cm->dictionary_page_offset;
-  if (s < 0 || cm->total_compressed_size < 0)
-    return pqt_corrupt(err, "row group %d, column %s: no valid chunk offset", g, leaf->dotted_path);
+  uint64_t start = 0, len = 0;
+  pqt_status st = pqt_chunk_range(r, cm, &start, &len, err);
+  if (st != PQT_OK) {
+    pqt_error_prefix(err, "row group %d, column %s", g, leaf->dotted_path);
+    return st;
+  }
   pqt_value_type vt;
   pqt_value_type_from_element(&vt, leaf->elem);
   vt.logical = leaf->logical;
@@ -71,8 +72,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
   po.max_def = leaf->max_def;
   po.max_rep = leaf->max_rep;
   pqt_page_reader pr;
-  pqt_status st = pqt_page_reader_init(&pr, &r->io, (uint64_t)s, (uint64_t)cm->total_compressed_size, cm->codec,
-                                       r->codec_ctx, &po, r->data_alloc, err);
+  st = pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, err);
   char t1[16], t2[16], t3[16];
   while (st == PQT_OK) {
     pqt_page pg;

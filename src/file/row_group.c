@@ -36,7 +36,7 @@ pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *o
   return PQT_OK;
 }
 
-static pqt_status chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
+pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
                               pqt_error *err) {
   /* The chunk starts at the smaller valid offset: some writers store a
    * dictionary_page_offset of 0 for "none", others a data_page_offset of 0
@@ -78,7 +78,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
                     ln->physical_type);
   uint64_t start = 0, len = 0;
-  PQT_RETURN_NOT_OK(chunk_range(r, cm, &start, &len, err));
+  PQT_RETURN_NOT_OK(pqt_chunk_range(r, cm, &start, &len, err));
   int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
   int k = 0;
   for (const pqt_schema_node *x = ln; x && k <= PQT_SCHEMA_MAX_DEPTH; x = x->parent)

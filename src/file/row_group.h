@@ -18,6 +18,10 @@ pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *o
                                   pqt_error *err);
 pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
                               pqt_error *err);
+/* Where a column chunk's bytes are: from the smaller valid page offset
+ * (dictionary_page_offset 0 means none), total_compressed_size long, inside the file. */
+pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
+                           pqt_error *err);
 /* Decode one column chunk (errors name the row group and column). */
 pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err);
 /* st, or PQT_ELIMIT when st is an allocation refused at max_memory. */
