@@ -91,7 +91,15 @@ static int parse_key(const char *s, uint8_t *out, size_t *len) {
   "  --column-key PATH:KEY   key of an encrypted column (repeatable)\n"                 \
   "  --aad-prefix TEXT       AAD prefix of a file that does not store it\n"            \
   "  --no-crc                do not verify page checksums\n"                            \
-  "  --no-utf8-check         do not validate STRING columns as UTF-8"
+  "  --no-utf8-check         do not validate STRING columns as UTF-8\n"              \
+  "  --skip-corrupt          skip a corrupt row group (reported on stderr) and go on"
+
+static const char *g_current_path = "";
+
+static void report_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
+  (void)ctx;
+  fprintf(stderr, "parquetry: %s: skipped %lld rows: %s\n", g_current_path, (long long)rows_lost, what->message);
+}
 
 /* Parse one shared option at argv[*i]: 1 consumed, 0 not ours, 2 usage error. */
 static int read_option(const char *cmd, int argc, char **argv, int *i) {
@@ -99,6 +107,11 @@ static int read_option(const char *cmd, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   if (strcmp(a, "--no-crc") == 0) {
     g_read.opts.verify_checksums = 0;
+    return 1;
+  }
+  if (strcmp(a, "--skip-corrupt") == 0) {
+    g_read.opts.on_error = PQT_SKIP_CORRUPT;
+    g_read.opts.on_skip = report_skip;
     return 1;
   }
   if (strcmp(a, "--no-utf8-check") == 0) {
@@ -155,6 +168,7 @@ static int open_reader(const char *path, pqt_reader **r) {
   pqt_error e;
   pqt_error_init(&e);
   read_settings_init();
+  g_current_path = path;
   if (pqt_reader_open_file(r, path, &g_read.opts, &e) != PQT_OK) return file_error(path, &e);
   return 0;
 }

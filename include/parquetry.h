@@ -215,7 +215,15 @@ typedef struct pqt_read_options {
   pqt_key_retriever_fn key_retriever; /* NULL: none */
   void *key_retriever_ctx;      /* must outlive the reader */
   int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
+  /* What a corrupt row group does: PQT_FAIL (default) stops the read with
+   * the error; PQT_SKIP_CORRUPT skips that row group, reports it through
+   * on_skip (when set) and goes on with the next one. */
+  int on_error;
+  void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
+  void *on_skip_ctx;
 } pqt_read_options;
+
+enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };
 
 /* Fill options with defaults. */
 PQT_API void pqt_read_options_init(pqt_read_options *opts);

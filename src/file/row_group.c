@@ -184,3 +184,21 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   if (st != PQT_OK) pqt_row_group_data_free(r->data_alloc, out);
   return st;
 }
+
+pqt_status pqt_row_group_read_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+                                      bool *skipped, pqt_error *err) {
+  *skipped = false;
+  pqt_error local;
+  pqt_error_init(&local);
+  pqt_status st = pqt_reader_limit_status(r, pqt_row_group_read(r, g, selected, out, &local), &local);
+  if (st == PQT_OK) return PQT_OK;
+  bool recoverable = st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
+  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable) {
+    if (err) *err = local;
+    return st;
+  }
+  /* the row group is lost, the rest of the file is not */
+  *skipped = true;
+  if (r->opts.on_skip) r->opts.on_skip(r->opts.on_skip_ctx, &local, r->md.row_groups.items[g].num_rows);
+  return PQT_OK;
+}

@@ -24,6 +24,11 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
                            pqt_error *err);
 /* Decode one column chunk (errors name the row group and column). */
 pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err);
+/* pqt_row_group_read honouring pqt_read_options.on_error: with
+ * PQT_SKIP_CORRUPT a corrupt row group is reported (on_skip) and *skipped
+ * set instead of failing; out is then empty. */
+pqt_status pqt_row_group_read_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+                                      bool *skipped, pqt_error *err);
 /* st, or PQT_ELIMIT when st is an allocation refused at max_memory. */
 pqt_status pqt_reader_limit_status(pqt_reader *r, pqt_status st, pqt_error *err);
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d);

@@ -53,8 +53,10 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
       return 0;
     }
     int32_t g = p->groups[p->next_group++];
-    pqt_status st = pqt_row_group_read(p->r, g, p->selected, &p->cur, &p->err);
-    if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
+    bool skipped;
+    pqt_status st = pqt_row_group_read_recover(p->r, g, p->selected, &p->cur, &skipped, &p->err);
+    if (st != PQT_OK) return status_to_errno(st);
+    if (skipped) continue;
     p->have_cur = true;
     p->pos = 0;
     for (int32_t i = 0; i < p->cur.n_fields && st == PQT_OK; i++)

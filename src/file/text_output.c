@@ -47,8 +47,10 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   for (int32_t gi = 0; gi < n_groups && st == PQT_OK && (limit < 0 || written < limit); gi++) {
     int32_t g = opts && opts->row_groups && opts->n_row_groups ? opts->row_groups[gi] : gi;
     pqt_row_group_data d;
-    st = pqt_reader_limit_status(r, pqt_row_group_read(r, g, selected, &d, err), err);
+    bool skipped;
+    st = pqt_row_group_read_recover(r, g, selected, &d, &skipped, err);
     if (st != PQT_OK) break;
+    if (skipped) continue;
     for (int64_t row = 0; row < d.num_rows && st == PQT_OK && (limit < 0 || written < limit); row++) {
       if (format == PQT_TEXT_JSONL) {
         st = pqt_buf_append(&b, "{", 1, err);
