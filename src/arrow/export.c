@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arrow/arrow_schema_ipc.h"
 #include "column/column_reader.h"
 
 /* ---- type mapping ---------------------------------------------------- */
@@ -22,11 +23,12 @@ typedef enum conv_kind {
   CONV_BE_TO_DEC128,
   CONV_BE_TO_DEC256,
   CONV_INT96_TO_NS,
-  CONV_TO_NULL
+  CONV_TO_NULL,
+  CONV_LARGE_OFFSETS
 } conv_kind;
 
 typedef struct leaf_type {
-  char format[48];
+  char format[64];
   conv_kind conv;
 } leaf_type;
 
@@ -35,7 +37,7 @@ static int time_unit_char(const pqt_time_unit *u) {
   return w == PQT_TIME_UNIT_MILLIS ? 'm' : w == PQT_TIME_UNIT_MICROS ? 'u' : 'n';
 }
 
-static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
+static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
   memset(lt, 0, sizeof *lt);
   int l = pqt_union_which(x->logical.isset);
   int ct = x->converted_type;
@@ -110,6 +112,26 @@ static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
   snprintf(lt->format, sizeof lt->format, "%s", f);
 }
 
+/* The Arrow type of a leaf: the Parquet mapping, refined by the file's
+ * ARROW:schema where the stored layout allows it (interop pitfall 20): a
+ * timestamp's time zone, durations, large string/binary. */
+static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
+  parquet_leaf_type(x, lt);
+  const pqt_arrow_field *h = x->arrow_hint;
+  if (!h || h->dictionary || lt->conv != CONV_NONE) return;
+  const char *f = lt->format, *hf = h->format;
+  if (strncmp(f, "ts", 2) == 0 && strncmp(hf, "ts", 2) == 0 && f[2] == hf[2] && hf[3] == ':') {
+    snprintf(lt->format, sizeof lt->format, "%s", hf); /* same unit: take Arrow's time zone */
+  } else if (strcmp(f, "l") == 0 && strncmp(hf, "tD", 2) == 0 && hf[2] && !hf[3]) {
+    snprintf(lt->format, sizeof lt->format, "%s", hf); /* duration stored as INT64 */
+  } else if ((strcmp(f, "u") == 0 && strcmp(hf, "U") == 0) || (strcmp(f, "z") == 0 && strcmp(hf, "Z") == 0)) {
+    snprintf(lt->format, sizeof lt->format, "%s", hf);
+    lt->conv = CONV_LARGE_OFFSETS;
+  } else if (strcmp(f, "z") == 0 && strcmp(hf, "u") == 0) {
+    snprintf(lt->format, sizeof lt->format, "u");
+  }
+}
+
 /* ---- layout conversion -------------------------------------------------- */
 
 /* Sign-extend big-endian two's complement bytes into a little-endian
@@ -136,6 +158,14 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
     pqt_shared_unref(a->values);
     pqt_shared_unref(a->offsets);
     a->values = a->offsets = NULL;
+    return PQT_OK;
+  }
+  if (lt.conv == CONV_LARGE_OFFSETS) {
+    PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)(n + 1) * 8, &nb, err));
+    const int32_t *o32 = (const int32_t *)(const void *)a->offsets->data;
+    for (int64_t i = 0; i <= n; i++) pqt_store_u64le(nb->data + 8 * i, (uint64_t)(int64_t)o32[i]);
+    pqt_shared_unref(a->offsets);
+    a->offsets = nb;
     return PQT_OK;
   }
   size_t out_w = lt.conv == CONV_I32_TO_I8 ? 1 : lt.conv == CONV_I32_TO_I16 ? 2 : lt.conv == CONV_INT96_TO_NS ? 8

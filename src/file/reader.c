@@ -5,6 +5,8 @@
  * read from the file is checked before it is used.
  */
 #include "file/reader_internal.h"
+
+#include "arrow/arrow_schema_ipc.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -46,6 +48,47 @@ static void reader_free(pqt_reader *r) {
   pqt_arena_reset(&r->arena);
   if (r->footer_copy) pqt_mem_free(r->alloc, r->footer_copy, r->footer_len);
   pqt_mem_free(r->alloc, r, sizeof *r);
+}
+
+/* Attach the fields of ARROW:schema to the schema nodes they describe. */
+static void match_arrow(pqt_schema_node *x, const pqt_arrow_field *af, int depth) {
+  if (!x || !af || depth > 64) return;
+  x->arrow_hint = af;
+  if (x->is_leaf) return;
+  if (x->kind == PQT_NODE_STRUCT && x->repetition != PQT_REPEATED && strcmp(af->format, "+s") == 0) {
+    for (int32_t i = 0; i < x->n_children; i++)
+      for (int32_t k = 0; k < af->n_children; k++)
+        if (strcmp(x->children[i]->name, af->children[k].name) == 0) {
+          match_arrow(x->children[i], &af->children[k], depth + 1);
+          break;
+        }
+  } else if (x->kind == PQT_NODE_LIST && af->n_children == 1 && x->element && x->element != x->repeated) {
+    match_arrow(x->element, &af->children[0], depth + 1);
+  } else if (x->kind == PQT_NODE_MAP && af->n_children == 1 && af->children[0].n_children == 2) {
+    match_arrow(x->key, &af->children[0].children[0], depth + 1);
+    match_arrow(x->value, &af->children[0].children[1], depth + 1);
+  }
+}
+
+static void apply_arrow_schema(pqt_reader *r) {
+  for (int32_t i = 0; i < r->md.key_value_metadata.n; i++) {
+    const pqt_key_value *kv = &r->md.key_value_metadata.items[i];
+    if (kv->key.len != 12 || memcmp(kv->key.ptr, "ARROW:schema", 12) != 0 || !PQT_HAS(kv, 2)) continue;
+    pqt_arrow_field *fields = NULL;
+    int32_t n = 0;
+    /* best effort: a schema we cannot read leaves the Parquet mapping alone */
+    if (pqt_arrow_schema_decode((const char *)kv->value.ptr, (size_t)kv->value.len, &r->arena, &fields, &n, NULL) !=
+        PQT_OK)
+      return;
+    pqt_schema_node *root = r->schema->root;
+    for (int32_t c = 0; c < root->n_children; c++)
+      for (int32_t k = 0; k < n; k++)
+        if (strcmp(root->children[c]->name, fields[k].name) == 0) {
+          match_arrow(root->children[c], &fields[k], 0);
+          break;
+        }
+    return;
+  }
 }
 
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts,
@@ -131,6 +174,7 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     st = pqt_file_decryptor_column_metadata(r->crypto, &r->md, paths, r->schema->n_leaves, &r->arena, err);
     if (st != PQT_OK) goto fail;
   }
+  apply_arrow_schema(r);
   /* created_by is a view into the footer: keep a NUL-terminated copy. */
   r->created_by = "";
   if (PQT_HAS(&r->md, 6)) {

@@ -124,6 +124,9 @@ struct pqt_schema_node {
   pqt_schema_node *value;
   /* Which legacy rule chose a LIST element: 1..5 (see schema.c). 0 otherwise. */
   int8_t list_rule;
+  /* The matching field of the file's ARROW:schema (a pqt_arrow_field), set
+   * by the reader when the file has one; NULL otherwise. */
+  const void *arrow_hint;
 };
 
 typedef struct pqt_schema {

@@ -205,4 +205,38 @@ static void test_batches_outlive_reader(void) {
   a.release(&a);
 }
 
-RUN_TESTS("arrow_export", TEST_CASE(test_corpus_streams_are_valid_arrow), TEST_CASE(test_batches_outlive_reader))
+/* ARROW:schema refines the Parquet mapping where the stored layout allows
+ * (interop pitfall 20): time zones, large string/binary. */
+static void test_arrow_schema_honoured(void) {
+  const char *dir = pqt_testing_dir();
+  if (!dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/bad_data/ARROW-GH-41321.parquet", dir);
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_file(&r, path, NULL, NULL));
+  if (!r) return;
+  struct ArrowArrayStream st;
+  CHECK_OK(pqt_reader_get_stream(r, NULL, &st, NULL));
+  struct ArrowSchema s;
+  CHECK_EQ_INT(st.get_schema(&st, &s), 0);
+  static const char *const want[][2] = {
+      {"string", "u"},          {"large_string", "U"},           {"timestamp_ms_gmt", "tsm:UTC"},
+      {"timestamp_ms_gmt_plus_2", "tsm:+02:00"}, {"timestamp_ms_gmt_minus_0215", "tsm:-02:15"},
+      {"binary", "z"},          {"large_binary", "Z"},           {"uint64", "L"},
+  };
+  for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+    bool found = false;
+    for (int64_t i = 0; i < s.n_children; i++)
+      if (strcmp(s.children[i]->name, want[w][0]) == 0) {
+        found = true;
+        CHECK_MSG(strcmp(s.children[i]->format, want[w][1]) == 0, "%s: %s, want %s", want[w][0],
+                  s.children[i]->format, want[w][1]);
+      }
+    CHECK_MSG(found, "no field %s", want[w][0]);
+  }
+  s.release(&s);
+  st.release(&st);
+  pqt_reader_close(r);
+}
+
+RUN_TESTS("arrow_export", TEST_CASE(test_arrow_schema_honoured), TEST_CASE(test_corpus_streams_are_valid_arrow), TEST_CASE(test_batches_outlive_reader))
