@@ -86,6 +86,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   o.page.verify_crc = r->opts.verify_checksums != 0;
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
+  o.expected_values = cm->num_values;
   return pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->alloc, cd, err);
 }
 
