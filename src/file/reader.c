@@ -158,7 +158,11 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r) {
   for (int32_t g = 0; g < r->md.row_groups.n; g++) {
     const pqt_row_group *rg = &r->md.row_groups.items[g];
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS(&rg->columns.items[c], 3)) total += rg->columns.items[c].meta_data.total_uncompressed_size;
+      if (PQT_HAS(&rg->columns.items[c], 3)) {
+        /* sizes come from the file: saturate rather than overflow */
+        int64_t v = rg->columns.items[c].meta_data.total_uncompressed_size;
+        if (v > 0) total = v > INT64_MAX - total ? INT64_MAX : total + v;
+      }
   }
   return total;
 }
