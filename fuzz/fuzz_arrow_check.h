@@ -11,6 +11,7 @@
 #define PQT_FUZZ_ARROW_CHECK_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 
 typedef struct pqt_arrow_check {
   uint64_t sum; /* folds every byte touched, so the reads are not optimised away */
+  char msg[200]; /* details of the last problem */
 } pqt_arrow_check;
 
 static void pqt_ac_touch(pqt_arrow_check *c, const void *buf, int64_t first, int64_t end_excl) {
@@ -98,7 +100,12 @@ static const char *pqt_arrow_check_array(pqt_arrow_check *c, const struct ArrowS
     const int32_t *off = a->buffers[1];
     if (!off) return a->length == 0 ? NULL : "list offsets are NULL";
     for (int64_t i = lo; i < hi; i++)
-      if (off[i] < 0 || off[i + 1] < off[i]) return "list offsets not monotone";
+      if (off[i] < 0 || off[i + 1] < off[i]) {
+        snprintf(c->msg, sizeof c->msg, "list %s: offsets[%lld..%lld] = %d, %d (offset %lld, length %lld)",
+                 s->name ? s->name : "?", (long long)i, (long long)i + 1, off[i], off[i + 1], (long long)a->offset,
+                 (long long)a->length);
+        return "list offsets not monotone";
+      }
     if (a->length > 0 && off[hi] > a->children[0]->length) return "list offsets past the child";
     if (off[lo] < 0) return "negative list offset";
     return pqt_arrow_check_array(c, s->children[0], a->children[0], depth + 1);

@@ -96,7 +96,7 @@ static int64_t rf_stream_all(pqt_reader *r, int64_t batch_size, pqt_arrow_check 
       }
       if (!batch.release) break;
       const char *bad = pqt_arrow_check_array(chk, &schema, &batch, 0);
-      if (bad) RF_FAIL("invalid batch: %s", bad);
+      if (bad) RF_FAIL("invalid batch: %s %s", bad, chk->msg);
       if (batch.length == 0 && batch_size > 0) RF_FAIL("empty batch before the end of the stream");
       rows += batch.length;
       batch.release(&batch);
