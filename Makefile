@@ -29,6 +29,11 @@ fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_FUZZ=ON -DPQT_BUILD_TESTS=OFF >/dev/null
 	@cmake --build $(FUZZ_DIR) -j $(JOBS)
 
+# Every fuzz target for FUZZ_SECONDS (default 30) on its seed corpus; fails on a finding.
+FUZZ_SECONDS ?= 30
+fuzz-smoke:
+	@bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS)
+
 install: release
 	@cmake --install $(RELEASE_DIR)
 

@@ -166,6 +166,11 @@ static pqt_status build_children(asm_ctx *c, const pqt_schema_node *x, pqt_array
     if (first_selected_leaf(c, x->children[i]) < 0) continue;
     if (k >= a->n_children) return pqt_error_set(c->err, PQT_EINVAL, "projection changed during assembly");
     PQT_RETURN_NOT_OK(build_node(c, x->children[i], &a->children[k]));
+    /* the struct's slots come from its first leaf: a child built from
+     * another leaf whose levels disagree must not be exported at this length */
+    if (a->children[k]->length != a->length)
+      return pqt_corrupt(c->err, "%s: field %s has %lld slots, its siblings %lld (leaf columns disagree)", x->name,
+                         x->children[i]->name, (long long)a->children[k]->length, (long long)a->length);
     k++;
   }
   return PQT_OK;

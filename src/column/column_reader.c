@@ -298,6 +298,9 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
   if ((uint64_t)cd->n_levels + n > opts->max_values)
     return pqt_error_set(err, PQT_ELIMIT, "column chunk holds more than %llu values",
                          (unsigned long long)opts->max_values);
+  if (opts->expected_values >= 0 && (uint64_t)cd->n_levels + n > (uint64_t)opts->expected_values)
+    return pqt_corrupt(err, "pages hold more values (%llu) than the column chunk's num_values (%lld)",
+                       (unsigned long long)((uint64_t)cd->n_levels + n), (long long)opts->expected_values);
   if (desc->max_rep == 0 && opts->expected_rows >= 0 && cd->n_levels + (int64_t)n > opts->expected_rows)
     return pqt_corrupt(err, "pages hold more values (%lld) than the row group has rows (%lld)",
                        (long long)(cd->n_levels + (int64_t)n), (long long)opts->expected_rows);

@@ -57,6 +57,8 @@ typedef struct pqt_column_read_options {
   pqt_page_reader_options page;
   int64_t expected_rows;   /* the row group's num_rows (checked), -1 to skip the check */
   uint64_t max_values;     /* ceiling on entries in one chunk (default 2^31 - 1) */
+  int64_t expected_values; /* the chunk's num_values: pages may not hold more (checked
+                            * before level buffers are sized); -1 to skip */
 } pqt_column_read_options;
 
 /*

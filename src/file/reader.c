@@ -241,7 +241,11 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r) {
   for (int32_t g = 0; g < r->md.row_groups.n; g++) {
     const pqt_row_group *rg = &r->md.row_groups.items[g];
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS(&rg->columns.items[c], 3)) total += rg->columns.items[c].meta_data.total_uncompressed_size;
+      if (PQT_HAS(&rg->columns.items[c], 3)) {
+        /* sizes come from the file: saturate rather than overflow */
+        int64_t v = rg->columns.items[c].meta_data.total_uncompressed_size;
+        if (v > 0) total = v > INT64_MAX - total ? INT64_MAX : total + v;
+      }
   }
   return total;
 }
@@ -273,7 +277,13 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err) {
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
-  pqt_status st = pqt_reader_summary_append(r, &b, err);
+  /* The summary's appends do not all check their status; any failure is
+   * recorded in the error, so a local one tells whether the text is whole. */
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = pqt_reader_summary_append(r, &b, &e);
+  if (st == PQT_OK && e.code != PQT_OK) st = e.code;
+  if (st != PQT_OK && err) *err = e;
   if (st != PQT_OK) {
     pqt_buf_free(&b);
     return st;

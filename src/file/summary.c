@@ -38,8 +38,14 @@ static bool legacy_stats_usable(const pqt_value_type *vt) {
 
 static void append_stat_value(pqt_buf *b, const pqt_value_type *vt, pqt_bytes v, pqt_error *err) {
   size_t mark = b->len;
-  if (pqt_format_value(vt, v.ptr, (size_t)v.len, b, NULL) != PQT_OK) {
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_format_value(vt, v.ptr, (size_t)v.len, b, &e) != PQT_OK) {
     b->len = mark;
+    if (e.code == PQT_ENOMEM) { /* not a value we cannot show: out of memory */
+      pqt_nomem(err);
+      return;
+    }
     pqt_buf_printf(b, err, "<%lld bytes>", (long long)v.len);
   }
 }

@@ -169,9 +169,9 @@ void pqt_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
   *y = yy + (*m <= 2);
 }
 
-static void append_year(int64_t y, pqt_buf *out, pqt_error *err) {
-  if (y < 0) pqt_buf_printf(out, err, "-%04lld", (long long)-y);
-  else pqt_buf_printf(out, err, "%04lld", (long long)y);
+static pqt_status append_year(int64_t y, pqt_buf *out, pqt_error *err) {
+  if (y < 0) return pqt_buf_printf(out, err, "-%04lld", (long long)-y);
+  return pqt_buf_printf(out, err, "%04lld", (long long)y);
 }
 
 pqt_status pqt_format_date(int64_t days, pqt_buf *out, pqt_error *err) {
@@ -179,7 +179,7 @@ pqt_status pqt_format_date(int64_t days, pqt_buf *out, pqt_error *err) {
   unsigned m, d;
   pqt_civil_from_days(days, &y, &m, &d);
   PQT_RETURN_NOT_OK(pqt_buf_append(out, "\"", 1, err));
-  append_year(y, out, err);
+  PQT_RETURN_NOT_OK(append_year(y, out, err));
   return pqt_buf_printf(out, err, "-%02u-%02u\"", m, d);
 }
 
@@ -204,7 +204,7 @@ pqt_status pqt_format_timestamp(int64_t v, int digits, bool utc, pqt_buf *out, p
   unsigned m, d;
   pqt_civil_from_days(days, &y, &m, &d);
   PQT_RETURN_NOT_OK(pqt_buf_append(out, "\"", 1, err));
-  append_year(y, out, err);
+  PQT_RETURN_NOT_OK(append_year(y, out, err));
   return pqt_buf_printf(out, err, "-%02u-%02uT%02d:%02d:%02d.%0*lld%s\"", m, d, (int)(sod / 3600),
                         (int)(sod / 60 % 60), (int)(sod % 60), digits, (long long)frac, utc ? "Z" : "");
 }
@@ -382,7 +382,7 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
       pqt_civil_from_days(days, &y, &m, &d);
       int64_t secs = nod / 1000000000LL, frac = nod % 1000000000LL;
       PQT_RETURN_NOT_OK(pqt_buf_append(out, "\"", 1, err));
-      append_year(y, out, err);
+      PQT_RETURN_NOT_OK(append_year(y, out, err));
       return pqt_buf_printf(out, err, "-%02u-%02uT%02d:%02d:%02d.%09lld\"", m, d, (int)(secs / 3600),
                             (int)(secs / 60 % 60), (int)(secs % 60), (long long)frac);
     }
@@ -391,16 +391,18 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
       uint32_t bits = pqt_load_u32le(p);
       float f;
       memcpy(&f, &bits, 4);
+      size_t mark = out->len;
       pqt_format_float(f, out, err);
-      return PQT_OK;
+      return out->len > mark ? PQT_OK : pqt_nomem(err); /* it always appends unless out of memory */
     }
     case PQT_DOUBLE: {
       PQT_CHECK_CORRUPT(n == 8, err, "DOUBLE value needs 8 bytes, has %zu", n);
       uint64_t bits = pqt_load_u64le(p);
       double d;
       memcpy(&d, &bits, 8);
+      size_t mark = out->len;
       pqt_format_double(d, out, err);
-      return PQT_OK;
+      return out->len > mark ? PQT_OK : pqt_nomem(err); /* it always appends unless out of memory */
     }
     case PQT_BYTE_ARRAY:
     case PQT_FIXED_LEN_BYTE_ARRAY: {
@@ -415,8 +417,9 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
                               p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
                               p[12], p[13], p[14], p[15]);
       if (lt == PQT_LT_FLOAT16 && n == 2) {
+        size_t mark = out->len;
         pqt_format_float16(pqt_load_u16le(p), out, err);
-        return PQT_OK;
+        return out->len > mark ? PQT_OK : pqt_nomem(err); /* it always appends unless out of memory */
       }
       if (ct == PQT_CT_INTERVAL && n == 12)
         return pqt_buf_printf(out, err, "{\"months\":%u,\"days\":%u,\"millis\":%u}", pqt_load_u32le(p),
