@@ -5,6 +5,7 @@ RELEASE_DIR := build/release
 ASAN_DIR := build/asan
 FUZZ_DIR := build/fuzz
 PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 30
 
 .PHONY: all deps release demo test fuzz fuzz-smoke install clean
 
@@ -20,17 +21,19 @@ release: deps
 demo: release
 	@bash scripts/demo.sh $(RELEASE_DIR)/parquetry
 
+# The fuzz smoke runs (every libFuzzer target for FUZZ_SECONDS, default 30)
+# come first so that ctest's summary is the last thing printed.
 test: deps
 	@cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DPQT_SANITIZE=ON -DPQT_WERROR=ON >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS)
 	@cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS)
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_FUZZ=ON -DPQT_BUILD_TESTS=OFF >/dev/null
 	@cmake --build $(FUZZ_DIR) -j $(JOBS)
 
-# Every fuzz target for FUZZ_SECONDS (default 30) on its seed corpus; fails on a finding.
-FUZZ_SECONDS ?= 30
+# Every fuzz target for FUZZ_SECONDS on its seed corpus; fails on a finding.
 fuzz-smoke:
 	@bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS)
 
