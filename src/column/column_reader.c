@@ -97,6 +97,9 @@ static pqt_status read_dictionary(chunk_state *cs, const pqt_page *pg, pqt_error
     PQT_RETURN_NOT_OK(pqt_plain_decode_byte_array(pg->values, pg->values_len, (int32_t *)cs->dict_offsets.data,
                                                   &cs->dict_values, n, &used, err));
     cs->dict_offsets.len = (n + 1) * sizeof(int32_t);
+    if (cs->desc->validate_utf8)
+      PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cs->dict_values.data, (const int32_t *)(const void *)cs->dict_offsets.data,
+                                                 (int64_t)n, err));
   } else if (t == PQT_BOOLEAN) {
     return pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary encoding of BOOLEAN columns");
   } else {
@@ -348,7 +351,9 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     cd->offsets.len = sizeof(int32_t);
   }
   PQT_RETURN_NOT_OK(decode_values(cs, pg, n_nonnull, cd, err));
-  if (desc->validate_utf8 && desc->physical_type == PQT_BYTE_ARRAY)
+  /* Dictionary pages were validated once when read: gathered values need no second look. */
+  bool from_dict = pg->encoding == PQT_ENC_RLE_DICTIONARY || pg->encoding == PQT_ENC_PLAIN_DICTIONARY;
+  if (desc->validate_utf8 && desc->physical_type == PQT_BYTE_ARRAY && !from_dict)
     PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, (const int32_t *)(const void *)cd->offsets.data +
                                                                     cd->n_values,
                                                (int64_t)n_nonnull, err));
