@@ -351,6 +351,40 @@ static int cmd_pages(int argc, char **argv) {
   return rc;
 }
 
+/* ---- verify ---- */
+static int cmd_verify(int argc, char **argv) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (is_help(a)) { print_usage(find_command("verify")); return 0; }
+    int ro = read_option("verify", argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
+    if (a[0] == '-' && a[1]) return usage_error("verify", "unknown option '%s'", a);
+    else if (path) return usage_error("verify", "unexpected argument '%s'", a);
+    else path = a;
+  }
+  if (!path) return usage_error("verify", "%s", "missing FILE");
+  pqt_reader *r;
+  int rc = open_reader(path, &r);
+  if (rc) return rc;
+  pqt_error e;
+  pqt_error_init(&e);
+  int64_t problems = 0;
+  if (pqt_reader_verify(r, write_stdout, NULL, &problems, &e) != PQT_OK) {
+    rc = file_error(path, &e);
+  } else if (problems) {
+    fflush(stdout);
+    fprintf(stderr, "parquetry: %s: %lld problem%s found\n", path, (long long)problems, problems == 1 ? "" : "s");
+    rc = EXIT_DATA;
+  } else {
+    printf("%s: ok (%lld rows in %d row groups, %d columns)\n", path, (long long)pqt_reader_num_rows(r),
+           pqt_reader_num_row_groups(r), pqt_reader_num_columns(r));
+  }
+  pqt_reader_close(r);
+  return rc;
+}
+
 static int cmd_cat(int argc, char **argv) { return run_rows("cat", argc, argv, -1); }
 
 static int cmd_head(int argc, char **argv) { return run_rows("head", argc, argv, 10); }
@@ -385,6 +419,11 @@ static const command commands[] = {
      "counts, level byte lengths, statistics and CRC status.\n\n"
      "  -c, --column PATH     only the columns under PATH" READ_OPTIONS_HELP,
      "parquetry pages [--column PATH] FILE", cmd_pages},
+    {"verify",
+     "Check every page (CRC, decompression, decoding), value counts, statistics against\n"
+     "the data and the offset index against the pages; print each problem, exit 1 if any."
+     READ_OPTIONS_HELP,
+     "parquetry verify FILE", cmd_verify},
     {"version", "Print the version.", "parquetry version", cmd_version},
     {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
 };

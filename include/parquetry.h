@@ -367,6 +367,15 @@ typedef pqt_status (*pqt_write_fn)(void *ctx, const char *data, size_t len);
 PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, pqt_write_fn write, void *ctx,
                                              pqt_error *err);
 
+/*
+ * Check the whole file: every page (header, CRC, decompression, decoding),
+ * value counts, chunk statistics against the data, the offset index against
+ * the pages. Each problem is written as one line; *n_problems counts them.
+ * Returns PQT_OK when the check ran (whatever it found).
+ */
+PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
+                                     pqt_error *err);
+
 PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts,
                                          pqt_text_format format, int64_t limit,
                                          pqt_write_fn write, void *ctx, pqt_error *err);

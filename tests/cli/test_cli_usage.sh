@@ -13,7 +13,7 @@ check() { # name expected_rc command...
   local rc=$?
   if [ $rc -eq "$want" ]; then pass=$((pass+1)); else echo "FAIL: $name: exit $rc, want $want: $(head -c 300 /tmp/pqt_cli_err.$$)"; fail=$((fail+1)); fi
 }
-for c in schema meta cat head pages help version; do check "$c --help" 0 "$cli" $c --help; done
+for c in schema meta cat head pages verify help version; do check "$c --help" 0 "$cli" $c --help; done
 check "no args" 2 "$cli"
 check "unknown command" 2 "$cli" frobnicate
 check "unknown option" 2 "$cli" cat --frobnicate "$simple"
@@ -43,6 +43,17 @@ check "meta --json" 0 "$cli" meta --json "$simple"
 grep -q '"created_by": "github.com/parquet-go/parquet-go version 0.23.0(build )"' /tmp/pqt_cli_out.$$ && grep -q '"codec": "UNCOMPRESSED"' /tmp/pqt_cli_out.$$ && grep -q '"logicalType": {' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta --json keys"; fail=$((fail+1)); }
 check "pages" 0 "$cli" pages "$simple"
 grep -q "rg=0 col=text page=0 type=DATA_PAGE_V2 enc=PLAIN .*compressed=45 uncompressed=45 values=5 nulls=0 rows=5.*crc=ok" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: pages output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
+check "verify ok" 0 "$cli" verify "$simple"
+grep -q "seed004_simple.parquet: ok (5 rows in 1 row groups, 1 columns)" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: verify output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
+corpus=${PARQUET_TESTING_DIR:-$2}
+if [ -f "$corpus/data/datapage_v1-corrupt-checksum.parquet" ]; then
+  check "verify corrupt" 1 "$cli" verify "$corpus/data/datapage_v1-corrupt-checksum.parquet"
+  [ "$(grep -c 'CRC32 mismatch' /tmp/pqt_cli_out.$$)" = 2 ] && grep -q "2 problems found" /tmp/pqt_cli_err.$$ && pass=$((pass+1)) || { echo "FAIL: verify corrupt output"; fail=$((fail+1)); }
+  check "skip-corrupt" 0 "$cli" cat --skip-corrupt "$corpus/data/datapage_v1-corrupt-checksum.parquet"
+  grep -q "skipped 5120 rows: row group 0, column a: page 0: CRC32 mismatch" /tmp/pqt_cli_err.$$ && pass=$((pass+1)) || { echo "FAIL: skip-corrupt message"; fail=$((fail+1)); }
+else
+  echo "NOTE: corpus not found at $corpus: corrupt-file CLI checks cannot run"
+fi
 rm -f /tmp/pqt_cli_out.$$ /tmp/pqt_cli_err.$$ /tmp/pqt_cli_bad.$$
 echo "cli_usage: $pass passed, $fail failed"
 [ $fail -eq 0 ]
