@@ -1,7 +1,7 @@
 /* arrow/array.c: shared buffers and array nodes (see array.h). */
 #include "arrow/array.h"
 
-pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, pqt_error *err) {
+pqt_status pqt_shared_from_buf_at(pqt_buf *b, size_t offset, pqt_shared_buf **out, pqt_error *err) {
   pqt_shared_buf *s = pqt_mem_alloc(b->alloc, sizeof *s);
   if (!s) return pqt_nomem(err);
   atomic_init(&s->refs, 1);
@@ -17,7 +17,11 @@ pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, pqt_error *err)
       return pqt_nomem(err);
     }
     memset(s->data, 0, 16);
+    offset = 0;
   }
+  s->base = s->data;
+  s->data += offset;
+  s->len -= offset <= s->len ? offset : s->len;
   b->data = NULL;
   b->len = b->cap = 0;
   *out = s;
@@ -39,7 +43,7 @@ void pqt_shared_unref(pqt_shared_buf *b) {
   if (!b) return;
   if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
   const pqt_allocator *a = b->alloc;
-  pqt_mem_free(a, b->data, b->cap);
+  pqt_mem_free(a, b->base, b->cap);
   pqt_mem_free(a, b, sizeof *b);
 }
 

@@ -23,14 +23,19 @@
 
 typedef struct pqt_shared_buf {
   atomic_int refs;
-  uint8_t *data;
+  uint8_t *data;      /* what consumers see: base + an offset */
+  uint8_t *base;      /* the allocation */
   size_t len;
   size_t cap;
   const pqt_allocator *alloc;
 } pqt_shared_buf;
 
-/* Take over a pqt_buf's memory (the pqt_buf is left empty). */
-pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, pqt_error *err);
+/* Take over a pqt_buf's memory (the pqt_buf is left empty); the shared
+ * buffer's data starts `offset` bytes into it. */
+pqt_status pqt_shared_from_buf_at(pqt_buf *b, size_t offset, pqt_shared_buf **out, pqt_error *err);
+static inline pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, pqt_error *err) {
+  return pqt_shared_from_buf_at(b, 0, out, err);
+}
 /* A zeroed buffer of n bytes. */
 pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
 static inline pqt_shared_buf *pqt_shared_ref(pqt_shared_buf *b) {

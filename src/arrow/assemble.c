@@ -142,11 +142,11 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
     } else {
       size_t w = pqt_physical_width(t, leaf->type_length);
       if (a->null_count == 0) {
-        st = pqt_shared_from_buf(&cd->values, &a->values, c->err);
+        st = pqt_shared_from_buf_at(&cd->values, cd->values_start, &a->values, c->err);
       } else {
         st = pqt_shared_alloc(c->alloc, (size_t)n_slots * w, &a->values, c->err);
         if (st == PQT_OK)
-          st = pqt_levels_spread_fixed(a->values->data, cd->values.data, cd->n_values, (int32_t)w, a->validity->data,
+          st = pqt_levels_spread_fixed(a->values->data, pqt_column_values(cd), cd->n_values, (int32_t)w, a->validity->data,
                                        0, n_slots, c->err);
       }
     }

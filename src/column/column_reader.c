@@ -206,12 +206,28 @@ static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, p
   PQT_CHECK_CORRUPT(w > 0, err, "fixed-width column without a width");
   size_t bytes;
   if (!pqt_mul_size(n, w, &bytes)) return pqt_corrupt(err, "value count overflow");
+  /* a page decompressed in place (values_dst) lies inside the value buffer */
+  ptrdiff_t in_place = (cd->values.data && in >= cd->values.data && in < cd->values.data + cd->values.cap)
+                           ? in - cd->values.data
+                           : -1;
   PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, bytes + 16, err));
+  if (in_place >= 0) in = cd->values.data + in_place;
   uint8_t *out = cd->values.data + cd->values.len;
   pqt_status st;
   switch (enc) {
     case PQT_ENC_PLAIN:
-      st = pqt_plain_decode_fixed(in, len, w, out, n, &used, err);
+      if (in_place >= 0) {
+        /* decompressed in place (values_dst): the values follow the page's levels */
+        PQT_CHECK_CORRUPT(n <= len / w, err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes left", n, w, len);
+        if (cd->values.len == 0 && cd->n_values == 0 && in > out) {
+          cd->values_start = (size_t)(in - out); /* first page: keep the values where they are */
+        } else if (in != out) {
+          memmove(out, in, bytes);
+        }
+        st = PQT_OK;
+      } else {
+        st = pqt_plain_decode_fixed(in, len, w, out, n, &used, err);
+      }
       break;
     case PQT_ENC_RLE_DICTIONARY:
     case PQT_ENC_PLAIN_DICTIONARY: {
@@ -259,7 +275,7 @@ static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, p
     default:
       return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
   }
-  if (st == PQT_OK) cd->values.len += bytes;
+  if (st == PQT_OK) cd->values.len += bytes + (cd->values.len == 0 ? cd->values_start : 0);
   return st;
 }
 
@@ -292,6 +308,20 @@ static bool levels_one_run(int32_t encoding, const uint8_t *p, size_t len, int16
   uint32_t v = 0;
   for (unsigned k = 0; k < nb; k++) v |= (uint32_t)p[i + k] << (8 * k);
   return v == (uint32_t)value;
+}
+
+/* values_dst for the page reader: PLAIN fixed-width pages decompress
+ * straight into the column's value buffer, after the values so far. */
+typedef struct dst_ctx {
+  chunk_state *cs;
+  pqt_column_data *cd;
+} dst_ctx;
+
+static uint8_t *values_dst(void *ctx, int32_t encoding, size_t n) {
+  dst_ctx *d = ctx;
+  if (encoding != PQT_ENC_PLAIN || d->cs->width == 0) return NULL;
+  if (pqt_buf_reserve(&d->cd->values, n + 16, NULL) != PQT_OK) return NULL;
+  return d->cd->values.data + d->cd->values.len;
 }
 
 static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_column_read_options *opts,
@@ -391,6 +421,11 @@ pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len
   pqt_page_reader_options popts = opts->page;
   popts.max_def = desc->max_def;
   popts.max_rep = desc->max_rep;
+  dst_ctx dctx = {&cs, cd};
+  if (cs.width > 0 && desc->physical_type != PQT_BOOLEAN && !popts.decryptor) {
+    popts.values_dst = values_dst;
+    popts.values_dst_ctx = &dctx;
+  }
   pqt_status st = pqt_page_reader_init(&pr, io, offset, len, codec, codec_ctx, &popts, alloc, err);
   int32_t page_index = -1;
   while (st == PQT_OK) {

@@ -41,7 +41,9 @@ typedef struct pqt_column_data {
                           * entry is max_def (a column without nulls) */
   pqt_buf rep;           /* int16[n_levels] when max_rep > 0 */
   int64_t n_values;      /* dense non-null values */
-  pqt_buf values;        /* see above */
+  pqt_buf values;        /* see above; fixed-width values start at values_start */
+  size_t values_start;   /* bytes before the first fixed-width value (a page's
+                          * levels, when the first page was decompressed in place) */
   pqt_buf offsets;       /* BYTE_ARRAY: int32[n_values + 1] */
   int32_t n_pages;       /* data pages read */
   int64_t n_rows;        /* records (rep level 0 entries, or n_levels when flat) */
@@ -49,6 +51,9 @@ typedef struct pqt_column_data {
 
 void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc);
 void pqt_column_data_free(pqt_column_data *cd);
+
+/* The first dense fixed-width value. */
+static inline uint8_t *pqt_column_values(const pqt_column_data *cd) { return cd->values.data + cd->values_start; }
 
 /* Byte width of one dense value (0 for BOOLEAN and BYTE_ARRAY). */
 size_t pqt_physical_width(int32_t physical_type, int32_t type_length);

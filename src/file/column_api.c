@@ -107,7 +107,7 @@ PQT_API pqt_status pqt_column_reader_next(pqt_column_reader *cr, int64_t max_lev
     out->values = cr->scratch_bool.data;
   } else {
     size_t w = pqt_physical_width(cr->physical_type, cr->type_length);
-    out->values = cd->values.data + (size_t)cr->value_pos * w;
+    out->values = pqt_column_values(cd) + (size_t)cr->value_pos * w;
   }
   cr->level_pos += n;
   cr->value_pos += nv;

@@ -135,7 +135,7 @@ static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, co
       p = &bool_val[(cd->values.data[i >> 3] >> (i & 7)) & 1];
       n = 1;
     } else {
-      p = cd->values.data + (size_t)i * w;
+      p = pqt_column_values(cd) + (size_t)i * w;
       n = w;
     }
     int c1 = mn ? compare_values(leaf, p, n, mn, mnl) : -1;

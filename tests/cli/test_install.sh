@@ -14,7 +14,7 @@ done
 pc=$(find "$tmp/prefix" -name parquetry.pc | head -1)
 [ -n "$pc" ] && pass=$((pass+1)) || { echo "FAIL: parquetry.pc not installed"; fail=$((fail+1)); }
 # the README's example, extracted from README.md so the two cannot drift apart
-awk '/^```c$/{on=1;next} /^```$/{on=0} on' "$here/README.md" > "$tmp/body.c"
+awk '/^```c$/{n++; if (n==1) {on=1; next}} /^```$/{on=0} on' "$here/README.md" > "$tmp/body.c"
 {
   echo '#include <stdio.h>'
   sed -n '/^#include/p' "$tmp/body.c"
