@@ -209,7 +209,7 @@ static pqt_status fb_string_at(const fbr *b, size_t pos, const char **s, const c
 /* An optional string field: "" when absent. */
 static pqt_status fb_string(const fbr *b, const fbt *t, unsigned slot, const char **s,
                             bool *present, const char *what) {
-  size_t pos;
+  size_t pos = 0;
   PQT_RETURN_NOT_OK(fb_ref(b, t, slot, &pos, what));
   if (present) *present = pos != 0;
   if (!pos) {
@@ -235,7 +235,7 @@ static pqt_status fb_vector_at(const fbr *b, size_t pos, size_t elem, size_t *da
 /* An optional vector field; n = 0 when absent. */
 static pqt_status fb_vector(const fbr *b, const fbt *t, unsigned slot, size_t elem,
                             size_t *data, uint32_t *n, bool *present, const char *what) {
-  size_t pos;
+  size_t pos = 0;
   PQT_RETURN_NOT_OK(fb_ref(b, t, slot, &pos, what));
   if (present) *present = pos != 0;
   *n = 0;
@@ -474,7 +474,7 @@ static pqt_status decode_kv(dctx *c, const fbt *t, unsigned slot, int32_t *n_out
   const char **v = pqt_arena_array(c->arena, n, sizeof *v);
   if (!k || !v) return pqt_nomem(c->err);
   for (uint32_t i = 0; i < n; i++) {
-    size_t pos;
+    size_t pos = 0;
     fbt kv;
     PQT_RETURN_NOT_OK(fb_deref(&c->b, data + 4 * (size_t)i, &pos, "custom_metadata"));
     PQT_RETURN_NOT_OK(fb_table_at(&c->b, pos, &kv, "KeyValue"));
@@ -515,7 +515,7 @@ static pqt_status decode_field_body(dctx *c, const fbt *t, pqt_arrow_field *f, i
   PQT_RETURN_NOT_OK(fb_ref(b, t, 4, &dpos, "Field.dictionary"));
   if (dpos) {
     fbt d;
-    size_t ipos;
+    size_t ipos = 0;
     int16_t kind;
     PQT_RETURN_NOT_OK(fb_table_at(b, dpos, &d, "DictionaryEncoding"));
     PQT_RETURN_NOT_OK(fb_i64(b, &d, 0, 0, &f->dictionary_id, "DictionaryEncoding.id"));
@@ -544,7 +544,7 @@ static pqt_status decode_fields(dctx *c, size_t vec_data, uint32_t n, int depth,
   pqt_arrow_field *fs = pqt_arena_array(c->arena, n, sizeof *fs);
   if (!fs) return pqt_nomem(c->err);
   for (uint32_t i = 0; i < n; i++) {
-    size_t pos;
+    size_t pos = 0;
     fbt t;
     pqt_arrow_field *f = &fs[i];
     PQT_RETURN_NOT_OK(fb_deref(&c->b, vec_data + 4 * (size_t)i, &pos, "Field"));
@@ -564,7 +564,7 @@ static pqt_status decode_fields(dctx *c, size_t vec_data, uint32_t n, int depth,
 /* A Message flatbuffer (root offset first) in c->b. */
 static pqt_status decode_message(dctx *c, pqt_arrow_schema *out) {
   const fbr *b = &c->b;
-  size_t root, spos, fdata;
+  size_t root = 0, spos = 0, fdata = 0;
   uint32_t nf;
   fbt msg, sch;
   uint8_t ht;
