@@ -201,6 +201,8 @@ static int cmd_version(int argc, char **argv) {
 }
 
 static int cmd_help(int argc, char **argv);
+int cmd_convert(int argc, char **argv); extern const char cmd_convert_summary[], cmd_convert_usage[];
+int cmd_rewrite(int argc, char **argv); extern const char cmd_rewrite_summary[], cmd_rewrite_usage[];
 
 static const command commands[] = {
     {"schema", "Print the schema in the Parquet message syntax.", "parquetry schema FILE", cmd_schema},
@@ -218,6 +220,8 @@ static const command commands[] = {
      "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] FILE", cmd_cat},
     {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
      "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] FILE", cmd_head},
+    {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
+    {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"version", "Print the version.", "parquetry version", cmd_version},
     {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
 };
