@@ -776,11 +776,11 @@ int cmd_convert(int argc, char **argv) {
         bool ok = true;
         switch (ty) {
           case T_BOOL: ok = parse_bool(fd->p, fd->n, vals + nv); break;
-          case T_I32: { int64_t x; ok = parse_i64(fd->p, fd->n, &x) && x >= INT32_MIN && x <= UINT32_MAX; int32_t y = (int32_t)x; memcpy(vals + 4 * nv, &y, 4); break; }
-          case T_I64: { int64_t x; ok = parse_i64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
-          case T_F32: { double x; ok = parse_f64(fd->p, fd->n, &x); float y = (float)x; memcpy(vals + 4 * nv, &y, 4); break; }
-          case T_F64: { double x; ok = parse_f64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
-          case T_DATE: { int32_t x; ok = parse_date(fd->p, fd->n, &x); memcpy(vals + 4 * nv, &x, 4); break; }
+          case T_I32: { int64_t x = 0; ok = parse_i64(fd->p, fd->n, &x) && x >= INT32_MIN && x <= UINT32_MAX; int32_t y = (int32_t)x; memcpy(vals + 4 * nv, &y, 4); break; }
+          case T_I64: { int64_t x = 0; ok = parse_i64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
+          case T_F32: { double x = 0; ok = parse_f64(fd->p, fd->n, &x); float y = (float)x; memcpy(vals + 4 * nv, &y, 4); break; }
+          case T_F64: { double x = 0; ok = parse_f64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
+          case T_DATE: { int32_t x = 0; ok = parse_date(fd->p, fd->n, &x); memcpy(vals + 4 * nv, &x, 4); break; }
           default: {
             if (sl + fd->n > scap) {
               scap = (sl + fd->n) * 2 + 1024;

@@ -231,6 +231,20 @@ static pqt_status compress_into(pqt_column_writer *cw, const uint8_t *src, size_
 
 static pqt_status flush_page(pqt_column_writer *cw, pqt_error *err) {
   if (cw->pg_levels == 0) return PQT_OK;
+  if (cw->dict_on && cw->n_pages == 0 && !cw->dict_used) {
+    /* The chunk's first page was kept both ways: keep the dictionary only
+     * if it pays (dictionary + indices smaller than the plain values), as
+     * parquet-java's fallback writer decides. */
+    unsigned bw = pqt_dict_builder_index_width(&cw->dict);
+    int64_t dict_cost = (int64_t)cw->dict.plain.len + (cw->pg_values * (int64_t)bw + 7) / 8;
+    int64_t raw_cost = (int64_t)cw->vals.len + (cw->physical == PQT_BYTE_ARRAY ? 4 * cw->pg_values : 0);
+    if (cw->physical == PQT_BOOLEAN) raw_cost = cw->pg_values / 8;
+    if (dict_cost >= raw_cost) {
+      cw->dict_on = false;
+      pqt_dict_builder_free(&cw->dict);
+      pqt_dict_builder_init(&cw->dict, cw->physical == PQT_BYTE_ARRAY ? 0 : cw->width, cw->alloc);
+    }
+  }
   int32_t enc = cw->dict_on ? PQT_ENC_RLE_DICTIONARY : cw->value_encoding;
   size_t nl = (size_t)cw->pg_levels;
   const int16_t *def = (const int16_t *)(const void *)cw->def.data;
@@ -442,7 +456,8 @@ static pqt_status append_slice(pqt_column_writer *cw, int64_t n, const int16_t *
     if (ba) PQT_RETURN_NOT_OK(pqt_dict_builder_add_binary(&cw->dict, offsets, values, (size_t)nv, ix, err));
     else PQT_RETURN_NOT_OK(pqt_dict_builder_add_fixed(&cw->dict, values, (size_t)nv, ix, err));
     cw->idx.len += (size_t)nv * 4;
-    return PQT_OK;
+    /* the chunk's first page also keeps the plain values (see flush_page) */
+    if (cw->n_pages > 0 || cw->dict_used) return PQT_OK;
   }
   if (ba) {
     if (cw->offs.len == 0) {
