@@ -31,7 +31,7 @@
 
 const char cmd_convert_summary[] =
     "Convert CSV (with a header line) or JSON Lines to Parquet. Types are inferred\n"
-    "(BOOLEAN, INT64, DOUBLE, STRING; empty CSV fields and JSON null are null) unless\n"
+    "(BOOLEAN, INT64, DOUBLE, DATE for YYYY-MM-DD, STRING; empty CSV fields and JSON null are null) unless\n"
     "--schema gives a flat message. Nested JSON values are kept as JSON text.\n\n"
     "  --schema 'message m { ... }'   the schema (flat: one leaf per input column)\n"
     "  --format csv|jsonl             input format (default: from the file name)\n" WRITER_OPTIONS_HELP;
@@ -588,7 +588,7 @@ static bool parse_date(const char *p, size_t n, int32_t *v) {
 }
 
 static int infer(const table *t, int c) {
-  bool can_i = true, can_f = true, can_b = true, any = false;
+  bool can_i = true, can_f = true, can_b = true, can_d = true, any = false;
   for (size_t r = 0; r < t->nrows; r++) {
     const field *f = &t->cells[r * (size_t)t->ncols + (size_t)c];
     if (!f->p) continue;
@@ -597,13 +597,15 @@ static int infer(const table *t, int c) {
     int64_t i;
     double d;
     uint8_t b;
+    int32_t dd;
+    if (can_d && !parse_date(f->p, f->n, &dd)) can_d = false;
     if (can_i && !parse_i64(f->p, f->n, &i)) can_i = false;
     if (can_f && !parse_f64(f->p, f->n, &d)) can_f = false;
     if (can_b && !parse_bool(f->p, f->n, &b)) can_b = false;
-    if (!can_i && !can_f && !can_b) return T_STR;
+    if (!can_i && !can_f && !can_b && !can_d) return T_STR;
   }
   if (!any) return T_STR;
-  return can_i ? T_I64 : can_f ? T_F64 : can_b ? T_BOOL : T_STR;
+  return can_i ? T_I64 : can_f ? T_F64 : can_b ? T_BOOL : can_d ? T_DATE : T_STR;
 }
 
 static void append_name(char **s, size_t *len, size_t *cap, const char *x) {
@@ -703,13 +705,14 @@ int cmd_convert(int argc, char **argv) {
       static const char *ann[] = {"", "", "", "", "", " (STRING)", " (DATE)"};
       append_name(&schema_text, &sl, &sc, "  optional ");
       append_name(&schema_text, &sl, &sc, decl[types[c]]);
-      append_name(&schema_text, &sl, &sc, " \"");
+      append_name(&schema_text, &sl, &sc, " `");
       for (const char *p = t.names[c]; *p; p++) {
-        char ch[3] = {0};
-        if (*p == '"' || *p == '\\') { ch[0] = '\\'; ch[1] = *p; } else ch[0] = *p;
+        char ch[8] = {0};
+        if (*p == '`' || *p == '\\' || (unsigned char)*p < 0x20) snprintf(ch, sizeof ch, "\\x%02X", (unsigned char)*p);
+        else ch[0] = *p;
         append_name(&schema_text, &sl, &sc, ch);
       }
-      append_name(&schema_text, &sl, &sc, "\"");
+      append_name(&schema_text, &sl, &sc, "`");
       append_name(&schema_text, &sl, &sc, ann[types[c]]);
       append_name(&schema_text, &sl, &sc, ";\n");
     }
