@@ -20,8 +20,8 @@
 #define EXIT_USAGE 2
 
 #define WRITER_OPTIONS_HELP                                                              \
-  "  --codec NAME[:LEVEL]           uncompressed, snappy (default), gzip, brotli, lz4_raw,\n" \
-  "                                 zstd (lz4 = the deprecated Hadoop LZ4)\n"               \
+  "  --codec NAME[:LEVEL]           uncompressed, snappy (default), gzip, brotli, lz4_raw\n" \
+  "                                 (also 'lz4'), zstd; lz4_hadoop: the deprecated LZ4\n"               \
   "  --encoding COL=ENCODING        PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,\n" \
   "                                 DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY\n"   \
   "  --row-group-size ROWS          rows per row group (default 1048576)\n"               \
@@ -101,10 +101,11 @@ static int parse_codec(const char *arg, pqt_column_options *c) {
   memcpy(name, arg, nl);
   name[nl] = 0;
   int codec = -1;
-  static const char *names[] = {"uncompressed", "snappy", "gzip", "lzo", "brotli", "lz4", "zstd", "lz4_raw"};
+  static const char *names[] = {"uncompressed", "snappy", "gzip", "lzo", "brotli", "lz4_hadoop", "zstd", "lz4_raw"};
   for (int i = 0; i < 8; i++)
     if (strcasecmp(name, names[i]) == 0) codec = i;
   if (strcasecmp(name, "none") == 0) codec = 0;
+  if (strcasecmp(name, "lz4") == 0) codec = 7; /* LZ4 is written as LZ4_RAW */
   if (codec < 0) return -1;
   c->codec = codec;
   c->codec_level = 0;

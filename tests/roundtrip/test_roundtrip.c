@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "meta/schema.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
@@ -278,9 +279,6 @@ static int cmp_slot(const struct ArrowSchema *s, const struct ArrowArray *a, int
 }
 
 /* ---- one case ---------------------------------------------------------------- */
-static const int ENCS_BY_FORMAT_INT[] = {0, 5, 9};  /* PLAIN, DELTA_BINARY_PACKED, BSS */
-static const int ENCS_BA[] = {0, 6, 7};             /* PLAIN, DLBA, DBA */
-static const int ENCS_FLBA[] = {0, 7, 9};           /* PLAIN, DBA, BSS */
 
 static int run_case(int seed, int cfg) {
   rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)seed * 0x100000001B3ull;
@@ -325,30 +323,44 @@ static int run_case(int seed, int cfg) {
   /* per-column encodings for some configs: reopen with overrides */
   struct ArrowSchema as;
   CHECK_OK(pqt_writer_arrow_schema(w, &as, &e));
-  if (cfg % 5 == 1) {
-    /* random valid non-dictionary encoding per top-level flat leaf */
-    pqt_column_override ov[8];
-    int nov = 0;
-    for (int64_t i = 0; i < as.n_children && nov < 8; i++) {
-      const char *f = as.children[i]->format;
-      const int *set = NULL;
-      if (!strcmp(f, "i") || !strcmp(f, "l") || !strcmp(f, "tdD")) set = ENCS_BY_FORMAT_INT;
-      else if (!strcmp(f, "u") || !strcmp(f, "z")) set = ENCS_BA;
-      else if (f[0] == 'w') set = ENCS_FLBA;
-      else if (!strcmp(f, "b")) { ov[nov].path = as.children[i]->name; ov[nov].options = o.defaults; ov[nov].options.encoding = 3; nov++; continue; }
-      if (!set) continue;
-      ov[nov].path = as.children[i]->name;
-      ov[nov].options = o.defaults;
-      ov[nov].options.encoding = set[rint_(3)];
-      ov[nov].options.dictionary = 0;
-      nov++;
+  if (cfg % 5 == 1 || cfg % 5 == 2) {
+    /* a random valid encoding for every leaf, by its dotted path; with
+     * dictionary on (cfg % 5 == 2) it is the fallback encoding */
+    pqt_arena ar;
+    pqt_arena_init(&ar, NULL);
+    pqt_schema_element *el;
+    int32_t ne;
+    pqt_schema *sch;
+    CHECK_OK(pqt_schema_parse(b.s, b.n, &ar, &el, &ne, NULL));
+    CHECK_OK(pqt_schema_build(el, ne, &ar, &sch, NULL));
+    pqt_column_override *ov = calloc((size_t)sch->n_leaves, sizeof *ov);
+    for (int32_t i = 0; i < sch->n_leaves; i++) {
+      static const int I[] = {0, 5, 9}, BA[] = {0, 6, 7}, FL[] = {0, 7, 9}, F[] = {0, 9, 9}, B[] = {0, 3, 3}, P[] = {0, 0, 0};
+      const int *set;
+      switch (sch->leaves[i]->physical_type) {
+        case 0: set = B; break;
+        case 1: case 2: set = I; break;
+        case 4: case 5: set = F; break;
+        case 6: set = BA; break;
+        case 7: set = FL; break;
+        default: set = P; break;
+      }
+      ov[i].path = sch->leaves[i]->dotted_path;
+      ov[i].options = o.defaults;
+      ov[i].options.encoding = set[rint_(3)];
+      ov[i].options.dictionary = cfg % 5 == 2;
     }
     pqt_writer_discard(w);
     pqt_string_free(&out);
     memset(&out, 0, sizeof out);
     o.columns = ov;
-    o.n_columns = nov;
-    if (pqt_writer_open_buffer(&w, &out, &ws, &o, &e) != PQT_OK) {
+    o.n_columns = sch->n_leaves;
+    pqt_status ost = pqt_writer_open_buffer(&w, &out, &ws, &o, &e);
+    free(ov);
+    pqt_arena_reset(&ar);
+    o.columns = NULL;
+    o.n_columns = 0;
+    if (ost != PQT_OK) {
       fprintf(stderr, "  seed %d cfg %d: open with encodings: %s\n%s", seed, cfg, e.message, b.s);
       as.release(&as);
       free(b.s);
