@@ -31,7 +31,8 @@
 
 const char cmd_convert_summary[] =
     "Convert CSV (with a header line) or JSON Lines to Parquet. Types are inferred\n"
-    "(BOOLEAN, INT64, DOUBLE, DATE for YYYY-MM-DD, STRING; empty CSV fields and JSON null are null) unless\n"
+    "(BOOLEAN, INT64, DOUBLE, DATE for YYYY-MM-DD, TIMESTAMP(MICROS) for\n"
+    "YYYY-MM-DD HH:MM:SS[.f], STRING; empty CSV fields and JSON null are null) unless\n"
     "--schema gives a flat message. Nested JSON values are kept as JSON text.\n\n"
     "  --schema 'message m { ... }'   the schema (flat: one leaf per input column)\n"
     "  --format csv|jsonl             input format (default: from the file name)\n" WRITER_OPTIONS_HELP;
@@ -538,7 +539,7 @@ static const char *parse_jsonl(const char *s, size_t len, table *t) {
 
 /* ---- convert: types and columns ------------------------------------------------ */
 
-enum { T_BOOL, T_I32, T_I64, T_F32, T_F64, T_STR, T_DATE };
+enum { T_BOOL, T_I32, T_I64, T_F32, T_F64, T_STR, T_DATE, T_TS };
 
 static bool parse_i64(const char *p, size_t n, int64_t *v) {
   if (n == 0 || n > 20) return false;
@@ -588,8 +589,33 @@ static bool parse_date(const char *p, size_t n, int32_t *v) {
   return true;
 }
 
+/* "YYYY-MM-DD[T ]HH:MM:SS[.fraction][Z]" -> count of units (10^-digits s)
+ * since the epoch; unit_digits 3, 6 or 9. */
+static bool parse_ts(const char *p, size_t n, int unit_digits, int64_t *v) {
+  int32_t days;
+  if (n < 19 || (p[10] != 'T' && p[10] != ' ') || !parse_date(p, 10, &days)) return false;
+  int hh, mm, ss;
+  char b[16];
+  memcpy(b, p + 11, 8);
+  b[8] = 0;
+  if (sscanf(b, "%2d:%2d:%2d", &hh, &mm, &ss) != 3 || b[2] != ':' || b[5] != ':' || hh > 23 || mm > 59 || ss > 60) return false;
+  size_t i = 19;
+  int64_t frac = 0;
+  int digits = 0;
+  if (i < n && p[i] == '.') {
+    for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+      if (digits < unit_digits) { frac = frac * 10 + (p[i] - '0'); digits++; }
+  }
+  for (; digits < unit_digits; digits++) frac *= 10;
+  if (i < n && p[i] == 'Z') i++;
+  if (i != n) return false;
+  int64_t scale = unit_digits == 3 ? 1000 : unit_digits == 6 ? 1000000 : 1000000000;
+  *v = ((int64_t)days * 86400 + hh * 3600 + mm * 60 + ss) * scale + frac;
+  return true;
+}
+
 static int infer(const table *t, int c) {
-  bool can_i = true, can_f = true, can_b = true, can_d = true, any = false;
+  bool can_i = true, can_f = true, can_b = true, can_d = true, can_t = true, any = false;
   for (size_t r = 0; r < t->nrows; r++) {
     const field *f = &t->cells[r * (size_t)t->ncols + (size_t)c];
     if (!f->p) continue;
@@ -599,14 +625,16 @@ static int infer(const table *t, int c) {
     double d;
     uint8_t b;
     int32_t dd;
+    int64_t tt;
     if (can_d && !parse_date(f->p, f->n, &dd)) can_d = false;
+    if (can_t && !parse_ts(f->p, f->n, 6, &tt)) can_t = false;
     if (can_i && !parse_i64(f->p, f->n, &i)) can_i = false;
     if (can_f && !parse_f64(f->p, f->n, &d)) can_f = false;
     if (can_b && !parse_bool(f->p, f->n, &b)) can_b = false;
-    if (!can_i && !can_f && !can_b && !can_d) return T_STR;
+    if (!can_i && !can_f && !can_b && !can_d && !can_t) return T_STR;
   }
   if (!any) return T_STR;
-  return can_i ? T_I64 : can_f ? T_F64 : can_b ? T_BOOL : can_d ? T_DATE : T_STR;
+  return can_i ? T_I64 : can_f ? T_F64 : can_b ? T_BOOL : can_d ? T_DATE : can_t ? T_TS : T_STR;
 }
 
 static void append_name(char **s, size_t *len, size_t *cap, const char *x) {
@@ -629,6 +657,7 @@ static int type_of_format(const char *f) {
   if (!strcmp(f, "g")) return T_F64;
   if (!strcmp(f, "u") || !strcmp(f, "z")) return T_STR;
   if (!strcmp(f, "tdD")) return T_DATE;
+  if (f[0] == 't' && f[1] == 's' && (f[2] == 'm' || f[2] == 'u' || f[2] == 'n')) return T_TS;
   return -1;
 }
 
@@ -702,8 +731,8 @@ int cmd_convert(int argc, char **argv) {
     append_name(&schema_text, &sl, &sc, "message schema {\n");
     for (int c = 0; c < t.ncols; c++) {
       types[c] = infer(&t, c);
-      static const char *decl[] = {"boolean", "int32", "int64", "float", "double", "binary", "int32"};
-      static const char *ann[] = {"", "", "", "", "", " (STRING)", " (DATE)"};
+      static const char *decl[] = {"boolean", "int32", "int64", "float", "double", "binary", "int32", "int64"};
+      static const char *ann[] = {"", "", "", "", "", " (STRING)", " (DATE)", " (TIMESTAMP(MICROS,false))"};
       append_name(&schema_text, &sl, &sc, "  optional ");
       append_name(&schema_text, &sl, &sc, decl[types[c]]);
       append_name(&schema_text, &sl, &sc, " `");
@@ -785,6 +814,13 @@ int cmd_convert(int argc, char **argv) {
           case T_F32: { double x = 0; ok = parse_f64(fd->p, fd->n, &x); float y = (float)x; memcpy(vals + 4 * nv, &y, 4); break; }
           case T_F64: { double x = 0; ok = parse_f64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
           case T_DATE: { int32_t x = 0; ok = parse_date(fd->p, fd->n, &x); memcpy(vals + 4 * nv, &x, 4); break; }
+          case T_TS: {
+            char u = as.children[li]->format[2];
+            int64_t x = 0;
+            ok = parse_ts(fd->p, fd->n, u == 'm' ? 3 : u == 'u' ? 6 : 9, &x);
+            memcpy(vals + 8 * nv, &x, 8);
+            break;
+          }
           default: {
             if (sl + fd->n > scap) {
               scap = (sl + fd->n) * 2 + 1024;

@@ -424,8 +424,8 @@ pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_f
   PQT_RETURN_NOT_OK(check_array(batch, 0, s->root->n_children, "record batch", err));
   if (start < 0 || len < 0 || start + len > batch->length) return pqt_error_set(err, PQT_EINVAL, "row range out of the batch");
   if (fmt->n_children < s->root->n_children) return pqt_error_set(err, PQT_EINVAL, "layout has too few fields");
-  walk *w = pqt_mem_alloc(pqt_default_allocator(), sizeof *w);
-  if (!w) return pqt_nomem(err);
+  walk wk; /* about 12 KiB: the path, one node per level */
+  walk *w = &wk;
   w->n = 0;
   w->sc = sc;
   w->leaf = NULL;
@@ -505,6 +505,5 @@ pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_f
   }
   st = convert_values(x, la, w->leaf_fmt->format, idx, p0, nv, sc, out, err);
 done:
-  pqt_mem_free(pqt_default_allocator(), w, sizeof *w);
   return st;
 }

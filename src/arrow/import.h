@@ -28,7 +28,6 @@ pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pq
 
 typedef struct pqt_import_scratch {
   pqt_buf def, rep, idx, vals, offs, zeros;
-  int16_t *def_hist_unused;
 } pqt_import_scratch;
 
 void pqt_import_scratch_init(pqt_import_scratch *sc, const pqt_allocator *alloc);
