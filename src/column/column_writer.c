@@ -6,6 +6,8 @@
  */
 #include "column/column_writer.h"
 
+#include <math.h>
+
 #include "encoding/byte_stream_split.h"
 #include "encoding/delta_binary_packed.h"
 #include "encoding/delta_byte_array.h"
@@ -229,17 +231,41 @@ static pqt_status compress_into(pqt_column_writer *cw, const uint8_t *src, size_
   return pqt_codec_compress(cw->codec, cw->o.codec, cw->o.codec_level, src, n, out, err);
 }
 
-static pqt_status flush_page(pqt_column_writer *cw, pqt_error *err) {
+/* Distinct values a column would show over many draws, estimated from
+ * d distinct among the first n (uniform draws: d = N (1 - e^(-n/N))).
+ * Returns a huge value when d is (nearly) n. */
+static double estimate_domain(double n, double d) {
+  if (d >= n * 0.995) return 1e18;
+  double lo = d, hi = 1e15;
+  for (int i = 0; i < 80; i++) {
+    double mid = (lo + hi) / 2;
+    if (mid * (1 - exp(-n / mid)) < d) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error *err);
+static pqt_status flush_page(pqt_column_writer *cw, pqt_error *err) { return flush_page_ex(cw, false, err); }
+
+static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error *err) {
   if (cw->pg_levels == 0) return PQT_OK;
   if (cw->dict_on && cw->n_pages == 0 && !cw->dict_used) {
-    /* The chunk's first page was kept both ways: keep the dictionary only
-     * if it pays (dictionary + indices smaller than the plain values), as
-     * parquet-java's fallback writer decides. */
+    /* The chunk's first page was kept both ways. Keep the dictionary when
+     * it already pays (dictionary + indices smaller than the plain values)
+     * or, when more pages follow, when the dictionary this column's value
+     * domain projects to still fits its limit (values keep repeating). */
     unsigned bw = pqt_dict_builder_index_width(&cw->dict);
     int64_t dict_cost = (int64_t)cw->dict.plain.len + (cw->pg_values * (int64_t)bw + 7) / 8;
     int64_t raw_cost = (int64_t)cw->vals.len + (cw->physical == PQT_BYTE_ARRAY ? 4 * cw->pg_values : 0);
     if (cw->physical == PQT_BOOLEAN) raw_cost = cw->pg_values / 8;
-    if (dict_cost >= raw_cost) {
+    bool keep = dict_cost < raw_cost;
+    if (!keep && !chunk_end && cw->dict.count > 0) {
+      double dom = estimate_domain((double)cw->pg_values, (double)cw->dict.count);
+      double projected = dom * ((double)cw->dict.plain.len / (double)cw->dict.count);
+      keep = projected <= (double)cw->o.dictionary_page_size_limit;
+    }
+    if (!keep) {
       cw->dict_on = false;
       pqt_dict_builder_free(&cw->dict);
       pqt_dict_builder_init(&cw->dict, cw->physical == PQT_BYTE_ARRAY ? 0 : cw->width, cw->alloc);
@@ -542,7 +568,7 @@ pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16
 }
 
 pqt_status pqt_column_writer_finish(pqt_column_writer *cw, pqt_error *err) {
-  PQT_RETURN_NOT_OK(flush_page(cw, err));
+  PQT_RETURN_NOT_OK(flush_page_ex(cw, true, err));
   if (cw->dict_on) PQT_RETURN_NOT_OK(close_dictionary(cw, err));
   return PQT_OK;
 }
