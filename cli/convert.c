@@ -22,8 +22,9 @@
 #define WRITER_OPTIONS_HELP                                                              \
   "  --codec NAME[:LEVEL]           uncompressed, snappy (default), gzip, brotli, lz4_raw\n" \
   "                                 (also 'lz4'), zstd; lz4_hadoop: the deprecated LZ4\n"               \
-  "  --encoding COL=ENCODING        PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,\n" \
-  "                                 DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY\n"   \
+  "  --encoding [COL=]ENCODING      PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,\n" \
+  "                                 DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY; without\n" \
+  "                                 COL= for every column it fits (no dictionary)\n"     \
   "  --row-group-size ROWS          rows per row group (default 1048576)\n"               \
   "  --page-version 1|2             data page version (default 1)\n"                      \
   "  --bloom COL                    write a Bloom filter for COL\n"                        \
@@ -130,6 +131,12 @@ static int parse_args(const char *cmd, int argc, char **argv, wopts *w, bool is_
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--codec") == 0 && v) {
       if (parse_codec(v, &w->o.defaults) != 0) return usage(cmd, "unknown codec '%s'", v);
+      i++;
+    } else if (strcmp(a, "--encoding") == 0 && v && !strchr(v, '=')) {
+      int enc = encoding_from_name(v);
+      if (enc < 0) return usage(cmd, "unknown encoding '%s'", v);
+      w->o.defaults.encoding = enc;
+      if (enc != 8 && enc != 2) w->o.defaults.dictionary = 0;
       i++;
     } else if (strcmp(a, "--encoding") == 0 && v) {
       const char *eq = strchr(v, '=');

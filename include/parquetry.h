@@ -259,8 +259,9 @@ typedef struct pqt_column_options {
                            2 GZIP, 4 BROTLI, 5 LZ4 (deprecated Hadoop framing: only on
                            explicit request), 6 ZSTD, 7 LZ4_RAW */
   int32_t codec_level;  /* 0 = the codec's default */
-  int32_t encoding;     /* value encoding when not dictionary encoded (Encoding value),
-                           -1 = default: PLAIN (v1 pages); v2 pages: DELTA_BINARY_PACKED
+  int32_t encoding;     /* value encoding when not dictionary encoded (Encoding value);
+                           in pqt_write_options.defaults it applies to the columns whose
+                           type it fits, in an override it must fit. -1 = default: PLAIN (v1 pages); v2 pages: DELTA_BINARY_PACKED
                            for INT32/INT64, DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY,
                            RLE for BOOLEAN, PLAIN otherwise */
   int32_t dictionary;   /* 1 (default): RLE_DICTIONARY first, falling back to `encoding`

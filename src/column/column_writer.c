@@ -41,7 +41,7 @@ static size_t fixed_width(int32_t physical, int32_t type_length) {
   }
 }
 
-static bool encoding_valid(int32_t enc, int32_t physical) {
+bool pqt_encoding_fits(int32_t enc, int32_t physical) {
   switch (enc) {
     case PQT_ENC_PLAIN: return true;
     case PQT_ENC_RLE: return physical == PQT_BOOLEAN;
@@ -95,7 +95,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
         enc = PQT_ENC_DELTA_LENGTH_BYTE_ARRAY; /* DuckDB reads delta only for strings/blobs */
       else if (physical == PQT_BOOLEAN) enc = PQT_ENC_RLE;
     }
-  } else if (!encoding_valid(enc, physical)) {
+  } else if (!pqt_encoding_fits(enc, physical)) {
     return pqt_error_set(err, PQT_EINVAL, "encoding %d does not apply to physical type %d", enc, physical);
   }
   cw->value_encoding = enc;

@@ -75,6 +75,9 @@ static inline int64_t pqt_column_writer_rows(const pqt_column_writer *cw) {
   return cw->ck_rows + cw->pg_rows;
 }
 
+/* May value encoding enc (not a dictionary encoding) encode this physical type? */
+bool pqt_encoding_fits(int32_t enc, int32_t physical);
+
 typedef pqt_status (*pqt_sink_fn)(void *ctx, const void *data, size_t len, pqt_error *err);
 
 /* Write the finished chunk through sink at file offset `at`; fill cc

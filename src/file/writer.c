@@ -148,8 +148,13 @@ static pqt_status sink(void *ctx, const void *p, size_t n, pqt_error *err) {
 
 /* ---- open ------------------------------------------------------------------ */
 
+/* The defaults' encoding applies to the columns it fits (others keep their
+ * default); an override's encoding must fit its columns. */
 static void resolve_options(const pqt_write_options *o, const pqt_schema_node *leaf, pqt_column_options *out) {
   *out = o->defaults;
+  if (out->encoding >= 0 && out->encoding != PQT_ENC_RLE_DICTIONARY && out->encoding != PQT_ENC_PLAIN_DICTIONARY &&
+      !pqt_encoding_fits(out->encoding, leaf->physical_type))
+    out->encoding = -1;
   for (int32_t i = 0; i < o->n_columns; i++) {
     const char *p = o->columns[i].path;
     if (!p) continue;

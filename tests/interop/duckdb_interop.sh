@@ -19,8 +19,14 @@ configs=(
   "--page-version 2 --codec zstd"
   "--no-dictionary --codec gzip --row-group-size 5000"
   "--page-version 2 --no-dictionary --codec lz4_raw"
-  "--codec brotli:5 --no-page-index --no-statistics"
+  "--codec brotli:5 --no-page-index --no-statistics --encoding DELTA_BINARY_PACKED"
+  "--encoding DELTA_BYTE_ARRAY --page-version 2 --codec snappy"
+  "--encoding BYTE_STREAM_SPLIT --codec lz4"
 )
+# DuckDB (1.5) reads BYTE_STREAM_SPLIT only for FLOAT/DOUBLE, although the
+# spec allows INT32, INT64 and FIXED_LEN_BYTE_ARRAY too: that refusal is
+# counted as a DuckDB limitation, not a failure.
+duck_limit="BYTE_STREAM_SPLIT encoding is only supported for FLOAT or DOUBLE"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 files=$(awk -F'\t' 'NR>1 && $2=="ok" && $1 ~ /^data\// {print $1}' "$here/tests/conformance/expected/MANIFEST.tsv")
@@ -51,6 +57,7 @@ for ci in "${!configs[@]}"; do
   PARQUET_TESTING_DIR="$d" PQT_EXPECTED_OUT="$d/expected" node "$here/tests/conformance/gen_expected.mjs" >/dev/null 2>"$tmp/err" \
     || { echo "FAIL [$cfg] gen_expected: $(head -c 300 "$tmp/err")"; fail=1; continue; }
   good=0
+  limited=0
   for rel in $files; do
     [ -f "$d/$rel" ] || continue
     case " $known " in *" $rel "*) continue;; esac
@@ -58,13 +65,15 @@ for ci in "${!configs[@]}"; do
     st=$(awk -F'\t' -v r="$rel" '$1==r {print $2}' "$d/expected/MANIFEST.tsv")
     # imprecise/unverified: INT96 or WKB bytes not found verbatim in our
     # (compressed) pages; the values are still compared below
-    case "$st" in ok|duckdb-imprecise:*|ok-unverified:*) ;; *) st="bad:$st";; esac
+    case "$st" in ok|duckdb-imprecise:*|ok-unverified:*) ;; *"$duck_limit"*) limited=$((limited+1)); continue;; *) st="bad:$st";; esac
     if [ "${st#bad:}" != "$st" ]; then echo "FAIL [$cfg] $rel: DuckDB status '$st'"; fail=1; continue; fi
     if ! cmp -s "$d/expected/$name" "$here/tests/conformance/expected/$name"; then
       echo "FAIL [$cfg] $rel: DuckDB reads different values"; fail=1; continue
     fi
     good=$((good+1))
   done
-  echo "config [$cfg]: $good of $n files read back by DuckDB exactly"
+  note=""
+  [ "$limited" -gt 0 ] && note=" ($limited refused by DuckDB: BYTE_STREAM_SPLIT on non-floats)"
+  echo "config [$cfg]: $good of $n files read back by DuckDB exactly$note"
 done
 exit $fail

@@ -299,7 +299,12 @@ static void test_misuse(void) {
   CHECK(pqt_writer_open_buffer(&w, &out, &bad, NULL, &e) == PQT_EINVAL);
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.encoding = PQT_ENC_DELTA_LENGTH_BYTE_ARRAY; /* not for int64 */
+  o.defaults.encoding = PQT_ENC_DELTA_LENGTH_BYTE_ARRAY; /* defaults: applies where it fits */
+  CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, &o, &e));
+  pqt_writer_discard(w);
+  pqt_column_override ov = {"a", o.defaults}; /* an override must fit: not for int64 */
+  o.columns = &ov;
+  o.n_columns = 1;
   CHECK(pqt_writer_open_buffer(&w, &out, &ws, &o, &e) == PQT_EINVAL);
   pqt_string_free(&out);
 }
