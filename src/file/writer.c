@@ -15,6 +15,7 @@
 #include "codec/codec.h"
 #include "column/column_writer.h"
 #include "file/writer_internal.h"
+#include "levels/levels.h"
 #include "meta/schema.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
@@ -460,6 +461,22 @@ PQT_API pqt_status pqt_writer_write_column(pqt_writer *w, int32_t column, int64_
                                            int64_t n_values, pqt_error *err) {
   if (!w || w->failed) return pqt_error_set(err, PQT_EINVAL, "writer unusable after an error");
   if (column < 0 || column >= w->n_cols) return pqt_error_set(err, PQT_EINVAL, "no column %d", column);
+  const pqt_schema_node *leaf = w->schema->leaves[column];
+  if (leaf->max_rep > 0 && rep && n_levels > 0) {
+    /* levels from the caller: check them as a reader would (every rep > 0
+     * continues an open list) before they reach a page */
+    int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
+    int k = leaf->max_rep;
+    for (const pqt_schema_node *x = leaf; x && x->parent; x = x->parent)
+      if (x->repetition == PQT_REPEATED && k > 0) repeated_def[--k] = x->max_def;
+    int16_t prev = -1;
+    pqt_status vs = pqt_levels_validate(def, rep, n_levels, leaf->max_def, leaf->max_rep, repeated_def, &prev, err);
+    if (vs != PQT_OK) {
+      pqt_error_prefix(err, "column %s", leaf->dotted_path);
+      if (err) err->code = PQT_EINVAL; /* the caller's levels, not a file, are wrong */
+      return PQT_EINVAL;
+    }
+  }
   pqt_status st = pqt_column_writer_write(&w->cols[column], n_levels, def, rep, values, offsets, n_values, err);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "column %s", w->schema->leaves[column]->dotted_path);

@@ -293,6 +293,11 @@ static void test_misuse(void) {
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   CHECK_OK(pqt_writer_write_column(w, 0, 3, NULL, NULL, a, NULL, 3, &e));
   CHECK_OK(pqt_writer_write_column(w, 3, 3, def, NULL, a, NULL, 2, &e));
+  int16_t ldef[3] = {3, 3, 3}, lrep[3] = {0, 1, 2}; /* rep 2 > max_rep 1 */
+  int32_t lv[3] = {1, 2, 3};
+  CHECK(pqt_writer_write_column(w, 2, 3, ldef, lrep, lv, NULL, 3, &e) == PQT_EINVAL);
+  int16_t ldef2[2] = {0, 3}, lrep2[2] = {0, 1}; /* continues a null list */
+  CHECK(pqt_writer_write_column(w, 2, 2, ldef2, lrep2, lv, NULL, 1, &e) == PQT_EINVAL);
   CHECK(pqt_writer_flush_row_group(w, &e) == PQT_EINVAL); /* columns 1, 2 have no rows */
   CHECK(pqt_writer_close(w, &e) == PQT_EINVAL);
   pqt_write_schema bad = {"message m { required int32 x (STRING); }", NULL, NULL};
