@@ -239,6 +239,7 @@ static pqt_status tree_content(elist *L, const pqt_schema_node *x, const char *n
   switch (x->kind) {
     case PQT_NODE_STRUCT:
       set_group(e, x->n_children);
+      if (pqt_union_which(x->logical.isset) == PQT_LT_VARIANT) set_logical(&L->items[idx], &x->logical);
       for (int32_t i = 0; i < x->n_children; i++)
         PQT_RETURN_NOT_OK(tree_node(L, x->children[i], x->children[i]->name, -1, false, err));
       return PQT_OK;
