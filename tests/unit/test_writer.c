@@ -376,9 +376,71 @@ static void test_arrow_schema_mapping(void) {
   pqt_string_free(&out);
 }
 
+static void noop_release(struct ArrowArray *a) { a->release = NULL; }
+
+/* Malformed Arrow input is refused with PQT_EINVAL, never a crash. */
+static void test_bad_arrow_input(void) {
+  const char *text = "message m { optional group l (LIST) { repeated group list { required int32 element; } } required binary s; }";
+  int32_t vals[4] = {1, 2, 3, 4};
+  int32_t good_off[3] = {0, 2, 4}, back_off[3] = {0, 3, 1}, far_off[3] = {0, 2, 9};
+  int32_t soff[3] = {0, 1, 2};
+  const void *leaf_bufs[2] = {NULL, vals};
+  const void *s_bufs[3] = {NULL, soff, "ab"};
+  struct ArrowArray leaf = {4, 0, 0, 2, 0, leaf_bufs, NULL, NULL, noop_release, NULL};
+  struct ArrowArray *leafp = &leaf;
+  const void *l_bufs[2] = {NULL, good_off};
+  struct ArrowArray list = {2, 0, 0, 2, 1, l_bufs, &leafp, NULL, noop_release, NULL};
+  struct ArrowArray str = {2, 0, 0, 3, 0, s_bufs, NULL, NULL, noop_release, NULL};
+  struct ArrowArray *kids[2] = {&list, &str};
+  const void *b_bufs[1] = {NULL};
+  struct ArrowArray batch = {2, 0, 0, 1, 2, b_bufs, kids, NULL, noop_release, NULL};
+  pqt_write_schema ws = {text, NULL, NULL};
+  pqt_string out = {0};
+  pqt_writer *w;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
+  CHECK_OK(pqt_writer_write_batch(w, &batch, &e)); /* well-formed */
+  CHECK_OK(pqt_writer_close(w, &e));
+  struct { const int32_t *off; int64_t list_len, batch_len, leaf_nbuf; } cases[] = {
+      {back_off, 2, 2, 2},  /* offsets go backwards */
+      {far_off, 2, 2, 2},   /* offsets past the child */
+      {good_off, 1, 2, 2},  /* list shorter than the batch */
+      {good_off, 2, 2, 1},  /* leaf without its values buffer */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    l_bufs[1] = cases[i].off;
+    list.length = cases[i].list_len;
+    batch.length = cases[i].batch_len;
+    leaf.n_buffers = cases[i].leaf_nbuf;
+    CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
+    CHECK_MSG(pqt_writer_write_batch(w, &batch, &e) == PQT_EINVAL, "case %zu", i);
+    CHECK(pqt_writer_close(w, &e) == PQT_EINVAL); /* unusable after the error */
+  }
+  /* a null in the required leaf */
+  l_bufs[1] = good_off;
+  list.length = 2;
+  leaf.n_buffers = 2;
+  uint8_t valid = 0x1;
+  s_bufs[0] = &valid;
+  str.null_count = 1;
+  CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
+  CHECK(pqt_writer_write_batch(w, &batch, &e) == PQT_EINVAL);
+  pqt_writer_discard(w);
+  /* a released batch, a non-struct ArrowSchema */
+  CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
+  batch.release = NULL;
+  CHECK(pqt_writer_write_batch(w, &batch, &e) == PQT_EINVAL);
+  pqt_writer_discard(w);
+  struct ArrowSchema notstruct = {"i", "x", NULL, 0, 0, NULL, NULL, NULL, NULL};
+  pqt_write_schema wa = {NULL, &notstruct, NULL};
+  CHECK(pqt_writer_open_buffer(&w, &out, &wa, NULL, &e) == PQT_EINVAL);
+  pqt_string_free(&out);
+}
+
 int main(void) {
   static const pqt_test_case cases[] = {TEST_CASE(test_low_level_and_text), TEST_CASE(test_metadata),
                                         TEST_CASE(test_sinks_and_files), TEST_CASE(test_misuse),
-                                        TEST_CASE(test_arrow_schema_mapping)};
+                                        TEST_CASE(test_arrow_schema_mapping), TEST_CASE(test_bad_arrow_input)};
   return pqt_run_tests("writer", cases, sizeof cases / sizeof cases[0]);
 }
