@@ -505,7 +505,8 @@ static pqt_status append_slice(pqt_column_writer *cw, int64_t n, const int16_t *
 
 static int64_t page_estimate(const pqt_column_writer *cw) {
   int64_t lv = (cw->max_def > 0 || cw->max_rep > 0) ? cw->pg_levels / 4 : 0;
-  if (cw->dict_on) {
+  /* the chunk's first page keeps plain values too and may end up plain */
+  if (cw->dict_on && (cw->n_pages > 0 || cw->dict_used)) {
     unsigned bw = pqt_dict_builder_index_width(&cw->dict);
     return lv + (cw->pg_values * (int64_t)bw) / 8;
   }
@@ -534,6 +535,15 @@ pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16
   while (s < n) {
     int64_t room = cw->o.page_row_limit - cw->pg_rows;
     if (room < 1) room = 1;
+    /* also keep a slice within the page's remaining bytes (roughly) */
+    int64_t per_level = cw->width ? (int64_t)cw->width
+                                  : 4 + (cw->ck_values + cw->pg_values > 0
+                                             ? (cw->ck_ba_bytes + cw->pg_ba_bytes) / (cw->ck_values + cw->pg_values)
+                                             : 12);
+    int64_t bytes_left = cw->o.page_size - page_estimate(cw);
+    int64_t by_bytes = bytes_left / (per_level > 0 ? per_level : 1);
+    if (by_bytes < 16) by_bytes = 16;
+    if (room > by_bytes) room = by_bytes;
     int64_t e = s + (room < SLICE_LEVELS ? room : SLICE_LEVELS);
     if (e > n) e = n;
     if (cw->max_rep > 0)

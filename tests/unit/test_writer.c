@@ -378,6 +378,60 @@ static void test_arrow_schema_mapping(void) {
 
 static void noop_release(struct ArrowArray *a) { a->release = NULL; }
 
+/* row_group_bytes and page_size bound what they say, with Arrow batches. */
+static void test_size_limits(void) {
+  const char *text = "message m { required int64 x; }";
+  enum { N = 200000 };
+  int64_t *v = malloc(N * sizeof *v);
+  for (int64_t i = 0; i < N; i++) v[i] = i * 7919 % 1000003;
+  const void *bufs[2] = {NULL, v};
+  struct ArrowArray leaf = {N, 0, 0, 2, 0, bufs, NULL, NULL, noop_release, NULL};
+  struct ArrowArray *kids[1] = {&leaf};
+  const void *bb[1] = {NULL};
+  struct ArrowArray batch = {N, 0, 0, 1, 1, bb, kids, NULL, noop_release, NULL};
+  pqt_write_options o;
+  pqt_write_options_init(&o);
+  o.defaults.codec = 0;
+  o.defaults.page_size = 4096;
+  o.defaults.page_row_limit = 1 << 30;
+  o.row_group_bytes = 300000;
+  pqt_write_schema ws = {text, NULL, NULL};
+  pqt_string out = {0};
+  pqt_writer *w;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, &o, &e));
+  for (int k = 0; k < 4; k++) {
+    struct ArrowArray part = batch;
+    part.offset = k * (N / 4);
+    part.length = N / 4;
+    CHECK_OK(pqt_writer_write_batch(w, &part, &e));
+  }
+  CHECK_OK(pqt_writer_close(w, &e));
+  pqt_reader *r;
+  CHECK_OK(pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e));
+  CHECK_EQ_INT(r->md.num_rows, N);
+  CHECK_MSG(r->md.row_groups.n >= 4, "%d row groups for 1.6 MB at 300 kB", r->md.row_groups.n);
+  for (int32_t g = 0; g < r->md.row_groups.n; g++) {
+    const pqt_column_chunk *cc = &r->md.row_groups.items[g].columns.items[0];
+    CHECK_MSG(cc->meta_data.total_compressed_size < 2 * 300000, "row group %d: %lld bytes", g,
+              (long long)cc->meta_data.total_compressed_size);
+    pqt_arena ar;
+    pqt_arena_init(&ar, NULL);
+    pqt_offset_index oi;
+    CHECK_OK(pqt_thrift_decode(&pqt_desc_offset_index, (const uint8_t *)out.data + cc->offset_index_offset,
+                               (size_t)cc->offset_index_length, NULL, &ar, &oi, NULL));
+    for (int32_t i = 0; i < oi.page_locations.n; i++)
+      CHECK_MSG(oi.page_locations.items[i].compressed_page_size < 4096 * 3, "page of %d bytes",
+                oi.page_locations.items[i].compressed_page_size);
+    CHECK(oi.page_locations.n > 10);
+    pqt_arena_reset(&ar);
+  }
+  pqt_reader_close(r);
+  pqt_string_free(&out);
+  free(v);
+}
+
 /* Malformed Arrow input is refused with PQT_EINVAL, never a crash. */
 static void test_bad_arrow_input(void) {
   const char *text = "message m { optional group l (LIST) { repeated group list { required int32 element; } } required binary s; }";
@@ -441,6 +495,7 @@ static void test_bad_arrow_input(void) {
 int main(void) {
   static const pqt_test_case cases[] = {TEST_CASE(test_low_level_and_text), TEST_CASE(test_metadata),
                                         TEST_CASE(test_sinks_and_files), TEST_CASE(test_misuse),
-                                        TEST_CASE(test_arrow_schema_mapping), TEST_CASE(test_bad_arrow_input)};
+                                        TEST_CASE(test_arrow_schema_mapping), TEST_CASE(test_bad_arrow_input),
+                                        TEST_CASE(test_size_limits)};
   return pqt_run_tests("writer", cases, sizeof cases / sizeof cases[0]);
 }
