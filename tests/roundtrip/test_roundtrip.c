@@ -452,7 +452,8 @@ static void test_random_roundtrips(void) {
     CHECK_EQ_INT(run_case(atoi(getenv("RT_SEED")), atoi(getenv("RT_CFG"))), 0);
     return;
   }
-  for (int seed = 1; seed <= 60; seed++)
+  int seeds = getenv("RT_SEEDS") ? atoi(getenv("RT_SEEDS")) : 60; /* more for a longer soak */
+  for (int seed = 1; seed <= seeds; seed++)
     for (int cfg = 0; cfg < 12; cfg++) {
       fails += run_case(seed, (cfg * 7 + seed) % 84);
       runs++;
