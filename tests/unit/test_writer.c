@@ -378,6 +378,82 @@ static void test_arrow_schema_mapping(void) {
 
 static void noop_release(struct ArrowArray *a) { a->release = NULL; }
 
+static void noop_schema_release(struct ArrowSchema *s) { s->release = NULL; }
+
+/* Arrow types whose layout differs from Parquet's: converted on the way in. */
+static void test_arrow_conversions(void) {
+  struct ArrowSchema f_ts = {"tss:Europe/Paris", "ts", NULL, 0, 0, NULL, NULL, noop_schema_release, NULL};
+  struct ArrowSchema f_d64 = {"tdm", "d64", NULL, 0, 0, NULL, NULL, noop_schema_release, NULL};
+  struct ArrowSchema f_t32 = {"tts", "t32", NULL, 0, 0, NULL, NULL, noop_schema_release, NULL};
+  struct ArrowSchema f_ls = {"U", "ls", NULL, ARROW_FLAG_NULLABLE, 0, NULL, NULL, noop_schema_release, NULL};
+  struct ArrowSchema f_el = {"s", "item", NULL, 0, 0, NULL, NULL, noop_schema_release, NULL};
+  struct ArrowSchema *el[1] = {&f_el};
+  struct ArrowSchema f_ll = {"+L", "ll", NULL, 0, 1, el, NULL, noop_schema_release, NULL};
+  struct ArrowSchema f_dec = {"d:4,2", "dec", NULL, 0, 0, NULL, NULL, noop_schema_release, NULL};
+  struct ArrowSchema *kids[6] = {&f_ts, &f_d64, &f_t32, &f_ls, &f_ll, &f_dec};
+  struct ArrowSchema rec = {"+s", "", NULL, 0, 6, kids, NULL, noop_schema_release, NULL};
+  int64_t ts[2] = {-1, 86400};                    /* seconds */
+  int64_t d64[2] = {-86400000, 86400000 * 3LL};   /* ms -> days -1, 3 */
+  int32_t t32[2] = {1, 3600};                     /* s -> ms */
+  int64_t lso[3] = {0, 3, 3};
+  uint8_t lsv = 0x1;                              /* second string null */
+  int64_t llo[3] = {0, 2, 3};
+  int16_t lle[3] = {-7, 8, 9};
+  uint8_t dec[32] = {0};
+  int64_t d0 = -1234, d1 = 5;
+  memcpy(dec, &d0, 8);
+  memset(dec + 8, 0xFF, 8);
+  memcpy(dec + 16, &d1, 8);
+  const void *b_ts[2] = {NULL, ts}, *b_d64[2] = {NULL, d64}, *b_t32[2] = {NULL, t32}, *b_ls[3] = {&lsv, lso, "abc"},
+             *b_ll[2] = {NULL, llo}, *b_el[2] = {NULL, lle}, *b_dec[2] = {NULL, dec}, *b_rec[1] = {NULL};
+  struct ArrowArray a_el = {3, 0, 0, 2, 0, b_el, NULL, NULL, noop_release, NULL};
+  struct ArrowArray *a_elp[1] = {&a_el};
+  struct ArrowArray a_ts = {2, 0, 0, 2, 0, b_ts, NULL, NULL, noop_release, NULL};
+  struct ArrowArray a_d64 = {2, 0, 0, 2, 0, b_d64, NULL, NULL, noop_release, NULL};
+  struct ArrowArray a_t32 = {2, 0, 0, 2, 0, b_t32, NULL, NULL, noop_release, NULL};
+  struct ArrowArray a_ls = {2, 1, 0, 3, 0, b_ls, NULL, NULL, noop_release, NULL};
+  struct ArrowArray a_ll = {2, 0, 0, 2, 1, b_ll, a_elp, NULL, noop_release, NULL};
+  struct ArrowArray a_dec = {2, 0, 0, 2, 0, b_dec, NULL, NULL, noop_release, NULL};
+  struct ArrowArray *a_kids[6] = {&a_ts, &a_d64, &a_t32, &a_ls, &a_ll, &a_dec};
+  struct ArrowArray batch = {2, 0, 0, 1, 6, b_rec, a_kids, NULL, noop_release, NULL};
+  pqt_write_schema ws = {NULL, &rec, NULL};
+  pqt_string out = {0};
+  pqt_writer *w;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
+  CHECK_OK(pqt_writer_write_batch(w, &batch, &e));
+  CHECK_OK(pqt_writer_close(w, &e));
+  pqt_reader *r;
+  CHECK_OK(pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e));
+  pqt_string st = {0};
+  CHECK_OK(pqt_reader_schema_text(r, &st, &e));
+  CHECK_EQ_STR(st.data,
+               "message schema {\n"
+               "  required int64 ts (TIMESTAMP(MILLIS,true));\n"
+               "  required int32 d64 (DATE);\n"
+               "  required int32 t32 (TIME(MILLIS,true));\n"
+               "  optional binary ls (STRING);\n"
+               "  required group ll (LIST) {\n"
+               "    repeated group list {\n"
+               "      required int32 element (INTEGER(16,true));\n"
+               "    }\n"
+               "  }\n"
+               "  required int32 dec (DECIMAL(4,2));\n"
+               "}\n");
+  pqt_string_free(&st);
+  pqt_buf txt;
+  pqt_buf_init(&txt, NULL);
+  CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &txt, &e));
+  CHECK_OK(pqt_buf_append(&txt, "", 1, NULL));
+  CHECK_EQ_STR((const char *)txt.data,
+               "{\"ts\":\"1969-12-31T23:59:59.000Z\",\"d64\":\"1969-12-31\",\"t32\":\"00:00:01.000\",\"ls\":\"abc\",\"ll\":[-7,8],\"dec\":\"-12.34\"}\n"
+               "{\"ts\":\"1970-01-02T00:00:00.000Z\",\"d64\":\"1970-01-04\",\"t32\":\"01:00:00.000\",\"ls\":null,\"ll\":[9],\"dec\":\"0.05\"}\n");
+  pqt_buf_free(&txt);
+  pqt_reader_close(r);
+  pqt_string_free(&out);
+}
+
 /* row_group_bytes and page_size bound what they say, with Arrow batches. */
 static void test_size_limits(void) {
   const char *text = "message m { required int64 x; }";
@@ -496,6 +572,6 @@ int main(void) {
   static const pqt_test_case cases[] = {TEST_CASE(test_low_level_and_text), TEST_CASE(test_metadata),
                                         TEST_CASE(test_sinks_and_files), TEST_CASE(test_misuse),
                                         TEST_CASE(test_arrow_schema_mapping), TEST_CASE(test_bad_arrow_input),
-                                        TEST_CASE(test_size_limits)};
+                                        TEST_CASE(test_size_limits), TEST_CASE(test_arrow_conversions)};
   return pqt_run_tests("writer", cases, sizeof cases / sizeof cases[0]);
 }
