@@ -380,6 +380,145 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
                                          pqt_text_format format, int64_t limit,
                                          pqt_write_fn write, void *ctx, pqt_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Writer                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A Parquet writer. Data arrive as Arrow record batches (a struct array,
+ * one child per top-level field) or, column by column, as values with
+ * their definition/repetition levels. Pages are encoded and compressed as
+ * they fill: a row group in progress costs its compressed size plus one
+ * open page per column. Row groups close when they reach row_group_rows
+ * rows or row_group_bytes compressed bytes (or on pqt_writer_flush_row_group).
+ */
+typedef struct pqt_writer pqt_writer;
+struct ArrowSchema;
+struct ArrowArray;
+
+/* Options that may differ per column (a leaf, or every leaf under a group). */
+typedef struct pqt_column_options {
+  int32_t codec;        /* CompressionCodec value: 0 UNCOMPRESSED, 1 SNAPPY (default),
+                           2 GZIP, 4 BROTLI, 5 LZ4 (deprecated Hadoop framing: only on
+                           explicit request), 6 ZSTD, 7 LZ4_RAW */
+  int32_t codec_level;  /* 0 = the codec's default */
+  int32_t encoding;     /* value encoding when not dictionary encoded (Encoding value);
+                           in pqt_write_options.defaults it applies to the columns whose
+                           type it fits, in an override it must fit. -1 = default: PLAIN (v1 pages); v2 pages: DELTA_BINARY_PACKED
+                           for INT32/INT64, DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY,
+                           RLE for BOOLEAN, PLAIN otherwise */
+  int32_t dictionary;   /* 1 (default): RLE_DICTIONARY first, falling back to `encoding`
+                           when the dictionary outgrows dictionary_page_size_limit */
+  int64_t dictionary_page_size_limit; /* bytes (default 1 MiB) */
+  int32_t page_version; /* 1 (default) or 2 */
+  int64_t page_size;    /* target encoded bytes per data page (default 1 MiB) */
+  int64_t page_row_limit; /* most rows per page (default 20000) */
+  int32_t statistics;   /* page and chunk statistics (default 1) */
+  int32_t statistics_truncate_length; /* binary bounds cut to this (default 64; 0 = never) */
+  int32_t page_index;   /* ColumnIndex + OffsetIndex (default 1) */
+  int32_t bloom_filter; /* split-block Bloom filter (default 0) */
+  int64_t bloom_ndv;    /* expected distinct values per row group (default 100000) */
+  double bloom_fpp;     /* false-positive probability (default 0.01) */
+  int32_t crc;          /* page CRC32 (default 1) */
+} pqt_column_options;
+
+PQT_API void pqt_column_options_init(pqt_column_options *o);
+
+/* Options for the columns at `path` (dotted: "a.b"; a group applies to its leaves). */
+typedef struct pqt_column_override {
+  const char *path;
+  pqt_column_options options;
+} pqt_column_override;
+
+typedef struct pqt_sorting_column_spec {
+  int32_t column;      /* leaf column index */
+  int32_t descending;
+  int32_t nulls_first;
+} pqt_sorting_column_spec;
+
+enum {
+  PQT_COMPAT_NONE = 0,
+  PQT_COMPAT_SPARK_INT96 = 1,  /* timestamps as INT96, no unsigned 64-bit (INT64 instead) */
+  PQT_COMPAT_SPARK_MICROS = 2  /* timestamps coerced to MICROS, no unsigned 64-bit */
+};
+
+typedef struct pqt_write_options {
+  const pqt_allocator *alloc;        /* NULL: malloc */
+  pqt_column_options defaults;       /* for every column */
+  const pqt_column_override *columns;/* per-column overrides (last match wins) */
+  int32_t n_columns;
+  int64_t row_group_rows;            /* default 1048576 */
+  int64_t row_group_bytes;           /* compressed bytes, default 128 MiB */
+  const char *const *kv_keys;        /* key-value metadata */
+  const char *const *kv_values;
+  int32_t n_kv;
+  const pqt_sorting_column_spec *sorting_columns;
+  int32_t n_sorting_columns;
+  const char *created_by;            /* NULL: "parquetry version X (build Y)" */
+  int32_t compat;                    /* PQT_COMPAT_* (Arrow schemas only) */
+} pqt_write_options;
+
+PQT_API void pqt_write_options_init(pqt_write_options *o);
+
+/* Where the schema comes from: exactly one member set. */
+typedef struct pqt_write_schema {
+  const char *message;                 /* message syntax ("message m { ... }") */
+  const struct ArrowSchema *arrow;     /* a struct schema (record batch) */
+  const pqt_reader *like;              /* the schema of an open file (LIST/MAP written
+                                          in the standard 3-level form) */
+} pqt_write_schema;
+
+/* Write to `path`: a temporary name in the same folder, renamed on a
+ * successful close (a failed or discarded writer removes it). */
+PQT_API pqt_status pqt_writer_open_file(pqt_writer **out, const char *path,
+                                        const pqt_write_schema *schema,
+                                        const pqt_write_options *opts, pqt_error *err);
+/* Write into *dst (bytes appended; dst->alloc used when set). The caller
+ * owns dst and frees it with pqt_string_free. */
+PQT_API pqt_status pqt_writer_open_buffer(pqt_writer **out, pqt_string *dst,
+                                          const pqt_write_schema *schema,
+                                          const pqt_write_options *opts, pqt_error *err);
+/* Write through a callback (called with consecutive bytes). */
+PQT_API pqt_status pqt_writer_open_callbacks(pqt_writer **out, pqt_write_fn write, void *ctx,
+                                             const pqt_write_schema *schema,
+                                             const pqt_write_options *opts, pqt_error *err);
+
+/* The Arrow layout the writer expects for record batches (the usual
+ * Parquet -> Arrow mapping of its schema, or the caller's ArrowSchema). */
+PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out,
+                                           pqt_error *err);
+PQT_API int32_t pqt_writer_num_columns(const pqt_writer *w);
+
+/* Append a record batch (struct array, one child per top-level field).
+ * The batch is borrowed: it is not released. */
+PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray *batch,
+                                          pqt_error *err);
+
+/*
+ * Low-level: append to leaf column `column` n_levels levels (def may be
+ * NULL when the column's max definition level is 0, rep when its max
+ * repetition level is 0) and the n_values present values, dense, in the
+ * physical layout: fixed-width values contiguous (BOOLEAN one byte 0/1,
+ * INT96 12 bytes, FLBA type_length bytes); BYTE_ARRAY as `offsets`
+ * (n_values + 1 entries) into `values`. Write whole records (rep level 0
+ * first) and the same rows to every column, then call
+ * pqt_writer_flush_row_group.
+ */
+PQT_API pqt_status pqt_writer_write_column(pqt_writer *w, int32_t column, int64_t n_levels,
+                                           const int16_t *def, const int16_t *rep,
+                                           const void *values, const int32_t *offsets,
+                                           int64_t n_values, pqt_error *err);
+/* Close the current row group (no-op when empty). */
+PQT_API pqt_status pqt_writer_flush_row_group(pqt_writer *w, pqt_error *err);
+/* Finish the file (page indexes, footer), rename/deliver it, free w. On
+ * failure the partial output is removed (files) and w is freed anyway. */
+PQT_API pqt_status pqt_writer_close(pqt_writer *w, pqt_error *err);
+/* Free w without finishing (a file being written is removed). */
+PQT_API void pqt_writer_discard(pqt_writer *w);
+/* Bytes written so far and rows accepted. */
+PQT_API int64_t pqt_writer_bytes_written(const pqt_writer *w);
+PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -464,8 +464,10 @@ static pqt_status export_array(const pqt_allocator *alloc, const pqt_array *a, i
     }
     case PQT_ARRAY_STRUCT:
       out->n_buffers = 1;
+      /* Consumers apply a struct's offset to its children (Arrow C data
+       * interface), so the children are exported unsliced from 0. */
       for (int32_t i = 0; i < a->n_children; i++)
-        PQT_RETURN_NOT_OK(export_array(alloc, a->children[i], offset, length, out->children[i], err));
+        PQT_RETURN_NOT_OK(export_array(alloc, a->children[i], 0, offset + length, out->children[i], err));
       return PQT_OK;
     case PQT_ARRAY_LIST:
     case PQT_ARRAY_MAP: {

@@ -129,14 +129,14 @@ static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t
     total += (uint64_t)(doff[k + 1] - doff[k]);
   }
   PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total, err));
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 1, err)); /* never NULL: memcpy below */
   int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
   uint8_t *o = cd->values.data + cd->values.len;
   int32_t cur = off[0];
   for (size_t i = 0; i < n; i++) {
     uint32_t k = idx[i];
     int32_t l = doff[k + 1] - doff[k];
-    memcpy(o, dval + doff[k], (size_t)l);
+    if (l) memcpy(o, dval + doff[k], (size_t)l); /* dval may be NULL when every entry is empty */
     o += l;
     cur += l;
     off[i + 1] = cur;

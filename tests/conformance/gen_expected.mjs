@@ -18,7 +18,7 @@ import * as C from "./canonical.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
 const corpus = path.resolve(process.env.PARQUET_TESTING_DIR ?? path.join(repo, "../shared/parquet-testing"));
-const outDir = path.join(here, "expected");
+const outDir = process.env.PQT_EXPECTED_OUT ? path.resolve(process.env.PQT_EXPECTED_OUT) : path.join(here, "expected"); // PQT_EXPECTED_OUT: tests/interop
 const filter = process.argv[2];
 
 const FULL_LIMIT = 2000; // files with more rows store only the first KEEP rows

@@ -1,0 +1,75 @@
+/*
+ * column/statistics: min/max/null/NaN statistics of a page or column chunk
+ * (spec: parquet.thrift `Statistics`, "ColumnOrder / TypeDefinedOrder"
+ * sort orders per logical type; seeds/002 page index; seeds/001 logical
+ * types' orders). Values are accumulated in their physical layout:
+ * fixed width (n*width bytes, BOOLEAN one byte 0/1 per value) or byte
+ * arrays (int32 offsets + data). Bounds are kept as their PLAIN bytes
+ * (byte arrays: the content, without the length prefix).
+ *
+ * Order by kind: signed/unsigned integer compares, IEEE float order with
+ * NaN excluded (counted in nan_count) and zeros written as min -0.0 /
+ * max +0.0, FLOAT16 numerically, byte-wise unsigned lexicographic for
+ * strings/binary/FLBA, signed big-endian two's complement for DECIMAL on
+ * FLBA/BYTE_ARRAY, none for INT96, INTERVAL and geospatial types.
+ */
+#ifndef PQT_COLUMN_STATISTICS_H
+#define PQT_COLUMN_STATISTICS_H
+
+#include "core/core.h"
+#include "thrift/parquet_types.h"
+
+typedef enum pqt_sort_kind {
+  PQT_SORT_NONE = 0,
+  PQT_SORT_BOOL,
+  PQT_SORT_I32,
+  PQT_SORT_U32,
+  PQT_SORT_I64,
+  PQT_SORT_U64,
+  PQT_SORT_FLOAT,
+  PQT_SORT_DOUBLE,
+  PQT_SORT_FLOAT16,
+  PQT_SORT_BYTES,     /* unsigned lexicographic */
+  PQT_SORT_DECIMAL_BE /* signed big-endian two's complement */
+} pqt_sort_kind;
+
+/* The order statistics use for a leaf of this physical type and annotation
+ * (logical may be NULL; converted_type -1 when absent). */
+pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *logical,
+                                int32_t converted_type);
+/* True when the legacy signed min/max fields hold the same order. */
+bool pqt_sort_kind_legacy_ok(pqt_sort_kind k);
+
+typedef struct pqt_stats {
+  pqt_sort_kind kind;
+  size_t width;      /* fixed value width in bytes, 0 for byte arrays */
+  bool has_minmax;
+  int64_t null_count;
+  int64_t nan_count;
+  int64_t n_values;  /* non-null values seen */
+  pqt_buf min, max;  /* PLAIN bytes of the bounds */
+} pqt_stats;
+
+void pqt_stats_init(pqt_stats *s, pqt_sort_kind kind, size_t width, const pqt_allocator *alloc);
+void pqt_stats_free(pqt_stats *s);
+void pqt_stats_reset(pqt_stats *s);
+/* n fixed-width values (BOOLEAN: bytes 0/1). */
+pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n, pqt_error *err);
+/* n byte arrays data[offsets[i] .. offsets[i+1]). */
+pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const uint8_t *data,
+                                   size_t n, pqt_error *err);
+/* Fold src into dst (same kind). */
+pqt_status pqt_stats_merge(pqt_stats *dst, const pqt_stats *src, pqt_error *err);
+/* Compare two encoded values of this kind (<0, 0, >0). */
+int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b,
+                      size_t blen);
+
+/* The bounds as written: zeros normalized (min -0.0, max +0.0), byte-wise
+ * kinds truncated to trunc_len bytes (0 = never; a max that cannot be
+ * incremented stays exact). utf8 keeps the cut on a character boundary.
+ * Appends min to out_min and max to out_max; sets exactness. Returns false
+ * (nothing appended) when there are no bounds. */
+bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf *out_min,
+                      pqt_buf *out_max, bool *min_exact, bool *max_exact, pqt_error *err);
+
+#endif

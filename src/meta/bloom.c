@@ -1,0 +1,103 @@
+/*
+ * meta/bloom: split-block Bloom filters (BloomFilter.md, seeds/002,
+ * "Split Block Bloom Filter" and "File Format"). See bloom.h.
+ */
+#include "meta/bloom.h"
+
+#include <math.h>
+#include <xxhash.h>
+
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
+
+static const uint32_t SALT[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                 0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+
+#define BLOOM_MIN_BYTES 32u
+#define BLOOM_MAX_BYTES (128u << 20)
+
+size_t pqt_bloom_optimal_bytes(int64_t ndv, double fpp) {
+  if (ndv < 1) ndv = 1;
+  if (!(fpp > 0 && fpp < 1)) fpp = 0.01;
+  double m = -8.0 * (double)ndv / log(1.0 - pow(fpp, 1.0 / 8.0));
+  double bytes = m / 8.0;
+  size_t n = BLOOM_MIN_BYTES;
+  while (n < BLOOM_MAX_BYTES && (double)n < bytes) n <<= 1;
+  return n;
+}
+
+pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc,
+                          pqt_error *err) {
+  memset(b, 0, sizeof *b);
+  b->alloc = pqt_alloc_or_default(alloc);
+  if (num_bytes < BLOOM_MIN_BYTES || num_bytes > BLOOM_MAX_BYTES || (num_bytes & (num_bytes - 1)))
+    return pqt_error_set(err, PQT_EINVAL, "bloom filter size %zu is not a power of two in [32, 128 MiB]",
+                         num_bytes);
+  b->words = pqt_mem_calloc(b->alloc, num_bytes);
+  if (!b->words) return pqt_nomem(err);
+  b->n_blocks = (uint32_t)(num_bytes / 32);
+  return PQT_OK;
+}
+
+void pqt_bloom_free(pqt_bloom *b) {
+  if (b->words) pqt_mem_free(b->alloc, b->words, (size_t)b->n_blocks * 32);
+  b->words = NULL;
+  b->n_blocks = 0;
+}
+
+uint64_t pqt_bloom_hash(const void *p, size_t n) { return XXH64(p, n, 0); }
+
+void pqt_bloom_insert(pqt_bloom *b, uint64_t h) {
+  uint32_t blk = (uint32_t)(((h >> 32) * (uint64_t)b->n_blocks) >> 32);
+  uint32_t key = (uint32_t)h;
+  uint32_t *w = b->words + (size_t)blk * 8;
+  for (int i = 0; i < 8; i++) w[i] |= 1u << ((key * SALT[i]) >> 27);
+}
+
+bool pqt_bloom_check(const pqt_bloom *b, uint64_t h) {
+  uint32_t blk = (uint32_t)(((h >> 32) * (uint64_t)b->n_blocks) >> 32);
+  uint32_t key = (uint32_t)h;
+  const uint32_t *w = b->words + (size_t)blk * 8;
+  for (int i = 0; i < 8; i++)
+    if (!(w[i] & (1u << ((key * SALT[i]) >> 27)))) return false;
+  return true;
+}
+
+void pqt_bloom_insert_fixed(pqt_bloom *b, const uint8_t *values, size_t width, size_t n) {
+  for (size_t i = 0; i < n; i++) pqt_bloom_insert(b, XXH64(values + i * width, width, 0));
+}
+
+void pqt_bloom_insert_binary(pqt_bloom *b, const int32_t *offsets, const uint8_t *data, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    pqt_bloom_insert(b, XXH64(data + offsets[i], (size_t)(offsets[i + 1] - offsets[i]), 0));
+}
+
+pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err) {
+  pqt_bloom_filter_header h;
+  memset(&h, 0, sizeof h);
+  h.num_bytes = (int32_t)(b->n_blocks * 32);
+  h.algorithm = 1u << 1;
+  h.hash = 1u << 1;
+  h.compression = 1u << 1;
+  PQT_SET(&h, 1); PQT_SET(&h, 2); PQT_SET(&h, 3); PQT_SET(&h, 4);
+  PQT_RETURN_NOT_OK(pqt_thrift_encode(&pqt_desc_bloom_filter_header, &h, out, err));
+  size_t nb = (size_t)b->n_blocks * 32;
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(out, nb, err));
+  uint8_t *p = out->data + out->len;
+  for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) pqt_store_u32le(p + 4 * i, b->words[i]);
+  out->len += nb;
+  return PQT_OK;
+}
+
+pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc,
+                           pqt_bloom *b, size_t *consumed, pqt_error *err) {
+  pqt_bloom_filter_header h;
+  size_t used = 0;
+  PQT_RETURN_NOT_OK(pqt_thrift_decode(&pqt_desc_bloom_filter_header, buf, len, &used, NULL, &h, err));
+  if (h.num_bytes <= 0 || (size_t)h.num_bytes > len - used)
+    return pqt_corrupt(err, "bloom filter: %d bytes do not fit", h.num_bytes);
+  PQT_RETURN_NOT_OK(pqt_bloom_init(b, (size_t)h.num_bytes, alloc, err));
+  for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(buf + used + 4 * i);
+  if (consumed) *consumed = used + (size_t)h.num_bytes;
+  return PQT_OK;
+}

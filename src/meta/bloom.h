@@ -1,0 +1,38 @@
+/*
+ * meta/bloom: split-block Bloom filters (spec: BloomFilter.md in seeds/002:
+ * "Split Block Bloom Filter": 256-bit blocks of eight 32-bit words, eight
+ * salts, XXH64 with seed 0 of the PLAIN-encoded value (byte arrays without
+ * their length prefix), block = (hash >> 32) * num_blocks >> 32; the file
+ * layout: BloomFilterHeader (Thrift compact) followed by the bitset).
+ */
+#ifndef PQT_META_BLOOM_H
+#define PQT_META_BLOOM_H
+
+#include "core/core.h"
+
+typedef struct pqt_bloom {
+  const pqt_allocator *alloc;
+  uint32_t *words;   /* n_blocks * 8 words, little-endian when serialized */
+  uint32_t n_blocks;
+} pqt_bloom;
+
+/* Bytes for ndv distinct values at false-positive probability fpp: the
+ * spec's formula rounded up to a power of two in [32, 128 MiB]. */
+size_t pqt_bloom_optimal_bytes(int64_t ndv, double fpp);
+pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc,
+                          pqt_error *err);
+void pqt_bloom_free(pqt_bloom *b);
+uint64_t pqt_bloom_hash(const void *p, size_t n);
+void pqt_bloom_insert(pqt_bloom *b, uint64_t hash);
+bool pqt_bloom_check(const pqt_bloom *b, uint64_t hash);
+/* Insert n fixed-width values / n byte arrays. */
+void pqt_bloom_insert_fixed(pqt_bloom *b, const uint8_t *values, size_t width, size_t n);
+void pqt_bloom_insert_binary(pqt_bloom *b, const int32_t *offsets, const uint8_t *data, size_t n);
+/* Append header + bitset. */
+pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err);
+/* Reader helper: parse a filter at buf (header + bitset) into a view
+ * (b->words points into a copy allocated with alloc). */
+pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc,
+                           pqt_bloom *b, size_t *consumed, pqt_error *err);
+
+#endif
