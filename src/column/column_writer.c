@@ -116,6 +116,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
     size_t nb = pqt_bloom_optimal_bytes(cw->o.bloom_ndv > 0 ? cw->o.bloom_ndv : 100000,
                                         cw->o.bloom_fpp > 0 ? cw->o.bloom_fpp : 0.01);
     PQT_RETURN_NOT_OK(pqt_bloom_init(&cw->bloom, nb, cw->alloc, err));
+    cw->bloom_blocks = cw->bloom.n_blocks;
     cw->bloom_on = true;
   }
   return PQT_OK;
@@ -620,7 +621,10 @@ static void reset_chunk(pqt_column_writer *cw) {
   pqt_stats_reset(&cw->ck_stats);
   size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
   memset(cw->ck_hist, 0, nh * sizeof(int64_t));
-  if (cw->bloom_on) memset(cw->bloom.words, 0, (size_t)cw->bloom.n_blocks * 32);
+  if (cw->bloom_on) {
+    cw->bloom.n_blocks = cw->bloom_blocks; /* a folded filter regains its full size */
+    memset(cw->bloom.words, 0, (size_t)cw->bloom.n_blocks * 32);
+  }
 }
 
 pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx,
@@ -789,6 +793,10 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     if (st != PQT_OK) goto done;
   }
   if (cw->bloom_on && bloom_out) {
+    /* no more distinct values than values: fold the filter to that size */
+    int64_t ndv = cw->o.bloom_ndv > 0 ? cw->o.bloom_ndv : 100000;
+    if (cw->ck_values < ndv) ndv = cw->ck_values;
+    pqt_bloom_fold(&cw->bloom, pqt_bloom_optimal_bytes(ndv, cw->o.bloom_fpp > 0 ? cw->o.bloom_fpp : 0.01));
     st = pqt_bloom_serialize(&cw->bloom, bloom_out, err);
     if (st != PQT_OK) goto done;
   }

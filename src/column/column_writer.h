@@ -49,6 +49,7 @@ typedef struct pqt_column_writer {
   int32_t n_pages;
   bool bloom_on;
   pqt_bloom bloom;
+  uint32_t bloom_blocks; /* the filter's full size (it is folded per row group) */
   /* scratch */
   pqt_buf s_lv, s_val, s_comp, s_body;
 } pqt_column_writer;

@@ -541,7 +541,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   }
   pqt_file_metadata md;
   memset(&md, 0, sizeof md);
-  md.version = 2;
+  md.version = 1; /* parquet.thrift: writers should write 1 for the widest compatibility */
   md.schema.items = w->elems;
   md.schema.n = w->n_elems;
   md.num_rows = w->total_rows;

@@ -36,11 +36,12 @@ pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *a
   b->words = pqt_mem_calloc(b->alloc, num_bytes);
   if (!b->words) return pqt_nomem(err);
   b->n_blocks = (uint32_t)(num_bytes / 32);
+  b->alloc_bytes = num_bytes;
   return PQT_OK;
 }
 
 void pqt_bloom_free(pqt_bloom *b) {
-  if (b->words) pqt_mem_free(b->alloc, b->words, (size_t)b->n_blocks * 32);
+  if (b->words) pqt_mem_free(b->alloc, b->words, b->alloc_bytes);
   b->words = NULL;
   b->n_blocks = 0;
 }
@@ -100,4 +101,13 @@ pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *
   for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(buf + used + 4 * i);
   if (consumed) *consumed = used + (size_t)h.num_bytes;
   return PQT_OK;
+}
+
+void pqt_bloom_fold(pqt_bloom *b, size_t min_bytes) {
+  while (b->n_blocks > 1 && (size_t)(b->n_blocks / 2) * 32 >= min_bytes && (b->n_blocks % 2) == 0) {
+    uint32_t half = b->n_blocks / 2;
+    for (uint32_t k = 0; k < half; k++)
+      for (int w = 0; w < 8; w++) b->words[8 * k + w] = b->words[16 * k + w] | b->words[16 * k + 8 + w];
+    b->n_blocks = half;
+  }
 }

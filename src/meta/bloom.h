@@ -14,6 +14,7 @@ typedef struct pqt_bloom {
   const pqt_allocator *alloc;
   uint32_t *words;   /* n_blocks * 8 words, little-endian when serialized */
   uint32_t n_blocks;
+  size_t alloc_bytes; /* size of words as allocated (folding keeps it) */
 } pqt_bloom;
 
 /* Bytes for ndv distinct values at false-positive probability fpp: the
@@ -29,6 +30,12 @@ bool pqt_bloom_check(const pqt_bloom *b, uint64_t hash);
 void pqt_bloom_insert_fixed(pqt_bloom *b, const uint8_t *values, size_t width, size_t n);
 void pqt_bloom_insert_binary(pqt_bloom *b, const int32_t *offsets, const uint8_t *data, size_t n);
 /* Append header + bitset. */
+/* Shrink the filter to at least min_bytes (a power of two) by OR-ing block
+ * pairs: with block = (hash_hi32 * n) >> 32, halving n maps block i to
+ * i / 2, so the folded filter answers exactly as one built at that size.
+ * Writers size a filter for the configured distinct-value count and fold
+ * it to what the row group's values can justify. */
+void pqt_bloom_fold(pqt_bloom *b, size_t min_bytes);
 pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err);
 /* Reader helper: parse a filter at buf (header + bitset) into a view
  * (b->words points into a copy allocated with alloc). */

@@ -67,7 +67,32 @@ static void test_sizes_and_fpp(void) {
   CHECK(pqt_bloom_init(&g, 48, NULL, NULL) == PQT_EINVAL);
 }
 
+/* Folding a filter keeps every inserted value and equals a filter built at
+ * the smaller size from the start. */
+static void test_fold(void) {
+  pqt_bloom big, small;
+  CHECK_OK(pqt_bloom_init(&big, 1u << 16, NULL, NULL));
+  CHECK_OK(pqt_bloom_init(&small, 1u << 10, NULL, NULL));
+  for (uint64_t i = 0; i < 300; i++) {
+    uint64_t v = i * 7919u + 13u;
+    uint64_t h = pqt_bloom_hash(&v, 8);
+    pqt_bloom_insert(&big, h);
+    pqt_bloom_insert(&small, h);
+  }
+  pqt_bloom_fold(&big, 1u << 10);
+  CHECK_EQ_INT(big.n_blocks, small.n_blocks);
+  CHECK(memcmp(big.words, small.words, (size_t)small.n_blocks * 32) == 0);
+  for (uint64_t i = 0; i < 300; i++) {
+    uint64_t v = i * 7919u + 13u;
+    CHECK(pqt_bloom_check(&big, pqt_bloom_hash(&v, 8)));
+  }
+  pqt_bloom_fold(&big, 1); /* down to one block */
+  CHECK_EQ_INT(big.n_blocks, 1);
+  pqt_bloom_free(&big); /* frees what was allocated, whatever the folded size */
+  pqt_bloom_free(&small);
+}
+
 int main(void) {
-  static const pqt_test_case cases[] = {TEST_CASE(test_corpus_filter), TEST_CASE(test_sizes_and_fpp)};
+  static const pqt_test_case cases[] = {TEST_CASE(test_corpus_filter), TEST_CASE(test_sizes_and_fpp), TEST_CASE(test_fold)};
   return pqt_run_tests("bloom", cases, sizeof cases / sizeof cases[0]);
 }
