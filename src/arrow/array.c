@@ -28,6 +28,17 @@ pqt_status pqt_shared_from_buf_at(pqt_buf *b, size_t offset, pqt_shared_buf **ou
   return PQT_OK;
 }
 
+pqt_status pqt_shared_alloc_raw(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err) {
+  pqt_buf b;
+  pqt_buf_init(&b, alloc);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&b, n + 8, err));
+  memset(b.data + n, 0, 8); /* the slack past the end stays defined */
+  b.len = n;
+  pqt_status st = pqt_shared_from_buf(&b, out, err);
+  if (st != PQT_OK) pqt_buf_free(&b);
+  return st;
+}
+
 pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err) {
   pqt_buf b;
   pqt_buf_init(&b, alloc);

@@ -38,6 +38,8 @@ static inline pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, p
 }
 /* A zeroed buffer of n bytes. */
 pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
+/* The same without zeroing: for buffers the caller writes in full. */
+pqt_status pqt_shared_alloc_raw(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
 static inline pqt_shared_buf *pqt_shared_ref(pqt_shared_buf *b) {
   if (b) atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
   return b;

@@ -116,7 +116,7 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
       if (a->null_count == 0) {
         st = pqt_shared_from_buf(&cd->offsets, &a->offsets, c->err);
       } else {
-        st = pqt_shared_alloc(c->alloc, (size_t)(n_slots + 1) * sizeof(int32_t), &a->offsets, c->err);
+        st = pqt_shared_alloc_raw(c->alloc, (size_t)(n_slots + 1) * sizeof(int32_t), &a->offsets, c->err);
         if (st == PQT_OK)
           st = pqt_levels_spread_offsets32((int32_t *)(void *)a->offsets->data,
                                            (const int32_t *)(const void *)cd->offsets.data, cd->n_values,
@@ -144,7 +144,7 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
       if (a->null_count == 0) {
         st = pqt_shared_from_buf_at(&cd->values, cd->values_start, &a->values, c->err);
       } else {
-        st = pqt_shared_alloc(c->alloc, (size_t)n_slots * w, &a->values, c->err);
+        st = pqt_shared_alloc_raw(c->alloc, (size_t)n_slots * w, &a->values, c->err); /* spread writes every slot */
         if (st == PQT_OK)
           st = pqt_levels_spread_fixed(a->values->data, pqt_column_values(cd), cd->n_values, (int32_t)w, a->validity->data,
                                        0, n_slots, c->err);

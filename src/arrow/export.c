@@ -161,7 +161,7 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
     return PQT_OK;
   }
   if (lt.conv == CONV_LARGE_OFFSETS) {
-    PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)(n + 1) * 8, &nb, err));
+    PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)(n + 1) * 8, &nb, err));
     const int32_t *o32 = (const int32_t *)(const void *)a->offsets->data;
     for (int64_t i = 0; i <= n; i++) pqt_store_u64le(nb->data + 8 * i, (uint64_t)(int64_t)o32[i]);
     pqt_shared_unref(a->offsets);
@@ -170,7 +170,11 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
   }
   size_t out_w = lt.conv == CONV_I32_TO_I8 ? 1 : lt.conv == CONV_I32_TO_I16 ? 2 : lt.conv == CONV_INT96_TO_NS ? 8
                  : lt.conv == CONV_BE_TO_DEC256 ? 32 : 16;
-  PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)n * out_w, &nb, err));
+  /* decimals from byte arrays leave null slots unwritten: those start zeroed */
+  if (lt.conv == CONV_BE_TO_DEC128 || lt.conv == CONV_BE_TO_DEC256)
+    PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)n * out_w, &nb, err));
+  else
+    PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n * out_w, &nb, err));
   const uint8_t *src = a->values ? a->values->data : NULL;
   uint8_t *dst = nb->data;
   pqt_status st = PQT_OK;

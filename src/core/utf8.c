@@ -8,7 +8,13 @@
 size_t pqt_utf8_invalid_at(const uint8_t *s, size_t n) {
   size_t i = 0;
   while (i < n) {
-    /* ASCII fast path */
+    /* ASCII fast path: 32 bytes, then 8, at a time */
+    while (i + 32 <= n) {
+      uint64_t w[4];
+      memcpy(w, s + i, 32);
+      if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL) break;
+      i += 32;
+    }
     while (i + 8 <= n) {
       uint64_t w;
       memcpy(&w, s + i, 8);
