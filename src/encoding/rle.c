@@ -393,8 +393,46 @@ static inline void fill_fixed(uint8_t *dst, const uint8_t *src, size_t width, si
 #define PQT_GATHER(W)                                                     \
   for (size_t i = 0; i < k; i++) memcpy(o + (W) * i, dict + (size_t)idx[i] * (W), (W))
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* AVX2 hardware gathers for 4- and 8-byte entries (chosen at run time). */
+__attribute__((target("avx2"))) static void gather8_avx2(uint8_t *o, const uint8_t *dict, const uint32_t *idx,
+                                                         size_t k) {
+  size_t i = 0;
+  for (; i + 8 <= k; i += 8) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(idx + i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(idx + i + 4));
+    __m256i va = _mm256_i32gather_epi64((const long long *)(const void *)dict, a, 8);
+    __m256i vb = _mm256_i32gather_epi64((const long long *)(const void *)dict, b, 8);
+    _mm256_storeu_si256((__m256i *)(void *)(o + 8 * i), va);
+    _mm256_storeu_si256((__m256i *)(void *)(o + 8 * i + 32), vb);
+  }
+  for (; i < k; i++) memcpy(o + 8 * i, dict + (size_t)idx[i] * 8, 8);
+}
+
+__attribute__((target("avx2"))) static void gather4_avx2(uint8_t *o, const uint8_t *dict, const uint32_t *idx,
+                                                         size_t k) {
+  size_t i = 0;
+  for (; i + 8 <= k; i += 8) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(idx + i));
+    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)dict, a, 4);
+    _mm256_storeu_si256((__m256i *)(void *)(o + 4 * i), v);
+  }
+  for (; i < k; i++) memcpy(o + 4 * i, dict + (size_t)idx[i] * 4, 4);
+}
+#define PQT_HAVE_GATHER_AVX2 1
+#endif
+
+/* Indices are checked (< dict size, which is < 2^31) before any gather. */
 static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t *idx,
                                 size_t width, size_t k) {
+#ifdef PQT_HAVE_GATHER_AVX2
+  if ((width == 8 || width == 4) && k >= 16 && __builtin_cpu_supports("avx2")) {
+    if (width == 8) gather8_avx2(o, dict, idx, k);
+    else gather4_avx2(o, dict, idx, k);
+    return;
+  }
+#endif
   switch (width) {
     case 1: PQT_GATHER(1); break;
     case 2: PQT_GATHER(2); break;
