@@ -456,6 +456,9 @@ typedef struct pqt_write_options {
   int32_t n_sorting_columns;
   const char *created_by;            /* NULL: "parquetry version X (build Y)" */
   int32_t compat;                    /* PQT_COMPAT_* (Arrow schemas only) */
+  int32_t write_arrow_schema;        /* store the Arrow schema as ARROW:schema (Arrow schemas
+                                        only; default 0: our encoding has been checked by our
+                                        own decoder and flatc, not yet by Arrow C++) */
 } pqt_write_options;
 
 PQT_API void pqt_write_options_init(pqt_write_options *o);

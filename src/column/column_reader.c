@@ -219,8 +219,8 @@ static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, p
       if (in_place >= 0) {
         /* decompressed in place (values_dst): the values follow the page's levels */
         PQT_CHECK_CORRUPT(n <= len / w, err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes left", n, w, len);
-        if (cd->values.len == 0 && cd->n_values == 0 && in > out) {
-          cd->values_start = (size_t)(in - out); /* first page: keep the values where they are */
+        if (cd->values.len == 0 && cd->n_values == 0 && in > out && (size_t)(in - out) % 8 == 0) {
+          cd->values_start = (size_t)(in - out); /* first page: keep the (aligned) values where they are */
         } else if (in != out) {
           memmove(out, in, bytes);
         }
@@ -317,11 +317,25 @@ typedef struct dst_ctx {
   pqt_column_data *cd;
 } dst_ctx;
 
-static uint8_t *values_dst(void *ctx, int32_t encoding, size_t n) {
+static uint8_t *values_dst(void *ctx, int32_t encoding, int32_t num_values, size_t n) {
   dst_ctx *d = ctx;
   if (encoding != PQT_ENC_PLAIN || d->cs->width == 0) return NULL;
-  if (pqt_buf_reserve(&d->cd->values, n + 16, NULL) != PQT_OK) return NULL;
-  return d->cd->values.data + d->cd->values.len;
+  /* The first page's values are kept where they land, after the page's
+   * levels: start the page so that they land 8-byte aligned, guessing the
+   * levels' size as one RLE run (a page without nulls); a wrong guess costs
+   * one move (see decode_values). */
+  size_t pad = 0;
+  const pqt_column_desc *desc = d->cs->desc;
+  if (d->cd->values.len == 0 && desc->max_def > 0 && desc->max_rep == 0 && num_values > 0) {
+    size_t guess = 4 + (size_t)((bit_width_for(desc->max_def) + 7) / 8), v = (size_t)num_values << 1;
+    do {
+      guess++;
+      v >>= 7;
+    } while (v);
+    pad = (8 - guess % 8) % 8;
+  }
+  if (pqt_buf_reserve(&d->cd->values, n + pad + 16, NULL) != PQT_OK) return NULL;
+  return d->cd->values.data + d->cd->values.len + pad;
 }
 
 static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_column_read_options *opts,

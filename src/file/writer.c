@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "arrow/arrow_schema_ipc.h"
 #include "arrow/export.h"
 #include "arrow/import.h"
 #include "codec/codec.h"
@@ -34,6 +35,7 @@ typedef struct idx_ref {
 } idx_ref;
 
 struct pqt_writer {
+  const char *arrow_schema_b64; /* ARROW:schema value when written (arena) */
   const pqt_allocator *alloc;
   pqt_write_options opts;
   int sink_kind;
@@ -226,6 +228,16 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   if (st == PQT_OK) {
     if (schema->arrow) {
       st = pqt_import_fmt_copy(&w->arena, schema->arrow, &w->fmt, err);
+      if (st == PQT_OK && w->opts.write_arrow_schema) {
+        pqt_buf b64;
+        pqt_buf_init(&b64, w->alloc);
+        st = pqt_arrow_schema_encode_from_c(schema->arrow, &b64, err);
+        if (st == PQT_OK) {
+          w->arrow_schema_b64 = pqt_arena_strdup(&w->arena, (const char *)b64.data, b64.len);
+          if (!w->arrow_schema_b64) st = pqt_nomem(err);
+        }
+        pqt_buf_free(&b64);
+      }
     } else {
       struct ArrowSchema as;
       st = pqt_export_schema(w->schema, NULL, &as, err);
@@ -548,9 +560,16 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   md.row_groups.items = w->rgs;
   md.row_groups.n = w->n_rgs;
   md.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4);
-  if (w->opts.n_kv > 0) {
-    pqt_key_value *kv = pqt_arena_array(&w->arena, (size_t)w->opts.n_kv, sizeof *kv);
+  int32_t n_kv = w->opts.n_kv + (w->arrow_schema_b64 ? 1 : 0);
+  if (n_kv > 0) {
+    pqt_key_value *kv = pqt_arena_array(&w->arena, (size_t)n_kv, sizeof *kv);
     if (!kv) return pqt_nomem(err);
+    if (w->arrow_schema_b64) {
+      kv[n_kv - 1].key = cstr("ARROW:schema");
+      kv[n_kv - 1].value = cstr(w->arrow_schema_b64);
+      PQT_SET(&kv[n_kv - 1], 1);
+      PQT_SET(&kv[n_kv - 1], 2);
+    }
     for (int32_t i = 0; i < w->opts.n_kv; i++) {
       kv[i].key = cstr(w->opts.kv_keys[i]);
       PQT_SET(&kv[i], 1);
@@ -560,7 +579,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
       }
     }
     md.key_value_metadata.items = kv;
-    md.key_value_metadata.n = w->opts.n_kv;
+    md.key_value_metadata.n = n_kv;
     PQT_SET(&md, 5);
   }
   md.created_by = cstr(w->opts.created_by ? w->opts.created_by : PQT_CREATED_BY);

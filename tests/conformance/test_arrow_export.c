@@ -45,6 +45,8 @@ static int64_t fixed_width(const char *f) {
 static int validate(const struct ArrowSchema *s, const struct ArrowArray *a) {
   if (!a->release) return fail_at("released");
   if (a->length < 0 || a->offset < 0) return fail_at("negative length/offset");
+  for (int64_t b = 0; b < a->n_buffers; b++)
+    if ((uintptr_t)a->buffers[b] % 8 != 0) return fail_at("buffer not 8-byte aligned");
   if (a->n_children != s->n_children) return fail_at("children count differs from the schema");
   const char *f = s->format;
   int64_t end = a->offset + a->length;
