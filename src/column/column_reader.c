@@ -262,7 +262,9 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     return pqt_corrupt(err, "pages hold more values (%lld) than the row group has rows (%lld)",
                        (long long)(cd->n_levels + (int64_t)n), (long long)opts->expected_rows);
   size_t n_nonnull = n;
-  if (desc->max_rep > 0) {
+  /* n == 0 (an empty page): no levels, and the level buffers may still be
+   * NULL, so no pointer arithmetic on them */
+  if (desc->max_rep > 0 && n > 0) {
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n * 2, err));
     int16_t *rep = (int16_t *)(void *)(cd->rep.data + cd->rep.len);
     PQT_RETURN_NOT_OK(decode_levels(pg->rep_encoding, pg->rep, pg->rep_len, desc->max_rep, rep, n, "repetition", err));
@@ -271,7 +273,7 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
   } else {
     cd->n_rows += (int64_t)n;
   }
-  if (desc->max_def > 0) {
+  if (desc->max_def > 0 && n > 0) {
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n * 2, err));
     int16_t *def = (int16_t *)(void *)(cd->def.data + cd->def.len);
     PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, "definition", err));
@@ -281,7 +283,7 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     n_nonnull = c;
     cd->def.len += n * 2;
   }
-  if (desc->max_rep > 0) {
+  if (desc->max_rep > 0 && n > 0) {
     /* every rep level must continue a list that is open (see levels.h) */
     const int16_t *def = desc->max_def > 0 ? (const int16_t *)(const void *)(cd->def.data + cd->def.len - n * 2) : NULL;
     const int16_t *rep = (const int16_t *)(const void *)(cd->rep.data + cd->rep.len - n * 2);
