@@ -352,14 +352,10 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     return pqt_corrupt(err, "pages hold more values (%lld) than the row group has rows (%lld)",
                        (long long)(cd->n_levels + (int64_t)n), (long long)opts->expected_rows);
   size_t n_nonnull = n;
-<<<<<<< HEAD
   int64_t page_rows = (int64_t)n;
-  if (desc->max_rep > 0) {
-=======
   /* n == 0 (an empty page): no levels, and the level buffers may still be
    * NULL, so no pointer arithmetic on them */
   if (desc->max_rep > 0 && n > 0) {
->>>>>>> harden
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n * 2, err));
     int16_t *rep = (int16_t *)(void *)(cd->rep.data + cd->rep.len);
     size_t rows = 0;
@@ -370,7 +366,6 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
       return pqt_corrupt(err, "v2 data page does not start at a row boundary (repetition level %d)", rep[0]);
     cd->rep.len += n * 2;
   }
-<<<<<<< HEAD
   if (pg->type == PQT_PAGE_DATA_V2 && pg->num_rows != page_rows)
     return pqt_corrupt(err, "v2 data page says %d rows, its levels hold %lld", pg->num_rows, (long long)page_rows);
   cd->n_rows += page_rows;
@@ -379,11 +374,8 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
     /* No nulls on this page: its definition levels are not materialised.
      * Entries past def.len / 2 are max_def until a page with nulls comes
      * (then the gap is filled) or the chunk ends (see pqt_column_read_chunk). */
-  } else if (desc->max_def > 0) {
+  } else if (desc->max_def > 0 && n > 0) {
     PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
-=======
-  if (desc->max_def > 0 && n > 0) {
->>>>>>> harden
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n * 2, err));
     int16_t *def = (int16_t *)(void *)(cd->def.data + cd->def.len);
     PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, desc->max_def,
