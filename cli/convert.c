@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -41,6 +43,46 @@ const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl OU
 const char cmd_rewrite_summary[] =
     "Read a Parquet file and write it anew with the writer's options.\n\n" WRITER_OPTIONS_HELP;
 const char cmd_rewrite_usage[] = "parquetry rewrite [OPTIONS] IN.parquet OUT.parquet";
+
+/* ---- a progress bar on a terminal, for runs longer than a second ---- */
+
+typedef struct progress {
+  bool tty;
+  bool shown;
+  double start, last;
+  int64_t total;
+} progress;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_init(progress *p, int64_t total) {
+  p->tty = isatty(STDERR_FILENO) != 0;
+  p->shown = false;
+  p->start = p->last = now_s();
+  p->total = total;
+}
+
+static void progress_update(progress *p, int64_t done) {
+  if (!p->tty) return;
+  double t = now_s();
+  if (t - p->start < 1.0 || (p->shown && t - p->last < 0.1)) return;
+  p->last = t;
+  p->shown = true;
+  int pct = p->total > 0 ? (int)(done * 100 / p->total) : 0;
+  if (pct > 100) pct = 100;
+  int fill = pct * 30 / 100;
+  fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld of %lld rows", fill, "==============================", 30 - fill, "",
+          pct, (long long)done, (long long)p->total);
+  fflush(stderr);
+}
+
+static void progress_done(progress *p) {
+  if (p->shown) fprintf(stderr, "\r%*s\r", 70, "");
+}
 
 static int usage(const char *cmd, const char *msg, const char *arg) {
   fprintf(stderr, "parquetry: %s: ", cmd);
@@ -251,6 +293,10 @@ int cmd_rewrite(int argc, char **argv) {
     rc = fail(w.in, &e);
     goto out;
   }
+  progress bar;
+  int64_t total = 0, done = 0;
+  for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) total += pqt_reader_row_group_num_rows(r, g);
+  progress_init(&bar, total);
   for (;;) {
     struct ArrowArray b;
     memset(&b, 0, sizeof b);
@@ -262,12 +308,15 @@ int cmd_rewrite(int argc, char **argv) {
     }
     if (!b.release) break;
     pqt_status st = pqt_writer_write_batch(wr, &b, &e);
+    done += b.length;
+    progress_update(&bar, done);
     b.release(&b);
     if (st != PQT_OK) {
       rc = fail(w.out, &e);
       goto out;
     }
   }
+  progress_done(&bar);
   pqt_status st = pqt_writer_close(wr, &e);
   wr = NULL;
   if (st != PQT_OK) rc = fail(w.out, &e);
@@ -793,8 +842,11 @@ int cmd_convert(int argc, char **argv) {
   size_t scap = 0;
   if (!def || !vals || !offs) { rc = EXIT_DATA; goto wdone; }
   int64_t rg = w.o.row_group_rows;
+  progress bar;
+  progress_init(&bar, (int64_t)t.nrows);
   for (size_t r0 = 0; r0 < t.nrows; r0 += 65536) {
     size_t n = t.nrows - r0 < 65536 ? t.nrows - r0 : 65536;
+    progress_update(&bar, (int64_t)r0);
     for (int li = 0; li < nleaf; li++) {
       int c = col_of_leaf[li];
       int ty = ltype[li];
@@ -860,6 +912,7 @@ int cmd_convert(int argc, char **argv) {
       if (pqt_writer_flush_row_group(wr, &e) != PQT_OK) { rc = fail(w.out, &e); goto wdone; }
     }
   }
+  progress_done(&bar);
   {
     pqt_status st = pqt_writer_close(wr, &e);
     wr = NULL;
