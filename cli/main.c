@@ -28,7 +28,7 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "parquetry: ");
   if (cmd) fprintf(stderr, "%s: ", cmd);
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry 'parquetry %s--help'.\n", cmd ? cmd : "");
+  fprintf(stderr, "\nTry 'parquetry %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
   return EXIT_USAGE;
 }
 
@@ -180,19 +180,35 @@ static int write_string(pqt_string *s) {
   return 0;
 }
 
-/* ---- schema ---- */
-static int cmd_schema(int argc, char **argv) {
-  const char *path = NULL;
+/* Arguments of a command that reads one FILE: the shared reading options,
+ * and -c/--column PATH when `column` is not NULL. Returns 0 to go on, -1
+ * after printing help, or the exit status of a usage error. */
+static int parse_file_command(const char *cmd, int argc, char **argv, const char **path, const char **column) {
+  *path = NULL;
   for (int i = 1; i < argc; i++) {
-    if (is_help(argv[i])) { print_usage(find_command("schema")); return 0; }
-    int ro = read_option("schema", argc, argv, &i);
+    const char *a = argv[i];
+    if (is_help(a)) {
+      print_usage(find_command(cmd));
+      return -1;
+    }
+    int ro = read_option(cmd, argc, argv, &i);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
-    if (argv[i][0] == '-' && argv[i][1]) return usage_error("schema", "unknown option '%s'", argv[i]);
-    if (path) return usage_error("schema", "unexpected argument '%s'", argv[i]);
-    path = argv[i];
+    if (column && (strcmp(a, "--column") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) *column = argv[++i];
+    else if (column && strncmp(a, "--column=", 9) == 0) *column = a + 9;
+    else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
+    else if (*path) return usage_error(cmd, "unexpected argument '%s'", a);
+    else *path = a;
   }
-  if (!path) return usage_error("schema", "%s", "missing FILE");
+  if (!*path) return usage_error(cmd, "%s", "missing FILE");
+  return 0;
+}
+
+/* ---- schema ---- */
+static int cmd_schema(int argc, char **argv) {
+  const char *path;
+  int pc = parse_file_command("schema", argc, argv, &path, NULL);
+  if (pc) return pc < 0 ? 0 : pc;
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) return rc;
@@ -324,20 +340,9 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
 
 /* ---- pages ---- */
 static int cmd_pages(int argc, char **argv) {
-  const char *path = NULL, *column = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (is_help(a)) { print_usage(find_command("pages")); return 0; }
-    int ro = read_option("pages", argc, argv, &i);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if ((strcmp(a, "--column") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) column = argv[++i];
-    else if (strncmp(a, "--column=", 9) == 0) column = a + 9;
-    else if (a[0] == '-' && a[1]) return usage_error("pages", "unknown or incomplete option '%s'", a);
-    else if (path) return usage_error("pages", "unexpected argument '%s'", a);
-    else path = a;
-  }
-  if (!path) return usage_error("pages", "%s", "missing FILE");
+  const char *path, *column = NULL;
+  int pc = parse_file_command("pages", argc, argv, &path, &column);
+  if (pc) return pc < 0 ? 0 : pc;
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) return rc;
@@ -353,18 +358,9 @@ static int cmd_pages(int argc, char **argv) {
 
 /* ---- verify ---- */
 static int cmd_verify(int argc, char **argv) {
-  const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (is_help(a)) { print_usage(find_command("verify")); return 0; }
-    int ro = read_option("verify", argc, argv, &i);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if (a[0] == '-' && a[1]) return usage_error("verify", "unknown option '%s'", a);
-    else if (path) return usage_error("verify", "unexpected argument '%s'", a);
-    else path = a;
-  }
-  if (!path) return usage_error("verify", "%s", "missing FILE");
+  const char *path;
+  int pc = parse_file_command("verify", argc, argv, &path, NULL);
+  if (pc) return pc < 0 ? 0 : pc;
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) return rc;
