@@ -7,7 +7,8 @@
  *   - chunk statistics against the decoded data: null_count (flat
  *     columns), min/max as bounds of the values in the column's sort order
  *     (exact when is_min/max_value_exact says so);
- *   - the offset index against the pages actually found.
+ *   - the offset index against the pages actually found;
+ *   - the Bloom filter: every value of the chunk must be in it.
  * Spec: "Checksumming", "Statistics" and "Page Index" sections, and the
  * ColumnOrder rules of parquet.thrift.
  */
@@ -15,6 +16,7 @@
 #include <stdio.h>
 
 #include "column/column_reader.h"
+#include "meta/bloom.h"
 #include "file/row_group.h"
 #include "page/page_reader.h"
 #include "thrift/codec.h"
@@ -237,6 +239,55 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   return broken;
 }
 
+/* Every non-null value of the chunk must test positive in its Bloom filter
+ * (XXH64 of the plain encoding; BOOLEAN columns have none). */
+static void check_bloom(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_chunk *cc,
+                        const pqt_column_data *cd) {
+  const pqt_column_metadata *cm = &cc->meta_data;
+  if (!PQT_HAS(cm, 14) || PQT_HAS(cc, 8) || leaf->physical_type == PQT_BOOLEAN) return;
+  pqt_reader *r = v->r;
+  uint64_t off = (uint64_t)cm->bloom_filter_offset;
+  uint64_t len = PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 ? (uint64_t)cm->bloom_filter_length : 0;
+  if (cm->bloom_filter_offset < 4 || off >= r->io.size) {
+    problem(v, g, leaf->dotted_path, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
+    return;
+  }
+  if (!len || len > r->io.size - off) len = r->io.size - off; /* the header says how much is the filter */
+  if (len > ((uint64_t)128 << 20) + 64) len = ((uint64_t)128 << 20) + 64;
+  pqt_buf raw;
+  pqt_buf_init(&raw, r->alloc);
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_bloom b;
+  memset(&b, 0, sizeof b);
+  if (pqt_buf_reserve(&raw, (size_t)len, &e) != PQT_OK ||
+      r->io.read_at(r->io.private_data, off, raw.data, (size_t)len, &e) != PQT_OK ||
+      pqt_bloom_parse(raw.data, (size_t)len, r->alloc, &b, NULL, &e) != PQT_OK) {
+    problem(v, g, leaf->dotted_path, "Bloom filter: %s", e.message);
+  } else {
+    size_t w = pqt_physical_width(leaf->physical_type, leaf->type_length);
+    int64_t missing = 0, first = -1;
+    for (int64_t i = 0; i < cd->n_values; i++) {
+      uint64_t h;
+      if (leaf->physical_type == PQT_BYTE_ARRAY) {
+        const int32_t *o = (const int32_t *)(const void *)cd->offsets.data;
+        h = pqt_bloom_hash(cd->values.data + o[i], (size_t)(o[i + 1] - o[i]));
+      } else {
+        h = pqt_bloom_hash(pqt_column_values(cd) + (size_t)i * w, w);
+      }
+      if (!pqt_bloom_check(&b, h)) {
+        if (first < 0) first = i;
+        missing++;
+      }
+    }
+    if (missing)
+      problem(v, g, leaf->dotted_path, "Bloom filter misses %lld of the chunk's values (the first is value %lld)",
+              (long long)missing, (long long)first);
+    pqt_bloom_free(&b);
+  }
+  pqt_buf_free(&raw);
+}
+
 PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
                                      pqt_error *err) {
   if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_verify: bad arguments");
@@ -273,6 +324,7 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
           problem(&v, g, leaf->dotted_path, "metadata says %lld values, the pages hold %lld",
                   (long long)cc->meta_data.num_values, (long long)cd.n_levels);
         check_statistics(&v, g, leaf, &cc->meta_data, &cd);
+        check_bloom(&v, g, leaf, cc, &cd);
       }
       pqt_column_data_free(&cd);
       if (v.out.len > (64u << 10)) {

@@ -1,5 +1,6 @@
 /* pqt_reader_verify: a sound file has no problems; a statistic that does
  * not bound the data, and a damaged page, are each reported. */
+#include "file/reader_internal.h"
 #include "harness.h"
 #include "parquetry.h"
 
@@ -53,4 +54,37 @@ static void test_verify_finds_problems(void) {
   free(buf);
 }
 
-RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems))
+/* A Bloom filter that lost its bits no longer holds the chunk's values. */
+static void test_verify_checks_bloom_filters(void) {
+  pqt_string file = {0};
+  pqt_write_schema ws = {.message = "message m { required int64 id; }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.defaults.bloom_filter = 1;
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, &wo, NULL));
+  if (!w) return;
+  int64_t ids[1000];
+  for (int i = 0; i < 1000; i++) ids[i] = (int64_t)i * 7919;
+  CHECK_OK(pqt_writer_write_column(w, 0, 1000, NULL, NULL, ids, NULL, 1000, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  text t = {{0}, 0};
+  CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t), 0);
+  /* find the filter's bitset and clear it */
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (r) {
+    const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[0].meta_data;
+    CHECK(PQT_HAS(cm, 14) && PQT_HAS(cm, 15));
+    int64_t off = cm->bloom_filter_offset, len = cm->bloom_filter_length;
+    pqt_reader_close(r);
+    CHECK(off > 4 && len > 32 && (size_t)(off + len) < file.len);
+    memset(file.data + off + len - 32, 0, 32); /* the last block of the bitset */
+    text t2 = {{0}, 0};
+    CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t2), 1);
+    CHECK(strstr(t2.buf, "row group 0, column id: Bloom filter misses") != NULL);
+  }
+  pqt_string_free(&file);
+}
+
+RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems), TEST_CASE(test_verify_checks_bloom_filters))
