@@ -92,7 +92,8 @@ static int parse_key(const char *s, uint8_t *out, size_t *len) {
   "  --aad-prefix TEXT       AAD prefix of a file that does not store it\n"            \
   "  --no-crc                do not verify page checksums\n"                            \
   "  --no-utf8-check         do not validate STRING columns as UTF-8\n"              \
-  "  --skip-corrupt          skip a corrupt row group (reported on stderr) and go on"
+  "  --skip-corrupt          go on past corrupt data (reported on stderr): a bad page of a\n"  \
+  "                          top-level optional column reads as nulls, else its row group is skipped"
 
 static const char *g_current_path = "";
 

@@ -215,9 +215,11 @@ typedef struct pqt_read_options {
   pqt_key_retriever_fn key_retriever; /* NULL: none */
   void *key_retriever_ctx;      /* must outlive the reader */
   int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
-  /* What a corrupt row group does: PQT_FAIL (default) stops the read with
-   * the error; PQT_SKIP_CORRUPT skips that row group, reports it through
-   * on_skip (when set) and goes on with the next one. */
+  /* What corrupt data does: PQT_FAIL (default) stops the read with the
+   * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
+   * goes on: a bad page of a top-level optional column reads as nulls
+   * (rows_lost 0: the rows stay, that column's values are gone); any other
+   * bad chunk loses its row group (rows_lost = its rows). */
   int on_error;
   void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
   void *on_skip_ctx;

@@ -444,14 +444,55 @@ pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len
   }
   pqt_status st = pqt_page_reader_init(&pr, io, offset, len, codec, codec_ctx, &popts, alloc, err);
   int32_t page_index = -1;
+  bool recover = opts->null_corrupt_pages && desc->max_rep == 0 && desc->max_def > 0;
   while (st == PQT_OK) {
     pqt_page pg;
     bool eof;
+    size_t pos_before = pr.pos;
+    pqt_column_data snap = *cd; /* lengths and counts to roll back to */
     st = pqt_page_reader_next(&pr, &pg, &eof, err);
     page_index = pr.current;
-    if (st != PQT_OK || eof) break;
-    if (pg.type == PQT_PAGE_DICTIONARY) st = read_dictionary(&cs, &pg, err);
-    else st = read_data_page(&cs, &pg, opts, cd, err);
+    if (st == PQT_OK && eof) break;
+    if (st == PQT_OK) {
+      if (pg.type == PQT_PAGE_DICTIONARY) st = read_dictionary(&cs, &pg, err);
+      else st = read_data_page(&cs, &pg, opts, cd, err);
+    }
+    if (st == PQT_OK || !recover || (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT)) continue;
+    /* the page is lost, the chunk is not: its entries become nulls */
+    const pqt_page_header *h = &pr.header;
+    bool header_ok = pr.pos > pos_before;
+    int64_t entries;
+    if (header_ok && h->type == PQT_PAGE_DATA && h->data_page_header.num_values >= 0)
+      entries = h->data_page_header.num_values;
+    else if (header_ok && h->type == PQT_PAGE_DATA_V2 && h->data_page_header_v2.num_values >= 0)
+      entries = h->data_page_header_v2.num_values;
+    else if (header_ok && h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2)
+      entries = 0; /* a dictionary page: its data pages fail and are lost one by one */
+    else
+      entries = opts->expected_rows - snap.n_levels; /* no way to the next page: the rest of the chunk */
+    if (entries < 0 || snap.n_levels + entries > opts->expected_rows) entries = opts->expected_rows - snap.n_levels;
+    cd->n_levels = snap.n_levels;
+    cd->n_values = snap.n_values;
+    cd->n_rows = snap.n_rows;
+    cd->def.len = snap.def.len <= cd->def.cap ? snap.def.len : cd->def.len;
+    cd->values.len = snap.values.len;
+    cd->values_start = snap.values_start;
+    cd->offsets.len = snap.offsets.len;
+    if (opts->on_page_lost) {
+      if (err) err->page = page_index;
+      opts->on_page_lost(opts->on_page_lost_ctx, page_index, entries, err);
+    }
+    st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
+    if (st == PQT_OK && entries > 0) {
+      st = pqt_buf_reserve(&cd->def, (size_t)entries * 2, err);
+      if (st == PQT_OK) {
+        memset(cd->def.data + cd->def.len, 0, (size_t)entries * 2); /* def 0: null */
+        cd->def.len += (size_t)entries * 2;
+        cd->n_levels += entries;
+        cd->n_rows += entries;
+      }
+    }
+    if (st == PQT_OK && !header_ok) break;
   }
   /* levels of trailing pages without nulls, when an earlier page had some */
   if (st == PQT_OK && desc->max_def > 0 && cd->def.len > 0)

@@ -62,6 +62,13 @@ typedef struct pqt_column_read_options {
   pqt_page_reader_options page;
   int64_t expected_rows;   /* the row group's num_rows (checked), -1 to skip the check */
   uint64_t max_values;     /* ceiling on entries in one chunk (default 2^31 - 1) */
+  /* Error recovery for a flat optional column: a page that cannot be read
+   * becomes nulls (its num_values entries; the rest of the chunk when its
+   * header is unreadable), reported through on_page_lost, instead of
+   * failing the chunk. */
+  bool null_corrupt_pages;
+  void (*on_page_lost)(void *ctx, int32_t page, int64_t entries, const pqt_error *why);
+  void *on_page_lost_ctx;
   int64_t expected_values; /* the chunk's num_values: pages may not hold more (checked
                             * before level buffers are sized); -1 to skip */
 } pqt_column_read_options;

@@ -7,6 +7,8 @@
  */
 #include "file/row_group.h"
 
+#include <stdio.h>
+
 #include "arrow/assemble.h"
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
@@ -56,6 +58,26 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
   return PQT_OK;
 }
 
+typedef struct page_loss_ctx {
+  pqt_reader *r;
+  int32_t g;
+  const pqt_schema_node *leaf;
+} page_loss_ctx;
+
+static void page_lost(void *ctx, int32_t page, int64_t entries, const pqt_error *why) {
+  page_loss_ctx *c = ctx;
+  if (!c->r->opts.on_skip) return;
+  pqt_error e;
+  pqt_error_init(&e);
+  e.code = why ? why->code : PQT_ECORRUPT;
+  e.row_group = c->g;
+  e.column = c->leaf->column_index;
+  e.page = page;
+  snprintf(e.message, sizeof e.message, "row group %d, column %.200s, page %d: %.250s (its %lld values read as nulls)", c->g,
+           c->leaf->dotted_path, page, why ? why->message : "unreadable", (long long)entries);
+  c->r->opts.on_skip(c->r->opts.on_skip_ctx, &e, 0);
+}
+
 static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   const pqt_column_chunk *cc = &rg->columns.items[leaf];
@@ -93,6 +115,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   pqt_column_desc desc = {ln->physical_type, ln->type_length,  ln->max_def, ln->max_rep, repeated_def, ln->dotted_path,
                           is_text && r->opts.validate_utf8};
   pqt_column_read_options o;
+  memset(&o, 0, sizeof o);
   pqt_page_reader_options_init(&o.page);
   o.page.verify_crc = r->opts.verify_checksums != 0;
   if (encrypted) {
@@ -102,6 +125,13 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
   o.expected_values = cm->num_values;
+  /* with PQT_SKIP_CORRUPT, a top-level optional column loses only its bad pages */
+  page_loss_ctx plc = {r, g, ln};
+  if (r->opts.on_error == PQT_SKIP_CORRUPT && ln->max_rep == 0 && ln->max_def == 1 && ln->parent == r->schema->root) {
+    o.null_corrupt_pages = true;
+    o.on_page_lost = page_lost;
+    o.on_page_lost_ctx = &plc;
+  }
   pqt_status st = pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, cd, err);
   if (encrypted) pqt_module_decryptor_wipe(&dec);
   return st;
