@@ -126,6 +126,7 @@ static pqt_fuzz_read_result pqt_fuzz_read_file_with(const uint8_t *data, size_t 
   pqt_read_options_init(&ro);
   ro.alloc = &fa->base;
   ro.verify_checksums = (variant & 1) == 0;
+  if (variant % 3 == 2) ro.on_error = PQT_SKIP_CORRUPT; /* recovery paths too */
   pqt_error err;
   pqt_error_init(&err);
   pqt_reader *r = NULL;

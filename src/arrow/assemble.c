@@ -115,6 +115,8 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
     if (t == PQT_BYTE_ARRAY) {
       if (a->null_count == 0) {
         st = pqt_shared_from_buf(&cd->offsets, &a->offsets, c->err);
+      } else if (cd->n_values == 0) { /* all null (possibly no decoded page at all): empty values */
+        st = pqt_shared_alloc(c->alloc, (size_t)(n_slots + 1) * sizeof(int32_t), &a->offsets, c->err);
       } else {
         st = pqt_shared_alloc_raw(c->alloc, (size_t)(n_slots + 1) * sizeof(int32_t), &a->offsets, c->err);
         if (st == PQT_OK)
@@ -143,6 +145,8 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
       size_t w = pqt_physical_width(t, leaf->type_length);
       if (a->null_count == 0) {
         st = pqt_shared_from_buf_at(&cd->values, cd->values_start, &a->values, c->err);
+      } else if (cd->n_values == 0) { /* all null: zeroed slots */
+        st = pqt_shared_alloc(c->alloc, (size_t)n_slots * w, &a->values, c->err);
       } else {
         st = pqt_shared_alloc_raw(c->alloc, (size_t)n_slots * w, &a->values, c->err); /* spread writes every slot */
         if (st == PQT_OK)
