@@ -277,7 +277,12 @@ int cmd_rewrite(int argc, char **argv) {
   pqt_writer *wr = NULL;
   struct ArrowArrayStream stream;
   memset(&stream, 0, sizeof stream);
-  if (pqt_reader_open_file(&r, w.in, NULL, &e) != PQT_OK) {
+  /* INT96 travels as its stored bytes, so no value is lost to timestamp[ns] */
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.int96_as_fixed = 1;
+  w.o.int96_as_fixed = 1;
+  if (pqt_reader_open_file(&r, w.in, &ro, &e) != PQT_OK) {
     rc = fail(w.in, &e);
     goto out;
   }

@@ -205,6 +205,8 @@ typedef struct pqt_read_options {
   int32_t max_nesting_depth;    /* schema depth limit (default 256) */
   uint64_t buffer_cache_bytes;  /* private pool: freed large buffers kept (default 512 MiB) */
   pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one) */
+  int int96_as_fixed;           /* INT96 in Arrow as fixed_size_binary(12), the stored bytes
+                                   (default 0: timestamp[ns], which wraps outside 1677-2262) */
   /* Decryption (see above); all empty by default. */
   const uint8_t *footer_key;    /* footer key (16, 24 or 32 bytes), or NULL */
   size_t footer_key_len;
@@ -458,6 +460,8 @@ typedef struct pqt_write_options {
   int32_t n_sorting_columns;
   const char *created_by;            /* NULL: "parquetry version X (build Y)" */
   int32_t compat;                    /* PQT_COMPAT_* (Arrow schemas only) */
+  int32_t int96_as_fixed;            /* INT96 columns take fixed_size_binary(12) batches (the
+                                        stored bytes, as read with pqt_read_options.int96_as_fixed) */
   int32_t write_arrow_schema;        /* store the Arrow schema as ARROW:schema (Arrow schemas
                                         only; default 0: our encoding has been checked by our
                                         own decoder and flatc, not yet by Arrow C++) */

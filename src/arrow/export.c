@@ -90,7 +90,14 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
         else if (l == 0 && ct == PQT_CT_TIMESTAMP_MILLIS) f = "tsm:UTC";
         else if (l == 0 && ct == PQT_CT_TIMESTAMP_MICROS) f = "tsu:UTC";
         break;
-      case PQT_INT96: f = "tsn:"; lt->conv = CONV_INT96_TO_NS; break;
+      case PQT_INT96:
+        if (x->int96_raw) {
+          f = "w:12"; /* the stored bytes: nothing lost, whatever the year */
+        } else {
+          f = "tsn:";
+          lt->conv = CONV_INT96_TO_NS;
+        }
+        break;
       case PQT_FLOAT: f = "f"; break;
       case PQT_DOUBLE: f = "g"; break;
       case PQT_BYTE_ARRAY:

@@ -294,6 +294,12 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       return PQT_OK;
     }
     case PQT_INT96: {
+      if (f[0] == 'w' && strcmp(f, "w:12") == 0) { /* the stored 12 bytes */
+        PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv * 12, err));
+        for (int64_t k = 0; k < nv; k++) memcpy(sc->vals.data + 12 * k, buf1 + 12 * IDX(k), 12);
+        out->values = sc->vals.data;
+        return PQT_OK;
+      }
       char su = source_unit(f);
       if (!su || f[1] != 's') goto mismatch;
       PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv * 12, err));

@@ -175,6 +175,9 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     if (st != PQT_OK) goto fail;
   }
   apply_arrow_schema(r);
+  if (r->opts.int96_as_fixed)
+    for (int32_t i = 0; i < r->schema->n_leaves; i++)
+      if (r->schema->leaves[i]->physical_type == PQT_INT96) r->schema->leaves[i]->int96_raw = true;
   /* created_by is a view into the footer: keep a NUL-terminated copy. */
   r->created_by = "";
   if (PQT_HAS(&r->md, 6)) {

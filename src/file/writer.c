@@ -239,6 +239,9 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
         pqt_buf_free(&b64);
       }
     } else {
+      if (w->opts.int96_as_fixed)
+        for (int32_t i = 0; i < w->schema->n_leaves; i++)
+          if (w->schema->leaves[i]->physical_type == PQT_INT96) w->schema->leaves[i]->int96_raw = true;
       struct ArrowSchema as;
       st = pqt_export_schema(w->schema, NULL, &as, err);
       if (st == PQT_OK) {

@@ -127,6 +127,9 @@ struct pqt_schema_node {
   /* The matching field of the file's ARROW:schema (a pqt_arrow_field), set
    * by the reader when the file has one; NULL otherwise. */
   const void *arrow_hint;
+  /* INT96 leaves: carried in Arrow as fixed_size_binary(12), the stored bytes,
+   * instead of timestamp[ns] (set from pqt_read_options / pqt_write_options). */
+  bool int96_raw;
 };
 
 typedef struct pqt_schema {
