@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "parquetry.h"
+#include "parquetry_arrow.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -161,5 +162,65 @@ static void test_hundred_thousand_columns(void) {
   pqt_buf_free(&schema);
 }
 
-RUN_TESTS("edge_files", TEST_CASE(test_offsets_past_4gib), TEST_CASE(test_file_without_rows),
+/* A schema without columns and a row group without column chunks: three
+ * rows of nothing, read as three empty records. */
+static void test_zero_column_row_group(void) {
+  pqt_schema_element root;
+  memset(&root, 0, sizeof root);
+  root.name = (pqt_bytes){(const uint8_t *)"empty", 5};
+  root.num_children = 0;
+  PQT_SET(&root, 4);
+  PQT_SET(&root, 5);
+  pqt_row_group rg;
+  memset(&rg, 0, sizeof rg);
+  rg.num_rows = 3;
+  rg.total_byte_size = 0;
+  PQT_SET(&rg, 1);
+  PQT_SET(&rg, 2);
+  PQT_SET(&rg, 3);
+  pqt_file_metadata md;
+  memset(&md, 0, sizeof md);
+  md.version = 1;
+  md.schema.items = &root;
+  md.schema.n = 1;
+  md.num_rows = 3;
+  md.row_groups.items = &rg;
+  md.row_groups.n = 1;
+  md.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4);
+  pqt_buf f;
+  pqt_buf_init(&f, NULL);
+  CHECK_OK(pqt_buf_append(&f, "PAR1", 4, NULL));
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &md, &f, NULL));
+  uint8_t tail[8];
+  pqt_store_u32le(tail, (uint32_t)(f.len - 4));
+  memcpy(tail + 4, "PAR1", 4);
+  CHECK_OK(pqt_buf_append(&f, tail, 8, NULL));
+  pqt_reader *r = NULL;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_MSG(pqt_reader_open_buffer(&r, f.data, f.len, NULL, &e) == PQT_OK, "%s", e.message);
+  if (r) {
+    CHECK_EQ_INT(pqt_reader_num_columns(r), 0);
+    CHECK_EQ_INT(pqt_reader_num_rows(r), 3);
+    text t = {0};
+    CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, NULL));
+    CHECK(t.p && strcmp(t.p, "{}\n{}\n{}\n") == 0);
+    free(t.p);
+    struct ArrowArrayStream st;
+    CHECK_OK(pqt_reader_get_stream(r, NULL, &st, NULL));
+    struct ArrowArray a;
+    int64_t rows = 0;
+    while (st.get_next(&st, &a) == 0 && a.release) {
+      CHECK_EQ_INT(a.n_children, 0);
+      rows += a.length;
+      a.release(&a);
+    }
+    CHECK_EQ_INT(rows, 3);
+    st.release(&st);
+    pqt_reader_close(r);
+  }
+  pqt_buf_free(&f);
+}
+
+RUN_TESTS("edge_files", TEST_CASE(test_zero_column_row_group), TEST_CASE(test_offsets_past_4gib), TEST_CASE(test_file_without_rows),
           TEST_CASE(test_hundred_thousand_columns))
