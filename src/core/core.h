@@ -147,6 +147,10 @@ static inline uint32_t pqt_load_u32be(const uint8_t *p) {
   return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
 
+/* ---- zigzag (Thrift compact integers, DELTA_BINARY_PACKED headers) ---- */
+static inline int64_t pqt_zigzag_decode64(uint64_t v) { return (int64_t)((v >> 1) ^ (~(v & 1) + 1)); }
+static inline uint64_t pqt_zigzag_encode64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+
 /* ---- base64 (used by JSON output of binary fields) ------------------ */
 pqt_status pqt_base64_append(pqt_buf *b, const uint8_t *p, size_t n, pqt_error *err);
 /* Append s as a JSON string literal (with quotes), escaping as needed.

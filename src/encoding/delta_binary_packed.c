@@ -37,7 +37,7 @@ pqt_status pqt_delta_bp_init(pqt_delta_bp_decoder *d, const uint8_t *in, size_t 
   d->remaining = total;
   d->pending_deltas = total ? total - 1 : 0;
   d->first_pending = total > 0;
-  d->last = pqt_enc_zigzag_decode(first);
+  d->last = (uint64_t)pqt_zigzag_decode64(first);
   if (is_int32) d->last = (uint32_t)d->last;
   return PQT_OK;
 }
@@ -50,7 +50,7 @@ static pqt_status start_miniblock(pqt_delta_bp_decoder *d, pqt_error *err) {
       return pqt_corrupt(err, "DELTA_BINARY_PACKED: truncated block header (min delta)");
     if ((uint64_t)(d->end - d->p) < d->mb_count)
       return pqt_corrupt(err, "DELTA_BINARY_PACKED: truncated block header (bit widths)");
-    d->min_delta = pqt_enc_zigzag_decode(md);
+    d->min_delta = (uint64_t)pqt_zigzag_decode64(md);
     if (d->is32) d->min_delta = (uint32_t)d->min_delta;
     d->widths = d->p;
     d->p += d->mb_count;
@@ -223,7 +223,7 @@ static pqt_status delta_encode(const void *values, size_t n, bool is32, pqt_buf 
   h += pqt_enc_put_uleb(hdr + h, PQT_DBP_MB);
   h += pqt_enc_put_uleb(hdr + h, n);
   int64_t first = n ? (is32 ? (int64_t)v32[0] : v64[0]) : 0;
-  h += pqt_enc_put_uleb(hdr + h, pqt_enc_zigzag_encode(first));
+  h += pqt_enc_put_uleb(hdr + h, pqt_zigzag_encode64(first));
   PQT_RETURN_NOT_OK(pqt_buf_append(out, hdr, h, err));
   size_t i = 1;
   while (i < n) {
@@ -240,7 +240,7 @@ static pqt_status delta_encode(const void *values, size_t n, bool is32, pqt_buf 
     for (size_t j = 0; j < k; j++) rel[j] = (uint64_t)deltas[j] - (uint64_t)mn;
     for (size_t j = k; j < PQT_DBP_BLOCK; j++) rel[j] = 0;
     uint8_t bh[10 + PQT_DBP_MB];
-    size_t bl = pqt_enc_put_uleb(bh, pqt_enc_zigzag_encode(mn));
+    size_t bl = pqt_enc_put_uleb(bh, pqt_zigzag_encode64(mn));
     unsigned widths[PQT_DBP_MB];
     size_t used = (k + PQT_DBP_MB_SIZE - 1) / PQT_DBP_MB_SIZE;
     size_t body = 0;

@@ -29,12 +29,7 @@ static inline bool pqt_enc_read_uleb(const uint8_t **pp, const uint8_t *end, uin
   return false;
 }
 
-static inline uint64_t pqt_enc_zigzag_decode(uint64_t v) {
-  return (v >> 1) ^ ((uint64_t)0 - (v & 1));
-}
-static inline uint64_t pqt_enc_zigzag_encode(int64_t v) {
-  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
+/* zigzag: pqt_zigzag_decode64 / pqt_zigzag_encode64 in core/core.h */
 
 /* Append a ULEB128 varint to out (at most 10 bytes); returns bytes written. */
 static inline size_t pqt_enc_put_uleb(uint8_t *out, uint64_t v) {

@@ -110,12 +110,7 @@ static inline uint64_t pqt_tcr_varint(pqt_tcr *r) {
   return pqt_tcr_varint_slow(r);
 }
 
-static inline int64_t pqt_zigzag_decode64(uint64_t v) {
-  return (int64_t)((v >> 1) ^ (~(v & 1) + 1));
-}
-static inline uint64_t pqt_zigzag_encode64(int64_t v) {
-  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
+/* zigzag: pqt_zigzag_decode64 / pqt_zigzag_encode64 in core/core.h */
 
 /* Single-byte read; 0 at end of input (and sets the error). */
 static inline uint8_t pqt_tcr_byte(pqt_tcr *r) {
