@@ -13,12 +13,7 @@
 static pqt_status leaf_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
   const pqt_schema_node *leaf = a->node;
   pqt_value_type vt;
-  pqt_value_type_from_element(&vt, leaf->elem);
-  vt.logical = leaf->logical;
-  if (PQT_HAS(&leaf->logical, PQT_LT_DECIMAL)) {
-    vt.scale = leaf->logical.decimal.scale;
-    vt.precision = leaf->logical.decimal.precision;
-  }
+  pqt_value_type_from_leaf(&vt, leaf);
   int32_t t = leaf->physical_type;
   if (t == PQT_BYTE_ARRAY) {
     const int32_t *off = (const int32_t *)(const void *)a->offsets->data;

@@ -62,9 +62,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
     return st;
   }
   pqt_value_type vt;
-  pqt_value_type_from_element(&vt, leaf->elem);
-  vt.logical = leaf->logical;
-  if (PQT_HAS(&leaf->logical, PQT_LT_DECIMAL)) vt.scale = leaf->logical.decimal.scale;
+  pqt_value_type_from_leaf(&vt, leaf);
   pqt_page_reader_options po;
   pqt_page_reader_options_init(&po);
   po.verify_crc = true;

@@ -139,12 +139,7 @@ pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error 
       }
       const pqt_column_metadata *cm = &cc->meta_data;
       pqt_value_type vt;
-      pqt_value_type_from_element(&vt, leaf->elem);
-      vt.logical = leaf->logical;
-      if (PQT_HAS(&leaf->logical, PQT_LT_DECIMAL)) {
-        vt.scale = leaf->logical.decimal.scale;
-        vt.precision = leaf->logical.decimal.precision;
-      }
+      pqt_value_type_from_leaf(&vt, leaf);
       pqt_buf_printf(b, err, " %s %s", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
                      enum_name(&pqt_enum_compression_codec, cm->codec, tmp, sizeof tmp));
       if (PQT_HAS(cm, 11)) pqt_buf_printf(b, err, " DO:%lld", (long long)cm->dictionary_page_offset);

@@ -16,6 +16,8 @@
 
 #include "meta/value_format.h"
 
+#include "meta/schema.h"
+
 void pqt_value_type_from_element(pqt_value_type *vt, const pqt_schema_element *e) {
   memset(vt, 0, sizeof *vt);
   vt->physical_type = PQT_HAS(e, 1) ? e->type : -1;
@@ -29,6 +31,15 @@ void pqt_value_type_from_element(pqt_value_type *vt, const pqt_schema_element *e
       vt->scale = e->logical_type.decimal.scale;
       vt->precision = e->logical_type.decimal.precision;
     }
+  }
+}
+
+void pqt_value_type_from_leaf(pqt_value_type *vt, const pqt_schema_node *leaf) {
+  pqt_value_type_from_element(vt, leaf->elem);
+  vt->logical = leaf->logical;
+  if (PQT_HAS(&leaf->logical, PQT_LT_DECIMAL)) {
+    vt->scale = leaf->logical.decimal.scale;
+    vt->precision = leaf->logical.decimal.precision;
   }
 }
 

@@ -31,6 +31,10 @@ typedef struct pqt_value_type {
 
 /* Fill a pqt_value_type from a schema element. */
 void pqt_value_type_from_element(pqt_value_type *vt, const pqt_schema_element *e);
+/* The same for a leaf of the schema tree, with its effective logical type
+ * (the LogicalType, or the one derived from a ConvertedType). */
+struct pqt_schema_node;
+void pqt_value_type_from_leaf(pqt_value_type *vt, const struct pqt_schema_node *leaf);
 
 /*
  * Append the canonical JSON text of one value given in its PLAIN encoding
