@@ -43,6 +43,18 @@ const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl OU
 const char cmd_rewrite_summary[] =
     "Read a Parquet file and write it anew with the writer's options.\n\n" WRITER_OPTIONS_HELP;
 const char cmd_rewrite_usage[] = "parquetry rewrite [OPTIONS] IN.parquet OUT.parquet";
+const char cmd_salvage_summary[] =
+    "Recover the rows of a file whose footer is lost or corrupt (a writer killed\n"
+    "mid-file): scan its pages from the start, group them into column chunks and row\n"
+    "groups of the schema, and write every complete row group (and the complete rows\n"
+    "of a row group cut short in its last column) to a new file. What was found and\n"
+    "what could not be recovered goes to stderr; exit 1 when no row was recovered.\n\n"
+    "  --schema 'message m { ... }'   the schema the file was written with\n"
+    "  --like OTHER.parquet           take the schema (and column codecs) from a file\n"
+    "                                 written the same way\n"
+    "  (neither: the damaged file's own footer, if it still reads)\n" WRITER_OPTIONS_HELP;
+const char cmd_salvage_usage[] =
+    "parquetry salvage [--schema MSG | --like OTHER.parquet] [OPTIONS] DAMAGED.parquet OUT.parquet";
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
 
@@ -110,6 +122,7 @@ typedef struct wopts {
   int n_specs;
   pqt_column_override *ovr;
   const char *schema;
+  const char *like;
   const char *format;
   const char *in, *out;
 } wopts;
@@ -163,7 +176,10 @@ static int parse_codec(const char *arg, pqt_column_options *c) {
 }
 
 /* Parse argv into w; returns 0, or an exit status. */
-static int parse_args(const char *cmd, int argc, char **argv, wopts *w, bool is_convert) {
+enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE };
+
+static int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
+  bool is_convert = kind == CMD_CONVERT;
   memset(w, 0, sizeof *w);
   pqt_write_options_init(&w->o);
   const char *pos[2];
@@ -211,8 +227,11 @@ static int parse_args(const char *cmd, int argc, char **argv, wopts *w, bool is_
       w->o.defaults.page_index = 0;
     } else if (strcmp(a, "--no-crc") == 0) {
       w->o.defaults.crc = 0;
-    } else if (is_convert && strcmp(a, "--schema") == 0 && v) {
+    } else if (kind != CMD_REWRITE && strcmp(a, "--schema") == 0 && v) {
       w->schema = v;
+      i++;
+    } else if (kind == CMD_SALVAGE && strcmp(a, "--like") == 0 && v) {
+      w->like = v;
       i++;
     } else if (is_convert && strcmp(a, "--format") == 0 && v) {
       if (strcmp(v, "csv") != 0 && strcmp(v, "jsonl") != 0) return usage(cmd, "bad --format '%s' (csv or jsonl)", v);
@@ -266,7 +285,7 @@ int cmd_rewrite(int argc, char **argv) {
     return 0;
   }
   wopts w;
-  int rc = parse_args("rewrite", argc, argv, &w, false);
+  int rc = parse_args("rewrite", argc, argv, &w, CMD_REWRITE);
   if (rc) {
     free_args(&w);
     return rc;
@@ -329,6 +348,100 @@ out:
   if (stream.release) stream.release(&stream);
   if (wr) pqt_writer_discard(wr);
   if (r) pqt_reader_close(r);
+  free_args(&w);
+  return rc;
+}
+
+/* ---- salvage ----------------------------------------------------------------- */
+
+static pqt_status log_stderr(void *ctx, const char *data, size_t len) {
+  (void)ctx;
+  fputs("parquetry: salvage: ", stderr);
+  fwrite(data, 1, len, stderr);
+  return PQT_OK;
+}
+
+int cmd_salvage(int argc, char **argv) {
+  if (want_help(argc, argv)) {
+    printf("usage: %s\n\n%s\n", cmd_salvage_usage, cmd_salvage_summary);
+    return 0;
+  }
+  wopts w;
+  int rc = parse_args("salvage", argc, argv, &w, CMD_SALVAGE);
+  if (rc) {
+    free_args(&w);
+    return rc;
+  }
+  if (w.schema && w.like) {
+    free_args(&w);
+    return usage("salvage", "%s", "give --schema or --like, not both");
+  }
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_reader *like = NULL;
+  pqt_writer *wr = NULL;
+  pqt_string text = {0};
+  pqt_io io;
+  memset(&io, 0, sizeof io);
+  const char *message = w.schema;
+  const char *schema_from = w.like ? w.like : w.in;
+  if (!message) {
+    pqt_read_options ro;
+    pqt_read_options_init(&ro);
+    if (pqt_reader_open_file(&like, schema_from, &ro, &e) != PQT_OK) {
+      if (w.like) {
+        rc = fail(w.like, &e);
+      } else {
+        fprintf(stderr, "parquetry: %s: the footer does not read (%s); give the schema with --schema or --like\n",
+                w.in, e.message);
+        rc = EXIT_DATA;
+      }
+      goto out;
+    }
+    if (pqt_reader_schema_text(like, &text, &e) != PQT_OK) {
+      rc = fail(schema_from, &e);
+      goto out;
+    }
+    message = text.data;
+    if (!w.like) fprintf(stderr, "parquetry: salvage: the schema comes from %s's own footer\n", w.in);
+  }
+  if (pqt_io_open_file(&io, w.in, NULL, &e) != PQT_OK) {
+    rc = fail(w.in, &e);
+    goto out;
+  }
+  pqt_write_schema ws = {message, NULL, NULL};
+  if (pqt_writer_open_file(&wr, w.out, &ws, &w.o, &e) != PQT_OK) {
+    rc = fail(w.schema ? "--schema" : w.out, &e);
+    goto out;
+  }
+  pqt_salvage_options so;
+  pqt_salvage_options_init(&so);
+  so.like = w.like ? like : NULL;
+  so.log = log_stderr;
+  pqt_salvage_report rep;
+  if (pqt_salvage(&io, wr, &so, &rep, &e) != PQT_OK) {
+    rc = fail(w.in, &e);
+    goto out;
+  }
+  if (rep.rows == 0) {
+    fprintf(stderr, "parquetry: %s: no complete row could be recovered; %s not written\n", w.in, w.out);
+    rc = EXIT_DATA;
+    goto out;
+  }
+  pqt_status st = pqt_writer_close(wr, &e);
+  wr = NULL;
+  if (st != PQT_OK) {
+    rc = fail(w.out, &e);
+    goto out;
+  }
+  printf("%s: %lld rows recovered (%d complete row groups", w.out, (long long)rep.rows, (int)rep.row_groups);
+  if (rep.partial_rows) printf(", and %lld rows of a row group cut short", (long long)rep.partial_rows);
+  printf("); %lld of %lld pages used\n", (long long)rep.pages_used, (long long)rep.pages_found);
+out:
+  if (wr) pqt_writer_discard(wr);
+  if (io.release) io.release(io.private_data);
+  pqt_string_free(&text);
+  if (like) pqt_reader_close(like);
   free_args(&w);
   return rc;
 }
@@ -728,7 +841,7 @@ int cmd_convert(int argc, char **argv) {
     return 0;
   }
   wopts w;
-  int rc = parse_args("convert", argc, argv, &w, true);
+  int rc = parse_args("convert", argc, argv, &w, CMD_CONVERT);
   if (rc) {
     free_args(&w);
     return rc;
@@ -849,8 +962,11 @@ int cmd_convert(int argc, char **argv) {
   int64_t rg = w.o.row_group_rows;
   progress bar;
   progress_init(&bar, (int64_t)t.nrows);
-  for (size_t r0 = 0; r0 < t.nrows; r0 += 65536) {
-    size_t n = t.nrows - r0 < 65536 ? t.nrows - r0 : 65536;
+  /* blocks of at most 65536 rows that never straddle a row group boundary */
+  for (size_t r0 = 0, n = 0; r0 < t.nrows; r0 += n) {
+    size_t to_boundary = (size_t)rg - r0 % (size_t)rg;
+    n = t.nrows - r0 < 65536 ? t.nrows - r0 : 65536;
+    if (n > to_boundary) n = to_boundary;
     progress_update(&bar, (int64_t)r0);
     for (int li = 0; li < nleaf; li++) {
       int c = col_of_leaf[li];
@@ -913,7 +1029,7 @@ int cmd_convert(int argc, char **argv) {
       }
     }
     /* row groups: flush when the rows reached the limit */
-    if ((int64_t)((r0 + n) % (size_t)rg) < (int64_t)n || (int64_t)n >= rg) {
+    if ((r0 + n) % (size_t)rg == 0) {
       if (pqt_writer_flush_row_group(wr, &e) != PQT_OK) { rc = fail(w.out, &e); goto wdone; }
     }
   }

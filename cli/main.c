@@ -396,6 +396,7 @@ static int cmd_version(int argc, char **argv) {
 static int cmd_help(int argc, char **argv);
 int cmd_convert(int argc, char **argv); extern const char cmd_convert_summary[], cmd_convert_usage[];
 int cmd_rewrite(int argc, char **argv); extern const char cmd_rewrite_summary[], cmd_rewrite_usage[];
+int cmd_salvage(int argc, char **argv); extern const char cmd_salvage_summary[], cmd_salvage_usage[];
 
 static const command commands[] = {
     {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE", cmd_schema},
@@ -425,6 +426,7 @@ static const command commands[] = {
      "parquetry verify FILE", cmd_verify},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
+    {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},
     {"version", "Print the version.", "parquetry version", cmd_version},
     {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
 };

@@ -528,6 +528,44 @@ PQT_API void pqt_writer_discard(pqt_writer *w);
 PQT_API int64_t pqt_writer_bytes_written(const pqt_writer *w);
 PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w);
 
+/* ------------------------------------------------------------------ */
+/* Salvage: the rows of a file whose footer is lost                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct pqt_salvage_options {
+  const pqt_reader *like;  /* a file written the same way (optional): its column codecs
+                              are used instead of detecting one codec from the pages */
+  pqt_write_fn log;        /* receives one line per finding (optional) */
+  void *log_ctx;
+  int64_t max_page_checks; /* bound on page trials while grouping pages (0: 64 per page
+                              found + 100000); the search stops there */
+} pqt_salvage_options;
+
+PQT_API void pqt_salvage_options_init(pqt_salvage_options *o);
+
+typedef struct pqt_salvage_report {
+  int64_t pages_found;     /* page headers found by the scan */
+  uint64_t scan_end;       /* offset where the scan stopped (a cut, or the footer area) */
+  int32_t row_groups;      /* complete row groups recovered */
+  int64_t rows;            /* rows written, including partial_rows */
+  int64_t partial_rows;    /* rows kept from a row group cut short */
+  int64_t pages_used;      /* pages in the row groups written */
+  int64_t pages_unused;    /* found but not recovered */
+} pqt_salvage_report;
+
+/*
+ * Recover the rows of a file whose footer is missing or unreadable (for
+ * example a writer killed mid-file): scan its page headers from the start,
+ * group the pages into column chunks and row groups of the schema of `w`
+ * (which must be the schema the file was written with), and write every
+ * complete row group, plus the complete rows of a row group cut short in
+ * its last column, to `w`. The caller then closes (or discards) `w`.
+ * The file's own footer, if any, is not used. Returns PQT_OK when the scan
+ * ran, even if nothing could be recovered (see report->rows).
+ */
+PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage_options *opts,
+                               pqt_salvage_report *report, pqt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

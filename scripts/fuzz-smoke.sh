@@ -45,7 +45,8 @@ seed_corpus() {
   for d in "$ROOT/fuzz/corpus/$short" "$ROOT/fuzz/corpus/$t" "$ROOT/fuzz/regressions/$t"; do
     [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp -t "$dir" {} +
   done
-  if [ "$t" = fuzz_read_file ]; then
+  if [ "$t" = fuzz_read_file ] || [ "$t" = fuzz_salvage ]; then
+    [ "$t" = fuzz_salvage ] && find "$ROOT/fuzz/corpus/read_file" -maxdepth 1 -type f -exec cp -t "$dir" {} +
     cp "$ROOT"/tests/fixtures/seed004_*.parquet "$dir"/ 2>/dev/null || true
     if [ -d "$TESTING" ]; then
       # name each seed after its corpus path so same-named files do not clash
@@ -69,7 +70,7 @@ for t in "$@"; do
   seed_corpus "$t" "$corpus"
   extra=()
   case "$t" in
-    fuzz_read_file) extra=(-dict="$ROOT/fuzz/parquet.dict" -max_len=$((SEED_MAX_BYTES * 2))) ;;
+    fuzz_read_file|fuzz_salvage) extra=(-dict="$ROOT/fuzz/parquet.dict" -max_len=$((SEED_MAX_BYTES * 2))) ;;
     fuzz_thrift) extra=(-dict="$ROOT/fuzz/parquet.dict") ;;
   esac
   n_seeds=$(find "$corpus" -type f | wc -l)

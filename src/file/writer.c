@@ -464,6 +464,9 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
   return PQT_OK;
 }
 
+const pqt_schema *pqt_writer_schema(const pqt_writer *w) { return w->schema; }
+const pqt_allocator *pqt_writer_allocator(const pqt_writer *w) { return w->alloc; }
+
 PQT_API pqt_status pqt_writer_flush_row_group(pqt_writer *w, pqt_error *err) {
   if (!w || w->failed) return pqt_error_set(err, PQT_EINVAL, "writer unusable after an error");
   pqt_status st = flush_rg(w, err);

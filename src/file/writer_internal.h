@@ -12,4 +12,8 @@
 pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *ws, int32_t compat,
                                       pqt_schema_element **out, int32_t *n_out, pqt_error *err);
 
+/* The writer's schema tree and allocator (for pqt_salvage). */
+const pqt_schema *pqt_writer_schema(const pqt_writer *w);
+const pqt_allocator *pqt_writer_allocator(const pqt_writer *w);
+
 #endif

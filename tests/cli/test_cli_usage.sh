@@ -13,7 +13,7 @@ check() { # name expected_rc command...
   local rc=$?
   if [ $rc -eq "$want" ]; then pass=$((pass+1)); else echo "FAIL: $name: exit $rc, want $want: $(head -c 300 /tmp/pqt_cli_err.$$)"; fail=$((fail+1)); fi
 }
-for c in schema meta cat head pages verify help version; do check "$c --help" 0 "$cli" $c --help; done
+for c in schema meta cat head pages verify convert rewrite salvage help version; do check "$c --help" 0 "$cli" $c --help; done
 check "no args" 2 "$cli"
 check "unknown command" 2 "$cli" frobnicate
 check "unknown option" 2 "$cli" cat --frobnicate "$simple"
