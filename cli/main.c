@@ -421,7 +421,8 @@ static const command commands[] = {
      "parquetry pages [--column PATH] FILE", cmd_pages},
     {"verify",
      "Check every page (CRC, decompression, decoding), value counts, statistics against\n"
-     "the data and the offset index against the pages; print each problem, exit 1 if any."
+     "the data, the offset index against the pages, the column index against each page's\n"
+     "values and levels, and Bloom filters; print each problem, exit 1 if any."
      READ_OPTIONS_HELP,
      "parquetry verify FILE", cmd_verify},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},

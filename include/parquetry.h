@@ -374,7 +374,11 @@ PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, 
 /*
  * Check the whole file: every page (header, CRC, decompression, decoding),
  * value counts, chunk statistics against the data, the offset index against
- * the pages. Each problem is written as one line; *n_problems counts them.
+ * the pages, the column index (null pages, null and NaN counts, min/max
+ * bounds, boundary order, level histograms) against each data page, and
+ * Bloom filters against the values. Each problem is written as one line
+ * (at most 20 for one chunk's column index, then a count of the rest);
+ * *n_problems counts them all.
  * Returns PQT_OK when the check ran (whatever it found).
  */
 PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,

@@ -407,6 +407,10 @@ static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_
   if (desc->physical_type == PQT_BYTE_ARRAY) cd->offsets.len = ((size_t)cd->n_values + 1) * sizeof(int32_t);
   cd->n_levels += (int64_t)n;
   cd->n_pages++;
+  if (cd->page_ends) {
+    pqt_page_end pe = {cd->n_levels, cd->n_values};
+    PQT_RETURN_NOT_OK(pqt_buf_append(cd->page_ends, &pe, sizeof pe, err));
+  }
   return PQT_OK;
 }
 

@@ -47,7 +47,18 @@ typedef struct pqt_column_data {
   pqt_buf offsets;       /* BYTE_ARRAY: int32[n_values + 1] */
   int32_t n_pages;       /* data pages read */
   int64_t n_rows;        /* records (rep level 0 entries, or n_levels when flat) */
+  pqt_buf *page_ends;    /* NULL, or set by the caller (borrowed): one pqt_page_end
+                          * appended after each data page decoded (a page lost to
+                          * null_corrupt_pages gets none) */
 } pqt_column_data;
+
+/* Where a data page ended in a pqt_column_data: entries and dense values
+ * of the chunk so far. Page i holds entries [end[i-1].n_levels,
+ * end[i].n_levels) and values [end[i-1].n_values, end[i].n_values). */
+typedef struct pqt_page_end {
+  int64_t n_levels;
+  int64_t n_values;
+} pqt_page_end;
 
 void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc);
 void pqt_column_data_free(pqt_column_data *cd);

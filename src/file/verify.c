@@ -8,6 +8,9 @@
  *     columns), min/max as bounds of the values in the column's sort order
  *     (exact when is_min/max_value_exact says so);
  *   - the offset index against the pages actually found;
+ *   - the column index against each data page's decoded levels and values:
+ *     entry count, null_pages, null_counts, nan_counts, min/max bounds,
+ *     boundary_order, and the level histograms;
  *   - the Bloom filter: every value of the chunk must be in it.
  * Spec: "Checksumming", "Statistics" and "Page Index" sections, and the
  * ColumnOrder rules of parquet.thrift.
@@ -28,16 +31,23 @@ typedef struct vctx {
   int64_t problems;
   pqt_write_fn write;
   void *ctx;
+  int32_t budget;     /* lines still printed (-1: no limit); past it problems are only counted */
+  int64_t unprinted;  /* problems counted but not printed */
 } vctx;
 
 static void problem(vctx *v, int32_t g, const char *col, const char *fmt, ...) PQT_PRINTF(4, 5);
 static void problem(vctx *v, int32_t g, const char *col, const char *fmt, ...) {
+  v->problems++;
+  if (v->budget == 0) {
+    v->unprinted++;
+    return;
+  }
+  if (v->budget > 0) v->budget--;
   char msg[600];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  v->problems++;
   if (g >= 0) pqt_buf_printf(&v->out, NULL, "row group %d, column %s: %s\n", g, col, msg);
   else pqt_buf_printf(&v->out, NULL, "%s\n", msg);
 }
@@ -109,6 +119,48 @@ static int compare_values(const pqt_schema_node *leaf, const uint8_t *a, size_t 
   }
 }
 
+static const uint8_t bool_vals[2] = {0, 1};
+
+/* Dense value i of cd as plain-encoded bytes (BOOLEAN as one byte 0/1). */
+static const uint8_t *value_at(const pqt_schema_node *leaf, const pqt_column_data *cd, int64_t i, size_t *n) {
+  if (leaf->physical_type == PQT_BYTE_ARRAY) {
+    const int32_t *o = (const int32_t *)(const void *)cd->offsets.data;
+    *n = (size_t)(o[i + 1] - o[i]);
+    return cd->values.data + o[i];
+  }
+  if (leaf->physical_type == PQT_BOOLEAN) {
+    *n = 1;
+    return &bool_vals[(cd->values.data[i >> 3] >> (i & 7)) & 1];
+  }
+  *n = pqt_physical_width(leaf->physical_type, leaf->type_length);
+  return pqt_column_values(cd) + (size_t)i * *n;
+}
+
+typedef struct value_ref {
+  const uint8_t *p;
+  size_t n;
+} value_ref;
+
+/* The smallest and largest of the dense values [from, to) in the column's
+ * sort order, NaNs left out. false when the type has no order or no value
+ * is ordered (none, or only NaNs). */
+static bool value_range(const pqt_schema_node *leaf, const pqt_column_data *cd, int64_t from, int64_t to,
+                        value_ref *mn, value_ref *mx) {
+  mn->p = mx->p = NULL;
+  mn->n = mx->n = 0;
+  for (int64_t i = from; i < to; i++) {
+    size_t n;
+    const uint8_t *p = value_at(leaf, cd, i, &n);
+    if (compare_values(leaf, p, n, p, n) == 2) {
+      if ((leaf->physical_type == PQT_FLOAT || leaf->physical_type == PQT_DOUBLE)) continue; /* NaN: not ordered */
+      return false;                                                                          /* no order */
+    }
+    if (!mn->p || compare_values(leaf, p, n, mn->p, mn->n) < 0) *mn = (value_ref){p, n};
+    if (!mx->p || compare_values(leaf, p, n, mx->p, mx->n) > 0) *mx = (value_ref){p, n};
+  }
+  return mn->p != NULL;
+}
+
 static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_metadata *cm,
                              const pqt_column_data *cd) {
   const pqt_statistics *s = &cm->statistics;
@@ -122,42 +174,16 @@ static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, co
   bool typed_order = PQT_HAS(s, 5) || PQT_HAS(s, 6);
   if (!typed_order || cd->n_values == 0) return;
   /* the actual min and max over the decoded values */
-  size_t w = pqt_physical_width(leaf->physical_type, leaf->type_length);
-  const uint8_t *mn = NULL, *mx = NULL;
-  size_t mnl = 0, mxl = 0;
-  uint8_t bool_val[2] = {0, 1};
-  for (int64_t i = 0; i < cd->n_values; i++) {
-    const uint8_t *p;
-    size_t n;
-    if (leaf->physical_type == PQT_BYTE_ARRAY) {
-      const int32_t *o = (const int32_t *)(const void *)cd->offsets.data;
-      p = cd->values.data + o[i];
-      n = (size_t)(o[i + 1] - o[i]);
-    } else if (leaf->physical_type == PQT_BOOLEAN) {
-      p = &bool_val[(cd->values.data[i >> 3] >> (i & 7)) & 1];
-      n = 1;
-    } else {
-      p = pqt_column_values(cd) + (size_t)i * w;
-      n = w;
-    }
-    int c1 = mn ? compare_values(leaf, p, n, mn, mnl) : -1;
-    if (c1 == 2) {
-      if ((leaf->physical_type == PQT_FLOAT || leaf->physical_type == PQT_DOUBLE)) continue; /* NaN: not ordered */
-      return;                                                                                /* no order */
-    }
-    if (c1 < 0) { mn = p; mnl = n; }
-    int c2 = mx ? compare_values(leaf, p, n, mx, mxl) : 1;
-    if (c2 > 0 && c2 != 2) { mx = p; mxl = n; }
-  }
-  if (!mn) return; /* only NaNs */
+  value_ref mn, mx;
+  if (!value_range(leaf, cd, 0, cd->n_values, &mn, &mx)) return; /* no order, or only NaNs */
   if (PQT_HAS(s, 6)) {
-    int c = compare_values(leaf, s->min_value.ptr, (size_t)s->min_value.len, mn, mnl);
+    int c = compare_values(leaf, s->min_value.ptr, (size_t)s->min_value.len, mn.p, mn.n);
     bool exact = PQT_HAS(s, 8) && s->is_min_value_exact;
     if (c == 1 || (exact && c == -1))
       problem(v, g, leaf->dotted_path, "statistics min_value is %s the smallest value", c == 1 ? "above" : "not");
   }
   if (PQT_HAS(s, 5)) {
-    int c = compare_values(leaf, s->max_value.ptr, (size_t)s->max_value.len, mx, mxl);
+    int c = compare_values(leaf, s->max_value.ptr, (size_t)s->max_value.len, mx.p, mx.n);
     bool exact = PQT_HAS(s, 7) && s->is_max_value_exact;
     if (c == -1 || (exact && c == 1))
       problem(v, g, leaf->dotted_path, "statistics max_value is %s the largest value", c == -1 ? "below" : "not");
@@ -239,6 +265,251 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   return broken;
 }
 
+/* Is b a well-formed min/max entry for the column? Fixed-width values
+ * have their width; byte arrays may be truncated to any length. */
+static bool bound_well_formed(const pqt_schema_node *leaf, const pqt_bytes *b) {
+  switch (leaf->physical_type) {
+    case PQT_BOOLEAN:
+      return b->len == 1;
+    case PQT_INT32:
+    case PQT_FLOAT:
+      return b->len == 4;
+    case PQT_INT64:
+    case PQT_DOUBLE:
+      return b->len == 8;
+    case PQT_INT96:
+      return b->len == 12;
+    default:
+      return b->len >= 0;
+  }
+}
+
+/* NaN in FLOAT, DOUBLE or FLOAT16 (little-endian half) plain bytes. */
+static bool is_nan(const pqt_schema_node *leaf, const uint8_t *p, size_t n) {
+  if (leaf->physical_type == PQT_FLOAT && n == 4) {
+    uint32_t b = pqt_load_u32le(p);
+    return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu);
+  }
+  if (leaf->physical_type == PQT_DOUBLE && n == 8) {
+    uint64_t b = pqt_load_u64le(p);
+    return (b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull);
+  }
+  if (leaf->physical_type == PQT_FIXED_LEN_BYTE_ARRAY && pqt_union_which(leaf->logical.isset) == PQT_LT_FLOAT16 &&
+      n == 2) {
+    uint16_t b = pqt_load_u16le(p);
+    return (b & 0x7C00) == 0x7C00 && (b & 0x03FF);
+  }
+  return false;
+}
+
+/* One page's entries and dense values. */
+typedef struct page_span {
+  int64_t lv0, lv1; /* entries [lv0, lv1) */
+  int64_t v0, v1;   /* values [v0, v1) */
+} page_span;
+
+static page_span span_of(const pqt_page_end *ends, int32_t i) {
+  page_span s = {i ? ends[i - 1].n_levels : 0, ends[i].n_levels, i ? ends[i - 1].n_values : 0, ends[i].n_values};
+  return s;
+}
+
+/* A level histogram list of the column index (ColumnIndex fields 6 and 7:
+ * max_level + 1 counts per page, pages concatenated) against the levels of
+ * each page. levels: int16 per entry, or empty when every entry is at
+ * max_level (no nulls, or a column without such levels). */
+static void check_histograms(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_list_i64 *h,
+                             int16_t max_level, const pqt_buf *levels, int64_t n_levels, const pqt_page_end *ends,
+                             int32_t np, const char *what) {
+  int64_t width = (int64_t)max_level + 1;
+  if (h->n != (int64_t)np * width) {
+    problem(v, g, leaf->dotted_path,
+            "column index: %s_level_histograms has %d entries, %d pages x %lld levels expected", what, h->n, np,
+            (long long)width);
+    return;
+  }
+  if (max_level < 0 || max_level > PQT_SCHEMA_MAX_DEPTH) return;
+  if (levels->len != 0 && levels->len < (size_t)n_levels * 2) return; /* not materialised: nothing to count */
+  const int16_t *lv = levels->len ? (const int16_t *)(const void *)levels->data : NULL;
+  int64_t counts[PQT_SCHEMA_MAX_DEPTH + 1];
+  for (int32_t i = 0; i < np; i++) {
+    page_span sp = span_of(ends, i);
+    memset(counts, 0, sizeof(int64_t) * (size_t)width);
+    if (lv) {
+      for (int64_t k = sp.lv0; k < sp.lv1; k++)
+        if (lv[k] >= 0 && lv[k] <= max_level) counts[lv[k]]++;
+    } else {
+      counts[max_level] = sp.lv1 - sp.lv0;
+    }
+    const int64_t *got = h->items + (int64_t)i * width;
+    for (int64_t l = 0; l < width; l++)
+      if (got[l] != counts[l]) {
+        problem(v, g, leaf->dotted_path,
+                "column index, data page %d: %s_level_histograms counts %lld at level %lld, the page has %lld", i,
+                what, (long long)got[l], (long long)l, (long long)counts[l]);
+        break;
+      }
+  }
+}
+
+static const char *boundary_name(int32_t b) {
+  return b == PQT_BOUNDARY_ASCENDING ? "ASCENDING" : b == PQT_BOUNDARY_DESCENDING ? "DESCENDING" : "UNORDERED";
+}
+
+/* The column index (spec: "Page Index", ColumnIndex in parquet.thrift)
+ * against the decoded chunk, page by page. ends: where each data page
+ * ended in cd (n_ends of them). The index is untrusted: every list length
+ * is checked before use, and min/max entries may have any length. */
+static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_node *leaf,
+                               const pqt_column_chunk *cc, const pqt_column_data *cd, const pqt_page_end *ends,
+                               int32_t n_ends) {
+  pqt_reader *r = v->r;
+  if (!PQT_HAS(cc, 6) || !PQT_HAS(cc, 7)) return;
+  /* an encrypted chunk's index is a module of its own (not checked here;
+   * such chunks do not reach this point, see pqt_reader_verify) */
+  if (PQT_HAS(cc, 8)) return;
+  if (cc->column_index_offset < 0 || cc->column_index_length <= 0 ||
+      (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length > r->io.size) {
+    problem(v, g, leaf->dotted_path, "column index [%lld, +%d) lies outside the file",
+            (long long)cc->column_index_offset, cc->column_index_length);
+    return;
+  }
+  pqt_buf raw;
+  pqt_buf_init(&raw, r->alloc);
+  pqt_arena arena;
+  pqt_arena_init(&arena, r->alloc);
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_column_index ci;
+  if (pqt_buf_reserve(&raw, (size_t)cc->column_index_length, &e) != PQT_OK ||
+      r->io.read_at(r->io.private_data, (uint64_t)cc->column_index_offset, raw.data,
+                    (size_t)cc->column_index_length, &e) != PQT_OK ||
+      pqt_thrift_decode(&pqt_desc_column_index, raw.data, (size_t)cc->column_index_length, NULL, &arena, &ci, &e) !=
+          PQT_OK) {
+    problem(v, g, leaf->dotted_path, "column index: %s", e.message);
+    goto done;
+  }
+  if (n_ends != cd->n_pages) goto done; /* pages lost to recovery: no page-by-page view */
+  int32_t np = n_ends;
+  const char *col = leaf->dotted_path;
+  /* a damaged index could otherwise print a line per page */
+  int32_t budget_before = v->budget;
+  int64_t unprinted_before = v->unprinted;
+  v->budget = 20;
+  bool lists_ok = true;
+  if (ci.null_pages.n != np) {
+    problem(v, g, col, "column index lists %d pages, the chunk has %d data pages", ci.null_pages.n, np);
+    lists_ok = false;
+  }
+  if (ci.min_values.n != ci.null_pages.n || ci.max_values.n != ci.null_pages.n) {
+    problem(v, g, col, "column index: %d null_pages, %d min_values, %d max_values", ci.null_pages.n, ci.min_values.n,
+            ci.max_values.n);
+    lists_ok = false;
+  }
+  bool has_nulls = PQT_HAS(&ci, 5);
+  if (has_nulls && ci.null_counts.n != np) {
+    problem(v, g, col, "column index: %d null_counts for %d data pages", ci.null_counts.n, np);
+    has_nulls = false;
+  }
+  bool fl = leaf->physical_type == PQT_FLOAT || leaf->physical_type == PQT_DOUBLE ||
+            (leaf->physical_type == PQT_FIXED_LEN_BYTE_ARRAY &&
+             pqt_union_which(leaf->logical.isset) == PQT_LT_FLOAT16);
+  bool has_nans = PQT_HAS(&ci, 8) && fl;
+  if (has_nans && ci.nan_counts.n != np) {
+    problem(v, g, col, "column index: %d nan_counts for %d data pages", ci.nan_counts.n, np);
+    has_nans = false;
+  }
+  /* min/max are defined by the column order (FileMetaData.column_orders;
+   * without it their meaning is undefined). IEEE 754 total order agrees
+   * with compare_values except for -0/+0 and NaN, which it does not judge. */
+  int order = c < r->md.column_orders.n ? pqt_union_which(r->md.column_orders.items[c].isset) : 0;
+  bool ordered = order == PQT_ORDER_TYPE || order == PQT_ORDER_IEEE_754_TOTAL;
+  for (int32_t i = 0; i < np; i++) {
+    page_span sp = span_of(ends, i);
+    int64_t nonnull = sp.v1 - sp.v0, nulls = (sp.lv1 - sp.lv0) - nonnull;
+    /* null_counts: the page's null values, entries below max_def (an
+     * empty or null list counts as one, as writers count them) */
+    if (has_nulls && ci.null_counts.items[i] != nulls)
+      problem(v, g, col, "column index, data page %d: null_counts says %lld nulls, the page has %lld", i,
+              (long long)ci.null_counts.items[i], (long long)nulls);
+    if (has_nans) {
+      int64_t nans = 0;
+      for (int64_t k = sp.v0; k < sp.v1; k++) {
+        size_t n;
+        const uint8_t *p = value_at(leaf, cd, k, &n);
+        nans += is_nan(leaf, p, n);
+      }
+      if (ci.nan_counts.items[i] != nans)
+        problem(v, g, col, "column index, data page %d: nan_counts says %lld NaNs, the page has %lld", i,
+                (long long)ci.nan_counts.items[i], (long long)nans);
+    }
+    if (!lists_ok) continue;
+    bool null_page = ci.null_pages.items[i];
+    if (null_page != (nonnull == 0)) {
+      if (null_page)
+        problem(v, g, col, "column index, data page %d: null_pages says only nulls, the page has %lld values", i,
+                (long long)nonnull);
+      else
+        problem(v, g, col, "column index, data page %d: null_pages says values, the page has only nulls", i);
+      continue;
+    }
+    if (null_page || !ordered) continue;
+    const pqt_bytes *bmin = &ci.min_values.items[i], *bmax = &ci.max_values.items[i];
+    if (!bound_well_formed(leaf, bmin) || !bound_well_formed(leaf, bmax)) {
+      const char *tn = pqt_thrift_enum_name(&pqt_enum_type, leaf->physical_type);
+      problem(v, g, col, "column index, data page %d: min/max of %lld/%lld bytes for a %s column", i,
+              (long long)bmin->len, (long long)bmax->len, tn ? tn : "?");
+      continue;
+    }
+    value_ref mn, mx;
+    if (!value_range(leaf, cd, sp.v0, sp.v1, &mn, &mx)) continue; /* no order, or only NaNs */
+    /* bounds, not necessarily values: a byte array's min may be a
+     * truncated prefix, its max rounded up */
+    if (compare_values(leaf, bmin->ptr, (size_t)bmin->len, mn.p, mn.n) == 1)
+      problem(v, g, col, "column index, data page %d: min_values is above the page's smallest value", i);
+    if (compare_values(leaf, bmax->ptr, (size_t)bmax->len, mx.p, mx.n) == -1)
+      problem(v, g, col, "column index, data page %d: max_values is below the page's largest value", i);
+  }
+  /* boundary_order: min_values and max_values both ordered over the
+   * non-null pages (null pages have no bounds and are skipped) */
+  if (ci.boundary_order < PQT_BOUNDARY_UNORDERED || ci.boundary_order > PQT_BOUNDARY_DESCENDING) {
+    problem(v, g, col, "column index: unknown boundary_order %d", ci.boundary_order);
+  } else if (lists_ok && ordered && ci.boundary_order != PQT_BOUNDARY_UNORDERED) {
+    int want = ci.boundary_order == PQT_BOUNDARY_ASCENDING ? 1 : -1;
+    int32_t prev = -1;
+    for (int32_t i = 0; i < np; i++) {
+      const pqt_bytes *bmin = &ci.min_values.items[i], *bmax = &ci.max_values.items[i];
+      if (ci.null_pages.items[i] || !bound_well_formed(leaf, bmin) || !bound_well_formed(leaf, bmax) ||
+          is_nan(leaf, bmin->ptr, (size_t)bmin->len) || is_nan(leaf, bmax->ptr, (size_t)bmax->len))
+        continue;
+      if (prev >= 0) {
+        const pqt_bytes *pmin = &ci.min_values.items[prev], *pmax = &ci.max_values.items[prev];
+        int cmn = compare_values(leaf, bmin->ptr, (size_t)bmin->len, pmin->ptr, (size_t)pmin->len);
+        int cmx = compare_values(leaf, bmax->ptr, (size_t)bmax->len, pmax->ptr, (size_t)pmax->len);
+        if ((cmn != 2 && cmn == -want) || (cmx != 2 && cmx == -want)) {
+          problem(v, g, col, "column index, data page %d: boundary_order is %s, but the page's %s %s data page %d's",
+                  i, boundary_name(ci.boundary_order), cmn == -want ? "min_values is" : "max_values is",
+                  want == 1 ? "below" : "above", prev);
+          break;
+        }
+      }
+      prev = i;
+    }
+  }
+  if (PQT_HAS(&ci, 7))
+    check_histograms(v, g, leaf, &ci.definition_level_histograms, leaf->max_def, &cd->def, cd->n_levels, ends, np,
+                     "definition");
+  if (PQT_HAS(&ci, 6))
+    check_histograms(v, g, leaf, &ci.repetition_level_histograms, leaf->max_rep, &cd->rep, cd->n_levels, ends, np,
+                     "repetition");
+  if (v->unprinted > unprinted_before)
+    pqt_buf_printf(&v->out, NULL, "row group %d, column %s: column index: %lld more problems not shown\n", g, col,
+                   (long long)(v->unprinted - unprinted_before));
+  v->budget = budget_before;
+done:
+  pqt_arena_reset(&arena);
+  pqt_buf_free(&raw);
+}
+
 /* Every non-null value of the chunk must test positive in its Bloom filter
  * (XXH64 of the plain encoding; BOOLEAN columns have none). */
 static void check_bloom(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_chunk *cc,
@@ -291,7 +562,7 @@ static void check_bloom(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
 PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
                                      pqt_error *err) {
   if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_verify: bad arguments");
-  vctx v = {r, {0}, 0, write, ctx};
+  vctx v = {r, {0}, 0, write, ctx, -1, 0};
   pqt_buf_init(&v.out, r->alloc);
   pqt_status st = PQT_OK;
   int64_t rows = 0;
@@ -316,6 +587,9 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
       if (check_pages(&v, g, leaf, cc, start, len)) continue;
       pqt_column_data cd;
       pqt_column_data_init(&cd, r->data_alloc);
+      pqt_buf ends;
+      pqt_buf_init(&ends, r->data_alloc);
+      cd.page_ends = &ends;
       pqt_status rs = pqt_row_group_read_leaf(r, g, c, &cd, &e);
       if (rs == PQT_ENOMEM) st = pqt_nomem(err);
       else if (rs != PQT_OK) problem(&v, -1, "", "%s", e.message);
@@ -324,9 +598,12 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
           problem(&v, g, leaf->dotted_path, "metadata says %lld values, the pages hold %lld",
                   (long long)cc->meta_data.num_values, (long long)cd.n_levels);
         check_statistics(&v, g, leaf, &cc->meta_data, &cd);
+        check_column_index(&v, g, c, leaf, cc, &cd, (const pqt_page_end *)(const void *)ends.data,
+                           (int32_t)(ends.len / sizeof(pqt_page_end)));
         check_bloom(&v, g, leaf, cc, &cd);
       }
       pqt_column_data_free(&cd);
+      pqt_buf_free(&ends);
       if (v.out.len > (64u << 10)) {
         if (write(ctx, (const char *)v.out.data, v.out.len) != PQT_OK) st = pqt_error_set(err, PQT_EIO, "write failed");
         v.out.len = 0;

@@ -1,10 +1,13 @@
 /* pqt_reader_verify: a sound file has no problems; a statistic that does
- * not bound the data, and a damaged page, are each reported. */
+ * not bound the data, a damaged page, a Bloom filter that lost values and
+ * a column index that does not describe its pages are each reported. */
 #include "file/reader_internal.h"
 #include "harness.h"
 #include "parquetry.h"
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
 
-typedef struct text { char buf[4096]; size_t n; } text;
+typedef struct text { char buf[8192]; size_t n; } text;
 static pqt_status collect(void *ctx, const char *d, size_t n) {
   text *t = ctx;
   if (t->n + n >= sizeof t->buf) return PQT_ENOMEM;
@@ -87,4 +90,200 @@ static void test_verify_checks_bloom_filters(void) {
   pqt_string_free(&file);
 }
 
-RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems), TEST_CASE(test_verify_checks_bloom_filters))
+/* 1000 rows of `optional int64 id` in data pages of 100 rows: id = 3 x row,
+ * null on every 10th row and on rows 300..399 (data page 3 holds only
+ * nulls). Ascending, so the writer says boundary_order ASCENDING. */
+static void write_paged(pqt_string *file) {
+  pqt_write_schema ws = {.message = "message m { optional int64 id; }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.defaults.page_row_limit = 100;
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, file, &ws, &wo, NULL));
+  if (!w) return;
+  static int16_t def[1000];
+  static int64_t ids[1000];
+  int64_t n = 0;
+  for (int i = 0; i < 1000; i++) {
+    def[i] = (int16_t)!(i % 10 == 0 || (i >= 300 && i < 400));
+    if (def[i]) ids[n++] = 3 * (int64_t)i;
+  }
+  CHECK_OK(pqt_writer_write_column(w, 0, 1000, def, NULL, ids, NULL, n, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+}
+
+/* The file with the column index of row group 0, column 0 decoded, changed
+ * by edit and encoded again: the edited index and a new footer pointing at
+ * it replace the old footer (the old index stays, unreferenced). */
+typedef void (*ci_edit)(pqt_column_index *ci);
+static uint8_t *edit_column_index(const pqt_string *file, ci_edit edit, size_t *out_len) {
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL));
+  if (!r) return NULL;
+  pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[0];
+  CHECK(PQT_HAS(cc, 6) && PQT_HAS(cc, 7));
+  pqt_arena arena;
+  pqt_arena_init(&arena, NULL);
+  pqt_column_index ci;
+  pqt_buf out;
+  pqt_buf_init(&out, NULL);
+  CHECK_OK(pqt_thrift_decode(&pqt_desc_column_index, (const uint8_t *)file->data + cc->column_index_offset,
+                             (size_t)cc->column_index_length, NULL, &arena, &ci, NULL));
+  CHECK_EQ_INT(ci.null_pages.n, 10);
+  CHECK_EQ_INT(ci.boundary_order, PQT_BOUNDARY_ASCENDING);
+  CHECK(PQT_HAS(&ci, 5) && PQT_HAS(&ci, 7));
+  if (ci.null_pages.n == 10) {
+    edit(&ci);
+    size_t body = file->len - 8 - r->footer_len;
+    CHECK_OK(pqt_buf_append(&out, file->data, body, NULL));
+    cc->column_index_offset = (int64_t)out.len;
+    CHECK_OK(pqt_thrift_encode(&pqt_desc_column_index, &ci, &out, NULL));
+    cc->column_index_length = (int32_t)(out.len - (size_t)cc->column_index_offset);
+    size_t footer_at = out.len;
+    CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &out, NULL));
+    uint32_t fl = (uint32_t)(out.len - footer_at);
+    uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24), 'P', 'A', 'R', '1'};
+    CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+  }
+  pqt_arena_reset(&arena);
+  pqt_reader_close(r);
+  *out_len = out.len;
+  return out.data; /* the caller frees it (malloc: the default allocator) */
+}
+
+static void edit_nothing(pqt_column_index *ci) { (void)ci; }
+static void edit_min_above(pqt_column_index *ci) { ci->min_values.items[2] = ci->max_values.items[2]; }
+static void edit_max_below(pqt_column_index *ci) { ci->max_values.items[5] = ci->min_values.items[5]; }
+static void edit_null_page_true(pqt_column_index *ci) { ci->null_pages.items[2] = true; }
+static void edit_null_page_false(pqt_column_index *ci) { ci->null_pages.items[3] = false; }
+static void edit_null_count(pqt_column_index *ci) { ci->null_counts.items[1]++; }
+static void edit_descending(pqt_column_index *ci) { ci->boundary_order = PQT_BOUNDARY_DESCENDING; }
+static void edit_def_histogram(pqt_column_index *ci) { ci->definition_level_histograms.items[1 * 2 + 0]++; }
+static void edit_short_lists(pqt_column_index *ci) { ci->null_pages.n = 9; }
+static void edit_min_length(pqt_column_index *ci) { ci->min_values.items[4].len = 3; }
+
+/* verify over the file with an edited index: the problems found, and the
+ * report must contain `want`. */
+static int64_t verify_edited(const pqt_string *file, ci_edit edit, const char *want) {
+  size_t len = 0;
+  uint8_t *buf = edit_column_index(file, edit, &len);
+  if (!buf) return -1;
+  text t = {{0}, 0};
+  int64_t problems = verify_buf(buf, len, &t);
+  if (want) CHECK_MSG(strstr(t.buf, want) != NULL, "want \"%s\" in:\n%s", want, t.buf);
+  free(buf);
+  return problems;
+}
+
+static void test_verify_checks_column_index(void) {
+  pqt_string file = {0};
+  write_paged(&file);
+  text t = {{0}, 0};
+  CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t), 0);
+  CHECK_MSG(t.n == 0, "%s", t.buf);
+  /* the rewrite itself changes nothing that verify could see */
+  CHECK_EQ_INT(verify_edited(&file, edit_nothing, NULL), 0);
+  /* (a) a min above the page's smallest value (page 2 holds 603..897) */
+  CHECK_EQ_INT(verify_edited(&file, edit_min_above,
+                             "row group 0, column id: column index, data page 2: min_values is above the page's "
+                             "smallest value"),
+               1);
+  CHECK_EQ_INT(verify_edited(&file, edit_max_below,
+                             "row group 0, column id: column index, data page 5: max_values is below the page's "
+                             "largest value"),
+               1);
+  /* (b) null_pages wrong both ways */
+  CHECK_EQ_INT(verify_edited(&file, edit_null_page_true,
+                             "column index, data page 2: null_pages says only nulls, the page has 90 values"),
+               1);
+  CHECK_EQ_INT(verify_edited(&file, edit_null_page_false,
+                             "column index, data page 3: null_pages says values, the page has only nulls"),
+               1);
+  /* (c) a null count one too many */
+  CHECK_EQ_INT(verify_edited(&file, edit_null_count,
+                             "column index, data page 1: null_counts says 11 nulls, the page has 10"),
+               1);
+  /* (d) ascending bounds said to be descending */
+  CHECK_EQ_INT(verify_edited(&file, edit_descending,
+                             "column index, data page 1: boundary_order is DESCENDING, but the page's min_values is "
+                             "above data page 0's"),
+               1);
+  /* level histograms: [nulls, values] per page */
+  CHECK_EQ_INT(verify_edited(&file, edit_def_histogram,
+                             "column index, data page 1: definition_level_histograms counts 11 at level 0, the page "
+                             "has 10"),
+               1);
+  /* untrusted shapes: lists of different lengths, a bound of the wrong width */
+  CHECK(verify_edited(&file, edit_short_lists, "column index lists 9 pages, the chunk has 10 data pages") > 0);
+  CHECK_EQ_INT(
+      verify_edited(&file, edit_min_length, "column index, data page 4: min/max of 3/8 bytes for a INT64 column"), 1);
+  pqt_string_free(&file);
+}
+
+/* Nested pages (null_counts count entries below max_def: empty and null
+ * lists too; histograms of both levels) and truncated byte array bounds
+ * (a min that is a prefix, a max rounded up) pass. */
+static void test_verify_column_index_nested_and_truncated(void) {
+  pqt_string file = {0};
+  pqt_write_schema ws = {.message = "message m { optional group l (LIST) { repeated group list { optional int32 "
+                                    "element; } } required binary s (STRING); }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.defaults.page_row_limit = 50;
+  wo.defaults.statistics_truncate_length = 4;
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, &wo, NULL));
+  if (!w) return;
+  enum { ROWS = 600 };
+  static int16_t def[ROWS * 3], rep[ROWS * 3];
+  static int32_t vals[ROWS * 3], offs[ROWS + 1];
+  static char text_bytes[ROWS * 16];
+  int64_t nl = 0, nv = 0;
+  offs[0] = 0;
+  for (int i = 0; i < ROWS; i++) {
+    switch (i % 4) {
+      case 0: /* [i, null, i + 1] */
+        def[nl] = 3; rep[nl++] = 0; vals[nv++] = i;
+        def[nl] = 2; rep[nl++] = 1;
+        def[nl] = 3; rep[nl++] = 1; vals[nv++] = i + 1;
+        break;
+      case 1: def[nl] = 1; rep[nl++] = 0; break; /* [] */
+      case 2: def[nl] = 0; rep[nl++] = 0; break; /* null */
+      default: def[nl] = 3; rep[nl++] = 0; vals[nv++] = -i; break;
+    }
+    char tmp[17];
+    snprintf(tmp, sizeof tmp, "row-%04d-%s", (i * 7) % ROWS, i % 2 ? "odd" : "even");
+    size_t n = strlen(tmp);
+    memcpy(text_bytes + offs[i], tmp, n);
+    offs[i + 1] = offs[i] + (int32_t)n;
+  }
+  CHECK_OK(pqt_writer_write_column(w, 0, nl, def, rep, vals, NULL, nv, NULL));
+  CHECK_OK(pqt_writer_write_column(w, 1, ROWS, NULL, NULL, text_bytes, offs, ROWS, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  text t = {{0}, 0};
+  CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t), 0);
+  CHECK_MSG(t.n == 0, "%s", t.buf);
+  /* the index exists, over several pages, with truncated bounds */
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (r) {
+    for (int c = 0; c < 2; c++) {
+      const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[c];
+      CHECK(PQT_HAS(cc, 6) && PQT_HAS(cc, 7));
+      pqt_arena arena;
+      pqt_arena_init(&arena, NULL);
+      pqt_column_index ci;
+      CHECK_OK(pqt_thrift_decode(&pqt_desc_column_index, (const uint8_t *)file.data + cc->column_index_offset,
+                                 (size_t)cc->column_index_length, NULL, &arena, &ci, NULL));
+      CHECK(ci.null_pages.n > 1);
+      if (c == 0) CHECK(PQT_HAS(&ci, 6) && PQT_HAS(&ci, 7));
+      if (c == 1 && ci.min_values.n > 0) CHECK(ci.min_values.items[0].len <= 4 && ci.max_values.items[0].len <= 4);
+      pqt_arena_reset(&arena);
+    }
+    pqt_reader_close(r);
+  }
+  pqt_string_free(&file);
+}
+
+RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems), TEST_CASE(test_verify_checks_bloom_filters),
+          TEST_CASE(test_verify_checks_column_index), TEST_CASE(test_verify_column_index_nested_and_truncated))
