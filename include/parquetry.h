@@ -220,8 +220,11 @@ typedef struct pqt_read_options {
   /* What corrupt data does: PQT_FAIL (default) stops the read with the
    * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
    * goes on: a bad page of a top-level optional column reads as nulls
-   * (rows_lost 0: the rows stay, that column's values are gone); any other
-   * bad chunk loses its row group (rows_lost = its rows). */
+   * (rows_lost 0: the rows stay, that column's values are gone); a bad chunk
+   * of any other column under an optional top-level field makes that field
+   * null in the row group's rows (rows_lost 0), provided another column of
+   * the row group read; a bad chunk of a column under a required or repeated
+   * top-level field loses its row group (rows_lost = its rows). */
   int on_error;
   void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
   void *on_skip_ctx;

@@ -157,6 +157,60 @@ pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_c
   return st;
 }
 
+/* ---- chunk loss (PQT_SKIP_CORRUPT) ---------------------------------------- */
+
+static const pqt_schema_node *top_field(const pqt_schema_node *n) {
+  while (n->parent && n->parent->parent) n = n->parent;
+  return n;
+}
+
+/* A damaged chunk costs only its top-level field's values (read as null)
+ * when that field is optional; otherwise the row group is lost. */
+static bool chunk_loss_allowed(const pqt_reader *r, pqt_status st, const pqt_schema_node *leaf) {
+  if (r->opts.on_error != PQT_SKIP_CORRUPT) return false;
+  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ECRYPTO) return false;
+  return top_field(leaf)->repetition == PQT_OPTIONAL;
+}
+
+static void report_chunk_loss(pqt_reader *r, int32_t g, const pqt_schema_node *leaf, const pqt_schema_node *f,
+                              int64_t rows, const pqt_error *why) {
+  if (!r->opts.on_skip) return;
+  pqt_error e;
+  pqt_error_init(&e);
+  e.code = why && why->code ? why->code : PQT_ECORRUPT;
+  e.row_group = g;
+  e.column = leaf->column_index;
+  e.page = why ? why->page : -1;
+  snprintf(e.message, sizeof e.message, "%.300s (field %.100s reads as null in its %lld rows)",
+           why ? why->message : "unreadable", f->name, (long long)rows);
+  r->opts.on_skip(r->opts.on_skip_ctx, &e, 0);
+}
+
+/* Column data of `rows` records, each null at the top level. */
+static pqt_status null_leaf(pqt_column_data *cd, const pqt_schema_node *leaf, int64_t rows,
+                            const pqt_allocator *alloc, pqt_error *err) {
+  pqt_column_data_free(cd);
+  pqt_column_data_init(cd, alloc);
+  PQT_CHECK_CORRUPT(rows >= 0 && rows <= INT32_MAX, err, "row count %lld out of range", (long long)rows);
+  size_t n = (size_t)rows * sizeof(int16_t);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n + 2, err));
+  memset(cd->def.data, 0, n);
+  cd->def.len = n;
+  if (leaf->max_rep > 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n + 2, err));
+    memset(cd->rep.data, 0, n);
+    cd->rep.len = n;
+  }
+  if (leaf->physical_type == PQT_BYTE_ARRAY) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
+    memset(cd->offsets.data, 0, sizeof(int32_t));
+    cd->offsets.len = sizeof(int32_t);
+  }
+  cd->n_levels = rows;
+  cd->n_rows = rows;
+  return PQT_OK;
+}
+
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {
   for (int32_t i = 0; i < d->n_fields; i++) pqt_array_free(alloc, d->fields[i]);
   if (d->fields) pqt_mem_free(alloc, d->fields, sizeof(pqt_array *) * (size_t)d->n_fields_cap);
@@ -170,13 +224,40 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   const pqt_schema *sc = r->schema;
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   int32_t nl = sc->n_leaves;
-  pqt_column_data *cols = pqt_mem_calloc(r->data_alloc, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
+  size_t cols_bytes = (sizeof(pqt_column_data) + 1) * (size_t)(nl ? nl : 1);
+  pqt_column_data *cols = pqt_mem_calloc(r->data_alloc, cols_bytes);
   if (!cols) return pqt_nomem(err);
+  uint8_t *lost = (uint8_t *)(cols + (nl ? nl : 1)); /* leaves of fields read as null */
   for (int32_t i = 0; i < nl; i++) pqt_column_data_init(&cols[i], r->data_alloc);
   pqt_status st = PQT_OK;
+  int32_t n_read = 0, n_lost = 0;
   for (int32_t i = 0; i < nl && st == PQT_OK; i++) {
     if (!selected[i]) continue;
     st = pqt_row_group_read_leaf(r, g, i, &cols[i], err);
+    if (st == PQT_OK) {
+      n_read++;
+    } else if (chunk_loss_allowed(r, st, sc->leaves[i])) {
+      /* the chunk is lost; its top-level field reads as null (below) */
+      const pqt_schema_node *f = top_field(sc->leaves[i]);
+      report_chunk_loss(r, g, sc->leaves[i], f, rg->num_rows, err);
+      for (int32_t k = f->first_leaf; k < f->first_leaf + f->n_leaves; k++) {
+        if (selected[k] && k < i) n_read--; /* read before the damaged one: dropped too */
+        lost[k] = selected[k];
+      }
+      n_lost++;
+      i = f->first_leaf + f->n_leaves - 1;
+      st = PQT_OK;
+    }
+  }
+  /* Lost fields become nulls, when a column that did read vouches for the
+   * row group's row count (so num_rows alone never sizes the nulls). */
+  if (st == PQT_OK && n_lost > 0) {
+    if (n_read <= 0) {
+      st = pqt_corrupt(err, "every column read is damaged");
+    } else {
+      for (int32_t i = 0; i < nl && st == PQT_OK; i++)
+        if (lost[i]) st = null_leaf(&cols[i], sc->leaves[i], rg->num_rows, r->data_alloc, err);
+    }
   }
   /* top-level fields with at least one projected leaf */
   const pqt_schema_node *root = sc->root;
@@ -211,7 +292,7 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
     }
   }
   for (int32_t i = 0; i < nl; i++) pqt_column_data_free(&cols[i]);
-  pqt_mem_free(r->data_alloc, cols, sizeof(pqt_column_data) * (size_t)(nl ? nl : 1));
+  pqt_mem_free(r->data_alloc, cols, cols_bytes);
   if (st != PQT_OK) pqt_row_group_data_free(r->data_alloc, out);
   return st;
 }

@@ -146,4 +146,104 @@ static void test_corrupt_page_reads_as_nulls(void) {
   pqt_string_free(&file);
 }
 
-RUN_TESTS("recovery", TEST_CASE(test_skip_corrupt_row_group), TEST_CASE(test_corrupt_page_reads_as_nulls))
+/* Flip a byte inside page 0 of `col` in row group `rg` (its CRC then fails). */
+static bool damage_page(pqt_string *file, const char *col, int rg) {
+  pqt_reader *r = NULL;
+  text pages = {0};
+  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL) != PQT_OK) return false;
+  pqt_status st = pqt_reader_describe_pages(r, col, collect, &pages, NULL);
+  pqt_reader_close(r);
+  char key[128];
+  snprintf(key, sizeof key, "rg=%d col=%s page=0 ", rg, col);
+  const char *p = st == PQT_OK && pages.p ? strstr(pages.p, key) : NULL;
+  long off = 0, hdr = 0;
+  const char *o = p ? strstr(p, "offset=") : NULL, *h = p ? strstr(p, "header=") : NULL;
+  bool ok = o && h && sscanf(o, "offset=%ld", &off) == 1 && sscanf(h, "header=%ld", &hdr) == 1;
+  if (ok) file->data[off + hdr + 2] ^= 0x21;
+  free(pages.p);
+  return ok;
+}
+
+/* A damaged chunk of a nested column under an optional top-level field
+ * costs that field only (null in the row group's rows); a damaged chunk of
+ * a required column costs the row group. */
+static void test_corrupt_chunk_nulls_its_field(void) {
+  pqt_string file = {0};
+  pqt_write_schema ws = {.message = "message m { optional group s { optional int32 x; optional binary y (STRING); }"
+                                    " optional group l (LIST) { repeated group list { optional int64 element; } }"
+                                    " required int32 b; }"};
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
+  if (!w) return;
+  for (int g = 0; g < 3; g++) {
+    int32_t x[100], b[100];
+    int64_t e64[300];
+    int16_t def[300], rep[300];
+    char ys[400];
+    int32_t yo[101];
+    int n = 0, ne = 0;
+    yo[0] = 0;
+    for (int i = 0; i < 100; i++) {
+      int row = g * 100 + i;
+      x[i] = row;
+      b[i] = row * 2;
+      def[i] = 2;
+      int l = snprintf(ys + yo[i], 5, "y%d", row % 100);
+      yo[i + 1] = yo[i] + l;
+    }
+    CHECK_OK(pqt_writer_write_column(w, 0, 100, def, NULL, x, NULL, 100, NULL));
+    CHECK_OK(pqt_writer_write_column(w, 1, 100, def, NULL, ys, yo, 100, NULL));
+    for (int i = 0; i < 100; i++) {
+      int row = g * 100 + i;
+      for (int j = 0; j < 1 + row % 3; j++) {
+        rep[n] = j ? 1 : 0;
+        def[n++] = 3;
+        e64[ne++] = row * 10 + j;
+      }
+    }
+    CHECK_OK(pqt_writer_write_column(w, 2, n, def, rep, e64, NULL, ne, NULL));
+    CHECK_OK(pqt_writer_write_column(w, 3, 100, NULL, NULL, b, NULL, 100, NULL));
+    CHECK_OK(pqt_writer_flush_row_group(w, NULL));
+  }
+  CHECK_OK(pqt_writer_close(w, NULL));
+  text good = {0}, out = {0};
+  skips sk = {0};
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_OK(read_text((const uint8_t *)file.data, file.len, PQT_FAIL, &sk, &good, &e));
+  CHECK(damage_page(&file, "s.y", 0));
+  CHECK(damage_page(&file, "b", 1));
+  CHECK(damage_page(&file, "l.list.element", 2));
+  CHECK_OK(read_text((const uint8_t *)file.data, file.len, PQT_SKIP_CORRUPT, &sk, &out, &e));
+  CHECK_EQ_INT(sk.n, 3);
+  CHECK_MSG(strstr(sk.msg, "row group 2") && strstr(sk.msg, "field l reads as null"), "%s", sk.msg);
+  /* row group 0: s null; row group 1: lost; row group 2: l null */
+  const char *gq = good.p, *q = out.p;
+  int rows = 0;
+  for (int row = 0; row < 300 && gq && q; row++) {
+    const char *gn = strchr(gq, '\n'), *gl = strstr(gq, "\"l\":"), *gb = strstr(gq, ",\"b\":");
+    if (!gn || !gl || !gb) break;
+    if (row >= 100 && row < 200) {
+      gq = gn + 1;
+      continue;
+    }
+    const char *n = strchr(q, '\n');
+    if (!n) break;
+    char want[512];
+    if (row < 100) snprintf(want, sizeof want, "{\"s\":null,%.*s", (int)(gn - gl), gl);
+    else snprintf(want, sizeof want, "%.*s\"l\":null%.*s", (int)(gl - gq), gq, (int)(gn - gb), gb);
+    CHECK_MSG((size_t)(n - q) == strlen(want) && strncmp(q, want, strlen(want)) == 0, "row %d: %.*s, want %s", row,
+              (int)(n - q), q, want);
+    rows++;
+    gq = gn + 1;
+    q = n + 1;
+  }
+  CHECK_EQ_INT(rows, 200);
+  CHECK(q && *q == '\0');
+  free(good.p);
+  free(out.p);
+  pqt_string_free(&file);
+}
+
+RUN_TESTS("recovery", TEST_CASE(test_skip_corrupt_row_group), TEST_CASE(test_corrupt_page_reads_as_nulls),
+          TEST_CASE(test_corrupt_chunk_nulls_its_field))
