@@ -7,7 +7,7 @@ FUZZ_DIR := build/fuzz
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps release demo test fuzz fuzz-smoke install clean
+.PHONY: all deps release demo test fuzz fuzz-smoke valgrind install clean
 
 all: release
 
@@ -22,11 +22,13 @@ demo: release
 	@bash scripts/demo.sh $(RELEASE_DIR)/parquetry
 
 # The fuzz smoke runs (every libFuzzer target for FUZZ_SECONDS, default 30)
-# come first so that ctest's summary is the last thing printed.
+# and the valgrind check (about 30 s) come first so that ctest's summary is
+# the last thing printed.
 test: deps
 	@cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DPQT_SANITIZE=ON -DPQT_WERROR=ON >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	@bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS)
+	@JOBS=$(JOBS) bash scripts/valgrind-check.sh
 	@cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS)
 
 fuzz: deps
@@ -36,6 +38,11 @@ fuzz: deps
 # Every fuzz target for FUZZ_SECONDS on its seed corpus; fails on a finding.
 fuzz-smoke:
 	@bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS)
+
+# The conformance tests under valgrind's memcheck, in a plain Debug build
+# (build/valgrind, no sanitizers); fails on any invalid access or leak.
+valgrind: deps
+	@JOBS=$(JOBS) bash scripts/valgrind-check.sh
 
 install: release
 	@cmake --install $(RELEASE_DIR)
