@@ -1,6 +1,7 @@
 /*
  * Files at the edges: offsets past 4 GiB (a sparse file), a file without
- * rows, and a schema of 100,000 columns. Each reads as it should.
+ * rows, a schema of 100,000 columns, a row group without columns, data pages
+ * holding no values, and data 200 groups deep. Each reads as it should.
  */
 #define _FILE_OFFSET_BITS 64
 #include <fcntl.h>
@@ -222,5 +223,174 @@ static void test_zero_column_row_group(void) {
   pqt_buf_free(&f);
 }
 
+/* Empty data pages (v1 and v2, no values, no bytes) before, between and
+ * after the real pages of a chunk: they add nothing and break nothing. */
+static void test_empty_pages(void) {
+  pqt_string buf = {0};
+  pqt_write_schema ws = {.message = "message m { required int64 a; }"};
+  pqt_write_options o;
+  pqt_write_options_init(&o);
+  o.defaults.codec = 0;
+  o.defaults.dictionary = 0;
+  o.defaults.page_index = 0;
+  o.defaults.page_row_limit = 100;
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &buf, &ws, &o, NULL));
+  if (!w) return;
+  int64_t v[250];
+  for (int i = 0; i < 250; i++) v[i] = i * 3;
+  CHECK_OK(pqt_writer_write_column(w, 0, 250, NULL, NULL, v, NULL, 250, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  const uint8_t *f = (const uint8_t *)buf.data;
+  uint32_t flen = pqt_load_u32le(f + buf.len - 8);
+  pqt_arena arena;
+  pqt_arena_init(&arena, NULL);
+  pqt_file_metadata md;
+  CHECK_OK(pqt_thrift_decode(&pqt_desc_file_metadata, f + buf.len - 8 - flen, flen, NULL, &arena, &md, NULL));
+  pqt_column_metadata *cm = &md.row_groups.items[0].columns.items[0].meta_data;
+  uint64_t start = (uint64_t)cm->data_page_offset, end = start + (uint64_t)cm->total_compressed_size;
+  /* the two empty pages */
+  pqt_page_header v1, v2;
+  memset(&v1, 0, sizeof v1);
+  v1.type = PQT_PAGE_DATA;
+  v1.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 5);
+  v1.data_page_header.encoding = PQT_ENC_PLAIN;
+  v1.data_page_header.definition_level_encoding = PQT_ENC_RLE;
+  v1.data_page_header.repetition_level_encoding = PQT_ENC_RLE;
+  v1.data_page_header.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4);
+  memset(&v2, 0, sizeof v2);
+  v2.type = PQT_PAGE_DATA_V2;
+  v2.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 8);
+  v2.data_page_header_v2.encoding = PQT_ENC_PLAIN;
+  v2.data_page_header_v2.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6);
+  pqt_buf e1, e2, out;
+  pqt_buf_init(&e1, NULL);
+  pqt_buf_init(&e2, NULL);
+  pqt_buf_init(&out, NULL);
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_page_header, &v1, &e1, NULL));
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_page_header, &v2, &e2, NULL));
+  CHECK_OK(pqt_buf_append(&out, f, (size_t)start, NULL));
+  CHECK_OK(pqt_buf_append(&out, e1.data, e1.len, NULL)); /* before the first page */
+  int pages = 0;
+  for (uint64_t p = start; p < end;) {
+    pqt_page_header h;
+    size_t hl = 0;
+    if (pqt_thrift_decode(&pqt_desc_page_header, f + p, (size_t)(end - p), &hl, NULL, &h, NULL) != PQT_OK) break;
+    CHECK_OK(pqt_buf_append(&out, f + p, hl + (size_t)h.compressed_page_size, NULL));
+    p += hl + (uint64_t)h.compressed_page_size;
+    if (pages++ == 0) CHECK_OK(pqt_buf_append(&out, e2.data, e2.len, NULL)); /* between pages */
+  }
+  CHECK_EQ_INT(pages, 3);
+  CHECK_OK(pqt_buf_append(&out, e1.data, e1.len, NULL)); /* after the last page */
+  int64_t added = (int64_t)(2 * e1.len + e2.len);
+  cm->total_compressed_size += added;
+  cm->total_uncompressed_size += added;
+  md.row_groups.items[0].total_compressed_size += added;
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &md, &out, NULL));
+  uint8_t tail[8];
+  size_t footer_start = (size_t)end + (size_t)added;
+  pqt_store_u32le(tail, (uint32_t)(out.len - footer_start));
+  memcpy(tail + 4, "PAR1", 4);
+  CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+  pqt_reader *r = NULL;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_MSG(pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e) == PQT_OK, "%s", e.message);
+  if (r) {
+    text t = {0};
+    CHECK_MSG(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, &e) == PQT_OK, "%s", e.message);
+    int n = 0;
+    for (const char *q = t.p; q && *q; q = strchr(q, '\n') + 1, n++) {
+      char want[32];
+      snprintf(want, sizeof want, "{\"a\":%d}\n", n * 3);
+      CHECK_MSG(strncmp(q, want, strlen(want)) == 0, "row %d", n);
+    }
+    CHECK_EQ_INT(n, 250);
+    free(t.p);
+    text pages_text = {0};
+    CHECK_OK(pqt_reader_describe_pages(r, NULL, collect, &pages_text, NULL));
+    int lines = 0;
+    for (const char *q = pages_text.p; q && (q = strchr(q, '\n')); q++) lines++;
+    CHECK_EQ_INT(lines, 6);
+    free(pages_text.p);
+    pqt_reader_close(r);
+  }
+  pqt_buf_free(&e1);
+  pqt_buf_free(&e2);
+  pqt_buf_free(&out);
+  pqt_arena_reset(&arena);
+  pqt_string_free(&buf);
+}
+
+/* Values 200 optional groups deep, null at every level along the way. */
+static void test_deep_data(void) {
+  enum { DEPTH = 200 };
+  pqt_buf schema;
+  pqt_buf_init(&schema, NULL);
+  CHECK_OK(pqt_buf_printf(&schema, NULL, "message m {\n"));
+  for (int i = 0; i < DEPTH; i++) CHECK_OK(pqt_buf_printf(&schema, NULL, "optional group g%d {\n", i));
+  CHECK_OK(pqt_buf_printf(&schema, NULL, "optional int32 x;\n"));
+  for (int i = 0; i <= DEPTH; i++) CHECK_OK(pqt_buf_printf(&schema, NULL, "}\n"));
+  CHECK_OK(pqt_buf_append(&schema, "", 1, NULL));
+  pqt_string buf = {0};
+  pqt_write_schema ws = {.message = (const char *)schema.data};
+  pqt_writer *w = NULL;
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_MSG(pqt_writer_open_buffer(&w, &buf, &ws, NULL, &e) == PQT_OK, "%s", e.message);
+  if (!w) {
+    pqt_buf_free(&schema);
+    return;
+  }
+  /* row i: defined down to level i % (DEPTH + 2) (DEPTH + 1: the value itself) */
+  enum { ROWS = 404 };
+  int16_t def[ROWS];
+  int32_t x[ROWS];
+  int nv = 0;
+  for (int i = 0; i < ROWS; i++) {
+    def[i] = (int16_t)(i % (DEPTH + 2));
+    if (def[i] == DEPTH + 1) x[nv++] = i;
+  }
+  CHECK_OK(pqt_writer_write_column(w, 0, ROWS, def, NULL, x, NULL, nv, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  pqt_reader *r = NULL;
+  CHECK_MSG(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, &e) == PQT_OK, "%s", e.message);
+  if (r) {
+    text t = {0};
+    CHECK_MSG(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, &e) == PQT_OK, "%s", e.message);
+    /* row i, level d = i % 202: the record and min(d, 200) groups, then null (or the value) */
+    const char *q = t.p;
+    int n = 0;
+    for (; q && *q; n++) {
+      const char *nl = strchr(q, '\n');
+      if (!nl) break;
+      int d = n % (DEPTH + 2), opened = 0;
+      for (const char *c = q; c < nl; c++) opened += *c == '{';
+      CHECK_MSG(opened == (d < DEPTH ? d : DEPTH) + 1, "row %d: %d objects for level %d", n, opened, d);
+      if (d == DEPTH + 1) {
+        char want[32];
+        snprintf(want, sizeof want, "\"x\":%d}", n);
+        CHECK_MSG(strstr(q, want) != NULL && strstr(q, want) < nl, "row %d", n);
+      }
+      q = nl + 1;
+    }
+    CHECK_EQ_INT(n, ROWS);
+    free(t.p);
+    struct ArrowArrayStream st;
+    CHECK_OK(pqt_reader_get_stream(r, NULL, &st, NULL));
+    struct ArrowArray a;
+    int64_t rows = 0;
+    while (st.get_next(&st, &a) == 0 && a.release) {
+      rows += a.length;
+      a.release(&a);
+    }
+    CHECK_EQ_INT(rows, ROWS);
+    st.release(&st);
+    pqt_reader_close(r);
+  }
+  pqt_string_free(&buf);
+  pqt_buf_free(&schema);
+}
+
 RUN_TESTS("edge_files", TEST_CASE(test_zero_column_row_group), TEST_CASE(test_offsets_past_4gib), TEST_CASE(test_file_without_rows),
-          TEST_CASE(test_hundred_thousand_columns))
+          TEST_CASE(test_hundred_thousand_columns), TEST_CASE(test_empty_pages), TEST_CASE(test_deep_data))
