@@ -128,4 +128,20 @@ static inline unsigned char *pqt_test_read_file(const char *path, size_t *len) {
   return p;
 }
 
+
+/* Text from the library's pqt_write_fn outputs, collected into one growing
+ * NUL-terminated buffer (free t.p). */
+#include "parquetry.h"
+typedef struct pqt_test_text { char *p; size_t n; } pqt_test_text;
+static inline pqt_status pqt_test_collect(void *ctx, const char *d, size_t n) {
+  pqt_test_text *t = (pqt_test_text *)ctx;
+  char *q = (char *)realloc(t->p, t->n + n + 1);
+  if (!q) return PQT_ENOMEM;
+  memcpy(q + t->n, d, n);
+  t->p = q;
+  t->n += n;
+  t->p[t->n] = '\0';
+  return PQT_OK;
+}
+
 #endif

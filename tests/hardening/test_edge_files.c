@@ -13,23 +13,12 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-typedef struct text { char *p; size_t n; } text;
-static pqt_status collect(void *ctx, const char *d, size_t n) {
-  text *t = ctx;
-  char *q = realloc(t->p, t->n + n + 1);
-  if (!q) return PQT_ENOMEM;
-  memcpy(q + t->n, d, n);
-  t->p = q;
-  t->n += n;
-  t->p[t->n] = '\0';
-  return PQT_OK;
-}
 
-static pqt_status cat_path(const char *path, text *t, pqt_error *e) {
+static pqt_status cat_path(const char *path, pqt_test_text *t, pqt_error *e) {
   pqt_reader *r;
   pqt_status st = pqt_reader_open_file(&r, path, NULL, e);
   if (st != PQT_OK) return st;
-  st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, t, e);
+  st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, t, e);
   pqt_reader_close(r);
   return st;
 }
@@ -75,7 +64,7 @@ static void test_offsets_past_4gib(void) {
     ok = ok && pwrite(fd, tail, 8, (off_t)(4 + shift + body + nf.len)) == 8;
     close(fd);
     CHECK(ok);
-    text t = {0};
+    pqt_test_text t = {0};
     pqt_error e;
     pqt_error_init(&e);
     CHECK_MSG(cat_path(out, &t, &e) == PQT_OK, "%s", e.message);
@@ -100,13 +89,13 @@ static void test_file_without_rows(void) {
   CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, NULL));
   if (r) {
     CHECK_EQ_INT(pqt_reader_num_rows(r), 0);
-    text t = {0};
-    CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, NULL));
+    pqt_test_text t = {0};
+    CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, NULL));
     CHECK(t.n == 0);
     free(t.p);
     int64_t problems = -1;
-    text v = {0};
-    CHECK_OK(pqt_reader_verify(r, collect, &v, &problems, NULL));
+    pqt_test_text v = {0};
+    CHECK_OK(pqt_reader_verify(r, pqt_test_collect, &v, &problems, NULL));
     CHECK_EQ_INT(problems, 0);
     free(v.p);
     pqt_reader_close(r);
@@ -153,8 +142,8 @@ static void test_hundred_thousand_columns(void) {
     pqt_scan_options_init(&so);
     so.columns = cols;
     so.n_columns = 2;
-    text t = {0};
-    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &t, NULL));
+    pqt_test_text t = {0};
+    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, NULL));
     CHECK(t.p && strcmp(t.p, "{\"c0\":0,\"c99999\":299997}\n") == 0);
     free(t.p);
     pqt_reader_close(r);
@@ -203,8 +192,8 @@ static void test_zero_column_row_group(void) {
   if (r) {
     CHECK_EQ_INT(pqt_reader_num_columns(r), 0);
     CHECK_EQ_INT(pqt_reader_num_rows(r), 3);
-    text t = {0};
-    CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, NULL));
+    pqt_test_text t = {0};
+    CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, NULL));
     CHECK(t.p && strcmp(t.p, "{}\n{}\n{}\n") == 0);
     free(t.p);
     struct ArrowArrayStream st;
@@ -297,8 +286,8 @@ static void test_empty_pages(void) {
   pqt_error_init(&e);
   CHECK_MSG(pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e) == PQT_OK, "%s", e.message);
   if (r) {
-    text t = {0};
-    CHECK_MSG(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, &e) == PQT_OK, "%s", e.message);
+    pqt_test_text t = {0};
+    CHECK_MSG(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, &e) == PQT_OK, "%s", e.message);
     int n = 0;
     for (const char *q = t.p; q && *q; q = strchr(q, '\n') + 1, n++) {
       char want[32];
@@ -307,8 +296,8 @@ static void test_empty_pages(void) {
     }
     CHECK_EQ_INT(n, 250);
     free(t.p);
-    text pages_text = {0};
-    CHECK_OK(pqt_reader_describe_pages(r, NULL, collect, &pages_text, NULL));
+    pqt_test_text pages_text = {0};
+    CHECK_OK(pqt_reader_describe_pages(r, NULL, pqt_test_collect, &pages_text, NULL));
     int lines = 0;
     for (const char *q = pages_text.p; q && (q = strchr(q, '\n')); q++) lines++;
     CHECK_EQ_INT(lines, 6);
@@ -356,8 +345,8 @@ static void test_deep_data(void) {
   pqt_reader *r = NULL;
   CHECK_MSG(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, &e) == PQT_OK, "%s", e.message);
   if (r) {
-    text t = {0};
-    CHECK_MSG(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &t, &e) == PQT_OK, "%s", e.message);
+    pqt_test_text t = {0};
+    CHECK_MSG(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, &e) == PQT_OK, "%s", e.message);
     /* row i, level d = i % 202: the record and min(d, 200) groups, then null (or the value) */
     const char *q = t.p;
     int n = 0;

@@ -28,24 +28,13 @@ static const char *SCHEMA =
     "  optional binary cat (STRING);\n"
     "}\n";
 
-typedef struct text { char *p; size_t n; } text;
-static pqt_status collect(void *ctx, const char *d, size_t n) {
-  text *t = ctx;
-  char *q = realloc(t->p, t->n + n + 1);
-  if (!q) return PQT_ENOMEM;
-  memcpy(q + t->n, d, n);
-  t->p = q;
-  t->n += n;
-  t->p[t->n] = '\0';
-  return PQT_OK;
-}
 
-static pqt_status cat_buffer(const void *data, size_t len, text *t, int64_t *rows, pqt_error *e) {
+static pqt_status cat_buffer(const void *data, size_t len, pqt_test_text *t, int64_t *rows, pqt_error *e) {
   pqt_reader *r;
   pqt_status st = pqt_reader_open_buffer(&r, data, len, NULL, e);
   if (st != PQT_OK) return st;
   *rows = pqt_reader_num_rows(r);
-  st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, t, e);
+  st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, t, e);
   pqt_reader_close(r);
   return st;
 }
@@ -180,7 +169,7 @@ typedef struct tally {
 } tally;
 
 /* Salvage the first `cut` bytes of f and compare with the original rows. */
-static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const text *orig, const uint64_t *rg_end,
+static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const pqt_test_text *orig, const uint64_t *rg_end,
                         tally *t) {
   int complete = 0;
   for (int g = 0; g < N_RGS; g++)
@@ -218,7 +207,7 @@ static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const te
     return;
   }
   CHECK_OK(pqt_writer_close(w, &e));
-  text got = {0};
+  pqt_test_text got = {0};
   int64_t n = -1;
   CHECK_OK(cat_buffer(out.data, out.len, &got, &n, &e));
   CHECK_EQ_INT(n, rep.rows);
@@ -239,7 +228,7 @@ static void test_variant(const variant *v) {
     FILE *df = fopen(getenv("SALVAGE_DUMP"), "wb");
     if (df) { fwrite(f, 1, file.len, df); fclose(df); }
   }
-  text orig = {0};
+  pqt_test_text orig = {0};
   int64_t n = 0;
   pqt_error e;
   pqt_error_init(&e);

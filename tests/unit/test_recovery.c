@@ -7,17 +7,6 @@
 #include "harness.h"
 #include "parquetry.h"
 
-typedef struct text { char *p; size_t n; } text;
-static pqt_status collect(void *ctx, const char *d, size_t n) {
-  text *t = ctx;
-  char *q = realloc(t->p, t->n + n + 1);
-  if (!q) return PQT_ENOMEM;
-  memcpy(q + t->n, d, n);
-  t->p = q;
-  t->n += n;
-  t->p[t->n] = '\0';
-  return PQT_OK;
-}
 
 typedef struct skips { int n; int32_t row_group; int64_t rows; char msg[512]; } skips;
 static void on_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
@@ -28,7 +17,7 @@ static void on_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
   snprintf(s->msg, sizeof s->msg, "%s", what->message);
 }
 
-static pqt_status read_text(const uint8_t *buf, size_t len, int on_error, skips *sk, text *out, pqt_error *e) {
+static pqt_status read_text(const uint8_t *buf, size_t len, int on_error, skips *sk, pqt_test_text *out, pqt_error *e) {
   pqt_read_options o;
   pqt_read_options_init(&o);
   o.on_error = on_error;
@@ -37,7 +26,7 @@ static pqt_status read_text(const uint8_t *buf, size_t len, int on_error, skips 
   pqt_reader *r;
   pqt_status st = pqt_reader_open_buffer(&r, buf, len, &o, e);
   if (st != PQT_OK) return st;
-  st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, out, e);
+  st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, out, e);
   pqt_reader_close(r);
   return st;
 }
@@ -51,7 +40,7 @@ static void test_skip_corrupt_row_group(void) {
   uint8_t *buf = pqt_test_read_file(path, &len);
   CHECK(buf != NULL);
   if (!buf) return;
-  text good = {0}, bad = {0}, failed = {0};
+  pqt_test_text good = {0}, bad = {0}, failed = {0};
   skips sk = {0};
   pqt_error e;
   CHECK_OK(read_text(buf, len, PQT_FAIL, &sk, &good, &e));
@@ -107,9 +96,9 @@ static void test_corrupt_page_reads_as_nulls(void) {
   /* page 3 of column a: from the page listing */
   pqt_reader *r = NULL;
   CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
-  text pages = {0};
+  pqt_test_text pages = {0};
   if (r) {
-    CHECK_OK(pqt_reader_describe_pages(r, "a", collect, &pages, NULL));
+    CHECK_OK(pqt_reader_describe_pages(r, "a", pqt_test_collect, &pages, NULL));
     pqt_reader_close(r);
   }
   const char *p3 = pages.p ? strstr(pages.p, "col=a page=3 ") : NULL;
@@ -119,7 +108,7 @@ static void test_corrupt_page_reads_as_nulls(void) {
     const char *o = strstr(p3, "offset="), *h = strstr(p3, "header=");
     CHECK(o && h && sscanf(o, "offset=%ld", &off) == 1 && sscanf(h, "header=%ld", &hdr) == 1);
     file.data[off + hdr + 3] ^= 0x10; /* inside the page: its CRC no longer matches */
-    text out = {0}, failed = {0};
+    pqt_test_text out = {0}, failed = {0};
     skips sk = {0};
     pqt_error e;
     pqt_error_init(&e);
@@ -149,9 +138,9 @@ static void test_corrupt_page_reads_as_nulls(void) {
 /* Flip a byte inside page 0 of `col` in row group `rg` (its CRC then fails). */
 static bool damage_page(pqt_string *file, const char *col, int rg) {
   pqt_reader *r = NULL;
-  text pages = {0};
+  pqt_test_text pages = {0};
   if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL) != PQT_OK) return false;
-  pqt_status st = pqt_reader_describe_pages(r, col, collect, &pages, NULL);
+  pqt_status st = pqt_reader_describe_pages(r, col, pqt_test_collect, &pages, NULL);
   pqt_reader_close(r);
   char key[128];
   snprintf(key, sizeof key, "rg=%d col=%s page=0 ", rg, col);
@@ -206,7 +195,7 @@ static void test_corrupt_chunk_nulls_its_field(void) {
     CHECK_OK(pqt_writer_flush_row_group(w, NULL));
   }
   CHECK_OK(pqt_writer_close(w, NULL));
-  text good = {0}, out = {0};
+  pqt_test_text good = {0}, out = {0};
   skips sk = {0};
   pqt_error e;
   pqt_error_init(&e);
