@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* levels and values */
   for (int c = 0; c < ncols; c++) {
     column *col = &cols[c];
-    size_t cap = (size_t)rows * 5 + 1;
+    size_t cap = (size_t)rows * 6 + 1; /* a list row holds up to 6 entries */
     col->def = calloc(cap, sizeof(int16_t));
     col->rep = calloc(cap, sizeof(int16_t));
     col->values = calloc(cap * 8 + 1, 1);

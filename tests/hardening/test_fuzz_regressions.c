@@ -31,6 +31,12 @@
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_codec
 #include "../../fuzz/fuzz_codec.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_write_read
+#include "../../fuzz/fuzz_write_read.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_salvage
+#include "../../fuzz/fuzz_salvage.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *, size_t);
 
@@ -106,6 +112,13 @@ static void test_encoding_and_codec_regressions(void) {
   (void)replay("regressions/fuzz_codec", pqt_fuzz_entry_codec, 0);
 }
 
+static void test_write_read_and_salvage_regressions(void) {
+  (void)replay("corpus/write_read", pqt_fuzz_entry_write_read, 0);
+  (void)replay("regressions/fuzz_write_read", pqt_fuzz_entry_write_read, 0);
+  (void)replay("corpus/salvage", pqt_fuzz_entry_salvage, 0);
+  (void)replay("regressions/fuzz_salvage", pqt_fuzz_entry_salvage, 0);
+}
+
 /* The fixtures and a sample of small corpus files through the whole-file
  * target, so the target's own invariants are checked on valid files. */
 static void test_read_file_on_fixtures(void) {
@@ -136,6 +149,7 @@ int main(void) {
       TEST_CASE(test_read_file_regressions),
       TEST_CASE(test_thrift_corpus_and_regressions),
       TEST_CASE(test_encoding_and_codec_regressions),
+      TEST_CASE(test_write_read_and_salvage_regressions),
       TEST_CASE(test_read_file_on_fixtures),
   };
   return pqt_run_tests("fuzz_regressions", cases, sizeof cases / sizeof cases[0]);
