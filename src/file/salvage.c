@@ -225,6 +225,14 @@ static bool count_levels(salv *s, const uint8_t *in, size_t len, int16_t max_lev
   return true;
 }
 
+/* A page's value count against its size: at most 8 per byte (and per byte
+ * of a small page's 64-byte allowance), or up to 4 Mi values however small
+ * the page (a long run of nulls). What the search decodes stays bounded. */
+#define SALVAGE_MAX_SMALL_PAGE_VALUES ((int64_t)1 << 22)
+static bool count_plausible(int64_t num_values, int64_t page_bytes) {
+  return num_values >= 0 && (num_values <= SALVAGE_MAX_SMALL_PAGE_VALUES || num_values <= 8 * (page_bytes + 64));
+}
+
 /* Can page p belong to column c? Decodes its header, levels and the size of
  * its value section. *rows: records that start in the page; *first_rep: the
  * repetition level of its first entry (0 for flat columns). */
@@ -248,6 +256,7 @@ static bool page_fits(salv *s, const scol *c, const spage *p, int64_t *rows, int
   bool eof = true, ok = false;
   int32_t t = c->leaf->physical_type;
   if (pqt_page_reader_next(&pr, &pg, &eof, NULL) != PQT_OK || eof) goto out;
+  if (!count_plausible(pg.num_values, pg.header->uncompressed_page_size)) goto out;
   if (pg.type == PQT_PAGE_DICTIONARY) {
     if (t == PQT_BOOLEAN) goto out;
     if (pg.encoding != PQT_ENC_PLAIN && pg.encoding != PQT_ENC_PLAIN_DICTIONARY) goto out;
@@ -367,8 +376,13 @@ static pqt_status decode_span(salv *s, const scol *c, chunk_span sp, int64_t exp
   pqt_page_reader_options_init(&o.page);
   o.page.verify_crc = true;
   o.expected_rows = expected_rows;
-  o.max_values = INT32_MAX;
-  o.expected_values = -1;
+  /* the pages' own counts (each checked by page_fits) bound the entries */
+  int64_t entries = 0;
+  for (int64_t i = sp.first; i < sp.end; i++)
+    if (s->pages[i].type != PQT_PAGE_DICTIONARY) entries += s->pages[i].num_values;
+  if (entries > INT32_MAX) return pqt_error_set(err, PQT_ELIMIT, "more than 2^31 values in one chunk");
+  o.max_values = (uint64_t)entries;
+  o.expected_values = entries;
   uint64_t off = s->pages[sp.first].off, end = s->pages[sp.end - 1].end;
   return pqt_column_read_chunk(&s->mem_io, off, end - off, c->codec, &c->desc, s->codec, &o, s->alloc, cd, err);
 }
