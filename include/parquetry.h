@@ -426,7 +426,8 @@ typedef struct pqt_column_options {
   int64_t page_row_limit; /* most rows per page (default 20000) */
   int32_t statistics;   /* page and chunk statistics (default 1) */
   int32_t statistics_truncate_length; /* binary bounds cut to this (default 64; 0 = never) */
-  int32_t page_index;   /* ColumnIndex + OffsetIndex (default 1) */
+  int32_t page_index;   /* ColumnIndex + OffsetIndex (default 1; a chunk with a page of
+                           only NaNs gets no ColumnIndex: such a page has no bounds) */
   int32_t bloom_filter; /* split-block Bloom filter (default 0) */
   int64_t bloom_ndv;    /* expected distinct values per row group (default 100000) */
   double bloom_fpp;     /* false-positive probability (default 0.01) */

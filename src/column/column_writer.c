@@ -368,7 +368,8 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   pi.nulls = cw->pg_levels - cw->pg_values;
   pi.nans = cw->pg_stats.nan_count;
   pi.ba_bytes = cw->pg_ba_bytes;
-  pi.null_page = cw->pg_values == 0 || !cw->pg_stats.has_minmax;
+  /* only nulls: a page of only NaNs has values but no bounds (see the column index) */
+  pi.null_page = cw->pg_values == 0;
   if (cw->o.page_index) {
     pqt_buf_clear(&tmin);
     pqt_buf_clear(&tmax);
@@ -741,7 +742,14 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     size_t before = oi->len;
     st = pqt_thrift_encode(&pqt_desc_offset_index, &oix, oi, err);
     *oi_len = oi->len - before;
-    if (st == PQT_OK && cw->sort != PQT_SORT_NONE) {
+    /* A page with values but no bounds (only NaNs) cannot be described:
+     * null_pages would claim it holds only nulls and empty bounds are not
+     * values. Such a chunk gets no column index (as Arrow C++ and
+     * parquet-java do); its offset index stays. */
+    bool describable = true;
+    for (int32_t i = 0; i < np; i++)
+      if (!pis[i].null_page && !pis[i].has_bounds) describable = false;
+    if (st == PQT_OK && cw->sort != PQT_SORT_NONE && describable) {
       pqt_column_index cix;
       memset(&cix, 0, sizeof cix);
       cix.null_pages.items = pqt_arena_array(&tmp, (size_t)np, sizeof(bool));

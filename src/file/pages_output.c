@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "column/statistics.h"
 #include "file/row_group.h"
 #include "meta/value_format.h"
 #include "page/page_reader.h"
@@ -23,8 +24,17 @@ static void append_page_stats(pqt_buf *b, const pqt_statistics *s, const pqt_val
   if (!s->isset) return;
   const char *sep = "";
   pqt_buf_printf(b, err, " stats=[");
+  /* The deprecated min/max were computed in signed order: shown only for
+   * columns whose sort order is signed (as in the `meta` summary), never
+   * for byte arrays (PARQUET-251's corrupt binary statistics live there). */
+  bool legacy_ok = pqt_sort_kind_legacy_ok(pqt_sort_kind_for(vt->physical_type, &vt->logical, vt->converted_type));
+  bool legacy = !PQT_HAS(s, 6) && !PQT_HAS(s, 5) && (PQT_HAS(s, 2) || PQT_HAS(s, 1));
+  if (legacy && !legacy_ok) {
+    pqt_buf_printf(b, err, "min/max: (legacy, ignored for this sort order)");
+    sep = ", ";
+  }
   pqt_bytes mn = PQT_HAS(s, 6) ? s->min_value : s->min, mx = PQT_HAS(s, 5) ? s->max_value : s->max;
-  bool has_min = PQT_HAS(s, 6) || PQT_HAS(s, 2), has_max = PQT_HAS(s, 5) || PQT_HAS(s, 1);
+  bool has_min = PQT_HAS(s, 6) || (PQT_HAS(s, 2) && legacy_ok), has_max = PQT_HAS(s, 5) || (PQT_HAS(s, 1) && legacy_ok);
   if (has_min) {
     size_t mark = b->len;
     pqt_buf_printf(b, err, "min: ");

@@ -173,6 +173,13 @@ static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, co
   }
   bool typed_order = PQT_HAS(s, 5) || PQT_HAS(s, 6);
   if (!typed_order || cd->n_values == 0) return;
+  /* min_value/max_value follow FileMetaData.column_orders; without it their
+   * meaning is undefined (parquet.thrift), so they are not judged (as for
+   * the column index below). */
+  int32_t col = leaf->column_index;
+  const pqt_file_metadata *md = &v->r->md;
+  int order = col >= 0 && col < md->column_orders.n ? pqt_union_which(md->column_orders.items[col].isset) : 0;
+  if (order != PQT_ORDER_TYPE && order != PQT_ORDER_IEEE_754_TOTAL) return;
   /* the actual min and max over the decoded values */
   value_ref mn, mx;
   if (!value_range(leaf, cd, 0, cd->n_values, &mn, &mx)) return; /* no order, or only NaNs */
@@ -204,7 +211,7 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   pqt_page_reader pr;
   pqt_error e;
   pqt_error_init(&e);
-  uint64_t data_offsets[4096];
+  uint64_t data_offsets[4096], data_sizes[4096];
   int32_t n_data = 0;
   bool broken = false;
   if (pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, &e) == PQT_OK) {
@@ -221,7 +228,10 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
         problem(v, g, leaf->dotted_path, "page %d: CRC32 mismatch", pg.index);
         broken = true;
       }
-      if (pg.type != PQT_PAGE_DICTIONARY && n_data < 4096) data_offsets[n_data++] = pg.file_offset;
+      if (pg.type != PQT_PAGE_DICTIONARY && n_data < 4096) {
+        data_sizes[n_data] = (uint64_t)pg.header_len + (uint64_t)pg.header->compressed_page_size;
+        data_offsets[n_data++] = pg.file_offset;
+      }
     }
   } else {
     problem(v, g, leaf->dotted_path, "%s", e.message);
@@ -250,12 +260,21 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
       problem(v, g, leaf->dotted_path, "offset index lists %d pages, the chunk has %d data pages", oi.page_locations.n,
               n_data);
     } else {
-      for (int32_t i = 0; i < n_data; i++)
-        if ((uint64_t)oi.page_locations.items[i].offset != data_offsets[i]) {
+      for (int32_t i = 0; i < n_data; i++) {
+        const pqt_page_location *pl = &oi.page_locations.items[i];
+        if ((uint64_t)pl->offset != data_offsets[i]) {
           problem(v, g, leaf->dotted_path, "offset index page %d at %lld, the page is at %llu", i,
-                  (long long)oi.page_locations.items[i].offset, (unsigned long long)data_offsets[i]);
+                  (long long)pl->offset, (unsigned long long)data_offsets[i]);
           break;
         }
+        /* the size of the page with its header (readers fetch exactly these bytes) */
+        if (pl->compressed_page_size < 0 || (uint64_t)pl->compressed_page_size != data_sizes[i]) {
+          problem(v, g, leaf->dotted_path,
+                  "offset index page %d: compressed_page_size %d, the page with its header has %llu bytes", i,
+                  pl->compressed_page_size, (unsigned long long)data_sizes[i]);
+          break;
+        }
+      }
     }
   } else {
     problem(v, g, leaf->dotted_path, "offset index: %s", e.message);
