@@ -27,17 +27,6 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 /* Text from a pqt_write_fn, collected into one NUL-terminated buffer. */
-typedef struct pf_text { char *p; size_t n; } pf_text;
-static pqt_status pf_collect(void *ctx, const char *d, size_t n) {
-  pf_text *t = ctx;
-  char *q = realloc(t->p, t->n + n + 1);
-  if (!q) return PQT_ENOMEM;
-  memcpy(q + t->n, d, n);
-  t->p = q;
-  t->n += n;
-  t->p[t->n] = '\0';
-  return PQT_OK;
-}
 
 /* Write one row group of one leaf column (values in the physical layout). */
 static bool write_one(const char *message, const pqt_write_options *o, int64_t n, const int16_t *def,
@@ -70,9 +59,9 @@ static char *cat_opts(const void *p, size_t n, const pqt_read_options *ro, pqt_s
   pqt_error_init(e);
   pqt_reader *r = NULL;
   pqt_status st = pqt_reader_open_buffer(&r, p, n, ro, e);
-  pf_text t = {0};
+  pqt_test_text t = {0};
   if (st == PQT_OK) {
-    st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pf_collect, &t, e);
+    st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, e);
     pqt_reader_close(r);
   }
   if (st_out) *st_out = st;
@@ -94,9 +83,9 @@ static char *cat(const void *p, size_t n) {
 static char *verify_text(const void *p, size_t n, int64_t *problems) {
   pqt_reader *r = NULL;
   if (pqt_reader_open_buffer(&r, p, n, NULL, NULL) != PQT_OK) return NULL;
-  pf_text t = {0};
+  pqt_test_text t = {0};
   *problems = -1;
-  pqt_status st = pqt_reader_verify(r, pf_collect, &t, problems, NULL);
+  pqt_status st = pqt_reader_verify(r, pqt_test_collect, &t, problems, NULL);
   pqt_reader_close(r);
   if (st != PQT_OK) {
     free(t.p);
@@ -325,8 +314,8 @@ static void test_row_group_file_offset(void) {
     pqt_scan_options_init(&so);
     so.row_groups = &g3;
     so.n_row_groups = 1;
-    pf_text t = {0};
-    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, pf_collect, &t, NULL));
+    pqt_test_text t = {0};
+    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, pqt_test_collect, &t, NULL));
     CHECK(t.p && strncmp(t.p, "{\"a\":0}\n", 8) == 0 && strlen(t.p) == 100 * 8);
     free(t.p);
     pqt_reader_close(r);
@@ -449,8 +438,8 @@ static void test_legacy_page_stats_of_binary_not_shown(void) {
   free(rows);
   pqt_reader *r = open_buf(f.data, f.len);
   if (r) {
-    pf_text t = {0};
-    CHECK_OK(pqt_reader_describe_pages(r, NULL, pf_collect, &t, NULL));
+    pqt_test_text t = {0};
+    CHECK_OK(pqt_reader_describe_pages(r, NULL, pqt_test_collect, &t, NULL));
     CHECK_MSG(t.p && !contains(t.p, "min: \"\xc3\xa9\"") && contains(t.p, "stats=[min/max: (legacy, ignored for this sort order)]"),
               "%s", t.p ? t.p : "");
     free(t.p);
