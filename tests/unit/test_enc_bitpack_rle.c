@@ -241,6 +241,86 @@ static void test_rle_truncation(void) {
   pqt_buf_free(&b);
 }
 
+/* Dictionary gathers of 4- and 8-byte entries at every bit width: long
+ * bit-packed runs (the fused unpack + gather path) mixed with RLE runs,
+ * read in batches that split groups, from an exact-size buffer (the fused
+ * path's 8-byte loads must stay inside it); then one index out of range,
+ * placed anywhere, must be reported. */
+static void test_rle_dict_gather_widths(void) {
+  enc_seed(99);
+  for (unsigned w = 1; w <= 32; w++) {
+    for (int rep = 0; rep < 6; rep++) {
+      size_t n = 1 + (size_t)(enc_rand() % 3000);
+      size_t dict_n = w >= 12 ? 4096 : ((size_t)1 << w) - (enc_rand() % 2 ? 0 : ((size_t)1 << w) / 3);
+      if (dict_n == 0) dict_n = 1;
+      uint32_t *idx = malloc(n * sizeof *idx);
+      for (size_t i = 0; i < n;) {
+        size_t r = 1 + (size_t)(enc_rand() % (enc_rand() % 4 == 0 ? 40 : 4));
+        uint32_t v = (uint32_t)(enc_rand() % dict_n);
+        for (size_t k = 0; k < r && i < n; k++, i++) idx[i] = enc_rand() % 3 == 0 ? v : (uint32_t)(enc_rand() % dict_n);
+      }
+      if (w >= 12 && n > 0) idx[enc_rand() % n] = (uint32_t)(dict_n - 1);
+      pqt_buf b;
+      pqt_buf_init(&b, NULL);
+      uint8_t hdr = (uint8_t)w;
+      CHECK_OK(pqt_buf_append(&b, &hdr, 1, NULL));
+      CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
+      uint8_t *in = enc_dup(b.data, b.len);
+      uint64_t *d8 = malloc(dict_n * 8);
+      uint32_t *d4 = malloc(dict_n * 4);
+      for (size_t i = 0; i < dict_n; i++) {
+        d8[i] = enc_rand();
+        d4[i] = (uint32_t)enc_rand();
+      }
+      uint64_t *o8 = malloc(n * 8);
+      uint32_t *o4 = malloc(n * 4);
+      for (int width = 4; width <= 8; width += 4) {
+        pqt_rle_decoder d;
+        CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
+        size_t done = 0;
+        while (done < n) {
+          size_t k = 1 + (size_t)(enc_rand() % (enc_rand() % 2 ? 13 : 700));
+          if (k > n - done) k = n - done;
+          void *o = width == 8 ? (void *)(o8 + done) : (void *)(o4 + done);
+          CHECK_OK(pqt_rle_get_dict_fixed(&d, width == 8 ? (const void *)d8 : (const void *)d4, dict_n, (size_t)width,
+                                          o, k, NULL));
+          done += k;
+        }
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += width == 8 ? o8[i] != d8[idx[i]] : o4[i] != d4[idx[i]];
+        CHECK_MSG(bad == 0, "w %u width %d n %zu: %zu wrong", w, width, n, bad);
+      }
+      /* one index out of range */
+      if (dict_n < ((size_t)1 << (w < 32 ? w : 31))) {
+        size_t at = (size_t)(enc_rand() % n);
+        idx[at] = (uint32_t)dict_n;
+        b.len = 0;
+        CHECK_OK(pqt_buf_append(&b, &hdr, 1, NULL));
+        CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
+        free(in);
+        in = enc_dup(b.data, b.len);
+        for (int width = 4; width <= 8; width += 4) {
+          pqt_rle_decoder d;
+          pqt_error e;
+          pqt_error_init(&e);
+          CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
+          CHECK_MSG(pqt_rle_get_dict_fixed(&d, width == 8 ? (const void *)d8 : (const void *)d4, dict_n,
+                                           (size_t)width, width == 8 ? (void *)o8 : (void *)o4, n, &e) == PQT_ECORRUPT,
+                    "w %u width %d at %zu", w, width, at);
+          CHECK(strstr(e.message, "out of range") != NULL);
+        }
+      }
+      free(in);
+      free(idx);
+      free(d8);
+      free(d4);
+      free(o8);
+      free(o4);
+      pqt_buf_free(&b);
+    }
+  }
+}
+
 static void test_rle_dict_gather(void) {
   const uint32_t idx[20] = {0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 1, 0, 0, 0, 0, 0, 0};
   const int64_t dict[4] = {-1, 10, 200, INT64_MAX};
@@ -459,6 +539,6 @@ RUN_TESTS("enc_bitpack_rle", TEST_CASE(test_spec_lsb_example), TEST_CASE(test_sp
           TEST_CASE(test_roundtrip_all_widths), TEST_CASE(test_rle_spec_stream),
           TEST_CASE(test_rle_short_last_run), TEST_CASE(test_rle_roundtrip_batches),
           TEST_CASE(test_rle_encoder_shape), TEST_CASE(test_rle_truncation),
-          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_levels), TEST_CASE(test_levels_fast_paths),
+          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_rle_dict_gather_widths), TEST_CASE(test_levels), TEST_CASE(test_levels_fast_paths),
           TEST_CASE(test_rle_bools),
           TEST_CASE(test_rle_huge_counts), TEST_CASE(test_dict_builder))
