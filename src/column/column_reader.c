@@ -97,6 +97,7 @@ static pqt_status read_dictionary(chunk_state *cs, const pqt_page *pg, pqt_error
     PQT_RETURN_NOT_OK(pqt_plain_decode_byte_array(pg->values, pg->values_len, (int32_t *)cs->dict_offsets.data,
                                                   &cs->dict_values, n, &used, err));
     cs->dict_offsets.len = (n + 1) * sizeof(int32_t);
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->dict_values, 16, err)); /* slack for gather_byte_array */
     if (cs->desc->validate_utf8)
       PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cs->dict_values.data, (const int32_t *)(const void *)cs->dict_offsets.data,
                                                  (int64_t)n, err));
@@ -129,17 +130,24 @@ static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t
     total += (uint64_t)(doff[k + 1] - doff[k]);
   }
   PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 1, err)); /* never NULL: memcpy below */
+  /* +16: entries of up to 16 bytes are copied as 16 (the dictionary keeps
+   * 16 bytes of slack too, see read_dictionary) */
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
   int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
   uint8_t *o = cd->values.data + cd->values.len;
   int32_t cur = off[0];
-  for (size_t i = 0; i < n; i++) {
-    uint32_t k = idx[i];
-    int32_t l = doff[k + 1] - doff[k];
-    if (l) memcpy(o, dval + doff[k], (size_t)l); /* dval may be NULL when every entry is empty */
-    o += l;
-    cur += l;
-    off[i + 1] = cur;
+  if (dval) {
+    for (size_t i = 0; i < n; i++) {
+      uint32_t k = idx[i];
+      int32_t l = doff[k + 1] - doff[k];
+      if (l <= 16) memcpy(o, dval + doff[k], 16);
+      else memcpy(o, dval + doff[k], (size_t)l);
+      o += l;
+      cur += l;
+      off[i + 1] = cur;
+    }
+  } else { /* no dictionary bytes: every entry is empty */
+    for (size_t i = 0; i < n; i++) off[i + 1] = cur;
   }
   cd->values.len += (size_t)total;
   return PQT_OK;
