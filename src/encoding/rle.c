@@ -446,7 +446,7 @@ static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t 
 }
 
 /* Fused unpack + gather for whole groups of 8 bit-packed indices of W bits
- * into entries of 4 or 8 bytes: no intermediate index buffer. Every index
+ * into entries of 1, 2, 4 or 8 bytes: no intermediate index buffer. Every index
  * is one unaligned 64-bit load, a shift and a mask (as in bitpack.c), so a
  * group of W bytes is read up to 7 bytes past its end: the caller leaves 8
  * bytes of input after the last group. An index >= dn (dn >= 1) is clamped
@@ -472,6 +472,14 @@ static PQT_AINLINE void dict_groups(const uint8_t *in, const uint8_t *dict, uint
 typedef void (*dict_groups_fn)(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups,
                                uint32_t *bad);
 #define PQT_DEF_DICT_GROUPS(W)                                                                                  \
+  static void dict_groups1_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
+                                uint32_t *bad) {                                                                \
+    dict_groups(in, dict, dn, o, groups, bad, (W), 1);                                                          \
+  }                                                                                                             \
+  static void dict_groups2_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
+                                uint32_t *bad) {                                                                \
+    dict_groups(in, dict, dn, o, groups, bad, (W), 2);                                                          \
+  }                                                                                                             \
   static void dict_groups4_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
                                 uint32_t *bad) {                                                                \
     dict_groups(in, dict, dn, o, groups, bad, (W), 4);                                                          \
@@ -484,10 +492,16 @@ typedef void (*dict_groups_fn)(const uint8_t *in, const uint8_t *dict, uint32_t 
   X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) \
   X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32)
 PQT_W1_32(PQT_DEF_DICT_GROUPS)
+#define PQT_REF1(W) dict_groups1_w##W,
+#define PQT_REF2(W) dict_groups2_w##W,
 #define PQT_REF4(W) dict_groups4_w##W,
 #define PQT_REF8(W) dict_groups8_w##W,
+static const dict_groups_fn dict_groups1_tab[33] = {NULL, PQT_W1_32(PQT_REF1)};
+static const dict_groups_fn dict_groups2_tab[33] = {NULL, PQT_W1_32(PQT_REF2)};
 static const dict_groups_fn dict_groups4_tab[33] = {NULL, PQT_W1_32(PQT_REF4)};
 static const dict_groups_fn dict_groups8_tab[33] = {NULL, PQT_W1_32(PQT_REF8)};
+#undef PQT_REF1
+#undef PQT_REF2
 #undef PQT_REF4
 #undef PQT_REF8
 #undef PQT_W1_32
@@ -516,6 +530,8 @@ pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t d
   const dict_groups_fn fused = w == 0 || dict_n == 0 ? NULL
                                : width == 8           ? dict_groups8_tab[w]
                                : width == 4           ? dict_groups4_tab[w]
+                               : width == 2           ? dict_groups2_tab[w]
+                               : width == 1           ? dict_groups1_tab[w]
                                                       : NULL;
   const uint32_t dn = dict_n > UINT32_MAX ? UINT32_MAX : (uint32_t)dict_n;
   while (done < n) {

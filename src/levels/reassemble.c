@@ -225,10 +225,20 @@ PQT_DEFINE_TO_LIST(pqt_levels_to_list64, int64_t, INT64_MAX, pqt_lvk_list64)
 
 /* ---- spreading dense values into slots ------------------------------- */
 
+/* Set bits of a 64-bit word (SWAR: no popcnt instruction in the baseline
+ * ISA, and __builtin_popcount would call libgcc). */
+static inline int64_t popcount64(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (int64_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 static int64_t count_valid(const uint8_t *valid, int64_t off, int64_t n) {
   int64_t c = 0, i = 0;
   while (i < n && ((off + i) & 7)) c += get_bit(valid, off + i++);
-  for (; i + 8 <= n; i += 8) c += __builtin_popcount(valid[(off + i) >> 3]);
+  for (; i + 64 <= n; i += 64) c += popcount64(pqt_load_u64le(valid + ((off + i) >> 3)));
+  for (; i + 8 <= n; i += 8) c += popcount64(valid[(off + i) >> 3]);
   for (; i < n; i++) c += get_bit(valid, off + i);
   return c;
 }

@@ -241,13 +241,14 @@ static void test_rle_truncation(void) {
   pqt_buf_free(&b);
 }
 
-/* Dictionary gathers of 4- and 8-byte entries at every bit width: long
- * bit-packed runs (the fused unpack + gather path) mixed with RLE runs,
+/* Dictionary gathers of 1-, 2-, 4- and 8-byte entries at every bit width:
+ * long bit-packed runs (the fused unpack + gather path) mixed with RLE runs,
  * read in batches that split groups, from an exact-size buffer (the fused
  * path's 8-byte loads must stay inside it); then one index out of range,
  * placed anywhere, must be reported. */
 static void test_rle_dict_gather_widths(void) {
   enc_seed(99);
+  static const int widths[4] = {1, 2, 4, 8};
   for (unsigned w = 1; w <= 32; w++) {
     for (int rep = 0; rep < 6; rep++) {
       size_t n = 1 + (size_t)(enc_rand() % 3000);
@@ -266,29 +267,23 @@ static void test_rle_dict_gather_widths(void) {
       CHECK_OK(pqt_buf_append(&b, &hdr, 1, NULL));
       CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
       uint8_t *in = enc_dup(b.data, b.len);
-      uint64_t *d8 = malloc(dict_n * 8);
-      uint32_t *d4 = malloc(dict_n * 4);
-      for (size_t i = 0; i < dict_n; i++) {
-        d8[i] = enc_rand();
-        d4[i] = (uint32_t)enc_rand();
-      }
-      uint64_t *o8 = malloc(n * 8);
-      uint32_t *o4 = malloc(n * 4);
-      for (int width = 4; width <= 8; width += 4) {
+      uint8_t *dict = malloc(dict_n * 8);
+      for (size_t i = 0; i < dict_n * 8; i++) dict[i] = (uint8_t)enc_rand();
+      uint8_t *out = malloc(n * 8);
+      for (int wi = 0; wi < 4; wi++) {
+        const size_t width = (size_t)widths[wi];
         pqt_rle_decoder d;
         CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
         size_t done = 0;
         while (done < n) {
           size_t k = 1 + (size_t)(enc_rand() % (enc_rand() % 2 ? 13 : 700));
           if (k > n - done) k = n - done;
-          void *o = width == 8 ? (void *)(o8 + done) : (void *)(o4 + done);
-          CHECK_OK(pqt_rle_get_dict_fixed(&d, width == 8 ? (const void *)d8 : (const void *)d4, dict_n, (size_t)width,
-                                          o, k, NULL));
+          CHECK_OK(pqt_rle_get_dict_fixed(&d, dict, dict_n, width, out + done * width, k, NULL));
           done += k;
         }
         size_t bad = 0;
-        for (size_t i = 0; i < n; i++) bad += width == 8 ? o8[i] != d8[idx[i]] : o4[i] != d4[idx[i]];
-        CHECK_MSG(bad == 0, "w %u width %d n %zu: %zu wrong", w, width, n, bad);
+        for (size_t i = 0; i < n; i++) bad += memcmp(out + i * width, dict + (size_t)idx[i] * width, width) != 0;
+        CHECK_MSG(bad == 0, "w %u width %zu n %zu: %zu wrong", w, width, n, bad);
       }
       /* one index out of range */
       if (dict_n < ((size_t)1 << (w < 32 ? w : 31))) {
@@ -299,23 +294,21 @@ static void test_rle_dict_gather_widths(void) {
         CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
         free(in);
         in = enc_dup(b.data, b.len);
-        for (int width = 4; width <= 8; width += 4) {
+        for (int wi = 0; wi < 4; wi++) {
+          const size_t width = (size_t)widths[wi];
           pqt_rle_decoder d;
           pqt_error e;
           pqt_error_init(&e);
           CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
-          CHECK_MSG(pqt_rle_get_dict_fixed(&d, width == 8 ? (const void *)d8 : (const void *)d4, dict_n,
-                                           (size_t)width, width == 8 ? (void *)o8 : (void *)o4, n, &e) == PQT_ECORRUPT,
-                    "w %u width %d at %zu", w, width, at);
+          CHECK_MSG(pqt_rle_get_dict_fixed(&d, dict, dict_n, width, out, n, &e) == PQT_ECORRUPT,
+                    "w %u width %zu at %zu", w, width, at);
           CHECK(strstr(e.message, "out of range") != NULL);
         }
       }
       free(in);
       free(idx);
-      free(d8);
-      free(d4);
-      free(o8);
-      free(o4);
+      free(dict);
+      free(out);
       pqt_buf_free(&b);
     }
   }
