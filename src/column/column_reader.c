@@ -51,6 +51,7 @@ typedef struct chunk_state {
   int64_t dict_n;
   pqt_buf dict_values;   /* fixed width entries, or byte-array bytes */
   pqt_buf dict_offsets;  /* byte arrays: int32[dict_n + 1] */
+  int32_t dict_fixed_len; /* byte arrays: the length of every entry when all are equal (> 0), else -1 */
   pqt_buf indices;       /* scratch: uint32 dictionary indices */
   pqt_delta_byte_array_state dba;
   int16_t prev_def;      /* last def level of the previous page (-1 at the start) */
@@ -97,6 +98,13 @@ static pqt_status read_dictionary(chunk_state *cs, const pqt_page *pg, pqt_error
     PQT_RETURN_NOT_OK(pqt_plain_decode_byte_array(pg->values, pg->values_len, (int32_t *)cs->dict_offsets.data,
                                                   &cs->dict_values, n, &used, err));
     cs->dict_offsets.len = (n + 1) * sizeof(int32_t);
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->dict_values, 16, err)); /* slack for gather_byte_array */
+    /* entries all of one length: a fixed-width dictionary (entry k at k * len) */
+    const int32_t *doff = (const int32_t *)(const void *)cs->dict_offsets.data;
+    int32_t l0 = n > 0 && doff[0] == 0 ? doff[1] : -1;
+    for (size_t k = 1; k < n && l0 > 0; k++)
+      if (doff[k + 1] - doff[k] != l0) l0 = -1;
+    cs->dict_fixed_len = l0 > 0 ? l0 : -1;
     if (cs->desc->validate_utf8)
       PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cs->dict_values.data, (const int32_t *)(const void *)cs->dict_offsets.data,
                                                  (int64_t)n, err));
@@ -129,17 +137,24 @@ static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t
     total += (uint64_t)(doff[k + 1] - doff[k]);
   }
   PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 1, err)); /* never NULL: memcpy below */
+  /* +16: entries of up to 16 bytes are copied as 16 (the dictionary keeps
+   * 16 bytes of slack too, see read_dictionary) */
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
   int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
   uint8_t *o = cd->values.data + cd->values.len;
   int32_t cur = off[0];
-  for (size_t i = 0; i < n; i++) {
-    uint32_t k = idx[i];
-    int32_t l = doff[k + 1] - doff[k];
-    if (l) memcpy(o, dval + doff[k], (size_t)l); /* dval may be NULL when every entry is empty */
-    o += l;
-    cur += l;
-    off[i + 1] = cur;
+  if (dval) {
+    for (size_t i = 0; i < n; i++) {
+      uint32_t k = idx[i];
+      int32_t l = doff[k + 1] - doff[k];
+      if (l <= 16) memcpy(o, dval + doff[k], 16);
+      else memcpy(o, dval + doff[k], (size_t)l);
+      o += l;
+      cur += l;
+      off[i + 1] = cur;
+    }
+  } else { /* no dictionary bytes: every entry is empty */
+    for (size_t i = 0; i < n; i++) off[i + 1] = cur;
   }
   cd->values.len += (size_t)total;
   return PQT_OK;
@@ -170,6 +185,22 @@ static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, p
         PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
         pqt_rle_decoder d;
         PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&d, in, len, err));
+        int32_t fl = cs->dict_fixed_len;
+        if (fl == 1 || fl == 2 || fl == 4 || fl == 8 || fl == 12 || fl == 16) {
+          /* every entry has fl bytes: gather them as fixed-width values (the
+           * RLE runs become fills, bit-packed ones fused gathers) and the
+           * offsets step by fl */
+          uint64_t total = (uint64_t)n * (uint64_t)fl;
+          PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err,
+                            "more than 2 GiB of BYTE_ARRAY data in one chunk");
+          PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
+          PQT_RETURN_NOT_OK(pqt_rle_get_dict_fixed(&d, cs->dict_values.data, (size_t)cs->dict_n, (size_t)fl,
+                                                   cd->values.data + cd->values.len, n, err));
+          int32_t cur = off[0];
+          for (size_t i = 0; i < n; i++) off[i + 1] = cur + (int32_t)(i + 1) * fl;
+          cd->values.len += (size_t)total;
+          return PQT_OK;
+        }
         PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, n * sizeof(uint32_t), err));
         uint32_t *idx = (uint32_t *)cs->indices.data;
         PQT_RETURN_NOT_OK(pqt_rle_get_u32(&d, idx, n, err));
@@ -430,6 +461,7 @@ pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len
   cs.alloc = alloc;
   cs.width = pqt_physical_width(desc->physical_type, desc->type_length);
   cs.prev_def = -1;
+  cs.dict_fixed_len = -1;
   if (desc->physical_type == PQT_FIXED_LEN_BYTE_ARRAY && cs.width == 0)
     return pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY column without a positive type_length");
   pqt_buf_init(&cs.dict_values, alloc);

@@ -1,14 +1,30 @@
 /*
  * core/utf8.c: UTF-8 validation over whole buffers (RFC 3629: no overlong
  * forms, no surrogates, nothing above U+10FFFF). ASCII runs are skipped
- * eight bytes at a time; only multi-byte sequences are decoded.
+ * 64 bytes at a time where SSE2 is there (else 32); only multi-byte
+ * sequences are decoded.
  */
 #include "core/utf8.h"
 
-size_t pqt_utf8_invalid_at(const uint8_t *s, size_t n) {
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* As pqt_utf8_invalid_at; *ascii is cleared at the first byte >= 0x80. */
+static size_t invalid_at(const uint8_t *s, size_t n, bool *ascii) {
   size_t i = 0;
   while (i < n) {
-    /* ASCII fast path: 32 bytes, then 8, at a time */
+    /* ASCII fast path: 64 bytes (SSE2, baseline on x86-64), 32, then 8 at a time */
+#if defined(__SSE2__)
+    while (i + 64 <= n) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+      __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
+      __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
+      if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)))) break;
+      i += 64;
+    }
+#endif
     while (i + 32 <= n) {
       uint64_t w[4];
       memcpy(w, s + i, 32);
@@ -27,6 +43,7 @@ size_t pqt_utf8_invalid_at(const uint8_t *s, size_t n) {
       i++;
       continue;
     }
+    *ascii = false;
     size_t len;
     uint32_t cp;
     if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
@@ -45,10 +62,16 @@ size_t pqt_utf8_invalid_at(const uint8_t *s, size_t n) {
   return n;
 }
 
+size_t pqt_utf8_invalid_at(const uint8_t *s, size_t n) {
+  bool ascii = true;
+  return invalid_at(s, n, &ascii);
+}
+
 pqt_status pqt_utf8_validate_values(const uint8_t *data, const int32_t *offsets, int64_t n, pqt_error *err) {
   if (n <= 0) return PQT_OK;
   size_t start = (size_t)offsets[0], end = (size_t)offsets[n];
-  size_t bad = pqt_utf8_invalid_at(data + start, end - start);
+  bool ascii = true;
+  size_t bad = invalid_at(data + start, end - start, &ascii);
   if (bad < end - start) {
     size_t at = start + bad;
     int64_t lo = 0, hi = n - 1; /* find the value holding byte `at` */
@@ -59,7 +82,9 @@ pqt_status pqt_utf8_validate_values(const uint8_t *data, const int32_t *offsets,
     }
     return pqt_corrupt(err, "invalid UTF-8 in value %lld of a STRING column", (long long)lo);
   }
-  /* The whole run is valid; a value boundary must not split a sequence. */
+  /* The whole run is valid; a value boundary must not split a sequence
+   * (which cannot happen when every byte is ASCII). */
+  if (ascii) return PQT_OK;
   for (int64_t i = 1; i < n; i++) {
     int32_t o = offsets[i];
     if ((size_t)o < end && (data[o] & 0xC0) == 0x80 && offsets[i + 1] > o)

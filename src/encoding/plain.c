@@ -117,13 +117,12 @@ pqt_status pqt_plain_scan_byte_array(const uint8_t *in, size_t len, uint32_t *st
   return PQT_OK;
 }
 
-pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *offsets,
-                                       pqt_buf *data, size_t n, size_t *consumed,
-                                       pqt_error *err) {
-  if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
-  /* Pass 1: validate and compute the offsets; pass 2: copy the bytes. */
+/* Check the n lengths of a PLAIN BYTE_ARRAY run and write offsets[0..n]
+ * (from data_len); *pos = the bytes the run takes. */
+static pqt_status byte_array_offsets(const uint8_t *in, size_t len, int32_t *offsets, size_t data_len, size_t n,
+                                     size_t *pos_out, pqt_error *err) {
   size_t pos = 0;
-  int64_t off = (int64_t)data->len;
+  int64_t off = (int64_t)data_len;
   offsets[0] = (int32_t)off;
   for (size_t i = 0; i < n; i++) {
     if (len - pos < 4)
@@ -139,26 +138,73 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
       return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
     offsets[i + 1] = (int32_t)off;
   }
-  size_t total = (size_t)(off - offsets[0]);
-  /* 16 bytes of slack let short values be copied with one fixed-size move
-   * (bytes past the value are overwritten by the next one or lie beyond
-   * data->len). */
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total + 16, err));
-  uint8_t *o = data->data + data->len;
-  const size_t end = pos;
-  pos = 0;
-  for (size_t i = 0; i < n; i++) {
-    size_t l = (size_t)(offsets[i + 1] - offsets[i]);
-    const uint8_t *src = in + pos + 4;
-    if (l <= 16 && pos + 4 + 16 <= end)
-      memcpy(o, src, 16);
-    else
-      memcpy(o, src, l);
-    o += l;
-    pos += 4 + l;
+  *pos_out = pos;
+  return PQT_OK;
+}
+
+pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *offsets,
+                                       pqt_buf *data, size_t n, size_t *consumed,
+                                       pqt_error *err) {
+  if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
+  size_t pos = 0;
+  if (n > len / 4 || len - 4 * n > (size_t)INT32_MAX - data->len) {
+    /* Cannot hold n values, or might pass 2 GiB: check every length first,
+     * then copy (pass 1 reports the error, before anything is written). */
+    PQT_RETURN_NOT_OK(byte_array_offsets(in, len, offsets, data->len, n, &pos, err));
+    size_t total = (size_t)offsets[n] - data->len;
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total + 1, err));
+    uint8_t *o = data->data + data->len;
+    pos = 0;
+    for (size_t i = 0; i < n; i++) {
+      size_t l = (size_t)(offsets[i + 1] - offsets[i]);
+      memcpy(o, in + pos + 4, l);
+      o += l;
+      pos += 4 + l;
+    }
+    data->len += total;
+    if (consumed) *consumed = pos;
+    return PQT_OK;
   }
-  data->len += total;
-  if (consumed) *consumed = pos;
+  /* One pass: check each length, record the offset and copy the bytes.
+   * The values take at most len - 4n bytes (no offset can pass INT32_MAX),
+   * reserved up front with 48 bytes of slack so that values are copied in
+   * fixed 16-byte pieces (bytes past a value are overwritten by the next
+   * one or lie beyond data->len). Value i's bytes must leave room for the
+   * lengths of the n - 1 - i values after it (p + l <= lim); that keeps
+   * the copies inside the reservation, and a page failing it is corrupt
+   * (pass 1 then finds and reports the error). */
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, len - 4 * n + 48, err));
+  uint8_t *const base = data->data + data->len;
+  uint8_t *o = base;
+  const uint8_t *p = in, *const end = in + len;
+  const uint8_t *lim = end - 4 * n; /* + 4 per value: where value i's bytes must end by */
+  int32_t off = (int32_t)data->len;
+  offsets[0] = off;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t l = pqt_load_u32le(p);
+    p += 4;
+    lim += 4;
+    if (PQT_UNLIKELY(l > (size_t)(lim - p))) {
+      pqt_status st = byte_array_offsets(in, len, offsets, data->len, n, &pos, err);
+      return st != PQT_OK ? st : pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u too long", i, l);
+    }
+    off += (int32_t)l;
+    offsets[i + 1] = off;
+    size_t avail = (size_t)(end - p);
+    if (PQT_LIKELY(l <= 48 && avail >= 48)) {
+      memcpy(o, p, 16);
+      memcpy(o + 16, p + 16, 16);
+      memcpy(o + 32, p + 32, 16);
+    } else if (l + 16 <= avail) {
+      for (size_t k = 0; k < l; k += 16) memcpy(o + k, p + k, 16);
+    } else {
+      memcpy(o, p, l);
+    }
+    o += l;
+    p += l;
+  }
+  data->len += (size_t)(o - base);
+  if (consumed) *consumed = (size_t)(p - in);
   return PQT_OK;
 }
 

@@ -445,13 +445,117 @@ static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t 
   }
 }
 
+/* Fused unpack + gather for whole groups of 8 bit-packed indices of W bits
+ * into entries of 1, 2, 4 or 8 bytes: no intermediate index buffer. Every index
+ * is one unaligned 64-bit load, a shift and a mask (as in bitpack.c), so a
+ * group of W bytes is read up to 7 bytes past its end: the caller leaves 8
+ * bytes of input after the last group. An index >= dn (dn >= 1) is clamped
+ * to entry 0 and flagged in *bad; the caller then reports it. */
+#define PQT_AINLINE inline __attribute__((always_inline))
+static PQT_AINLINE void dict_groups(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o,
+                                    size_t groups, uint32_t *bad, const unsigned w, const size_t width) {
+  const uint64_t mask = ((uint64_t)1 << w) - 1;
+  uint32_t b = 0;
+  for (size_t g = 0; g < groups; g++, in += w, o += 8 * width) {
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+      const unsigned bit = i * w;
+      uint32_t x = (uint32_t)((pqt_load_u64le(in + (bit >> 3)) >> (bit & 7)) & mask);
+      b |= (uint32_t)(x >= dn);
+      x = x < dn ? x : 0;
+      memcpy(o + width * i, dict + (size_t)x * width, width);
+    }
+  }
+  *bad |= b;
+}
+
+typedef void (*dict_groups_fn)(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups,
+                               uint32_t *bad);
+#define PQT_DEF_DICT_GROUPS(W)                                                                                  \
+  static void dict_groups1_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
+                                uint32_t *bad) {                                                                \
+    dict_groups(in, dict, dn, o, groups, bad, (W), 1);                                                          \
+  }                                                                                                             \
+  static void dict_groups2_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
+                                uint32_t *bad) {                                                                \
+    dict_groups(in, dict, dn, o, groups, bad, (W), 2);                                                          \
+  }                                                                                                             \
+  static void dict_groups4_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
+                                uint32_t *bad) {                                                                \
+    dict_groups(in, dict, dn, o, groups, bad, (W), 4);                                                          \
+  }                                                                                                             \
+  static void dict_groups8_w##W(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, \
+                                uint32_t *bad) {                                                                \
+    dict_groups(in, dict, dn, o, groups, bad, (W), 8);                                                          \
+  }
+#define PQT_W1_32(X)                                                                                   \
+  X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) \
+  X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32)
+PQT_W1_32(PQT_DEF_DICT_GROUPS)
+#define PQT_REF1(W) dict_groups1_w##W,
+#define PQT_REF2(W) dict_groups2_w##W,
+#define PQT_REF4(W) dict_groups4_w##W,
+#define PQT_REF8(W) dict_groups8_w##W,
+static const dict_groups_fn dict_groups1_tab[33] = {NULL, PQT_W1_32(PQT_REF1)};
+static const dict_groups_fn dict_groups2_tab[33] = {NULL, PQT_W1_32(PQT_REF2)};
+static const dict_groups_fn dict_groups4_tab[33] = {NULL, PQT_W1_32(PQT_REF4)};
+static const dict_groups_fn dict_groups8_tab[33] = {NULL, PQT_W1_32(PQT_REF8)};
+#undef PQT_REF1
+#undef PQT_REF2
+#undef PQT_REF4
+#undef PQT_REF8
+#undef PQT_W1_32
+#undef PQT_DEF_DICT_GROUPS
+
+/* The first index >= dict_n among the g groups at in (known to hold one). */
+static pqt_status bad_index_in_groups(const uint8_t *in, size_t in_len, unsigned w, size_t g, size_t dict_n,
+                                      pqt_error *err) {
+  uint32_t buf[PQT_RLE_CHUNK];
+  for (size_t done = 0; done < g * 8; done += PQT_RLE_CHUNK) {
+    size_t k = g * 8 - done < PQT_RLE_CHUNK ? g * 8 - done : PQT_RLE_CHUNK;
+    size_t off = done / 8 * w;
+    pqt_bitunpack32(in + off, in_len - off, buf, k, w);
+    PQT_RETURN_NOT_OK(check_indices(buf, k, w, dict_n, err));
+  }
+  return pqt_corrupt(err, "dictionary index out of range (dictionary has %zu entries)", dict_n);
+}
+
 pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t dict_n,
                                   size_t width, void *out, size_t n, pqt_error *err) {
   uint32_t buf[PQT_RLE_CHUNK];
   const uint8_t *dp = dict;
   uint8_t *o = out;
   size_t done = 0;
+  const unsigned w = d->bit_width;
+  const dict_groups_fn fused = w == 0 || dict_n == 0 ? NULL
+                               : width == 8           ? dict_groups8_tab[w]
+                               : width == 4           ? dict_groups4_tab[w]
+                               : width == 2           ? dict_groups2_tab[w]
+                               : width == 1           ? dict_groups1_tab[w]
+                                                      : NULL;
+  const uint32_t dn = dict_n > UINT32_MAX ? UINT32_MAX : (uint32_t)dict_n;
   while (done < n) {
+    if (fused && !d->rle_left && !d->bp_left) {
+      PQT_RETURN_NOT_OK(rle_next_run(d, err)); /* a new run: bit-packed ones take the fused path */
+      continue;
+    }
+    if (fused && d->bp_phase == 0 && d->bp_left >= 8 && n - done >= 8) {
+      /* whole groups of a bit-packed run, with 8 bytes of input after them */
+      size_t avail = (size_t)(d->end - d->bp);
+      uint64_t g = d->bp_left / 8;
+      if (g > (n - done) / 8) g = (n - done) / 8;
+      if (avail < 8) g = 0;
+      else if (g > (avail - 8) / w) g = (avail - 8) / w;
+      if (g) {
+        uint32_t bad = 0;
+        fused(d->bp, dp, dn, o + done * width, (size_t)g, &bad);
+        if (PQT_UNLIKELY(bad)) return bad_index_in_groups(d->bp, avail, w, (size_t)g, dict_n, err);
+        d->bp += (size_t)g * w;
+        d->bp_left -= g * 8;
+        done += (size_t)g * 8;
+        continue;
+      }
+    }
     size_t k, want = n - done < PQT_RLE_CHUNK ? n - done : PQT_RLE_CHUNK;
     bool run;
     uint32_t v;

@@ -225,10 +225,20 @@ PQT_DEFINE_TO_LIST(pqt_levels_to_list64, int64_t, INT64_MAX, pqt_lvk_list64)
 
 /* ---- spreading dense values into slots ------------------------------- */
 
+/* Set bits of a 64-bit word (SWAR: no popcnt instruction in the baseline
+ * ISA, and __builtin_popcount would call libgcc). */
+static inline int64_t popcount64(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (int64_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 static int64_t count_valid(const uint8_t *valid, int64_t off, int64_t n) {
   int64_t c = 0, i = 0;
   while (i < n && ((off + i) & 7)) c += get_bit(valid, off + i++);
-  for (; i + 8 <= n; i += 8) c += __builtin_popcount(valid[(off + i) >> 3]);
+  for (; i + 64 <= n; i += 64) c += popcount64(pqt_load_u64le(valid + ((off + i) >> 3)));
+  for (; i + 8 <= n; i += 8) c += popcount64(valid[(off + i) >> 3]);
   for (; i < n; i++) c += get_bit(valid, off + i);
   return c;
 }
@@ -249,6 +259,32 @@ pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n
   int64_t nv = count_valid(valid, valid_offset, n_slots);
   PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld",
                     (long long)n_dense, (long long)nv);
+  if (out != dense && n_dense > 0 && (w == 8 || w == 4)) {
+    /* Separate buffers, the common widths: front to back without
+     * branches (the read index is clamped so that null slots past the
+     * last value never read beyond it). */
+    int64_t j = 0;
+    if (w == 8) {
+      for (int64_t i = 0; i < n_slots; i++) {
+        uint64_t v;
+        memcpy(&v, dense + (size_t)(j < n_dense ? j : n_dense - 1) * 8, 8);
+        uint64_t b = get_bit(valid, valid_offset + i);
+        v &= (uint64_t)0 - b;
+        memcpy(out + (size_t)i * 8, &v, 8);
+        j += (int64_t)b;
+      }
+    } else {
+      for (int64_t i = 0; i < n_slots; i++) {
+        uint32_t v;
+        memcpy(&v, dense + (size_t)(j < n_dense ? j : n_dense - 1) * 4, 4);
+        uint32_t b = get_bit(valid, valid_offset + i);
+        v &= (uint32_t)0 - b;
+        memcpy(out + (size_t)i * 4, &v, 4);
+        j += (int64_t)b;
+      }
+    }
+    return PQT_OK;
+  }
   /* Back to front: slot i >= dense index j, so in place never clobbers. */
   int64_t j = n_dense;
   for (int64_t i = n_slots - 1; i >= 0 && i >= j; i--) {

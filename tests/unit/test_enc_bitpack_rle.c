@@ -241,6 +241,79 @@ static void test_rle_truncation(void) {
   pqt_buf_free(&b);
 }
 
+/* Dictionary gathers of 1-, 2-, 4- and 8-byte entries at every bit width:
+ * long bit-packed runs (the fused unpack + gather path) mixed with RLE runs,
+ * read in batches that split groups, from an exact-size buffer (the fused
+ * path's 8-byte loads must stay inside it); then one index out of range,
+ * placed anywhere, must be reported. */
+static void test_rle_dict_gather_widths(void) {
+  enc_seed(99);
+  static const int widths[4] = {1, 2, 4, 8};
+  for (unsigned w = 1; w <= 32; w++) {
+    for (int rep = 0; rep < 6; rep++) {
+      size_t n = 1 + (size_t)(enc_rand() % 3000);
+      size_t dict_n = w >= 12 ? 4096 : ((size_t)1 << w) - (enc_rand() % 2 ? 0 : ((size_t)1 << w) / 3);
+      if (dict_n == 0) dict_n = 1;
+      uint32_t *idx = malloc(n * sizeof *idx);
+      for (size_t i = 0; i < n;) {
+        size_t r = 1 + (size_t)(enc_rand() % (enc_rand() % 4 == 0 ? 40 : 4));
+        uint32_t v = (uint32_t)(enc_rand() % dict_n);
+        for (size_t k = 0; k < r && i < n; k++, i++) idx[i] = enc_rand() % 3 == 0 ? v : (uint32_t)(enc_rand() % dict_n);
+      }
+      if (w >= 12 && n > 0) idx[enc_rand() % n] = (uint32_t)(dict_n - 1);
+      pqt_buf b;
+      pqt_buf_init(&b, NULL);
+      uint8_t hdr = (uint8_t)w;
+      CHECK_OK(pqt_buf_append(&b, &hdr, 1, NULL));
+      CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
+      uint8_t *in = enc_dup(b.data, b.len);
+      uint8_t *dict = malloc(dict_n * 8);
+      for (size_t i = 0; i < dict_n * 8; i++) dict[i] = (uint8_t)enc_rand();
+      uint8_t *out = malloc(n * 8);
+      for (int wi = 0; wi < 4; wi++) {
+        const size_t width = (size_t)widths[wi];
+        pqt_rle_decoder d;
+        CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
+        size_t done = 0;
+        while (done < n) {
+          size_t k = 1 + (size_t)(enc_rand() % (enc_rand() % 2 ? 13 : 700));
+          if (k > n - done) k = n - done;
+          CHECK_OK(pqt_rle_get_dict_fixed(&d, dict, dict_n, width, out + done * width, k, NULL));
+          done += k;
+        }
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += memcmp(out + i * width, dict + (size_t)idx[i] * width, width) != 0;
+        CHECK_MSG(bad == 0, "w %u width %zu n %zu: %zu wrong", w, width, n, bad);
+      }
+      /* one index out of range */
+      if (dict_n < ((size_t)1 << (w < 32 ? w : 31))) {
+        size_t at = (size_t)(enc_rand() % n);
+        idx[at] = (uint32_t)dict_n;
+        b.len = 0;
+        CHECK_OK(pqt_buf_append(&b, &hdr, 1, NULL));
+        CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
+        free(in);
+        in = enc_dup(b.data, b.len);
+        for (int wi = 0; wi < 4; wi++) {
+          const size_t width = (size_t)widths[wi];
+          pqt_rle_decoder d;
+          pqt_error e;
+          pqt_error_init(&e);
+          CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
+          CHECK_MSG(pqt_rle_get_dict_fixed(&d, dict, dict_n, width, out, n, &e) == PQT_ECORRUPT,
+                    "w %u width %zu at %zu", w, width, at);
+          CHECK(strstr(e.message, "out of range") != NULL);
+        }
+      }
+      free(in);
+      free(idx);
+      free(dict);
+      free(out);
+      pqt_buf_free(&b);
+    }
+  }
+}
+
 static void test_rle_dict_gather(void) {
   const uint32_t idx[20] = {0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 1, 0, 0, 0, 0, 0, 0};
   const int64_t dict[4] = {-1, 10, 200, INT64_MAX};
@@ -459,6 +532,6 @@ RUN_TESTS("enc_bitpack_rle", TEST_CASE(test_spec_lsb_example), TEST_CASE(test_sp
           TEST_CASE(test_roundtrip_all_widths), TEST_CASE(test_rle_spec_stream),
           TEST_CASE(test_rle_short_last_run), TEST_CASE(test_rle_roundtrip_batches),
           TEST_CASE(test_rle_encoder_shape), TEST_CASE(test_rle_truncation),
-          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_levels), TEST_CASE(test_levels_fast_paths),
+          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_rle_dict_gather_widths), TEST_CASE(test_levels), TEST_CASE(test_levels_fast_paths),
           TEST_CASE(test_rle_bools),
           TEST_CASE(test_rle_huge_counts), TEST_CASE(test_dict_builder))

@@ -101,6 +101,60 @@ static void test_plain_byte_array(void) {
   pqt_buf_free(&out);
 }
 
+/* PLAIN BYTE_ARRAY: values of every length class the decoder copies
+ * differently (<= 48 bytes, longer, near the end of the page), read from an
+ * exact-size buffer so that any read past the page is caught by ASan; then
+ * corrupt lengths: a value that fits the page but leaves no room for the
+ * lengths after it must be reported as before (by the value that fails). */
+static void test_plain_byte_array_random(void) {
+  enc_seed(4242);
+  for (int iter = 0; iter < 300; iter++) {
+    size_t n = (size_t)(enc_rand() % 60);
+    int32_t *offs = malloc((n + 1) * sizeof(int32_t));
+    uint8_t *vals = malloc(n * 200 + 1);
+    offs[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+      size_t l = enc_rand() % 4 == 0 ? (size_t)(enc_rand() % 200) : (size_t)(enc_rand() % 50);
+      for (size_t k = 0; k < l; k++) vals[offs[i] + k] = (uint8_t)enc_rand();
+      offs[i + 1] = offs[i] + (int32_t)l;
+    }
+    pqt_buf enc, out;
+    pqt_buf_init(&enc, NULL);
+    pqt_buf_init(&out, NULL);
+    CHECK_OK(pqt_plain_encode_byte_array(offs, vals, n, &enc, NULL));
+    uint8_t *in = enc_dup(enc.data, enc.len);
+    int32_t *o = malloc((n + 1) * sizeof(int32_t));
+    size_t used = 0;
+    CHECK_OK(pqt_buf_append(&out, "abc", 3, NULL));
+    CHECK_OK(pqt_plain_decode_byte_array(in, enc.len, o, &out, n, &used, NULL));
+    CHECK(used == enc.len);
+    CHECK(out.len == 3 + (size_t)offs[n]);
+    CHECK(memcmp(out.data, "abc", 3) == 0);
+    CHECK(n == 0 || memcmp(out.data + 3, vals, (size_t)offs[n]) == 0);
+    for (size_t i = 0; i <= n; i++) CHECK(o[i] == offs[i] + 3);
+    /* one length raised so that the value still fits the page but the
+     * lengths after it do not: an error, nothing appended */
+    if (n >= 2) {
+      size_t i = (size_t)(enc_rand() % (n - 1)), pos = 4 * i + (size_t)offs[i];
+      size_t left = enc.len - pos - 4;
+      uint32_t l = (uint32_t)(left - (enc_rand() % 4));
+      memcpy(in + pos, &l, 4);
+      out.len = 0;
+      pqt_error e;
+      pqt_error_init(&e);
+      CHECK(pqt_plain_decode_byte_array(in, enc.len, o, &out, n, &used, &e) == PQT_ECORRUPT);
+      CHECK(out.len == 0);
+      CHECK(strstr(e.message, "PLAIN BYTE_ARRAY: value") != NULL);
+    }
+    free(in);
+    free(o);
+    free(offs);
+    free(vals);
+    pqt_buf_free(&enc);
+    pqt_buf_free(&out);
+  }
+}
+
 /* ---- DELTA_BINARY_PACKED ---- */
 
 /* Spec example 1 (1..5) with a valid block size (128, 1 miniblock). */
@@ -493,6 +547,7 @@ static void test_bss(void) {
 }
 
 RUN_TESTS("enc_values", TEST_CASE(test_plain_fixed_and_bool), TEST_CASE(test_plain_byte_array),
+          TEST_CASE(test_plain_byte_array_random),
           TEST_CASE(test_delta_spec_example1), TEST_CASE(test_delta_spec_example2),
           TEST_CASE(test_delta_invalid_headers), TEST_CASE(test_delta_roundtrip),
           TEST_CASE(test_delta_truncation), TEST_CASE(test_delta_length_spec),

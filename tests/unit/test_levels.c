@@ -938,6 +938,48 @@ static void test_malformed(void) {
   CHECK_EQ_INT(pqt_levels_shred(sn, 2, 0, 2, &o, NULL), PQT_EINVAL); /* both offsets */
 }
 
+/* Spreading against a reference, every width class (the 4- and 8-byte
+ * kernels and the generic loop), separate buffers and in place, bitmap
+ * offsets, leading/trailing nulls; dense values in an exact-size buffer. */
+static void test_spread_random(void) {
+  rng_state = 0x243F6A8885A308D3ull;
+  const int32_t widths[] = {1, 2, 3, 4, 8, 12, 16};
+  for (int iter = 0; iter < 400; iter++) {
+    int32_t w = widths[rndn(7)];
+    int64_t n_slots = rndn(300), off = rndn(20);
+    int64_t pct = rndn(101);
+    uint8_t *valid = calloc((size_t)(off + n_slots) / 8 + 2, 1);
+    int64_t nv = 0;
+    for (int64_t i = 0; i < n_slots; i++)
+      if (rndn(100) < pct) {
+        valid[(off + i) >> 3] |= (uint8_t)(1u << ((off + i) & 7));
+        nv++;
+      }
+    size_t bytes = (size_t)n_slots * (size_t)w;
+    uint8_t *dense = malloc((size_t)nv * (size_t)w + 1), *want = malloc(bytes + 1), *out = malloc(bytes + 1);
+    for (int64_t i = 0; i < nv * w; i++) dense[i] = (uint8_t)rnd();
+    int64_t j = 0;
+    for (int64_t i = 0; i < n_slots; i++) {
+      bool v = (valid[(off + i) >> 3] >> ((off + i) & 7)) & 1;
+      if (v) memcpy(want + (size_t)i * (size_t)w, dense + (size_t)j++ * (size_t)w, (size_t)w);
+      else memset(want + (size_t)i * (size_t)w, 0, (size_t)w);
+    }
+    memset(out, 0xAB, bytes + 1);
+    CHECK_OK(pqt_levels_spread_fixed(out, nv ? dense : out, nv, w, valid, off, n_slots, NULL));
+    CHECK_MSG(memcmp(out, want, bytes) == 0, "w %d n %lld", w, (long long)n_slots);
+    /* in place */
+    memcpy(out, dense, (size_t)nv * (size_t)w);
+    CHECK_OK(pqt_levels_spread_fixed(out, out, nv, w, valid, off, n_slots, NULL));
+    CHECK_MSG(memcmp(out, want, bytes) == 0, "in place: w %d n %lld", w, (long long)n_slots);
+    if (n_slots > 0)
+      CHECK(pqt_levels_spread_fixed(out, dense, nv + 1, w, valid, off, n_slots, NULL) == PQT_ECORRUPT);
+    free(valid);
+    free(dense);
+    free(want);
+    free(out);
+  }
+}
+
 /* ---- random round trip ------------------------------------------------- */
 
 typedef struct rnode {
@@ -1063,6 +1105,6 @@ RUN_TESTS("levels", TEST_CASE(test_path_info), TEST_CASE(test_dremel_paper),
           TEST_CASE(test_seed004), TEST_CASE(test_list_null_empty_nullelem),
           TEST_CASE(test_list_of_list), TEST_CASE(test_list_of_struct_with_list),
           TEST_CASE(test_map_with_null_values), TEST_CASE(test_struct_shapes),
-          TEST_CASE(test_legacy_lists), TEST_CASE(test_def_to_bitmap), TEST_CASE(test_spread),
+          TEST_CASE(test_legacy_lists), TEST_CASE(test_def_to_bitmap), TEST_CASE(test_spread), TEST_CASE(test_spread_random),
           TEST_CASE(test_records), TEST_CASE(test_malformed),
           TEST_CASE(test_random_round_trip))

@@ -568,10 +568,92 @@ static void test_bad_arrow_input(void) {
   pqt_string_free(&out);
 }
 
+/* Dictionary-encoded strings whose entries all have one length (the
+ * reader gathers those as fixed-width values and steps the offsets): every
+ * length the fast path takes (1, 2, 4, 8, 12, 16) and some it does not (3,
+ * 5), with nulls, long runs (RLE) and random stretches (bit-packed), pages
+ * of 700 rows, v1 and v2 pages; read back through the Arrow stream. */
+static void test_fixed_length_string_dictionary(void) {
+  const int lens[] = {1, 2, 3, 4, 5, 8, 12, 16};
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+    for (int pv = 1; pv <= 2; pv++) {
+      const int L = lens[li];
+      const int64_t rows = 5000;
+      const int n_dict = 1 + (int)(li * 7 % 40);
+      char entries[40][16];
+      for (int k = 0; k < n_dict; k++)
+        for (int b = 0; b < L; b++) entries[k][b] = (char)('A' + (k * 7 + b) % 26);
+      int16_t *def = malloc((size_t)rows * 2);
+      int32_t *off = malloc((size_t)(rows + 1) * 4);
+      char *dat = malloc((size_t)rows * (size_t)L + 1);
+      int *pick = malloc((size_t)rows * sizeof *pick);
+      int64_t nv = 0;
+      off[0] = 0;
+      for (int64_t i = 0; i < rows; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        bool run = (i / 100) % 3 == 0; /* stretches of one value: RLE runs */
+        pick[i] = run ? (int)((i / 100) % (uint64_t)n_dict) : (int)(seed % (uint64_t)n_dict);
+        def[i] = (int16_t)(seed % 10 != 0);
+        if (!def[i]) continue;
+        memcpy(dat + off[nv], entries[pick[i]], (size_t)L);
+        off[nv + 1] = off[nv] + L;
+        nv++;
+      }
+      pqt_write_options o;
+      pqt_write_options_init(&o);
+      o.defaults.page_row_limit = 700;
+      o.defaults.page_version = pv;
+      pqt_write_schema ws = {"message m { optional binary s (STRING); }", NULL, NULL};
+      pqt_string out = {0};
+      pqt_writer *w;
+      pqt_error e;
+      pqt_error_init(&e);
+      CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, &o, &e));
+      CHECK_OK(pqt_writer_write_column(w, 0, rows, def, NULL, dat, off, nv, &e));
+      CHECK_OK(pqt_writer_close(w, &e));
+      pqt_reader *r;
+      CHECK_OK(pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e));
+      struct ArrowArrayStream st;
+      CHECK_OK(pqt_reader_get_stream(r, NULL, &st, &e));
+      int64_t row = 0, bad = 0;
+      for (;;) {
+        struct ArrowArray a;
+        CHECK(st.get_next(&st, &a) == 0);
+        if (!a.release) break;
+        const struct ArrowArray *c = a.children[0];
+        const uint8_t *valid = c->buffers[0];
+        const int32_t *o32 = c->buffers[1];
+        const char *d = c->buffers[2];
+        for (int64_t i = 0; i < c->length; i++, row++) {
+          int64_t k = c->offset + i;
+          bool v = !valid || ((valid[k >> 3] >> (k & 7)) & 1);
+          if (v != (def[row] != 0)) bad++;
+          else if (v && (o32[k + 1] - o32[k] != L || memcmp(d + o32[k], entries[pick[row]], (size_t)L) != 0)) bad++;
+          else if (!v && o32[k + 1] != o32[k]) bad++;
+        }
+        a.release(&a);
+      }
+      CHECK_MSG(row == rows && bad == 0, "length %d, v%d pages: %lld rows, %lld wrong", L, pv, (long long)row,
+                (long long)bad);
+      st.release(&st);
+      pqt_reader_close(r);
+      pqt_string_free(&out);
+      free(def);
+      free(off);
+      free(dat);
+      free(pick);
+    }
+  }
+}
+
 int main(void) {
   static const pqt_test_case cases[] = {TEST_CASE(test_low_level_and_text), TEST_CASE(test_metadata),
                                         TEST_CASE(test_sinks_and_files), TEST_CASE(test_misuse),
                                         TEST_CASE(test_arrow_schema_mapping), TEST_CASE(test_bad_arrow_input),
-                                        TEST_CASE(test_size_limits), TEST_CASE(test_arrow_conversions)};
+                                        TEST_CASE(test_size_limits), TEST_CASE(test_arrow_conversions),
+                                        TEST_CASE(test_fixed_length_string_dictionary)};
   return pqt_run_tests("writer", cases, sizeof cases / sizeof cases[0]);
 }
