@@ -875,7 +875,7 @@ static pqt_status w_vector(fbw *w, uint32_t n, size_t *pos, size_t *data) {
 
 /* Write a string and point the offset at `at` to it. */
 static pqt_status w_string_ref(fbw *w, size_t at, const char *s) {
-  size_t pos;
+  size_t pos = 0;
   PQT_RETURN_NOT_OK(w_string(w, s, &pos));
   w_patch(w, at, pos);
   return PQT_OK;
