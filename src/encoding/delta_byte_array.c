@@ -19,45 +19,52 @@ void pqt_delta_byte_array_state_init(pqt_delta_byte_array_state *s, const pqt_al
 
 void pqt_delta_byte_array_state_free(pqt_delta_byte_array_state *s) { pqt_buf_free(&s->last); }
 
-pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in,
-                                       size_t len, size_t fixed_width, int32_t *offsets,
-                                       pqt_buf *data, size_t n, size_t *consumed,
-                                       pqt_error *err) {
-  if (!fixed_width && !offsets)
-    return pqt_error_set(err, PQT_EINVAL, "DELTA_BYTE_ARRAY: offsets required for BYTE_ARRAY");
-  if (offsets && data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
-  pqt_delta_bp_decoder pd, sd, tmp;
+pqt_status pqt_delta_byte_array_init(pqt_delta_byte_array_decoder *d, const uint8_t *in, size_t len,
+                                     size_t fixed_width, pqt_error *err) {
+  memset(d, 0, sizeof *d);
+  pqt_delta_bp_decoder tmp;
   size_t prefix_end, suffix_end;
-  PQT_RETURN_NOT_OK(pqt_delta_bp_init(&pd, in, len, true, err));
-  if (pqt_delta_bp_total(&pd) < n)
-    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu values expected, %llu prefix lengths", n,
-                       (unsigned long long)pqt_delta_bp_total(&pd));
-  tmp = pd;
+  PQT_RETURN_NOT_OK(pqt_delta_bp_init(&d->prefixes, in, len, true, err));
+  tmp = d->prefixes;
   PQT_RETURN_NOT_OK(pqt_delta_bp_finish(&tmp, &prefix_end, in, err));
   const uint8_t *sin = in + prefix_end;
   const size_t slen = len - prefix_end;
-  PQT_RETURN_NOT_OK(pqt_delta_bp_init(&sd, sin, slen, true, err));
-  if (pqt_delta_bp_total(&sd) < n)
-    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu values expected, %llu suffix lengths", n,
-                       (unsigned long long)pqt_delta_bp_total(&sd));
-  tmp = sd;
+  PQT_RETURN_NOT_OK(pqt_delta_bp_init(&d->suffixes, sin, slen, true, err));
+  tmp = d->suffixes;
   PQT_RETURN_NOT_OK(pqt_delta_bp_finish(&tmp, &suffix_end, sin, err));
-  const uint8_t *suf = sin + suffix_end;
-  size_t suf_left = slen - suffix_end;
+  d->start = in;
+  d->suf = sin + suffix_end;
+  d->suf_left = slen - suffix_end;
+  d->fixed_width = fixed_width;
+  return PQT_OK;
+}
 
+uint64_t pqt_delta_byte_array_total(const pqt_delta_byte_array_decoder *d) {
+  uint64_t a = pqt_delta_bp_total(&d->prefixes), b = pqt_delta_bp_total(&d->suffixes);
+  return a < b ? a : b;
+}
+
+pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s,
+                                     int32_t *offsets, pqt_buf *data, size_t n, pqt_error *err) {
+  const size_t fixed_width = d->fixed_width;
+  if (!fixed_width && !offsets)
+    return pqt_error_set(err, PQT_EINVAL, "DELTA_BYTE_ARRAY: offsets required for BYTE_ARRAY");
+  if (offsets && data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
+  if (pqt_delta_bp_remaining(&d->prefixes) < n || pqt_delta_bp_remaining(&d->suffixes) < n)
+    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu more values expected, %llu prefix and %llu suffix lengths left",
+                       n, (unsigned long long)pqt_delta_bp_remaining(&d->prefixes),
+                       (unsigned long long)pqt_delta_bp_remaining(&d->suffixes));
   /* previous value: (buffer, offset, length); starts as the state's copy */
   const uint8_t *prev_base = s->last.data;
   size_t prev_off = 0, prev_len = s->last.len;
   bool prev_in_state = true;
-  const size_t start_len = data->len;
   if (offsets) offsets[0] = (int32_t)data->len;
-
   size_t done = 0;
   while (done < n) {
     int32_t pl[PQT_DBA_CHUNK], sl[PQT_DBA_CHUNK];
     size_t k = n - done < PQT_DBA_CHUNK ? n - done : PQT_DBA_CHUNK;
-    PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&pd, pl, k, err));
-    PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&sd, sl, k, err));
+    PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&d->prefixes, pl, k, err));
+    PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&d->suffixes, sl, k, err));
     /* pass 1: validate */
     uint64_t chunk = 0, sufsum = 0;
     size_t plen = prev_len;
@@ -76,15 +83,16 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
       chunk += plen;
       sufsum += (uint32_t)sl[i];
     }
-    if (sufsum > suf_left)
+    if (sufsum > d->suf_left)
       return pqt_corrupt(err, "DELTA_BYTE_ARRAY: suffixes need %llu bytes, %zu left",
-                         (unsigned long long)sufsum, suf_left);
+                         (unsigned long long)sufsum, d->suf_left);
     if (offsets && chunk + data->len > INT32_MAX)
       return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
     if (chunk > SIZE_MAX / 2) return pqt_nomem(err);
     /* at least 1 byte so data->data is never NULL below */
     PQT_RETURN_NOT_OK(pqt_buf_reserve(data, chunk ? (size_t)chunk : 1, err));
     /* pass 2: copy */
+    const uint8_t *suf = d->suf;
     for (size_t i = 0; i < k; i++) {
       size_t p = (size_t)pl[i], q = (size_t)sl[i];
       uint8_t *o = data->data + data->len;
@@ -98,7 +106,8 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
       data->len += p + q;
       if (offsets) offsets[done + i + 1] = (int32_t)data->len;
     }
-    suf_left -= (size_t)sufsum;
+    d->suf = suf;
+    d->suf_left -= (size_t)sufsum;
     done += k;
   }
   if (n > 0) {
@@ -106,8 +115,25 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
     if (prev_len)
       PQT_RETURN_NOT_OK(pqt_buf_append(&s->last, data->data + prev_off, prev_len, err));
   }
-  (void)start_len;
-  if (consumed) *consumed = (size_t)(suf - in);
+  return PQT_OK;
+}
+
+pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in,
+                                       size_t len, size_t fixed_width, int32_t *offsets,
+                                       pqt_buf *data, size_t n, size_t *consumed,
+                                       pqt_error *err) {
+  if (!fixed_width && !offsets)
+    return pqt_error_set(err, PQT_EINVAL, "DELTA_BYTE_ARRAY: offsets required for BYTE_ARRAY");
+  pqt_delta_byte_array_decoder d;
+  PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&d, in, len, fixed_width, err));
+  if (pqt_delta_bp_total(&d.prefixes) < n)
+    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu values expected, %llu prefix lengths", n,
+                       (unsigned long long)pqt_delta_bp_total(&d.prefixes));
+  if (pqt_delta_bp_total(&d.suffixes) < n)
+    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu values expected, %llu suffix lengths", n,
+                       (unsigned long long)pqt_delta_bp_total(&d.suffixes));
+  PQT_RETURN_NOT_OK(pqt_delta_byte_array_next(&d, s, offsets, data, n, err));
+  if (consumed) *consumed = pqt_delta_byte_array_consumed(&d);
   return PQT_OK;
 }
 

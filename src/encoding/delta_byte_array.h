@@ -16,6 +16,7 @@
 #define PQT_ENCODING_DELTA_BYTE_ARRAY_H
 
 #include "core/core.h"
+#include "encoding/delta_binary_packed.h"
 
 typedef struct pqt_delta_byte_array_state {
   pqt_buf last; /* the last value decoded (copy) */
@@ -35,6 +36,28 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
                                        size_t len, size_t fixed_width, int32_t *offsets,
                                        pqt_buf *data, size_t n, size_t *consumed,
                                        pqt_error *err);
+
+/* The same in batches over one page: the decoder walks the two length
+ * streams and the suffixes; the previous value lives in the state (as
+ * between pages). */
+typedef struct pqt_delta_byte_array_decoder {
+  pqt_delta_bp_decoder prefixes, suffixes; /* lengths not yet read */
+  const uint8_t *start;                    /* the stream */
+  const uint8_t *suf;                      /* the next suffix's bytes */
+  size_t suf_left;
+  size_t fixed_width;                      /* FLBA width, 0 for BYTE_ARRAY */
+} pqt_delta_byte_array_decoder;
+
+pqt_status pqt_delta_byte_array_init(pqt_delta_byte_array_decoder *d, const uint8_t *in, size_t len,
+                                     size_t fixed_width, pqt_error *err);
+/* Values in the stream (the smaller of the two length counts). */
+uint64_t pqt_delta_byte_array_total(const pqt_delta_byte_array_decoder *d);
+/* The next n values, as pqt_delta_byte_array_decode writes them. */
+pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s,
+                                     int32_t *offsets, pqt_buf *data, size_t n, pqt_error *err);
+static inline size_t pqt_delta_byte_array_consumed(const pqt_delta_byte_array_decoder *d) {
+  return (size_t)(d->suf - d->start);
+}
 
 /* Encode n values (data[offsets[i] .. offsets[i+1])). Each page is encoded
  * independently (first prefix length is 0). */
