@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Time DuckDB's single-threaded full decode of a Parquet file.
-//   node bench/duckdb_scan.mjs FILE [RUNS]      (RUNS defaults to 5)
+//   node bench/duckdb_scan.mjs FILE [RUNS] [COLUMNS]   (RUNS defaults to 5)
+// COLUMNS (comma-separated) projects, to compare one column's decode.
 // Runs `EXPLAIN ANALYZE SELECT * FROM read_parquet(FILE)` with threads=1:
 // every column is projected, so every page is read, decompressed and decoded
 // into DuckDB vectors, but nothing is sent to JavaScript. The time reported
@@ -17,7 +18,8 @@ if (!file) {
   process.exit(2);
 }
 const { con } = await connect(1);
-const sql = `EXPLAIN ANALYZE SELECT * FROM read_parquet(${sqlStr(path.resolve(file))})`;
+const cols = process.argv[4] ? process.argv[4].split(",").map((c) => `"${c.replace(/"/g, '""')}"`).join(", ") : "*";
+const sql = `EXPLAIN ANALYZE SELECT ${cols} FROM read_parquet(${sqlStr(path.resolve(file))})`;
 
 async function once() {
   const t0 = performance.now();

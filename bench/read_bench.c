@@ -2,8 +2,10 @@
  * bench/read_bench.c: full single-threaded decode of a file into Arrow
  * arrays through the public streaming API.
  *
- *   read_bench FILE [--repeat K] [--batch-size N] [--cold]
+ *   read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold]
  *
+ * --columns projects (as pqt_scan_options.columns): to see where the time
+ * of one column goes.
  * Runs the whole decode K times (default 5) and ends with
  *   rows=R uncompressed_bytes=B best_seconds=S median_seconds=M
  */
@@ -30,16 +32,21 @@ int main(int argc, char **argv) {
   const char *path = NULL;
   int repeat = 5, cold = 0;
   long long batch = 0;
+  const char *cols[256];
+  int n_cols = 0;
+  char *col_arg = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) batch = atoll(argv[++i]);
     else if (strcmp(argv[i], "--cold") == 0) cold = 1;
+    else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) col_arg = argv[++i];
     else path = argv[i];
   }
   if (!path || repeat < 1) {
-    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--cold]\n");
+    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold]\n");
     return 2;
   }
+  for (char *t = col_arg ? strtok(col_arg, ",") : NULL; t && n_cols < 256; t = strtok(NULL, ",")) cols[n_cols++] = t;
   /* One buffer pool for every run, as a process reading many files would
    * keep (--cold: a private pool per open, so every run faults in fresh
    * memory). */
@@ -69,6 +76,8 @@ int main(int argc, char **argv) {
     pqt_scan_options so;
     pqt_scan_options_init(&so);
     so.batch_size = batch;
+    so.columns = n_cols ? cols : NULL;
+    so.n_columns = n_cols;
     struct ArrowArrayStream s;
     if (pqt_reader_get_stream(r, &so, &s, &e) != PQT_OK) {
       fprintf(stderr, "read_bench: %s: %s\n", path, e.message);

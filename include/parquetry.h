@@ -337,9 +337,15 @@ typedef struct pqt_scan_options {
   /* Row groups to read, in the order given. NULL/0 = all. */
   const int32_t *row_groups;
   int32_t n_row_groups;
-  /* Rows per record batch; 0 = one batch per row group. */
+  /* Rows per record batch (at most; a row group's last batch may be
+   * shorter, and batches never span row groups); 0 = PQT_DEFAULT_BATCH_ROWS.
+   * Each batch is decoded when it is asked for: release it before asking
+   * for the next and its buffers are reused while still in cache. */
   int64_t batch_size;
 } pqt_scan_options;
+
+/* The default rows per batch. */
+#define PQT_DEFAULT_BATCH_ROWS 65536
 
 PQT_API void pqt_scan_options_init(pqt_scan_options *opts);
 

@@ -144,7 +144,7 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
     } else {
       size_t w = pqt_physical_width(t, leaf->type_length);
       if (a->null_count == 0) {
-        st = pqt_shared_from_buf_at(&cd->values, cd->values_start, &a->values, c->err);
+        st = pqt_shared_from_buf(&cd->values, &a->values, c->err);
       } else if (cd->n_values == 0) { /* all null: zeroed slots */
         st = pqt_shared_alloc(c->alloc, (size_t)n_slots * w, &a->values, c->err);
       } else {

@@ -140,9 +140,10 @@ static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t
   /* +16: entries of up to 16 bytes are copied as 16 (the dictionary keeps
    * 16 bytes of slack too, see read_dictionary) */
   PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
-  int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
+  int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
   uint8_t *o = cd->values.data + cd->values.len;
-  int32_t cur = off[0];
+  int32_t cur = (int32_t)cd->values.len;
+  off[0] = cur;
   if (dval) {
     for (size_t i = 0; i < n; i++) {
       uint32_t k = idx[i];
@@ -157,167 +158,6 @@ static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t
     for (size_t i = 0; i < n; i++) off[i + 1] = cur;
   }
   cd->values.len += (size_t)total;
-  return PQT_OK;
-}
-
-/* Decode n dense values of one data page and append them. */
-static pqt_status decode_values(chunk_state *cs, const pqt_page *pg, size_t n, pqt_column_data *cd, pqt_error *err) {
-  const pqt_column_desc *desc = cs->desc;
-  int32_t t = desc->physical_type;
-  size_t w = cs->width;
-  const uint8_t *in = pg->values;
-  size_t len = pg->values_len, used = 0;
-  int32_t enc = pg->encoding;
-
-  if (t == PQT_BYTE_ARRAY) {
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, (n + 1) * sizeof(int32_t), err));
-    int32_t *off = (int32_t *)cd->offsets.data + cd->n_values;
-    switch (enc) {
-      case PQT_ENC_PLAIN:
-        PQT_CHECK_CORRUPT(n <= len / 4, err, "PLAIN BYTE_ARRAY: %zu values cannot fit in %zu bytes", n, len);
-        return pqt_plain_decode_byte_array(in, len, off, &cd->values, n, &used, err);
-      case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
-        return pqt_delta_length_decode(in, len, off, &cd->values, n, &used, err);
-      case PQT_ENC_DELTA_BYTE_ARRAY:
-        return pqt_delta_byte_array_decode(&cs->dba, in, len, 0, off, &cd->values, n, &used, err);
-      case PQT_ENC_RLE_DICTIONARY:
-      case PQT_ENC_PLAIN_DICTIONARY: {
-        PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
-        pqt_rle_decoder d;
-        PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&d, in, len, err));
-        int32_t fl = cs->dict_fixed_len;
-        if (fl == 1 || fl == 2 || fl == 4 || fl == 8 || fl == 12 || fl == 16) {
-          /* every entry has fl bytes: gather them as fixed-width values (the
-           * RLE runs become fills, bit-packed ones fused gathers) and the
-           * offsets step by fl */
-          uint64_t total = (uint64_t)n * (uint64_t)fl;
-          PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err,
-                            "more than 2 GiB of BYTE_ARRAY data in one chunk");
-          PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
-          PQT_RETURN_NOT_OK(pqt_rle_get_dict_fixed(&d, cs->dict_values.data, (size_t)cs->dict_n, (size_t)fl,
-                                                   cd->values.data + cd->values.len, n, err));
-          int32_t cur = off[0];
-          for (size_t i = 0; i < n; i++) off[i + 1] = cur + (int32_t)(i + 1) * fl;
-          cd->values.len += (size_t)total;
-          return PQT_OK;
-        }
-        PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, n * sizeof(uint32_t), err));
-        uint32_t *idx = (uint32_t *)cs->indices.data;
-        PQT_RETURN_NOT_OK(pqt_rle_get_u32(&d, idx, n, err));
-        return gather_byte_array(cs, idx, n, cd, err);
-      }
-      default:
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BYTE_ARRAY", enc);
-    }
-  }
-
-  if (t == PQT_BOOLEAN) {
-    size_t nbits = (size_t)cd->n_values + n;
-    size_t old = cd->values.len, need = (nbits + 7) / 8 + 8;
-    if (need > old) {
-      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, need - old, err));
-      memset(cd->values.data + old, 0, need - old);
-      cd->values.len = (nbits + 7) / 8;
-    }
-    if (enc == PQT_ENC_PLAIN)
-      return pqt_plain_decode_bool_bitmap(in, len, 0, cd->values.data, (size_t)cd->n_values, n, &used, err);
-    if (enc == PQT_ENC_RLE) {
-      /* RLE booleans carry a 4-byte length prefix (spec: "RLE ... for BOOLEAN values in data pages") */
-      PQT_CHECK_CORRUPT(len >= 4, err, "RLE BOOLEAN page: missing the 4-byte length");
-      uint32_t l = pqt_load_u32le(in);
-      PQT_CHECK_CORRUPT(l <= len - 4, err, "RLE BOOLEAN page: length %u exceeds the page", l);
-      pqt_rle_decoder d;
-      PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in + 4, l, 1, err));
-      return pqt_rle_get_bool_bitmap(&d, cd->values.data, (size_t)cd->n_values, n, err);
-    }
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BOOLEAN", enc);
-  }
-
-  /* fixed width: INT32, INT64, INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY */
-  PQT_CHECK_CORRUPT(w > 0, err, "fixed-width column without a width");
-  size_t bytes;
-  if (!pqt_mul_size(n, w, &bytes)) return pqt_corrupt(err, "value count overflow");
-  /* a page decompressed in place (values_dst) lies inside the value buffer */
-  ptrdiff_t in_place = (cd->values.data && in >= cd->values.data && in < cd->values.data + cd->values.cap)
-                           ? in - cd->values.data
-                           : -1;
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, bytes + 16, err));
-  if (in_place >= 0) in = cd->values.data + in_place;
-  uint8_t *out = cd->values.data + cd->values.len;
-  pqt_status st;
-  switch (enc) {
-    case PQT_ENC_PLAIN:
-      if (in_place >= 0) {
-        /* decompressed in place (values_dst): the values follow the page's levels */
-        PQT_CHECK_CORRUPT(n <= len / w, err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes left", n, w, len);
-        if (cd->values.len == 0 && cd->n_values == 0 && in > out && (size_t)(in - out) % 8 == 0) {
-          cd->values_start = (size_t)(in - out); /* first page: keep the (aligned) values where they are */
-        } else if (in != out) {
-          memmove(out, in, bytes);
-        }
-        st = PQT_OK;
-      } else {
-        st = pqt_plain_decode_fixed(in, len, w, out, n, &used, err);
-      }
-      break;
-    case PQT_ENC_RLE_DICTIONARY:
-    case PQT_ENC_PLAIN_DICTIONARY: {
-      PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
-      pqt_rle_decoder d;
-      PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&d, in, len, err));
-      st = pqt_rle_get_dict_fixed(&d, cs->dict_values.data, (size_t)cs->dict_n, w, out, n, err);
-      break;
-    }
-    case PQT_ENC_DELTA_BINARY_PACKED:
-      if (t == PQT_INT32) st = pqt_delta_bp_decode_i32(in, len, (int32_t *)(void *)out, n, &used, err);
-      else if (t == PQT_INT64) st = pqt_delta_bp_decode_i64(in, len, (int64_t *)(void *)out, n, &used, err);
-      else st = pqt_error_set(err, PQT_EUNSUPPORTED, "DELTA_BINARY_PACKED for physical type %d", t);
-      break;
-    case PQT_ENC_BYTE_STREAM_SPLIT:
-      st = pqt_bss_decode(in, len, w, 0, n, out, err);
-      break;
-    case PQT_ENC_DELTA_BYTE_ARRAY:
-    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY: {
-      if (t != PQT_FIXED_LEN_BYTE_ARRAY)
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
-      /* decode as byte arrays into scratch, then check every length is w */
-      pqt_buf tmp_off, tmp_data;
-      pqt_buf_init(&tmp_off, cs->alloc);
-      pqt_buf_init(&tmp_data, cs->alloc);
-      st = pqt_buf_reserve(&tmp_off, (n + 1) * sizeof(int32_t), err);
-      if (st == PQT_OK) {
-        if (enc == PQT_ENC_DELTA_BYTE_ARRAY)
-          st = pqt_delta_byte_array_decode(&cs->dba, in, len, w, (int32_t *)tmp_off.data, &tmp_data, n, &used, err);
-        else
-          st = pqt_delta_length_decode(in, len, (int32_t *)tmp_off.data, &tmp_data, n, &used, err);
-      }
-      if (st == PQT_OK && tmp_data.len != bytes)
-        st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): values of the wrong length", w);
-      if (st == PQT_OK) {
-        const int32_t *o = (const int32_t *)tmp_off.data;
-        for (size_t i = 0; i < n && st == PQT_OK; i++)
-          if ((size_t)(o[i + 1] - o[i]) != w) st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): value %zu has length %d", w, i, o[i + 1] - o[i]);
-        if (st == PQT_OK && bytes) memcpy(out, tmp_data.data, bytes);
-      }
-      pqt_buf_free(&tmp_off);
-      pqt_buf_free(&tmp_data);
-      break;
-    }
-    default:
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
-  }
-  if (st == PQT_OK) cd->values.len += bytes + (cd->values.len == 0 ? cd->values_start : 0);
-  return st;
-}
-
-/* Materialise max_def levels up to entry `upto` (see read_data_page). */
-static pqt_status fill_def_gap(pqt_column_data *cd, int16_t max_def, size_t upto, pqt_error *err) {
-  size_t have = cd->def.len / 2;
-  if (have >= upto) return PQT_OK;
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, (upto - have) * 2, err));
-  int16_t *d = (int16_t *)(void *)(cd->def.data + cd->def.len);
-  for (size_t i = 0; i < upto - have; i++) d[i] = max_def;
-  cd->def.len = upto * 2;
   return PQT_OK;
 }
 
@@ -341,163 +181,420 @@ static bool levels_one_run(int32_t encoding, const uint8_t *p, size_t len, int16
   return v == (uint32_t)value;
 }
 
-/* values_dst for the page reader: PLAIN fixed-width pages decompress
- * straight into the column's value buffer, after the values so far. */
-typedef struct dst_ctx {
-  chunk_state *cs;
-  pqt_column_data *cd;
-} dst_ctx;
-
-static uint8_t *values_dst(void *ctx, int32_t encoding, int32_t num_values, size_t n) {
-  dst_ctx *d = ctx;
-  if (encoding != PQT_ENC_PLAIN || d->cs->width == 0) return NULL;
-  /* The first page's values are kept where they land, after the page's
-   * levels: start the page so that they land 8-byte aligned, guessing the
-   * levels' size as one RLE run (a page without nulls); a wrong guess costs
-   * one move (see decode_values). */
-  size_t pad = 0;
-  const pqt_column_desc *desc = d->cs->desc;
-  if (d->cd->values.len == 0 && desc->max_def > 0 && desc->max_rep == 0 && num_values > 0) {
-    size_t guess = 4 + (size_t)((bit_width_for(desc->max_def) + 7) / 8), v = (size_t)num_values << 1;
-    do {
-      guess++;
-      v >>= 7;
-    } while (v);
-    pad = (8 - guess % 8) % 8;
-  }
-  if (pqt_buf_reserve(&d->cd->values, n + pad + 16, NULL) != PQT_OK) return NULL;
-  return d->cd->values.data + d->cd->values.len + pad;
+/* Materialise max_def levels up to entry `upto` (see def_mode). */
+static pqt_status fill_def_gap(pqt_column_data *cd, int16_t max_def, size_t upto, pqt_error *err) {
+  size_t have = cd->def.len / 2;
+  if (have >= upto) return PQT_OK;
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, (upto - have) * 2, err));
+  int16_t *d = (int16_t *)(void *)(cd->def.data + cd->def.len);
+  for (size_t i = 0; i < upto - have; i++) d[i] = max_def;
+  cd->def.len = upto * 2;
+  return PQT_OK;
 }
 
-static pqt_status read_data_page(chunk_state *cs, const pqt_page *pg, const pqt_column_read_options *opts,
-                                 pqt_column_data *cd, pqt_error *err) {
-  const pqt_column_desc *desc = cs->desc;
+/* ---- the cursor ---------------------------------------------------------- */
+
+/* How the current page's definition levels are held. */
+typedef enum def_mode {
+  DEF_NONE = 0, /* the column has none (max_def 0) */
+  DEF_ALL,      /* every entry is max_def: not materialised (a page without nulls) */
+  DEF_LEVELS,   /* decoded into c->pdef */
+  DEF_NULL      /* a lost page: every entry is null (def 0) */
+} def_mode;
+
+/* How the current page's values are decoded, a batch at a time. */
+typedef enum value_kind {
+  VK_NONE = 0,    /* no values left to decode */
+  VK_PLAIN_FIXED, /* vpos: byte offset */
+  VK_PLAIN_BA,    /* vpos: byte offset */
+  VK_PLAIN_BOOL,  /* vpos: bit offset */
+  VK_RLE_BOOL,
+  VK_DICT,
+  VK_DBP,
+  VK_BSS,         /* vpos: value index */
+  VK_DLBA,
+  VK_DBA
+} value_kind;
+
+struct pqt_column_cursor {
+  const pqt_allocator *alloc;
+  pqt_column_desc desc;
+  int16_t *repeated_def;  /* owned copy of desc.repeated_def */
+  pqt_column_read_options opts;
+  chunk_state cs;
+  pqt_page_reader pr;
+  bool recover;           /* lost pages read as nulls */
+  bool eof;               /* no page left */
+  bool stop_after_page;   /* the current (lost) page takes the rest of the chunk */
+  bool failed;
+  int32_t page_index;     /* the page being read (errors) */
+  int64_t loaded;         /* entries of the data pages started so far */
+  int64_t levels, rows;   /* entries and records handed out */
+  /* the current data page */
+  bool have_page;
+  int64_t pn, ppos;       /* entries, entries handed out */
+  int64_t pvals, pvpos;   /* values present, values handed out */
+  def_mode dm;
+  pqt_buf pdef, prep;     /* decoded levels of the page */
+  value_kind vk;
+  const uint8_t *vin;     /* the values section */
+  size_t vlen, vpos;
+  pqt_rle_decoder rle;
+  pqt_delta_bp_decoder dbp;
+  pqt_delta_length_decoder dl;
+  pqt_delta_byte_array_decoder dba;
+  pqt_buf tmp_off, tmp_data; /* FIXED_LEN_BYTE_ARRAY through the byte-array delta decoders */
+};
+
+/* Set up the value decoder of a data page holding nv values. */
+static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t nv, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  int32_t t = c->desc.physical_type, enc = pg->encoding;
+  const uint8_t *in = pg->values;
+  size_t len = pg->values_len, w = cs->width;
+  c->vin = in;
+  c->vlen = len;
+  c->vpos = 0;
+  c->vk = VK_NONE;
+  if (nv == 0) return PQT_OK; /* nothing to decode (an all-null page may have an empty values section) */
+  if (enc == PQT_ENC_RLE_DICTIONARY || enc == PQT_ENC_PLAIN_DICTIONARY) {
+    if (t == PQT_BOOLEAN) return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BOOLEAN", enc);
+    PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
+    PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&c->rle, in, len, err));
+    c->vk = VK_DICT;
+    return PQT_OK;
+  }
+  if (t == PQT_BYTE_ARRAY) {
+    switch (enc) {
+      case PQT_ENC_PLAIN:
+        PQT_CHECK_CORRUPT(nv <= len / 4, err, "PLAIN BYTE_ARRAY: %zu values cannot fit in %zu bytes", nv, len);
+        c->vk = VK_PLAIN_BA;
+        return PQT_OK;
+      case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
+        PQT_RETURN_NOT_OK(pqt_delta_length_init(&c->dl, in, len, err));
+        PQT_CHECK_CORRUPT(pqt_delta_length_total(&c->dl) >= nv, err,
+                          "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present", nv,
+                          (unsigned long long)pqt_delta_length_total(&c->dl));
+        c->vk = VK_DLBA;
+        return PQT_OK;
+      case PQT_ENC_DELTA_BYTE_ARRAY:
+        PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&c->dba, in, len, 0, err));
+        PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err,
+                          "DELTA_BYTE_ARRAY: %zu values expected, %llu present", nv,
+                          (unsigned long long)pqt_delta_byte_array_total(&c->dba));
+        c->vk = VK_DBA;
+        return PQT_OK;
+      default:
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BYTE_ARRAY", enc);
+    }
+  }
+  if (t == PQT_BOOLEAN) {
+    if (enc == PQT_ENC_PLAIN) {
+      PQT_CHECK_CORRUPT(nv <= (uint64_t)len * 8, err, "PLAIN BOOLEAN: %zu values cannot fit in %zu bytes", nv, len);
+      c->vk = VK_PLAIN_BOOL;
+      return PQT_OK;
+    }
+    if (enc == PQT_ENC_RLE) {
+      /* RLE booleans carry a 4-byte length prefix (spec: "RLE ... for BOOLEAN values in data pages") */
+      PQT_CHECK_CORRUPT(len >= 4, err, "RLE BOOLEAN page: missing the 4-byte length");
+      uint32_t l = pqt_load_u32le(in);
+      PQT_CHECK_CORRUPT(l <= len - 4, err, "RLE BOOLEAN page: length %u exceeds the page", l);
+      PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&c->rle, in + 4, l, 1, err));
+      c->vk = VK_RLE_BOOL;
+      return PQT_OK;
+    }
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BOOLEAN", enc);
+  }
+  /* fixed width: INT32, INT64, INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY */
+  PQT_CHECK_CORRUPT(w > 0, err, "fixed-width column without a width");
+  switch (enc) {
+    case PQT_ENC_PLAIN:
+      PQT_CHECK_CORRUPT(nv <= len / w, err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes of the page", nv, w,
+                        len);
+      c->vk = VK_PLAIN_FIXED;
+      return PQT_OK;
+    case PQT_ENC_DELTA_BINARY_PACKED:
+      if (t != PQT_INT32 && t != PQT_INT64)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "DELTA_BINARY_PACKED for physical type %d", t);
+      PQT_RETURN_NOT_OK(pqt_delta_bp_init(&c->dbp, in, len, t == PQT_INT32, err));
+      PQT_CHECK_CORRUPT(pqt_delta_bp_total(&c->dbp) >= nv, err,
+                        "DELTA_BINARY_PACKED: %zu values expected, the header says %llu", nv,
+                        (unsigned long long)pqt_delta_bp_total(&c->dbp));
+      c->vk = VK_DBP;
+      return PQT_OK;
+    case PQT_ENC_BYTE_STREAM_SPLIT:
+      PQT_CHECK_CORRUPT(len % w == 0, err, "BYTE_STREAM_SPLIT: %zu bytes are not a multiple of the width %zu", len, w);
+      PQT_CHECK_CORRUPT(nv <= len / w, err, "BYTE_STREAM_SPLIT: %zu values expected, %zu present", nv, len / w);
+      c->vk = VK_BSS;
+      return PQT_OK;
+    case PQT_ENC_DELTA_BYTE_ARRAY:
+    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
+      if (t != PQT_FIXED_LEN_BYTE_ARRAY)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
+      if (enc == PQT_ENC_DELTA_BYTE_ARRAY) {
+        PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&c->dba, in, len, w, err));
+        PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err,
+                          "DELTA_BYTE_ARRAY: %zu values expected, %llu present", nv,
+                          (unsigned long long)pqt_delta_byte_array_total(&c->dba));
+        c->vk = VK_DBA;
+      } else {
+        PQT_RETURN_NOT_OK(pqt_delta_length_init(&c->dl, in, len, err));
+        PQT_CHECK_CORRUPT(pqt_delta_length_total(&c->dl) >= nv, err,
+                          "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present", nv,
+                          (unsigned long long)pqt_delta_length_total(&c->dl));
+        c->vk = VK_DLBA;
+      }
+      return PQT_OK;
+    default:
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
+  }
+}
+
+/* Decode the next m values of the page and append them to cd. */
+static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  int32_t t = c->desc.physical_type;
+  size_t w = cs->width;
+  if (m == 0) return PQT_OK;
+  if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
+
+  if (t == PQT_BYTE_ARRAY) {
+    if (cd->offsets.len == 0) {
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
+      ((int32_t *)(void *)cd->offsets.data)[0] = 0;
+      cd->offsets.len = sizeof(int32_t);
+    }
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, m * sizeof(int32_t), err));
+    int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
+    size_t used = 0;
+    pqt_status st;
+    switch (c->vk) {
+      case VK_PLAIN_BA:
+        st = pqt_plain_decode_byte_array(c->vin + c->vpos, c->vlen - c->vpos, off, &cd->values, m, &used, err);
+        c->vpos += used;
+        break;
+      case VK_DLBA:
+        st = pqt_delta_length_next(&c->dl, off, &cd->values, m, err);
+        break;
+      case VK_DBA:
+        st = pqt_delta_byte_array_next(&c->dba, &cs->dba, off, &cd->values, m, err);
+        break;
+      case VK_DICT: {
+        int32_t fl = cs->dict_fixed_len;
+        if (fl == 1 || fl == 2 || fl == 4 || fl == 8 || fl == 12 || fl == 16) {
+          /* every entry has fl bytes: gather them as fixed-width values (the
+           * RLE runs become fills, bit-packed ones fused gathers) and the
+           * offsets step by fl */
+          uint64_t total = (uint64_t)m * (uint64_t)fl;
+          PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err,
+                            "more than 2 GiB of BYTE_ARRAY data in one chunk");
+          PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
+          PQT_RETURN_NOT_OK(pqt_rle_get_dict_fixed(&c->rle, cs->dict_values.data, (size_t)cs->dict_n, (size_t)fl,
+                                                   cd->values.data + cd->values.len, m, err));
+          int32_t cur = (int32_t)cd->values.len;
+          off[0] = cur;
+          for (size_t i = 0; i < m; i++) off[i + 1] = cur + (int32_t)(i + 1) * fl;
+          cd->values.len += (size_t)total;
+          st = PQT_OK;
+        } else {
+          PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, m * sizeof(uint32_t), err));
+          uint32_t *idx = (uint32_t *)(void *)cs->indices.data;
+          PQT_RETURN_NOT_OK(pqt_rle_get_u32(&c->rle, idx, m, err));
+          st = gather_byte_array(cs, idx, m, cd, err);
+        }
+        break;
+      }
+      default:
+        return pqt_corrupt(err, "value decoder %d for BYTE_ARRAY", (int)c->vk);
+    }
+    PQT_RETURN_NOT_OK(st);
+    /* Dictionary pages were validated once when read: gathered values need no second look. */
+    if (c->desc.validate_utf8 && c->vk != VK_DICT)
+      PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, off, (int64_t)m, err));
+    cd->offsets.len = ((size_t)cd->n_values + m + 1) * sizeof(int32_t);
+    return PQT_OK;
+  }
+
+  if (t == PQT_BOOLEAN) {
+    size_t nbits = (size_t)cd->n_values + m;
+    size_t old = cd->values.len, need = (nbits + 7) / 8 + 8;
+    if (need > old) {
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, need - old, err));
+      memset(cd->values.data + old, 0, need - old);
+      cd->values.len = (nbits + 7) / 8;
+    }
+    if (c->vk == VK_PLAIN_BOOL) {
+      size_t used = 0;
+      PQT_RETURN_NOT_OK(
+          pqt_plain_decode_bool_bitmap(c->vin, c->vlen, c->vpos, cd->values.data, (size_t)cd->n_values, m, &used, err));
+      c->vpos += m;
+      return PQT_OK;
+    }
+    if (c->vk == VK_RLE_BOOL) return pqt_rle_get_bool_bitmap(&c->rle, cd->values.data, (size_t)cd->n_values, m, err);
+    return pqt_corrupt(err, "value decoder %d for BOOLEAN", (int)c->vk);
+  }
+
+  /* fixed width */
+  size_t bytes;
+  if (!pqt_mul_size(m, w, &bytes)) return pqt_corrupt(err, "value count overflow");
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, bytes + 16, err));
+  uint8_t *out = cd->values.data + cd->values.len;
+  pqt_status st = PQT_OK;
+  switch (c->vk) {
+    case VK_PLAIN_FIXED:
+      /* start_values checked that every value of the page is present */
+      PQT_CHECK_CORRUPT(bytes <= c->vlen - c->vpos, err, "PLAIN: values run past the page");
+      memcpy(out, c->vin + c->vpos, bytes);
+      c->vpos += bytes;
+      break;
+    case VK_DICT:
+      st = pqt_rle_get_dict_fixed(&c->rle, cs->dict_values.data, (size_t)cs->dict_n, w, out, m, err);
+      break;
+    case VK_DBP:
+      st = t == PQT_INT32 ? pqt_delta_bp_get_i32(&c->dbp, (int32_t *)(void *)out, m, err)
+                          : pqt_delta_bp_get_i64(&c->dbp, (int64_t *)(void *)out, m, err);
+      break;
+    case VK_BSS:
+      st = pqt_bss_decode(c->vin, c->vlen, w, c->vpos, m, out, err);
+      c->vpos += m;
+      break;
+    case VK_DLBA:
+    case VK_DBA: {
+      /* decode as byte arrays into scratch, then check every length is w */
+      pqt_buf_clear(&c->tmp_off);
+      pqt_buf_clear(&c->tmp_data);
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->tmp_off, (m + 1) * sizeof(int32_t), err));
+      int32_t *o = (int32_t *)(void *)c->tmp_off.data;
+      st = c->vk == VK_DBA ? pqt_delta_byte_array_next(&c->dba, &cs->dba, o, &c->tmp_data, m, err)
+                           : pqt_delta_length_next(&c->dl, o, &c->tmp_data, m, err);
+      if (st == PQT_OK && c->tmp_data.len != bytes)
+        st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): values of the wrong length", w);
+      for (size_t i = 0; i < m && st == PQT_OK; i++)
+        if ((size_t)(o[i + 1] - o[i]) != w)
+          st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): value %zu has length %d", w, i, o[i + 1] - o[i]);
+      if (st == PQT_OK) memcpy(out, c->tmp_data.data, bytes);
+      break;
+    }
+    default:
+      return pqt_corrupt(err, "value decoder %d for physical type %d", (int)c->vk, t);
+  }
+  if (st == PQT_OK) cd->values.len += bytes;
+  return st;
+}
+
+/* Start a data page: check its counts, decode its levels, set up its values. */
+static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_error *err) {
+  const pqt_column_desc *desc = &c->desc;
+  const pqt_column_read_options *opts = &c->opts;
   size_t n = (size_t)pg->num_values;
-  if ((uint64_t)cd->n_levels + n > opts->max_values)
+  if ((uint64_t)c->loaded + n > opts->max_values)
     return pqt_error_set(err, PQT_ELIMIT, "column chunk holds more than %llu values",
                          (unsigned long long)opts->max_values);
-  if (opts->expected_values >= 0 && (uint64_t)cd->n_levels + n > (uint64_t)opts->expected_values)
+  if (opts->expected_values >= 0 && (uint64_t)c->loaded + n > (uint64_t)opts->expected_values)
     return pqt_corrupt(err, "pages hold more values (%llu) than the column chunk's num_values (%lld)",
-                       (unsigned long long)((uint64_t)cd->n_levels + n), (long long)opts->expected_values);
-  if (desc->max_rep == 0 && opts->expected_rows >= 0 && cd->n_levels + (int64_t)n > opts->expected_rows)
+                       (unsigned long long)((uint64_t)c->loaded + n), (long long)opts->expected_values);
+  if (desc->max_rep == 0 && opts->expected_rows >= 0 && c->loaded + (int64_t)n > opts->expected_rows)
     return pqt_corrupt(err, "pages hold more values (%lld) than the row group has rows (%lld)",
-                       (long long)(cd->n_levels + (int64_t)n), (long long)opts->expected_rows);
+                       (long long)(c->loaded + (int64_t)n), (long long)opts->expected_rows);
   size_t n_nonnull = n;
   int64_t page_rows = (int64_t)n;
-  /* n == 0 (an empty page): no levels, and the level buffers may still be
-   * NULL, so no pointer arithmetic on them */
+  /* n == 0 (an empty page): no levels, and nothing is decoded */
   if (desc->max_rep > 0 && n > 0) {
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n * 2, err));
-    int16_t *rep = (int16_t *)(void *)(cd->rep.data + cd->rep.len);
+    pqt_buf_clear(&c->prep);
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->prep, n * 2, err));
+    int16_t *rep = (int16_t *)(void *)c->prep.data;
     size_t rows = 0;
     PQT_RETURN_NOT_OK(
         decode_levels(pg->rep_encoding, pg->rep, pg->rep_len, desc->max_rep, rep, n, 0, &rows, "repetition", err));
     page_rows = (int64_t)rows;
-    if (pg->type == PQT_PAGE_DATA_V2 && n > 0 && rep[0] != 0)
+    if (pg->type == PQT_PAGE_DATA_V2 && rep[0] != 0)
       return pqt_corrupt(err, "v2 data page does not start at a row boundary (repetition level %d)", rep[0]);
-    cd->rep.len += n * 2;
   }
   if (pg->type == PQT_PAGE_DATA_V2 && pg->num_rows != page_rows)
     return pqt_corrupt(err, "v2 data page says %d rows, its levels hold %lld", pg->num_rows, (long long)page_rows);
-  cd->n_rows += page_rows;
-  if (desc->max_def > 0 && desc->max_rep == 0 &&
-      levels_one_run(pg->def_encoding, pg->def, pg->def_len, desc->max_def, desc->max_def, n)) {
-    /* No nulls on this page: its definition levels are not materialised.
-     * Entries past def.len / 2 are max_def until a page with nulls comes
-     * (then the gap is filled) or the chunk ends (see pqt_column_read_chunk). */
-  } else if (desc->max_def > 0 && n > 0) {
-    PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n * 2, err));
-    int16_t *def = (int16_t *)(void *)(cd->def.data + cd->def.len);
-    PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def, def, n, desc->max_def,
-                                    &n_nonnull, "definition", err));
-    cd->def.len += n * 2;
+  if (desc->max_def == 0) {
+    c->dm = DEF_NONE;
+  } else if (n == 0 || (desc->max_rep == 0 &&
+                        levels_one_run(pg->def_encoding, pg->def, pg->def_len, desc->max_def, desc->max_def, n))) {
+    c->dm = DEF_ALL; /* no nulls on this page: its definition levels are not materialised */
+  } else {
+    pqt_buf_clear(&c->pdef);
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->pdef, n * 2, err));
+    PQT_RETURN_NOT_OK(decode_levels(pg->def_encoding, pg->def, pg->def_len, desc->max_def,
+                                    (int16_t *)(void *)c->pdef.data, n, desc->max_def, &n_nonnull, "definition", err));
+    c->dm = DEF_LEVELS;
   }
   if (desc->max_rep > 0 && n > 0) {
     /* every rep level must continue a list that is open (see levels.h) */
-    const int16_t *def = desc->max_def > 0 ? (const int16_t *)(const void *)(cd->def.data + cd->def.len - n * 2) : NULL;
-    const int16_t *rep = (const int16_t *)(const void *)(cd->rep.data + cd->rep.len - n * 2);
-    PQT_RETURN_NOT_OK(pqt_levels_validate(def, rep, (int64_t)n, desc->max_def, desc->max_rep, desc->repeated_def,
-                                          &cs->prev_def, err));
+    const int16_t *def = c->dm == DEF_LEVELS ? (const int16_t *)(const void *)c->pdef.data : NULL;
+    PQT_RETURN_NOT_OK(pqt_levels_validate(def, (const int16_t *)(const void *)c->prep.data, (int64_t)n,
+                                          desc->max_def, desc->max_rep, c->repeated_def, &c->cs.prev_def, err));
   }
   /* A v2 header's num_nulls is advisory (parquet-java < 1.18 writes -1):
    * the definition levels are authoritative. */
-  if (desc->physical_type == PQT_BYTE_ARRAY && cd->offsets.len == 0) {
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
-    ((int32_t *)cd->offsets.data)[0] = 0;
-    cd->offsets.len = sizeof(int32_t);
-  }
-  PQT_RETURN_NOT_OK(decode_values(cs, pg, n_nonnull, cd, err));
-  /* Dictionary pages were validated once when read: gathered values need no second look. */
-  bool from_dict = pg->encoding == PQT_ENC_RLE_DICTIONARY || pg->encoding == PQT_ENC_PLAIN_DICTIONARY;
-  if (desc->validate_utf8 && desc->physical_type == PQT_BYTE_ARRAY && !from_dict)
-    PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, (const int32_t *)(const void *)cd->offsets.data +
-                                                                    cd->n_values,
-                                               (int64_t)n_nonnull, err));
-  cd->n_values += (int64_t)n_nonnull;
-  if (desc->physical_type == PQT_BYTE_ARRAY) cd->offsets.len = ((size_t)cd->n_values + 1) * sizeof(int32_t);
-  cd->n_levels += (int64_t)n;
-  cd->n_pages++;
-  if (cd->page_ends) {
-    pqt_page_end pe = {cd->n_levels, cd->n_values};
-    PQT_RETURN_NOT_OK(pqt_buf_append(cd->page_ends, &pe, sizeof pe, err));
-  }
+  PQT_RETURN_NOT_OK(start_values(c, pg, n_nonnull, err));
+  c->loaded += (int64_t)n;
+  c->have_page = true;
+  c->pn = (int64_t)n;
+  c->ppos = 0;
+  c->pvals = (int64_t)n_nonnull;
+  c->pvpos = 0;
   return PQT_OK;
 }
 
-pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
-                                 const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
-                                 const pqt_column_read_options *opts, const pqt_allocator *alloc,
-                                 pqt_column_data *cd, pqt_error *err) {
-  alloc = pqt_alloc_or_default(alloc);
-  if (!pqt_codec_is_available(codec))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "compression codec %s (%d) is not available",
-                         pqt_codec_name(codec), codec);
-  if (desc->physical_type < PQT_BOOLEAN || desc->physical_type > PQT_FIXED_LEN_BYTE_ARRAY)
-    return pqt_corrupt(err, "unknown physical type %d", desc->physical_type);
-  chunk_state cs;
-  memset(&cs, 0, sizeof cs);
-  cs.desc = desc;
-  cs.alloc = alloc;
-  cs.width = pqt_physical_width(desc->physical_type, desc->type_length);
-  cs.prev_def = -1;
-  cs.dict_fixed_len = -1;
-  if (desc->physical_type == PQT_FIXED_LEN_BYTE_ARRAY && cs.width == 0)
-    return pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY column without a positive type_length");
-  pqt_buf_init(&cs.dict_values, alloc);
-  pqt_buf_init(&cs.dict_offsets, alloc);
-  pqt_buf_init(&cs.indices, alloc);
-  pqt_delta_byte_array_state_init(&cs.dba, alloc);
+static bool recoverable(pqt_status st) { return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ELIMIT; }
 
-  pqt_page_reader pr;
-  pqt_page_reader_options popts = opts->page;
-  popts.max_def = desc->max_def;
-  popts.max_rep = desc->max_rep;
-  dst_ctx dctx = {&cs, cd};
-  if (cs.width > 0 && desc->physical_type != PQT_BOOLEAN && !popts.decryptor) {
-    popts.values_dst = values_dst;
-    popts.values_dst_ctx = &dctx;
+/* The rest of the current page, or a page that could not be started,
+ * becomes `entries` nulls; reported through on_page_lost. */
+static void become_null_page(pqt_column_cursor *c, int64_t entries, pqt_error *why) {
+  if (c->opts.on_page_lost) {
+    if (why) why->page = c->page_index;
+    c->opts.on_page_lost(c->opts.on_page_lost_ctx, c->page_index, entries, why);
   }
-  pqt_status st = pqt_page_reader_init(&pr, io, offset, len, codec, codec_ctx, &popts, alloc, err);
-  int32_t page_index = -1;
-  bool recover = opts->null_corrupt_pages && desc->max_rep == 0 && desc->max_def > 0;
-  while (st == PQT_OK) {
+  if (!c->have_page) {
+    c->have_page = true;
+    c->pn = entries;
+    c->ppos = 0;
+    c->pvpos = 0;
+    c->loaded += entries;
+  }
+  c->pvals = c->pvpos; /* no more values */
+  c->dm = DEF_NULL;
+  c->vk = VK_NONE;
+}
+
+/* Read pages until a data page is current or the chunk ends. */
+static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
+  c->have_page = false;
+  while (!c->eof) {
+    if (c->stop_after_page) {
+      c->eof = true;
+      break;
+    }
     pqt_page pg;
     bool eof;
-    size_t pos_before = pr.pos;
-    pqt_column_data snap = *cd; /* lengths and counts to roll back to */
-    st = pqt_page_reader_next(&pr, &pg, &eof, err);
-    page_index = pr.current;
-    if (st == PQT_OK && eof) break;
-    if (st == PQT_OK) {
-      if (pg.type == PQT_PAGE_DICTIONARY) st = read_dictionary(&cs, &pg, err);
-      else st = read_data_page(&cs, &pg, opts, cd, err);
+    size_t pos_before = c->pr.pos;
+    pqt_status st = pqt_page_reader_next(&c->pr, &pg, &eof, err);
+    c->page_index = c->pr.current;
+    if (st == PQT_OK && eof) {
+      c->eof = true;
+      break;
     }
-    if (st == PQT_OK || !recover || (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT)) continue;
+    if (st == PQT_OK) {
+      if (pg.type == PQT_PAGE_DICTIONARY) {
+        st = read_dictionary(&c->cs, &pg, err);
+        if (st == PQT_OK) continue;
+      } else {
+        st = start_data_page(c, &pg, err);
+        if (st == PQT_OK) return PQT_OK;
+      }
+    }
+    if (!c->recover || !recoverable(st)) return st;
     /* the page is lost, the chunk is not: its entries become nulls */
-    const pqt_page_header *h = &pr.header;
-    bool header_ok = pr.pos > pos_before;
-    int64_t entries;
+    c->have_page = false;
+    const pqt_page_header *h = &c->pr.header;
+    bool header_ok = c->pr.pos > pos_before;
+    int64_t rest = c->opts.expected_rows - c->loaded, entries;
     if (header_ok && h->type == PQT_PAGE_DATA && h->data_page_header.num_values >= 0)
       entries = h->data_page_header.num_values;
     else if (header_ok && h->type == PQT_PAGE_DATA_V2 && h->data_page_header_v2.num_values >= 0)
@@ -505,48 +602,253 @@ pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len
     else if (header_ok && h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2)
       entries = 0; /* a dictionary page: its data pages fail and are lost one by one */
     else
-      entries = opts->expected_rows - snap.n_levels; /* no way to the next page: the rest of the chunk */
-    if (entries < 0 || snap.n_levels + entries > opts->expected_rows) entries = opts->expected_rows - snap.n_levels;
-    cd->n_levels = snap.n_levels;
-    cd->n_values = snap.n_values;
-    cd->n_rows = snap.n_rows;
-    cd->def.len = snap.def.len <= cd->def.cap ? snap.def.len : cd->def.len;
-    cd->values.len = snap.values.len;
-    cd->values_start = snap.values_start;
-    cd->offsets.len = snap.offsets.len;
-    if (opts->on_page_lost) {
-      if (err) err->page = page_index;
-      opts->on_page_lost(opts->on_page_lost_ctx, page_index, entries, err);
+      entries = rest; /* no way to the next page: the rest of the chunk */
+    if (entries < 0 || entries > rest) entries = rest;
+    if (entries < 0) entries = 0;
+    if (!header_ok) c->stop_after_page = true;
+    if (entries == 0 && header_ok) {
+      become_null_page(c, 0, err); /* reported; nothing to hand out */
+      c->have_page = false;
+      continue;
     }
-    st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
-    if (st == PQT_OK && entries > 0) {
-      st = pqt_buf_reserve(&cd->def, (size_t)entries * 2, err);
-      if (st == PQT_OK) {
-        memset(cd->def.data + cd->def.len, 0, (size_t)entries * 2); /* def 0: null */
-        cd->def.len += (size_t)entries * 2;
-        cd->n_levels += entries;
-        cd->n_rows += entries;
+    become_null_page(c, entries, err);
+    return PQT_OK;
+  }
+  return PQT_OK;
+}
+
+/* Hand out entries [ppos, ppos + k) of the current page (holding `records`
+ * record starts) into cd. */
+static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_column_data *cd, pqt_error *err) {
+  const pqt_column_desc *desc = &c->desc;
+  if (k > 0) {
+    pqt_column_data snap = *cd; /* lengths to roll back to */
+    int64_t m;
+    pqt_status st = PQT_OK;
+    if (desc->max_rep > 0) {
+      st = pqt_buf_append(&cd->rep, c->prep.data + (size_t)c->ppos * 2, (size_t)k * 2, err);
+      if (st != PQT_OK) return st;
+    }
+    switch (c->dm) {
+      case DEF_NONE:
+      case DEF_ALL:
+        m = k; /* levels implied (DEF_ALL: filled in when a page with nulls comes, see fill_def_gap) */
+        break;
+      case DEF_NULL:
+        m = 0;
+        st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
+        if (st == PQT_OK) st = pqt_buf_reserve(&cd->def, (size_t)k * 2, err);
+        if (st == PQT_OK) {
+          memset(cd->def.data + cd->def.len, 0, (size_t)k * 2); /* def 0: null */
+          cd->def.len += (size_t)k * 2;
+        }
+        break;
+      default: {
+        const int16_t *d = (const int16_t *)(const void *)c->pdef.data + c->ppos;
+        /* the rest of the page: the count of its values is known */
+        m = c->ppos + k == c->pn ? c->pvals - c->pvpos : pqt_levels_count_eq(d, k, desc->max_def);
+        st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
+        if (st == PQT_OK) st = pqt_buf_append(&cd->def, d, (size_t)k * 2, err);
+        break;
       }
     }
-    if (st == PQT_OK && !header_ok) break;
+    if (st == PQT_OK && m > c->pvals - c->pvpos) st = pqt_corrupt(err, "page levels count more values than it holds");
+    if (st == PQT_OK) st = take_values(c, (size_t)m, cd, err);
+    if (st != PQT_OK) {
+      /* roll back what this call appended */
+      cd->def.len = snap.def.len <= cd->def.cap ? snap.def.len : cd->def.len;
+      cd->rep.len = snap.rep.len;
+      cd->values.len = snap.values.len;
+      cd->offsets.len = snap.offsets.len;
+      if (!c->recover || !recoverable(st)) return st;
+      /* the rest of the page is lost, the chunk is not */
+      become_null_page(c, c->pn - c->ppos, err);
+      return take(c, k, records, cd, err);
+    }
+    cd->n_levels += k;
+    cd->n_values += m;
+    cd->n_rows += records;
+    c->ppos += k;
+    c->pvpos += m;
+    c->levels += k;
+    c->rows += records;
   }
-  /* levels of trailing pages without nulls, when an earlier page had some */
-  if (st == PQT_OK && desc->max_def > 0 && cd->def.len > 0)
-    st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
-  if (st == PQT_OK && desc->max_rep == 0 && opts->expected_rows >= 0 && cd->n_levels != opts->expected_rows)
-    st = pqt_corrupt(err, "column chunk holds %lld values but the row group has %lld rows", (long long)cd->n_levels,
-                     (long long)opts->expected_rows);
-  else if (st == PQT_OK && desc->max_rep > 0 && opts->expected_rows >= 0 && cd->n_rows != opts->expected_rows)
-    st = pqt_corrupt(err, "column chunk holds %lld records but the row group has %lld rows", (long long)cd->n_rows,
-                     (long long)opts->expected_rows);
-  else if (st != PQT_OK) {
-    if (err) err->page = page_index;
-    pqt_error_prefix(err, "page %d", page_index);
+  if (c->ppos == c->pn) {
+    /* the page is used up */
+    c->have_page = false;
+    cd->n_pages++;
+    if (cd->page_ends) {
+      pqt_page_end pe = {cd->n_levels, cd->n_values};
+      PQT_RETURN_NOT_OK(pqt_buf_append(cd->page_ends, &pe, sizeof pe, err));
+    }
   }
-  pqt_page_reader_free(&pr);
-  pqt_buf_free(&cs.dict_values);
-  pqt_buf_free(&cs.dict_offsets);
-  pqt_buf_free(&cs.indices);
-  pqt_delta_byte_array_state_free(&cs.dba);
+  return PQT_OK;
+}
+
+static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
+                              pqt_error *err) {
+  const bool nested = c->desc.max_rep > 0;
+  int64_t got = 0;
+  if (c->desc.physical_type == PQT_BYTE_ARRAY && cd->offsets.len == 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
+    ((int32_t *)(void *)cd->offsets.data)[0] = 0;
+    cd->offsets.len = sizeof(int32_t);
+  }
+  for (;;) {
+    if (!c->have_page) {
+      if (c->eof || (!nested && got == max_rows)) break;
+      PQT_RETURN_NOT_OK(next_page(c, err));
+      if (!c->have_page) break; /* the chunk ends */
+    }
+    int64_t k, r;
+    if (!nested) {
+      k = c->pn - c->ppos;
+      if (k > max_rows - got) k = max_rows - got;
+      r = k;
+    } else if (c->dm == DEF_NULL && c->prep.len < (size_t)c->pn * 2) {
+      return pqt_corrupt(err, "a lost page of a nested column"); /* never: recovery is for flat columns */
+    } else {
+      /* whole records: stop before the record after the last one wanted */
+      const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
+      k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, &r);
+    }
+    if (k == 0 && c->ppos < c->pn) break; /* the next record is not wanted */
+    PQT_RETURN_NOT_OK(take(c, k, r, cd, err));
+    got += r;
+  }
+  /* levels of pages without nulls, when an earlier page had some */
+  if (c->desc.max_def > 0 && cd->def.len > 0) PQT_RETURN_NOT_OK(fill_def_gap(cd, c->desc.max_def, (size_t)cd->n_levels, err));
+  *rows = got;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
+                                  pqt_error *err) {
+  *rows = 0;
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (max_rows < 0) return pqt_error_set(err, PQT_EINVAL, "column cursor: negative row count");
+  pqt_status st = cursor_read(c, max_rows, cd, rows, err);
+  if (st != PQT_OK) {
+    c->failed = true;
+    if (err) err->page = c->page_index;
+    pqt_error_prefix(err, "page %d", c->page_index);
+  }
+  return st;
+}
+
+pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  /* pages left must hold nothing (empty pages may follow) */
+  while (c->have_page || !c->eof) {
+    if (c->have_page && c->ppos < c->pn) {
+      if (c->desc.max_rep == 0)
+        return pqt_corrupt(err, "column chunk holds more values than the row group's %lld rows",
+                           (long long)c->opts.expected_rows);
+      return pqt_corrupt(err, "column chunk holds more records than the row group's %lld rows",
+                         (long long)c->opts.expected_rows);
+    }
+    c->have_page = false;
+    pqt_status st = next_page(c, err);
+    if (st != PQT_OK) {
+      c->failed = true;
+      if (err) err->page = c->page_index;
+      pqt_error_prefix(err, "page %d", c->page_index);
+      return st;
+    }
+  }
+  if (c->opts.expected_rows < 0) return PQT_OK;
+  if (c->desc.max_rep == 0 && c->levels != c->opts.expected_rows)
+    return pqt_corrupt(err, "column chunk holds %lld values but the row group has %lld rows", (long long)c->levels,
+                       (long long)c->opts.expected_rows);
+  if (c->desc.max_rep > 0 && c->rows != c->opts.expected_rows)
+    return pqt_corrupt(err, "column chunk holds %lld records but the row group has %lld rows", (long long)c->rows,
+                       (long long)c->opts.expected_rows);
+  return PQT_OK;
+}
+
+void pqt_column_cursor_close(pqt_column_cursor *c) {
+  if (!c) return;
+  pqt_page_reader_free(&c->pr);
+  pqt_buf_free(&c->cs.dict_values);
+  pqt_buf_free(&c->cs.dict_offsets);
+  pqt_buf_free(&c->cs.indices);
+  pqt_delta_byte_array_state_free(&c->cs.dba);
+  pqt_buf_free(&c->pdef);
+  pqt_buf_free(&c->prep);
+  pqt_buf_free(&c->tmp_off);
+  pqt_buf_free(&c->tmp_data);
+  if (c->repeated_def) pqt_mem_free(c->alloc, c->repeated_def, sizeof(int16_t) * (size_t)c->desc.max_rep);
+  pqt_mem_free(c->alloc, c, sizeof *c);
+}
+
+pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uint64_t offset, uint64_t len,
+                                  int32_t codec, const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
+                                  const pqt_column_read_options *opts, const pqt_allocator *alloc,
+                                  pqt_error *err) {
+  *out = NULL;
+  alloc = pqt_alloc_or_default(alloc);
+  if (!pqt_codec_is_available(codec))
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "compression codec %s (%d) is not available",
+                         pqt_codec_name(codec), codec);
+  if (desc->physical_type < PQT_BOOLEAN || desc->physical_type > PQT_FIXED_LEN_BYTE_ARRAY)
+    return pqt_corrupt(err, "unknown physical type %d", desc->physical_type);
+  if (desc->max_rep < 0 || desc->max_def < 0 || (desc->max_rep > 0 && !desc->repeated_def))
+    return pqt_error_set(err, PQT_EINVAL, "column cursor: bad levels");
+  pqt_column_cursor *c = pqt_mem_calloc(alloc, sizeof *c);
+  if (!c) return pqt_nomem(err);
+  c->alloc = alloc;
+  c->desc = *desc;
+  c->opts = *opts;
+  chunk_state *cs = &c->cs;
+  cs->desc = &c->desc;
+  cs->alloc = alloc;
+  cs->width = pqt_physical_width(desc->physical_type, desc->type_length);
+  cs->prev_def = -1;
+  cs->dict_fixed_len = -1;
+  pqt_buf_init(&cs->dict_values, alloc);
+  pqt_buf_init(&cs->dict_offsets, alloc);
+  pqt_buf_init(&cs->indices, alloc);
+  pqt_delta_byte_array_state_init(&cs->dba, alloc);
+  pqt_buf_init(&c->pdef, alloc);
+  pqt_buf_init(&c->prep, alloc);
+  pqt_buf_init(&c->tmp_off, alloc);
+  pqt_buf_init(&c->tmp_data, alloc);
+  c->page_index = -1;
+  c->recover = opts->null_corrupt_pages && desc->max_rep == 0 && desc->max_def > 0;
+  pqt_status st = PQT_OK;
+  if (desc->max_rep > 0) {
+    c->repeated_def = pqt_mem_alloc(alloc, sizeof(int16_t) * (size_t)desc->max_rep);
+    if (!c->repeated_def) st = pqt_nomem(err);
+    else memcpy(c->repeated_def, desc->repeated_def, sizeof(int16_t) * (size_t)desc->max_rep);
+    c->desc.repeated_def = c->repeated_def;
+  } else {
+    c->desc.repeated_def = NULL;
+  }
+  if (st == PQT_OK && desc->physical_type == PQT_FIXED_LEN_BYTE_ARRAY && cs->width == 0)
+    st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY column without a positive type_length");
+  pqt_page_reader_options popts = opts->page;
+  popts.max_def = desc->max_def;
+  popts.max_rep = desc->max_rep;
+  /* the page reader is set up even on error, so close can free it */
+  pqt_status pst = pqt_page_reader_init(&c->pr, io, offset, len, codec, codec_ctx, &popts, alloc, err);
+  if (st == PQT_OK) st = pst;
+  if (st != PQT_OK) {
+    pqt_column_cursor_close(c);
+    return st;
+  }
+  *out = c;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
+                                 const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
+                                 const pqt_column_read_options *opts, const pqt_allocator *alloc,
+                                 pqt_column_data *cd, pqt_error *err) {
+  pqt_column_cursor *c;
+  PQT_RETURN_NOT_OK(pqt_column_cursor_open(&c, io, offset, len, codec, desc, codec_ctx, opts, alloc, err));
+  int64_t rows;
+  pqt_status st = pqt_column_cursor_read(c, INT64_MAX, cd, &rows, err);
+  if (st == PQT_OK) st = pqt_column_cursor_finish(c, err);
+  pqt_column_cursor_close(c);
   return st;
 }

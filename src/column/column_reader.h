@@ -1,7 +1,11 @@
 /*
  * column/column_reader.h: one column chunk, pages -> levels + dense values.
  *
- * A column chunk is decoded page by page into contiguous buffers:
+ * A column chunk is decoded a page at a time into contiguous buffers by a
+ * cursor that hands out any number of records per call (a record batch):
+ * the current page's levels are decoded once, its values are decoded as
+ * they are asked for, straight into the caller's buffers, and the next
+ * page is read only when this one is used up. The caller's buffers hold:
  *   - definition levels (int16, one per entry) when the column's max
  *     definition level is > 0, repetition levels likewise;
  *   - the non-null values, dense, in the physical layout Arrow uses:
@@ -41,11 +45,9 @@ typedef struct pqt_column_data {
                           * entry is max_def (a column without nulls) */
   pqt_buf rep;           /* int16[n_levels] when max_rep > 0 */
   int64_t n_values;      /* dense non-null values */
-  pqt_buf values;        /* see above; fixed-width values start at values_start */
-  size_t values_start;   /* bytes before the first fixed-width value (a page's
-                          * levels, when the first page was decompressed in place) */
+  pqt_buf values;        /* see above */
   pqt_buf offsets;       /* BYTE_ARRAY: int32[n_values + 1] */
-  int32_t n_pages;       /* data pages read */
+  int32_t n_pages;       /* data pages finished into this buffer */
   int64_t n_rows;        /* records (rep level 0 entries, or n_levels when flat) */
   pqt_buf *page_ends;    /* NULL, or set by the caller (borrowed): one pqt_page_end
                           * appended after each data page decoded (a page lost to
@@ -64,7 +66,7 @@ void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc);
 void pqt_column_data_free(pqt_column_data *cd);
 
 /* The first dense fixed-width value. */
-static inline uint8_t *pqt_column_values(const pqt_column_data *cd) { return cd->values.data + cd->values_start; }
+static inline uint8_t *pqt_column_values(const pqt_column_data *cd) { return cd->values.data; }
 
 /* Byte width of one dense value (0 for BOOLEAN and BYTE_ARRAY). */
 size_t pqt_physical_width(int32_t physical_type, int32_t type_length);
@@ -75,7 +77,8 @@ typedef struct pqt_column_read_options {
   uint64_t max_values;     /* ceiling on entries in one chunk (default 2^31 - 1) */
   /* Error recovery for a flat optional column: a page that cannot be read
    * becomes nulls (its num_values entries; the rest of the chunk when its
-   * header is unreadable), reported through on_page_lost, instead of
+   * header is unreadable; the rest of the page when its values fail after
+   * some were handed out), reported through on_page_lost, instead of
    * failing the chunk. */
   bool null_corrupt_pages;
   void (*on_page_lost)(void *ctx, int32_t page, int64_t entries, const pqt_error *why);
@@ -84,10 +87,36 @@ typedef struct pqt_column_read_options {
                             * before level buffers are sized); -1 to skip */
 } pqt_column_read_options;
 
+/* ---- the cursor ------------------------------------------------------ */
+
+typedef struct pqt_column_cursor pqt_column_cursor;
+
+/*
+ * Start reading the chunk [offset, offset+len) of io. desc (its
+ * repeated_def too) and opts are copied; io, codec_ctx and a decryptor in
+ * opts are borrowed and must outlive the cursor.
+ */
+pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uint64_t offset, uint64_t len,
+                                  int32_t codec, const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
+                                  const pqt_column_read_options *opts, const pqt_allocator *alloc,
+                                  pqt_error *err);
+/*
+ * Append the next max_rows records (a flat column: entries) to cd; *rows
+ * says how many came, fewer only where the chunk ends. A record that goes
+ * on into the next page is read whole. On error, err names the page; the
+ * cursor cannot be read further.
+ */
+pqt_status pqt_column_cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
+                                  pqt_error *err);
+/* After the last read: the chunk must hold nothing more, and its records
+ * must number opts.expected_rows (when that is >= 0). */
+pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err);
+void pqt_column_cursor_close(pqt_column_cursor *c);
+
 /*
  * Decode the whole chunk [offset, offset+len) of io into cd (initialised by
- * the caller; appended to). codec_ctx is borrowed. On error, err names the
- * page index.
+ * the caller; appended to): a cursor read to the end. codec_ctx is borrowed.
+ * On error, err names the page index.
  */
 pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
                                  const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,

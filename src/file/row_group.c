@@ -78,17 +78,35 @@ static void page_lost(void *ctx, int32_t page, int64_t entries, const pqt_error 
   c->r->opts.on_skip(c->r->opts.on_skip_ctx, &e, 0);
 }
 
-static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
+/* One leaf column of a row group being read: its column cursor and what
+ * the cursor borrows (the decryptor, the page-loss context). */
+struct pqt_leaf_cursor {
+  pqt_reader *r;
+  int32_t g, leaf;
+  pqt_column_cursor *cur;
+  pqt_module_decryptor dec;
+  bool encrypted;
+  page_loss_ctx plc;
+};
+
+void pqt_leaf_cursor_close(pqt_leaf_cursor *L) {
+  if (!L) return;
+  pqt_column_cursor_close(L->cur);
+  if (L->encrypted) pqt_module_decryptor_wipe(&L->dec);
+  pqt_mem_free(L->r->data_alloc, L, sizeof *L);
+}
+
+static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor *L, pqt_error *err) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   const pqt_column_chunk *cc = &rg->columns.items[leaf];
   const pqt_schema_node *ln = r->schema->leaves[leaf];
-  pqt_module_decryptor dec;
   bool encrypted = PQT_HAS(cc, 8);
   if (encrypted) {
     if (!r->crypto)
       return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted but the file has no encryption algorithm");
     PQT_RETURN_NOT_OK(pqt_file_decryptor_column(r->crypto, cc, ln->dotted_path,
-                                                pqt_file_decryptor_row_group_ordinal(rg, g), leaf, &dec, err));
+                                                pqt_file_decryptor_row_group_ordinal(rg, g), leaf, &L->dec, err));
+    L->encrypted = true;
   }
   if (!PQT_HAS(cc, 3)) {
     if (PQT_HAS(cc, 9)) return pqt_error_set(err, PQT_ECRYPTO, "column metadata is encrypted: a key is needed");
@@ -119,22 +137,20 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_d
   pqt_page_reader_options_init(&o.page);
   o.page.verify_crc = r->opts.verify_checksums != 0;
   if (encrypted) {
-    o.page.decryptor = &dec;
+    o.page.decryptor = &L->dec;
     o.page.dictionary_first = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0;
   }
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
   o.expected_values = cm->num_values;
   /* with PQT_SKIP_CORRUPT, a top-level optional column loses only its bad pages */
-  page_loss_ctx plc = {r, g, ln};
+  L->plc = (page_loss_ctx){r, g, ln};
   if (r->opts.on_error == PQT_SKIP_CORRUPT && ln->max_rep == 0 && ln->max_def == 1 && ln->parent == r->schema->root) {
     o.null_corrupt_pages = true;
     o.on_page_lost = page_lost;
-    o.on_page_lost_ctx = &plc;
+    o.on_page_lost_ctx = &L->plc;
   }
-  pqt_status st = pqt_column_read_chunk(&r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, cd, err);
-  if (encrypted) pqt_module_decryptor_wipe(&dec);
-  return st;
+  return pqt_column_cursor_open(&L->cur, &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
 }
 
 /* An allocation refused at pqt_read_options.max_memory reads as ELIMIT. */
@@ -145,8 +161,9 @@ pqt_status pqt_reader_limit_status(pqt_reader *r, pqt_status st, pqt_error *err)
   return st;
 }
 
-pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
-  pqt_status st = pqt_reader_limit_status(r, read_leaf(r, g, leaf, cd, err), err);
+/* st, with err naming the row group and column. */
+static pqt_status leaf_error(pqt_reader *r, int32_t g, int32_t leaf, pqt_status st, pqt_error *err) {
+  st = pqt_reader_limit_status(r, st, err);
   if (st != PQT_OK) {
     if (err) {
       err->row_group = g;
@@ -154,6 +171,43 @@ pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_c
     }
     pqt_error_prefix(err, "row group %d, column %s", g, r->schema->leaves[leaf]->dotted_path);
   }
+  return st;
+}
+
+pqt_status pqt_leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor **out, pqt_error *err) {
+  *out = NULL;
+  if (g < 0 || g >= r->md.row_groups.n || leaf < 0 || leaf >= r->schema->n_leaves)
+    return pqt_error_set(err, PQT_EINVAL, "no row group %d column %d", g, leaf);
+  pqt_leaf_cursor *L = pqt_mem_calloc(r->data_alloc, sizeof *L);
+  if (!L) return leaf_error(r, g, leaf, pqt_nomem(err), err);
+  L->r = r;
+  L->g = g;
+  L->leaf = leaf;
+  pqt_status st = leaf_open_raw(r, g, leaf, L, err);
+  if (st != PQT_OK) {
+    pqt_leaf_cursor_close(L);
+    return leaf_error(r, g, leaf, st, err);
+  }
+  *out = L;
+  return PQT_OK;
+}
+
+pqt_status pqt_leaf_cursor_read(pqt_leaf_cursor *L, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
+                                pqt_error *err) {
+  return leaf_error(L->r, L->g, L->leaf, pqt_column_cursor_read(L->cur, max_rows, cd, rows, err), err);
+}
+
+pqt_status pqt_leaf_cursor_finish(pqt_leaf_cursor *L, pqt_error *err) {
+  return leaf_error(L->r, L->g, L->leaf, pqt_column_cursor_finish(L->cur, err), err);
+}
+
+pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err) {
+  pqt_leaf_cursor *L;
+  PQT_RETURN_NOT_OK(pqt_leaf_cursor_open(r, g, leaf, &L, err));
+  int64_t rows;
+  pqt_status st = pqt_leaf_cursor_read(L, INT64_MAX, cd, &rows, err);
+  if (st == PQT_OK) st = pqt_leaf_cursor_finish(L, err);
+  pqt_leaf_cursor_close(L);
   return st;
 }
 
@@ -217,99 +271,240 @@ void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) 
   memset(d, 0, sizeof *d);
 }
 
-pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+/* ---- the row-group cursor ------------------------------------------------- */
+
+struct pqt_rg_cursor {
+  pqt_reader *r;
+  int32_t g;
+  int64_t num_rows, rows_done;
+  const uint8_t *selected; /* borrowed: one byte per leaf */
+  int32_t nl;
+  int32_t n_selected;
+  uint8_t *lost;           /* per leaf: its top-level field reads as null */
+  pqt_leaf_cursor **leaves; /* per leaf; cursors of the selected, not lost */
+  pqt_column_data *cols;   /* per leaf: one batch */
+  bool finished;           /* every cursor checked at the chunk's end */
+};
+
+bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
+int64_t pqt_rg_cursor_rows_left(const pqt_rg_cursor *c) { return c->num_rows - c->rows_done; }
+
+void pqt_rg_cursor_close(pqt_rg_cursor *c) {
+  if (!c) return;
+  const pqt_allocator *a = c->r->data_alloc;
+  size_t nl = (size_t)(c->nl ? c->nl : 1);
+  if (c->leaves)
+    for (int32_t i = 0; i < c->nl; i++) pqt_leaf_cursor_close(c->leaves[i]);
+  if (c->cols)
+    for (int32_t i = 0; i < c->nl; i++) pqt_column_data_free(&c->cols[i]);
+  pqt_mem_free(a, c->leaves, sizeof(pqt_leaf_cursor *) * nl);
+  pqt_mem_free(a, c->cols, sizeof(pqt_column_data) * nl);
+  pqt_mem_free(a, c->lost, nl);
+  pqt_mem_free(a, c, sizeof *c);
+}
+
+/* The chunk of leaf i failed with st (err says why): with PQT_SKIP_CORRUPT
+ * and an optional top-level field, the field reads as null from here on
+ * (PQT_OK); otherwise st. */
+static pqt_status lose_field(pqt_rg_cursor *c, int32_t i, pqt_status st, int64_t rows, pqt_error *err) {
+  const pqt_schema_node *leaf = c->r->schema->leaves[i];
+  if (!chunk_loss_allowed(c->r, st, leaf)) return st;
+  const pqt_schema_node *f = top_field(leaf);
+  report_chunk_loss(c->r, c->g, leaf, f, rows, err);
+  for (int32_t k = f->first_leaf; k < f->first_leaf + f->n_leaves && k < c->nl; k++) {
+    if (!c->selected[k]) continue;
+    c->lost[k] = 1;
+    pqt_leaf_cursor_close(c->leaves[k]);
+    c->leaves[k] = NULL;
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
                               pqt_error *err) {
-  memset(out, 0, sizeof *out);
+  *out = NULL;
   if (g < 0 || g >= r->md.row_groups.n) return pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
-  const pqt_schema *sc = r->schema;
   const pqt_row_group *rg = &r->md.row_groups.items[g];
-  int32_t nl = sc->n_leaves;
-  size_t cols_bytes = (sizeof(pqt_column_data) + 1) * (size_t)(nl ? nl : 1);
-  pqt_column_data *cols = pqt_mem_calloc(r->data_alloc, cols_bytes);
-  if (!cols) return pqt_nomem(err);
-  uint8_t *lost = (uint8_t *)(cols + (nl ? nl : 1)); /* leaves of fields read as null */
-  for (int32_t i = 0; i < nl; i++) pqt_column_data_init(&cols[i], r->data_alloc);
-  pqt_status st = PQT_OK;
-  int32_t n_read = 0, n_lost = 0;
-  for (int32_t i = 0; i < nl && st == PQT_OK; i++) {
+  if (rg->num_rows < 0) {
+    if (err) err->row_group = g;
+    return pqt_corrupt(err, "row group %d: negative num_rows %lld", g, (long long)rg->num_rows);
+  }
+  const pqt_allocator *a = r->data_alloc;
+  pqt_rg_cursor *c = pqt_mem_calloc(a, sizeof *c);
+  if (!c) return pqt_nomem(err);
+  c->r = r;
+  c->g = g;
+  c->num_rows = rg->num_rows;
+  c->selected = selected;
+  c->nl = r->schema->n_leaves;
+  size_t nl = (size_t)(c->nl ? c->nl : 1);
+  c->lost = pqt_mem_calloc(a, nl);
+  c->leaves = pqt_mem_calloc(a, sizeof(pqt_leaf_cursor *) * nl);
+  c->cols = pqt_mem_calloc(a, sizeof(pqt_column_data) * nl);
+  pqt_status st = (!c->lost || !c->leaves || !c->cols) ? pqt_nomem(err) : PQT_OK;
+  for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) pqt_column_data_init(&c->cols[i], a);
+  for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
     if (!selected[i]) continue;
-    st = pqt_row_group_read_leaf(r, g, i, &cols[i], err);
-    if (st == PQT_OK) {
-      n_read++;
-    } else if (chunk_loss_allowed(r, st, sc->leaves[i])) {
-      /* the chunk is lost; its top-level field reads as null (below) */
-      const pqt_schema_node *f = top_field(sc->leaves[i]);
-      report_chunk_loss(r, g, sc->leaves[i], f, rg->num_rows, err);
-      for (int32_t k = f->first_leaf; k < f->first_leaf + f->n_leaves; k++) {
-        if (selected[k] && k < i) n_read--; /* read before the damaged one: dropped too */
-        lost[k] = selected[k];
-      }
-      n_lost++;
-      i = f->first_leaf + f->n_leaves - 1;
-      st = PQT_OK;
-    }
+    c->n_selected++;
+    if (c->lost[i]) continue;
+    st = pqt_leaf_cursor_open(r, g, i, &c->leaves[i], err);
+    if (st != PQT_OK) st = lose_field(c, i, st, c->num_rows, err);
   }
-  /* Lost fields become nulls, when a column that did read vouches for the
-   * row group's row count (so num_rows alone never sizes the nulls). */
-  if (st == PQT_OK && n_lost > 0) {
-    if (n_read <= 0) {
-      st = pqt_corrupt(err, "every column read is damaged");
-    } else {
-      for (int32_t i = 0; i < nl && st == PQT_OK; i++)
-        if (lost[i]) st = null_leaf(&cols[i], sc->leaves[i], rg->num_rows, r->data_alloc, err);
-    }
+  if (st != PQT_OK) {
+    pqt_rg_cursor_close(c);
+    return st;
   }
-  /* top-level fields with at least one projected leaf */
-  const pqt_schema_node *root = sc->root;
+  *out = c;
+  return PQT_OK;
+}
+
+/* Assemble the projected top-level fields of the batch in c->cols. */
+static pqt_status assemble_batch(pqt_rg_cursor *c, int64_t rows, pqt_row_group_data *out, pqt_error *err) {
+  pqt_reader *r = c->r;
+  const pqt_schema_node *root = r->schema->root;
+  const uint8_t *selected = c->selected;
   int32_t nf = 0;
   for (int32_t k = 0; k < root->n_children; k++) {
     const pqt_schema_node *f = root->children[k];
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++)
       if (selected[i]) { nf++; break; }
   }
-  if (st == PQT_OK) {
-    out->fields = pqt_mem_calloc(r->data_alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
-    out->n_fields_cap = nf ? nf : 1;
-    if (!out->fields) st = pqt_nomem(err);
-  }
-  out->num_rows = rg->num_rows;
+  out->fields = pqt_mem_calloc(r->data_alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
+  out->n_fields_cap = nf ? nf : 1;
+  if (!out->fields) return pqt_nomem(err);
+  out->num_rows = rows;
+  pqt_status st = PQT_OK;
   for (int32_t k = 0; k < root->n_children && st == PQT_OK; k++) {
     const pqt_schema_node *f = root->children[k];
     bool any = false;
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++) any |= selected[i] != 0;
     if (!any) continue;
-    st = pqt_reader_limit_status(r, pqt_assemble_field(f, cols, nl, selected, r->data_alloc, &out->fields[out->n_fields], err),
-                      err);
+    st = pqt_reader_limit_status(
+        r, pqt_assemble_field(f, c->cols, c->nl, selected, r->data_alloc, &out->fields[out->n_fields], err), err);
     if (st == PQT_OK) {
-      if (out->fields[out->n_fields]->length != rg->num_rows)
-        st = pqt_corrupt(err, "field %s has %lld rows, the row group %lld", f->name,
-                         (long long)out->fields[out->n_fields]->length, (long long)rg->num_rows);
+      if (out->fields[out->n_fields]->length != rows)
+        st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name,
+                         (long long)out->fields[out->n_fields]->length, (long long)rows);
       out->n_fields++;
     }
     if (st != PQT_OK) {
-      if (err) err->row_group = g;
-      pqt_error_prefix(err, "row group %d, field %s", g, f->name);
+      if (err) err->row_group = c->g;
+      pqt_error_prefix(err, "row group %d, field %s", c->g, f->name);
     }
   }
-  for (int32_t i = 0; i < nl; i++) pqt_column_data_free(&cols[i]);
-  pqt_mem_free(r->data_alloc, cols, cols_bytes);
-  if (st != PQT_OK) pqt_row_group_data_free(r->data_alloc, out);
   return st;
 }
 
-pqt_status pqt_row_group_read_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
-                                      bool *skipped, pqt_error *err) {
+pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err) {
+  memset(out, 0, sizeof *out);
+  pqt_reader *r = c->r;
+  const pqt_allocator *a = r->data_alloc;
+  int64_t left = c->num_rows - c->rows_done;
+  /* without a projected column the rows are only a count: one batch */
+  int64_t want = c->n_selected == 0 || max_rows <= 0 || max_rows > left ? left : max_rows;
+  if (c->finished && want > 0) return pqt_error_set(err, PQT_EINVAL, "row group cursor: read past its end");
+  bool last = want == left;
+  pqt_status st = PQT_OK;
+  int32_t n_read = 0;
+  for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
+    pqt_column_data_free(&c->cols[i]);
+    pqt_column_data_init(&c->cols[i], a);
+  }
+  for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
+    if (!c->selected[i] || c->lost[i]) continue;
+    pqt_leaf_cursor *L = c->leaves[i];
+    int64_t got = 0;
+    pqt_status ls = pqt_leaf_cursor_read(L, want, &c->cols[i], &got, err);
+    if (ls == PQT_OK && (got != want || last)) ls = pqt_leaf_cursor_finish(L, err);
+    if (ls == PQT_OK && got != want)
+      ls = leaf_error(r, c->g, i,
+                      pqt_corrupt(err, "column chunk ends after %lld rows; the row group has %lld",
+                                  (long long)(c->rows_done + got), (long long)c->num_rows),
+                      err);
+    if (ls == PQT_OK) {
+      n_read++;
+      continue;
+    }
+    st = lose_field(c, i, ls, left, err);
+    if (st == PQT_OK) {
+      /* leaves of the field read before this one: dropped too */
+      const pqt_schema_node *f = top_field(r->schema->leaves[i]);
+      for (int32_t k = f->first_leaf; k < i; k++)
+        if (c->selected[k]) n_read--;
+      i = f->first_leaf + f->n_leaves - 1;
+    }
+  }
+  /* Lost fields become nulls, when a column that did read vouches for the
+   * batch's row count (so num_rows alone never sizes the nulls). */
+  bool any_lost = false;
+  for (int32_t i = 0; i < c->nl; i++) any_lost |= c->selected[i] && c->lost[i];
+  if (st == PQT_OK && any_lost) {
+    if (n_read <= 0) {
+      st = pqt_corrupt(err, "row group %d: every column read is damaged", c->g);
+      if (err) err->row_group = c->g;
+    } else {
+      for (int32_t i = 0; i < c->nl && st == PQT_OK; i++)
+        if (c->selected[i] && c->lost[i]) st = null_leaf(&c->cols[i], r->schema->leaves[i], want, a, err);
+    }
+  }
+  if (st == PQT_OK) st = assemble_batch(c, want, out, err);
+  for (int32_t i = 0; i < c->nl; i++) {
+    pqt_column_data_free(&c->cols[i]);
+    pqt_column_data_init(&c->cols[i], a);
+  }
+  if (st != PQT_OK) {
+    pqt_row_group_data_free(a, out);
+    return st;
+  }
+  c->rows_done += want;
+  if (last) c->finished = true;
+  return PQT_OK;
+}
+
+pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+                              pqt_error *err) {
+  memset(out, 0, sizeof *out);
+  pqt_rg_cursor *c;
+  PQT_RETURN_NOT_OK(pqt_rg_cursor_open(r, g, selected, &c, err));
+  pqt_status st = pqt_rg_cursor_next(c, 0, out, err);
+  pqt_rg_cursor_close(c);
+  return st;
+}
+
+pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, bool *skipped,
+                                      pqt_error *err) {
   *skipped = false;
   pqt_error local;
   pqt_error_init(&local);
-  pqt_status st = pqt_reader_limit_status(r, pqt_row_group_read(r, g, selected, out, &local), &local);
+  pqt_reader *r = c->r;
+  int64_t left = c->num_rows - c->rows_done;
+  pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_next(c, max_rows, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
   bool recoverable = st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
   if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable) {
     if (err) *err = local;
     return st;
   }
-  /* the row group is lost, the rest of the file is not */
+  /* the rest of the row group is lost, the rest of the file is not */
+  *skipped = true;
+  c->rows_done = c->num_rows;
+  c->finished = true;
+  if (r->opts.on_skip) r->opts.on_skip(r->opts.on_skip_ctx, &local, left);
+  return PQT_OK;
+}
+
+pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
+                                      bool *skipped, pqt_error *err) {
+  *skipped = false;
+  pqt_error local;
+  pqt_error_init(&local);
+  pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_open(r, g, selected, out, &local), &local);
+  if (st == PQT_OK) return PQT_OK;
+  bool recoverable = st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
+  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable || g < 0 || g >= r->md.row_groups.n) {
+    if (err) *err = local;
+    return st;
+  }
   *skipped = true;
   if (r->opts.on_skip) r->opts.on_skip(r->opts.on_skip_ctx, &local, r->md.row_groups.items[g].num_rows);
   return PQT_OK;

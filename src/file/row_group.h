@@ -16,6 +16,7 @@ typedef struct pqt_row_group_data {
 /* selected: one byte per leaf column (1 = projected), filled from options. */
 pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected,
                                   pqt_error *err);
+/* The whole row group in one batch. */
 pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
                               pqt_error *err);
 /* Where a column chunk's bytes are: from the smaller valid page offset
@@ -24,11 +25,42 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
                            pqt_error *err);
 /* Decode one column chunk (errors name the row group and column). */
 pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err);
-/* pqt_row_group_read honouring pqt_read_options.on_error: with
- * PQT_SKIP_CORRUPT a corrupt row group is reported (on_skip) and *skipped
- * set instead of failing; out is then empty. */
-pqt_status pqt_row_group_read_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
+
+/* One column chunk read a few records at a time (a column cursor set up
+ * from the file's metadata: codec, decryption, recovery); errors name the
+ * row group and column. See pqt_column_cursor_read / _finish. */
+typedef struct pqt_leaf_cursor pqt_leaf_cursor;
+pqt_status pqt_leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor **out, pqt_error *err);
+pqt_status pqt_leaf_cursor_read(pqt_leaf_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
+                                pqt_error *err);
+pqt_status pqt_leaf_cursor_finish(pqt_leaf_cursor *c, pqt_error *err);
+void pqt_leaf_cursor_close(pqt_leaf_cursor *c);
+
+/*
+ * A row group read a batch of records at a time: every projected leaf has
+ * a column cursor (column/column_reader.h), so memory holds a page per
+ * column plus one batch. Errors name the row group and column (and page).
+ * PQT_SKIP_CORRUPT: a damaged chunk under an optional top-level field
+ * makes that field null from there on, reported through on_skip.
+ */
+typedef struct pqt_rg_cursor pqt_rg_cursor;
+pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
+                              pqt_error *err);
+/* The next max_rows rows (<= 0: all that are left) as top-level fields;
+ * out->num_rows == 0 once the row group is read. The batch that ends the
+ * row group also checks that every chunk ends there. */
+pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err);
+bool pqt_rg_cursor_done(const pqt_rg_cursor *c);
+int64_t pqt_rg_cursor_rows_left(const pqt_rg_cursor *c);
+void pqt_rg_cursor_close(pqt_rg_cursor *c);
+/* The same honouring pqt_read_options.on_error: with PQT_SKIP_CORRUPT a
+ * row group that cannot be opened, or the rest of one that fails, is
+ * reported (on_skip, with the rows lost) and *skipped set instead of
+ * failing; out is then empty and the cursor done. */
+pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
                                       bool *skipped, pqt_error *err);
+pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, bool *skipped,
+                                      pqt_error *err);
 /* st, or PQT_ELIMIT when st is an allocation refused at max_memory. */
 pqt_status pqt_reader_limit_status(pqt_reader *r, pqt_status st, pqt_error *err);
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d);

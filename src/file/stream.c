@@ -1,7 +1,10 @@
 /*
  * file/stream.c: pqt_reader_get_stream, an ArrowArrayStream of record
- * batches. One row group is decoded at a time (memory is bounded by the
- * projected columns of one row group); batches are zero-copy slices of it.
+ * batches. Each batch is decoded when it is asked for, straight from the
+ * current pages of the row group's projected columns (file/row_group.h):
+ * memory holds a page per column and the batches the consumer keeps, and
+ * a batch released before the next is decoded gives its buffers back to
+ * the reader's pool, so the next one is written into memory still in cache.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,8 +19,12 @@ typedef struct stream_priv {
   int32_t n_groups;
   int32_t next_group;
   int64_t batch_size;
-  pqt_row_group_data cur;
-  bool have_cur;
+  pqt_rg_cursor *rg;   /* the row group being read */
+  /* PQT_SKIP_CORRUPT: a row group is decoded whole before any of its rows
+   * go out (what a damage costs must not depend on the batch size), then
+   * handed out in slices */
+  pqt_row_group_data whole;
+  bool have_whole;
   int64_t pos;
   pqt_error err;
 } stream_priv;
@@ -43,32 +50,56 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   stream_priv *p = s->private_data;
   pqt_error_init(&p->err);
   const pqt_allocator *alloc = p->r->data_alloc;
-  while (!p->have_cur || p->pos >= p->cur.num_rows) {
-    if (p->have_cur) {
-      pqt_row_group_data_free(alloc, &p->cur);
-      p->have_cur = false;
+  const bool whole = p->r->opts.on_error == PQT_SKIP_CORRUPT;
+  for (;;) {
+    if (p->have_whole) {
+      if (p->pos < p->whole.num_rows) {
+        int64_t n = p->whole.num_rows - p->pos;
+        if (n > p->batch_size) n = p->batch_size;
+        pqt_status st = pqt_export_batch(alloc, p->whole.fields, p->whole.n_fields, p->pos, n, out, &p->err);
+        if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
+        p->pos += n;
+        return 0;
+      }
+      pqt_row_group_data_free(alloc, &p->whole);
+      p->have_whole = false;
     }
-    if (p->next_group >= p->n_groups) {
-      memset(out, 0, sizeof *out); /* end of stream: a released array */
-      return 0;
+    if (p->rg && pqt_rg_cursor_done(p->rg)) {
+      pqt_rg_cursor_close(p->rg);
+  if (p->have_whole) pqt_row_group_data_free(alloc, &p->whole);
+      p->rg = NULL;
     }
-    int32_t g = p->groups[p->next_group++];
+    if (!p->rg) {
+      if (p->next_group >= p->n_groups) {
+        memset(out, 0, sizeof *out); /* end of stream: a released array */
+        return 0;
+      }
+      int32_t g = p->groups[p->next_group++];
+      bool skipped;
+      pqt_status st = pqt_rg_cursor_open_recover(p->r, g, p->selected, &p->rg, &skipped, &p->err);
+      if (st != PQT_OK) return status_to_errno(st);
+      if (skipped) continue;
+    }
+    pqt_row_group_data d;
     bool skipped;
-    pqt_status st = pqt_row_group_read_recover(p->r, g, p->selected, &p->cur, &skipped, &p->err);
+    pqt_status st = pqt_rg_cursor_next_recover(p->rg, whole ? 0 : p->batch_size, &d, &skipped, &p->err);
     if (st != PQT_OK) return status_to_errno(st);
-    if (skipped) continue;
-    p->have_cur = true;
-    p->pos = 0;
-    for (int32_t i = 0; i < p->cur.n_fields && st == PQT_OK; i++)
-      st = pqt_array_to_arrow_layout(alloc, p->cur.fields[i], &p->err);
+    if (skipped || d.num_rows == 0) {
+      pqt_row_group_data_free(alloc, &d);
+      continue;
+    }
+    for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++) st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
+    if (st == PQT_OK && whole) {
+      p->whole = d;
+      p->have_whole = true;
+      p->pos = 0;
+      continue;
+    }
+    if (st == PQT_OK) st = pqt_export_batch(alloc, d.fields, d.n_fields, 0, d.num_rows, out, &p->err);
+    pqt_row_group_data_free(alloc, &d); /* the exported batch holds its own references */
     if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
+    return 0;
   }
-  int64_t n = p->cur.num_rows - p->pos;
-  if (p->batch_size > 0 && n > p->batch_size) n = p->batch_size;
-  pqt_status st = pqt_export_batch(alloc, p->cur.fields, p->cur.n_fields, p->pos, n, out, &p->err);
-  if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
-  p->pos += n;
-  return 0;
 }
 
 static const char *stream_get_last_error(struct ArrowArrayStream *s) {
@@ -80,7 +111,8 @@ static void stream_release(struct ArrowArrayStream *s) {
   if (!s || !s->release) return;
   stream_priv *p = s->private_data;
   const pqt_allocator *alloc = p->r->data_alloc;
-  if (p->have_cur) pqt_row_group_data_free(alloc, &p->cur);
+  pqt_rg_cursor_close(p->rg);
+  if (p->have_whole) pqt_row_group_data_free(alloc, &p->whole);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
   pqt_mem_free(alloc, p, sizeof *p);
@@ -106,7 +138,7 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
     if (g < 0 || g >= r->md.row_groups.n) st = pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
     p->groups[i] = g;
   }
-  p->batch_size = opts ? opts->batch_size : 0;
+  p->batch_size = opts && opts->batch_size > 0 ? opts->batch_size : PQT_DEFAULT_BATCH_ROWS;
   out->private_data = p;
   out->release = stream_release;
   if (st != PQT_OK) {

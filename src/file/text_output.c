@@ -1,7 +1,8 @@
 /*
  * file/text_output.c: pqt_reader_write_text, rows as JSON Lines or CSV.
- * Row group by row group: decode the projected columns, then format row by
- * row into a buffer flushed to the caller's writer in large pieces.
+ * Row group by row group, a batch of rows at a time: decode the projected
+ * columns, then format row by row into a buffer flushed to the caller's
+ * writer in large pieces.
  */
 #include "arrow/text.h"
 #include "file/row_group.h"
@@ -9,6 +10,8 @@
 PQT_API void pqt_scan_options_init(pqt_scan_options *o) { memset(o, 0, sizeof *o); }
 
 #define FLUSH_AT (256u * 1024u)
+/* Rows decoded at a time: memory holds a page per column and this batch. */
+#define TEXT_BATCH_ROWS 4096
 
 static pqt_status flush(pqt_buf *b, pqt_write_fn write, void *ctx, pqt_error *err) {
   if (b->len == 0) return PQT_OK;
@@ -46,33 +49,43 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   int32_t n_groups = opts && opts->row_groups && opts->n_row_groups ? opts->n_row_groups : r->md.row_groups.n;
   for (int32_t gi = 0; gi < n_groups && st == PQT_OK && (limit < 0 || written < limit); gi++) {
     int32_t g = opts && opts->row_groups && opts->n_row_groups ? opts->row_groups[gi] : gi;
-    pqt_row_group_data d;
+    pqt_rg_cursor *rg;
     bool skipped;
-    st = pqt_row_group_read_recover(r, g, selected, &d, &skipped, err);
+    st = pqt_rg_cursor_open_recover(r, g, selected, &rg, &skipped, err);
     if (st != PQT_OK) break;
     if (skipped) continue;
-    for (int64_t row = 0; row < d.num_rows && st == PQT_OK && (limit < 0 || written < limit); row++) {
-      if (format == PQT_TEXT_JSONL) {
-        st = pqt_buf_append(&b, "{", 1, err);
-        for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {
-          const pqt_array *f = d.fields[k];
-          if (k) st = pqt_buf_append(&b, ",", 1, err);
-          if (st == PQT_OK) st = pqt_json_string_append(&b, (const uint8_t *)f->name, strlen(f->name), err);
-          if (st == PQT_OK) st = pqt_buf_append(&b, ":", 1, err);
-          if (st == PQT_OK) st = pqt_array_row_json(f, row, &b, err);
+    while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
+      pqt_row_group_data d;
+      /* PQT_SKIP_CORRUPT: whole row groups, so that what a damage costs
+       * does not depend on the batch size (as in the stream) */
+      int64_t want = r->opts.on_error == PQT_SKIP_CORRUPT ? 0 : TEXT_BATCH_ROWS;
+      if (want > 0 && limit >= 0 && limit - written < want) want = limit - written;
+      st = pqt_rg_cursor_next_recover(rg, want, &d, &skipped, err);
+      if (st != PQT_OK || skipped) break;
+      for (int64_t row = 0; row < d.num_rows && st == PQT_OK; row++) {
+        if (format == PQT_TEXT_JSONL) {
+          st = pqt_buf_append(&b, "{", 1, err);
+          for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {
+            const pqt_array *f = d.fields[k];
+            if (k) st = pqt_buf_append(&b, ",", 1, err);
+            if (st == PQT_OK) st = pqt_json_string_append(&b, (const uint8_t *)f->name, strlen(f->name), err);
+            if (st == PQT_OK) st = pqt_buf_append(&b, ":", 1, err);
+            if (st == PQT_OK) st = pqt_array_row_json(f, row, &b, err);
+          }
+          if (st == PQT_OK) st = pqt_buf_append(&b, "}\n", 2, err);
+        } else {
+          for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {
+            if (k) st = pqt_buf_append(&b, ",", 1, err);
+            if (st == PQT_OK) st = pqt_array_row_csv(d.fields[k], row, &b, err);
+          }
+          if (st == PQT_OK) st = pqt_buf_append(&b, "\n", 1, err);
         }
-        if (st == PQT_OK) st = pqt_buf_append(&b, "}\n", 2, err);
-      } else {
-        for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {
-          if (k) st = pqt_buf_append(&b, ",", 1, err);
-          if (st == PQT_OK) st = pqt_array_row_csv(d.fields[k], row, &b, err);
-        }
-        if (st == PQT_OK) st = pqt_buf_append(&b, "\n", 1, err);
+        written++;
+        if (st == PQT_OK && b.len >= FLUSH_AT) st = flush(&b, write, ctx, err);
       }
-      written++;
-      if (st == PQT_OK && b.len >= FLUSH_AT) st = flush(&b, write, ctx, err);
+      pqt_row_group_data_free(r->data_alloc, &d);
     }
-    pqt_row_group_data_free(r->data_alloc, &d);
+    pqt_rg_cursor_close(rg);
   }
   if (st == PQT_OK) st = flush(&b, write, ctx, err);
   pqt_buf_free(&b);

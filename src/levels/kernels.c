@@ -236,3 +236,16 @@ bool pqt_lvk_validate(pqt_levels_isa isa, const int16_t *def, const int16_t *rep
   if (isa == PQT_LEVELS_ISA_SCALAR || max_rep < 1 || max_rep > PQT_LVK_MAX_REP) return false;
   return DISPATCH(isa, validate, def, rep, n, max_def, max_rep, repeated_def, prev_def);
 }
+
+int64_t pqt_levels_find_nth(const int16_t *levels, int64_t n, int16_t v, int64_t nth, int64_t *before) {
+  int64_t b = 0;
+  int64_t at = n <= 0 ? 0 : nth < 0 ? 0 : DISPATCH(PQT_LEVELS_ISA_BEST, find_nth, levels, n, v, nth, &b);
+  if (before) *before = n <= 0 || nth < 0 ? 0 : b;
+  return at;
+}
+
+int64_t pqt_levels_count_eq(const int16_t *levels, int64_t n, int16_t v) {
+  int64_t c = 0;
+  pqt_levels_find_nth(levels, n, v, INT64_MAX, &c);
+  return c;
+}

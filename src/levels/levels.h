@@ -210,6 +210,13 @@ pqt_status pqt_levels_spread_offsets64(int64_t *out_offsets, const int64_t *dens
                                        int64_t valid_offset, int64_t n_slots,
                                        pqt_error *err);
 
+/* Where the nth (0-based) entry equal to v is in levels[0, n), or n when
+ * there are fewer; *before (may be NULL) = the entries equal to v before
+ * that index. 64 entries a step. */
+int64_t pqt_levels_find_nth(const int16_t *levels, int64_t n, int16_t v, int64_t nth, int64_t *before);
+/* Entries equal to v in levels[0, n). */
+int64_t pqt_levels_count_eq(const int16_t *levels, int64_t n, int16_t v);
+
 /* Number of records starting in rep[0, n) (entries with rep == 0). */
 int64_t pqt_levels_count_records(const int16_t *rep, int64_t n);
 

@@ -234,14 +234,8 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
         PQT_CHECK_CORRUPT(usize == csize, err, "uncompressed page: sizes differ (%zu vs %zu)", usize, csize);
         p = body;
       } else {
-        uint8_t *dst = pr->opts.values_dst ? pr->opts.values_dst(pr->opts.values_dst_ctx, dh->encoding, dh->num_values, usize) : NULL;
-        if (dst) {
-          PQT_RETURN_NOT_OK(pqt_codec_decompress(pr->codec_ctx, pr->codec, body, csize, dst, usize, err));
-          p = dst;
-        } else {
-          PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
-          p = pr->scratch.data;
-        }
+        PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
+        p = pr->scratch.data;
       }
       size_t rest = usize;
       if (pr->opts.max_rep > 0)
@@ -283,14 +277,8 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     } else if (vu == 0 && vc == 0) {
       page->values = body + rl + dl; /* empty data section */
     } else {
-      uint8_t *dst = pr->opts.values_dst ? pr->opts.values_dst(pr->opts.values_dst_ctx, dh->encoding, dh->num_values, vu) : NULL;
-      if (dst) {
-        PQT_RETURN_NOT_OK(pqt_codec_decompress(pr->codec_ctx, pr->codec, body + rl + dl, vc, dst, vu, err));
-        page->values = dst;
-      } else {
-        PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body + rl + dl, vc, vu, 0, err));
-        page->values = pr->scratch.data;
-      }
+      PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body + rl + dl, vc, vu, 0, err));
+      page->values = pr->scratch.data;
     }
     page->values_len = vu;
     if (pr->opts.max_rep == 0) page->rep_len = 0;

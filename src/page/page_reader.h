@@ -43,12 +43,7 @@ typedef struct pqt_page {
 typedef struct pqt_page_reader_options {
   bool verify_crc;
   bool crc_report_only;
-  /* Where to decompress a data page (v1: the whole page; v2: its values
-   * section): values_dst(ctx, encoding, num_values, n) returns room for n + 16 bytes,
-   * or NULL for the reader's own scratch buffer. Lets PLAIN values land
-   * where the caller keeps them, with no copy. */
-  uint8_t *(*values_dst)(void *ctx, int32_t encoding, int32_t num_values, size_t n);
-  void *values_dst_ctx;          /* a CRC mismatch is reported in the page, not an error */
+  /* with crc_report_only, a CRC mismatch is reported in the page, not an error */
   int16_t max_def;               /* of the column: decides which level sections exist */
   int16_t max_rep;
   uint64_t max_page_bytes;       /* hard ceiling on an uncompressed page (default 1 GiB) */
