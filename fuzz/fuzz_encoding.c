@@ -1,5 +1,5 @@
 /* libFuzzer target for the encoding kernels (src/encoding): byte 0 picks
- * the decoder, byte 1 a bit width / value width, bytes 2-3 the value count
+ * the decoder (14 of them, the delta byte-array ones also in batches), byte 1 a bit width / value width, bytes 2-3 the value count
  * (at most 65535), the rest is the untrusted span. Decoders must never
  * crash, read out of bounds or write past the bounded outputs. Outputs are
  * heap buffers of exactly the requested size so ASan sees any overrun. */
@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 4) return 0;
-  const unsigned mode = data[0] % 12;
+  const unsigned mode = data[0] % 14;
   const unsigned param = data[1];
   const size_t n = (size_t)data[2] | (size_t)data[3] << 8;
   const uint8_t *in = data + 4;
@@ -115,6 +115,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 10:
       st = pqt_bss_decode(span, len, 1 + param % 16, param % 7, n, out, &err);
       break;
+    case 12: { /* DELTA_LENGTH_BYTE_ARRAY in batches of 1 + param % 64 */
+      pqt_delta_length_decoder d;
+      st = pqt_delta_length_init(&d, span, len, &err);
+      size_t done = 0, step = 1 + param % 64;
+      while (!st && done < n) {
+        size_t k = n - done < step ? n - done : step;
+        st = pqt_delta_length_next(&d, offsets + done, &buf, k, &err);
+        done += k;
+      }
+      if (!st && pqt_delta_length_consumed(&d) > len) abort();
+      break;
+    }
+    case 13: { /* DELTA_BYTE_ARRAY in batches, the state carried */
+      pqt_delta_byte_array_state s;
+      pqt_delta_byte_array_state_init(&s, NULL);
+      pqt_delta_byte_array_decoder d;
+      size_t fw = param & 0x80 ? (param & 7) + 1 : 0;
+      st = pqt_delta_byte_array_init(&d, span, len, fw, &err);
+      size_t done = 0, step = 1 + param % 64;
+      while (!st && done < n) {
+        size_t k = n - done < step ? n - done : step;
+        st = pqt_delta_byte_array_next(&d, &s, fw ? NULL : offsets + done, &buf, k, &err);
+        done += k;
+      }
+      if (!st && pqt_delta_byte_array_consumed(&d) > len) abort();
+      pqt_delta_byte_array_state_free(&s);
+      break;
+    }
     case 11: { /* legacy BIT_PACKED levels */
       st = pqt_levels_decode_bit_packed(span, len, param % 17, out, n, (int16_t)param, &used,
                                         &err);

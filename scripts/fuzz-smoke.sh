@@ -10,6 +10,8 @@
 #   PARQUET_TESTING_DIR: the corpus (default ../shared/parquet-testing);
 #     its files up to SEED_MAX_BYTES (default 65536) seed fuzz_read_file.
 #   FUZZ_NO_BUILD=1: use the existing build/fuzz binaries.
+#   FUZZ_DIR=DIR: the binaries (and findings/) in DIR instead (with FUZZ_NO_BUILD=1:
+#     a copy of build/fuzz kept still for a long run while the tree is rebuilt).
 #   FUZZ_KEEP_CORPUS=DIR: build the working corpora under DIR and keep them.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,7 +19,7 @@ SECS="${1:-30}"
 shift || true
 TESTING="${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}"
 SEED_MAX_BYTES="${SEED_MAX_BYTES:-65536}"
-FUZZ_DIR="$ROOT/build/fuzz"
+FUZZ_DIR="${FUZZ_DIR:-$ROOT/build/fuzz}"
 FINDINGS="$FUZZ_DIR/findings"
 
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
@@ -42,9 +44,18 @@ mkdir -p "$FINDINGS"
 seed_corpus() {
   local t="$1" dir="$2" short="${1#fuzz_}"
   mkdir -p "$dir"
-  for d in "$ROOT/fuzz/corpus/$short" "$ROOT/fuzz/corpus/$t" "$ROOT/fuzz/regressions/$t"; do
+  for d in "$ROOT/fuzz/corpus/$short" "$ROOT/fuzz/corpus/$t" "$ROOT/tests/hardening/fuzz_regressions/$t"; do
     [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp -t "$dir" {} +
   done
+  if { [ "$t" = fuzz_codec ] || [ "$t" = fuzz_encoding ]; } && [ -d "$TESTING" ]; then
+    # real compressed pages and real level/value sections of the corpus
+    local pages="$WORK/pages"
+    if [ ! -d "$pages" ]; then
+      mkdir -p "$pages/codec" "$pages/encoding"
+      "$FUZZ_DIR/seeds_from_corpus" "$TESTING" "$pages/codec" "$pages/encoding" >/dev/null || true
+    fi
+    find "$pages/$short" -maxdepth 1 -type f -exec cp -t "$dir" {} +
+  fi
   if [ "$t" = fuzz_read_file ] || [ "$t" = fuzz_salvage ]; then
     [ "$t" = fuzz_salvage ] && find "$ROOT/fuzz/corpus/read_file" -maxdepth 1 -type f -exec cp -t "$dir" {} +
     cp "$ROOT"/tests/fixtures/seed004_*.parquet "$dir"/ 2>/dev/null || true

@@ -1,7 +1,7 @@
 /*
  * Fuzz regression driver: replays, under plain ctest (so the ASan/UBSan
  * build of `make test` sees them), every input kept under
- * fuzz/regressions/<target>/ and the checked-in seed corpora
+ * tests/hardening/fuzz_regressions/<target>/ and the checked-in seed corpora
  * fuzz/corpus/<name>/ through the very code of the libFuzzer targets: the
  * fuzz/fuzz_*.c files are compiled into this executable, each with its
  * LLVMFuzzerTestOneInput renamed. A target's invariant failure aborts the
@@ -84,11 +84,16 @@ static int replay_dir(const char *dir, fuzz_entry fn, int all_variants) {
   return count;
 }
 
+/* sub: "corpus/<name>" (fuzz/corpus, the seeds) or "regressions/<target>"
+ * (tests/hardening/fuzz_regressions, the findings). */
 static int replay(const char *sub, fuzz_entry fn, int all_variants) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/fuzz/%s", PQT_SOURCE_DIR, sub);
+  if (strncmp(sub, "regressions/", 12) == 0)
+    snprintf(dir, sizeof dir, "%s/tests/hardening/fuzz_regressions/%s", PQT_SOURCE_DIR, sub + 12);
+  else
+    snprintf(dir, sizeof dir, "%s/fuzz/%s", PQT_SOURCE_DIR, sub);
   int n = replay_dir(dir, fn, all_variants);
-  if (n >= 0) fprintf(stderr, "  replayed %d inputs from fuzz/%s\n", n, sub);
+  if (n >= 0) fprintf(stderr, "  replayed %d inputs from %s\n", n, dir + strlen(PQT_SOURCE_DIR) + 1);
   return n;
 }
 
