@@ -219,12 +219,15 @@ typedef struct pqt_read_options {
   int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
   /* What corrupt data does: PQT_FAIL (default) stops the read with the
    * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
-   * goes on: a bad page of a top-level optional column reads as nulls
-   * (rows_lost 0: the rows stay, that column's values are gone); a bad chunk
-   * of any other column under an optional top-level field makes that field
-   * null in the row group's rows (rows_lost 0), provided another column of
-   * the row group read; a bad chunk of a column under a required or repeated
-   * top-level field loses its row group (rows_lost = its rows). */
+   * goes on (spec: "Error recovery"): a bad page loses the rows it held, a
+   * bad page header or column chunk the rest of its chunk. Lost rows of a
+   * column under an optional top-level field make that field null in those
+   * rows, in all its columns (rows_lost 0); lost rows of a column under a
+   * required top-level field are left out of every column (rows_lost = the
+   * rows). A nested v1 page's rows are known from the offset index; without
+   * one, its loss costs the rest of its chunk. A row group where every
+   * column lost every row is lost (rows_lost = its rows). With it, row
+   * groups are decoded whole before any of their rows go out. */
   int on_error;
   void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
   void *on_skip_ctx;

@@ -214,7 +214,7 @@ static pqt_status list_slots(asm_ctx *c, const pqt_schema_node *rep_node, pqt_le
   const int16_t *def = NULL, *rep = NULL;
   int64_t n = 0;
   PQT_RETURN_NOT_OK(leaf_levels(c, rep_node, &def, &rep, &n));
-  if (!rep) return pqt_corrupt(c->err, "list %s without repetition levels", rep_node->name);
+  if (!rep && n > 0) return pqt_corrupt(c->err, "list %s without repetition levels", rep_node->name);
   pqt_shared_buf *bits = NULL, *offs = NULL;
   pqt_status st = pqt_shared_alloc(c->alloc, (size_t)(n + 7) / 8, &bits, c->err);
   if (st == PQT_OK) st = pqt_shared_alloc(c->alloc, (size_t)(n + 1) * sizeof(int32_t), &offs, c->err);

@@ -198,8 +198,7 @@ static pqt_status fill_def_gap(pqt_column_data *cd, int16_t max_def, size_t upto
 typedef enum def_mode {
   DEF_NONE = 0, /* the column has none (max_def 0) */
   DEF_ALL,      /* every entry is max_def: not materialised (a page without nulls) */
-  DEF_LEVELS,   /* decoded into c->pdef */
-  DEF_NULL      /* a lost page: every entry is null (def 0) */
+  DEF_LEVELS    /* decoded into c->pdef */
 } def_mode;
 
 /* How the current page's values are decoded, a batch at a time. */
@@ -223,13 +222,16 @@ struct pqt_column_cursor {
   pqt_column_read_options opts;
   chunk_state cs;
   pqt_page_reader pr;
-  bool recover;           /* lost pages read as nulls */
+  bool skip;              /* opts.skip_corrupt_pages: lost pages are left out */
   bool eof;               /* no page left */
-  bool stop_after_page;   /* the current (lost) page takes the rest of the chunk */
   bool failed;
   int32_t page_index;     /* the page being read (errors) */
-  int64_t loaded;         /* entries of the data pages started so far */
-  int64_t levels, rows;   /* entries and records handed out */
+  int32_t data_pages;     /* data page headers read (the offset index's page ordinal) */
+  int64_t loaded;         /* entries of the data pages started (and flat pages lost) so far */
+  int64_t levels, rows;   /* entries handed out; records handed out or lost */
+  pqt_buf lost;           /* pqt_lost_rows */
+  bool dict_lost;         /* the dictionary page was lost */
+  pqt_error dict_why;
   /* the current data page */
   bool have_page;
   int64_t pn, ppos;       /* entries, entries handed out */
@@ -542,35 +544,52 @@ static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_
   return PQT_OK;
 }
 
-static bool recoverable(pqt_status st) { return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ELIMIT; }
+static bool recoverable(pqt_status st) {
+  return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ELIMIT || st == PQT_ECRYPTO;
+}
 
-/* The rest of the current page, or a page that could not be started,
- * becomes `entries` nulls; reported through on_page_lost. */
-static void become_null_page(pqt_column_cursor *c, int64_t entries, pqt_error *why) {
-  if (c->opts.on_page_lost) {
-    if (why) why->page = c->page_index;
-    c->opts.on_page_lost(c->opts.on_page_lost_ctx, c->page_index, entries, why);
+/* Leave out n rows from here on (why says what went wrong); reading goes on
+ * at a page that must start a record. */
+static pqt_status lose_rows(pqt_column_cursor *c, int64_t n, bool flat_page_not_started, const pqt_error *why,
+                            pqt_error *err) {
+  pqt_lost_rows l;
+  memset(&l, 0, sizeof l);
+  l.first_row = c->rows;
+  l.n_rows = n;
+  l.page = c->page_index;
+  if (c->dict_lost) l.why = c->dict_why; /* the data pages that needed it: the dictionary is why */
+  else if (why) l.why = *why;
+  if (n > 0) PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &l, sizeof l, err));
+  c->rows += n;
+  if (flat_page_not_started) c->loaded += n;
+  c->have_page = false;
+  c->cs.prev_def = -1; /* the next page must start a record */
+  pqt_delta_byte_array_state_reset(&c->cs.dba);
+  return PQT_OK;
+}
+
+/* The rows a data page that could not be read held, from what is known of
+ * it; -1 when they cannot be known. */
+static int64_t lost_page_rows(const pqt_column_cursor *c, const pqt_page_header *h, int32_t ordinal) {
+  int64_t rest = c->opts.expected_rows - c->rows;
+  int64_t n = -1;
+  if (c->desc.max_rep == 0) {
+    if (h->type == PQT_PAGE_DATA && PQT_HAS(h, 5)) n = h->data_page_header.num_values;
+    else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS(h, 8)) n = h->data_page_header_v2.num_values;
+  } else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS(h, 8)) {
+    n = h->data_page_header_v2.num_rows;
+  } else if (c->opts.page_first_row && ordinal >= 0 && ordinal < c->opts.n_page_first_row &&
+             c->opts.page_first_row[ordinal] == c->rows) {
+    int64_t next = ordinal + 1 < c->opts.n_page_first_row ? c->opts.page_first_row[ordinal + 1] : c->opts.expected_rows;
+    n = next - c->rows;
   }
-  if (!c->have_page) {
-    c->have_page = true;
-    c->pn = entries;
-    c->ppos = 0;
-    c->pvpos = 0;
-    c->loaded += entries;
-  }
-  c->pvals = c->pvpos; /* no more values */
-  c->dm = DEF_NULL;
-  c->vk = VK_NONE;
+  return n < 0 || n > rest ? -1 : n;
 }
 
 /* Read pages until a data page is current or the chunk ends. */
 static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
   c->have_page = false;
   while (!c->eof) {
-    if (c->stop_after_page) {
-      c->eof = true;
-      break;
-    }
     pqt_page pg;
     bool eof;
     size_t pos_before = c->pr.pos;
@@ -580,6 +599,10 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
       c->eof = true;
       break;
     }
+    const pqt_page_header *h = &c->pr.header;
+    bool header_ok = c->pr.pos > pos_before;
+    int32_t ordinal = -1;
+    if (header_ok && (h->type == PQT_PAGE_DATA || h->type == PQT_PAGE_DATA_V2)) ordinal = c->data_pages++;
     if (st == PQT_OK) {
       if (pg.type == PQT_PAGE_DICTIONARY) {
         st = read_dictionary(&c->cs, &pg, err);
@@ -589,30 +612,25 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
         if (st == PQT_OK) return PQT_OK;
       }
     }
-    if (!c->recover || !recoverable(st)) return st;
-    /* the page is lost, the chunk is not: its entries become nulls */
-    c->have_page = false;
-    const pqt_page_header *h = &c->pr.header;
-    bool header_ok = c->pr.pos > pos_before;
-    int64_t rest = c->opts.expected_rows - c->loaded, entries;
-    if (header_ok && h->type == PQT_PAGE_DATA && h->data_page_header.num_values >= 0)
-      entries = h->data_page_header.num_values;
-    else if (header_ok && h->type == PQT_PAGE_DATA_V2 && h->data_page_header_v2.num_values >= 0)
-      entries = h->data_page_header_v2.num_values;
-    else if (header_ok && h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2)
-      entries = 0; /* a dictionary page: its data pages fail and are lost one by one */
-    else
-      entries = rest; /* no way to the next page: the rest of the chunk */
-    if (entries < 0 || entries > rest) entries = rest;
-    if (entries < 0) entries = 0;
-    if (!header_ok) c->stop_after_page = true;
-    if (entries == 0 && header_ok) {
-      become_null_page(c, 0, err); /* reported; nothing to hand out */
-      c->have_page = false;
+    if (!c->skip || !recoverable(st)) return st;
+    /* the page is lost, the chunk is not */
+    if (header_ok && ordinal < 0) {
+      /* a dictionary page: the data pages that need it are lost one by one */
+      if (!c->dict_lost && err) {
+        c->dict_why = *err;
+        pqt_error_prefix(&c->dict_why, "page %d (the dictionary)", c->page_index);
+      }
+      c->dict_lost = true;
       continue;
     }
-    become_null_page(c, entries, err);
-    return PQT_OK;
+    int64_t n = header_ok ? lost_page_rows(c, h, ordinal) : -1;
+    if (n < 0) {
+      /* no way to the next page, or no way to count this one's rows: the rest of the chunk */
+      PQT_RETURN_NOT_OK(lose_rows(c, c->opts.expected_rows - c->rows, c->desc.max_rep == 0, err, err));
+      c->eof = true;
+      break;
+    }
+    PQT_RETURN_NOT_OK(lose_rows(c, n, c->desc.max_rep == 0, err, err));
   }
   return PQT_OK;
 }
@@ -634,15 +652,6 @@ static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_col
       case DEF_ALL:
         m = k; /* levels implied (DEF_ALL: filled in when a page with nulls comes, see fill_def_gap) */
         break;
-      case DEF_NULL:
-        m = 0;
-        st = fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err);
-        if (st == PQT_OK) st = pqt_buf_reserve(&cd->def, (size_t)k * 2, err);
-        if (st == PQT_OK) {
-          memset(cd->def.data + cd->def.len, 0, (size_t)k * 2); /* def 0: null */
-          cd->def.len += (size_t)k * 2;
-        }
-        break;
       default: {
         const int16_t *d = (const int16_t *)(const void *)c->pdef.data + c->ppos;
         /* the rest of the page: the count of its values is known */
@@ -660,10 +669,12 @@ static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_col
       cd->rep.len = snap.rep.len;
       cd->values.len = snap.values.len;
       cd->offsets.len = snap.offsets.len;
-      if (!c->recover || !recoverable(st)) return st;
-      /* the rest of the page is lost, the chunk is not */
-      become_null_page(c, c->pn - c->ppos, err);
-      return take(c, k, records, cd, err);
+      if (!c->skip || !recoverable(st)) return st;
+      /* the rest of the page is lost, the chunk is not: the records that
+       * start in it (entries from ppos on belong to them) */
+      int64_t n = c->pn - c->ppos;
+      if (desc->max_rep > 0) n = pqt_levels_count_eq((const int16_t *)(const void *)c->prep.data + c->ppos, n, 0);
+      return lose_rows(c, n, false, err, err);
     }
     cd->n_levels += k;
     cd->n_values += m;
@@ -705,8 +716,6 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
       k = c->pn - c->ppos;
       if (k > max_rows - got) k = max_rows - got;
       r = k;
-    } else if (c->dm == DEF_NULL && c->prep.len < (size_t)c->pn * 2) {
-      return pqt_corrupt(err, "a lost page of a nested column"); /* never: recovery is for flat columns */
     } else {
       /* whole records: stop before the record after the last one wanted */
       const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
@@ -757,8 +766,8 @@ pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
     }
   }
   if (c->opts.expected_rows < 0) return PQT_OK;
-  if (c->desc.max_rep == 0 && c->levels != c->opts.expected_rows)
-    return pqt_corrupt(err, "column chunk holds %lld values but the row group has %lld rows", (long long)c->levels,
+  if (c->desc.max_rep == 0 && c->rows != c->opts.expected_rows)
+    return pqt_corrupt(err, "column chunk holds %lld values but the row group has %lld rows", (long long)c->rows,
                        (long long)c->opts.expected_rows);
   if (c->desc.max_rep > 0 && c->rows != c->opts.expected_rows)
     return pqt_corrupt(err, "column chunk holds %lld records but the row group has %lld rows", (long long)c->rows,
@@ -766,8 +775,14 @@ pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
   return PQT_OK;
 }
 
+const pqt_lost_rows *pqt_column_cursor_lost(const pqt_column_cursor *c, int32_t *n) {
+  *n = (int32_t)(c->lost.len / sizeof(pqt_lost_rows));
+  return (const pqt_lost_rows *)(const void *)c->lost.data;
+}
+
 void pqt_column_cursor_close(pqt_column_cursor *c) {
   if (!c) return;
+  pqt_buf_free(&c->lost);
   pqt_page_reader_free(&c->pr);
   pqt_buf_free(&c->cs.dict_values);
   pqt_buf_free(&c->cs.dict_offsets);
@@ -814,7 +829,8 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
   pqt_buf_init(&c->tmp_off, alloc);
   pqt_buf_init(&c->tmp_data, alloc);
   c->page_index = -1;
-  c->recover = opts->null_corrupt_pages && desc->max_rep == 0 && desc->max_def > 0;
+  c->skip = opts->skip_corrupt_pages && opts->expected_rows >= 0;
+  pqt_buf_init(&c->lost, alloc);
   pqt_status st = PQT_OK;
   if (desc->max_rep > 0) {
     c->repeated_def = pqt_mem_alloc(alloc, sizeof(int16_t) * (size_t)desc->max_rep);

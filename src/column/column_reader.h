@@ -75,14 +75,17 @@ typedef struct pqt_column_read_options {
   pqt_page_reader_options page;
   int64_t expected_rows;   /* the row group's num_rows (checked), -1 to skip the check */
   uint64_t max_values;     /* ceiling on entries in one chunk (default 2^31 - 1) */
-  /* Error recovery for a flat optional column: a page that cannot be read
-   * becomes nulls (its num_values entries; the rest of the chunk when its
-   * header is unreadable; the rest of the page when its values fail after
-   * some were handed out), reported through on_page_lost, instead of
-   * failing the chunk. */
-  bool null_corrupt_pages;
-  void (*on_page_lost)(void *ctx, int32_t page, int64_t entries, const pqt_error *why);
-  void *on_page_lost_ctx;
+  /* Error recovery (PQT_SKIP_CORRUPT; needs expected_rows >= 0 and the
+   * chunk read in one call): a page that cannot be read is left out, the
+   * rows it held recorded (pqt_column_cursor_lost), and reading goes on
+   * with the next page. The rows of a lost page: a flat column's
+   * num_values, a v2 page's num_rows, a nested v1 page's from the offset
+   * index (page_first_row); where they cannot be known (a page header that
+   * cannot be read, a nested v1 page without an offset index) the rest of
+   * the chunk is lost. */
+  bool skip_corrupt_pages;
+  const int64_t *page_first_row; /* per data page, from the offset index; borrowed; may be NULL */
+  int32_t n_page_first_row;
   int64_t expected_values; /* the chunk's num_values: pages may not hold more (checked
                             * before level buffers are sized); -1 to skip */
 } pqt_column_read_options;
@@ -90,6 +93,14 @@ typedef struct pqt_column_read_options {
 /* ---- the cursor ------------------------------------------------------ */
 
 typedef struct pqt_column_cursor pqt_column_cursor;
+
+/* Rows of a chunk left out (skip_corrupt_pages), and why. */
+typedef struct pqt_lost_rows {
+  int64_t first_row;   /* record index within the chunk */
+  int64_t n_rows;
+  int32_t page;        /* page index (-1: the chunk as a whole) */
+  pqt_error why;
+} pqt_lost_rows;
 
 /*
  * Start reading the chunk [offset, offset+len) of io. desc (its
@@ -109,9 +120,30 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
 pqt_status pqt_column_cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
                                   pqt_error *err);
 /* After the last read: the chunk must hold nothing more, and its records
- * must number opts.expected_rows (when that is >= 0). */
+ * (read and lost) must number opts.expected_rows (when that is >= 0). */
 pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err);
+/* The rows left out so far (skip_corrupt_pages), in row order. */
+const pqt_lost_rows *pqt_column_cursor_lost(const pqt_column_cursor *c, int32_t *n);
 void pqt_column_cursor_close(pqt_column_cursor *c);
+
+/* ---- recovery: rows kept, made null or left out ----------------------- */
+
+typedef struct pqt_row_range {
+  int64_t first, n;
+} pqt_row_range;
+
+/*
+ * Rebuild cd row by row, for a chunk of `rows` rows of which cd holds every
+ * one outside own[] (the rows its cursor lost), in order. Rows in drop[]
+ * are left out; rows in nul[], and lost rows not dropped, become one entry
+ * with definition and repetition level 0 (null at the top level: the column
+ * must have max_def > 0); the rest stay as they are. Ranges are sorted and
+ * disjoint within each array. The result has its def levels materialised.
+ */
+pqt_status pqt_column_data_patch(pqt_column_data *cd, int32_t physical_type, int32_t type_length, int16_t max_def,
+                                 int16_t max_rep, int64_t rows, const pqt_row_range *own, int32_t n_own,
+                                 const pqt_row_range *drop, int32_t n_drop, const pqt_row_range *nul, int32_t n_null,
+                                 pqt_error *err);
 
 /*
  * Decode the whole chunk [offset, offset+len) of io into cd (initialised by

@@ -12,6 +12,8 @@
 #include "arrow/assemble.h"
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
 
 pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected,
                                   pqt_error *err) {
@@ -58,26 +60,6 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
   return PQT_OK;
 }
 
-typedef struct page_loss_ctx {
-  pqt_reader *r;
-  int32_t g;
-  const pqt_schema_node *leaf;
-} page_loss_ctx;
-
-static void page_lost(void *ctx, int32_t page, int64_t entries, const pqt_error *why) {
-  page_loss_ctx *c = ctx;
-  if (!c->r->opts.on_skip) return;
-  pqt_error e;
-  pqt_error_init(&e);
-  e.code = why ? why->code : PQT_ECORRUPT;
-  e.row_group = c->g;
-  e.column = c->leaf->column_index;
-  e.page = page;
-  snprintf(e.message, sizeof e.message, "row group %d, column %.200s, page %d: %.250s (its %lld values read as nulls)", c->g,
-           c->leaf->dotted_path, page, why ? why->message : "unreadable", (long long)entries);
-  c->r->opts.on_skip(c->r->opts.on_skip_ctx, &e, 0);
-}
-
 /* One leaf column of a row group being read: its column cursor and what
  * the cursor borrows (the decryptor, the page-loss context). */
 struct pqt_leaf_cursor {
@@ -86,17 +68,55 @@ struct pqt_leaf_cursor {
   pqt_column_cursor *cur;
   pqt_module_decryptor dec;
   bool encrypted;
-  page_loss_ctx plc;
+  int64_t *first_rows;    /* recovery: the offset index's first row per data page */
+  int32_t n_first_rows;
 };
 
 void pqt_leaf_cursor_close(pqt_leaf_cursor *L) {
   if (!L) return;
   pqt_column_cursor_close(L->cur);
   if (L->encrypted) pqt_module_decryptor_wipe(&L->dec);
+  if (L->first_rows) pqt_mem_free(L->r->data_alloc, L->first_rows, sizeof(int64_t) * (size_t)L->n_first_rows);
   pqt_mem_free(L->r->data_alloc, L, sizeof *L);
 }
 
-static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor *L, pqt_error *err) {
+/* The first row of each data page of a plaintext chunk, from its offset
+ * index (for error recovery: how many rows a lost nested v1 page held).
+ * Absent, unreadable or inconsistent: none (not an error). */
+static void load_first_rows(pqt_reader *r, const pqt_column_chunk *cc, pqt_leaf_cursor *L) {
+  if (!PQT_HAS(cc, 4) || !PQT_HAS(cc, 5) || PQT_HAS(cc, 8)) return;
+  if (cc->offset_index_offset < 0 || cc->offset_index_length <= 0 ||
+      (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length > r->io.size)
+    return;
+  pqt_buf raw;
+  pqt_buf_init(&raw, r->data_alloc);
+  pqt_arena arena;
+  pqt_arena_init(&arena, r->data_alloc);
+  pqt_offset_index oi;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_buf_reserve(&raw, (size_t)cc->offset_index_length, &e) == PQT_OK &&
+      r->io.read_at(r->io.private_data, (uint64_t)cc->offset_index_offset, raw.data, (size_t)cc->offset_index_length,
+                    &e) == PQT_OK &&
+      pqt_thrift_decode(&pqt_desc_offset_index, raw.data, (size_t)cc->offset_index_length, NULL, &arena, &oi, &e) ==
+          PQT_OK &&
+      oi.page_locations.n > 0) {
+    int32_t n = oi.page_locations.n;
+    L->first_rows = pqt_mem_alloc(r->data_alloc, sizeof(int64_t) * (size_t)n);
+    if (L->first_rows) {
+      L->n_first_rows = n;
+      for (int32_t i = 0; i < n; i++) {
+        L->first_rows[i] = oi.page_locations.items[i].first_row_index;
+        if (L->first_rows[i] < 0 || (i > 0 && L->first_rows[i] < L->first_rows[i - 1])) L->n_first_rows = 0;
+      }
+    }
+  }
+  pqt_arena_reset(&arena);
+  pqt_buf_free(&raw);
+}
+
+static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor *L,
+                                pqt_error *err) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   const pqt_column_chunk *cc = &rg->columns.items[leaf];
   const pqt_schema_node *ln = r->schema->leaves[leaf];
@@ -143,12 +163,12 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
   o.expected_values = cm->num_values;
-  /* with PQT_SKIP_CORRUPT, a top-level optional column loses only its bad pages */
-  L->plc = (page_loss_ctx){r, g, ln};
-  if (r->opts.on_error == PQT_SKIP_CORRUPT && ln->max_rep == 0 && ln->max_def == 1 && ln->parent == r->schema->root) {
-    o.null_corrupt_pages = true;
-    o.on_page_lost = page_lost;
-    o.on_page_lost_ctx = &L->plc;
+  if (skip_pages) {
+    /* recovery: bad pages are left out, their rows recorded */
+    o.skip_corrupt_pages = true;
+    if (ln->max_rep > 0) load_first_rows(r, cc, L);
+    o.page_first_row = L->first_rows;
+    o.n_page_first_row = L->n_first_rows;
   }
   return pqt_column_cursor_open(&L->cur, &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
 }
@@ -174,7 +194,8 @@ static pqt_status leaf_error(pqt_reader *r, int32_t g, int32_t leaf, pqt_status 
   return st;
 }
 
-pqt_status pqt_leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor **out, pqt_error *err) {
+pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor **out,
+                                   pqt_error *err) {
   *out = NULL;
   if (g < 0 || g >= r->md.row_groups.n || leaf < 0 || leaf >= r->schema->n_leaves)
     return pqt_error_set(err, PQT_EINVAL, "no row group %d column %d", g, leaf);
@@ -183,13 +204,21 @@ pqt_status pqt_leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf
   L->r = r;
   L->g = g;
   L->leaf = leaf;
-  pqt_status st = leaf_open_raw(r, g, leaf, L, err);
+  pqt_status st = leaf_open_raw(r, g, leaf, skip_pages, L, err);
   if (st != PQT_OK) {
     pqt_leaf_cursor_close(L);
     return leaf_error(r, g, leaf, st, err);
   }
   *out = L;
   return PQT_OK;
+}
+
+pqt_status pqt_leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor **out, pqt_error *err) {
+  return pqt_leaf_cursor_open_ex(r, g, leaf, false, out, err);
+}
+
+const pqt_lost_rows *pqt_leaf_cursor_lost(const pqt_leaf_cursor *L, int32_t *n) {
+  return pqt_column_cursor_lost(L->cur, n);
 }
 
 pqt_status pqt_leaf_cursor_read(pqt_leaf_cursor *L, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
@@ -211,60 +240,6 @@ pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_c
   return st;
 }
 
-/* ---- chunk loss (PQT_SKIP_CORRUPT) ---------------------------------------- */
-
-static const pqt_schema_node *top_field(const pqt_schema_node *n) {
-  while (n->parent && n->parent->parent) n = n->parent;
-  return n;
-}
-
-/* A damaged chunk costs only its top-level field's values (read as null)
- * when that field is optional; otherwise the row group is lost. */
-static bool chunk_loss_allowed(const pqt_reader *r, pqt_status st, const pqt_schema_node *leaf) {
-  if (r->opts.on_error != PQT_SKIP_CORRUPT) return false;
-  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ECRYPTO) return false;
-  return top_field(leaf)->repetition == PQT_OPTIONAL;
-}
-
-static void report_chunk_loss(pqt_reader *r, int32_t g, const pqt_schema_node *leaf, const pqt_schema_node *f,
-                              int64_t rows, const pqt_error *why) {
-  if (!r->opts.on_skip) return;
-  pqt_error e;
-  pqt_error_init(&e);
-  e.code = why && why->code ? why->code : PQT_ECORRUPT;
-  e.row_group = g;
-  e.column = leaf->column_index;
-  e.page = why ? why->page : -1;
-  snprintf(e.message, sizeof e.message, "%.300s (field %.100s reads as null in its %lld rows)",
-           why ? why->message : "unreadable", f->name, (long long)rows);
-  r->opts.on_skip(r->opts.on_skip_ctx, &e, 0);
-}
-
-/* Column data of `rows` records, each null at the top level. */
-static pqt_status null_leaf(pqt_column_data *cd, const pqt_schema_node *leaf, int64_t rows,
-                            const pqt_allocator *alloc, pqt_error *err) {
-  pqt_column_data_free(cd);
-  pqt_column_data_init(cd, alloc);
-  PQT_CHECK_CORRUPT(rows >= 0 && rows <= INT32_MAX, err, "row count %lld out of range", (long long)rows);
-  size_t n = (size_t)rows * sizeof(int16_t);
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, n + 2, err));
-  memset(cd->def.data, 0, n);
-  cd->def.len = n;
-  if (leaf->max_rep > 0) {
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->rep, n + 2, err));
-    memset(cd->rep.data, 0, n);
-    cd->rep.len = n;
-  }
-  if (leaf->physical_type == PQT_BYTE_ARRAY) {
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
-    memset(cd->offsets.data, 0, sizeof(int32_t));
-    cd->offsets.len = sizeof(int32_t);
-  }
-  cd->n_levels = rows;
-  cd->n_rows = rows;
-  return PQT_OK;
-}
-
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d) {
   for (int32_t i = 0; i < d->n_fields; i++) pqt_array_free(alloc, d->fields[i]);
   if (d->fields) pqt_mem_free(alloc, d->fields, sizeof(pqt_array *) * (size_t)d->n_fields_cap);
@@ -280,8 +255,8 @@ struct pqt_rg_cursor {
   const uint8_t *selected; /* borrowed: one byte per leaf */
   int32_t nl;
   int32_t n_selected;
-  uint8_t *lost;           /* per leaf: its top-level field reads as null */
-  pqt_leaf_cursor **leaves; /* per leaf; cursors of the selected, not lost */
+  bool recovering;         /* PQT_SKIP_CORRUPT: the row group in one batch, see file/recovery.c */
+  pqt_leaf_cursor **leaves; /* per leaf: the cursors of the selected (not when recovering) */
   pqt_column_data *cols;   /* per leaf: one batch */
   bool finished;           /* every cursor checked at the chunk's end */
 };
@@ -299,25 +274,7 @@ void pqt_rg_cursor_close(pqt_rg_cursor *c) {
     for (int32_t i = 0; i < c->nl; i++) pqt_column_data_free(&c->cols[i]);
   pqt_mem_free(a, c->leaves, sizeof(pqt_leaf_cursor *) * nl);
   pqt_mem_free(a, c->cols, sizeof(pqt_column_data) * nl);
-  pqt_mem_free(a, c->lost, nl);
   pqt_mem_free(a, c, sizeof *c);
-}
-
-/* The chunk of leaf i failed with st (err says why): with PQT_SKIP_CORRUPT
- * and an optional top-level field, the field reads as null from here on
- * (PQT_OK); otherwise st. */
-static pqt_status lose_field(pqt_rg_cursor *c, int32_t i, pqt_status st, int64_t rows, pqt_error *err) {
-  const pqt_schema_node *leaf = c->r->schema->leaves[i];
-  if (!chunk_loss_allowed(c->r, st, leaf)) return st;
-  const pqt_schema_node *f = top_field(leaf);
-  report_chunk_loss(c->r, c->g, leaf, f, rows, err);
-  for (int32_t k = f->first_leaf; k < f->first_leaf + f->n_leaves && k < c->nl; k++) {
-    if (!c->selected[k]) continue;
-    c->lost[k] = 1;
-    pqt_leaf_cursor_close(c->leaves[k]);
-    c->leaves[k] = NULL;
-  }
-  return PQT_OK;
 }
 
 pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
@@ -337,18 +294,16 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
   c->num_rows = rg->num_rows;
   c->selected = selected;
   c->nl = r->schema->n_leaves;
+  c->recovering = r->opts.on_error == PQT_SKIP_CORRUPT;
   size_t nl = (size_t)(c->nl ? c->nl : 1);
-  c->lost = pqt_mem_calloc(a, nl);
   c->leaves = pqt_mem_calloc(a, sizeof(pqt_leaf_cursor *) * nl);
   c->cols = pqt_mem_calloc(a, sizeof(pqt_column_data) * nl);
-  pqt_status st = (!c->lost || !c->leaves || !c->cols) ? pqt_nomem(err) : PQT_OK;
+  pqt_status st = (!c->leaves || !c->cols) ? pqt_nomem(err) : PQT_OK;
   for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) pqt_column_data_init(&c->cols[i], a);
   for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
     if (!selected[i]) continue;
     c->n_selected++;
-    if (c->lost[i]) continue;
-    st = pqt_leaf_cursor_open(r, g, i, &c->leaves[i], err);
-    if (st != PQT_OK) st = lose_field(c, i, st, c->num_rows, err);
+    if (!c->recovering) st = pqt_leaf_cursor_open(r, g, i, &c->leaves[i], err);
   }
   if (st != PQT_OK) {
     pqt_rg_cursor_close(c);
@@ -400,54 +355,36 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   pqt_reader *r = c->r;
   const pqt_allocator *a = r->data_alloc;
   int64_t left = c->num_rows - c->rows_done;
-  /* without a projected column the rows are only a count: one batch */
-  int64_t want = c->n_selected == 0 || max_rows <= 0 || max_rows > left ? left : max_rows;
+  /* without a projected column the rows are only a count: one batch;
+   * recovering: the whole row group (what a damage costs must not depend
+   * on the batch size) */
+  int64_t want = c->n_selected == 0 || c->recovering || max_rows <= 0 || max_rows > left ? left : max_rows;
   if (c->finished && want > 0) return pqt_error_set(err, PQT_EINVAL, "row group cursor: read past its end");
   bool last = want == left;
   pqt_status st = PQT_OK;
-  int32_t n_read = 0;
-  for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
+  for (int32_t i = 0; i < c->nl; i++) {
     pqt_column_data_free(&c->cols[i]);
     pqt_column_data_init(&c->cols[i], a);
   }
-  for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
-    if (!c->selected[i] || c->lost[i]) continue;
-    pqt_leaf_cursor *L = c->leaves[i];
-    int64_t got = 0;
-    pqt_status ls = pqt_leaf_cursor_read(L, want, &c->cols[i], &got, err);
-    if (ls == PQT_OK && (got != want || last)) ls = pqt_leaf_cursor_finish(L, err);
-    if (ls == PQT_OK && got != want)
-      ls = leaf_error(r, c->g, i,
-                      pqt_corrupt(err, "column chunk ends after %lld rows; the row group has %lld",
-                                  (long long)(c->rows_done + got), (long long)c->num_rows),
-                      err);
-    if (ls == PQT_OK) {
-      n_read++;
-      continue;
-    }
-    st = lose_field(c, i, ls, left, err);
-    if (st == PQT_OK) {
-      /* leaves of the field read before this one: dropped too */
-      const pqt_schema_node *f = top_field(r->schema->leaves[i]);
-      for (int32_t k = f->first_leaf; k < i; k++)
-        if (c->selected[k]) n_read--;
-      i = f->first_leaf + f->n_leaves - 1;
+  int64_t rows = want;
+  if (c->recovering) {
+    /* its leaves have no cursors: pqt_recover_leaves opens its own */
+    if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
+  } else {
+    for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
+      if (!c->selected[i]) continue;
+      pqt_leaf_cursor *L = c->leaves[i];
+      int64_t got = 0;
+      st = pqt_leaf_cursor_read(L, want, &c->cols[i], &got, err);
+      if (st == PQT_OK && (got != want || last)) st = pqt_leaf_cursor_finish(L, err);
+      if (st == PQT_OK && got != want)
+        st = leaf_error(r, c->g, i,
+                        pqt_corrupt(err, "column chunk ends after %lld rows; the row group has %lld",
+                                    (long long)(c->rows_done + got), (long long)c->num_rows),
+                        err);
     }
   }
-  /* Lost fields become nulls, when a column that did read vouches for the
-   * batch's row count (so num_rows alone never sizes the nulls). */
-  bool any_lost = false;
-  for (int32_t i = 0; i < c->nl; i++) any_lost |= c->selected[i] && c->lost[i];
-  if (st == PQT_OK && any_lost) {
-    if (n_read <= 0) {
-      st = pqt_corrupt(err, "row group %d: every column read is damaged", c->g);
-      if (err) err->row_group = c->g;
-    } else {
-      for (int32_t i = 0; i < c->nl && st == PQT_OK; i++)
-        if (c->selected[i] && c->lost[i]) st = null_leaf(&c->cols[i], r->schema->leaves[i], want, a, err);
-    }
-  }
-  if (st == PQT_OK) st = assemble_batch(c, want, out, err);
+  if (st == PQT_OK) st = assemble_batch(c, rows, out, err);
   for (int32_t i = 0; i < c->nl; i++) {
     pqt_column_data_free(&c->cols[i]);
     pqt_column_data_init(&c->cols[i], a);
@@ -471,6 +408,8 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   return st;
 }
 
+static bool recoverable(pqt_status st) { return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO; }
+
 pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, bool *skipped,
                                       pqt_error *err) {
   *skipped = false;
@@ -480,8 +419,7 @@ pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_ro
   int64_t left = c->num_rows - c->rows_done;
   pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_next(c, max_rows, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
-  bool recoverable = st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
-  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable) {
+  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable(st)) {
     if (err) *err = local;
     return st;
   }
@@ -500,8 +438,7 @@ pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *s
   pqt_error_init(&local);
   pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_open(r, g, selected, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
-  bool recoverable = st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
-  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable || g < 0 || g >= r->md.row_groups.n) {
+  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable(st) || g < 0 || g >= r->md.row_groups.n) {
     if (err) *err = local;
     return st;
   }

@@ -35,13 +35,28 @@ pqt_status pqt_leaf_cursor_read(pqt_leaf_cursor *c, int64_t max_rows, pqt_column
                                 pqt_error *err);
 pqt_status pqt_leaf_cursor_finish(pqt_leaf_cursor *c, pqt_error *err);
 void pqt_leaf_cursor_close(pqt_leaf_cursor *c);
+/* skip_pages: error recovery (pqt_column_read_options.skip_corrupt_pages),
+ * with the chunk's offset index telling the rows of lost nested pages. */
+pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor **out,
+                                   pqt_error *err);
+const pqt_lost_rows *pqt_leaf_cursor_lost(const pqt_leaf_cursor *c, int32_t *n);
+
+/* file/recovery.c: with PQT_SKIP_CORRUPT, decode every selected leaf of
+ * row group g whole into cols (indexed by leaf), leaving out what is
+ * damaged, and make the leaves agree again: rows a lost page held read as
+ * null in its top-level field when that field is optional, and are left
+ * out of every column otherwise. Each loss is reported through on_skip.
+ * *rows: the rows the columns hold now. */
+pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols,
+                              int64_t *rows, pqt_error *err);
 
 /*
  * A row group read a batch of records at a time: every projected leaf has
  * a column cursor (column/column_reader.h), so memory holds a page per
  * column plus one batch. Errors name the row group and column (and page).
- * PQT_SKIP_CORRUPT: a damaged chunk under an optional top-level field
- * makes that field null from there on, reported through on_skip.
+ * PQT_SKIP_CORRUPT: the row group is read in one batch by
+ * pqt_recover_leaves (what a damage costs must not depend on the batch
+ * size).
  */
 typedef struct pqt_rg_cursor pqt_rg_cursor;
 pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,

@@ -1,17 +1,22 @@
 /*
- * Error recovery (spec: "Error recovery"): with on_error = PQT_SKIP_CORRUPT
- * a damaged row group is reported and skipped; the other row groups read
- * as they would from the undamaged file. Without it the read fails with an
+ * Error recovery (spec: "Error recovery": a corrupt page loses that page, a
+ * corrupt page header the rest of its chunk). With on_error =
+ * PQT_SKIP_CORRUPT the rows a lost page held read as null in its
+ * top-level field when that field is optional, and are left out otherwise
+ * (every other row and column reads as from the undamaged file); each loss
+ * is reported with the rows it cost. Without it the read fails with an
  * error naming the row group, column and page.
  */
 #include "harness.h"
 #include "parquetry.h"
+#include "parquetry_arrow.h"
 
 
 typedef struct skips { int n; int32_t row_group; int64_t rows; char msg[512]; } skips;
 static void on_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
   skips *s = ctx;
   s->n++;
+  if (getenv("RECOVERY_VERBOSE")) fprintf(stderr, "  skip: %s (rows lost %lld)\n", what->message, (long long)rows_lost);
   s->row_group = what->row_group;
   s->rows = rows_lost;
   snprintf(s->msg, sizeof s->msg, "%s", what->message);
@@ -117,7 +122,7 @@ static void test_corrupt_page_reads_as_nulls(void) {
     CHECK_OK(read_text((const uint8_t *)file.data, file.len, PQT_SKIP_CORRUPT, &sk, &out, &e));
     CHECK_EQ_INT(sk.n, 1);
     CHECK_EQ_INT(sk.rows, 0);
-    CHECK(strstr(sk.msg, "page 3") && strstr(sk.msg, "read as nulls"));
+    CHECK_MSG(strstr(sk.msg, "page 3") && strstr(sk.msg, "field a reads as null in rows 300-399"), "%s", sk.msg);
     int lines = 0;
     for (const char *q = out.p; q && *q; q = strchr(q, '\n') + 1) {
       char want[64];
@@ -234,5 +239,214 @@ static void test_corrupt_chunk_nulls_its_field(void) {
   pqt_string_free(&file);
 }
 
+/* ---- a page lost in the middle of a chunk, for every kind of column -------- */
+
+/* 1000 rows, pages of 100 rows: l a list of i % 4 elements (the third
+ * null), b = i (required), s = {x: i (required), y: "y<i>" or null}. */
+static bool write_pages_file(pqt_string *file, int page_version, int page_index) {
+  pqt_write_schema ws = {.message = "message m { optional group l (LIST) { repeated group list { optional int64 element; } }"
+                                    " required int32 b; optional group s { required int32 x; optional binary y (STRING); } }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.defaults.page_row_limit = 100;
+  wo.defaults.dictionary = 0;
+  wo.defaults.page_version = page_version;
+  wo.defaults.page_index = page_index;
+  pqt_writer *w = NULL;
+  if (pqt_writer_open_buffer(&w, file, &ws, &wo, NULL) != PQT_OK) return false;
+  enum { N = 1000 };
+  static int64_t el[3 * N];
+  static int16_t ldef[3 * N + N], lrep[3 * N + N], xdef[N], ydef[N];
+  static int32_t b[N], x[N], yo[N + 1];
+  static char ys[8 * N];
+  int n = 0, ne = 0, ny = 0;
+  yo[0] = 0;
+  for (int i = 0; i < N; i++) {
+    int k = i % 4;
+    if (k == 0) {
+      ldef[n] = 1; /* an empty list */
+      lrep[n++] = 0;
+    }
+    for (int j = 0; j < k; j++) {
+      lrep[n] = j ? 1 : 0;
+      ldef[n++] = j == 2 ? 2 : 3;
+      if (j != 2) el[ne++] = i * 10 + j;
+    }
+    b[i] = i;
+    x[i] = i;
+    xdef[i] = 1; /* s is there */
+    ydef[i] = i % 7 ? 2 : 1;
+    if (i % 7) {
+      int l = snprintf(ys + yo[ny], 8, "y%d", i);
+      yo[ny + 1] = yo[ny] + l;
+      ny++;
+    }
+  }
+  bool ok = pqt_writer_write_column(w, 0, n, ldef, lrep, el, NULL, ne, NULL) == PQT_OK &&
+            pqt_writer_write_column(w, 1, N, NULL, NULL, b, NULL, N, NULL) == PQT_OK &&
+            pqt_writer_write_column(w, 2, N, xdef, NULL, x, NULL, N, NULL) == PQT_OK &&
+            pqt_writer_write_column(w, 3, N, ydef, NULL, ys, yo, ny, NULL) == PQT_OK;
+  ok = pqt_writer_close(w, NULL) == PQT_OK && ok;
+  return ok;
+}
+
+/* Row i as `cat` prints it; l or s replaced by null when asked. */
+static void row_text(int i, bool l_null, bool s_null, char *out, size_t cap) {
+  char l[96] = "null", sv[64] = "null";
+  if (!l_null) {
+    int k = i % 4, p = snprintf(l, sizeof l, "[");
+    for (int j = 0; j < k; j++) {
+      if (j == 2) p += snprintf(l + p, sizeof l - (size_t)p, ",null");
+      else p += snprintf(l + p, sizeof l - (size_t)p, "%s%d", j ? "," : "", i * 10 + j);
+    }
+    snprintf(l + p, sizeof l - (size_t)p, "]");
+  }
+  if (!s_null) {
+    if (i % 7) snprintf(sv, sizeof sv, "{\"x\":%d,\"y\":\"y%d\"}", i, i);
+    else snprintf(sv, sizeof sv, "{\"x\":%d,\"y\":null}", i);
+  }
+  snprintf(out, cap, "{\"l\":%s,\"b\":%d,\"s\":%s}\n", l, i, sv);
+}
+
+/* Flip a byte of page `page` of `col` (row group 0): inside the page body
+ * (its CRC then fails), or the first byte of its header (unreadable). */
+static bool damage_nth_page(pqt_string *file, const char *col, int page, bool header) {
+  pqt_reader *r = NULL;
+  pqt_test_text pages = {0};
+  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL) != PQT_OK) return false;
+  pqt_status st = pqt_reader_describe_pages(r, col, pqt_test_collect, &pages, NULL);
+  pqt_reader_close(r);
+  char key[128];
+  snprintf(key, sizeof key, "rg=0 col=%s page=%d ", col, page);
+  const char *p = st == PQT_OK && pages.p ? strstr(pages.p, key) : NULL;
+  long off = 0, hdr = 0;
+  const char *o = p ? strstr(p, "offset=") : NULL, *h = p ? strstr(p, "header=") : NULL;
+  bool ok = o && h && sscanf(o, "offset=%ld", &off) == 1 && sscanf(h, "header=%ld", &hdr) == 1;
+  if (ok && header) file->data[off] = 0x0f; /* field type 15: not a Thrift type */
+  else if (ok) file->data[off + hdr + 2] ^= 0x21;
+  free(pages.p);
+  return ok;
+}
+
+typedef struct page_case {
+  const char *name;
+  int page_version, page_index;
+  const char *col;  /* damaged column */
+  int page;         /* its page */
+  bool header;      /* the header, not the body */
+  int l0, l1;       /* rows where l reads null */
+  int s0, s1;       /* rows where s reads null */
+  int d0, d1;       /* rows left out */
+} page_case;
+
+static void test_page_lost_mid_chunk(void) {
+  /* the dictionary page is page 0 when there is one; here there is none */
+  static const page_case cases[] = {
+      {"list, v2 pages", 2, 1, "l.list.element", 4, false, 400, 500, 0, 0, 0, 0},
+      {"list, v1 pages with an offset index", 1, 1, "l.list.element", 4, false, 400, 500, 0, 0, 0, 0},
+      {"list, v1 pages without an offset index: the rest of the chunk", 1, 0, "l.list.element", 4, false, 400, 1000, 0,
+       0, 0, 0},
+      {"required column: its rows are left out", 1, 1, "b", 2, false, 0, 0, 0, 0, 200, 300},
+      {"required leaf of an optional group: the group is null", 2, 1, "s.x", 3, false, 0, 0, 300, 400, 0, 0},
+      {"page header unreadable: the rest of the chunk", 1, 1, "s.y", 5, true, 0, 0, 500, 1000, 0, 0},
+      {"required column, v2: the last page", 2, 0, "b", 9, false, 0, 0, 0, 0, 900, 1000},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const page_case *pc = &cases[c];
+    pqt_string file = {0};
+    CHECK_MSG(write_pages_file(&file, pc->page_version, pc->page_index), "%s: write", pc->name);
+    pqt_test_text good = {0}, out = {0}, failed = {0};
+    skips sk = {0};
+    pqt_error e;
+    pqt_error_init(&e);
+    CHECK_OK(read_text((const uint8_t *)file.data, file.len, PQT_FAIL, &sk, &good, &e));
+    /* the undamaged file reads as row_text says */
+    char want[256];
+    const char *q = good.p;
+    for (int i = 0; i < 1000 && q; i++) {
+      row_text(i, false, false, want, sizeof want);
+      CHECK_MSG(strncmp(q, want, strlen(want)) == 0, "%s: good row %d: %.80s, want %s", pc->name, i, q, want);
+      q = strchr(q, '\n');
+      if (q) q++;
+    }
+    CHECK_MSG(damage_nth_page(&file, pc->col, pc->page, pc->header), "%s: no page %d of %s", pc->name, pc->page,
+              pc->col);
+    CHECK_MSG(read_text((const uint8_t *)file.data, file.len, PQT_FAIL, &sk, &failed, &e) != PQT_OK,
+              "%s: the damage goes unnoticed", pc->name);
+    CHECK_OK(read_text((const uint8_t *)file.data, file.len, PQT_SKIP_CORRUPT, &sk, &out, &e));
+    CHECK_MSG(sk.n >= 1, "%s: no loss reported", pc->name);
+    CHECK_EQ_INT(sk.rows, pc->d1 - pc->d0);
+    char name[160];
+    snprintf(name, sizeof name, "page %d", pc->page);
+    CHECK_MSG(strstr(sk.msg, name) != NULL, "%s: %s", pc->name, sk.msg);
+    q = out.p;
+    int rows = 0;
+    for (int i = 0; i < 1000; i++) {
+      if (i >= pc->d0 && i < pc->d1) continue;
+      row_text(i, i >= pc->l0 && i < pc->l1, i >= pc->s0 && i < pc->s1, want, sizeof want);
+      if (!q || strncmp(q, want, strlen(want)) != 0) {
+        CHECK_MSG(0, "%s: row %d: %.80s, want %s", pc->name, i, q ? q : "(end)", want);
+        break;
+      }
+      q += strlen(want);
+      rows++;
+    }
+    CHECK_MSG(q && *q == '\0', "%s: more rows than expected", pc->name);
+    CHECK_EQ_INT(rows, 1000 - (pc->d1 - pc->d0));
+    /* the Arrow stream keeps the same rows */
+    pqt_read_options o;
+    pqt_read_options_init(&o);
+    o.on_error = PQT_SKIP_CORRUPT;
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, &o, NULL));
+    if (r) {
+      pqt_scan_options so;
+      pqt_scan_options_init(&so);
+      so.batch_size = 64;
+      struct ArrowArrayStream st;
+      int64_t n = 0;
+      if (pqt_reader_get_stream(r, &so, &st, NULL) == PQT_OK) {
+        for (;;) {
+          struct ArrowArray a;
+          if (st.get_next(&st, &a) != 0 || !a.release) break;
+          n += a.length;
+          a.release(&a);
+        }
+        st.release(&st);
+      }
+      CHECK_EQ_INT(n, rows);
+      pqt_reader_close(r);
+    }
+    free(good.p);
+    free(out.p);
+    free(failed.p);
+    pqt_string_free(&file);
+  }
+}
+
+/* Two losses: a required column's page leaves its rows out, a list page
+ * over the same rows costs nothing more. */
+static void test_two_losses_over_the_same_rows(void) {
+  pqt_string file = {0};
+  CHECK(write_pages_file(&file, 2, 1));
+  CHECK(damage_nth_page(&file, "b", 2, false));
+  CHECK(damage_nth_page(&file, "l.list.element", 2, false));
+  CHECK(damage_nth_page(&file, "s.y", 7, false));
+  pqt_test_text out = {0};
+  skips sk = {0};
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_OK(read_text((const uint8_t *)file.data, file.len, PQT_SKIP_CORRUPT, &sk, &out, &e));
+  CHECK_EQ_INT(sk.n, 3);
+  int lines = 0;
+  for (const char *q = out.p; q && *q; q = strchr(q, '\n') + 1) lines++;
+  CHECK_EQ_INT(lines, 900);
+  CHECK(out.p && strstr(out.p, "{\"l\":[1990,1991,null],\"b\":199,") && strstr(out.p, "{\"l\":[],\"b\":300,") &&
+        !strstr(out.p, "\"b\":250,") && strstr(out.p, "\"b\":700,\"s\":null}") && strstr(out.p, "\"b\":699,\"s\":{"));
+  free(out.p);
+  pqt_string_free(&file);
+}
+
 RUN_TESTS("recovery", TEST_CASE(test_skip_corrupt_row_group), TEST_CASE(test_corrupt_page_reads_as_nulls),
-          TEST_CASE(test_corrupt_chunk_nulls_its_field))
+          TEST_CASE(test_corrupt_chunk_nulls_its_field), TEST_CASE(test_page_lost_mid_chunk),
+          TEST_CASE(test_two_losses_over_the_same_rows))
