@@ -507,7 +507,54 @@ static const dict_groups_fn dict_groups8_tab[33] = {NULL, PQT_W1_32(PQT_REF8)};
 #undef PQT_W1_32
 #undef PQT_DEF_DICT_GROUPS
 
-/* The first index >= dict_n among the g groups at in (known to hold one). */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* AVX-512 (F, BW, VBMI): fused unpack + gather of 16 indices (two groups)
+ * at a time, for entries of 4 or 8 bytes and bit widths up to 24. One
+ * masked load brings the 2w bytes of the two groups (no byte past them is
+ * read); a byte permute puts the 4 bytes holding index i in lane i, a
+ * variable shift and a mask extract it; one compare flags indices >= dn
+ * (clamped to 0, as the scalar kernel does); then hardware gathers. Returns
+ * the groups done (even). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t dict_pairs_avx512(
+    const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, uint32_t *bad, unsigned w,
+    size_t width) {
+  uint8_t perm[64], shift32[64];
+  for (unsigned i = 0; i < 16; i++) {
+    unsigned bit = i * w;
+    for (unsigned b = 0; b < 4; b++) perm[4 * i + b] = (uint8_t)((bit >> 3) + b);
+    uint32_t sh = bit & 7;
+    memcpy(shift32 + 4 * i, &sh, 4);
+  }
+  const __m512i vperm = _mm512_loadu_si512((const void *)perm);
+  const __m512i vshift = _mm512_loadu_si512((const void *)shift32);
+  const __m512i vmask = _mm512_set1_epi32((int)((1u << w) - 1));
+  const __m512i vdn = _mm512_set1_epi32((int)dn);
+  const __mmask64 lm = (__mmask64)((UINT64_C(1) << (2 * w)) - 1);
+  __mmask16 badm = 0;
+  size_t g = 0;
+  for (; g + 2 <= groups; g += 2, in += 2 * w, o += 16 * width) {
+    __m512i v = _mm512_maskz_loadu_epi8(lm, (const void *)in);
+    v = _mm512_permutexvar_epi8(vperm, v);
+    v = _mm512_and_si512(_mm512_srlv_epi32(v, vshift), vmask);
+    __mmask16 over = _mm512_cmpge_epu32_mask(v, vdn);
+    badm |= over;
+    v = _mm512_maskz_mov_epi32((__mmask16)~over, v);
+    if (width == 8) {
+      __m512i a = _mm512_i32gather_epi64(_mm512_castsi512_si256(v), (const void *)dict, 8);
+      __m512i b = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(v, 1), (const void *)dict, 8);
+      _mm512_storeu_si512((void *)o, a);
+      _mm512_storeu_si512((void *)(o + 64), b);
+    } else {
+      _mm512_storeu_si512((void *)o, _mm512_i32gather_epi32(v, (const void *)dict, 4));
+    }
+  }
+  *bad |= badm != 0;
+  return g;
+}
+#define PQT_HAVE_DICT_AVX512 1
+#endif
+
+/* The first index >= dict_n among the g groups at in (known to hold one). *//* The first index >= dict_n among the g groups at in (known to hold one). */
 static pqt_status bad_index_in_groups(const uint8_t *in, size_t in_len, unsigned w, size_t g, size_t dict_n,
                                       pqt_error *err) {
   uint32_t buf[PQT_RLE_CHUNK];
@@ -522,6 +569,11 @@ static pqt_status bad_index_in_groups(const uint8_t *in, size_t in_len, unsigned
 
 pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t dict_n,
                                   size_t width, void *out, size_t n, pqt_error *err) {
+  return pqt_rle_get_dict_fixed_isa(d, dict, dict_n, width, out, n, 1, err);
+}
+
+pqt_status pqt_rle_get_dict_fixed_isa(pqt_rle_decoder *d, const void *dict, size_t dict_n, size_t width, void *out,
+                                      size_t n, int vector, pqt_error *err) {
   uint32_t buf[PQT_RLE_CHUNK];
   const uint8_t *dp = dict;
   uint8_t *o = out;
@@ -534,6 +586,13 @@ pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t d
                                : width == 1           ? dict_groups1_tab[w]
                                                       : NULL;
   const uint32_t dn = dict_n > UINT32_MAX ? UINT32_MAX : (uint32_t)dict_n;
+#ifdef PQT_HAVE_DICT_AVX512
+  const bool wide = vector && fused && (width == 8 || width == 4) && w <= 24 && dict_n <= INT32_MAX &&
+                    __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                    __builtin_cpu_supports("avx512vbmi");
+#else
+  (void)vector;
+#endif
   while (done < n) {
     if (fused && !d->rle_left && !d->bp_left) {
       PQT_RETURN_NOT_OK(rle_next_run(d, err)); /* a new run: bit-packed ones take the fused path */
@@ -548,7 +607,12 @@ pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t d
       else if (g > (avail - 8) / w) g = (avail - 8) / w;
       if (g) {
         uint32_t bad = 0;
+#ifdef PQT_HAVE_DICT_AVX512
+        size_t v2 = wide ? dict_pairs_avx512(d->bp, dp, dn, o + done * width, (size_t)g, &bad, w, width) : 0;
+        if (v2 < g) fused(d->bp + v2 * w, dp, dn, o + (done + v2 * 8) * width, (size_t)g - v2, &bad);
+#else
         fused(d->bp, dp, dn, o + done * width, (size_t)g, &bad);
+#endif
         if (PQT_UNLIKELY(bad)) return bad_index_in_groups(d->bp, avail, w, (size_t)g, dict_n, err);
         d->bp += (size_t)g * w;
         d->bp_left -= g * 8;

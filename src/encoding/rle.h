@@ -56,6 +56,10 @@ pqt_status pqt_rle_skip(pqt_rle_decoder *d, size_t n, pqt_error *err);
 pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t dict_n,
                                   size_t width, void *out, size_t n, pqt_error *err);
 
+/* The same; vector 0 keeps to the scalar kernels (tests compare both). */
+pqt_status pqt_rle_get_dict_fixed_isa(pqt_rle_decoder *d, const void *dict, size_t dict_n, size_t width, void *out,
+                                      size_t n, int vector, pqt_error *err);
+
 /* An RLE_DICTIONARY data page body: first byte is the bit width (<= 32),
  * then the hybrid runs. Initializes d over the rest. */
 pqt_status pqt_rle_dict_page_init(pqt_rle_decoder *d, const uint8_t *in, size_t len,

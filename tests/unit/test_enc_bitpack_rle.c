@@ -270,20 +270,21 @@ static void test_rle_dict_gather_widths(void) {
       uint8_t *dict = malloc(dict_n * 8);
       for (size_t i = 0; i < dict_n * 8; i++) dict[i] = (uint8_t)enc_rand();
       uint8_t *out = malloc(n * 8);
-      for (int wi = 0; wi < 4; wi++) {
-        const size_t width = (size_t)widths[wi];
+      for (int wi = 0; wi < 8; wi++) {
+        const size_t width = (size_t)widths[wi % 4];
+        const int vector = wi >= 4; /* the scalar kernels, then the vector ones where the CPU has them */
         pqt_rle_decoder d;
         CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
         size_t done = 0;
         while (done < n) {
           size_t k = 1 + (size_t)(enc_rand() % (enc_rand() % 2 ? 13 : 700));
           if (k > n - done) k = n - done;
-          CHECK_OK(pqt_rle_get_dict_fixed(&d, dict, dict_n, width, out + done * width, k, NULL));
+          CHECK_OK(pqt_rle_get_dict_fixed_isa(&d, dict, dict_n, width, out + done * width, k, vector, NULL));
           done += k;
         }
         size_t bad = 0;
         for (size_t i = 0; i < n; i++) bad += memcmp(out + i * width, dict + (size_t)idx[i] * width, width) != 0;
-        CHECK_MSG(bad == 0, "w %u width %zu n %zu: %zu wrong", w, width, n, bad);
+        CHECK_MSG(bad == 0, "w %u width %zu vector %d n %zu: %zu wrong", w, width, vector, n, bad);
       }
       /* one index out of range */
       if (dict_n < ((size_t)1 << (w < 32 ? w : 31))) {
@@ -294,13 +295,13 @@ static void test_rle_dict_gather_widths(void) {
         CHECK_OK(pqt_rle_encode_u32(idx, n, w, &b, NULL));
         free(in);
         in = enc_dup(b.data, b.len);
-        for (int wi = 0; wi < 4; wi++) {
-          const size_t width = (size_t)widths[wi];
+        for (int wi = 0; wi < 8; wi++) {
+          const size_t width = (size_t)widths[wi % 4];
           pqt_rle_decoder d;
           pqt_error e;
           pqt_error_init(&e);
           CHECK_OK(pqt_rle_dict_page_init(&d, in, b.len, NULL));
-          CHECK_MSG(pqt_rle_get_dict_fixed(&d, dict, dict_n, width, out, n, &e) == PQT_ECORRUPT,
+          CHECK_MSG(pqt_rle_get_dict_fixed_isa(&d, dict, dict_n, width, out, n, wi >= 4, &e) == PQT_ECORRUPT,
                     "w %u width %zu at %zu", w, width, at);
           CHECK(strstr(e.message, "out of range") != NULL);
         }
