@@ -114,6 +114,39 @@ static inline const char *pqt_testing_dir(void) {
   return d;
 }
 
+/* Call fn(path, ctx) for every file under dir (recursively, each folder
+ * in name order) whose name contains `part` (e.g. ".parquet"). */
+#include <dirent.h>
+static inline int pqt_test_cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+static inline void pqt_test_walk(const char *dir, const char *part, void (*fn)(const char *path, void *ctx),
+                                 void *ctx) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char **names = NULL;
+  size_t n = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    char **q = (char **)realloc(names, (n + 1) * sizeof *names);
+    if (!q) break;
+    names = q;
+    names[n++] = strdup(de->d_name);
+  }
+  closedir(d);
+  if (n) qsort(names, n, sizeof *names, pqt_test_cmp_names);
+  for (size_t i = 0; i < n; i++) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    struct stat sb;
+    if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) pqt_test_walk(p, part, fn, ctx);
+    else if (strstr(names[i], part)) fn(p, ctx);
+    free(names[i]);
+  }
+  free(names);
+}
+
 /* Read a whole file into malloc'd memory. */
 static inline unsigned char *pqt_test_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");

@@ -248,6 +248,24 @@ struct pqt_column_cursor {
   pqt_buf tmp_off, tmp_data; /* FIXED_LEN_BYTE_ARRAY through the byte-array delta decoders */
 };
 
+/* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY values (fixed_width > 0: FLBA). */
+static pqt_status start_byte_array_deltas(pqt_column_cursor *c, int32_t enc, const uint8_t *in, size_t len,
+                                          size_t fixed_width, size_t nv, pqt_error *err) {
+  if (enc == PQT_ENC_DELTA_BYTE_ARRAY) {
+    PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&c->dba, in, len, fixed_width, err));
+    PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err, "DELTA_BYTE_ARRAY: %zu values expected, %llu present",
+                      nv, (unsigned long long)pqt_delta_byte_array_total(&c->dba));
+    c->vk = VK_DBA;
+  } else {
+    PQT_RETURN_NOT_OK(pqt_delta_length_init(&c->dl, in, len, err));
+    PQT_CHECK_CORRUPT(pqt_delta_length_total(&c->dl) >= nv, err,
+                      "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present", nv,
+                      (unsigned long long)pqt_delta_length_total(&c->dl));
+    c->vk = VK_DLBA;
+  }
+  return PQT_OK;
+}
+
 /* Set up the value decoder of a data page holding nv values. */
 static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t nv, pqt_error *err) {
   chunk_state *cs = &c->cs;
@@ -273,19 +291,8 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
         c->vk = VK_PLAIN_BA;
         return PQT_OK;
       case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
-        PQT_RETURN_NOT_OK(pqt_delta_length_init(&c->dl, in, len, err));
-        PQT_CHECK_CORRUPT(pqt_delta_length_total(&c->dl) >= nv, err,
-                          "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present", nv,
-                          (unsigned long long)pqt_delta_length_total(&c->dl));
-        c->vk = VK_DLBA;
-        return PQT_OK;
       case PQT_ENC_DELTA_BYTE_ARRAY:
-        PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&c->dba, in, len, 0, err));
-        PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err,
-                          "DELTA_BYTE_ARRAY: %zu values expected, %llu present", nv,
-                          (unsigned long long)pqt_delta_byte_array_total(&c->dba));
-        c->vk = VK_DBA;
-        return PQT_OK;
+        return start_byte_array_deltas(c, enc, in, len, 0, nv, err);
       default:
         return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BYTE_ARRAY", enc);
     }
@@ -333,20 +340,7 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
     case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
       if (t != PQT_FIXED_LEN_BYTE_ARRAY)
         return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
-      if (enc == PQT_ENC_DELTA_BYTE_ARRAY) {
-        PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&c->dba, in, len, w, err));
-        PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err,
-                          "DELTA_BYTE_ARRAY: %zu values expected, %llu present", nv,
-                          (unsigned long long)pqt_delta_byte_array_total(&c->dba));
-        c->vk = VK_DBA;
-      } else {
-        PQT_RETURN_NOT_OK(pqt_delta_length_init(&c->dl, in, len, err));
-        PQT_CHECK_CORRUPT(pqt_delta_length_total(&c->dl) >= nv, err,
-                          "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present", nv,
-                          (unsigned long long)pqt_delta_length_total(&c->dl));
-        c->vk = VK_DLBA;
-      }
-      return PQT_OK;
+      return start_byte_array_deltas(c, enc, in, len, w, nv, err);
     default:
       return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
   }

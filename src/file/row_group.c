@@ -85,34 +85,24 @@ void pqt_leaf_cursor_close(pqt_leaf_cursor *L) {
  * Absent, unreadable or inconsistent: none (not an error). */
 static void load_first_rows(pqt_reader *r, const pqt_column_chunk *cc, pqt_leaf_cursor *L) {
   if (!PQT_HAS(cc, 4) || !PQT_HAS(cc, 5) || PQT_HAS(cc, 8)) return;
-  if (cc->offset_index_offset < 0 || cc->offset_index_length <= 0 ||
-      (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length > r->io.size)
-    return;
-  pqt_buf raw;
-  pqt_buf_init(&raw, r->data_alloc);
   pqt_arena arena;
   pqt_arena_init(&arena, r->data_alloc);
   pqt_offset_index oi;
-  pqt_error e;
-  pqt_error_init(&e);
-  if (pqt_buf_reserve(&raw, (size_t)cc->offset_index_length, &e) == PQT_OK &&
-      r->io.read_at(r->io.private_data, (uint64_t)cc->offset_index_offset, raw.data, (size_t)cc->offset_index_length,
-                    &e) == PQT_OK &&
-      pqt_thrift_decode(&pqt_desc_offset_index, raw.data, (size_t)cc->offset_index_length, NULL, &arena, &oi, &e) ==
-          PQT_OK &&
+  if (pqt_reader_read_struct(r, cc->offset_index_offset, cc->offset_index_length, &pqt_desc_offset_index, &arena, &oi,
+                             NULL) == PQT_OK &&
       oi.page_locations.n > 0) {
     int32_t n = oi.page_locations.n;
-    L->first_rows = pqt_mem_alloc(r->data_alloc, sizeof(int64_t) * (size_t)n);
+    bool ok = true; /* rows that only go up */
+    for (int32_t i = 0; i < n && ok; i++)
+      ok = oi.page_locations.items[i].first_row_index >= 0 &&
+           (i == 0 || oi.page_locations.items[i].first_row_index >= oi.page_locations.items[i - 1].first_row_index);
+    L->first_rows = ok ? pqt_mem_alloc(r->data_alloc, sizeof(int64_t) * (size_t)n) : NULL;
     if (L->first_rows) {
       L->n_first_rows = n;
-      for (int32_t i = 0; i < n; i++) {
-        L->first_rows[i] = oi.page_locations.items[i].first_row_index;
-        if (L->first_rows[i] < 0 || (i > 0 && L->first_rows[i] < L->first_rows[i - 1])) L->n_first_rows = 0;
-      }
+      for (int32_t i = 0; i < n; i++) L->first_rows[i] = oi.page_locations.items[i].first_row_index;
     }
   }
   pqt_arena_reset(&arena);
-  pqt_buf_free(&raw);
 }
 
 static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor *L,

@@ -246,16 +246,11 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
     return broken;
   }
   if (PQT_HAS(cc, 8)) return broken; /* encrypted index: not checked here */
-  pqt_buf raw;
-  pqt_buf_init(&raw, r->alloc);
   pqt_arena arena;
   pqt_arena_init(&arena, r->alloc);
   pqt_offset_index oi;
-  if (pqt_buf_reserve(&raw, (size_t)cc->offset_index_length, &e) == PQT_OK &&
-      r->io.read_at(r->io.private_data, (uint64_t)cc->offset_index_offset, raw.data, (size_t)cc->offset_index_length,
-                    &e) == PQT_OK &&
-      pqt_thrift_decode(&pqt_desc_offset_index, raw.data, (size_t)cc->offset_index_length, NULL, &arena, &oi, &e) ==
-          PQT_OK) {
+  if (pqt_reader_read_struct(r, cc->offset_index_offset, cc->offset_index_length, &pqt_desc_offset_index, &arena, &oi,
+                             &e) == PQT_OK) {
     if (oi.page_locations.n != n_data) {
       problem(v, g, leaf->dotted_path, "offset index lists %d pages, the chunk has %d data pages", oi.page_locations.n,
               n_data);
@@ -280,7 +275,6 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
     problem(v, g, leaf->dotted_path, "offset index: %s", e.message);
   }
   pqt_arena_reset(&arena);
-  pqt_buf_free(&raw);
   return broken;
 }
 
@@ -392,18 +386,13 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
             (long long)cc->column_index_offset, cc->column_index_length);
     return;
   }
-  pqt_buf raw;
-  pqt_buf_init(&raw, r->alloc);
   pqt_arena arena;
   pqt_arena_init(&arena, r->alloc);
   pqt_error e;
   pqt_error_init(&e);
   pqt_column_index ci;
-  if (pqt_buf_reserve(&raw, (size_t)cc->column_index_length, &e) != PQT_OK ||
-      r->io.read_at(r->io.private_data, (uint64_t)cc->column_index_offset, raw.data,
-                    (size_t)cc->column_index_length, &e) != PQT_OK ||
-      pqt_thrift_decode(&pqt_desc_column_index, raw.data, (size_t)cc->column_index_length, NULL, &arena, &ci, &e) !=
-          PQT_OK) {
+  if (pqt_reader_read_struct(r, cc->column_index_offset, cc->column_index_length, &pqt_desc_column_index, &arena, &ci,
+                             &e) != PQT_OK) {
     problem(v, g, leaf->dotted_path, "column index: %s", e.message);
     goto done;
   }
@@ -526,7 +515,6 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
   v->budget = budget_before;
 done:
   pqt_arena_reset(&arena);
-  pqt_buf_free(&raw);
 }
 
 /* Every non-null value of the chunk must test positive in its Bloom filter

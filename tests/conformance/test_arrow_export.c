@@ -148,20 +148,19 @@ static void check_file(const char *path, int64_t batch_size, int *n_files, int *
   pqt_reader_close(r);
 }
 
+typedef struct walk_ctx {
+  int64_t batch_size;
+  int *n_files, *n_batches;
+} walk_ctx;
+
+static void check_one(const char *path, void *ctx) {
+  walk_ctx *w = ctx;
+  check_file(path, w->batch_size, w->n_files, w->n_batches);
+}
+
 static void walk(const char *dir, int64_t batch_size, int *n_files, int *n_batches) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (de->d_name[0] == '.') continue;
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-    struct stat sb;
-    if (stat(p, &sb) != 0) continue;
-    if (S_ISDIR(sb.st_mode)) walk(p, batch_size, n_files, n_batches);
-    else if (strstr(de->d_name, ".parquet")) check_file(p, batch_size, n_files, n_batches);
-  }
-  closedir(d);
+  walk_ctx w = {batch_size, n_files, n_batches};
+  pqt_test_walk(dir, ".parquet", check_one, &w);
 }
 
 static void test_corpus_streams_are_valid_arrow(void) {

@@ -14,7 +14,6 @@
  *    the row-group cursor in batches of 1, 5 and 333 rows renders to the
  *    same canonical JSON rows.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,26 +207,15 @@ static void check_file(const char *path) {
   pqt_reader_close(r);
 }
 
-static void walk(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (de->d_name[0] == '.') continue;
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-    struct stat sb;
-    if (stat(p, &sb) != 0) continue;
-    if (S_ISDIR(sb.st_mode)) walk(p);
-    else if (strstr(de->d_name, ".parquet") || strstr(de->d_name, ".parq")) check_file(p);
-  }
-  closedir(d);
+static void check_one(const char *path, void *ctx) {
+  (void)ctx;
+  check_file(path);
 }
 
 static void test_corpus_in_batches(void) {
   const char *dir = pqt_testing_dir();
   if (!dir) return;
-  walk(dir);
+  pqt_test_walk(dir, ".parq", check_one, NULL);
   printf("  %d files, %d chunks (%d pieces), %d row groups compared\n", g_files, g_chunks, g_pieces, g_groups);
   CHECK(g_files > 150);
 }

@@ -106,30 +106,11 @@ static void check_file(const char *path, const char *name) {
   }
 }
 
-static void walk(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *de;
-  char **names = NULL;
-  int n = 0;
-  while ((de = readdir(d))) {
-    if (de->d_name[0] == '.') continue;
-    names = realloc(names, (size_t)(n + 1) * sizeof *names);
-    names[n++] = strdup(de->d_name);
-  }
-  closedir(d);
-  for (int i = 0; i < n; i++) {
-    char p[2048];
-    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-    struct stat sb;
-    if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) walk(p);
-    else {
-      size_t l = strlen(names[i]);
-      if (l > 8 && strcmp(names[i] + l - 8, ".parquet") == 0) check_file(p, names[i]);
-    }
-    free(names[i]);
-  }
-  free(names);
+static void check_one(const char *path, void *ctx) {
+  (void)ctx;
+  size_t l = strlen(path);
+  const char *name = strrchr(path, '/');
+  if (l > 8 && strcmp(path + l - 8, ".parquet") == 0) check_file(path, name ? name + 1 : path);
 }
 
 static void test_rewrite_corpus(void) {
@@ -139,7 +120,7 @@ static void test_rewrite_corpus(void) {
     fprintf(stderr, "  SKIP: corpus not found at %s\n", dir);
     return;
   }
-  walk(dir);
+  pqt_test_walk(dir, ".parquet", check_one, NULL);
   fprintf(stderr, "  rewrites equal: %d, differ: %d, known gap (INT96 beyond ns range): %d, unreadable originals: %d\n",
           ok_files, bad_files, known_files, skipped);
   CHECK_EQ_INT(bad_files, 0);

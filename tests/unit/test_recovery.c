@@ -140,23 +140,27 @@ static void test_corrupt_page_reads_as_nulls(void) {
   pqt_string_free(&file);
 }
 
-/* Flip a byte inside page 0 of `col` in row group `rg` (its CRC then fails). */
-static bool damage_page(pqt_string *file, const char *col, int rg) {
+/* Flip a byte of page `page` of `col` in row group `rg`: inside the page
+ * body (its CRC then fails), or the first byte of its header (unreadable). */
+static bool damage_page_at(pqt_string *file, const char *col, int rg, int page, bool header) {
   pqt_reader *r = NULL;
   pqt_test_text pages = {0};
   if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL) != PQT_OK) return false;
   pqt_status st = pqt_reader_describe_pages(r, col, pqt_test_collect, &pages, NULL);
   pqt_reader_close(r);
   char key[128];
-  snprintf(key, sizeof key, "rg=%d col=%s page=0 ", rg, col);
+  snprintf(key, sizeof key, "rg=%d col=%s page=%d ", rg, col, page);
   const char *p = st == PQT_OK && pages.p ? strstr(pages.p, key) : NULL;
   long off = 0, hdr = 0;
   const char *o = p ? strstr(p, "offset=") : NULL, *h = p ? strstr(p, "header=") : NULL;
   bool ok = o && h && sscanf(o, "offset=%ld", &off) == 1 && sscanf(h, "header=%ld", &hdr) == 1;
-  if (ok) file->data[off + hdr + 2] ^= 0x21;
+  if (ok && header) file->data[off] = 0x0f; /* field type 15: not a Thrift type */
+  else if (ok) file->data[off + hdr + 2] ^= 0x21;
   free(pages.p);
   return ok;
 }
+
+static bool damage_page(pqt_string *file, const char *col, int rg) { return damage_page_at(file, col, rg, 0, false); }
 
 /* A damaged chunk of a nested column under an optional top-level field
  * costs that field only (null in the row group's rows); a damaged chunk of
@@ -308,26 +312,6 @@ static void row_text(int i, bool l_null, bool s_null, char *out, size_t cap) {
   snprintf(out, cap, "{\"l\":%s,\"b\":%d,\"s\":%s}\n", l, i, sv);
 }
 
-/* Flip a byte of page `page` of `col` (row group 0): inside the page body
- * (its CRC then fails), or the first byte of its header (unreadable). */
-static bool damage_nth_page(pqt_string *file, const char *col, int page, bool header) {
-  pqt_reader *r = NULL;
-  pqt_test_text pages = {0};
-  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL) != PQT_OK) return false;
-  pqt_status st = pqt_reader_describe_pages(r, col, pqt_test_collect, &pages, NULL);
-  pqt_reader_close(r);
-  char key[128];
-  snprintf(key, sizeof key, "rg=0 col=%s page=%d ", col, page);
-  const char *p = st == PQT_OK && pages.p ? strstr(pages.p, key) : NULL;
-  long off = 0, hdr = 0;
-  const char *o = p ? strstr(p, "offset=") : NULL, *h = p ? strstr(p, "header=") : NULL;
-  bool ok = o && h && sscanf(o, "offset=%ld", &off) == 1 && sscanf(h, "header=%ld", &hdr) == 1;
-  if (ok && header) file->data[off] = 0x0f; /* field type 15: not a Thrift type */
-  else if (ok) file->data[off + hdr + 2] ^= 0x21;
-  free(pages.p);
-  return ok;
-}
-
 typedef struct page_case {
   const char *name;
   int page_version, page_index;
@@ -369,7 +353,7 @@ static void test_page_lost_mid_chunk(void) {
       q = strchr(q, '\n');
       if (q) q++;
     }
-    CHECK_MSG(damage_nth_page(&file, pc->col, pc->page, pc->header), "%s: no page %d of %s", pc->name, pc->page,
+    CHECK_MSG(damage_page_at(&file, pc->col, 0, pc->page, pc->header), "%s: no page %d of %s", pc->name, pc->page,
               pc->col);
     CHECK_MSG(read_text((const uint8_t *)file.data, file.len, PQT_FAIL, &sk, &failed, &e) != PQT_OK,
               "%s: the damage goes unnoticed", pc->name);
@@ -429,9 +413,9 @@ static void test_page_lost_mid_chunk(void) {
 static void test_two_losses_over_the_same_rows(void) {
   pqt_string file = {0};
   CHECK(write_pages_file(&file, 2, 1));
-  CHECK(damage_nth_page(&file, "b", 2, false));
-  CHECK(damage_nth_page(&file, "l.list.element", 2, false));
-  CHECK(damage_nth_page(&file, "s.y", 7, false));
+  CHECK(damage_page_at(&file, "b", 0, 2, false));
+  CHECK(damage_page_at(&file, "l.list.element", 0, 2, false));
+  CHECK(damage_page_at(&file, "s.y", 0, 7, false));
   pqt_test_text out = {0};
   skips sk = {0};
   pqt_error e;
