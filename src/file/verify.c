@@ -197,9 +197,18 @@ static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, co
   }
 }
 
-/* Walk the pages (CRC as a report) and compare with the offset index. */
+/* What a data page's header says of its nulls: v2 num_nulls (-1 where v1,
+ * or where the writer did not count), with the page's index in the chunk. */
+typedef struct page_nulls {
+  int32_t page;
+  int32_t num_nulls;
+} page_nulls;
+#define VERIFY_MAX_PAGES 4096
+
+/* Walk the pages (CRC as a report) and compare with the offset index;
+ * nulls[0 .. *n_nulls) receives each data page's header null count. */
 static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_chunk *cc,
-                        uint64_t start, uint64_t len) {
+                        uint64_t start, uint64_t len, page_nulls *nulls, int32_t *n_nulls) {
   pqt_reader *r = v->r;
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_page_reader_options po;
@@ -211,8 +220,9 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   pqt_page_reader pr;
   pqt_error e;
   pqt_error_init(&e);
-  uint64_t data_offsets[4096], data_sizes[4096];
+  uint64_t data_offsets[VERIFY_MAX_PAGES], data_sizes[VERIFY_MAX_PAGES];
   int32_t n_data = 0;
+  *n_nulls = 0;
   bool broken = false;
   if (pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, &e) == PQT_OK) {
     for (;;) {
@@ -228,9 +238,11 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
         problem(v, g, leaf->dotted_path, "page %d: CRC32 mismatch", pg.index);
         broken = true;
       }
-      if (pg.type != PQT_PAGE_DICTIONARY && n_data < 4096) {
+      if (pg.type != PQT_PAGE_DICTIONARY && n_data < VERIFY_MAX_PAGES) {
+        nulls[n_data] = (page_nulls){pg.index, pg.type == PQT_PAGE_DATA_V2 ? pg.num_nulls : -1};
         data_sizes[n_data] = (uint64_t)pg.header_len + (uint64_t)pg.header->compressed_page_size;
         data_offsets[n_data++] = pg.file_offset;
+        *n_nulls = n_data;
       }
     }
   } else {
@@ -276,6 +288,23 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   }
   pqt_arena_reset(&arena);
   return broken;
+}
+
+/* A v2 header's num_nulls must agree with its page's levels: entries
+ * without a value (null at some level, or an empty list), as parquet-java
+ * and Arrow count them. The reader trusts the levels (parquet-java before
+ * 1.18 writes -1); verify reports a header that says otherwise. */
+static void check_page_nulls(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_page_end *ends, int32_t n_ends,
+                             const page_nulls *nulls, int32_t n_nulls) {
+  if (n_ends != n_nulls) return; /* the decoder saw other pages than the walk: reported elsewhere */
+  for (int32_t i = 0; i < n_ends; i++) {
+    if (nulls[i].num_nulls < 0) continue;
+    int64_t lv = ends[i].n_levels - (i ? ends[i - 1].n_levels : 0);
+    int64_t vals = ends[i].n_values - (i ? ends[i - 1].n_values : 0);
+    if (lv - vals != nulls[i].num_nulls)
+      problem(v, g, leaf->dotted_path, "page %d: the v2 header says %d nulls, its levels hold %lld", nulls[i].page,
+              nulls[i].num_nulls, (long long)(lv - vals));
+  }
 }
 
 /* Is b a well-formed min/max entry for the column? Fixed-width values
@@ -591,7 +620,16 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
         continue;
       }
       /* pages that could not be walked are reported once, not again by the decoder */
-      if (check_pages(&v, g, leaf, cc, start, len)) continue;
+      page_nulls *nulls = pqt_mem_alloc(r->alloc, sizeof *nulls * VERIFY_MAX_PAGES);
+      int32_t n_nulls = 0;
+      if (!nulls) {
+        st = pqt_nomem(err);
+        break;
+      }
+      if (check_pages(&v, g, leaf, cc, start, len, nulls, &n_nulls)) {
+        pqt_mem_free(r->alloc, nulls, sizeof *nulls * VERIFY_MAX_PAGES);
+        continue;
+      }
       pqt_column_data cd;
       pqt_column_data_init(&cd, r->data_alloc);
       pqt_buf ends;
@@ -607,10 +645,13 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
         check_statistics(&v, g, leaf, &cc->meta_data, &cd);
         check_column_index(&v, g, c, leaf, cc, &cd, (const pqt_page_end *)(const void *)ends.data,
                            (int32_t)(ends.len / sizeof(pqt_page_end)));
+        check_page_nulls(&v, g, leaf, (const pqt_page_end *)(const void *)ends.data,
+                         (int32_t)(ends.len / sizeof(pqt_page_end)), nulls, n_nulls);
         check_bloom(&v, g, leaf, cc, &cd);
       }
       pqt_column_data_free(&cd);
       pqt_buf_free(&ends);
+      pqt_mem_free(r->alloc, nulls, sizeof *nulls * VERIFY_MAX_PAGES);
       if (v.out.len > (64u << 10)) {
         if (write(ctx, (const char *)v.out.data, v.out.len) != PQT_OK) st = pqt_error_set(err, PQT_EIO, "write failed");
         v.out.len = 0;

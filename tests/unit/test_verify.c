@@ -285,5 +285,62 @@ static void test_verify_column_index_nested_and_truncated(void) {
   pqt_string_free(&file);
 }
 
+/* A v2 page header whose num_nulls disagrees with the page's levels: the
+ * reader goes by the levels, verify reports the header. */
+static void test_verify_checks_v2_num_nulls(void) {
+  pqt_string file = {0};
+  pqt_write_schema ws = {.message = "message m { optional int32 a; }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.defaults.page_version = 2;
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, &wo, NULL));
+  if (!w) return;
+  int32_t a[90];
+  int16_t def[100];
+  int n = 0;
+  for (int i = 0; i < 100; i++) {
+    def[i] = i % 10 == 3 ? 0 : 1; /* 10 nulls */
+    if (def[i]) a[n++] = i;
+  }
+  CHECK_OK(pqt_writer_write_column(w, 0, 100, def, NULL, a, NULL, (size_t)n, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  text t = {.n = 0};
+  CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t), 0);
+  /* the first data page's header: num_nulls 10 -> 11 (the same varint length) */
+  pqt_reader *r;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (!r) return;
+  int64_t off = r->md.row_groups.items[0].columns.items[0].meta_data.data_page_offset;
+  pqt_reader_close(r);
+  pqt_page_header h;
+  size_t used = 0;
+  CHECK_OK(pqt_thrift_decode(&pqt_desc_page_header, (const uint8_t *)file.data + off, file.len - (size_t)off, &used,
+                             NULL, &h, NULL));
+  CHECK_EQ_INT(h.type, PQT_PAGE_DATA_V2);
+  CHECK_EQ_INT(h.data_page_header_v2.num_nulls, 10);
+  h.data_page_header_v2.num_nulls = 11;
+  pqt_buf out;
+  pqt_buf_init(&out, NULL);
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_page_header, &h, &out, NULL));
+  CHECK_EQ_INT(out.len, used);
+  if (out.len == used) memcpy(file.data + off, out.data, used);
+  pqt_buf_free(&out);
+  t.n = 0;
+  CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t), 1);
+  CHECK_MSG(strstr(t.buf, "page 0: the v2 header says 11 nulls, its levels hold 10") != NULL, "%s", t.buf);
+  /* reading goes by the levels */
+  pqt_test_text rows = {0};
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (r) {
+    CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, pqt_test_collect, &rows, NULL));
+    pqt_reader_close(r);
+  }
+  CHECK(rows.p && strstr(rows.p, "{\"a\":null}\n{\"a\":4}") != NULL);
+  free(rows.p);
+  pqt_string_free(&file);
+}
+
 RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems), TEST_CASE(test_verify_checks_bloom_filters),
-          TEST_CASE(test_verify_checks_column_index), TEST_CASE(test_verify_column_index_nested_and_truncated))
+          TEST_CASE(test_verify_checks_column_index), TEST_CASE(test_verify_column_index_nested_and_truncated),
+          TEST_CASE(test_verify_checks_v2_num_nulls))
