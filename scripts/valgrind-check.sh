@@ -7,7 +7,7 @@
 #
 # usage: scripts/valgrind-check.sh [TEST...]
 #   TEST: test program names (default: the conformance tests over the whole
-#     corpus, plus test_seed004 and test_bad_data).
+#     corpus, plus test_seed004, test_bad_data and test_recovery).
 #   PARQUET_TESTING_DIR: the corpus (default ../shared/parquet-testing); it
 #     must be present, since the corpus is what this check is about.
 #   JOBS: build parallelism (default: nproc).
@@ -23,7 +23,7 @@ TESTING="${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}"
 
 if [ $# -eq 0 ]; then
   set -- test_cat_conformance test_arrow_export test_footer_roundtrip \
-         test_encrypted_corpus test_seed004 test_bad_data
+         test_encrypted_corpus test_seed004 test_bad_data test_recovery
 fi
 
 bash "$ROOT/scripts/install-deps.sh"
