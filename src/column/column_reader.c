@@ -228,6 +228,8 @@ struct pqt_column_cursor {
   int32_t page_index;     /* the page being read (errors) */
   int32_t data_pages;     /* data page headers read (the offset index's page ordinal) */
   int64_t loaded;         /* entries of the data pages started (and flat pages lost) so far */
+  int64_t loaded_rows;    /* records starting in the data pages started so far */
+  bool last_was_loss;     /* nothing handed out since the last loss */
   int64_t levels, rows;   /* entries handed out; records handed out or lost */
   pqt_buf lost;           /* pqt_lost_rows */
   bool dict_lost;         /* the dictionary page was lost */
@@ -508,6 +510,9 @@ static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_
   }
   if (pg->type == PQT_PAGE_DATA_V2 && pg->num_rows != page_rows)
     return pqt_corrupt(err, "v2 data page says %d rows, its levels hold %lld", pg->num_rows, (long long)page_rows);
+  if (desc->max_rep > 0 && opts->expected_rows >= 0 && c->loaded_rows + page_rows > opts->expected_rows)
+    return pqt_corrupt(err, "pages hold more records (%lld) than the row group has rows (%lld)",
+                       (long long)(c->loaded_rows + page_rows), (long long)opts->expected_rows);
   if (desc->max_def == 0) {
     c->dm = DEF_NONE;
   } else if (n == 0 || (desc->max_rep == 0 &&
@@ -530,6 +535,7 @@ static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_
    * the definition levels are authoritative. */
   PQT_RETURN_NOT_OK(start_values(c, pg, n_nonnull, err));
   c->loaded += (int64_t)n;
+  c->loaded_rows += page_rows;
   c->have_page = true;
   c->pn = (int64_t)n;
   c->ppos = 0;
@@ -546,6 +552,7 @@ static bool recoverable(pqt_status st) {
  * at a page that must start a record. */
 static pqt_status lose_rows(pqt_column_cursor *c, int64_t n, bool flat_page_not_started, const pqt_error *why,
                             pqt_error *err) {
+  if (n < 0) n = 0;
   pqt_lost_rows l;
   memset(&l, 0, sizeof l);
   l.first_row = c->rows;
@@ -553,12 +560,53 @@ static pqt_status lose_rows(pqt_column_cursor *c, int64_t n, bool flat_page_not_
   l.page = c->page_index;
   if (c->dict_lost) l.why = c->dict_why; /* the data pages that needed it: the dictionary is why */
   else if (why) l.why = *why;
-  if (n > 0) PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &l, sizeof l, err));
+  if (n > 0) {
+    /* a loss that starts where the last one ended continues it */
+    pqt_lost_rows *last = c->lost.len ? (pqt_lost_rows *)(void *)(c->lost.data + c->lost.len - sizeof l) : NULL;
+    if (last && last->first_row + last->n_rows == l.first_row && last->page == l.page) last->n_rows += n;
+    else PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &l, sizeof l, err));
+  }
   c->rows += n;
+  c->last_was_loss = true;
   if (flat_page_not_started) c->loaded += n;
   c->have_page = false;
   c->cs.prev_def = -1; /* the next page must start a record */
   pqt_delta_byte_array_state_reset(&c->cs.dba);
+  return PQT_OK;
+}
+
+/* A nested column's page is lost and may have held the end of the record
+ * before it (a v1 page need not start a record): that record is taken back
+ * out of cd and lost with the page. */
+static pqt_status drop_last_record(pqt_column_cursor *c, pqt_column_data *cd, pqt_error *err) {
+  /* after a loss the record before is lost already; past the last read
+   * (cd NULL) nothing can be taken back */
+  if (!cd || c->last_was_loss || cd->n_rows <= 0 || cd->n_levels <= 0 || cd->rep.len < (size_t)cd->n_levels * 2)
+    return PQT_OK;
+  const int16_t *rep = (const int16_t *)(const void *)cd->rep.data;
+  int64_t e = cd->n_levels - 1;
+  while (e > 0 && rep[e] != 0) e--;
+  int64_t k = cd->n_levels - e;
+  int64_t nv = k;
+  if (c->desc.max_def > 0 && cd->def.len >= (size_t)cd->n_levels * 2)
+    nv = pqt_levels_count_eq((const int16_t *)(const void *)cd->def.data + e, k, c->desc.max_def);
+  PQT_CHECK_CORRUPT(nv <= cd->n_values, err, "column data holds fewer values than its levels");
+  cd->n_levels = e;
+  cd->n_values -= nv;
+  cd->n_rows--;
+  cd->rep.len = (size_t)e * 2;
+  if (cd->def.len > (size_t)e * 2) cd->def.len = (size_t)e * 2;
+  int32_t t = c->desc.physical_type;
+  if (t == PQT_BYTE_ARRAY) {
+    cd->values.len = (size_t)((const int32_t *)(const void *)cd->offsets.data)[cd->n_values];
+    cd->offsets.len = ((size_t)cd->n_values + 1) * 4;
+  } else if (t == PQT_BOOLEAN) {
+    cd->values.len = ((size_t)cd->n_values + 7) / 8;
+  } else {
+    cd->values.len = (size_t)cd->n_values * c->cs.width;
+  }
+  c->levels -= k;
+  c->rows--;
   return PQT_OK;
 }
 
@@ -580,13 +628,13 @@ static int64_t lost_page_rows(const pqt_column_cursor *c, const pqt_page_header 
   return n < 0 || n > rest ? -1 : n;
 }
 
-/* Read pages until a data page is current or the chunk ends. */
-static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
+/* Read pages until a data page is current or the chunk ends (cd: where
+ * the records read so far are, for a loss that must take one back). */
+static pqt_status next_page(pqt_column_cursor *c, pqt_column_data *cd, pqt_error *err) {
   c->have_page = false;
   while (!c->eof) {
     pqt_page pg;
     bool eof;
-    size_t pos_before = c->pr.pos;
     pqt_status st = pqt_page_reader_next(&c->pr, &pg, &eof, err);
     c->page_index = c->pr.current;
     if (st == PQT_OK && eof) {
@@ -594,7 +642,7 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
       break;
     }
     const pqt_page_header *h = &c->pr.header;
-    bool header_ok = c->pr.pos > pos_before;
+    bool header_ok = c->pr.header_decoded;
     int32_t ordinal = -1;
     if (header_ok && (h->type == PQT_PAGE_DATA || h->type == PQT_PAGE_DATA_V2)) ordinal = c->data_pages++;
     if (st == PQT_OK) {
@@ -609,14 +657,22 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
     if (!c->skip || !recoverable(st)) return st;
     /* the page is lost, the chunk is not */
     if (header_ok && ordinal < 0) {
-      /* a dictionary page: the data pages that need it are lost one by one */
-      if (!c->dict_lost && err) {
+      /* a dictionary page: the data pages that need it are lost one by one,
+       * and its failure is why */
+      if (h->type == PQT_PAGE_DICTIONARY && !c->cs.has_dict && !c->dict_lost && err) {
         c->dict_why = *err;
         pqt_error_prefix(&c->dict_why, "page %d (the dictionary)", c->page_index);
+        c->dict_lost = true;
       }
-      c->dict_lost = true;
       continue;
     }
+    /* A nested page that is not known to start a record (a v2 page does; so
+     * does one the offset index places at the next row) may hold the end of
+     * the record before it. */
+    bool starts_record = header_ok && (h->type == PQT_PAGE_DATA_V2 ||
+                                       (c->opts.page_first_row && ordinal >= 0 && ordinal < c->opts.n_page_first_row &&
+                                        c->opts.page_first_row[ordinal] == c->rows));
+    if (c->desc.max_rep > 0 && !starts_record) PQT_RETURN_NOT_OK(drop_last_record(c, cd, err));
     int64_t n = header_ok ? lost_page_rows(c, h, ordinal) : -1;
     if (n < 0) {
       /* no way to the next page, or no way to count this one's rows: the rest of the chunk */
@@ -630,9 +686,12 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_error *err) {
 }
 
 /* Hand out entries [ppos, ppos + k) of the current page (holding `records`
- * record starts) into cd. */
-static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_column_data *cd, pqt_error *err) {
+ * record starts) into cd; *taken = the records handed out (fewer when the
+ * rest of the page is lost). */
+static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_column_data *cd, int64_t *taken,
+                       pqt_error *err) {
   const pqt_column_desc *desc = &c->desc;
+  *taken = 0;
   if (k > 0) {
     pqt_column_data snap = *cd; /* lengths to roll back to */
     int64_t m;
@@ -665,9 +724,13 @@ static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_col
       cd->offsets.len = snap.offsets.len;
       if (!c->skip || !recoverable(st)) return st;
       /* the rest of the page is lost, the chunk is not: the records that
-       * start in it (entries from ppos on belong to them) */
+       * start in it, and the one its first entries continue, if they do */
       int64_t n = c->pn - c->ppos;
-      if (desc->max_rep > 0) n = pqt_levels_count_eq((const int16_t *)(const void *)c->prep.data + c->ppos, n, 0);
+      if (desc->max_rep > 0) {
+        const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
+        if (rep[0] != 0) PQT_RETURN_NOT_OK(drop_last_record(c, cd, err));
+        n = pqt_levels_count_eq(rep, n, 0);
+      }
       return lose_rows(c, n, false, err, err);
     }
     cd->n_levels += k;
@@ -677,6 +740,8 @@ static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_col
     c->pvpos += m;
     c->levels += k;
     c->rows += records;
+    c->last_was_loss = false;
+    *taken = records;
   }
   if (c->ppos == c->pn) {
     /* the page is used up */
@@ -702,7 +767,7 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
   for (;;) {
     if (!c->have_page) {
       if (c->eof || (!nested && got == max_rows)) break;
-      PQT_RETURN_NOT_OK(next_page(c, err));
+      PQT_RETURN_NOT_OK(next_page(c, cd, err));
       if (!c->have_page) break; /* the chunk ends */
     }
     int64_t k, r;
@@ -716,8 +781,9 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
       k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, &r);
     }
     if (k == 0 && c->ppos < c->pn) break; /* the next record is not wanted */
-    PQT_RETURN_NOT_OK(take(c, k, r, cd, err));
-    got += r;
+    int64_t taken;
+    PQT_RETURN_NOT_OK(take(c, k, r, cd, &taken, err));
+    got += taken;
   }
   /* levels of pages without nulls, when an earlier page had some */
   if (c->desc.max_def > 0 && cd->def.len > 0) PQT_RETURN_NOT_OK(fill_def_gap(cd, c->desc.max_def, (size_t)cd->n_levels, err));
@@ -751,7 +817,7 @@ pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
                          (long long)c->opts.expected_rows);
     }
     c->have_page = false;
-    pqt_status st = next_page(c, err);
+    pqt_status st = next_page(c, NULL, err);
     if (st != PQT_OK) {
       c->failed = true;
       if (err) err->page = c->page_index;

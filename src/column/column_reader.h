@@ -51,7 +51,7 @@ typedef struct pqt_column_data {
   int64_t n_rows;        /* records (rep level 0 entries, or n_levels when flat) */
   pqt_buf *page_ends;    /* NULL, or set by the caller (borrowed): one pqt_page_end
                           * appended after each data page decoded (a page lost to
-                          * null_corrupt_pages gets none) */
+                          * skip_corrupt_pages gets none) */
 } pqt_column_data;
 
 /* Where a data page ended in a pqt_column_data: entries and dense values

@@ -147,9 +147,13 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
                                        pqt_error *err) {
   if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
   size_t pos = 0;
-  if (n > len / 4 || len - 4 * n > (size_t)INT32_MAX - data->len) {
-    /* Cannot hold n values, or might pass 2 GiB: check every length first,
-     * then copy (pass 1 reports the error, before anything is written). */
+  if (n > len / 4 || len - 4 * n > (size_t)INT32_MAX - data->len ||
+      (len - 4 * n > ((size_t)1 << 20) && len - 4 * n > 64 * n)) {
+    /* Cannot hold n values, or might pass 2 GiB, or n values asked from a
+     * much longer span (a batch from a big page: reserving the span's bytes
+     * would size every batch by the rest of the page): check every length
+     * first, then copy (pass 1 reports an error before anything is written,
+     * and sizes the output exactly). */
     PQT_RETURN_NOT_OK(byte_array_offsets(in, len, offsets, data->len, n, &pos, err));
     size_t total = (size_t)offsets[n] - data->len;
     PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total + 1, err));

@@ -66,7 +66,6 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
     }
     if (p->rg && pqt_rg_cursor_done(p->rg)) {
       pqt_rg_cursor_close(p->rg);
-  if (p->have_whole) pqt_row_group_data_free(alloc, &p->whole);
       p->rg = NULL;
     }
     if (!p->rg) {

@@ -62,7 +62,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
       if (want > 0 && limit >= 0 && limit - written < want) want = limit - written;
       st = pqt_rg_cursor_next_recover(rg, want, &d, &skipped, err);
       if (st != PQT_OK || skipped) break;
-      for (int64_t row = 0; row < d.num_rows && st == PQT_OK; row++) {
+      for (int64_t row = 0; row < d.num_rows && st == PQT_OK && (limit < 0 || written < limit); row++) {
         if (format == PQT_TEXT_JSONL) {
           st = pqt_buf_append(&b, "{", 1, err);
           for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {

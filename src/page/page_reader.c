@@ -142,6 +142,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     size_t hlen = 0;
     page->index = pr->current = pr->page_index;
     page->file_offset = pr->chunk_offset + pr->pos;
+    pr->header_decoded = false;
     pqt_status st;
     if (pr->opts.decryptor) {
       st = decrypt_page_header(pr, hp, left, &hlen, err);
@@ -157,6 +158,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     }
     const pqt_page_header *h = &pr->header;
     page->header = h;
+    pr->header_decoded = true;
     PQT_CHECK_CORRUPT(h->compressed_page_size >= 0 && h->uncompressed_page_size >= 0, err,
                       "page header: negative page size (compressed %d, uncompressed %d)", h->compressed_page_size,
                       h->uncompressed_page_size);
@@ -175,13 +177,15 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     const uint8_t *stored = body; /* the CRC covers the page as stored (encrypted: the whole module) */
     size_t stored_len = csize;
     if (pr->opts.decryptor) {
-      /* the page as stored is one module; the sizes below are the plaintext's */
+      /* the page as stored is one module; the sizes below are the plaintext's.
+       * A data page takes its ordinal (AAD) whether or not it decrypts, so a
+       * tampered page does not shift the ordinals of the pages after it. */
       int mt = h->type == PQT_PAGE_DICTIONARY ? PQT_MODULE_DICTIONARY_PAGE : PQT_MODULE_DATA_PAGE;
-      size_t used = 0;
-      PQT_RETURN_NOT_OK(
-          pqt_module_decrypt(pr->opts.decryptor, mt, pr->data_page_ordinal, body, csize, &used, &pr->crypt_page, err));
-      PQT_CHECK_CORRUPT(used == csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used, csize);
+      int32_t ordinal = pr->data_page_ordinal;
       if (mt == PQT_MODULE_DATA_PAGE) pr->data_page_ordinal++;
+      size_t used = 0;
+      PQT_RETURN_NOT_OK(pqt_module_decrypt(pr->opts.decryptor, mt, ordinal, body, csize, &used, &pr->crypt_page, err));
+      PQT_CHECK_CORRUPT(used == csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used, csize);
       body = pr->crypt_page.data;
       csize = pr->crypt_page.len;
     }
