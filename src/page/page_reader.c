@@ -158,7 +158,6 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     }
     const pqt_page_header *h = &pr->header;
     page->header = h;
-    pr->header_decoded = true;
     PQT_CHECK_CORRUPT(h->compressed_page_size >= 0 && h->uncompressed_page_size >= 0, err,
                       "page header: negative page size (compressed %d, uncompressed %d)", h->compressed_page_size,
                       h->uncompressed_page_size);
@@ -170,6 +169,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     page->header_len = hlen;
     pr->pos += hlen + csize;
     pr->page_index++;
+    pr->header_decoded = true; /* its type and extent are known, and the reader is past it */
 
     if (h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2 && h->type != PQT_PAGE_DICTIONARY)
       continue; /* index pages and unknown types: skipped */

@@ -69,8 +69,9 @@ typedef struct pqt_page_reader {
   size_t pos;
   int32_t page_index;            /* pages started so far */
   int32_t current;               /* index of the page being read (for errors) */
-  bool header_decoded;           /* the current page's header was read (its type and sizes
-                                    are in `header`), even if the page then failed */
+  bool header_decoded;           /* the current page's header was read and its extent is
+                                    sound (the reader is past it), even if the page then
+                                    failed: its type and sizes are in `header` */
   pqt_buf scratch;               /* decompressed page */
   pqt_page_header header;
   int32_t data_page_ordinal;     /* encrypted: data pages started (AAD page ordinal) */
