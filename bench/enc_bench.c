@@ -5,11 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* The bench targets get only include/ on their include path today; this
- * program needs src/ too (internal kernels). Until CMake adds it, it builds
- * as a stub. Manual build:
- *   gcc -O3 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc bench/enc_bench.c \
- *       build/release/libparquetry.a -lxxhash -o /tmp/enc_bench */
+/* This program needs src/ on the include path (internal kernels), which
+ * CMake gives the bench targets; built elsewhere without it, it is a stub. */
 #if !__has_include("core/core.h")
 int main(void) {
   puts("enc_bench: built without src/ on the include path; see the comment at the top");
