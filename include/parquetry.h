@@ -231,6 +231,13 @@ typedef struct pqt_read_options {
   int on_error;
   void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
   void *on_skip_ctx;
+  /* Decompression bombs: a page may not claim more uncompressed bytes than
+   * max_page_expansion times its compressed size plus page_expansion_floor,
+   * nor more than max_page_bytes (defaults 64, 1 MiB, 1 GiB; a larger claim
+   * is refused with PQT_ELIMIT before anything is allocated). */
+  uint32_t max_page_expansion;
+  uint64_t page_expansion_floor;
+  uint64_t max_page_bytes;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };

@@ -74,7 +74,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
   pqt_value_type vt;
   pqt_value_type_from_leaf(&vt, leaf);
   pqt_page_reader_options po;
-  pqt_page_reader_options_init(&po);
+  pqt_reader_page_options(r, &po);
   po.verify_crc = true;
   po.crc_report_only = true;
   po.max_def = leaf->max_def;

@@ -6,6 +6,8 @@
  */
 #include "file/reader_internal.h"
 
+#include "page/page_reader.h"
+
 #include "arrow/arrow_schema_ipc.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
@@ -18,6 +20,21 @@ PQT_API void pqt_read_options_init(pqt_read_options *o) {
   o->max_nesting_depth = 256;
   o->buffer_cache_bytes = (uint64_t)512 << 20;
   o->verify_footer_signature = 1;
+  pqt_page_reader_options po;
+  pqt_page_reader_options_init(&po);
+  o->max_page_expansion = po.max_expansion;
+  o->page_expansion_floor = po.expansion_floor;
+  o->max_page_bytes = po.max_page_bytes;
+}
+
+void pqt_reader_page_options(const pqt_reader *r, pqt_page_reader_options *po) {
+  pqt_page_reader_options_init(po);
+  po->verify_crc = r->opts.verify_checksums != 0;
+  if (r->opts.max_page_expansion) po->max_expansion = r->opts.max_page_expansion;
+  if (r->opts.page_expansion_floor) po->expansion_floor = r->opts.page_expansion_floor > UINT32_MAX
+                                                              ? UINT32_MAX
+                                                              : (uint32_t)r->opts.page_expansion_floor;
+  if (r->opts.max_page_bytes) po->max_page_bytes = r->opts.max_page_bytes;
 }
 
 PQT_API void pqt_string_free(pqt_string *s) {

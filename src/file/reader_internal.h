@@ -19,6 +19,11 @@ struct pqt_thrift_desc;
 pqt_status pqt_reader_read_struct(const pqt_reader *r, int64_t offset, int32_t length,
                                   const struct pqt_thrift_desc *desc, pqt_arena *arena, void *out, pqt_error *err);
 
+/* Page reader options from the read options (CRC checks, page size
+ * limits); the caller sets the rest (levels, decryption). */
+struct pqt_page_reader_options;
+void pqt_reader_page_options(const pqt_reader *r, struct pqt_page_reader_options *po);
+
 /* Append the readable metadata summary (file/summary.c). */
 pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err);
 

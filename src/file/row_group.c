@@ -144,8 +144,7 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
                           is_text && r->opts.validate_utf8};
   pqt_column_read_options o;
   memset(&o, 0, sizeof o);
-  pqt_page_reader_options_init(&o.page);
-  o.page.verify_crc = r->opts.verify_checksums != 0;
+  pqt_reader_page_options(r, &o.page);
   if (encrypted) {
     o.page.decryptor = &L->dec;
     o.page.dictionary_first = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0;

@@ -212,7 +212,7 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   pqt_reader *r = v->r;
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_page_reader_options po;
-  pqt_page_reader_options_init(&po);
+  pqt_reader_page_options(r, &po);
   po.verify_crc = true;
   po.crc_report_only = true;
   po.max_def = leaf->max_def;

@@ -88,4 +88,52 @@ static void test_ceiling_respected(void) {
   }
 }
 
-RUN_TESTS("memory_limit", TEST_CASE(test_ceiling_respected))
+/* A page's claimed size is held to max_page_expansion x its compressed
+ * size + page_expansion_floor, and to max_page_bytes: a zstd page of 2.4 MB
+ * of zeros (a few hundred bytes stored) is refused by the defaults (64x +
+ * 1 MiB), read when the caller allows more, refused again under a caller's
+ * ceiling. */
+static void test_page_expansion_limits(void) {
+  enum { N = 300000 };
+  static int64_t v[N];
+  pqt_write_schema ws = {.message = "message m { required int64 z; }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.defaults.codec = 6; /* ZSTD */
+  wo.defaults.dictionary = 0;
+  wo.defaults.page_size = 8 << 20;
+  wo.defaults.page_row_limit = N;
+  pqt_string file = {0};
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, &wo, NULL));
+  if (!w) return;
+  CHECK_OK(pqt_writer_write_column(w, 0, N, NULL, NULL, v, NULL, N, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  CHECK(file.len < 64 * 1024);
+  for (int k = 0; k < 3; k++) {
+    pqt_read_options o;
+    pqt_read_options_init(&o);
+    CHECK_EQ_INT(o.max_page_expansion, 64);
+    if (k >= 1) o.max_page_expansion = 100000;
+    if (k == 2) o.max_page_bytes = 1 << 20;
+    pqt_reader *r = NULL;
+    pqt_error e;
+    pqt_error_init(&e);
+    CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, &o, NULL));
+    if (!r) continue;
+    pqt_test_text t = {0};
+    pqt_status st = pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, 3, pqt_test_collect, &t, &e);
+    if (k == 1) {
+      CHECK_OK(st);
+      CHECK(t.p && strcmp(t.p, "{\"z\":0}\n{\"z\":0}\n{\"z\":0}\n") == 0);
+    } else {
+      CHECK_EQ_INT(st, PQT_ELIMIT);
+      CHECK_MSG(strstr(e.message, "page claims 2400") && strstr(e.message, "refusing"), "%s", e.message);
+    }
+    free(t.p);
+    pqt_reader_close(r);
+  }
+  pqt_string_free(&file);
+}
+
+RUN_TESTS("memory_limit", TEST_CASE(test_ceiling_respected), TEST_CASE(test_page_expansion_limits))
