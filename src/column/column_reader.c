@@ -674,13 +674,26 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_column_data *cd, pqt_error
                                         c->opts.page_first_row[ordinal] == c->rows));
     if (c->desc.max_rep > 0 && !starts_record) PQT_RETURN_NOT_OK(drop_last_record(c, cd, err));
     int64_t n = header_ok ? lost_page_rows(c, h, ordinal) : -1;
-    if (n < 0) {
-      /* no way to the next page, or no way to count this one's rows: the rest of the chunk */
-      PQT_RETURN_NOT_OK(lose_rows(c, c->opts.expected_rows - c->rows, c->desc.max_rep == 0, err, err));
+    /* no way to the next page, or no way to count this one's rows: the rest of the chunk */
+    bool rest_of_chunk = n < 0;
+    if (rest_of_chunk) n = c->opts.expected_rows - c->rows;
+    int64_t page_values = !header_ok ? 0
+                          : h->type == PQT_PAGE_DATA ? h->data_page_header.num_values
+                                                     : h->data_page_header_v2.num_values;
+    if (n <= 0 && page_values > 0 && err) {
+      /* a page past the row group's rows: left out, noted as a loss of 0 rows */
+      pqt_lost_rows note;
+      memset(&note, 0, sizeof note);
+      note.first_row = c->rows;
+      note.page = c->page_index;
+      note.why = *err;
+      PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &note, sizeof note, err));
+    }
+    PQT_RETURN_NOT_OK(lose_rows(c, n, c->desc.max_rep == 0, err, err));
+    if (rest_of_chunk) {
       c->eof = true;
       break;
     }
-    PQT_RETURN_NOT_OK(lose_rows(c, n, c->desc.max_rep == 0, err, err));
   }
   return PQT_OK;
 }

@@ -94,7 +94,8 @@ typedef struct pqt_column_read_options {
 
 typedef struct pqt_column_cursor pqt_column_cursor;
 
-/* Rows of a chunk left out (skip_corrupt_pages), and why. */
+/* Rows of a chunk left out (skip_corrupt_pages), and why. n_rows 0: the
+ * chunk held data past the row group's rows, which was left out. */
 typedef struct pqt_lost_rows {
   int64_t first_row;   /* record index within the chunk */
   int64_t n_rows;

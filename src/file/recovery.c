@@ -161,7 +161,9 @@ static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll
   e.page = l->page;
   char what[160];
   int64_t last = l->first_row + l->n_rows - 1;
-  if (optional)
+  if (l->n_rows == 0)
+    snprintf(what, sizeof what, "data past the row group's %lld rows left out", (long long)l->first_row);
+  else if (optional)
     snprintf(what, sizeof what, "field %.60s reads as null in rows %lld-%lld", f->name, (long long)l->first_row,
              (long long)last);
   else
@@ -222,11 +224,12 @@ pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected,
           st = ranges_add(&field, ll[i].l[j].first_row, ll[i].l[j].n_rows, err);
     ranges_normalise(&field);
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves && st == PQT_OK; i++) {
-      if (!selected[i] || (field.n == 0 && drop.n == 0 && ll[i].n == 0)) continue;
+      if (!selected[i]) continue;
       own.n = 0;
       for (int32_t j = 0; j < ll[i].n && st == PQT_OK; j++)
         st = ranges_add(&own, ll[i].l[j].first_row, ll[i].l[j].n_rows, err);
       if (st != PQT_OK) break;
+      if (field.n == 0 && drop.n == 0 && own.n == 0) continue; /* nothing to change */
       const pqt_schema_node *ln = sc->leaves[i];
       st = pqt_column_data_patch(&cols[i], ln->physical_type, ln->type_length, ln->max_def, ln->max_rep, num_rows,
                                  own.r, own.n, drop.r, drop.n, field.r, field.n, err);

@@ -7,7 +7,10 @@
  * is reported with the rows it cost. Without it the read fails with an
  * error naming the row group, column and page.
  */
+#include "file/reader_internal.h"
 #include "harness.h"
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
@@ -433,6 +436,50 @@ static void test_two_losses_over_the_same_rows(void) {
   pqt_string_free(&file);
 }
 
+/* Pages past the row group's rows (its num_rows cut to 900 of the 1000
+ * its pages hold): an error without recovery; with it the 900 rows read
+ * and every column reports what it left out. */
+static void test_pages_past_the_rows(void) {
+  pqt_string file = {0};
+  CHECK(write_pages_file(&file, 1, 1));
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (!r) return;
+  r->md.num_rows = 900;
+  r->md.row_groups.items[0].num_rows = 900;
+  pqt_buf out;
+  pqt_buf_init(&out, NULL);
+  size_t body = file.len - 8 - r->footer_len;
+  CHECK_OK(pqt_buf_append(&out, file.data, body, NULL));
+  size_t footer_at = out.len;
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &out, NULL));
+  uint32_t fl = (uint32_t)(out.len - footer_at);
+  uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24), 'P', 'A', 'R', '1'};
+  CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+  pqt_reader_close(r);
+  pqt_test_text t = {0}, failed = {0};
+  skips sk = {0};
+  pqt_error e;
+  pqt_error_init(&e);
+  CHECK_EQ_INT(read_text(out.data, out.len, PQT_FAIL, &sk, &failed, &e), PQT_ECORRUPT);
+  CHECK_OK(read_text(out.data, out.len, PQT_SKIP_CORRUPT, &sk, &t, &e));
+  CHECK_EQ_INT(sk.n, 4);
+  CHECK_EQ_INT(sk.rows, 0);
+  CHECK_MSG(strstr(sk.msg, "page 9") && strstr(sk.msg, "data past the row group's 900 rows left out"), "%s", sk.msg);
+  int lines = 0;
+  for (const char *q = t.p; q && *q; q = strchr(q, '\n') + 1) {
+    char want[256];
+    row_text(lines, false, false, want, sizeof want);
+    CHECK_MSG(strncmp(q, want, strlen(want)) == 0, "row %d: %.60s", lines, q);
+    lines++;
+  }
+  CHECK_EQ_INT(lines, 900);
+  free(t.p);
+  free(failed.p);
+  pqt_buf_free(&out);
+  pqt_string_free(&file);
+}
+
 /* A row limit holds when row groups are read whole for recovery. */
 static void test_limit_with_skip_corrupt(void) {
   pqt_string file = {0};
@@ -457,4 +504,5 @@ static void test_limit_with_skip_corrupt(void) {
 
 RUN_TESTS("recovery", TEST_CASE(test_skip_corrupt_row_group), TEST_CASE(test_corrupt_page_reads_as_nulls),
           TEST_CASE(test_corrupt_chunk_nulls_its_field), TEST_CASE(test_page_lost_mid_chunk),
-          TEST_CASE(test_two_losses_over_the_same_rows), TEST_CASE(test_limit_with_skip_corrupt))
+          TEST_CASE(test_two_losses_over_the_same_rows), TEST_CASE(test_limit_with_skip_corrupt),
+          TEST_CASE(test_pages_past_the_rows))
