@@ -1116,22 +1116,22 @@ static void test_v1_bit_packed_and_rle_levels(void) {
 
 /* ---- 15. record boundaries ---------------------------------------------- */
 
-/* A v1 chunk without a page index whose record continues on the next page
- * (page 1 starts at repetition level 1) reads as whole records. */
-static void test_record_spanning_v1_pages(void) {
+/* A file of one optional list<int32> column, written without a page index,
+ * whose entries [from[p], to[p]) make v1 page p (PLAIN, RLE levels); page
+ * `bad` (-1: none) claims 10 more values than its levels hold. */
+static bool list_pages_file(int n, const int16_t *def, const int16_t *rep, const int32_t *v, const int *from,
+                            const int *to, int n_pages, int bad, pqt_buf *f) {
   const char *schema = "message m { optional group l (LIST) { repeated group list { optional int32 element; } } }";
-  int16_t def[] = {3, 3, 3, 3, 3}, rep[] = {0, 1, 1, 1, 0};
-  int32_t v[] = {1, 2, 3, 4, 5};
+  pqt_buf_init(f, NULL);
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.defaults.page_index = 0;
   pqt_string base;
-  CHECK(write_one(schema, &o, 5, def, rep, v, NULL, 5, &base));
+  bool ok = write_one(schema, &o, n, def, rep, v, NULL, n, &base);
   pqt_buf pages, body;
   pqt_buf_init(&pages, NULL);
   pqt_buf_init(&body, NULL);
-  static const int from[] = {0, 2}, to[] = {2, 5};
-  for (int p = 0; p < 2; p++) {
+  for (int p = 0; p < n_pages && ok; p++) {
     pqt_buf_clear(&body);
     put_v1_levels(&body, rep + from[p], (size_t)(to[p] - from[p]), 1);
     put_v1_levels(&body, def + from[p], (size_t)(to[p] - from[p]), 2);
@@ -1140,52 +1140,40 @@ static void test_record_spanning_v1_pages(void) {
       pqt_store_u32le(b, (uint32_t)v[i]);
       CHECK_OK(pqt_buf_append(&body, b, 4, NULL));
     }
-    pqt_page_header h = v1_header(to[p] - from[p], PQT_ENC_PLAIN, PQT_ENC_RLE, body.len, body.len);
+    int32_t nv = to[p] - from[p] + (p == bad ? 10 : 0);
+    pqt_page_header h = v1_header(nv, PQT_ENC_PLAIN, PQT_ENC_RLE, body.len, body.len);
     put_page(&pages, &h, body.data, body.len);
   }
+  ok = ok && splice_pages(&base, pages.data, pages.len, n, 0, f);
+  pqt_buf_free(&body);
+  pqt_buf_free(&pages);
+  pqt_string_free(&base);
+  return ok;
+}
+
+/* A v1 chunk without a page index whose record continues on the next page
+ * (page 1 starts at repetition level 1) reads as whole records. */
+static void test_record_spanning_v1_pages(void) {
+  int16_t def[] = {3, 3, 3, 3, 3}, rep[] = {0, 1, 1, 1, 0};
+  int32_t v[] = {1, 2, 3, 4, 5};
+  static const int from[] = {0, 2}, to[] = {2, 5};
   pqt_buf f;
-  CHECK(splice_pages(&base, pages.data, pages.len, 5, 0, &f));
+  CHECK(list_pages_file(5, def, rep, v, from, to, 2, -1, &f));
   char *rows = cat(f.data, f.len);
   CHECK_MSG(rows && strcmp(rows, "{\"l\":[1,2,3,4]}\n{\"l\":[5]}\n") == 0, "%s", rows ? rows : "");
   free(rows);
   pqt_buf_free(&f);
-  pqt_buf_free(&body);
-  pqt_buf_free(&pages);
-  pqt_string_free(&base);
 }
 
 /* Recovery over that shape: the page a record continues into is lost, so
  * the record is lost with it (not kept short), and with no page index the
  * rest of the chunk too (a lost v1 page's records cannot be counted). */
 static void test_record_spanning_into_a_lost_page(void) {
-  const char *schema = "message m { optional group l (LIST) { repeated group list { optional int32 element; } } }";
   int16_t def[] = {3, 3, 3, 3, 3, 3}, rep[] = {0, 1, 1, 1, 0, 0};
   int32_t v[] = {1, 2, 3, 4, 5, 6};
-  pqt_write_options o;
-  pqt_write_options_init(&o);
-  o.defaults.page_index = 0;
-  pqt_string base;
-  CHECK(write_one(schema, &o, 6, def, rep, v, NULL, 6, &base));
-  pqt_buf pages, body;
-  pqt_buf_init(&pages, NULL);
-  pqt_buf_init(&body, NULL);
   static const int from[] = {0, 2, 5}, to[] = {2, 5, 6};
-  for (int p = 0; p < 3; p++) {
-    pqt_buf_clear(&body);
-    put_v1_levels(&body, rep + from[p], (size_t)(to[p] - from[p]), 1);
-    put_v1_levels(&body, def + from[p], (size_t)(to[p] - from[p]), 2);
-    for (int i = from[p]; i < to[p]; i++) {
-      uint8_t b[4];
-      pqt_store_u32le(b, (uint32_t)v[i]);
-      CHECK_OK(pqt_buf_append(&body, b, 4, NULL));
-    }
-    /* page 1 claims more values than its levels hold: it cannot be read */
-    int32_t nv = to[p] - from[p] + (p == 1 ? 10 : 0);
-    pqt_page_header h = v1_header(nv, PQT_ENC_PLAIN, PQT_ENC_RLE, body.len, body.len);
-    put_page(&pages, &h, body.data, body.len);
-  }
   pqt_buf f;
-  CHECK(splice_pages(&base, pages.data, pages.len, 6, 0, &f));
+  CHECK(list_pages_file(6, def, rep, v, from, to, 3, 1, &f)); /* page 1 cannot be read */
   pqt_status st;
   char *rows = cat_opts(f.data, f.len, NULL, &st, NULL);
   CHECK(rows == NULL && st == PQT_ECORRUPT);
@@ -1200,9 +1188,6 @@ static void test_record_spanning_into_a_lost_page(void) {
   CHECK_MSG(st == PQT_OK && rows && strcmp(rows, "") == 0, "%s", rows ? rows : "");
   free(rows);
   pqt_buf_free(&f);
-  pqt_buf_free(&body);
-  pqt_buf_free(&pages);
-  pqt_string_free(&base);
 }
 
 /* The writer starts every data page at a record (repetition level 0), v1
