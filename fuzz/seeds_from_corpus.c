@@ -8,10 +8,12 @@
  *   - fuzz_encoding: its level sections (RLE levels) and its values section
  *     under the selector of its encoding (PLAIN, dictionary indices,
  *     DELTA_*, BYTE_STREAM_SPLIT, RLE booleans), framed as fuzz_encoding
- *     reads them (byte 0: decoder, byte 1: width, bytes 2-3: value count).
+ *     reads them (byte 0: decoder, byte 1: width, bytes 2-3: value count);
+ * and for fuzz_arrow_schema (ARROW_OUT, optional) every file's ARROW:schema
+ * value as stored (base64 of the IPC message).
  * Spans over 64 KiB are skipped; at most PER_KIND seeds of each kind.
  *
- *   seeds_from_corpus DIR CODEC_OUT ENCODING_OUT
+ *   seeds_from_corpus DIR CODEC_OUT ENCODING_OUT [ARROW_OUT]
  *
  * Built with the fuzz targets (make fuzz); scripts/fuzz-smoke.sh runs it
  * when the corpus is there. Nothing it writes is kept in the repository.
@@ -29,8 +31,8 @@
 #define MAX_SPAN 65535
 #define PER_KIND 60
 
-static const char *g_codec_out, *g_enc_out;
-static int g_count[8 + 16];
+static const char *g_codec_out, *g_enc_out, *g_arrow_out;
+static int g_count[8 + 16 + 1];
 static int g_written;
 
 static void put(const char *dir, const char *tag, int kind, const uint8_t hdr[4], size_t hdr_len, const uint8_t *p,
@@ -40,7 +42,7 @@ static void put(const char *dir, const char *tag, int kind, const uint8_t hdr[4]
   snprintf(path, sizeof path, "%s/%s-%03d", dir, tag, g_count[kind]++);
   FILE *f = fopen(path, "wb");
   if (!f) return;
-  fwrite(hdr, 1, hdr_len, f);
+  if (hdr_len) fwrite(hdr, 1, hdr_len, f);
   if (n) fwrite(p, 1, n, f);
   fclose(f);
   g_written++;
@@ -162,6 +164,11 @@ static void do_file(const char *path) {
   pqt_reader *r;
   pqt_error e;
   if (pqt_reader_open_buffer(&r, data, (size_t)n, NULL, &e) == PQT_OK) {
+    for (int32_t i = 0; g_arrow_out && i < r->md.key_value_metadata.n; i++) {
+      const pqt_key_value *kv = &r->md.key_value_metadata.items[i];
+      if (kv->key.len == 12 && memcmp(kv->key.ptr, "ARROW:schema", 12) == 0 && PQT_HAS(kv, 2))
+        put(g_arrow_out, "arrow", 8 + 16, NULL, 0, kv->value.ptr, (size_t)kv->value.len);
+    }
     for (int32_t g = 0; g < r->md.row_groups.n && g < 4; g++)
       for (int32_t i = 0; i < r->schema->n_leaves && i < 64 && r->md.row_groups.items[g].columns.n == r->schema->n_leaves; i++)
         walk_chunk(r, data, g, i);
@@ -190,12 +197,13 @@ static void walk(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: seeds_from_corpus DIR CODEC_OUT ENCODING_OUT\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: seeds_from_corpus DIR CODEC_OUT ENCODING_OUT [ARROW_OUT]\n");
     return 2;
   }
   g_codec_out = argv[2];
   g_enc_out = argv[3];
+  g_arrow_out = argc == 5 ? argv[4] : NULL;
   walk(argv[1]);
   printf("seeds_from_corpus: %d seeds\n", g_written);
   return 0;

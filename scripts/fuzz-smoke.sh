@@ -47,12 +47,12 @@ seed_corpus() {
   for d in "$ROOT/fuzz/corpus/$short" "$ROOT/fuzz/corpus/$t" "$ROOT/tests/hardening/fuzz_regressions/$t"; do
     [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp -t "$dir" {} +
   done
-  if { [ "$t" = fuzz_codec ] || [ "$t" = fuzz_encoding ]; } && [ -d "$TESTING" ]; then
-    # real compressed pages and real level/value sections of the corpus
+  if { [ "$t" = fuzz_codec ] || [ "$t" = fuzz_encoding ] || [ "$t" = fuzz_arrow_schema ]; } && [ -d "$TESTING" ]; then
+    # real compressed pages, level/value sections and ARROW:schema values of the corpus
     local pages="$WORK/pages"
     if [ ! -d "$pages" ]; then
-      mkdir -p "$pages/codec" "$pages/encoding"
-      "$FUZZ_DIR/seeds_from_corpus" "$TESTING" "$pages/codec" "$pages/encoding" >/dev/null || true
+      mkdir -p "$pages/codec" "$pages/encoding" "$pages/arrow_schema"
+      "$FUZZ_DIR/seeds_from_corpus" "$TESTING" "$pages/codec" "$pages/encoding" "$pages/arrow_schema" >/dev/null || true
     fi
     find "$pages/$short" -maxdepth 1 -type f -exec cp -t "$dir" {} +
   fi
