@@ -147,13 +147,9 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
                                        pqt_error *err) {
   if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
   size_t pos = 0;
-  if (n > len / 4 || len - 4 * n > (size_t)INT32_MAX - data->len ||
-      (len - 4 * n > ((size_t)1 << 20) && len - 4 * n > 64 * n)) {
-    /* Cannot hold n values, or might pass 2 GiB, or n values asked from a
-     * much longer span (a batch from a big page: reserving the span's bytes
-     * would size every batch by the rest of the page): check every length
-     * first, then copy (pass 1 reports an error before anything is written,
-     * and sizes the output exactly). */
+  if (n > len / 4 || len - 4 * n > (size_t)INT32_MAX - data->len) {
+    /* Cannot hold n values, or might pass 2 GiB: check every length first,
+     * then copy (pass 1 reports the error, before anything is written). */
     PQT_RETURN_NOT_OK(byte_array_offsets(in, len, offsets, data->len, n, &pos, err));
     size_t total = (size_t)offsets[n] - data->len;
     PQT_RETURN_NOT_OK(pqt_buf_reserve(data, total + 1, err));
@@ -170,15 +166,19 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
     return PQT_OK;
   }
   /* One pass: check each length, record the offset and copy the bytes.
-   * The values take at most len - 4n bytes (no offset can pass INT32_MAX),
-   * reserved up front with 48 bytes of slack so that values are copied in
-   * fixed 16-byte pieces (bytes past a value are overwritten by the next
-   * one or lie beyond data->len). Value i's bytes must leave room for the
-   * lengths of the n - 1 - i values after it (p + l <= lim); that keeps
-   * the copies inside the reservation, and a page failing it is corrupt
-   * (pass 1 then finds and reports the error). */
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, len - 4 * n + 48, err));
-  uint8_t *const base = data->data + data->len;
+   * The values take at most bound = len - 4n bytes (no offset can pass
+   * INT32_MAX); room is kept with 48 bytes of slack so that values are
+   * copied in fixed 16-byte pieces (bytes past a value are overwritten by
+   * the next one or lie beyond data->len). Value i's bytes must leave room
+   * for the lengths of the n - 1 - i values after it (p + l <= lim); a page
+   * failing it is corrupt (pass 1 then finds and reports the error). A few
+   * values asked from a much longer span (a batch from a big page) start
+   * with room for 64 bytes each and grow when they need more, instead of
+   * reserving the rest of the page for every batch. */
+  const size_t bound = len - 4 * n;
+  size_t room = bound > ((size_t)1 << 20) && bound / 64 > n ? 64 * n + 4096 : bound;
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(data, room + 48, err));
+  uint8_t *base = data->data + data->len;
   uint8_t *o = base;
   const uint8_t *p = in, *const end = in + len;
   const uint8_t *lim = end - 4 * n; /* + 4 per value: where value i's bytes must end by */
@@ -194,6 +194,14 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
     }
     off += (int32_t)l;
     offsets[i + 1] = off;
+    if (PQT_UNLIKELY((size_t)(o - base) + l > room)) {
+      size_t used = (size_t)(o - base);
+      room = room * 2 > used + l ? room * 2 : used + l;
+      if (room > bound) room = bound; /* enough: l <= lim - p keeps every value inside bound */
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(data, room + 48, err));
+      base = data->data + data->len;
+      o = base + used;
+    }
     size_t avail = (size_t)(end - p);
     if (PQT_LIKELY(l <= 48 && avail >= 48)) {
       memcpy(o, p, 16);

@@ -546,7 +546,71 @@ static void test_bss(void) {
   pqt_buf_free(&b);
 }
 
+/* A few values at a time from a long PLAIN BYTE_ARRAY span (as the column
+ * cursor reads a batch from a big page): the output starts with room for 64
+ * bytes a value and grows when the values are longer; every value, offset
+ * and the bytes consumed must come out as from one whole read, and the
+ * output may not grow by the rest of the span each time. */
+static void test_plain_byte_array_in_batches(void) {
+  enum { N = 600 };
+  pqt_buf page;
+  pqt_buf_init(&page, NULL);
+  uint32_t seed = 7;
+  for (int i = 0; i < N; i++) {
+    seed = seed * 1103515245u + 12345u;
+    uint32_t l = i % 50 == 7 ? 300000 + (seed >> 14) : (seed >> 24) % 90; /* mostly short, some long */
+    uint8_t b[4];
+    pqt_store_u32le(b, l);
+    CHECK_OK(pqt_buf_append(&page, b, 4, NULL));
+    for (uint32_t k = 0; k < l; k++) {
+      uint8_t c = (uint8_t)(i * 31 + k);
+      CHECK_OK(pqt_buf_append(&page, &c, 1, NULL));
+    }
+  }
+  CHECK(page.len > (1u << 20));
+  uint8_t *in = malloc(page.len);
+  memcpy(in, page.data, page.len);
+  int32_t whole_off[N + 1], off[N + 1];
+  pqt_buf whole, parts;
+  pqt_buf_init(&whole, NULL);
+  pqt_buf_init(&parts, NULL);
+  size_t used = 0;
+  CHECK_OK(pqt_plain_decode_byte_array(in, page.len, whole_off, &whole, N, &used, NULL));
+  CHECK_EQ_INT(used, page.len);
+  size_t pos = 0, done = 0;
+  static const size_t steps[] = {1, 3, 10, 64, 7};
+  for (int k = 0; done < N; k++) {
+    size_t m = steps[k % 5];
+    if (m > N - done) m = N - done;
+    /* each batch into a buffer of its own, as the cursor's batches are */
+    pqt_buf one;
+    pqt_buf_init(&one, NULL);
+    int32_t o[65];
+    CHECK_OK(pqt_plain_decode_byte_array(in + pos, page.len - pos, o, &one, m, &used, NULL));
+    CHECK_EQ_INT(o[0], 0);
+    /* room for the values asked (64 bytes each, grown when longer), not for
+     * the rest of the span (up to ~5 MB: reserved whole, a batch of one value
+     * would take 8 MiB); a span of 1 MiB or less is reserved whole */
+    CHECK_MSG(one.cap <= 4 * (one.len + 64 * m + 4096) || one.cap <= ((size_t)1 << 21),
+              "batch of %zu: cap %zu for %zu bytes", m, one.cap, one.len);
+    for (size_t i = 0; i < m; i++) off[done + i + 1] = (int32_t)parts.len + o[i + 1];
+    off[0] = 0;
+    CHECK_OK(pqt_buf_append(&parts, one.data, one.len, NULL));
+    pqt_buf_free(&one);
+    pos += used;
+    done += m;
+  }
+  CHECK_EQ_INT(pos, page.len);
+  CHECK(parts.len == whole.len && memcmp(parts.data, whole.data, whole.len) == 0);
+  CHECK(memcmp(off, whole_off, sizeof off) == 0);
+  free(in);
+  pqt_buf_free(&page);
+  pqt_buf_free(&whole);
+  pqt_buf_free(&parts);
+}
+
 RUN_TESTS("enc_values", TEST_CASE(test_plain_fixed_and_bool), TEST_CASE(test_plain_byte_array),
+          TEST_CASE(test_plain_byte_array_in_batches),
           TEST_CASE(test_plain_byte_array_random),
           TEST_CASE(test_delta_spec_example1), TEST_CASE(test_delta_spec_example2),
           TEST_CASE(test_delta_invalid_headers), TEST_CASE(test_delta_roundtrip),
