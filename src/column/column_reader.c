@@ -230,7 +230,7 @@ struct pqt_column_cursor {
   int64_t loaded;         /* entries of the data pages started (and flat pages lost) so far */
   int64_t loaded_rows;    /* records starting in the data pages started so far */
   bool last_was_loss;     /* nothing handed out since the last loss */
-  int64_t levels, rows;   /* entries handed out; records handed out or lost */
+  int64_t rows;           /* records handed out or lost */
   pqt_buf lost;           /* pqt_lost_rows */
   bool dict_lost;         /* the dictionary page was lost */
   pqt_error dict_why;
@@ -357,11 +357,7 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
   if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
 
   if (t == PQT_BYTE_ARRAY) {
-    if (cd->offsets.len == 0) {
-      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
-      ((int32_t *)(void *)cd->offsets.data)[0] = 0;
-      cd->offsets.len = sizeof(int32_t);
-    }
+    /* offsets[n_values] is there: cursor_read starts every buffer with offsets[0] */
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, m * sizeof(int32_t), err));
     int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
     size_t used = 0;
@@ -549,22 +545,20 @@ static bool recoverable(pqt_status st) {
 }
 
 /* Leave out n rows from here on (why says what went wrong); reading goes on
- * at a page that must start a record. */
-static pqt_status lose_rows(pqt_column_cursor *c, int64_t n, bool flat_page_not_started, const pqt_error *why,
-                            pqt_error *err) {
+ * at a page that must start a record. A loss of no rows is recorded only
+ * as a note (past_rows: a page past the row group's rows was left out). */
+static pqt_status lose_rows(pqt_column_cursor *c, int64_t n, bool flat_page_not_started, bool past_rows,
+                            const pqt_error *why, pqt_error *err) {
   if (n < 0) n = 0;
-  pqt_lost_rows l;
-  memset(&l, 0, sizeof l);
-  l.first_row = c->rows;
-  l.n_rows = n;
-  l.page = c->page_index;
-  if (c->dict_lost) l.why = c->dict_why; /* the data pages that needed it: the dictionary is why */
-  else if (why) l.why = *why;
-  if (n > 0) {
-    /* a loss that starts where the last one ended continues it */
-    pqt_lost_rows *last = c->lost.len ? (pqt_lost_rows *)(void *)(c->lost.data + c->lost.len - sizeof l) : NULL;
-    if (last && last->first_row + last->n_rows == l.first_row && last->page == l.page) last->n_rows += n;
-    else PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &l, sizeof l, err));
+  if (n > 0 || (past_rows && why)) {
+    pqt_lost_rows l;
+    memset(&l, 0, sizeof l);
+    l.first_row = c->rows;
+    l.n_rows = n;
+    l.page = c->page_index;
+    if (n > 0 && c->dict_lost) l.why = c->dict_why; /* the data pages that needed it: the dictionary is why */
+    else if (why) l.why = *why;
+    PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &l, sizeof l, err));
   }
   c->rows += n;
   c->last_was_loss = true;
@@ -605,9 +599,14 @@ static pqt_status drop_last_record(pqt_column_cursor *c, pqt_column_data *cd, pq
   } else {
     cd->values.len = (size_t)cd->n_values * c->cs.width;
   }
-  c->levels -= k;
   c->rows--;
   return PQT_OK;
+}
+
+/* Does the offset index place data page `ordinal` at the next record? */
+static bool indexed_at_next_row(const pqt_column_cursor *c, int32_t ordinal) {
+  return c->opts.page_first_row && ordinal >= 0 && ordinal < c->opts.n_page_first_row &&
+         c->opts.page_first_row[ordinal] == c->rows;
 }
 
 /* The rows a data page that could not be read held, from what is known of
@@ -620,8 +619,7 @@ static int64_t lost_page_rows(const pqt_column_cursor *c, const pqt_page_header 
     else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS(h, 8)) n = h->data_page_header_v2.num_values;
   } else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS(h, 8)) {
     n = h->data_page_header_v2.num_rows;
-  } else if (c->opts.page_first_row && ordinal >= 0 && ordinal < c->opts.n_page_first_row &&
-             c->opts.page_first_row[ordinal] == c->rows) {
+  } else if (indexed_at_next_row(c, ordinal)) {
     int64_t next = ordinal + 1 < c->opts.n_page_first_row ? c->opts.page_first_row[ordinal + 1] : c->opts.expected_rows;
     n = next - c->rows;
   }
@@ -669,9 +667,7 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_column_data *cd, pqt_error
     /* A nested page that is not known to start a record (a v2 page does; so
      * does one the offset index places at the next row) may hold the end of
      * the record before it. */
-    bool starts_record = header_ok && (h->type == PQT_PAGE_DATA_V2 ||
-                                       (c->opts.page_first_row && ordinal >= 0 && ordinal < c->opts.n_page_first_row &&
-                                        c->opts.page_first_row[ordinal] == c->rows));
+    bool starts_record = header_ok && (h->type == PQT_PAGE_DATA_V2 || indexed_at_next_row(c, ordinal));
     if (c->desc.max_rep > 0 && !starts_record) PQT_RETURN_NOT_OK(drop_last_record(c, cd, err));
     int64_t n = header_ok ? lost_page_rows(c, h, ordinal) : -1;
     /* no way to the next page, or no way to count this one's rows: the rest of the chunk */
@@ -680,16 +676,8 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_column_data *cd, pqt_error
     int64_t page_values = !header_ok ? 0
                           : h->type == PQT_PAGE_DATA ? h->data_page_header.num_values
                                                      : h->data_page_header_v2.num_values;
-    if (n <= 0 && page_values > 0 && err) {
-      /* a page past the row group's rows: left out, noted as a loss of 0 rows */
-      pqt_lost_rows note;
-      memset(&note, 0, sizeof note);
-      note.first_row = c->rows;
-      note.page = c->page_index;
-      note.why = *err;
-      PQT_RETURN_NOT_OK(pqt_buf_append(&c->lost, &note, sizeof note, err));
-    }
-    PQT_RETURN_NOT_OK(lose_rows(c, n, c->desc.max_rep == 0, err, err));
+    /* n <= 0 with values: a page past the row group's rows, noted */
+    PQT_RETURN_NOT_OK(lose_rows(c, n, c->desc.max_rep == 0, n <= 0 && page_values > 0, err, err));
     if (rest_of_chunk) {
       c->eof = true;
       break;
@@ -744,14 +732,13 @@ static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_col
         if (rep[0] != 0) PQT_RETURN_NOT_OK(drop_last_record(c, cd, err));
         n = pqt_levels_count_eq(rep, n, 0);
       }
-      return lose_rows(c, n, false, err, err);
+      return lose_rows(c, n, false, false, err, err);
     }
     cd->n_levels += k;
     cd->n_values += m;
     cd->n_rows += records;
     c->ppos += k;
     c->pvpos += m;
-    c->levels += k;
     c->rows += records;
     c->last_was_loss = false;
     *taken = records;
@@ -804,18 +791,21 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
   return PQT_OK;
 }
 
+/* st from a read: after an error the cursor is done, and err names the page. */
+static pqt_status cursor_failed(pqt_column_cursor *c, pqt_status st, pqt_error *err) {
+  if (st == PQT_OK) return st;
+  c->failed = true;
+  if (err) err->page = c->page_index;
+  pqt_error_prefix(err, "page %d", c->page_index);
+  return st;
+}
+
 pqt_status pqt_column_cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
                                   pqt_error *err) {
   *rows = 0;
   if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
   if (max_rows < 0) return pqt_error_set(err, PQT_EINVAL, "column cursor: negative row count");
-  pqt_status st = cursor_read(c, max_rows, cd, rows, err);
-  if (st != PQT_OK) {
-    c->failed = true;
-    if (err) err->page = c->page_index;
-    pqt_error_prefix(err, "page %d", c->page_index);
-  }
-  return st;
+  return cursor_failed(c, cursor_read(c, max_rows, cd, rows, err), err);
 }
 
 pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
@@ -830,13 +820,7 @@ pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
                          (long long)c->opts.expected_rows);
     }
     c->have_page = false;
-    pqt_status st = next_page(c, NULL, err);
-    if (st != PQT_OK) {
-      c->failed = true;
-      if (err) err->page = c->page_index;
-      pqt_error_prefix(err, "page %d", c->page_index);
-      return st;
-    }
+    PQT_RETURN_NOT_OK(cursor_failed(c, next_page(c, NULL, err), err));
   }
   if (c->opts.expected_rows < 0) return PQT_OK;
   if (c->desc.max_rep == 0 && c->rows != c->opts.expected_rows)

@@ -23,8 +23,6 @@
 
 #include "file/row_group.h"
 
-static bool recoverable(pqt_status st) { return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO; }
-
 static const pqt_schema_node *top_field(const pqt_schema_node *n) {
   while (n->parent && n->parent->parent) n = n->parent;
   return n;
@@ -125,7 +123,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data
       else memcpy(ll->l, lost, sizeof *lost * (size_t)n);
       ll->n = ll->l ? n : 0;
     }
-  } else if (recoverable(st)) {
+  } else if (pqt_recoverable_status(st)) {
     /* the chunk as a whole */
     pqt_column_data_free(cd);
     pqt_column_data_init(cd, a);
@@ -146,6 +144,13 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data
   }
   pqt_leaf_cursor_close(L);
   return st;
+}
+
+/* Add the losses of leaves [first, end) to s. */
+static pqt_status add_losses(ranges *s, const leaf_losses *ll, int32_t first, int32_t end, pqt_error *err) {
+  for (int32_t i = first; i < end; i++)
+    for (int32_t j = 0; j < ll[i].n; j++) PQT_RETURN_NOT_OK(ranges_add(s, ll[i].l[j].first_row, ll[i].l[j].n_rows, err));
+  return PQT_OK;
 }
 
 static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll, const pqt_lost_rows *l,
@@ -207,10 +212,7 @@ pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected,
   const pqt_schema_node *root = sc->root;
   for (int32_t k = 0; k < root->n_children && st == PQT_OK; k++) {
     const pqt_schema_node *f = root->children[k];
-    if (f->repetition == PQT_OPTIONAL) continue;
-    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves && st == PQT_OK; i++)
-      for (int32_t j = 0; j < ll[i].n && st == PQT_OK; j++)
-        st = ranges_add(&drop, ll[i].l[j].first_row, ll[i].l[j].n_rows, err);
+    if (f->repetition != PQT_OPTIONAL) st = add_losses(&drop, ll, f->first_leaf, f->first_leaf + f->n_leaves, err);
   }
   ranges_normalise(&drop);
   /* every column: its own losses, the nulls of its field, the rows left out */
@@ -218,16 +220,12 @@ pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected,
     const pqt_schema_node *f = root->children[k];
     bool optional = f->repetition == PQT_OPTIONAL;
     field.n = 0;
-    if (optional)
-      for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves && st == PQT_OK; i++)
-        for (int32_t j = 0; j < ll[i].n && st == PQT_OK; j++)
-          st = ranges_add(&field, ll[i].l[j].first_row, ll[i].l[j].n_rows, err);
+    if (optional) st = add_losses(&field, ll, f->first_leaf, f->first_leaf + f->n_leaves, err);
     ranges_normalise(&field);
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves && st == PQT_OK; i++) {
       if (!selected[i]) continue;
       own.n = 0;
-      for (int32_t j = 0; j < ll[i].n && st == PQT_OK; j++)
-        st = ranges_add(&own, ll[i].l[j].first_row, ll[i].l[j].n_rows, err);
+      st = add_losses(&own, ll, i, i + 1, err);
       if (st != PQT_OK) break;
       if (field.n == 0 && drop.n == 0 && own.n == 0) continue; /* nothing to change */
       const pqt_schema_node *ln = sc->leaves[i];

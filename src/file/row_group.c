@@ -251,7 +251,6 @@ struct pqt_rg_cursor {
 };
 
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
-int64_t pqt_rg_cursor_rows_left(const pqt_rg_cursor *c) { return c->num_rows - c->rows_done; }
 
 void pqt_rg_cursor_close(pqt_rg_cursor *c) {
   if (!c) return;
@@ -351,11 +350,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   if (c->finished && want > 0) return pqt_error_set(err, PQT_EINVAL, "row group cursor: read past its end");
   bool last = want == left;
   pqt_status st = PQT_OK;
-  for (int32_t i = 0; i < c->nl; i++) {
-    pqt_column_data_free(&c->cols[i]);
-    pqt_column_data_init(&c->cols[i], a);
-  }
-  int64_t rows = want;
+  int64_t rows = want; /* c->cols are empty: open made them so, and every batch leaves them so */
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
     if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
@@ -374,7 +369,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
     }
   }
   if (st == PQT_OK) st = assemble_batch(c, rows, out, err);
-  for (int32_t i = 0; i < c->nl; i++) {
+  for (int32_t i = 0; i < c->nl; i++) { /* what assembly did not take over */
     pqt_column_data_free(&c->cols[i]);
     pqt_column_data_init(&c->cols[i], a);
   }
@@ -397,27 +392,39 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   return st;
 }
 
-static bool recoverable(pqt_status st) { return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO; }
+bool pqt_recoverable_status(pqt_status st) {
+  return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
+}
+
+/* A row group step that failed with st (local says why): with
+ * PQT_SKIP_CORRUPT and damage, the loss of `rows` rows is reported and
+ * *skipped set (PQT_OK); otherwise st, with local copied to err. */
+static pqt_status skip_or_fail(pqt_reader *r, pqt_status st, const pqt_error *local, int64_t rows, bool *skipped,
+                               pqt_error *err) {
+  if (r->opts.on_error != PQT_SKIP_CORRUPT || !pqt_recoverable_status(st)) {
+    if (err) *err = *local;
+    return st;
+  }
+  *skipped = true;
+  if (r->opts.on_skip) r->opts.on_skip(r->opts.on_skip_ctx, local, rows);
+  return PQT_OK;
+}
 
 pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, bool *skipped,
                                       pqt_error *err) {
   *skipped = false;
   pqt_error local;
   pqt_error_init(&local);
-  pqt_reader *r = c->r;
   int64_t left = c->num_rows - c->rows_done;
-  pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_next(c, max_rows, out, &local), &local);
+  pqt_status st = pqt_reader_limit_status(c->r, pqt_rg_cursor_next(c, max_rows, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
-  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable(st)) {
-    if (err) *err = local;
-    return st;
+  st = skip_or_fail(c->r, st, &local, left, skipped, err);
+  if (*skipped) {
+    /* the rest of the row group is lost, the rest of the file is not */
+    c->rows_done = c->num_rows;
+    c->finished = true;
   }
-  /* the rest of the row group is lost, the rest of the file is not */
-  *skipped = true;
-  c->rows_done = c->num_rows;
-  c->finished = true;
-  if (r->opts.on_skip) r->opts.on_skip(r->opts.on_skip_ctx, &local, left);
-  return PQT_OK;
+  return st;
 }
 
 pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
@@ -427,11 +434,9 @@ pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *s
   pqt_error_init(&local);
   pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_open(r, g, selected, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
-  if (r->opts.on_error != PQT_SKIP_CORRUPT || !recoverable(st) || g < 0 || g >= r->md.row_groups.n) {
+  if (g < 0 || g >= r->md.row_groups.n) {
     if (err) *err = local;
     return st;
   }
-  *skipped = true;
-  if (r->opts.on_skip) r->opts.on_skip(r->opts.on_skip_ctx, &local, r->md.row_groups.items[g].num_rows);
-  return PQT_OK;
+  return skip_or_fail(r, st, &local, r->md.row_groups.items[g].num_rows, skipped, err);
 }

@@ -41,6 +41,10 @@ pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool 
                                    pqt_error *err);
 const pqt_lost_rows *pqt_leaf_cursor_lost(const pqt_leaf_cursor *c, int32_t *n);
 
+/* Damage that PQT_SKIP_CORRUPT recovers from (a chunk or row group is
+ * lost): ECORRUPT, EUNSUPPORTED, ECRYPTO. */
+bool pqt_recoverable_status(pqt_status st);
+
 /* file/recovery.c: with PQT_SKIP_CORRUPT, decode every selected leaf of
  * row group g whole into cols (indexed by leaf), leaving out what is
  * damaged, and make the leaves agree again: rows a lost page held read as
@@ -66,7 +70,6 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
  * row group also checks that every chunk ends there. */
 pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err);
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c);
-int64_t pqt_rg_cursor_rows_left(const pqt_rg_cursor *c);
 void pqt_rg_cursor_close(pqt_rg_cursor *c);
 /* The same honouring pqt_read_options.on_error: with PQT_SKIP_CORRUPT a
  * row group that cannot be opened, or the rest of one that fails, is

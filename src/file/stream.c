@@ -20,11 +20,10 @@ typedef struct stream_priv {
   int32_t next_group;
   int64_t batch_size;
   pqt_rg_cursor *rg;   /* the row group being read */
-  /* PQT_SKIP_CORRUPT: a row group is decoded whole before any of its rows
-   * go out (what a damage costs must not depend on the batch size), then
-   * handed out in slices */
-  pqt_row_group_data whole;
-  bool have_whole;
+  /* a batch longer than batch_size (the row-group cursor decodes whole row
+   * groups for PQT_SKIP_CORRUPT), handed out in slices */
+  pqt_row_group_data held;
+  bool have_held;
   int64_t pos;
   pqt_error err;
 } stream_priv;
@@ -50,19 +49,18 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   stream_priv *p = s->private_data;
   pqt_error_init(&p->err);
   const pqt_allocator *alloc = p->r->data_alloc;
-  const bool whole = p->r->opts.on_error == PQT_SKIP_CORRUPT;
   for (;;) {
-    if (p->have_whole) {
-      if (p->pos < p->whole.num_rows) {
-        int64_t n = p->whole.num_rows - p->pos;
+    if (p->have_held) {
+      if (p->pos < p->held.num_rows) {
+        int64_t n = p->held.num_rows - p->pos;
         if (n > p->batch_size) n = p->batch_size;
-        pqt_status st = pqt_export_batch(alloc, p->whole.fields, p->whole.n_fields, p->pos, n, out, &p->err);
+        pqt_status st = pqt_export_batch(alloc, p->held.fields, p->held.n_fields, p->pos, n, out, &p->err);
         if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
         p->pos += n;
         return 0;
       }
-      pqt_row_group_data_free(alloc, &p->whole);
-      p->have_whole = false;
+      pqt_row_group_data_free(alloc, &p->held);
+      p->have_held = false;
     }
     if (p->rg && pqt_rg_cursor_done(p->rg)) {
       pqt_rg_cursor_close(p->rg);
@@ -81,16 +79,16 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
     }
     pqt_row_group_data d;
     bool skipped;
-    pqt_status st = pqt_rg_cursor_next_recover(p->rg, whole ? 0 : p->batch_size, &d, &skipped, &p->err);
+    pqt_status st = pqt_rg_cursor_next_recover(p->rg, p->batch_size, &d, &skipped, &p->err);
     if (st != PQT_OK) return status_to_errno(st);
     if (skipped || d.num_rows == 0) {
       pqt_row_group_data_free(alloc, &d);
       continue;
     }
     for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++) st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
-    if (st == PQT_OK && whole) {
-      p->whole = d;
-      p->have_whole = true;
+    if (st == PQT_OK && d.num_rows > p->batch_size) {
+      p->held = d;
+      p->have_held = true;
       p->pos = 0;
       continue;
     }
@@ -111,7 +109,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   stream_priv *p = s->private_data;
   const pqt_allocator *alloc = p->r->data_alloc;
   pqt_rg_cursor_close(p->rg);
-  if (p->have_whole) pqt_row_group_data_free(alloc, &p->whole);
+  if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
   pqt_mem_free(alloc, p, sizeof *p);

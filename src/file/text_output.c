@@ -56,10 +56,9 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     if (skipped) continue;
     while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
       pqt_row_group_data d;
-      /* PQT_SKIP_CORRUPT: whole row groups, so that what a damage costs
-       * does not depend on the batch size (as in the stream) */
-      int64_t want = r->opts.on_error == PQT_SKIP_CORRUPT ? 0 : TEXT_BATCH_ROWS;
-      if (want > 0 && limit >= 0 && limit - written < want) want = limit - written;
+      /* (with PQT_SKIP_CORRUPT the cursor gives the whole row group) */
+      int64_t want = TEXT_BATCH_ROWS;
+      if (limit >= 0 && limit - written < want) want = limit - written;
       st = pqt_rg_cursor_next_recover(rg, want, &d, &skipped, err);
       if (st != PQT_OK || skipped) break;
       for (int64_t row = 0; row < d.num_rows && st == PQT_OK && (limit < 0 || written < limit); row++) {

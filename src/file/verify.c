@@ -600,7 +600,9 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
   if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_verify: bad arguments");
   vctx v = {r, {0}, 0, write, ctx, -1, 0};
   pqt_buf_init(&v.out, r->alloc);
-  pqt_status st = PQT_OK;
+  /* each chunk's data page header null counts (check_pages) */
+  page_nulls *nulls = pqt_mem_alloc(r->alloc, sizeof *nulls * VERIFY_MAX_PAGES);
+  pqt_status st = nulls ? PQT_OK : pqt_nomem(err);
   int64_t rows = 0;
   for (int32_t g = 0; g < r->md.row_groups.n && st == PQT_OK; g++) {
     const pqt_row_group *rg = &r->md.row_groups.items[g];
@@ -620,16 +622,8 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
         continue;
       }
       /* pages that could not be walked are reported once, not again by the decoder */
-      page_nulls *nulls = pqt_mem_alloc(r->alloc, sizeof *nulls * VERIFY_MAX_PAGES);
       int32_t n_nulls = 0;
-      if (!nulls) {
-        st = pqt_nomem(err);
-        break;
-      }
-      if (check_pages(&v, g, leaf, cc, start, len, nulls, &n_nulls)) {
-        pqt_mem_free(r->alloc, nulls, sizeof *nulls * VERIFY_MAX_PAGES);
-        continue;
-      }
+      if (check_pages(&v, g, leaf, cc, start, len, nulls, &n_nulls)) continue;
       pqt_column_data cd;
       pqt_column_data_init(&cd, r->data_alloc);
       pqt_buf ends;
@@ -651,7 +645,6 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
       }
       pqt_column_data_free(&cd);
       pqt_buf_free(&ends);
-      pqt_mem_free(r->alloc, nulls, sizeof *nulls * VERIFY_MAX_PAGES);
       if (v.out.len > (64u << 10)) {
         if (write(ctx, (const char *)v.out.data, v.out.len) != PQT_OK) st = pqt_error_set(err, PQT_EIO, "write failed");
         v.out.len = 0;
@@ -663,6 +656,7 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
   if (st == PQT_OK && v.out.len && write(ctx, (const char *)v.out.data, v.out.len) != PQT_OK)
     st = pqt_error_set(err, PQT_EIO, "write failed");
   pqt_buf_free(&v.out);
+  if (nulls) pqt_mem_free(r->alloc, nulls, sizeof *nulls * VERIFY_MAX_PAGES);
   if (n_problems) *n_problems = v.problems;
   return st;
 }
