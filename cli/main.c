@@ -12,8 +12,8 @@
 
 #include "parquetry.h"
 
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
+#include "cli.h"
+
 
 typedef struct command {
   const char *name;
@@ -394,9 +394,6 @@ static int cmd_version(int argc, char **argv) {
 }
 
 static int cmd_help(int argc, char **argv);
-int cmd_convert(int argc, char **argv); extern const char cmd_convert_summary[], cmd_convert_usage[];
-int cmd_rewrite(int argc, char **argv); extern const char cmd_rewrite_summary[], cmd_rewrite_usage[];
-int cmd_salvage(int argc, char **argv); extern const char cmd_salvage_summary[], cmd_salvage_usage[];
 
 static const command commands[] = {
     {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE", cmd_schema},
