@@ -37,7 +37,7 @@ void progress_update(progress *p, int64_t done);
 void progress_done(progress *p);
 
 /* "parquetry: CMD: msg" with arg, then a hint; returns EXIT_USAGE. */
-int usage(const char *cmd, const char *msg, const char *arg);
+int usage(const char *cmd, const char *msg, ...) __attribute__((format(printf, 2, 3)));
 /* "parquetry: PATH: message"; returns EXIT_DATA. */
 int fail(const char *path, const pqt_error *e);
 /* -h or --help among the arguments. */

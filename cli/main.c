@@ -5,6 +5,7 @@
  * Exit status: 0 success, 1 a file could not be read (bad data, I/O),
  * 2 usage error. Errors go to stderr as `parquetry: FILE: message`.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdbool.h>
@@ -24,10 +25,14 @@ typedef struct command {
 
 static const command *find_command(const char *name);
 
-static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmd, const char *fmt, ...) {
   fprintf(stderr, "parquetry: ");
   if (cmd) fprintf(stderr, "%s: ", cmd);
-  fprintf(stderr, fmt, arg);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
   fprintf(stderr, "\nTry 'parquetry %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
   return EXIT_USAGE;
 }

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <strings.h>
@@ -52,9 +53,12 @@ void progress_done(progress *p) {
   if (p->shown) fprintf(stderr, "\r%*s\r", 70, "");
 }
 
-int usage(const char *cmd, const char *msg, const char *arg) {
+int usage(const char *cmd, const char *msg, ...) {
   fprintf(stderr, "parquetry: %s: ", cmd);
-  fprintf(stderr, msg, arg);
+  va_list ap;
+  va_start(ap, msg);
+  vfprintf(stderr, msg, ap);
+  va_end(ap);
   fprintf(stderr, "\nTry 'parquetry %s --help'.\n", cmd);
   return EXIT_USAGE;
 }

@@ -50,7 +50,7 @@ void pqt_copy_bits(const uint8_t *src, size_t src_bit, uint8_t *dst, size_t dst_
     n -= 8;
   }
   while (n--) {
-    unsigned b = (src[src_bit >> 3] >> (src_bit & 7)) & 1u;
+    unsigned b = ((unsigned)src[src_bit >> 3] >> (src_bit & 7)) & 1u;
     uint8_t *d = &dst[dst_bit >> 3];
     *d = (uint8_t)((*d & ~(1u << (dst_bit & 7))) | (b << (dst_bit & 7)));
     src_bit++;

@@ -539,6 +539,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t dict_pairs_
     __mmask16 over = _mm512_cmpge_epu32_mask(v, vdn);
     badm |= over;
     v = _mm512_maskz_mov_epi32((__mmask16)~over, v);
+/* GCC's gather macros (used when not optimising) pass their scale through a
+ * signed char cast that -Wsign-conversion flags; the scales here are 4 and 8. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
     if (width == 8) {
       __m512i a = _mm512_i32gather_epi64(_mm512_castsi512_si256(v), (const void *)dict, 8);
       __m512i b = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(v, 1), (const void *)dict, 8);
@@ -547,6 +551,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t dict_pairs_
     } else {
       _mm512_storeu_si512((void *)o, _mm512_i32gather_epi32(v, (const void *)dict, 4));
     }
+#pragma GCC diagnostic pop
   }
   *bad |= badm != 0;
   return g;

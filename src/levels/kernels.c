@@ -44,10 +44,10 @@ PQT_LVK_INLINE void put_bits_inline(uint8_t *bm, int64_t pos, uint64_t word, int
   uint64_t hi = s ? word >> (64 - s) : 0;
   int n_bytes = (total + 7) >> 3;
   for (int b = 0; b < n_bytes; b++) {
-    uint8_t v = b < 8 ? (uint8_t)(lo >> (8 * b)) : (uint8_t)hi;
+    uint8_t v = (uint8_t)(b < 8 ? lo >> (8 * b) : hi);
     uint8_t keep = 0;
     if (b == 0) keep = (uint8_t)((1u << s) - 1);
-    if (b == n_bytes - 1 && (total & 7)) keep |= (uint8_t)(0xFFu << (total & 7));
+    if (b == n_bytes - 1 && (total & 7)) keep = (uint8_t)(keep | (0xFFu << (total & 7)));
     p[b] = (uint8_t)((p[b] & keep) | (v & ~keep));
   }
 }

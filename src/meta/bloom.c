@@ -107,7 +107,7 @@ void pqt_bloom_fold(pqt_bloom *b, size_t min_bytes) {
   while (b->n_blocks > 1 && (size_t)(b->n_blocks / 2) * 32 >= min_bytes && (b->n_blocks % 2) == 0) {
     uint32_t half = b->n_blocks / 2;
     for (uint32_t k = 0; k < half; k++)
-      for (int w = 0; w < 8; w++) b->words[8 * k + w] = b->words[16 * k + w] | b->words[16 * k + 8 + w];
+      for (uint32_t w = 0; w < 8; w++) b->words[8 * k + w] = b->words[16 * k + w] | b->words[16 * k + 8 + w];
     b->n_blocks = half;
   }
 }
