@@ -7,7 +7,7 @@ FUZZ_DIR := build/fuzz
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps release demo test fuzz fuzz-smoke valgrind install clean
+.PHONY: all deps release demo test fuzz fuzz-smoke valgrind lint coverage check-layers install clean
 
 all: release
 
@@ -43,6 +43,18 @@ fuzz-smoke:
 # (build/valgrind, no sanitizers); fails on any invalid access or leak.
 valgrind: deps
 	@JOBS=$(JOBS) bash scripts/valgrind-check.sh
+
+# clang-tidy and cppcheck over src/ and cli/: zero findings, or justified inline.
+lint:
+	@JOBS=$(JOBS) bash scripts/lint.sh
+
+# Line and branch coverage of every test (gcovr; report in build/coverage/html/).
+coverage: deps
+	@JOBS=$(JOBS) bash scripts/coverage.sh
+
+# Includes point down the layers of ARCHITECTURE.md only.
+check-layers:
+	@bash tools/check_layers.sh
 
 install: release
 	@cmake --install $(RELEASE_DIR)

@@ -149,7 +149,7 @@ static inline uint32_t pqt_load_u32be(const uint8_t *p) {
 
 /* ---- zigzag (Thrift compact integers, DELTA_BINARY_PACKED headers) ---- */
 static inline int64_t pqt_zigzag_decode64(uint64_t v) { return (int64_t)((v >> 1) ^ (~(v & 1) + 1)); }
-static inline uint64_t pqt_zigzag_encode64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline uint64_t pqt_zigzag_encode64(int64_t v) { return ((uint64_t)v << 1) ^ (0 - ((uint64_t)v >> 63)); }
 
 /* ---- base64 (used by JSON output of binary fields) ------------------ */
 pqt_status pqt_base64_append(pqt_buf *b, const uint8_t *p, size_t n, pqt_error *err);

@@ -605,7 +605,7 @@ PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage
   if (!damaged || !w) return pqt_error_set(err, PQT_EINVAL, "pqt_salvage: bad arguments");
   pqt_salvage_options defaults;
   pqt_salvage_options_init(&defaults);
-  pqt_salvage_report scratch_report;
+  pqt_salvage_report scratch_report = {0};
   salv s;
   memset(&s, 0, sizeof s);
   s.opts = opts ? opts : &defaults;

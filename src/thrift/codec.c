@@ -486,7 +486,8 @@ static void js_value(json_ctx *j, int kind, const pqt_thrift_field *f, const uin
       break;
     }
     case PQT_TK_DOUBLE: {
-      double x = *(const double *)v;
+      double x;
+      memcpy(&x, v, sizeof x);
       if (isnan(x)) js_str(j, "\"NaN\"");
       else if (isinf(x)) js_str(j, x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
       else {

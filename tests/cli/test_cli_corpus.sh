@@ -8,7 +8,7 @@ dir=${PARQUET_TESTING_DIR:-$2}
 if [ ! -d "$dir" ]; then
   echo "NOTE: parquet-testing corpus not found at $dir (set PARQUET_TESTING_DIR); corpus checks cannot run"
   echo "cli_corpus: 0 passed, 0 failed"
-  exit 0
+  exit 77
 fi
 pass=0; fail=0; ok_files=0; err_files=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
