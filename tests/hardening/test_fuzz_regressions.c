@@ -38,6 +38,9 @@ int pqt_fuzz_entry_write_read(const uint8_t *data, size_t size);
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_salvage
 #include "../../fuzz/fuzz_salvage.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_variant
+#include "../../fuzz/fuzz_variant.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *, size_t);
 
@@ -125,6 +128,12 @@ static void test_write_read_and_salvage_regressions(void) {
   (void)replay("regressions/fuzz_salvage", pqt_fuzz_entry_salvage, 0);
 }
 
+static void test_variant_regressions(void) {
+  int n = replay("corpus/variant", pqt_fuzz_entry_variant, 0);
+  CHECK_MSG(n >= 6, "fuzz/corpus/variant holds the Variant seeds (%d found)", n);
+  (void)replay("regressions/fuzz_variant", pqt_fuzz_entry_variant, 0);
+}
+
 /* The fixtures and a sample of small corpus files through the whole-file
  * target, so the target's own invariants are checked on valid files. */
 static void test_read_file_on_fixtures(void) {
@@ -157,6 +166,7 @@ int main(void) {
       TEST_CASE(test_encoding_and_codec_regressions),
       TEST_CASE(test_write_read_and_salvage_regressions),
       TEST_CASE(test_read_file_on_fixtures),
+      TEST_CASE(test_variant_regressions),
   };
   return pqt_run_tests("fuzz_regressions", cases, sizeof cases / sizeof cases[0]);
 }

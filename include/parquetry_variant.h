@@ -1,0 +1,157 @@
+/*
+ * parquetry_variant.h: the Variant binary encoding (parquet-format
+ * VariantEncoding.md): validate untrusted bytes, read values, build them
+ * from JSON text, print them as JSON.
+ *
+ * A Variant is two byte strings: the metadata (a dictionary of field names)
+ * and the value. A pqt_variant is a view of both; it owns nothing. A value
+ * nested inside another (an object's field, an array's element) is itself a
+ * pqt_variant with the same metadata.
+ *
+ * Every byte is untrusted. pqt_variant_validate checks a whole value tree
+ * (offsets in range, sizes consistent, field ids in the dictionary, object
+ * fields sorted by name and unique, UTF-8 strings, nesting at most
+ * PQT_VARIANT_MAX_DEPTH, metadata version 1); the accessors check what they
+ * touch as well, so a value that was not validated gives an error, never an
+ * out-of-bounds read.
+ */
+#ifndef PARQUETRY_VARIANT_H
+#define PARQUETRY_VARIANT_H
+
+#include "parquetry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PQT_VARIANT_MAX_DEPTH 128
+
+/* The kind of a Variant value: the spec's primitive type ids, then the two
+ * containers. A short string reads as PQT_VARIANT_STRING. */
+typedef enum pqt_variant_kind {
+  PQT_VARIANT_NULL = 0,
+  PQT_VARIANT_TRUE = 1,
+  PQT_VARIANT_FALSE = 2,
+  PQT_VARIANT_INT8 = 3,
+  PQT_VARIANT_INT16 = 4,
+  PQT_VARIANT_INT32 = 5,
+  PQT_VARIANT_INT64 = 6,
+  PQT_VARIANT_DOUBLE = 7,
+  PQT_VARIANT_DECIMAL4 = 8,
+  PQT_VARIANT_DECIMAL8 = 9,
+  PQT_VARIANT_DECIMAL16 = 10,
+  PQT_VARIANT_DATE = 11,
+  PQT_VARIANT_TIMESTAMP_MICROS = 12,    /* adjusted to UTC */
+  PQT_VARIANT_TIMESTAMP_NTZ_MICROS = 13,
+  PQT_VARIANT_FLOAT = 14,
+  PQT_VARIANT_BINARY = 15,
+  PQT_VARIANT_STRING = 16,
+  PQT_VARIANT_TIME_NTZ_MICROS = 17,
+  PQT_VARIANT_TIMESTAMP_NANOS = 18,     /* adjusted to UTC */
+  PQT_VARIANT_TIMESTAMP_NTZ_NANOS = 19,
+  PQT_VARIANT_UUID = 20,
+  PQT_VARIANT_OBJECT = 64,
+  PQT_VARIANT_ARRAY = 65
+} pqt_variant_kind;
+
+/* A view of a Variant: metadata and value bytes (both borrowed). */
+typedef struct pqt_variant {
+  const uint8_t *metadata;
+  size_t metadata_len;
+  const uint8_t *value;
+  size_t value_len;
+} pqt_variant;
+
+/* A scalar read out of a value. Byte strings point into the value. */
+typedef struct pqt_variant_scalar {
+  pqt_variant_kind type;
+  union {
+    int64_t i64;        /* INT8..INT64, DATE (days), TIMESTAMP*, TIME (units of the type) */
+    double f64;         /* DOUBLE */
+    float f32;          /* FLOAT */
+    struct {
+      const uint8_t *data;
+      size_t len;
+    } bytes;            /* BINARY, STRING (UTF-8) */
+    struct {
+      uint8_t unscaled_le[16]; /* two's complement, little-endian, sign-extended to 16 bytes */
+      int32_t scale;
+    } decimal;          /* DECIMAL4/8/16 */
+    uint8_t uuid[16];   /* UUID, big-endian as stored */
+  } u;
+} pqt_variant_scalar;
+
+/* Check the whole value tree and the metadata (see above). */
+PQT_API pqt_status pqt_variant_validate(const pqt_variant *v, pqt_error *err);
+
+/* The type of the outermost value. */
+PQT_API pqt_status pqt_variant_get_type(const pqt_variant *v, pqt_variant_kind *out, pqt_error *err);
+/* A primitive (or string) value; PQT_EINVAL for an object or array. */
+PQT_API pqt_status pqt_variant_get_scalar(const pqt_variant *v, pqt_variant_scalar *out, pqt_error *err);
+/* Number of fields of an object or elements of an array. */
+PQT_API pqt_status pqt_variant_num_elements(const pqt_variant *v, int64_t *out, pqt_error *err);
+/* Field i of an object, in the encoding's order (sorted by name). name
+ * points into the metadata and is not NUL-terminated. */
+PQT_API pqt_status pqt_variant_object_field(const pqt_variant *v, int64_t i, const char **name, size_t *name_len,
+                                            pqt_variant *field, pqt_error *err);
+/* The field of an object with this name (binary search): *found 0 when
+ * there is none. */
+PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *name, size_t name_len,
+                                           pqt_variant *field, int *found, pqt_error *err);
+/* Element i of an array. */
+PQT_API pqt_status pqt_variant_array_element(const pqt_variant *v, int64_t i, pqt_variant *element,
+                                             pqt_error *err);
+/* The value at a path: "$" (the value itself), "$.a.b", "$['a b']",
+ * "$.items[0].id". *found 0 when a field or element is missing or a step
+ * meets a value of the wrong kind. A malformed path is PQT_EINVAL. */
+PQT_API pqt_status pqt_variant_path(const pqt_variant *v, const char *path, pqt_variant *out, int *found,
+                                    pqt_error *err);
+
+/* Value equality as the spec defines equivalence of encodings: object fields
+ * compared by name whatever their ids and order, short and long strings
+ * alike, and integers and decimals of the same numeric value alike. */
+PQT_API pqt_status pqt_variant_equal(const pqt_variant *a, const pqt_variant *b, int *equal, pqt_error *err);
+
+/*
+ * The value as JSON text, appended to out (which may be zero-initialised):
+ * integers as numbers, FLOAT/DOUBLE in the shortest round-trip form (NaN and
+ * infinities as strings), DECIMAL as a string with exactly `scale` fraction
+ * digits, DATE "YYYY-MM-DD", TIME "HH:MM:SS.ffffff", TIMESTAMP with 6 or 9
+ * fraction digits and "Z" when adjusted to UTC, BINARY as base64, UUID as
+ * 8-4-4-4-12, object keys in the encoding's order.
+ */
+PQT_API pqt_status pqt_variant_to_json(const pqt_variant *v, pqt_string *out, pqt_error *err);
+
+/* A Variant the library built: owns its two buffers. */
+typedef struct pqt_variant_owned {
+  pqt_variant view;
+  uint8_t *metadata;
+  size_t metadata_cap;
+  uint8_t *value;
+  size_t value_cap;
+  const pqt_allocator *alloc;
+} pqt_variant_owned;
+
+/*
+ * Build a Variant from JSON text (RFC 8259; one value, surrounding white
+ * space allowed). Integers become the smallest of INT8..INT64 that holds
+ * them; other numbers without an exponent become the smallest DECIMAL that
+ * holds every digit (up to 38), anything else DOUBLE; strings STRING; the
+ * metadata dictionary is sorted and unique. Errors name the byte offset.
+ * Release with pqt_variant_owned_free.
+ */
+PQT_API pqt_status pqt_variant_from_json(const char *json, size_t len, const pqt_allocator *alloc,
+                                         pqt_variant_owned *out, pqt_error *err);
+PQT_API void pqt_variant_owned_free(pqt_variant_owned *v);
+
+/* Encode v anew (after validating it): a dictionary of just the names it
+ * uses, sorted and unique, the smallest widths, strings short when they
+ * fit. The result equals v (pqt_variant_equal). */
+PQT_API pqt_status pqt_variant_rebuild(const pqt_variant *v, const pqt_allocator *alloc, pqt_variant_owned *out,
+                                       pqt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
