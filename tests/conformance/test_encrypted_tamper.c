@@ -7,6 +7,8 @@
  * encrypt_columns_and_footer_bloom_filter) is flipped in turn: the file
  * must fail to open, or verify must report a problem; never a crash, never
  * "ok". Keys per data/README.md (as in test_encrypted_corpus.c). */
+#include <stddef.h>
+
 #include "crypto/crypto.h"
 #include "file/reader_internal.h"
 #include "file/row_group.h"
@@ -366,8 +368,72 @@ static void test_swap_pages(void) {
   free(img);
 }
 
+/* Without a column's key its chunks are listed as not checked and
+ * counted apart, never as sound; pqt_reader_verify counts them as
+ * problems. With every key, everything is checked, the encrypted Bloom
+ * filters and page indexes included. */
+static void test_unchecked_without_keys(void) {
+  if (!g_dir) return;
+  keys k;
+  make_keys(&k);
+  k.o.n_column_keys = 0; /* footer key only */
+  pqt_reader *r;
+  pqt_error e;
+  CHECK_OK(pqt_reader_open_file(&r, data_file("encrypt_columns_and_footer.parquet.encrypted"), &k.o, &e));
+  if (!r) return;
+  pqt_test_text t = {0};
+  pqt_verify_report rep;
+  pqt_verify_report_init(&rep);
+  CHECK_OK(pqt_reader_verify_ex(r, pqt_test_collect, &t, &rep, &e));
+  CHECK_EQ_INT(rep.problems, 0);
+  CHECK_EQ_INT(rep.unchecked, 2);
+  CHECK_EQ_INT(rep.chunks_checked, 6);
+  CHECK(t.p && strstr(t.p, "row group 0, column double_field: not checked: no key for column double_field") != NULL);
+  CHECK(t.p && strstr(t.p, "row group 0, column float_field: not checked: no key for column float_field") != NULL);
+  free(t.p);
+  int64_t problems = -1;
+  CHECK_OK(pqt_reader_verify(r, discard, NULL, &problems, &e));
+  CHECK_EQ_INT(problems, 2);
+  /* a caller that knows only the first fields gets only those */
+  struct {
+    pqt_verify_report rep;
+    int64_t canary;
+  } small;
+  memset(&small, 0x5A, sizeof small);
+  small.rep.struct_size = offsetof(pqt_verify_report, unchecked);
+  CHECK_OK(pqt_reader_verify_ex(r, discard, NULL, &small.rep, &e));
+  CHECK_EQ_INT(small.rep.problems, 0);
+  CHECK(small.rep.unchecked == (int64_t)0x5A5A5A5A5A5A5A5AULL);
+  pqt_reader_close(r);
+  /* plaintext footer, no keys: the signature and the two columns */
+  CHECK_OK(pqt_reader_open_file(&r, data_file("encrypt_columns_plaintext_footer.parquet.encrypted"), NULL, &e));
+  if (!r) return;
+  pqt_test_text t2 = {0};
+  pqt_verify_report_init(&rep);
+  CHECK_OK(pqt_reader_verify_ex(r, pqt_test_collect, &t2, &rep, &e));
+  CHECK_EQ_INT(rep.problems, 0);
+  CHECK_EQ_INT(rep.unchecked, 3);
+  CHECK(t2.p && strstr(t2.p, "not checked: the plaintext footer's signature (no footer key)") != NULL);
+  free(t2.p);
+  pqt_reader_close(r);
+  /* every key: everything checked */
+  make_keys(&k);
+  const char *files[] = {"encrypt_columns_plaintext_footer.parquet.encrypted",
+                         "encrypt_columns_and_footer_bloom_filter.parquet.encrypted",
+                         "encrypt_columns_and_footer_ctr.parquet.encrypted"};
+  for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+    CHECK_OK(pqt_reader_open_file(&r, data_file(files[f]), &k.o, &e));
+    if (!r) continue;
+    pqt_verify_report_init(&rep);
+    CHECK_OK(pqt_reader_verify_ex(r, discard, NULL, &rep, &e));
+    CHECK_MSG(rep.problems == 0 && rep.unchecked == 0 && rep.chunks_checked == pqt_reader_num_columns(r), "%s",
+              files[f]);
+    pqt_reader_close(r);
+  }
+}
+
 static void setup(void) { g_dir = pqt_testing_dir(); }
 
 RUN_TESTS("encrypted_tamper", TEST_CASE(setup), TEST_CASE(test_flip_every_byte_uniform),
           TEST_CASE(test_flip_every_encrypted_byte_column_keys), TEST_CASE(test_flip_bloom_and_index_modules),
-          TEST_CASE(test_swap_pages))
+          TEST_CASE(test_swap_pages), TEST_CASE(test_unchecked_without_keys))
