@@ -225,6 +225,22 @@ void pqt_rg_cursor_close(pqt_rg_cursor *c) {
   pqt_mem_free(a, c, sizeof *c);
 }
 
+/* The first selected leaf of row group g whose column key is not at hand
+ * (-1: none), err saying which key. A key not given is not damage: error
+ * recovery must not leave such a column out or null as if it were. */
+static int32_t missing_key(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_error *err) {
+  if (!r->crypto || g < 0 || g >= r->md.row_groups.n) return -1;
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  for (int32_t i = 0; i < r->schema->n_leaves && i < rg->columns.n; i++) {
+    if (!selected[i] || !PQT_HAS(&rg->columns.items[i], 8)) continue;
+    pqt_chunk ch;
+    bool no_key = pqt_chunk_open(r, g, i, &ch, err) != PQT_OK && ch.no_key;
+    pqt_chunk_close(&ch);
+    if (no_key) return i;
+  }
+  return -1;
+}
+
 pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
                               pqt_error *err) {
   *out = NULL;
@@ -243,6 +259,13 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
   c->selected = selected;
   c->nl = r->schema->n_leaves;
   c->recovering = r->opts.on_error == PQT_SKIP_CORRUPT;
+  if (c->recovering) { /* recovery opens no cursor here: a missing key is found now, not taken for damage */
+    int32_t mk = missing_key(r, g, selected, err);
+    if (mk >= 0) {
+      pqt_mem_free(a, c, sizeof *c);
+      return leaf_error(r, g, mk, PQT_ECRYPTO, err);
+    }
+  }
   size_t nl = (size_t)(c->nl ? c->nl : 1);
   c->leaves = pqt_mem_calloc(a, sizeof(pqt_leaf_cursor *) * nl);
   c->cols = pqt_mem_calloc(a, sizeof(pqt_column_data) * nl);
@@ -394,8 +417,8 @@ pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *s
   pqt_error_init(&local);
   pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_open(r, g, selected, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
-  if (g < 0 || g >= r->md.row_groups.n) {
-    if (err) *err = local;
+  if (g < 0 || g >= r->md.row_groups.n || (st == PQT_ECRYPTO && missing_key(r, g, selected, NULL) >= 0)) {
+    if (err) *err = local; /* not damage: a key not given */
     return st;
   }
   return skip_or_fail(r, st, &local, r->md.row_groups.items[g].num_rows, skipped, err);
