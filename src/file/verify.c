@@ -97,17 +97,18 @@ typedef struct value_ref {
  * is ordered (none, or only NaNs). */
 static bool value_range(const pqt_schema_node *leaf, const pqt_column_data *cd, int64_t from, int64_t to,
                         value_ref *mn, value_ref *mx) {
+  pqt_sort_kind k = sort_kind(leaf);
   mn->p = mx->p = NULL;
   mn->n = mx->n = 0;
   for (int64_t i = from; i < to; i++) {
     size_t n;
     const uint8_t *p = value_at(leaf, cd, i, &n);
-    if (compare_values(leaf, p, n, p, n) == 2) {
-      if (pqt_sort_value_is_nan(sort_kind(leaf), p, n)) continue; /* NaN: not ordered */
-      return false;                                               /* no order */
+    if (!pqt_sort_value_ordered(k, p, n)) {
+      if (pqt_sort_value_is_nan(k, p, n)) continue; /* NaN: not ordered */
+      return false;                                 /* no order */
     }
-    if (!mn->p || compare_values(leaf, p, n, mn->p, mn->n) < 0) *mn = (value_ref){p, n};
-    if (!mx->p || compare_values(leaf, p, n, mx->p, mx->n) > 0) *mx = (value_ref){p, n};
+    if (!mn->p || pqt_stats_compare(k, p, n, mn->p, mn->n) < 0) *mn = (value_ref){p, n};
+    if (!mx->p || pqt_stats_compare(k, p, n, mx->p, mx->n) > 0) *mx = (value_ref){p, n};
   }
   return mn->p != NULL;
 }
@@ -370,9 +371,8 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
     problem(v, g, col, "column index: %d null_counts for %d data pages", ci.null_counts.n, np);
     has_nulls = false;
   }
-  bool fl = leaf->physical_type == PQT_FLOAT || leaf->physical_type == PQT_DOUBLE ||
-            (leaf->physical_type == PQT_FIXED_LEN_BYTE_ARRAY &&
-             pqt_union_which(leaf->logical.isset) == PQT_LT_FLOAT16);
+  pqt_sort_kind kind = sort_kind(leaf);
+  bool fl = kind == PQT_SORT_FLOAT || kind == PQT_SORT_DOUBLE || kind == PQT_SORT_FLOAT16;
   bool has_nans = PQT_HAS(&ci, 8) && fl;
   if (has_nans && ci.nan_counts.n != np) {
     problem(v, g, col, "column index: %d nan_counts for %d data pages", ci.nan_counts.n, np);
