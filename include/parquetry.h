@@ -386,6 +386,9 @@ typedef pqt_status (*pqt_write_fn)(void *ctx, const char *data, size_t len);
  * `column`, a name or dotted path; NULL = all), one line per page: row
  * group, column, page type, encodings, offset, sizes, value counts, level
  * byte lengths, statistics and CRC status ("ok", "MISMATCH" or "none").
+ * Encrypted chunks are shown with the keys of the read options; a chunk
+ * whose key is not at hand is one line "... not shown: no key for column
+ * PATH" (not an error).
  */
 PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, pqt_write_fn write, void *ctx,
                                              pqt_error *err);
