@@ -233,6 +233,28 @@ static void test_flip_every_encrypted_byte_column_keys(void) {
   free(img);
 }
 
+/* Plaintext footer, signed: every byte of the footer and of the two
+ * encrypted columns' modules. */
+static void test_flip_every_protected_byte_plaintext_footer(void) {
+  if (!g_dir) return;
+  const char *name = "encrypt_columns_plaintext_footer.parquet.encrypted";
+  size_t len;
+  uint8_t *img = pqt_test_read_file(data_file(name), &len);
+  CHECK(img != NULL);
+  if (!img) return;
+  keys k;
+  make_keys(&k);
+  pqt_status code;
+  pqt_verify_report rep;
+  CHECK_EQ_INT(verify_image(img, len, &k.o, &code, &rep), SOUND);
+  CHECK_EQ_INT(rep.chunks_checked, 8);
+  ranges skip;
+  unprotected(img, len, &k.o, &skip);
+  CHECK(skip.n > 1);
+  CHECK_EQ_INT(flip_all(name, img, len, &k.o, &skip), 0);
+  free(img);
+}
+
 /* The Bloom filter, column index and offset index modules of the
  * encrypted columns of the Bloom filter file: a flip in any is reported by
  * verify (reading rows never touches them). Every byte of the index
@@ -540,6 +562,6 @@ static void test_verify_from_a_source_that_cannot_lend(void) {
 static void setup(void) { g_dir = pqt_testing_dir(); }
 
 RUN_TESTS("encrypted_tamper", TEST_CASE(setup), TEST_CASE(test_flip_every_byte_uniform),
-          TEST_CASE(test_flip_every_encrypted_byte_column_keys), TEST_CASE(test_flip_bloom_and_index_modules),
+          TEST_CASE(test_flip_every_encrypted_byte_column_keys), TEST_CASE(test_flip_every_protected_byte_plaintext_footer), TEST_CASE(test_flip_bloom_and_index_modules),
           TEST_CASE(test_swap_pages), TEST_CASE(test_unchecked_without_keys),
           TEST_CASE(test_recovery_encrypted), TEST_CASE(test_verify_from_a_source_that_cannot_lend))
