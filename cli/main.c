@@ -365,6 +365,16 @@ static int cmd_pages(int argc, char **argv) {
 /* ---- verify ---- */
 static int cmd_verify(int argc, char **argv) {
   const char *path;
+  /* --allow-unchecked: what could not be checked for lack of a key does not
+   * make the exit status 1 (it is still listed). Taken out before the
+   * options every command shares are parsed. */
+  bool allow_unchecked = false;
+  int n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && strcmp(argv[i], "--allow-unchecked") == 0) allow_unchecked = true;
+    else argv[n++] = argv[i];
+  }
+  argc = n;
   int pc = parse_file_command("verify", argc, argv, &path, NULL);
   if (pc) return pc < 0 ? 0 : pc;
   pqt_reader *r;
@@ -372,13 +382,23 @@ static int cmd_verify(int argc, char **argv) {
   if (rc) return rc;
   pqt_error e;
   pqt_error_init(&e);
-  int64_t problems = 0;
-  if (pqt_reader_verify(r, write_stdout, NULL, &problems, &e) != PQT_OK) {
+  pqt_verify_report rep;
+  pqt_verify_report_init(&rep);
+  if (pqt_reader_verify_ex(r, write_stdout, NULL, &rep, &e) != PQT_OK) {
     rc = file_error(path, &e);
-  } else if (problems) {
+  } else if (rep.problems) {
     fflush(stdout);
-    fprintf(stderr, "parquetry: %s: %lld problem%s found\n", path, (long long)problems, problems == 1 ? "" : "s");
+    fprintf(stderr, "parquetry: %s: %lld problem%s found", path, (long long)rep.problems, rep.problems == 1 ? "" : "s");
+    if (rep.unchecked) fprintf(stderr, "; %lld thing%s not checked for lack of a key", (long long)rep.unchecked,
+                               rep.unchecked == 1 ? "" : "s");
+    fputc('\n', stderr);
     rc = EXIT_DATA;
+  } else if (rep.unchecked) {
+    fflush(stdout);
+    fprintf(stderr, "parquetry: %s: no problems in what was checked, but %lld thing%s not checked for lack of a key%s\n",
+            path, (long long)rep.unchecked, rep.unchecked == 1 ? " was" : "s were",
+            allow_unchecked ? " (--allow-unchecked)" : " (give the keys, or --allow-unchecked)");
+    if (!allow_unchecked) rc = EXIT_DATA;
   } else {
     printf("%s: ok (%lld rows in %d row groups, %d columns)\n", path, (long long)pqt_reader_num_rows(r),
            pqt_reader_num_row_groups(r), pqt_reader_num_columns(r));
@@ -424,9 +444,13 @@ static const command commands[] = {
     {"verify",
      "Check every page (CRC, decompression, decoding), value counts, statistics against\n"
      "the data, the offset index against the pages, the column index against each page's\n"
-     "values and levels, and Bloom filters; print each problem, exit 1 if any."
+     "values and levels, and Bloom filters; print each problem, exit 1 if any.\n"
+     "Encrypted files are checked with the keys given (every module decrypted); what\n"
+     "cannot be checked without a key is listed as \"not checked\" and exits 1 too.\n\n"
+     "  --allow-unchecked     exit 0 when nothing checked has a problem, even if some\n"
+     "                        columns could not be checked for lack of a key"
      READ_OPTIONS_HELP,
-     "parquetry verify FILE", cmd_verify},
+     "parquetry verify [--allow-unchecked] FILE", cmd_verify},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},

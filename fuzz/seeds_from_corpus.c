@@ -73,19 +73,19 @@ static unsigned bit_width(int16_t max_level) {
 }
 
 static void walk_chunk(pqt_reader *r, const uint8_t *file, int32_t g, int32_t leaf) {
-  const pqt_column_chunk *cc = &r->md.row_groups.items[g].columns.items[leaf];
-  if (!PQT_HAS(cc, 3) || PQT_HAS(cc, 8)) return; /* no metadata, or encrypted */
-  const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *ln = r->schema->leaves[leaf];
-  uint64_t start, len;
   pqt_error e;
-  if (pqt_chunk_range(r, cm, &start, &len, &e) != PQT_OK) return;
+  pqt_chunk ch;
+  /* seeds are page bodies as stored: encrypted chunks are left out */
+  if (pqt_chunk_open(r, g, leaf, &ch, &e) != PQT_OK || ch.encrypted) {
+    pqt_chunk_close(&ch);
+    return;
+  }
+  const pqt_column_metadata *cm = ch.cm;
   pqt_page_reader_options po;
-  pqt_page_reader_options_init(&po);
-  po.max_def = ln->max_def;
-  po.max_rep = ln->max_rep;
+  pqt_chunk_page_options(r, &ch, &po);
   pqt_page_reader pr;
-  if (pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, NULL, &e) != PQT_OK) {
+  if (pqt_page_reader_init(&pr, &r->io, ch.start, ch.len, cm->codec, r->codec_ctx, &po, NULL, &e) != PQT_OK) {
     pqt_page_reader_free(&pr);
     return;
   }

@@ -386,6 +386,9 @@ typedef pqt_status (*pqt_write_fn)(void *ctx, const char *data, size_t len);
  * `column`, a name or dotted path; NULL = all), one line per page: row
  * group, column, page type, encodings, offset, sizes, value counts, level
  * byte lengths, statistics and CRC status ("ok", "MISMATCH" or "none").
+ * Encrypted chunks are shown with the keys of the read options; a chunk
+ * whose key is not at hand is one line "... not shown: no key for column
+ * PATH" (not an error).
  */
 PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, pqt_write_fn write, void *ctx,
                                              pqt_error *err);
@@ -402,6 +405,28 @@ PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, 
  */
 PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
                                      pqt_error *err);
+
+/*
+ * What pqt_reader_verify_ex found. Set up with pqt_verify_report_init:
+ * struct_size tells the library how much of the struct the caller knows,
+ * so fields can be added at the end.
+ * Encrypted files are checked with the keys of the read options, every
+ * module decrypted (pages and their headers, page index, Bloom filters).
+ * What cannot be checked for lack of a key (a column chunk whose key is
+ * not at hand, a plaintext footer's signature without the footer key) is
+ * written as a line "... not checked: ..." and counted in `unchecked`,
+ * never as sound. pqt_reader_verify counts it in *n_problems.
+ */
+typedef struct pqt_verify_report {
+  size_t struct_size;      /* sizeof(pqt_verify_report) as the caller was compiled */
+  int64_t problems;        /* problems found, each written as a line */
+  int64_t unchecked;       /* things not checked for lack of a key */
+  int64_t chunks_checked;  /* column chunks checked */
+} pqt_verify_report;
+
+PQT_API void pqt_verify_report_init(pqt_verify_report *report);
+PQT_API pqt_status pqt_reader_verify_ex(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_verify_report *report,
+                                        pqt_error *err);
 
 PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts,
                                          pqt_text_format format, int64_t limit,

@@ -7,38 +7,7 @@
 
 #include <math.h>
 
-pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *lt, int32_t ct) {
-  int l = lt ? pqt_union_which(lt->isset) : 0;
-  if (l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY || l == PQT_LT_VARIANT || l == PQT_LT_UNKNOWN)
-    return PQT_SORT_NONE;
-  if (ct == PQT_CT_INTERVAL) return PQT_SORT_NONE;
-  switch (physical) {
-    case PQT_BOOLEAN: return PQT_SORT_BOOL;
-    case PQT_INT32:
-      if (l == PQT_LT_INTEGER && !lt->integer.is_signed) return PQT_SORT_U32;
-      if (l == 0 && (ct == PQT_CT_UINT_8 || ct == PQT_CT_UINT_16 || ct == PQT_CT_UINT_32))
-        return PQT_SORT_U32;
-      return PQT_SORT_I32;
-    case PQT_INT64:
-      if (l == PQT_LT_INTEGER && !lt->integer.is_signed) return PQT_SORT_U64;
-      if (l == 0 && ct == PQT_CT_UINT_64) return PQT_SORT_U64;
-      return PQT_SORT_I64;
-    case PQT_INT96: return PQT_SORT_NONE;
-    case PQT_FLOAT: return PQT_SORT_FLOAT;
-    case PQT_DOUBLE: return PQT_SORT_DOUBLE;
-    case PQT_BYTE_ARRAY:
-    case PQT_FIXED_LEN_BYTE_ARRAY:
-      if (l == PQT_LT_DECIMAL || (l == 0 && ct == PQT_CT_DECIMAL)) return PQT_SORT_DECIMAL_BE;
-      if (l == PQT_LT_FLOAT16 && physical == PQT_FIXED_LEN_BYTE_ARRAY) return PQT_SORT_FLOAT16;
-      return PQT_SORT_BYTES;
-    default: return PQT_SORT_NONE;
-  }
-}
-
-bool pqt_sort_kind_legacy_ok(pqt_sort_kind k) {
-  return k == PQT_SORT_BOOL || k == PQT_SORT_I32 || k == PQT_SORT_I64 || k == PQT_SORT_FLOAT ||
-         k == PQT_SORT_DOUBLE;
-}
+#include "meta/value_format.h"
 
 void pqt_stats_init(pqt_stats *s, pqt_sort_kind kind, size_t width, const pqt_allocator *alloc) {
   memset(s, 0, sizeof *s);
@@ -58,62 +27,6 @@ void pqt_stats_reset(pqt_stats *s) {
   s->null_count = s->nan_count = s->n_values = 0;
   pqt_buf_clear(&s->min);
   pqt_buf_clear(&s->max);
-}
-
-static float half_to_float(uint16_t h) {
-  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1F, man = h & 0x3FF, f;
-  if (exp == 0) {
-    if (man == 0) f = sign;
-    else {
-      int e = -1;
-      do { e++; man <<= 1; } while (!(man & 0x400));
-      f = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3FF) << 13);
-    }
-  } else if (exp == 31) f = sign | 0x7F800000u | (man << 13);
-  else f = sign | ((exp + 127 - 15) << 23) | (man << 13);
-  float r;
-  memcpy(&r, &f, 4);
-  return r;
-}
-
-/* Signed big-endian two's complement of possibly different lengths. */
-static int cmp_decimal_be(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  bool an = alen && (a[0] & 0x80), bn = blen && (b[0] & 0x80);
-  if (an != bn) return an ? -1 : 1;
-  uint8_t fill = an ? 0xFF : 0x00;
-  size_t n = alen > blen ? alen : blen;
-  for (size_t i = 0; i < n; i++) {
-    uint8_t x = i + alen >= n ? a[i + alen - n] : fill;
-    uint8_t y = i + blen >= n ? b[i + blen - n] : fill;
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  size_t n = alen < blen ? alen : blen;
-  int c = n ? memcmp(a, b, n) : 0;
-  if (c) return c;
-  return alen < blen ? -1 : alen > blen ? 1 : 0;
-}
-
-int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  switch (k) {
-    case PQT_SORT_BOOL: return (int)a[0] - (int)b[0];
-    case PQT_SORT_I32: { int32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
-    case PQT_SORT_U32: { uint32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
-    case PQT_SORT_I64: { int64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
-    case PQT_SORT_U64: { uint64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
-    case PQT_SORT_FLOAT: { float x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
-    case PQT_SORT_DOUBLE: { double x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
-    case PQT_SORT_FLOAT16: {
-      float x = half_to_float(pqt_load_u16le(a)), y = half_to_float(pqt_load_u16le(b));
-      return (x > y) - (x < y);
-    }
-    case PQT_SORT_DECIMAL_BE: return cmp_decimal_be(a, alen, b, blen);
-    case PQT_SORT_BYTES: return cmp_bytes(a, alen, b, blen);
-    default: return 0;
-  }
 }
 
 static pqt_status set_buf(pqt_buf *b, const void *p, size_t n, pqt_error *err) {
@@ -196,7 +109,7 @@ pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n,
       for (size_t i = 0; i < n; i++) {
         const uint8_t *v = values + i * w;
         if (s->kind == PQT_SORT_FLOAT16) {
-          float f = half_to_float(pqt_load_u16le(v));
+          double f = pqt_float16_to_double(pqt_load_u16le(v));
           if (f != f) { s->nan_count++; continue; }
         }
         if (!lo) { lo = hi = v; continue; }
@@ -264,8 +177,8 @@ bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf 
       mx = zbuf[1];
     }
   } else if (s->kind == PQT_SORT_FLOAT16) {
-    if (half_to_float(pqt_load_u16le(mn)) == 0) { zbuf[0][0] = 0; zbuf[0][1] = 0x80; mn = zbuf[0]; }
-    if (half_to_float(pqt_load_u16le(mx)) == 0) { zbuf[1][0] = 0; zbuf[1][1] = 0; mx = zbuf[1]; }
+    if (pqt_float16_to_double(pqt_load_u16le(mn)) == 0) { zbuf[0][0] = 0; zbuf[0][1] = 0x80; mn = zbuf[0]; }
+    if (pqt_float16_to_double(pqt_load_u16le(mx)) == 0) { zbuf[1][0] = 0; zbuf[1][1] = 0; mx = zbuf[1]; }
   }
   if (s->kind == PQT_SORT_BYTES && trunc_len > 0) {
     size_t lim = (size_t)trunc_len;

@@ -17,28 +17,12 @@
 #define PQT_COLUMN_STATISTICS_H
 
 #include "core/core.h"
+#include "meta/sort_order.h"
 #include "thrift/parquet_types.h"
 
-typedef enum pqt_sort_kind {
-  PQT_SORT_NONE = 0,
-  PQT_SORT_BOOL,
-  PQT_SORT_I32,
-  PQT_SORT_U32,
-  PQT_SORT_I64,
-  PQT_SORT_U64,
-  PQT_SORT_FLOAT,
-  PQT_SORT_DOUBLE,
-  PQT_SORT_FLOAT16,
-  PQT_SORT_BYTES,     /* unsigned lexicographic */
-  PQT_SORT_DECIMAL_BE /* signed big-endian two's complement */
-} pqt_sort_kind;
-
-/* The order statistics use for a leaf of this physical type and annotation
- * (logical may be NULL; converted_type -1 when absent). */
-pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *logical,
-                                int32_t converted_type);
-/* True when the legacy signed min/max fields hold the same order. */
-bool pqt_sort_kind_legacy_ok(pqt_sort_kind k);
+/* pqt_sort_kind, pqt_sort_kind_for, pqt_sort_kind_legacy_ok and
+ * pqt_stats_compare live in meta/sort_order.h (one copy for writer, reader
+ * and verify). */
 
 typedef struct pqt_stats {
   pqt_sort_kind kind;
@@ -60,9 +44,6 @@ pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const u
                                    size_t n, pqt_error *err);
 /* Fold src into dst (same kind). */
 pqt_status pqt_stats_merge(pqt_stats *dst, const pqt_stats *src, pqt_error *err);
-/* Compare two encoded values of this kind (<0, 0, >0). */
-int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b,
-                      size_t blen);
 
 /* The bounds as written: zeros normalized (min -0.0, max +0.0), byte-wise
  * kinds truncated to trunc_len bytes (0 = never; a max that cannot be

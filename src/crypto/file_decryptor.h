@@ -63,7 +63,9 @@ int32_t pqt_file_decryptor_row_group_ordinal(const pqt_row_group *rg, int32_t g)
 /*
  * The module decryptor for column `column` (leaf ordinal, dotted path
  * `path`) of row group g: PQT_ECRYPTO naming the column when its key is not
- * at hand. The decryptor borrows fd's file AAD.
+ * at hand (not given, or the retriever has none or a bad one), and for no
+ * other reason: pqt_chunk_open tells a missing key by it. The decryptor
+ * borrows fd's file AAD.
  */
 pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_column_chunk *cc, const char *path,
                                      int32_t rg_ordinal, int32_t column, pqt_module_decryptor *out,

@@ -59,28 +59,32 @@ static void append_page_stats(pqt_buf *b, const pqt_statistics *s, const pqt_val
 
 static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b, pqt_write_fn write, void *ctx,
                                  pqt_error *err) {
-  const pqt_column_chunk *cc = &r->md.row_groups.items[g].columns.items[c];
   const pqt_schema_node *leaf = r->schema->leaves[c];
-  if (!PQT_HAS(cc, 3) || PQT_HAS(cc, 8))
-    return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: encrypted or without metadata", g,
-                         leaf->dotted_path);
-  const pqt_column_metadata *cm = &cc->meta_data;
-  uint64_t start = 0, len = 0;
-  pqt_status st = pqt_chunk_range(r, cm, &start, &len, err);
+  pqt_chunk ch;
+  pqt_status st = pqt_chunk_open(r, g, c, &ch, err);
+  if (st != PQT_OK && ch.no_key) {
+    /* not an error of the file: this column's pages cannot be shown without its key */
+    pqt_chunk_close(&ch);
+    return pqt_buf_printf(b, err, "rg=%d col=%s not shown: no key for column %s\n", g, leaf->dotted_path,
+                          leaf->dotted_path);
+  }
   if (st != PQT_OK) {
+    pqt_chunk_close(&ch);
+    if (err) {
+      err->row_group = g;
+      err->column = c;
+    }
     pqt_error_prefix(err, "row group %d, column %s", g, leaf->dotted_path);
     return st;
   }
   pqt_value_type vt;
   pqt_value_type_from_leaf(&vt, leaf);
   pqt_page_reader_options po;
-  pqt_reader_page_options(r, &po);
+  pqt_chunk_page_options(r, &ch, &po);
   po.verify_crc = true;
   po.crc_report_only = true;
-  po.max_def = leaf->max_def;
-  po.max_rep = leaf->max_rep;
   pqt_page_reader pr;
-  st = pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, err);
+  st = pqt_page_reader_init(&pr, &r->io, ch.start, ch.len, ch.cm->codec, r->codec_ctx, &po, r->data_alloc, err);
   char t1[16], t2[16], t3[16];
   while (st == PQT_OK) {
     pqt_page pg;
@@ -114,6 +118,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
     }
   }
   pqt_page_reader_free(&pr);
+  pqt_chunk_close(&ch);
   return st;
 }
 

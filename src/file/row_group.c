@@ -40,34 +40,13 @@ pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *o
   return PQT_OK;
 }
 
-pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
-                              pqt_error *err) {
-  /* The chunk starts at the smaller valid offset: some writers store a
-   * dictionary_page_offset of 0 for "none", others a data_page_offset of 0
-   * with the real start in dictionary_page_offset. The page headers decide
-   * what is where. */
-  int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
-  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
-    s = cm->dictionary_page_offset;
-  PQT_CHECK_CORRUPT(s >= 4, err, "column chunk has no valid offset (data_page_offset %lld)",
-                    (long long)cm->data_page_offset);
-  PQT_CHECK_CORRUPT(cm->total_compressed_size >= 0, err, "negative total_compressed_size");
-  uint64_t end = (uint64_t)s + (uint64_t)cm->total_compressed_size;
-  PQT_CHECK_CORRUPT(end <= r->io.size, err, "column chunk [%lld, +%lld) runs past the end of the file (%llu bytes)",
-                    (long long)s, (long long)cm->total_compressed_size, (unsigned long long)r->io.size);
-  *start = (uint64_t)s;
-  *len = (uint64_t)cm->total_compressed_size;
-  return PQT_OK;
-}
-
 /* One leaf column of a row group being read: its column cursor and what
  * the cursor borrows (the decryptor, the page-loss context). */
 struct pqt_leaf_cursor {
   pqt_reader *r;
   int32_t g, leaf;
   pqt_column_cursor *cur;
-  pqt_module_decryptor dec;
-  bool encrypted;
+  pqt_chunk chunk;        /* the cursor's page reader borrows its decryptor */
   int64_t *first_rows;    /* recovery: the offset index's first row per data page */
   int32_t n_first_rows;
 };
@@ -75,22 +54,23 @@ struct pqt_leaf_cursor {
 void pqt_leaf_cursor_close(pqt_leaf_cursor *L) {
   if (!L) return;
   pqt_column_cursor_close(L->cur);
-  if (L->encrypted) pqt_module_decryptor_wipe(&L->dec);
+  pqt_chunk_close(&L->chunk);
   if (L->first_rows) pqt_mem_free(L->r->data_alloc, L->first_rows, sizeof(int64_t) * (size_t)L->n_first_rows);
   pqt_mem_free(L->r->data_alloc, L, sizeof *L);
 }
 
-/* The first row of each data page of a plaintext chunk, from its offset
- * index (for error recovery: how many rows a lost nested v1 page held).
+/* The first row of each data page of the chunk, from its offset index
+ * (for error recovery: how many rows a lost nested v1 page held).
  * Absent, unreadable or inconsistent: none (not an error). */
-static void load_first_rows(pqt_reader *r, const pqt_column_chunk *cc, pqt_leaf_cursor *L) {
-  if (!PQT_HAS(cc, 4) || !PQT_HAS(cc, 5) || PQT_HAS(cc, 8)) return;
+static void load_first_rows(pqt_reader *r, pqt_leaf_cursor *L) {
   pqt_arena arena;
   pqt_arena_init(&arena, r->data_alloc);
+  pqt_buf hold;
+  pqt_buf_init(&hold, r->data_alloc);
   pqt_offset_index oi;
-  if (pqt_reader_read_struct(r, cc->offset_index_offset, cc->offset_index_length, &pqt_desc_offset_index, &arena, &oi,
-                             NULL) == PQT_OK &&
-      oi.page_locations.n > 0) {
+  bool found = false;
+  if (pqt_chunk_read_index(r, &L->chunk, PQT_MODULE_OFFSET_INDEX, &arena, &hold, &oi, &found, NULL) == PQT_OK &&
+      found && oi.page_locations.n > 0) {
     int32_t n = oi.page_locations.n;
     bool ok = true; /* rows that only go up */
     for (int32_t i = 0; i < n && ok; i++)
@@ -102,33 +82,16 @@ static void load_first_rows(pqt_reader *r, const pqt_column_chunk *cc, pqt_leaf_
       for (int32_t i = 0; i < n; i++) L->first_rows[i] = oi.page_locations.items[i].first_row_index;
     }
   }
+  pqt_buf_free(&hold);
   pqt_arena_reset(&arena);
 }
 
 static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor *L,
                                 pqt_error *err) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
-  const pqt_column_chunk *cc = &rg->columns.items[leaf];
   const pqt_schema_node *ln = r->schema->leaves[leaf];
-  bool encrypted = PQT_HAS(cc, 8);
-  if (encrypted) {
-    if (!r->crypto)
-      return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted but the file has no encryption algorithm");
-    PQT_RETURN_NOT_OK(pqt_file_decryptor_column(r->crypto, cc, ln->dotted_path,
-                                                pqt_file_decryptor_row_group_ordinal(rg, g), leaf, &L->dec, err));
-    L->encrypted = true;
-  }
-  if (!PQT_HAS(cc, 3)) {
-    if (PQT_HAS(cc, 9)) return pqt_error_set(err, PQT_ECRYPTO, "column metadata is encrypted: a key is needed");
-    return pqt_corrupt(err, "column chunk has no metadata");
-  }
-  const pqt_column_metadata *cm = &cc->meta_data;
-  if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
-  PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
-                    ln->physical_type);
-  uint64_t start = 0, len = 0;
-  PQT_RETURN_NOT_OK(pqt_chunk_range(r, cm, &start, &len, err));
+  PQT_RETURN_NOT_OK(pqt_chunk_open(r, g, leaf, &L->chunk, err));
+  const pqt_column_metadata *cm = L->chunk.cm;
   int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
   int k = 0;
   for (const pqt_schema_node *x = ln; x && k <= PQT_SCHEMA_MAX_DEPTH; x = x->parent)
@@ -144,22 +107,19 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
                           is_text && r->opts.validate_utf8};
   pqt_column_read_options o;
   memset(&o, 0, sizeof o);
-  pqt_reader_page_options(r, &o.page);
-  if (encrypted) {
-    o.page.decryptor = &L->dec;
-    o.page.dictionary_first = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0;
-  }
+  pqt_chunk_page_options(r, &L->chunk, &o.page);
   o.expected_rows = rg->num_rows;
   o.max_values = INT32_MAX;
   o.expected_values = cm->num_values;
   if (skip_pages) {
     /* recovery: bad pages are left out, their rows recorded */
     o.skip_corrupt_pages = true;
-    if (ln->max_rep > 0) load_first_rows(r, cc, L);
+    if (ln->max_rep > 0) load_first_rows(r, L);
     o.page_first_row = L->first_rows;
     o.n_page_first_row = L->n_first_rows;
   }
-  return pqt_column_cursor_open(&L->cur, &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
+  return pqt_column_cursor_open(&L->cur, &r->io, L->chunk.start, L->chunk.len, cm->codec, &desc, r->codec_ctx, &o,
+                                r->data_alloc, err);
 }
 
 /* An allocation refused at pqt_read_options.max_memory reads as ELIMIT. */
@@ -265,6 +225,22 @@ void pqt_rg_cursor_close(pqt_rg_cursor *c) {
   pqt_mem_free(a, c, sizeof *c);
 }
 
+/* The first selected leaf of row group g whose column key is not at hand
+ * (-1: none), err saying which key. A key not given is not damage: error
+ * recovery must not leave such a column out or null as if it were. */
+static int32_t missing_key(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_error *err) {
+  if (!r->crypto || g < 0 || g >= r->md.row_groups.n) return -1;
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  for (int32_t i = 0; i < r->schema->n_leaves && i < rg->columns.n; i++) {
+    if (!selected[i] || !PQT_HAS(&rg->columns.items[i], 8)) continue;
+    pqt_chunk ch;
+    bool no_key = pqt_chunk_open(r, g, i, &ch, err) != PQT_OK && ch.no_key;
+    pqt_chunk_close(&ch);
+    if (no_key) return i;
+  }
+  return -1;
+}
+
 pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
                               pqt_error *err) {
   *out = NULL;
@@ -283,6 +259,13 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
   c->selected = selected;
   c->nl = r->schema->n_leaves;
   c->recovering = r->opts.on_error == PQT_SKIP_CORRUPT;
+  if (c->recovering) { /* recovery opens no cursor here: a missing key is found now, not taken for damage */
+    int32_t mk = missing_key(r, g, selected, err);
+    if (mk >= 0) {
+      pqt_mem_free(a, c, sizeof *c);
+      return leaf_error(r, g, mk, PQT_ECRYPTO, err);
+    }
+  }
   size_t nl = (size_t)(c->nl ? c->nl : 1);
   c->leaves = pqt_mem_calloc(a, sizeof(pqt_leaf_cursor *) * nl);
   c->cols = pqt_mem_calloc(a, sizeof(pqt_column_data) * nl);
@@ -434,8 +417,8 @@ pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *s
   pqt_error_init(&local);
   pqt_status st = pqt_reader_limit_status(r, pqt_rg_cursor_open(r, g, selected, out, &local), &local);
   if (st == PQT_OK) return PQT_OK;
-  if (g < 0 || g >= r->md.row_groups.n) {
-    if (err) *err = local;
+  if (g < 0 || g >= r->md.row_groups.n || (st == PQT_ECRYPTO && missing_key(r, g, selected, NULL) >= 0)) {
+    if (err) *err = local; /* not damage: a key not given */
     return st;
   }
   return skip_or_fail(r, st, &local, r->md.row_groups.items[g].num_rows, skipped, err);

@@ -23,6 +23,47 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
  * (dictionary_page_offset 0 means none), total_compressed_size long, inside the file. */
 pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
                            pqt_error *err);
+
+/*
+ * file/chunk.c: one column chunk opened for reading, the one way every
+ * reader of chunks opens them (the row-group reader and its recovery, the
+ * column API, `pages`, `verify`), encrypted chunks included: its metadata
+ * (ColumnMetaData, decrypted from encrypted_column_metadata at file open
+ * when the column's key is at hand), its byte range checked against the
+ * file, and for an encrypted chunk the module decryptor its page headers,
+ * pages, page index and Bloom filter modules need (key, file AAD, row
+ * group and column ordinals; page ordinals are counted by the page reader).
+ * Errors are not prefixed with the row group and column: callers do that.
+ */
+typedef struct pqt_chunk {
+  int32_t g, leaf;
+  const pqt_column_chunk *cc;
+  const pqt_column_metadata *cm; /* NULL when the open failed before it was known */
+  uint64_t start, len;           /* the chunk's pages */
+  bool encrypted;                /* dec holds the column's key */
+  bool no_key;                   /* the open failed for lack of the column's key only */
+  pqt_module_decryptor dec;      /* page readers borrow it: the chunk must not move while they live */
+} pqt_chunk;
+
+pqt_status pqt_chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chunk *ch, pqt_error *err);
+/* Wipe the key copy (safe on a chunk whose open failed). */
+void pqt_chunk_close(pqt_chunk *ch);
+struct pqt_page_reader_options;
+/* Page reader options for the chunk: the read options (CRC, size limits),
+ * the column's levels, and the decryptor when encrypted. */
+void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, struct pqt_page_reader_options *po);
+/* The chunk's offset index (module_type PQT_MODULE_OFFSET_INDEX, out a
+ * pqt_offset_index) or column index (PQT_MODULE_COLUMN_INDEX, out a
+ * pqt_column_index), decrypted when the chunk is encrypted. *found is false
+ * (PQT_OK) when the chunk has none. Lists go to arena; byte views point
+ * into hold (the caller frees it after out) or into the source's memory. */
+pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int module_type, pqt_arena *arena,
+                                pqt_buf *hold, void *out, bool *found, pqt_error *err);
+/* The chunk's Bloom filter (header and bitset; two modules when
+ * encrypted) into *b (pqt_bloom_free it); *found false when it has none. */
+struct pqt_bloom;
+pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, struct pqt_bloom *b, bool *found,
+                                pqt_error *err);
 /* Decode one column chunk (errors name the row group and column). */
 pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err);
 

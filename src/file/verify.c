@@ -19,8 +19,10 @@
 #include <stdio.h>
 
 #include "column/column_reader.h"
-#include "meta/bloom.h"
+#include "crypto/crypto.h"
 #include "file/row_group.h"
+#include "meta/bloom.h"
+#include "meta/sort_order.h"
 #include "page/page_reader.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
@@ -33,6 +35,7 @@ typedef struct vctx {
   void *ctx;
   int32_t budget;     /* lines still printed (-1: no limit); past it problems are only counted */
   int64_t unprinted;  /* problems counted but not printed */
+  int64_t unchecked;  /* things not checked for lack of a key */
 } vctx;
 
 static void problem(vctx *v, int32_t g, const char *col, const char *fmt, ...) PQT_PRINTF(4, 5);
@@ -52,71 +55,19 @@ static void problem(vctx *v, int32_t g, const char *col, const char *fmt, ...) {
   else pqt_buf_printf(&v->out, NULL, "%s\n", msg);
 }
 
+/* The column's sort order (meta/sort_order.h: the writer's too). */
+static pqt_sort_kind sort_kind(const pqt_schema_node *leaf) {
+  return pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type);
+}
+
 /* -1, 0, 1 comparing two plain-encoded values in the column's sort order;
- * 2 when the type has no order (INT96, INTERVAL...). */
+ * 2 when either is not ordered (the type has no order, a NaN, a length
+ * that is not the type's). */
 static int compare_values(const pqt_schema_node *leaf, const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
-  int lt = pqt_union_which(leaf->logical.isset);
-  int ct = leaf->converted_type;
-  bool is_unsigned = (lt == PQT_LT_INTEGER && !leaf->logical.integer.is_signed) ||
-                     (lt == 0 && ct >= PQT_CT_UINT_8 && ct <= PQT_CT_UINT_64);
-  switch (leaf->physical_type) {
-    case PQT_BOOLEAN:
-      return an && bn ? ((a[0] & 1) > (b[0] & 1)) - ((a[0] & 1) < (b[0] & 1)) : 2;
-    case PQT_INT32: {
-      if (an != 4 || bn != 4) return 2;
-      uint32_t x = pqt_load_u32le(a), y = pqt_load_u32le(b);
-      if (is_unsigned) return (x > y) - (x < y);
-      return ((int32_t)x > (int32_t)y) - ((int32_t)x < (int32_t)y);
-    }
-    case PQT_INT64: {
-      if (an != 8 || bn != 8) return 2;
-      uint64_t x = pqt_load_u64le(a), y = pqt_load_u64le(b);
-      if (is_unsigned) return (x > y) - (x < y);
-      return ((int64_t)x > (int64_t)y) - ((int64_t)x < (int64_t)y);
-    }
-    case PQT_FLOAT: {
-      if (an != 4 || bn != 4) return 2;
-      uint32_t xb = pqt_load_u32le(a), yb = pqt_load_u32le(b);
-      float x, y;
-      memcpy(&x, &xb, 4);
-      memcpy(&y, &yb, 4);
-      if (isnan(x) || isnan(y)) return 2;
-      return (x > y) - (x < y);
-    }
-    case PQT_DOUBLE: {
-      if (an != 8 || bn != 8) return 2;
-      uint64_t xb = pqt_load_u64le(a), yb = pqt_load_u64le(b);
-      double x, y;
-      memcpy(&x, &xb, 8);
-      memcpy(&y, &yb, 8);
-      if (isnan(x) || isnan(y)) return 2;
-      return (x > y) - (x < y);
-    }
-    case PQT_BYTE_ARRAY:
-    case PQT_FIXED_LEN_BYTE_ARRAY: {
-      if (lt == PQT_LT_DECIMAL || ct == PQT_CT_DECIMAL) {
-        /* signed big-endian two's complement of possibly different lengths */
-        bool na = an && (a[0] & 0x80), nb = bn && (b[0] & 0x80);
-        if (na != nb) return na ? -1 : 1;
-        size_t n = an > bn ? an : bn;
-        for (size_t i = 0; i < n; i++) {
-          uint8_t x = i + an >= n ? a[i + an - n] : (na ? 0xFF : 0);
-          uint8_t y = i + bn >= n ? b[i + bn - n] : (nb ? 0xFF : 0);
-          if (x != y) return x < y ? -1 : 1;
-        }
-        return 0;
-      }
-      if (lt == PQT_LT_FLOAT16 || ct == PQT_CT_INTERVAL || lt == PQT_LT_GEOMETRY || lt == PQT_LT_GEOGRAPHY ||
-          lt == PQT_LT_VARIANT)
-        return 2;
-      size_t n = an < bn ? an : bn;
-      int c = n ? memcmp(a, b, n) : 0;
-      if (c) return c < 0 ? -1 : 1;
-      return (an > bn) - (an < bn);
-    }
-    default:
-      return 2;
-  }
+  pqt_sort_kind k = sort_kind(leaf);
+  if (!pqt_sort_value_ordered(k, a, an) || !pqt_sort_value_ordered(k, b, bn)) return 2;
+  int c = pqt_stats_compare(k, a, an, b, bn);
+  return (c > 0) - (c < 0);
 }
 
 static const uint8_t bool_vals[2] = {0, 1};
@@ -146,17 +97,18 @@ typedef struct value_ref {
  * is ordered (none, or only NaNs). */
 static bool value_range(const pqt_schema_node *leaf, const pqt_column_data *cd, int64_t from, int64_t to,
                         value_ref *mn, value_ref *mx) {
+  pqt_sort_kind k = sort_kind(leaf);
   mn->p = mx->p = NULL;
   mn->n = mx->n = 0;
   for (int64_t i = from; i < to; i++) {
     size_t n;
     const uint8_t *p = value_at(leaf, cd, i, &n);
-    if (compare_values(leaf, p, n, p, n) == 2) {
-      if ((leaf->physical_type == PQT_FLOAT || leaf->physical_type == PQT_DOUBLE)) continue; /* NaN: not ordered */
-      return false;                                                                          /* no order */
+    if (!pqt_sort_value_ordered(k, p, n)) {
+      if (pqt_sort_value_is_nan(k, p, n)) continue; /* NaN: not ordered */
+      return false;                                 /* no order */
     }
-    if (!mn->p || compare_values(leaf, p, n, mn->p, mn->n) < 0) *mn = (value_ref){p, n};
-    if (!mx->p || compare_values(leaf, p, n, mx->p, mx->n) > 0) *mx = (value_ref){p, n};
+    if (!mn->p || pqt_stats_compare(k, p, n, mn->p, mn->n) < 0) *mn = (value_ref){p, n};
+    if (!mx->p || pqt_stats_compare(k, p, n, mx->p, mx->n) > 0) *mx = (value_ref){p, n};
   }
   return mn->p != NULL;
 }
@@ -207,16 +159,13 @@ typedef struct page_nulls {
 
 /* Walk the pages (CRC as a report) and compare with the offset index;
  * nulls[0 .. *n_nulls) receives each data page's header null count. */
-static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_chunk *cc,
-                        uint64_t start, uint64_t len, page_nulls *nulls, int32_t *n_nulls) {
+static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_chunk *ch, page_nulls *nulls,
+                        int32_t *n_nulls) {
   pqt_reader *r = v->r;
-  const pqt_column_metadata *cm = &cc->meta_data;
   pqt_page_reader_options po;
-  pqt_reader_page_options(r, &po);
+  pqt_chunk_page_options(r, ch, &po);
   po.verify_crc = true;
   po.crc_report_only = true;
-  po.max_def = leaf->max_def;
-  po.max_rep = leaf->max_rep;
   pqt_page_reader pr;
   pqt_error e;
   pqt_error_init(&e);
@@ -224,7 +173,8 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   int32_t n_data = 0;
   *n_nulls = 0;
   bool broken = false;
-  if (pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, &e) == PQT_OK) {
+  if (pqt_page_reader_init(&pr, &r->io, ch->start, ch->len, ch->cm->codec, r->codec_ctx, &po, r->data_alloc, &e) ==
+      PQT_OK) {
     for (;;) {
       pqt_page pg;
       bool eof;
@@ -250,19 +200,15 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
     broken = true;
   }
   pqt_page_reader_free(&pr);
-  if (!PQT_HAS(cc, 4) || !PQT_HAS(cc, 5)) return broken;
-  if (cc->offset_index_offset < 0 || cc->offset_index_length <= 0 ||
-      (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length > r->io.size) {
-    problem(v, g, leaf->dotted_path, "offset index [%lld, +%d) lies outside the file", (long long)cc->offset_index_offset,
-            cc->offset_index_length);
-    return broken;
-  }
-  if (PQT_HAS(cc, 8)) return broken; /* encrypted index: not checked here */
   pqt_arena arena;
   pqt_arena_init(&arena, r->alloc);
+  pqt_buf hold;
+  pqt_buf_init(&hold, r->alloc);
   pqt_offset_index oi;
-  if (pqt_reader_read_struct(r, cc->offset_index_offset, cc->offset_index_length, &pqt_desc_offset_index, &arena, &oi,
-                             &e) == PQT_OK) {
+  bool found = false;
+  if (pqt_chunk_read_index(r, ch, PQT_MODULE_OFFSET_INDEX, &arena, &hold, &oi, &found, &e) != PQT_OK) {
+    problem(v, g, leaf->dotted_path, "%s", e.message);
+  } else if (found) {
     if (oi.page_locations.n != n_data) {
       problem(v, g, leaf->dotted_path, "offset index lists %d pages, the chunk has %d data pages", oi.page_locations.n,
               n_data);
@@ -283,9 +229,8 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
         }
       }
     }
-  } else {
-    problem(v, g, leaf->dotted_path, "offset index: %s", e.message);
   }
+  pqt_buf_free(&hold);
   pqt_arena_reset(&arena);
   return broken;
 }
@@ -328,20 +273,7 @@ static bool bound_well_formed(const pqt_schema_node *leaf, const pqt_bytes *b) {
 
 /* NaN in FLOAT, DOUBLE or FLOAT16 (little-endian half) plain bytes. */
 static bool is_nan(const pqt_schema_node *leaf, const uint8_t *p, size_t n) {
-  if (leaf->physical_type == PQT_FLOAT && n == 4) {
-    uint32_t b = pqt_load_u32le(p);
-    return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu);
-  }
-  if (leaf->physical_type == PQT_DOUBLE && n == 8) {
-    uint64_t b = pqt_load_u64le(p);
-    return (b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull);
-  }
-  if (leaf->physical_type == PQT_FIXED_LEN_BYTE_ARRAY && pqt_union_which(leaf->logical.isset) == PQT_LT_FLOAT16 &&
-      n == 2) {
-    uint16_t b = pqt_load_u16le(p);
-    return (b & 0x7C00) == 0x7C00 && (b & 0x03FF);
-  }
-  return false;
+  return pqt_sort_value_is_nan(sort_kind(leaf), p, n);
 }
 
 /* One page's entries and dense values. */
@@ -401,30 +333,22 @@ static const char *boundary_name(int32_t b) {
  * against the decoded chunk, page by page. ends: where each data page
  * ended in cd (n_ends of them). The index is untrusted: every list length
  * is checked before use, and min/max entries may have any length. */
-static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_node *leaf,
-                               const pqt_column_chunk *cc, const pqt_column_data *cd, const pqt_page_end *ends,
-                               int32_t n_ends) {
+static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_node *leaf, const pqt_chunk *ch,
+                               const pqt_column_data *cd, const pqt_page_end *ends, int32_t n_ends) {
   pqt_reader *r = v->r;
-  if (!PQT_HAS(cc, 6) || !PQT_HAS(cc, 7)) return;
-  /* an encrypted chunk's index is a module of its own (not checked here;
-   * such chunks do not reach this point, see pqt_reader_verify) */
-  if (PQT_HAS(cc, 8)) return;
-  if (cc->column_index_offset < 0 || cc->column_index_length <= 0 ||
-      (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length > r->io.size) {
-    problem(v, g, leaf->dotted_path, "column index [%lld, +%d) lies outside the file",
-            (long long)cc->column_index_offset, cc->column_index_length);
-    return;
-  }
   pqt_arena arena;
   pqt_arena_init(&arena, r->alloc);
+  pqt_buf hold;
+  pqt_buf_init(&hold, r->alloc);
   pqt_error e;
   pqt_error_init(&e);
   pqt_column_index ci;
-  if (pqt_reader_read_struct(r, cc->column_index_offset, cc->column_index_length, &pqt_desc_column_index, &arena, &ci,
-                             &e) != PQT_OK) {
-    problem(v, g, leaf->dotted_path, "column index: %s", e.message);
+  bool found = false;
+  if (pqt_chunk_read_index(r, ch, PQT_MODULE_COLUMN_INDEX, &arena, &hold, &ci, &found, &e) != PQT_OK) {
+    problem(v, g, leaf->dotted_path, "%s", e.message);
     goto done;
   }
+  if (!found) goto done;
   if (n_ends != cd->n_pages) goto done; /* pages lost to recovery: no page-by-page view */
   int32_t np = n_ends;
   const char *col = leaf->dotted_path;
@@ -447,9 +371,8 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
     problem(v, g, col, "column index: %d null_counts for %d data pages", ci.null_counts.n, np);
     has_nulls = false;
   }
-  bool fl = leaf->physical_type == PQT_FLOAT || leaf->physical_type == PQT_DOUBLE ||
-            (leaf->physical_type == PQT_FIXED_LEN_BYTE_ARRAY &&
-             pqt_union_which(leaf->logical.isset) == PQT_LT_FLOAT16);
+  pqt_sort_kind kind = sort_kind(leaf);
+  bool fl = kind == PQT_SORT_FLOAT || kind == PQT_SORT_DOUBLE || kind == PQT_SORT_FLOAT16;
   bool has_nans = PQT_HAS(&ci, 8) && fl;
   if (has_nans && ci.nan_counts.n != np) {
     problem(v, g, col, "column index: %d nan_counts for %d data pages", ci.nan_counts.n, np);
@@ -543,35 +466,22 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
                    (long long)(v->unprinted - unprinted_before));
   v->budget = budget_before;
 done:
+  pqt_buf_free(&hold);
   pqt_arena_reset(&arena);
 }
 
 /* Every non-null value of the chunk must test positive in its Bloom filter
  * (XXH64 of the plain encoding; BOOLEAN columns have none). */
-static void check_bloom(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_chunk *cc,
+static void check_bloom(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_chunk *ch,
                         const pqt_column_data *cd) {
-  const pqt_column_metadata *cm = &cc->meta_data;
-  if (!PQT_HAS(cm, 14) || PQT_HAS(cc, 8) || leaf->physical_type == PQT_BOOLEAN) return;
-  pqt_reader *r = v->r;
-  uint64_t off = (uint64_t)cm->bloom_filter_offset;
-  uint64_t len = PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 ? (uint64_t)cm->bloom_filter_length : 0;
-  if (cm->bloom_filter_offset < 4 || off >= r->io.size) {
-    problem(v, g, leaf->dotted_path, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
-    return;
-  }
-  if (!len || len > r->io.size - off) len = r->io.size - off; /* the header says how much is the filter */
-  if (len > ((uint64_t)128 << 20) + 64) len = ((uint64_t)128 << 20) + 64;
-  pqt_buf raw;
-  pqt_buf_init(&raw, r->alloc);
+  if (leaf->physical_type == PQT_BOOLEAN) return;
   pqt_error e;
   pqt_error_init(&e);
   pqt_bloom b;
-  memset(&b, 0, sizeof b);
-  if (pqt_buf_reserve(&raw, (size_t)len, &e) != PQT_OK ||
-      r->io.read_at(r->io.private_data, off, raw.data, (size_t)len, &e) != PQT_OK ||
-      pqt_bloom_parse(raw.data, (size_t)len, r->alloc, &b, NULL, &e) != PQT_OK) {
+  bool found = false;
+  if (pqt_chunk_read_bloom(v->r, ch, &b, &found, &e) != PQT_OK) {
     problem(v, g, leaf->dotted_path, "Bloom filter: %s", e.message);
-  } else {
+  } else if (found) {
     size_t w = pqt_physical_width(leaf->physical_type, leaf->type_length);
     int64_t missing = 0, first = -1;
     for (int64_t i = 0; i < cd->n_values; i++) {
@@ -592,59 +502,121 @@ static void check_bloom(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
               (long long)missing, (long long)first);
     pqt_bloom_free(&b);
   }
-  pqt_buf_free(&raw);
 }
 
-PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
-                                     pqt_error *err) {
-  if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_verify: bad arguments");
-  vctx v = {r, {0}, 0, write, ctx, -1, 0};
+/* Something verify could not check for lack of a key: one line, counted
+ * apart from the problems. */
+static void unchecked(vctx *v, const char *fmt, ...) PQT_PRINTF(2, 3);
+static void unchecked(vctx *v, const char *fmt, ...) {
+  v->unchecked++;
+  char msg[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pqt_buf_printf(&v->out, NULL, "%s\n", msg);
+}
+
+/* A plaintext footer's signature (spec: "Plaintext footer mode"): checked
+ * at open when the footer key is at hand and verify_footer_signature is
+ * set; here when only the option was off. Without the key: not checked. */
+static void check_footer_signature(vctx *v) {
+  pqt_reader *r = v->r;
+  const pqt_file_decryptor *fd = r->crypto;
+  if (!fd || fd->encrypted_footer || fd->footer_verified) return;
+  if (!fd->have_footer_key) {
+    unchecked(v, "not checked: the plaintext footer's signature (no footer key)");
+    return;
+  }
+  if (r->footer_len <= PQT_CRYPTO_SIGNATURE_BYTES) {
+    problem(v, -1, "", "plaintext footer: %zu bytes cannot hold FileMetaData and its 28-byte signature", r->footer_len);
+    return;
+  }
+  pqt_module_decryptor d;
+  pqt_error e;
+  pqt_error_init(&e);
+  size_t n = r->footer_len - PQT_CRYPTO_SIGNATURE_BYTES;
+  if (pqt_module_decryptor_init(&d, fd->algorithm, fd->footer_key, fd->footer_key_len, fd->file_aad, fd->file_aad_len,
+                                &e) != PQT_OK ||
+      pqt_footer_verify(&d, r->footer, n, r->footer + n, &e) != PQT_OK)
+    problem(v, -1, "", "%s", e.message);
+  pqt_module_decryptor_wipe(&d);
+}
+
+/* One column chunk: its pages, values, statistics, page index and Bloom
+ * filter. ENOMEM stops the run; everything else is a problem reported. */
+static pqt_status check_chunk(vctx *v, int32_t g, int32_t c, page_nulls *nulls, pqt_error *err) {
+  pqt_reader *r = v->r;
+  const pqt_schema_node *leaf = r->schema->leaves[c];
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_chunk ch;
+  pqt_status st = PQT_OK;
+  if (pqt_chunk_open(r, g, c, &ch, &e) != PQT_OK) {
+    if (ch.no_key)
+      unchecked(v, "row group %d, column %s: not checked: no key for column %s (%s)", g, leaf->dotted_path,
+                leaf->dotted_path, e.message);
+    else
+      problem(v, g, leaf->dotted_path, "%s", e.message);
+    pqt_chunk_close(&ch);
+    return PQT_OK;
+  }
+  /* pages that could not be walked are reported once, not again by the decoder */
+  int32_t n_nulls = 0;
+  if (check_pages(v, g, leaf, &ch, nulls, &n_nulls)) {
+    pqt_chunk_close(&ch);
+    return PQT_OK;
+  }
+  pqt_column_data cd;
+  pqt_column_data_init(&cd, r->data_alloc);
+  pqt_buf ends;
+  pqt_buf_init(&ends, r->data_alloc);
+  cd.page_ends = &ends;
+  pqt_status rs = pqt_row_group_read_leaf(r, g, c, &cd, &e);
+  if (rs == PQT_ENOMEM) {
+    st = pqt_nomem(err);
+  } else if (rs != PQT_OK) {
+    problem(v, -1, "", "%s", e.message);
+  } else {
+    const pqt_page_end *pe = (const pqt_page_end *)(const void *)ends.data;
+    int32_t n_ends = (int32_t)(ends.len / sizeof(pqt_page_end));
+    if (cd.n_levels != ch.cm->num_values)
+      problem(v, g, leaf->dotted_path, "metadata says %lld values, the pages hold %lld", (long long)ch.cm->num_values,
+              (long long)cd.n_levels);
+    check_statistics(v, g, leaf, ch.cm, &cd);
+    check_column_index(v, g, c, leaf, &ch, &cd, pe, n_ends);
+    check_page_nulls(v, g, leaf, pe, n_ends, nulls, n_nulls);
+    check_bloom(v, g, leaf, &ch, &cd);
+  }
+  pqt_column_data_free(&cd);
+  pqt_buf_free(&ends);
+  pqt_chunk_close(&ch);
+  return st;
+}
+
+PQT_API void pqt_verify_report_init(pqt_verify_report *rep) {
+  if (!rep) return;
+  memset(rep, 0, sizeof *rep);
+  rep->struct_size = sizeof *rep;
+}
+
+PQT_API pqt_status pqt_reader_verify_ex(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_verify_report *report,
+                                        pqt_error *err) {
+  if (!r || !write || (report && report->struct_size < sizeof(size_t)))
+    return pqt_error_set(err, PQT_EINVAL, "pqt_reader_verify: bad arguments");
+  vctx v = {r, {0}, 0, write, ctx, -1, 0, 0};
   pqt_buf_init(&v.out, r->alloc);
   /* each chunk's data page header null counts (check_pages) */
   page_nulls *nulls = pqt_mem_alloc(r->alloc, sizeof *nulls * VERIFY_MAX_PAGES);
   pqt_status st = nulls ? PQT_OK : pqt_nomem(err);
-  int64_t rows = 0;
+  if (st == PQT_OK) check_footer_signature(&v);
+  int64_t rows = 0, chunks = 0;
   for (int32_t g = 0; g < r->md.row_groups.n && st == PQT_OK; g++) {
-    const pqt_row_group *rg = &r->md.row_groups.items[g];
-    rows += rg->num_rows;
+    rows += r->md.row_groups.items[g].num_rows;
     for (int32_t c = 0; c < r->schema->n_leaves && st == PQT_OK; c++) {
-      const pqt_schema_node *leaf = r->schema->leaves[c];
-      const pqt_column_chunk *cc = &rg->columns.items[c];
-      if (!PQT_HAS(cc, 3) || PQT_HAS(cc, 8)) {
-        if (!PQT_HAS(cc, 3) && !PQT_HAS(cc, 9)) problem(&v, g, leaf->dotted_path, "column chunk has no metadata");
-        continue;
-      }
-      uint64_t start = 0, len = 0;
-      pqt_error e;
-      pqt_error_init(&e);
-      if (pqt_chunk_range(r, &cc->meta_data, &start, &len, &e) != PQT_OK) {
-        problem(&v, g, leaf->dotted_path, "%s", e.message);
-        continue;
-      }
-      /* pages that could not be walked are reported once, not again by the decoder */
-      int32_t n_nulls = 0;
-      if (check_pages(&v, g, leaf, cc, start, len, nulls, &n_nulls)) continue;
-      pqt_column_data cd;
-      pqt_column_data_init(&cd, r->data_alloc);
-      pqt_buf ends;
-      pqt_buf_init(&ends, r->data_alloc);
-      cd.page_ends = &ends;
-      pqt_status rs = pqt_row_group_read_leaf(r, g, c, &cd, &e);
-      if (rs == PQT_ENOMEM) st = pqt_nomem(err);
-      else if (rs != PQT_OK) problem(&v, -1, "", "%s", e.message);
-      else if (rs == PQT_OK) {
-        if (cd.n_levels != cc->meta_data.num_values)
-          problem(&v, g, leaf->dotted_path, "metadata says %lld values, the pages hold %lld",
-                  (long long)cc->meta_data.num_values, (long long)cd.n_levels);
-        check_statistics(&v, g, leaf, &cc->meta_data, &cd);
-        check_column_index(&v, g, c, leaf, cc, &cd, (const pqt_page_end *)(const void *)ends.data,
-                           (int32_t)(ends.len / sizeof(pqt_page_end)));
-        check_page_nulls(&v, g, leaf, (const pqt_page_end *)(const void *)ends.data,
-                         (int32_t)(ends.len / sizeof(pqt_page_end)), nulls, n_nulls);
-        check_bloom(&v, g, leaf, cc, &cd);
-      }
-      pqt_column_data_free(&cd);
-      pqt_buf_free(&ends);
+      int64_t unchecked_before = v.unchecked;
+      st = check_chunk(&v, g, c, nulls, err);
+      chunks += v.unchecked == unchecked_before;
       if (v.out.len > (64u << 10)) {
         if (write(ctx, (const char *)v.out.data, v.out.len) != PQT_OK) st = pqt_error_set(err, PQT_EIO, "write failed");
         v.out.len = 0;
@@ -657,6 +629,25 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
     st = pqt_error_set(err, PQT_EIO, "write failed");
   pqt_buf_free(&v.out);
   if (nulls) pqt_mem_free(r->alloc, nulls, sizeof *nulls * VERIFY_MAX_PAGES);
-  if (n_problems) *n_problems = v.problems;
+  if (report) {
+    /* only the fields the caller's struct has (struct_size) */
+    pqt_verify_report full;
+    pqt_verify_report_init(&full);
+    full.struct_size = report->struct_size;
+    full.problems = v.problems;
+    full.unchecked = v.unchecked;
+    full.chunks_checked = chunks;
+    memcpy(report, &full, report->struct_size < sizeof full ? report->struct_size : sizeof full);
+  }
+  return st;
+}
+
+PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
+                                     pqt_error *err) {
+  pqt_verify_report rep;
+  pqt_verify_report_init(&rep);
+  pqt_status st = pqt_reader_verify_ex(r, write, ctx, &rep, err);
+  /* what could not be checked is never counted as sound here */
+  if (n_problems) *n_problems = rep.problems + rep.unchecked;
   return st;
 }

@@ -341,6 +341,66 @@ static void test_verify_checks_v2_num_nulls(void) {
   pqt_string_free(&file);
 }
 
+/* FLOAT16 is ordered numerically by the writer's statistics and page
+ * index and by verify alike (meta/sort_order.h): a sound file passes, a
+ * chunk max_value or a column index max below the largest value does not.
+ * In byte order 65504 (FF 7B) sorts below -2 (00 C0): only the numeric
+ * order calls the file sound. */
+static void test_verify_float16_order_as_written(void) {
+  pqt_string file = {0};
+  pqt_write_schema ws = {.message = "message m { required fixed_len_byte_array(2) h (FLOAT16); }"};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, &wo, NULL));
+  if (!w) return;
+  /* -2, 1, 0.5, 65504, -0, 3 as little-endian halves */
+  static const uint8_t h[] = {0x00, 0xC0, 0x00, 0x3C, 0x00, 0x38, 0xFF, 0x7B, 0x00, 0x80, 0x00, 0x42};
+  CHECK_OK(pqt_writer_write_column(w, 0, 6, NULL, NULL, h, NULL, 6, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  text t = {{0}, 0};
+  CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t), 0);
+  CHECK_MSG(t.n == 0, "%s", t.buf);
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (!r) {
+    pqt_string_free(&file);
+    return;
+  }
+  const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[0];
+  const pqt_statistics *st = &cc->meta_data.statistics;
+  CHECK(PQT_HAS(&cc->meta_data, 12) && PQT_HAS(st, 5) && st->max_value.len == 2);
+  CHECK(PQT_HAS(st, 6) && st->min_value.len == 2 && memcmp(st->min_value.ptr, "\x00\xC0", 2) == 0);
+  ptrdiff_t max_at = (const char *)st->max_value.ptr - file.data;
+  CHECK(max_at > 0 && (size_t)max_at + 2 <= file.len && memcmp(file.data + max_at, "\xFF\x7B", 2) == 0);
+  int64_t ci_off = cc->column_index_offset;
+  int32_t ci_len = cc->column_index_length;
+  CHECK(PQT_HAS(cc, 6) && ci_off > 4 && ci_len > 0);
+  pqt_reader_close(r);
+  if (max_at > 0 && (size_t)max_at + 2 <= file.len) {
+    /* chunk max_value 65504 -> 3: below the largest value */
+    memcpy(file.data + max_at, "\x00\x42", 2);
+    text t2 = {{0}, 0};
+    CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t2), 1);
+    CHECK_MSG(strstr(t2.buf, "row group 0, column h: statistics max_value is below the largest value") != NULL, "%s",
+              t2.buf);
+    memcpy(file.data + max_at, "\xFF\x7B", 2);
+  }
+  /* the column index's max for the page: the same */
+  uint8_t *ci_max = NULL;
+  for (int32_t i = 0; ci_off > 4 && i + 2 <= ci_len; i++)
+    if (memcmp(file.data + ci_off + i, "\xFF\x7B", 2) == 0) ci_max = (uint8_t *)file.data + ci_off + i;
+  CHECK(ci_max != NULL);
+  if (ci_max) {
+    memcpy(ci_max, "\x00\x42", 2);
+    text t3 = {{0}, 0};
+    CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t3), 1);
+    CHECK_MSG(strstr(t3.buf, "column index, data page 0: max_values is below the page's largest value") != NULL, "%s",
+              t3.buf);
+  }
+  pqt_string_free(&file);
+}
+
 RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems), TEST_CASE(test_verify_checks_bloom_filters),
           TEST_CASE(test_verify_checks_column_index), TEST_CASE(test_verify_column_index_nested_and_truncated),
-          TEST_CASE(test_verify_checks_v2_num_nulls))
+          TEST_CASE(test_verify_checks_v2_num_nulls), TEST_CASE(test_verify_float16_order_as_written))

@@ -1,0 +1,177 @@
+/*
+ * file/chunk.c: opening one column chunk (see row_group.h, pqt_chunk):
+ * locate it (spec "Column chunks"; interop: dictionary_page_offset of 0
+ * means absent, and the chunk starts at the smaller valid offset), pick the
+ * decryptor of an encrypted column (spec "Parquet Modular Encryption":
+ * ColumnChunk.crypto_metadata, module AADs with the row group and column
+ * ordinals), and read the modules that belong to the chunk outside its
+ * pages: the offset index, the column index and the Bloom filter, each
+ * decrypted when the chunk is encrypted.
+ */
+#include <stdio.h>
+
+#include "crypto/crypto.h"
+#include "file/row_group.h"
+#include "meta/bloom.h"
+#include "page/page_reader.h"
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
+
+pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, uint64_t *start, uint64_t *len,
+                           pqt_error *err) {
+  /* The chunk starts at the smaller valid offset: some writers store a
+   * dictionary_page_offset of 0 for "none", others a data_page_offset of 0
+   * with the real start in dictionary_page_offset. The page headers decide
+   * what is where. */
+  int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
+  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
+    s = cm->dictionary_page_offset;
+  PQT_CHECK_CORRUPT(s >= 4, err, "column chunk has no valid offset (data_page_offset %lld)",
+                    (long long)cm->data_page_offset);
+  PQT_CHECK_CORRUPT(cm->total_compressed_size >= 0, err, "negative total_compressed_size");
+  uint64_t end = (uint64_t)s + (uint64_t)cm->total_compressed_size;
+  PQT_CHECK_CORRUPT(end <= r->io.size, err, "column chunk [%lld, +%lld) runs past the end of the file (%llu bytes)",
+                    (long long)s, (long long)cm->total_compressed_size, (unsigned long long)r->io.size);
+  *start = (uint64_t)s;
+  *len = (uint64_t)cm->total_compressed_size;
+  return PQT_OK;
+}
+
+pqt_status pqt_chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chunk *ch, pqt_error *err) {
+  memset(ch, 0, sizeof *ch);
+  if (g < 0 || g >= r->md.row_groups.n || leaf < 0 || leaf >= r->schema->n_leaves)
+    return pqt_error_set(err, PQT_EINVAL, "no row group %d column %d", g, leaf);
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  PQT_CHECK_CORRUPT(leaf < rg->columns.n, err, "row group %d has %d column chunks", g, rg->columns.n);
+  const pqt_column_chunk *cc = &rg->columns.items[leaf];
+  const pqt_schema_node *ln = r->schema->leaves[leaf];
+  ch->g = g;
+  ch->leaf = leaf;
+  ch->cc = cc;
+  if (PQT_HAS(cc, 8)) {
+    if (!r->crypto)
+      return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted but the file has no encryption algorithm");
+    pqt_status st = pqt_file_decryptor_column(r->crypto, cc, ln->dotted_path,
+                                              pqt_file_decryptor_row_group_ordinal(rg, g), leaf, &ch->dec, err);
+    if (st != PQT_OK) {
+      /* every ECRYPTO of pqt_file_decryptor_column is a key not at hand */
+      ch->no_key = st == PQT_ECRYPTO;
+      return st;
+    }
+    ch->encrypted = true;
+  }
+  if (!PQT_HAS(cc, 3)) {
+    if (PQT_HAS(cc, 9)) {
+      ch->no_key = true;
+      return pqt_error_set(err, PQT_ECRYPTO, "column metadata is encrypted: a key is needed");
+    }
+    return pqt_corrupt(err, "column chunk has no metadata");
+  }
+  const pqt_column_metadata *cm = &cc->meta_data;
+  ch->cm = cm;
+  if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
+  PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
+                    ln->physical_type);
+  return pqt_chunk_range(r, cm, &ch->start, &ch->len, err);
+}
+
+void pqt_chunk_close(pqt_chunk *ch) {
+  if (ch && ch->encrypted) pqt_module_decryptor_wipe(&ch->dec);
+  if (ch) ch->encrypted = false;
+}
+
+void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, pqt_page_reader_options *po) {
+  pqt_reader_page_options(r, po);
+  const pqt_schema_node *ln = r->schema->leaves[ch->leaf];
+  po->max_def = ln->max_def;
+  po->max_rep = ln->max_rep;
+  if (ch->encrypted) {
+    po->decryptor = &ch->dec;
+    po->dictionary_first = ch->cm && PQT_HAS(ch->cm, 11) && ch->cm->dictionary_page_offset > 0;
+  }
+}
+
+/* The bytes [off, off+len) of the file: borrowed from the source when it
+ * lends, else read into hold. */
+static pqt_status chunk_bytes(const pqt_reader *r, uint64_t off, size_t len, pqt_buf *hold, const uint8_t **p,
+                              pqt_error *err) {
+  if (r->io.borrow_at) return r->io.borrow_at(r->io.private_data, off, len, p, err);
+  pqt_buf_clear(hold);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(hold, len ? len : 1, err));
+  PQT_RETURN_NOT_OK(r->io.read_at(r->io.private_data, off, hold->data, len, err));
+  hold->len = len;
+  *p = hold->data;
+  return PQT_OK;
+}
+
+pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int module_type, pqt_arena *arena,
+                                pqt_buf *hold, void *out, bool *found, pqt_error *err) {
+  const pqt_column_chunk *cc = ch->cc;
+  bool column = module_type == PQT_MODULE_COLUMN_INDEX;
+  const char *what = column ? "column index" : "offset index";
+  const pqt_thrift_desc *desc = column ? &pqt_desc_column_index : &pqt_desc_offset_index;
+  *found = column ? PQT_HAS(cc, 6) && PQT_HAS(cc, 7) : PQT_HAS(cc, 4) && PQT_HAS(cc, 5);
+  if (!*found) return PQT_OK;
+  int64_t off = column ? cc->column_index_offset : cc->offset_index_offset;
+  int32_t len = column ? cc->column_index_length : cc->offset_index_length;
+  if (off < 0 || len <= 0 || (uint64_t)off + (uint64_t)len > r->io.size)
+    return pqt_corrupt(err, "%s [%lld, +%d) lies outside the file", what, (long long)off, len);
+  const uint8_t *p = NULL;
+  if (!ch->encrypted) {
+    PQT_RETURN_NOT_OK(chunk_bytes(r, (uint64_t)off, (size_t)len, hold, &p, err));
+    pqt_status st = pqt_thrift_decode(desc, p, (size_t)len, NULL, arena, out, err);
+    if (st != PQT_OK) pqt_error_prefix(err, "%s", what);
+    return st;
+  }
+  pqt_buf raw;
+  pqt_buf_init(&raw, hold->alloc);
+  size_t used = 0;
+  pqt_status st = chunk_bytes(r, (uint64_t)off, (size_t)len, &raw, &p, err);
+  if (st == PQT_OK) st = pqt_decrypt_thrift_module(&ch->dec, module_type, desc, p, (size_t)len, &used, hold, arena, out, err);
+  if (st == PQT_OK && used != (size_t)len)
+    st = pqt_corrupt(err, "%s: its module takes %zu of its %d bytes", what, used, len);
+  pqt_buf_free(&raw);
+  return st;
+}
+
+pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bloom *b, bool *found,
+                                pqt_error *err) {
+  memset(b, 0, sizeof *b);
+  const pqt_column_metadata *cm = ch->cm;
+  *found = cm && PQT_HAS(cm, 14);
+  if (!*found) return PQT_OK;
+  uint64_t off = (uint64_t)cm->bloom_filter_offset;
+  if (cm->bloom_filter_offset < 4 || off >= r->io.size)
+    return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
+  uint64_t len = PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 ? (uint64_t)cm->bloom_filter_length : 0;
+  if (len > r->io.size - off)
+    return pqt_corrupt(err, "Bloom filter [%lld, +%d) runs past the end of the file",
+                       (long long)cm->bloom_filter_offset, cm->bloom_filter_length);
+  if (!len) len = r->io.size - off; /* the header says how much is the filter */
+  if (len > ((uint64_t)128 << 20) + 256) len = ((uint64_t)128 << 20) + 256;
+  pqt_buf raw;
+  pqt_buf_init(&raw, r->data_alloc);
+  const uint8_t *p = NULL;
+  pqt_status st = chunk_bytes(r, off, (size_t)len, &raw, &p, err);
+  if (st == PQT_OK && !ch->encrypted) {
+    st = pqt_bloom_parse(p, (size_t)len, r->data_alloc, b, NULL, err);
+  } else if (st == PQT_OK) {
+    pqt_bloom_filter_header hdr;
+    pqt_buf bits;
+    pqt_buf_init(&bits, r->data_alloc);
+    st = pqt_decrypt_bloom_filter(&ch->dec, p, (size_t)len, &hdr, &bits, NULL, err);
+    if (st == PQT_OK) st = pqt_bloom_init(b, (size_t)hdr.num_bytes, r->data_alloc, err);
+    if (st == PQT_OK)
+      for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(bits.data + 4 * i);
+    pqt_buf_free(&bits);
+  }
+  if (st == PQT_EINVAL) { /* a size pqt_bloom_init refuses: the file's fault */
+    char why[256];
+    snprintf(why, sizeof why, "%.200s", err ? err->message : "bad size");
+    st = pqt_corrupt(err, "Bloom filter: %s", why);
+  }
+  if (st != PQT_OK) pqt_bloom_free(b);
+  pqt_buf_free(&raw);
+  return st;
+}
