@@ -5,7 +5,10 @@
  *
  * Conventions (the table-driven codec in thrift/codec.c relies on them):
  *   - Every struct and union starts with `uint32_t isset`: bit N is set when
- *     the field with Thrift id N was present (all ids are < 32). Use PQT_HAS.
+ *     the field with Thrift id N was present (all ids are < 32). Name fields,
+ *     never number them: PQT_HAS_FIELD(cc, column_chunk, meta_data),
+ *     PQT_SET_FIELD(...), PQT_FIELD_MASK(...) below; the ids come from the
+ *     per-struct field lists of thrift/parquet_fields.h.
  *     For a union exactly one bit is set after a successful decode; a union
  *     member this version does not know leaves isset == 0.
  *   - Enums are kept as raw int32_t (forward compatibility): validate them
@@ -21,8 +24,49 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "thrift/parquet_fields.h"
+
+/* Untyped bit access by an id held in a variable (e.g. a union member picked
+ * at run time). For a known field use the named forms below. */
 #define PQT_HAS(s, field_id) ((((s)->isset) >> (field_id)) & 1u)
 #define PQT_SET(s, field_id) ((s)->isset |= (1u << (field_id)))
+
+/* Field ids by name: PQT_FID_<struct>_<field>, e.g.
+ * PQT_FID_column_chunk_meta_data == 3, generated from parquet_fields.h. */
+#define PQT_FID_ENUMERATOR_(S, field, id, ...) PQT_FID_##S##_##field = id,
+#define PQT_FID_ENUM_(S) enum { PQT_FIELDS_##S(PQT_FID_ENUMERATOR_, S) };
+PQT_THRIFT_FIELD_LISTS(PQT_FID_ENUM_)
+enum { PQT_FIELDS_time_type(PQT_FID_ENUMERATOR_, timestamp_type) }; /* TimestampType */
+#undef PQT_FID_ENUM_
+
+#define PQT_FIELD_ID(st, field) PQT_FID_##st##_##field
+#define PQT_FIELD_BIT(st, field) (1u << PQT_FIELD_ID(st, field))
+
+/* Typed access: `s` must point to a pqt_<st> (else no _Generic association
+ * matches: a compile error) and `field` must be a field of that struct's
+ * list (else PQT_FID_<st>_<field> is undeclared: a compile error). `s` is
+ * evaluated once. */
+#define PQT_ASSERT_TYPE_(s, st) ((void)sizeof(_Generic((s), pqt_##st *: 1, const pqt_##st *: 1)))
+#define PQT_HAS_FIELD(s, st, field) (PQT_ASSERT_TYPE_(s, st), PQT_HAS(s, PQT_FIELD_ID(st, field)))
+#define PQT_SET_FIELD(s, st, field) (PQT_ASSERT_TYPE_(s, st), PQT_SET(s, PQT_FIELD_ID(st, field)))
+
+/* The isset mask of one to ten named fields of struct st:
+ * PQT_FIELD_MASK(data_page_header, num_values, encoding). */
+#define PQT_FIELD_MASK(st, ...) \
+  (0u PQT_FM_CAT_(PQT_FM_, PQT_FM_COUNT_(__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))(st, __VA_ARGS__))
+#define PQT_FM_COUNT_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, n, ...) n
+#define PQT_FM_CAT_(a, b) PQT_FM_CAT2_(a, b)
+#define PQT_FM_CAT2_(a, b) a##b
+#define PQT_FM_1(st, a) | PQT_FIELD_BIT(st, a)
+#define PQT_FM_2(st, a, ...) PQT_FM_1(st, a) PQT_FM_1(st, __VA_ARGS__)
+#define PQT_FM_3(st, a, ...) PQT_FM_1(st, a) PQT_FM_2(st, __VA_ARGS__)
+#define PQT_FM_4(st, a, ...) PQT_FM_1(st, a) PQT_FM_3(st, __VA_ARGS__)
+#define PQT_FM_5(st, a, ...) PQT_FM_1(st, a) PQT_FM_4(st, __VA_ARGS__)
+#define PQT_FM_6(st, a, ...) PQT_FM_1(st, a) PQT_FM_5(st, __VA_ARGS__)
+#define PQT_FM_7(st, a, ...) PQT_FM_1(st, a) PQT_FM_6(st, __VA_ARGS__)
+#define PQT_FM_8(st, a, ...) PQT_FM_1(st, a) PQT_FM_7(st, __VA_ARGS__)
+#define PQT_FM_9(st, a, ...) PQT_FM_1(st, a) PQT_FM_8(st, __VA_ARGS__)
+#define PQT_FM_10(st, a, ...) PQT_FM_1(st, a) PQT_FM_9(st, __VA_ARGS__)
 
 typedef struct pqt_bytes {
   const uint8_t *ptr;
@@ -113,8 +157,12 @@ typedef struct pqt_decimal_type {
   int32_t precision; /* 2 */
 } pqt_decimal_type;
 
-/* union TimeUnit: bit 1 MILLIS, 2 MICROS, 3 NANOS */
-enum { PQT_TIME_UNIT_MILLIS = 1, PQT_TIME_UNIT_MICROS = 2, PQT_TIME_UNIT_NANOS = 3 };
+/* union TimeUnit: one bit of MILLIS, MICROS, NANOS */
+enum {
+  PQT_TIME_UNIT_MILLIS = PQT_FID_time_unit_millis,
+  PQT_TIME_UNIT_MICROS = PQT_FID_time_unit_micros,
+  PQT_TIME_UNIT_NANOS = PQT_FID_time_unit_nanos
+};
 typedef struct pqt_time_unit { uint32_t isset; } pqt_time_unit;
 
 typedef struct pqt_time_type { /* also TimestampType: same fields */
@@ -148,12 +196,24 @@ typedef struct pqt_geography_type {
 
 /* union LogicalType; the set bit names the member. */
 enum {
-  PQT_LT_STRING = 1, PQT_LT_MAP = 2, PQT_LT_LIST = 3, PQT_LT_ENUM = 4,
-  PQT_LT_DECIMAL = 5, PQT_LT_DATE = 6, PQT_LT_TIME = 7, PQT_LT_TIMESTAMP = 8,
-  /* 9 reserved for INTERVAL */
-  PQT_LT_INTEGER = 10, PQT_LT_UNKNOWN = 11, PQT_LT_JSON = 12, PQT_LT_BSON = 13,
-  PQT_LT_UUID = 14, PQT_LT_FLOAT16 = 15, PQT_LT_VARIANT = 16,
-  PQT_LT_GEOMETRY = 17, PQT_LT_GEOGRAPHY = 18, PQT_LT_VECTOR = 19
+  PQT_LT_STRING = PQT_FID_logical_type_string,
+  PQT_LT_MAP = PQT_FID_logical_type_map,
+  PQT_LT_LIST = PQT_FID_logical_type_list,
+  PQT_LT_ENUM = PQT_FID_logical_type_enum,
+  PQT_LT_DECIMAL = PQT_FID_logical_type_decimal,
+  PQT_LT_DATE = PQT_FID_logical_type_date,
+  PQT_LT_TIME = PQT_FID_logical_type_time,
+  PQT_LT_TIMESTAMP = PQT_FID_logical_type_timestamp,
+  PQT_LT_INTEGER = PQT_FID_logical_type_integer,
+  PQT_LT_UNKNOWN = PQT_FID_logical_type_unknown,
+  PQT_LT_JSON = PQT_FID_logical_type_json,
+  PQT_LT_BSON = PQT_FID_logical_type_bson,
+  PQT_LT_UUID = PQT_FID_logical_type_uuid,
+  PQT_LT_FLOAT16 = PQT_FID_logical_type_float16,
+  PQT_LT_VARIANT = PQT_FID_logical_type_variant,
+  PQT_LT_GEOMETRY = PQT_FID_logical_type_geometry,
+  PQT_LT_GEOGRAPHY = PQT_FID_logical_type_geography,
+  PQT_LT_VECTOR = PQT_FID_logical_type_vector
 };
 typedef struct pqt_logical_type {
   uint32_t isset;
@@ -322,7 +382,11 @@ typedef struct pqt_row_group {
 typedef struct pqt_list_row_group { pqt_row_group *items; int32_t n; } pqt_list_row_group;
 
 /* union ColumnOrder: 1 TYPE_ORDER, 2 IEEE_754_TOTAL_ORDER, 3 INT96_TIMESTAMP_ORDER (all empty) */
-enum { PQT_ORDER_TYPE = 1, PQT_ORDER_IEEE_754_TOTAL = 2, PQT_ORDER_INT96_TIMESTAMP = 3 };
+enum {
+  PQT_ORDER_TYPE = PQT_FID_column_order_type_order,
+  PQT_ORDER_IEEE_754_TOTAL = PQT_FID_column_order_ieee_754_total_order,
+  PQT_ORDER_INT96_TIMESTAMP = PQT_FID_column_order_int96_timestamp_order
+};
 typedef struct pqt_column_order { uint32_t isset; } pqt_column_order;
 typedef struct pqt_list_column_order { pqt_column_order *items; int32_t n; } pqt_list_column_order;
 
