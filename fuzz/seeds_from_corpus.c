@@ -74,7 +74,7 @@ static unsigned bit_width(int16_t max_level) {
 
 static void walk_chunk(pqt_reader *r, const uint8_t *file, int32_t g, int32_t leaf) {
   const pqt_column_chunk *cc = &r->md.row_groups.items[g].columns.items[leaf];
-  if (!PQT_HAS(cc, 3) || PQT_HAS(cc, 8)) return; /* no metadata, or encrypted */
+  if (!PQT_HAS_FIELD(cc, column_chunk, meta_data) || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) return; /* no metadata, or encrypted */
   const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *ln = r->schema->leaves[leaf];
   uint64_t start, len;
@@ -166,7 +166,7 @@ static void do_file(const char *path) {
   if (pqt_reader_open_buffer(&r, data, (size_t)n, NULL, &e) == PQT_OK) {
     for (int32_t i = 0; g_arrow_out && i < r->md.key_value_metadata.n; i++) {
       const pqt_key_value *kv = &r->md.key_value_metadata.items[i];
-      if (kv->key.len == 12 && memcmp(kv->key.ptr, "ARROW:schema", 12) == 0 && PQT_HAS(kv, 2))
+      if (kv->key.len == 12 && memcmp(kv->key.ptr, "ARROW:schema", 12) == 0 && PQT_HAS_FIELD(kv, key_value, value))
         put(g_arrow_out, "arrow", 8 + 16, NULL, 0, kv->value.ptr, (size_t)kv->value.len);
     }
     for (int32_t g = 0; g < r->md.row_groups.n && g < 4; g++)
