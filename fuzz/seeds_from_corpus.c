@@ -166,7 +166,7 @@ static void do_file(const char *path) {
   if (pqt_reader_open_buffer(&r, data, (size_t)n, NULL, &e) == PQT_OK) {
     for (int32_t i = 0; g_arrow_out && i < r->md.key_value_metadata.n; i++) {
       const pqt_key_value *kv = &r->md.key_value_metadata.items[i];
-      if (kv->key.len == 12 && memcmp(kv->key.ptr, "ARROW:schema", 12) == 0 && PQT_HAS(kv, 2))
+      if (kv->key.len == 12 && memcmp(kv->key.ptr, "ARROW:schema", 12) == 0 && PQT_HAS_FIELD(kv, key_value, value))
         put(g_arrow_out, "arrow", 8 + 16, NULL, 0, kv->value.ptr, (size_t)kv->value.len);
     }
     for (int32_t g = 0; g < r->md.row_groups.n && g < 4; g++)

@@ -615,9 +615,9 @@ static int64_t lost_page_rows(const pqt_column_cursor *c, const pqt_page_header 
   int64_t rest = c->opts.expected_rows - c->rows;
   int64_t n = -1;
   if (c->desc.max_rep == 0) {
-    if (h->type == PQT_PAGE_DATA && PQT_HAS(h, 5)) n = h->data_page_header.num_values;
-    else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS(h, 8)) n = h->data_page_header_v2.num_values;
-  } else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS(h, 8)) {
+    if (h->type == PQT_PAGE_DATA && PQT_HAS_FIELD(h, page_header, data_page_header)) n = h->data_page_header.num_values;
+    else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(h, page_header, data_page_header_v2)) n = h->data_page_header_v2.num_values;
+  } else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(h, page_header, data_page_header_v2)) {
     n = h->data_page_header_v2.num_rows;
   } else if (indexed_at_next_row(c, ordinal)) {
     int64_t next = ordinal + 1 < c->opts.n_page_first_row ? c->opts.page_first_row[ordinal + 1] : c->opts.expected_rows;

@@ -1,5 +1,7 @@
 /* core/buffer.c: a growable byte buffer, plus JSON/base64 appenders used by
- * the metadata dump and the CLI. */
+ * the metadata dump and the CLI. Failures are sticky (see core.h): every
+ * entry point goes through pqt_buf_reserve, which refuses to work on a
+ * buffer that already failed. */
 #include <stdio.h>
 
 #include "core.h"
@@ -9,17 +11,36 @@ void pqt_buf_init(pqt_buf *b, const pqt_allocator *alloc) {
   b->len = 0;
   b->cap = 0;
   b->alloc = pqt_alloc_or_default(alloc);
+  b->status = PQT_OK;
 }
 
 void pqt_buf_free(pqt_buf *b) {
   pqt_mem_free(b->alloc, b->data, b->cap);
   b->data = NULL;
   b->len = b->cap = 0;
+  b->status = PQT_OK;
+}
+
+/* Report the remembered failure of b again. */
+static pqt_status buf_failed(const pqt_buf *b, pqt_error *err) {
+  if (b->status == PQT_ENOMEM) return pqt_nomem(err);
+  return pqt_error_set(err, b->status, "an earlier write to this buffer failed");
+}
+
+/* Remember the first failure of b; returns it. */
+static pqt_status buf_fail(pqt_buf *b, pqt_status st) {
+  if (b->status == PQT_OK) b->status = st;
+  return st;
+}
+
+pqt_status pqt_buf_status(const pqt_buf *b, pqt_error *err) {
+  return b->status == PQT_OK ? PQT_OK : buf_failed(b, err);
 }
 
 pqt_status pqt_buf_reserve(pqt_buf *b, size_t extra, pqt_error *err) {
   size_t need;
-  if (!pqt_add_size(b->len, extra, &need)) return pqt_nomem(err);
+  if (b->status != PQT_OK) return buf_failed(b, err);
+  if (!pqt_add_size(b->len, extra, &need)) return buf_fail(b, pqt_nomem(err));
   if (need <= b->cap) return PQT_OK;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < need) {
@@ -27,14 +48,14 @@ pqt_status pqt_buf_reserve(pqt_buf *b, size_t extra, pqt_error *err) {
     cap *= 2;
   }
   uint8_t *p = pqt_mem_realloc(b->alloc, b->data, b->cap, cap);
-  if (!p) return pqt_nomem(err);
+  if (!p) return buf_fail(b, pqt_nomem(err));
   b->data = p;
   b->cap = cap;
   return PQT_OK;
 }
 
 pqt_status pqt_buf_append(pqt_buf *b, const void *p, size_t n, pqt_error *err) {
-  if (n == 0) return PQT_OK;
+  if (n == 0) return pqt_buf_status(b, err);
   PQT_RETURN_NOT_OK(pqt_buf_reserve(b, n, err));
   memcpy(b->data + b->len, p, n);
   b->len += n;
@@ -46,7 +67,8 @@ pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (n < 0) return pqt_error_set(err, PQT_EINVAL, "bad format");
+  if (b->status != PQT_OK) return buf_failed(b, err);
+  if (n < 0) return buf_fail(b, pqt_error_set(err, PQT_EINVAL, "bad format"));
   PQT_RETURN_NOT_OK(pqt_buf_reserve(b, (size_t)n + 1, err));
   va_start(ap, fmt);
   vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);

@@ -92,11 +92,20 @@ void pqt_arena_reset(pqt_arena *arena);
 
 /* ---- growable byte buffer ------------------------------------------ */
 
+/* Errors are sticky: once a reserve/append/printf (or an appender built on
+ * them: base64, JSON string) fails, the buffer remembers the failure in
+ * `status` and every later one does nothing and returns that status again
+ * (filling err again). So a sequence of appends may ignore the individual
+ * results and check once at the end with pqt_buf_status(); checking every
+ * call, as before, works unchanged. The content after a failure is a prefix
+ * of what was asked for: never use it unless pqt_buf_status() is PQT_OK.
+ * pqt_buf_clear() and pqt_buf_free() forget the failure. */
 typedef struct pqt_buf {
   uint8_t *data;
   size_t len;
   size_t cap;
   const pqt_allocator *alloc;
+  pqt_status status; /* PQT_OK, or the first failure (sticky) */
 } pqt_buf;
 
 void pqt_buf_init(pqt_buf *b, const pqt_allocator *alloc);
@@ -106,7 +115,10 @@ pqt_status pqt_buf_reserve(pqt_buf *b, size_t extra, pqt_error *err);
 pqt_status pqt_buf_append(pqt_buf *b, const void *p, size_t n, pqt_error *err);
 pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...)
     PQT_PRINTF(3, 4);
-static inline void pqt_buf_clear(pqt_buf *b) { b->len = 0; }
+/* PQT_OK when every append so far succeeded; else the first failure (err
+ * filled). */
+pqt_status pqt_buf_status(const pqt_buf *b, pqt_error *err);
+static inline void pqt_buf_clear(pqt_buf *b) { b->len = 0; b->status = PQT_OK; }
 
 /* ---- little-endian loads and stores -------------------------------- */
 

@@ -55,10 +55,10 @@ static pqt_status setup(pqt_file_decryptor **out, const pqt_read_options *opts, 
   pqt_file_decryptor *fd = pqt_arena_alloc(arena, sizeof *fd);
   if (!fd) return pqt_nomem(err);
   const pqt_aes_gcm_v1 *a;
-  if (PQT_HAS(alg, 1)) {
+  if (PQT_HAS_FIELD(alg, encryption_algorithm, aes_gcm_v1)) {
     fd->algorithm = PQT_AES_GCM_V1;
     a = &alg->aes_gcm_v1;
-  } else if (PQT_HAS(alg, 2)) {
+  } else if (PQT_HAS_FIELD(alg, encryption_algorithm, aes_gcm_ctr_v1)) {
     fd->algorithm = PQT_AES_GCM_CTR_V1;
     a = &alg->aes_gcm_ctr_v1;
   } else {
@@ -67,7 +67,7 @@ static pqt_status setup(pqt_file_decryptor **out, const pqt_read_options *opts, 
   /* AAD prefix: supplied, stored, or both (then equal). */
   const uint8_t *prefix = NULL;
   size_t prefix_len = 0;
-  bool stored = PQT_HAS(a, 1);
+  bool stored = PQT_HAS_FIELD(a, aes_gcm_v1, aad_prefix);
   if (opts->aad_prefix) {
     if (stored && ((size_t)a->aad_prefix.len != opts->aad_prefix_len ||
                    (opts->aad_prefix_len && memcmp(a->aad_prefix.ptr, opts->aad_prefix, opts->aad_prefix_len) != 0)))
@@ -77,11 +77,11 @@ static pqt_status setup(pqt_file_decryptor **out, const pqt_read_options *opts, 
   } else if (stored) {
     prefix = a->aad_prefix.ptr;
     prefix_len = (size_t)a->aad_prefix.len;
-  } else if (PQT_HAS(a, 3) && a->supply_aad_prefix) {
+  } else if (PQT_HAS_FIELD(a, aes_gcm_v1, supply_aad_prefix) && a->supply_aad_prefix) {
     return pqt_error_set(err, PQT_ECRYPTO,
                          "this file was encrypted with an AAD prefix it does not store: set pqt_read_options.aad_prefix");
   }
-  size_t unique_len = PQT_HAS(a, 2) ? (size_t)a->aad_file_unique.len : 0;
+  size_t unique_len = PQT_HAS_FIELD(a, aes_gcm_v1, aad_file_unique) ? (size_t)a->aad_file_unique.len : 0;
   size_t total;
   if (!pqt_add_size(prefix_len, unique_len, &total)) return pqt_error_set(err, PQT_ELIMIT, "AAD too long");
   fd->file_aad = pqt_arena_alloc(arena, total ? total : 1);
@@ -140,7 +140,7 @@ pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt
   }
   fd->encrypted_footer = true;
   if (!fd->have_footer_key) {
-    st = retrieve(fd, PQT_HAS(&fcm, 2) ? &fcm.key_metadata : NULL, NULL, fd->footer_key, &fd->footer_key_len,
+    st = retrieve(fd, PQT_HAS_FIELD(&fcm, file_crypto_metadata, key_metadata) ? &fcm.key_metadata : NULL, NULL, fd->footer_key, &fd->footer_key_len,
                   "encrypted footer", err);
     if (st != PQT_OK) return st;
     fd->have_footer_key = true;
@@ -184,7 +184,7 @@ pqt_status pqt_file_decryptor_open_plaintext(pqt_file_decryptor **out, const pqt
     return st;
   }
   if (!fd->have_footer_key && fd->retriever) {
-    st = retrieve(fd, PQT_HAS(md, 9) ? &md->footer_signing_key_metadata : NULL, NULL, fd->footer_key,
+    st = retrieve(fd, PQT_HAS_FIELD(md, file_metadata, footer_signing_key_metadata) ? &md->footer_signing_key_metadata : NULL, NULL, fd->footer_key,
                   &fd->footer_key_len, "plaintext footer signature", err);
     if (st != PQT_OK) return st;
     fd->have_footer_key = true;
@@ -206,7 +206,7 @@ pqt_status pqt_file_decryptor_open_plaintext(pqt_file_decryptor **out, const pqt
 }
 
 int32_t pqt_file_decryptor_row_group_ordinal(const pqt_row_group *rg, int32_t g) {
-  return PQT_HAS(rg, 7) ? (int32_t)rg->ordinal : g;
+  return PQT_HAS_FIELD(rg, row_group, ordinal) ? (int32_t)rg->ordinal : g;
 }
 
 pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_column_chunk *cc, const char *path,
@@ -215,13 +215,13 @@ pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_col
   const pqt_column_crypto_metadata *ccm = &cc->crypto_metadata;
   uint8_t key[PQT_CRYPTO_MAX_KEY_BYTES];
   uint32_t key_len = 0;
-  if (PQT_HAS(ccm, 1)) {
+  if (PQT_HAS_FIELD(ccm, column_crypto_metadata, encryption_with_footer_key)) {
     if (!fd->have_footer_key)
       return pqt_error_set(err, PQT_ECRYPTO,
                            "column is encrypted with the footer key, which was not given (pqt_read_options.footer_key)");
     memcpy(key, fd->footer_key, fd->footer_key_len);
     key_len = fd->footer_key_len;
-  } else if (PQT_HAS(ccm, 2)) {
+  } else if (PQT_HAS_FIELD(ccm, column_crypto_metadata, encryption_with_column_key)) {
     const pqt_encryption_with_column_key *ck = &ccm->encryption_with_column_key;
     bool found = false;
     for (int32_t i = 0; i < fd->n_column_keys && !found; i++) {
@@ -232,7 +232,7 @@ pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_col
       }
     }
     if (!found)
-      PQT_RETURN_NOT_OK(retrieve(fd, PQT_HAS(ck, 2) ? &ck->key_metadata : NULL, path, key, &key_len,
+      PQT_RETURN_NOT_OK(retrieve(fd, PQT_HAS_FIELD(ck, encryption_with_column_key, key_metadata) ? &ck->key_metadata : NULL, path, key, &key_len,
                                  "column is encrypted with its own key", err));
   } else {
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column crypto metadata of an unknown kind");
@@ -256,7 +256,7 @@ pqt_status pqt_file_decryptor_column_metadata(const pqt_file_decryptor *fd, pqt_
     int32_t ord = pqt_file_decryptor_row_group_ordinal(rg, g);
     for (int32_t c = 0; c < rg->columns.n && c < n_leaves && st == PQT_OK; c++) {
       pqt_column_chunk *cc = &rg->columns.items[c];
-      if (!PQT_HAS(cc, 8) || !PQT_HAS(cc, 9)) continue;
+      if (!PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || !PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata)) continue;
       pqt_module_decryptor d;
       pqt_error ignored;
       if (pqt_file_decryptor_column(fd, cc, leaf_paths[c], ord, c, &d, &ignored) != PQT_OK) continue; /* no key */
@@ -276,7 +276,7 @@ pqt_status pqt_file_decryptor_column_metadata(const pqt_file_decryptor *fd, pqt_
       }
       if (st == PQT_OK) {
         cc->meta_data = cm;
-        cc->isset |= 1u << 3;
+        cc->isset |= PQT_FIELD_MASK(column_chunk, meta_data);
       } else {
         if (err) {
           err->row_group = g;

@@ -111,14 +111,14 @@ static pqt_status scan_pages(salv *s, pqt_error *err) {
     int32_t nv = -1;
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0) bad = "negative page size";
     else if (h.type == PQT_PAGE_DATA) {
-      if (!PQT_HAS(&h, 5)) bad = "data page without its header";
+      if (!PQT_HAS_FIELD(&h, page_header, data_page_header)) bad = "data page without its header";
       else nv = h.data_page_header.num_values;
     } else if (h.type == PQT_PAGE_DICTIONARY) {
-      if (!PQT_HAS(&h, 7)) bad = "dictionary page without its header";
+      if (!PQT_HAS_FIELD(&h, page_header, dictionary_page_header)) bad = "dictionary page without its header";
       else nv = h.dictionary_page_header.num_values;
     } else if (h.type == PQT_PAGE_DATA_V2) {
       const pqt_data_page_header_v2 *v = &h.data_page_header_v2;
-      if (!PQT_HAS(&h, 8)) bad = "data page v2 without its header";
+      if (!PQT_HAS_FIELD(&h, page_header, data_page_header_v2)) bad = "data page v2 without its header";
       else if (v->num_rows < 0 || v->num_nulls < 0 || v->num_rows > v->num_values || v->num_nulls > v->num_values)
         bad = "implausible v2 counts";
       else if (v->definition_levels_byte_length < 0 || v->repetition_levels_byte_length < 0 ||
@@ -168,7 +168,7 @@ static int32_t detect_codec(salv *s, const spage *p) {
   size_t n = (size_t)h.compressed_page_size, un = (size_t)h.uncompressed_page_size;
   if (h.type == PQT_PAGE_DATA_V2) {
     const pqt_data_page_header_v2 *v = &h.data_page_header_v2;
-    if (PQT_HAS(v, 7) && !v->is_compressed) return -1;
+    if (PQT_HAS_FIELD(v, data_page_header_v2, is_compressed) && !v->is_compressed) return -1;
     size_t lv = (size_t)v->definition_levels_byte_length + (size_t)v->repetition_levels_byte_length;
     if (lv > n || lv > un) return -1;
     src += lv;
@@ -506,7 +506,7 @@ static pqt_status setup_columns(salv *s, pqt_writer *w, pqt_error *err) {
     c->codec = -1;
     if (like_codecs) {
       const pqt_column_chunk *cc = &like->md.row_groups.items[0].columns.items[i];
-      if (PQT_HAS(cc, 3)) c->codec = cc->meta_data.codec;
+      if (PQT_HAS_FIELD(cc, column_chunk, meta_data)) c->codec = cc->meta_data.codec;
     }
     if (c->codec < 0) {
       if (file_codec == -2) {

@@ -77,10 +77,10 @@ pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err)
   pqt_bloom_filter_header h;
   memset(&h, 0, sizeof h);
   h.num_bytes = (int32_t)(b->n_blocks * 32);
-  h.algorithm = 1u << 1;
-  h.hash = 1u << 1;
-  h.compression = 1u << 1;
-  PQT_SET(&h, 1); PQT_SET(&h, 2); PQT_SET(&h, 3); PQT_SET(&h, 4);
+  h.algorithm = PQT_FIELD_MASK(bloom_filter_algorithm, block);
+  h.hash = PQT_FIELD_MASK(bloom_filter_hash, xxhash);
+  h.compression = PQT_FIELD_MASK(bloom_filter_compression, uncompressed);
+  h.isset = PQT_FIELD_MASK(bloom_filter_header, num_bytes, algorithm, hash, compression);
   PQT_RETURN_NOT_OK(pqt_thrift_encode(&pqt_desc_bloom_filter_header, &h, out, err));
   size_t nb = (size_t)b->n_blocks * 32;
   PQT_RETURN_NOT_OK(pqt_buf_reserve(out, nb, err));

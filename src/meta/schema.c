@@ -50,16 +50,16 @@ static void resolve_annotation(pqt_schema_node *node, const pqt_schema_element *
   memset(&node->logical, 0, sizeof node->logical);
   node->converted_type = -1;
 
-  if (PQT_HAS(e, 6)) {
+  if (PQT_HAS_FIELD(e, schema_element, converted_type)) {
     int32_t ct = e->converted_type;
-    if (pqt_converted_type_fits(ct, group, phys, tl, PQT_HAS(e, 8), e->precision,
-                                PQT_HAS(e, 7) ? e->scale : 0, NULL)) {
+    if (pqt_converted_type_fits(ct, group, phys, tl, PQT_HAS_FIELD(e, schema_element, precision), e->precision,
+                                PQT_HAS_FIELD(e, schema_element, scale) ? e->scale : 0, NULL)) {
       node->converted_type = ct;
     } else {
       invalid = true;
     }
   }
-  if (PQT_HAS(e, 10) && e->logical_type.isset != 0) {
+  if (PQT_HAS_FIELD(e, schema_element, logical_type) && e->logical_type.isset != 0) {
     if (pqt_logical_type_fits(&e->logical_type, group, phys, tl, NULL)) {
       node->logical = e->logical_type;
       have_logical = true;
@@ -69,7 +69,7 @@ static void resolve_annotation(pqt_schema_node *node, const pqt_schema_element *
   }
   if (!have_logical && node->converted_type >= 0) {
     pqt_logical_type lt;
-    if (pqt_converted_to_logical(node->converted_type, PQT_HAS(e, 7), e->scale, PQT_HAS(e, 8),
+    if (pqt_converted_to_logical(node->converted_type, PQT_HAS_FIELD(e, schema_element, scale), e->scale, PQT_HAS_FIELD(e, schema_element, precision),
                                  e->precision, &lt))
       node->logical = lt;
   }
@@ -166,7 +166,7 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
     node->elem = e;
     node->column_index = -1;
 
-    PQT_CHECK_CORRUPT(PQT_HAS(e, 4), err, "schema element %d: the required name is missing",
+    PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, name), err, "schema element %d: the required name is missing",
                       (int)i);
     PQT_CHECK_CORRUPT(e->name.len >= 0 && (e->name.len == 0 || e->name.ptr), err,
                       "schema element %d: bad name length %lld", (int)i,
@@ -176,16 +176,16 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
                          "schema element %d (\"" NAME_FMT "\"): the root's children end at "
                          "element %d but %d elements remain",
                          (int)i, NAME_ARG(e), (int)i - 1, (int)(n - i));
-    PQT_CHECK_CORRUPT(!PQT_HAS(e, 5) || e->num_children >= 0, err,
+    PQT_CHECK_CORRUPT(!PQT_HAS_FIELD(e, schema_element, num_children) || e->num_children >= 0, err,
                       "schema element %d (\"" NAME_FMT "\"): negative num_children %d", (int)i,
                       NAME_ARG(e), (int)e->num_children);
-    bool group = PQT_HAS(e, 5) && e->num_children > 0;
+    bool group = PQT_HAS_FIELD(e, schema_element, num_children) && e->num_children > 0;
     if (i == 0) {
-      PQT_CHECK_CORRUPT(group || !PQT_HAS(e, 1), err,
+      PQT_CHECK_CORRUPT(group || !PQT_HAS_FIELD(e, schema_element, type), err,
                         "schema element 0 (\"" NAME_FMT "\"): the root is not a group",
                         NAME_ARG(e));
     } else {
-      PQT_CHECK_CORRUPT(group || PQT_HAS(e, 1), err,
+      PQT_CHECK_CORRUPT(group || PQT_HAS_FIELD(e, schema_element, type), err,
                         "schema element %d (\"" NAME_FMT "\"): neither a type nor children",
                         (int)i, NAME_ARG(e));
     }
@@ -219,7 +219,7 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
     if (i == 0) {
       node->repetition = -1;
     } else {
-      PQT_CHECK_CORRUPT(PQT_HAS(e, 3), err,
+      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, repetition_type), err,
                         "schema element %d (\"" NAME_FMT "\"): repetition_type is missing",
                         (int)i, NAME_ARG(e));
       PQT_CHECK_CORRUPT(e->repetition_type >= PQT_REQUIRED && e->repetition_type <= PQT_VECTOR,
@@ -227,7 +227,7 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
                         (int)i, NAME_ARG(e), (int)e->repetition_type);
       node->repetition = e->repetition_type;
       if (node->repetition == PQT_VECTOR) {
-        PQT_CHECK_CORRUPT(PQT_HAS(e, 11) && e->vector_length > 0, err,
+        PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, vector_length) && e->vector_length > 0, err,
                           "schema element %d (\"" NAME_FMT "\"): VECTOR repetition needs a "
                           "positive vector_length",
                           (int)i, NAME_ARG(e));
@@ -242,7 +242,7 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
                         (int)i, NAME_ARG(e), (int)e->type);
       node->physical_type = e->type;
       if (e->type == PQT_FIXED_LEN_BYTE_ARRAY) {
-        PQT_CHECK_CORRUPT(PQT_HAS(e, 2) && e->type_length > 0, err,
+        PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, type_length) && e->type_length > 0, err,
                           "schema element %d (\"" NAME_FMT "\"): FIXED_LEN_BYTE_ARRAY needs a "
                           "positive type_length",
                           (int)i, NAME_ARG(e));
@@ -250,7 +250,7 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
       }
       node->column_index = n_leaves++;
     }
-    if (PQT_HAS(e, 9)) {
+    if (PQT_HAS_FIELD(e, schema_element, field_id)) {
       node->has_field_id = true;
       node->field_id = e->field_id;
     }

@@ -122,7 +122,7 @@ static const char *unit_name(const pqt_time_unit *u) {
 
 pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
                                       pqt_error *err) {
-  if (PQT_HAS(e, 10) && e->logical_type.isset != 0) {
+  if (PQT_HAS_FIELD(e, schema_element, logical_type) && e->logical_type.isset != 0) {
     const pqt_logical_type *lt = &e->logical_type;
     switch (pqt_union_which(lt->isset)) {
       case PQT_LT_STRING: return pqt_buf_printf(out, err, "STRING");
@@ -149,22 +149,22 @@ pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
       case PQT_LT_FLOAT16: return pqt_buf_printf(out, err, "FLOAT16");
       case PQT_LT_VECTOR: return pqt_buf_printf(out, err, "VECTOR");
       case PQT_LT_VARIANT:
-        if (PQT_HAS(&lt->variant, 1))
+        if (PQT_HAS_FIELD(&lt->variant, variant_type, specification_version))
           return pqt_buf_printf(out, err, "VARIANT(%d)", (int)lt->variant.specification_version);
         return pqt_buf_printf(out, err, "VARIANT");
       case PQT_LT_GEOMETRY:
         PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "GEOMETRY"));
-        if (!PQT_HAS(&lt->geometry, 1)) return PQT_OK;
+        if (!PQT_HAS_FIELD(&lt->geometry, geometry_type, crs)) return PQT_OK;
         PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "("));
         PQT_RETURN_NOT_OK(append_crs(out, lt->geometry.crs, err));
         return pqt_buf_printf(out, err, ")");
       case PQT_LT_GEOGRAPHY: {
         const pqt_geography_type *g = &lt->geography;
         PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "GEOGRAPHY"));
-        if (!PQT_HAS(g, 1) && !PQT_HAS(g, 2)) return PQT_OK;
+        if (!PQT_HAS_FIELD(g, geography_type, crs) && !PQT_HAS_FIELD(g, geography_type, algorithm)) return PQT_OK;
         PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "("));
-        if (PQT_HAS(g, 1)) PQT_RETURN_NOT_OK(append_crs(out, g->crs, err));
-        if (PQT_HAS(g, 2)) {
+        if (PQT_HAS_FIELD(g, geography_type, crs)) PQT_RETURN_NOT_OK(append_crs(out, g->crs, err));
+        if (PQT_HAS_FIELD(g, geography_type, algorithm)) {
           if (g->algorithm >= 0 && g->algorithm <= PQT_EDGE_KARNEY)
             PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, ",%s", k_algos[g->algorithm]));
           else
@@ -175,11 +175,11 @@ pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
       default: break; /* a union member this version does not know */
     }
   }
-  if (PQT_HAS(e, 6)) {
+  if (PQT_HAS_FIELD(e, schema_element, converted_type)) {
     int32_t ct = e->converted_type;
-    if (ct == PQT_CT_DECIMAL && PQT_HAS(e, 8))
+    if (ct == PQT_CT_DECIMAL && PQT_HAS_FIELD(e, schema_element, precision))
       return pqt_buf_printf(out, err, "DECIMAL(%d,%d)", (int)e->precision,
-                            PQT_HAS(e, 7) ? (int)e->scale : 0);
+                            PQT_HAS_FIELD(e, schema_element, scale) ? (int)e->scale : 0);
     if (ct >= 0 && ct <= PQT_CT_INTERVAL)
       return pqt_buf_printf(out, err, "%s", pqt_converted_type_name(ct));
     return pqt_buf_printf(out, err, "ConvertedType(%d)", (int)ct);
@@ -555,8 +555,8 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
       if (args.a[1].type == T_EOF) return perr(ps, &args.a[1], "missing scale");
       PQT_RETURN_NOT_OK(int_arg(ps, &args.a[1], &s, "a scale"));
     }
-    PQT_SET(lt, PQT_LT_DECIMAL);
-    lt->decimal.isset = (1u << 1) | (1u << 2);
+    PQT_SET_FIELD(lt, logical_type, decimal);
+    lt->decimal.isset = PQT_FIELD_MASK(decimal_type, scale, precision);
     lt->decimal.precision = p;
     lt->decimal.scale = s;
   } else if (tok_is(nt, "TIME") || tok_is(nt, "TIMESTAMP")) {
@@ -564,7 +564,7 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     bool is_time = tok_is(nt, "TIME");
     pqt_time_type *tt = is_time ? &lt->time : &lt->timestamp;
     PQT_SET(lt, is_time ? PQT_LT_TIME : PQT_LT_TIMESTAMP);
-    tt->isset = (1u << 1) | (1u << 2);
+    tt->isset = PQT_FIELD_MASK(time_type, is_adjusted_to_utc, unit);
     PQT_RETURN_NOT_OK(parse_unit(ps, &args.a[0], &tt->unit));
     PQT_RETURN_NOT_OK(parse_bool(ps, &args.a[1], &tt->is_adjusted_to_utc));
   } else if (tok_is(nt, "INTEGER") || tok_is(nt, "INT")) {
@@ -573,18 +573,18 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     PQT_RETURN_NOT_OK(int_arg(ps, &args.a[0], &bw, "a bit width"));
     if (bw != 8 && bw != 16 && bw != 32 && bw != 64)
       return perr(ps, &args.a[0], "INTEGER bit width must be 8, 16, 32 or 64");
-    PQT_SET(lt, PQT_LT_INTEGER);
-    lt->integer.isset = (1u << 1) | (1u << 2);
+    PQT_SET_FIELD(lt, logical_type, integer);
+    lt->integer.isset = PQT_FIELD_MASK(int_type, bit_width, is_signed);
     lt->integer.bit_width = (int8_t)bw;
     PQT_RETURN_NOT_OK(parse_bool(ps, &args.a[1], &lt->integer.is_signed));
   } else if (tok_is(nt, "VARIANT")) {
     NEED_ARGS(0, 1);
-    PQT_SET(lt, PQT_LT_VARIANT);
+    PQT_SET_FIELD(lt, logical_type, variant);
     if (args.n == 1) {
       int32_t v;
       PQT_RETURN_NOT_OK(int_arg(ps, &args.a[0], &v, "a specification version"));
       if (v < -128 || v > 127) return perr(ps, &args.a[0], "specification version out of range");
-      lt->variant.isset = 1u << 1;
+      lt->variant.isset = PQT_FIELD_MASK(variant_type, specification_version);
       lt->variant.specification_version = (int8_t)v;
     }
   } else if (tok_is(nt, "GEOMETRY") || tok_is(nt, "GEOGRAPHY")) {
@@ -594,8 +594,8 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     if (args.n >= 1 && args.a[0].type != T_EOF) {
       pqt_bytes crs;
       PQT_RETURN_NOT_OK(tok_bytes(ps, &args.a[0], &crs));
-      if (geo) { lt->geography.crs = crs; PQT_SET(&lt->geography, 1); }
-      else { lt->geometry.crs = crs; PQT_SET(&lt->geometry, 1); }
+      if (geo) { lt->geography.crs = crs; PQT_SET_FIELD(&lt->geography, geography_type, crs); }
+      else { lt->geometry.crs = crs; PQT_SET_FIELD(&lt->geometry, geometry_type, crs); }
     }
     if (args.n == 2) {
       int a = -1;
@@ -603,7 +603,7 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
         if (tok_is(&args.a[1], k_algos[k])) a = k;
       if (a < 0) return perr(ps, &args.a[1], "unknown edge interpolation algorithm");
       lt->geography.algorithm = a;
-      PQT_SET(&lt->geography, 2);
+      PQT_SET_FIELD(&lt->geography, geography_type, algorithm);
     }
   } else {
     return perr(ps, nt, "unknown annotation '%.*s'", (int)(nt->n > 40 ? 40 : nt->n), nt->p);
@@ -613,28 +613,28 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
   /* Set both annotations, then check they fit the type. */
   const char *why = NULL;
   bool fits;
-  int32_t phys = PQT_HAS(e, 1) ? e->type : -1;
-  int32_t tl = PQT_HAS(e, 2) ? e->type_length : -1;
+  int32_t phys = PQT_HAS_FIELD(e, schema_element, type) ? e->type : -1;
+  int32_t tl = PQT_HAS_FIELD(e, schema_element, type_length) ? e->type_length : -1;
   if (legacy >= 0) {
     e->converted_type = legacy;
-    PQT_SET(e, 6);
+    PQT_SET_FIELD(e, schema_element, converted_type);
     pqt_logical_type from;
     if (pqt_converted_to_logical(legacy, false, 0, false, 0, &from)) {
       *lt = from;
-      PQT_SET(e, 10);
+      PQT_SET_FIELD(e, schema_element, logical_type);
     }
     fits = pqt_converted_type_fits(legacy, is_group, phys, tl, false, 0, 0, &why);
   } else {
-    PQT_SET(e, 10);
+    PQT_SET_FIELD(e, schema_element, logical_type);
     int32_t ct, sc = 0, pr = 0;
     if (pqt_logical_to_converted(lt, &ct, &sc, &pr)) {
       e->converted_type = ct;
-      PQT_SET(e, 6);
+      PQT_SET_FIELD(e, schema_element, converted_type);
       if (ct == PQT_CT_DECIMAL) {
         e->scale = sc;
         e->precision = pr;
-        PQT_SET(e, 7);
-        PQT_SET(e, 8);
+        PQT_SET_FIELD(e, schema_element, scale);
+        PQT_SET_FIELD(e, schema_element, precision);
       }
     }
     fits = pqt_logical_type_fits(lt, is_group, phys, tl, &why);
@@ -673,8 +673,8 @@ static pqt_status parse_fields(parser *ps) {
   if (!tok_is(&t, "message")) return perr(ps, &t, "expected 'message'");
   PQT_RETURN_NOT_OK(push_elem(ps, &e));
   PQT_RETURN_NOT_OK(parse_name(ps, &t, &e->name));
-  PQT_SET(e, 4);
-  PQT_SET(e, 5);
+  PQT_SET_FIELD(e, schema_element, name);
+  PQT_SET_FIELD(e, schema_element, num_children);
   PQT_RETURN_NOT_OK(expect_punct(ps, &t, '{', "after the message name"));
   stack[sp++] = 0;
 
@@ -712,7 +712,7 @@ static pqt_status parse_fields(parser *ps) {
     PQT_RETURN_NOT_OK(push_elem(ps, &e));
     size_t ei = ps->n_elems - 1;
     e->repetition_type = rep;
-    PQT_SET(e, 3);
+    PQT_SET_FIELD(e, schema_element, repetition_type);
 
     PQT_RETURN_NOT_OK(next_tok(ps, &t));
     bool is_group = tok_is(&t, "group");
@@ -729,16 +729,16 @@ static pqt_status parse_fields(parser *ps) {
         PQT_RETURN_NOT_OK(expect_punct(ps, &t2, ')', "after the length"));
         phys = PQT_FIXED_LEN_BYTE_ARRAY;
         e->type_length = n;
-        PQT_SET(e, 2);
+        PQT_SET_FIELD(e, schema_element, type_length);
       }
       if (phys < 0)
         return perr(ps, &t, "expected 'group' or a primitive type, found '%.*s'",
                     (int)(t.n > 40 ? 40 : t.n), t.p);
       e->type = phys;
-      PQT_SET(e, 1);
+      PQT_SET_FIELD(e, schema_element, type);
     }
     PQT_RETURN_NOT_OK(parse_name(ps, &t, &e->name));
-    PQT_SET(e, 4);
+    PQT_SET_FIELD(e, schema_element, name);
     tok name_tok = t;
 
     PQT_RETURN_NOT_OK(next_tok(ps, &t));
@@ -748,7 +748,7 @@ static pqt_status parse_fields(parser *ps) {
       PQT_RETURN_NOT_OK(parse_int(ps, &t, &vl, "a vector length"));
       if (vl <= 0) return perr(ps, &t, "vector length must be positive");
       e->vector_length = vl;
-      PQT_SET(e, 11);
+      PQT_SET_FIELD(e, schema_element, vector_length);
       PQT_RETURN_NOT_OK(expect_punct(ps, &t, ']', "after the vector length"));
       PQT_RETURN_NOT_OK(next_tok(ps, &t));
     } else if (rep == PQT_VECTOR) {
@@ -761,7 +761,7 @@ static pqt_status parse_fields(parser *ps) {
     }
     if (tok_punct(&t, '=')) {
       PQT_RETURN_NOT_OK(parse_int(ps, &t, &e->field_id, "a field id"));
-      PQT_SET(e, 9);
+      PQT_SET_FIELD(e, schema_element, field_id);
       PQT_RETURN_NOT_OK(next_tok(ps, &t));
     }
     if (is_group) {
@@ -770,7 +770,7 @@ static pqt_status parse_fields(parser *ps) {
                     (const char *)e->name.ptr);
       if (sp > PQT_SCHEMA_MAX_DEPTH - 1)
         return perr(ps, &t, "nesting deeper than %d levels", PQT_SCHEMA_MAX_DEPTH);
-      PQT_SET(e, 5);
+      PQT_SET_FIELD(e, schema_element, num_children);
       e->num_children = 0;
       stack[sp++] = ei;
     } else if (!tok_punct(&t, ';')) {

@@ -50,7 +50,7 @@ const char *pqt_node_kind_name(pqt_node_kind k) {
 }
 
 static void set_time(pqt_time_type *t, bool utc, int unit) {
-  t->isset = (1u << 1) | (1u << 2);
+  t->isset = PQT_FIELD_MASK(time_type, is_adjusted_to_utc, unit);
   t->is_adjusted_to_utc = utc;
   t->unit.isset = 1u << unit;
 }
@@ -96,42 +96,42 @@ bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale,
                               bool has_precision, int32_t precision, pqt_logical_type *out) {
   memset(out, 0, sizeof *out);
   switch (ct) {
-    case PQT_CT_UTF8: PQT_SET(out, PQT_LT_STRING); return true;
-    case PQT_CT_MAP: PQT_SET(out, PQT_LT_MAP); return true;
-    case PQT_CT_LIST: PQT_SET(out, PQT_LT_LIST); return true;
-    case PQT_CT_ENUM: PQT_SET(out, PQT_LT_ENUM); return true;
+    case PQT_CT_UTF8: PQT_SET_FIELD(out, logical_type, string); return true;
+    case PQT_CT_MAP: PQT_SET_FIELD(out, logical_type, map); return true;
+    case PQT_CT_LIST: PQT_SET_FIELD(out, logical_type, list); return true;
+    case PQT_CT_ENUM: PQT_SET_FIELD(out, logical_type, enum); return true;
     case PQT_CT_DECIMAL:
       if (!has_precision) return false;
-      PQT_SET(out, PQT_LT_DECIMAL);
-      out->decimal.isset = (1u << 1) | (1u << 2);
+      PQT_SET_FIELD(out, logical_type, decimal);
+      out->decimal.isset = PQT_FIELD_MASK(decimal_type, scale, precision);
       out->decimal.precision = precision;
       out->decimal.scale = has_scale ? scale : 0;
       return true;
-    case PQT_CT_DATE: PQT_SET(out, PQT_LT_DATE); return true;
+    case PQT_CT_DATE: PQT_SET_FIELD(out, logical_type, date); return true;
     case PQT_CT_TIME_MILLIS:
-      PQT_SET(out, PQT_LT_TIME); set_time(&out->time, true, PQT_TIME_UNIT_MILLIS); return true;
+      PQT_SET_FIELD(out, logical_type, time); set_time(&out->time, true, PQT_TIME_UNIT_MILLIS); return true;
     case PQT_CT_TIME_MICROS:
-      PQT_SET(out, PQT_LT_TIME); set_time(&out->time, true, PQT_TIME_UNIT_MICROS); return true;
+      PQT_SET_FIELD(out, logical_type, time); set_time(&out->time, true, PQT_TIME_UNIT_MICROS); return true;
     case PQT_CT_TIMESTAMP_MILLIS:
-      PQT_SET(out, PQT_LT_TIMESTAMP);
+      PQT_SET_FIELD(out, logical_type, timestamp);
       set_time(&out->timestamp, true, PQT_TIME_UNIT_MILLIS);
       return true;
     case PQT_CT_TIMESTAMP_MICROS:
-      PQT_SET(out, PQT_LT_TIMESTAMP);
+      PQT_SET_FIELD(out, logical_type, timestamp);
       set_time(&out->timestamp, true, PQT_TIME_UNIT_MICROS);
       return true;
     case PQT_CT_UINT_8: case PQT_CT_UINT_16: case PQT_CT_UINT_32: case PQT_CT_UINT_64:
     case PQT_CT_INT_8: case PQT_CT_INT_16: case PQT_CT_INT_32: case PQT_CT_INT_64: {
       bool is_signed = ct >= PQT_CT_INT_8;
       int k = ct - (is_signed ? PQT_CT_INT_8 : PQT_CT_UINT_8);
-      PQT_SET(out, PQT_LT_INTEGER);
-      out->integer.isset = (1u << 1) | (1u << 2);
+      PQT_SET_FIELD(out, logical_type, integer);
+      out->integer.isset = PQT_FIELD_MASK(int_type, bit_width, is_signed);
       out->integer.bit_width = (int8_t)(8 << k);
       out->integer.is_signed = is_signed;
       return true;
     }
-    case PQT_CT_JSON: PQT_SET(out, PQT_LT_JSON); return true;
-    case PQT_CT_BSON: PQT_SET(out, PQT_LT_BSON); return true;
+    case PQT_CT_JSON: PQT_SET_FIELD(out, logical_type, json); return true;
+    case PQT_CT_BSON: PQT_SET_FIELD(out, logical_type, bson); return true;
     default: return false; /* MAP_KEY_VALUE, INTERVAL, out of range */
   }
 }
@@ -199,7 +199,7 @@ bool pqt_logical_type_fits(const pqt_logical_type *lt, bool is_group, int32_t ph
       return physical == PQT_BYTE_ARRAY ? true : fail(why, "annotation needs BYTE_ARRAY");
     case PQT_LT_GEOGRAPHY:
       if (physical != PQT_BYTE_ARRAY) return fail(why, "annotation needs BYTE_ARRAY");
-      if (PQT_HAS(&lt->geography, 2) &&
+      if (PQT_HAS_FIELD(&lt->geography, geography_type, algorithm) &&
           (lt->geography.algorithm < 0 || lt->geography.algorithm > PQT_EDGE_KARNEY))
         return fail(why, "unknown GEOGRAPHY edge algorithm");
       return true;
@@ -283,8 +283,8 @@ bool pqt_logical_type_equal(const pqt_logical_type *a, const pqt_logical_type *b
              (!a->geometry.isset || bytes_eq(a->geometry.crs, b->geometry.crs));
     case PQT_LT_GEOGRAPHY:
       return a->geography.isset == b->geography.isset &&
-             (!PQT_HAS(&a->geography, 1) || bytes_eq(a->geography.crs, b->geography.crs)) &&
-             (!PQT_HAS(&a->geography, 2) || a->geography.algorithm == b->geography.algorithm);
+             (!PQT_HAS_FIELD(&a->geography, geography_type, crs) || bytes_eq(a->geography.crs, b->geography.crs)) &&
+             (!PQT_HAS_FIELD(&a->geography, geography_type, algorithm) || a->geography.algorithm == b->geography.algorithm);
     default: return true;
   }
 }

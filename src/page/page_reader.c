@@ -197,7 +197,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
                            "page claims %zu uncompressed bytes from %zu compressed (limit %llu): refusing", usize,
                            csize, (unsigned long long)cap);
 
-    if (PQT_HAS(h, 4) && pr->opts.verify_crc) {
+    if (PQT_HAS_FIELD(h, page_header, crc) && pr->opts.verify_crc) {
       uint32_t crc = pqt_crc32(0, stored, stored_len);
       if (crc != (uint32_t)h->crc && !pr->opts.crc_report_only)
         return pqt_corrupt(err, "CRC32 mismatch: page says %08x, bytes give %08x", (uint32_t)h->crc, crc);
@@ -209,7 +209,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     page->num_nulls = -1;
     page->num_rows = -1;
     if (h->type == PQT_PAGE_DICTIONARY) {
-      PQT_CHECK_CORRUPT(PQT_HAS(h, 7), err, "dictionary page without a dictionary_page_header");
+      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, dictionary_page_header), err, "dictionary page without a dictionary_page_header");
       const pqt_dictionary_page_header *dh = &h->dictionary_page_header;
       PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "dictionary page: negative num_values %d", dh->num_values);
       page->num_values = dh->num_values;
@@ -226,7 +226,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     }
 
     if (h->type == PQT_PAGE_DATA) {
-      PQT_CHECK_CORRUPT(PQT_HAS(h, 5), err, "data page without a data_page_header");
+      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header), err, "data page without a data_page_header");
       const pqt_data_page_header *dh = &h->data_page_header;
       PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "data page: negative num_values %d", dh->num_values);
       page->num_values = dh->num_values;
@@ -254,7 +254,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     }
 
     /* DATA_PAGE_V2 */
-    PQT_CHECK_CORRUPT(PQT_HAS(h, 8), err, "v2 data page without a data_page_header_v2");
+    PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header_v2), err, "v2 data page without a data_page_header_v2");
     const pqt_data_page_header_v2 *dh = &h->data_page_header_v2;
     PQT_CHECK_CORRUPT(dh->num_values >= 0 && dh->num_rows >= 0, err, "v2 data page: negative num_values or num_rows");
     PQT_CHECK_CORRUPT(dh->definition_levels_byte_length >= 0 && dh->repetition_levels_byte_length >= 0, err,
@@ -273,7 +273,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     page->rep_len = rl;
     page->def = body + rl;
     page->def_len = dl;
-    bool compressed = PQT_HAS(dh, 7) ? dh->is_compressed : true;
+    bool compressed = PQT_HAS_FIELD(dh, data_page_header_v2, is_compressed) ? dh->is_compressed : true;
     size_t vc = csize - rl - dl, vu = usize - rl - dl;
     if (!compressed || pr->codec == PQT_CODEC_UNCOMPRESSED) {
       PQT_CHECK_CORRUPT(vc == vu, err, "v2 data page: uncompressed values section sizes differ (%zu vs %zu)", vc, vu);

@@ -368,7 +368,7 @@ static void test_tampering(void) {
   CHECK_OK(pqt_reader_open_buffer(&r, img, len, &h.o, &e));
   const pqt_column_metadata *dcm = &r->md.row_groups.items[0].columns.items[5].meta_data;
   int64_t start = dcm->data_page_offset;
-  bool has_dict = PQT_HAS(dcm, 11) && dcm->dictionary_page_offset > 0;
+  bool has_dict = PQT_HAS_FIELD(dcm, column_metadata, dictionary_page_offset) && dcm->dictionary_page_offset > 0;
   int64_t dict_at = has_dict ? dcm->dictionary_page_offset : -1;
   pqt_reader_close(r);
   CHECK(start > 4 && (size_t)start + 64 < len);
@@ -410,7 +410,7 @@ static void test_tampering(void) {
     CHECK_OK(pqt_reader_open_buffer(&r, ctr, ctr_len, &h.o, &e));
     dcm = &r->md.row_groups.items[0].columns.items[5].meta_data;
     start = dcm->data_page_offset;
-    has_dict = PQT_HAS(dcm, 11) && dcm->dictionary_page_offset > 0;
+    has_dict = PQT_HAS_FIELD(dcm, column_metadata, dictionary_page_offset) && dcm->dictionary_page_offset > 0;
     dict_at = has_dict ? dcm->dictionary_page_offset : -1;
     pqt_reader_close(r);
     size_t at = (size_t)start + 4 + 12 + 1;
@@ -466,12 +466,12 @@ static void test_bloom_filter_and_page_index(void) {
     const pqt_column_chunk *cc = &rg->columns.items[c];
     const char *path = r->schema->leaves[c]->dotted_path;
     bool is_double = strcmp(path, "double_field") == 0, is_float = strcmp(path, "float_field") == 0;
-    if (!PQT_HAS(cc, 8)) continue;
+    if (!PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) continue;
     pqt_module_decryptor d;
     CHECK_OK(pqt_file_decryptor_column(r->crypto, cc, path, 0, c, &d, &e));
     const pqt_column_metadata *cm = &cc->meta_data;
-    if ((is_double || is_float) && PQT_HAS(cm, 14)) {
-      CHECK(PQT_HAS(cm, 14));
+    if ((is_double || is_float) && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) {
+      CHECK(PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset));
       uint64_t off = (uint64_t)cm->bloom_filter_offset;
       size_t avail = (size_t)(r->io.size - off);
       uint8_t *buf = malloc(avail);
@@ -484,7 +484,7 @@ static void test_bloom_filter_and_page_index(void) {
       CHECK_MSG(st == PQT_OK, "%s: %s", path, e.message);
       if (st == PQT_OK) {
         checked_filters++;
-        if (PQT_HAS(cm, 15)) CHECK_EQ_INT(used, cm->bloom_filter_length);
+        if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length)) CHECK_EQ_INT(used, cm->bloom_filter_length);
         int64_t missing = 0, absent_hits = 0;
         for (int64_t i = 0; i < rows; i++) {
           uint8_t v[8];
@@ -510,7 +510,7 @@ static void test_bloom_filter_and_page_index(void) {
       pqt_buf_free(&bits);
       free(buf);
     }
-    if (PQT_HAS(cc, 4) && PQT_HAS(cc, 5) && PQT_HAS(cc, 6) && PQT_HAS(cc, 7)) {
+    if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length) && PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length)) {
       size_t oil = (size_t)cc->offset_index_length, cil = (size_t)cc->column_index_length;
       uint8_t *oi = malloc(oil), *ci = malloc(cil);
       CHECK_OK(r->io.read_at(r->io.private_data, (uint64_t)cc->offset_index_offset, oi, oil, &e));
@@ -588,7 +588,7 @@ static void test_reencrypt_corpus_modules(void) {
   CHECK(again.len == mod_len && memcmp(again.data, mod, mod_len) == 0);
   /* 2. the first data page header of int32_field (footer key, GCM) */
   const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[1].meta_data;
-  int64_t at = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : cm->data_page_offset;
+  int64_t at = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : cm->data_page_offset;
   bool dict = at != cm->data_page_offset;
   d.row_group = 0;
   d.column = 1;
@@ -608,7 +608,7 @@ static void test_reencrypt_corpus_modules(void) {
     CHECK_OK(pqt_reader_open_buffer(&r, img, len, &h.o, &e));
     CHECK_EQ_INT(r->crypto->algorithm, PQT_AES_GCM_CTR_V1);
     cm = &r->md.row_groups.items[0].columns.items[5].meta_data;
-    CHECK(PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0);
+    CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0);
     at = cm->dictionary_page_offset;
     CHECK_OK(pqt_module_decryptor_init(&d, PQT_AES_GCM_CTR_V1, h.k.col[0], 16, r->crypto->file_aad,
                                        r->crypto->file_aad_len, &e));
@@ -676,7 +676,7 @@ static void test_mutations(void) {
       CHECK_OK(pqt_reader_open_buffer(&r, img, len, &h.o, &e));
       for (int k = 0; k < 2; k++) {
         const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[k ? 5 : 1].meta_data;
-        lo[k] = (uint64_t)(PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset
+        lo[k] = (uint64_t)(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset
                                                                                : cm->data_page_offset);
         hi[k] = lo[k] + (uint64_t)cm->total_compressed_size;
       }

@@ -113,11 +113,11 @@ static void check_aux(const uint8_t *file, size_t n, const pqt_file_metadata *m,
     const pqt_row_group *rg = &m->row_groups.items[r];
     for (int32_t c = 0; c < rg->columns.n; c++) {
       const pqt_column_chunk *cc = &rg->columns.items[c];
-      if (PQT_HAS(cc, 8) || PQT_HAS(cc, 9) || PQT_HAS(m, 8)) continue; /* encrypted */
-      if (!PQT_HAS(cc, 3)) continue;
+      if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) || PQT_HAS_FIELD(m, file_metadata, encryption_algorithm)) continue; /* encrypted */
+      if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) continue;
       const pqt_column_metadata *md = &cc->meta_data;
       int64_t off = md->data_page_offset;
-      if (PQT_HAS(md, 11) && md->dictionary_page_offset > 0 && md->dictionary_page_offset < off)
+      if (PQT_HAS_FIELD(md, column_metadata, dictionary_page_offset) && md->dictionary_page_offset > 0 && md->dictionary_page_offset < off)
         off = md->dictionary_page_offset;
       pqt_error e;
       pqt_error_init(&e);
@@ -130,7 +130,7 @@ static void check_aux(const uint8_t *file, size_t n, const pqt_file_metadata *m,
         else CHECK_MSG(0, "%s rg %d col %d: page header at %lld: %s", path, r, c, (long long)off,
                        e.message);
       }
-      if (PQT_HAS(cc, 6) && PQT_HAS(cc, 7) && cc->column_index_offset >= 0 &&
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length) && cc->column_index_offset >= 0 &&
           cc->column_index_length > 0 &&
           (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length <= n) {
         size_t used = 0;
@@ -140,7 +140,7 @@ static void check_aux(const uint8_t *file, size_t n, const pqt_file_metadata *m,
         else if (bad) t->aux_failed_bad_data++;
         else CHECK_MSG(0, "%s rg %d col %d: column index: %s", path, r, c, e.message);
       }
-      if (PQT_HAS(cc, 4) && PQT_HAS(cc, 5) && cc->offset_index_offset >= 0 &&
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length) && cc->offset_index_offset >= 0 &&
           cc->offset_index_length > 0 &&
           (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length <= n) {
         size_t used = 0;
@@ -215,7 +215,7 @@ static void check_file(const char *path, bool bad, tally *t) {
     CHECK_OK(pqt_thrift_decode(&pqt_desc_file_metadata, footer, flen, NULL, &a, &m, NULL));
     if (used != flen) {
       /* Only a signed plaintext footer (nonce + tag = 28 bytes) may follow. */
-      bool signed_footer = PQT_HAS(&m, 8) && flen - used == 28;
+      bool signed_footer = PQT_HAS_FIELD(&m, file_metadata, encryption_algorithm) && flen - used == 28;
       if (signed_footer) t->signed_footers++;
       CHECK_MSG(bad || signed_footer, "%s: footer used %zu of %u bytes", path, used, flen);
     }

@@ -146,7 +146,7 @@ static int layout(const uint8_t *f, size_t len, uint64_t *rg_end, uint64_t *page
     rg_end[g] = 0;
     for (int c = 0; c < md.row_groups.items[g].columns.n; c++) {
       const pqt_column_metadata *cm = &md.row_groups.items[g].columns.items[c].meta_data;
-      uint64_t start = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 ? (uint64_t)cm->dictionary_page_offset
+      uint64_t start = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? (uint64_t)cm->dictionary_page_offset
                                                                           : (uint64_t)cm->data_page_offset;
       uint64_t end = start + (uint64_t)cm->total_compressed_size;
       if (end > rg_end[g]) rg_end[g] = end;

@@ -2,7 +2,7 @@
 #include "core/core.h"
 #include "harness.h"
 #include "thrift/parquet_types.h"
-static void test_isset_bits(void) { pqt_column_metadata m = {0}; PQT_SET(&m, 12); CHECK(PQT_HAS(&m, 12)); CHECK(!PQT_HAS(&m, 11)); pqt_logical_type lt = {0}; PQT_SET(&lt, PQT_LT_TIMESTAMP); CHECK_EQ_INT(pqt_union_which(lt.isset), PQT_LT_TIMESTAMP); }
+static void test_isset_bits(void) { pqt_column_metadata m = {0}; PQT_SET_FIELD(&m, column_metadata, statistics); CHECK(PQT_HAS_FIELD(&m, column_metadata, statistics)); CHECK(!PQT_HAS_FIELD(&m, column_metadata, dictionary_page_offset)); pqt_logical_type lt = {0}; PQT_SET_FIELD(&lt, logical_type, timestamp); CHECK_EQ_INT(pqt_union_which(lt.isset), PQT_LT_TIMESTAMP); }
 
 
 static void test_arena_alloc_and_limit(void) {

@@ -94,7 +94,7 @@ static void test_plain_byte_array(void) {
   const uint8_t huge[8] = {0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4};
   CHECK(pqt_plain_decode_byte_array(huge, 8, o, &out, 1, &used, NULL) == PQT_ECORRUPT);
   /* offsets overflow: data already near INT32_MAX (fails before writing) */
-  pqt_buf fake = {NULL, (size_t)INT32_MAX - 2, 0, NULL};
+  pqt_buf fake = {NULL, (size_t)INT32_MAX - 2, 0, NULL, PQT_OK};
   CHECK(pqt_plain_decode_byte_array(enc.data, enc.len, o, &fake, 1, &used, NULL) ==
         PQT_ECORRUPT);
   pqt_buf_free(&enc);

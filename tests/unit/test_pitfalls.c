@@ -140,12 +140,12 @@ static bool splice_pages(const pqt_string *base, const uint8_t *pages, size_t pl
   pqt_row_group *rg = &ft.md.row_groups.items[0];
   pqt_column_chunk *cc = &rg->columns.items[0];
   pqt_column_metadata *cm = &cc->meta_data;
-  cm->isset &= ~((1u << 11) | (1u << 12) | (1u << 13) | (1u << 14) | (1u << 15) | (1u << 16));
+  cm->isset &= ~PQT_FIELD_MASK(column_metadata, dictionary_page_offset, statistics, encoding_stats, bloom_filter_offset, bloom_filter_length, size_statistics);
   cm->codec = codec;
   cm->num_values = num_values;
   cm->total_compressed_size = cm->total_uncompressed_size = (int64_t)plen;
   cm->data_page_offset = 4;
-  cc->isset &= ~((1u << 4) | (1u << 5) | (1u << 6) | (1u << 7));
+  cc->isset &= ~PQT_FIELD_MASK(column_chunk, offset_index_offset, offset_index_length, column_index_offset, column_index_length);
   cc->file_offset = 4;
   rg->total_byte_size = (int64_t)plen;
   rg->total_compressed_size = (int64_t)plen;
@@ -172,12 +172,12 @@ static pqt_page_header v1_header(int32_t num_values, int32_t encoding, int32_t d
   h.type = PQT_PAGE_DATA;
   h.uncompressed_page_size = (int32_t)usize;
   h.compressed_page_size = (int32_t)csize;
-  h.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 5);
+  h.isset = PQT_FIELD_MASK(page_header, type, uncompressed_page_size, compressed_page_size, data_page_header);
   h.data_page_header.num_values = num_values;
   h.data_page_header.encoding = encoding;
   h.data_page_header.definition_level_encoding = def_enc;
   h.data_page_header.repetition_level_encoding = PQT_ENC_RLE;
-  h.data_page_header.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4);
+  h.data_page_header.isset = PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
   return h;
 }
 
@@ -228,14 +228,14 @@ static void test_dictionary_page_offset_variants(void) {
   footer ft;
   CHECK(footer_decode(base.data, base.len, &ft));
   pqt_column_metadata *cm = &ft.md.row_groups.items[0].columns.items[0].meta_data;
-  CHECK(PQT_HAS(cm, 11) && cm->dictionary_page_offset == 4 && cm->data_page_offset > 4);
+  CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset == 4 && cm->data_page_offset > 4);
   int64_t dict_at = cm->dictionary_page_offset;
   for (int variant = 0; variant < 3 && want; variant++) {
-    cm->isset |= 1u << 11;
+    cm->isset |= PQT_FIELD_MASK(column_metadata, dictionary_page_offset);
     switch (variant) {
       case 0: cm->dictionary_page_offset = 0; cm->data_page_offset = dict_at; break;
       case 1: cm->dictionary_page_offset = dict_at; cm->data_page_offset = dict_at; break;
-      default: cm->isset &= ~(1u << 11); cm->data_page_offset = dict_at; break;
+      default: cm->isset &= ~PQT_FIELD_MASK(column_metadata, dictionary_page_offset); cm->data_page_offset = dict_at; break;
     }
     pqt_buf f;
     CHECK(assemble((const uint8_t *)base.data, ft.start, &ft.md, &f));
@@ -245,7 +245,7 @@ static void test_dictionary_page_offset_variants(void) {
     pqt_buf_free(&f);
   }
   /* and a data_page_offset of 0 with the chunk start in dictionary_page_offset */
-  cm->isset |= 1u << 11;
+  cm->isset |= PQT_FIELD_MASK(column_metadata, dictionary_page_offset);
   cm->dictionary_page_offset = dict_at;
   cm->data_page_offset = 0;
   pqt_buf f;
@@ -288,9 +288,9 @@ static void test_row_group_file_offset(void) {
   for (int32_t g = 0; g < ft.md.row_groups.n; g++) {
     pqt_row_group *rg = &ft.md.row_groups.items[g];
     const pqt_column_chunk *cc = &rg->columns.items[0];
-    int64_t start = PQT_HAS(&cc->meta_data, 11) ? cc->meta_data.dictionary_page_offset : cc->meta_data.data_page_offset;
-    CHECK(PQT_HAS(&cc->meta_data, 11)); /* dictionary encoded */
-    CHECK(PQT_HAS(rg, 5));
+    int64_t start = PQT_HAS_FIELD(&cc->meta_data, column_metadata, dictionary_page_offset) ? cc->meta_data.dictionary_page_offset : cc->meta_data.data_page_offset;
+    CHECK(PQT_HAS_FIELD(&cc->meta_data, column_metadata, dictionary_page_offset)); /* dictionary encoded */
+    CHECK(PQT_HAS_FIELD(rg, row_group, file_offset));
     CHECK_EQ_INT(rg->file_offset, start);
     CHECK_EQ_INT(cc->file_offset, start);
     if (g > 0) CHECK(rg->file_offset > ft.md.row_groups.items[g - 1].file_offset);
@@ -355,18 +355,18 @@ static void test_legacy_min_max_by_sort_order(void) {
   pqt_row_group *rg = &ft.md.row_groups.items[0];
   /* the writer itself: min_value/max_value everywhere, legacy fields only
    * where the order is signed */
-  CHECK(PQT_HAS(&rg->columns.items[0].meta_data.statistics, 6) &&
-        !PQT_HAS(&rg->columns.items[0].meta_data.statistics, 2));
-  CHECK(PQT_HAS(&rg->columns.items[1].meta_data.statistics, 2));
-  CHECK(PQT_HAS(&rg->columns.items[2].meta_data.statistics, 6) &&
-        !PQT_HAS(&rg->columns.items[2].meta_data.statistics, 2));
+  CHECK(PQT_HAS_FIELD(&rg->columns.items[0].meta_data.statistics, statistics, min_value) &&
+        !PQT_HAS_FIELD(&rg->columns.items[0].meta_data.statistics, statistics, min));
+  CHECK(PQT_HAS_FIELD(&rg->columns.items[1].meta_data.statistics, statistics, min));
+  CHECK(PQT_HAS_FIELD(&rg->columns.items[2].meta_data.statistics, statistics, min_value) &&
+        !PQT_HAS_FIELD(&rg->columns.items[2].meta_data.statistics, statistics, min));
   /* now as an old parquet-mr file: legacy fields only, binary ones wrong */
   static const char wrong_min[] = "zzz", wrong_max[] = "aaa";
   int32_t i_min = -5, i_max = 7, u_smin = -1, u_smax = 1; /* u in signed order: wrong for UINT_32 */
   for (int c = 0; c < 3; c++) {
     pqt_statistics *st = &rg->columns.items[c].meta_data.statistics;
-    st->isset &= ~((1u << 5) | (1u << 6) | (1u << 7) | (1u << 8));
-    st->isset |= (1u << 1) | (1u << 2);
+    st->isset &= ~PQT_FIELD_MASK(statistics, max_value, min_value, is_max_value_exact, is_min_value_exact);
+    st->isset |= PQT_FIELD_MASK(statistics, max, min);
   }
   rg->columns.items[0].meta_data.statistics.min = bytes_of(wrong_min, 3);
   rg->columns.items[0].meta_data.statistics.max = bytes_of(wrong_max, 3);
@@ -376,7 +376,7 @@ static void test_legacy_min_max_by_sort_order(void) {
   rg->columns.items[2].meta_data.statistics.max = bytes_of((const char *)&u_smax, 4);
   static const char mr[] = "parquet-mr version 1.7.0 (build 0)";
   ft.md.created_by = bytes_of(mr, strlen(mr));
-  ft.md.isset &= ~(1u << 7); /* parquet-mr 1.7 wrote no column_orders */
+  ft.md.isset &= ~PQT_FIELD_MASK(file_metadata, column_orders); /* parquet-mr 1.7 wrote no column_orders */
   pqt_buf f;
   CHECK(assemble((const uint8_t *)base.data, ft.start, &ft.md, &f));
   pqt_reader *r = open_buf(f.data, f.len);
@@ -427,8 +427,8 @@ static void test_legacy_page_stats_of_binary_not_shown(void) {
   pqt_statistics *st = &h.data_page_header.statistics;
   st->min = bytes_of("\xc3\xa9", 2); /* signed order: 0xC3 sorts below 'a' */
   st->max = bytes_of("mid", 3);
-  st->isset = (1u << 1) | (1u << 2);
-  PQT_SET(&h.data_page_header, 5);
+  st->isset = PQT_FIELD_MASK(statistics, max, min);
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, statistics);
   pqt_buf pages, f;
   pqt_buf_init(&pages, NULL);
   put_page(&pages, &h, body.data, body.len);
@@ -464,9 +464,9 @@ static void test_min_value_needs_column_orders(void) {
   pqt_statistics *st = &ft.md.row_groups.items[0].columns.items[0].meta_data.statistics;
   static int32_t high_min = 5;
   st->min_value = bytes_of((const char *)&high_min, 4); /* above the smallest value, 3 */
-  st->isset &= ~(1u << 2);                               /* no legacy min either */
+  st->isset &= ~PQT_FIELD_MASK(statistics, min);                               /* no legacy min either */
   for (int with_orders = 1; with_orders >= 0; with_orders--) {
-    if (!with_orders) ft.md.isset &= ~(1u << 7);
+    if (!with_orders) ft.md.isset &= ~PQT_FIELD_MASK(file_metadata, column_orders);
     pqt_buf f;
     CHECK(assemble((const uint8_t *)base.data, ft.start, &ft.md, &f));
     int64_t problems = -1;
@@ -517,21 +517,21 @@ static void test_float_statistics_written(void) {
   CHECK(footer_decode(file.data, file.len, &ft));
   const pqt_row_group *rg = &ft.md.row_groups.items[0];
   const pqt_statistics *sd = &rg->columns.items[0].meta_data.statistics;
-  CHECK(PQT_HAS(sd, 5) && PQT_HAS(sd, 6) && PQT_HAS(sd, 9));
+  CHECK(PQT_HAS_FIELD(sd, statistics, max_value) && PQT_HAS_FIELD(sd, statistics, min_value) && PQT_HAS_FIELD(sd, statistics, nan_count));
   CHECK(dbl_of(sd->min_value) == 0 && signbit(dbl_of(sd->min_value)) && dbl_of(sd->max_value) == 2.5);
   CHECK_EQ_INT(sd->nan_count, 6);
   const pqt_statistics *sz = &rg->columns.items[1].meta_data.statistics;
   CHECK(signbit(dbl_of(sz->min_value)) && dbl_of(sz->min_value) == 0 && dbl_of(sz->max_value) == 4);
   const pqt_statistics *sn = &rg->columns.items[2].meta_data.statistics;
-  CHECK(!PQT_HAS(sn, 5) && !PQT_HAS(sn, 6) && !PQT_HAS(sn, 1) && !PQT_HAS(sn, 2));
-  CHECK(PQT_HAS(sn, 9) && sn->nan_count == 8);
+  CHECK(!PQT_HAS_FIELD(sn, statistics, max_value) && !PQT_HAS_FIELD(sn, statistics, min_value) && !PQT_HAS_FIELD(sn, statistics, max) && !PQT_HAS_FIELD(sn, statistics, min));
+  CHECK(PQT_HAS_FIELD(sn, statistics, nan_count) && sn->nan_count == 8);
   /* column index: page 0 of z holds only zeros: [-0, +0] */
   const pqt_column_chunk *cz = &rg->columns.items[1];
   pqt_arena ar;
   pqt_arena_init(&ar, NULL);
   pqt_column_index ci;
-  CHECK(PQT_HAS(cz, 6));
-  if (PQT_HAS(cz, 6)) {
+  CHECK(PQT_HAS_FIELD(cz, column_chunk, column_index_offset));
+  if (PQT_HAS_FIELD(cz, column_chunk, column_index_offset)) {
     CHECK_OK(pqt_thrift_decode(&pqt_desc_column_index, (const uint8_t *)file.data + cz->column_index_offset,
                                (size_t)cz->column_index_length, NULL, &ar, &ci, NULL));
     CHECK(ci.min_values.n == 2 && signbit(dbl_of(ci.min_values.items[0])) && dbl_of(ci.min_values.items[0]) == 0);
@@ -541,7 +541,7 @@ static void test_float_statistics_written(void) {
    * well-formed 8-byte bounds that are not NaN on non-null pages */
   for (int c = 0; c < 3; c += 2) {
     const pqt_column_chunk *cc = &rg->columns.items[c];
-    if (!PQT_HAS(cc, 6)) continue;
+    if (!PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) continue;
     CHECK_OK(pqt_thrift_decode(&pqt_desc_column_index, (const uint8_t *)file.data + cc->column_index_offset,
                                (size_t)cc->column_index_length, NULL, &ar, &ci, NULL));
     for (int32_t i = 0; i < ci.null_pages.n && i < ci.min_values.n && i < ci.max_values.n; i++) {
@@ -602,14 +602,14 @@ static void test_unsigned_decimal_int96_statistics_written(void) {
   if (su->min_value.len == 8) memcpy(&mn, su->min_value.ptr, 8);
   if (su->max_value.len == 8) memcpy(&mx, su->max_value.ptr, 8);
   CHECK(mn == 1 && mx == UINT64_MAX);
-  CHECK(!PQT_HAS(su, 1) && !PQT_HAS(su, 2)); /* no signed legacy copy */
+  CHECK(!PQT_HAS_FIELD(su, statistics, max) && !PQT_HAS_FIELD(su, statistics, min)); /* no signed legacy copy */
   const pqt_statistics *sdec = &rg->columns.items[1].meta_data.statistics;
   CHECK(sdec->min_value.len == 4 && memcmp(sdec->min_value.ptr, d + 4, 4) == 0);
   CHECK(sdec->max_value.len == 4 && memcmp(sdec->max_value.ptr, d + 8, 4) == 0);
-  CHECK(!PQT_HAS(sdec, 1) && !PQT_HAS(sdec, 2));
+  CHECK(!PQT_HAS_FIELD(sdec, statistics, max) && !PQT_HAS_FIELD(sdec, statistics, min));
   const pqt_statistics *st = &rg->columns.items[2].meta_data.statistics;
-  CHECK(!PQT_HAS(st, 5) && !PQT_HAS(st, 6) && !PQT_HAS(st, 1) && !PQT_HAS(st, 2));
-  CHECK(!PQT_HAS(&rg->columns.items[2], 6)); /* no column index without an order */
+  CHECK(!PQT_HAS_FIELD(st, statistics, max_value) && !PQT_HAS_FIELD(st, statistics, min_value) && !PQT_HAS_FIELD(st, statistics, max) && !PQT_HAS_FIELD(st, statistics, min));
+  CHECK(!PQT_HAS_FIELD(&rg->columns.items[2], column_chunk, column_index_offset)); /* no column index without an order */
   /* column_orders: TYPE_ORDER for the ordered columns */
   CHECK(ft.md.column_orders.n == 3 && ft.md.column_orders.items[0].isset == (1u << PQT_ORDER_TYPE));
   footer_free(&ft);
@@ -876,14 +876,14 @@ static void test_converted_types_and_timestamp_coercion(void) {
       {"u", PQT_CT_UINT_64},          {"s", PQT_CT_UTF8},             {"dec", PQT_CT_DECIMAL}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const pqt_schema_element *e = find_elem(&ft.md, want[i].name);
-    CHECK(e && PQT_HAS(e, 10));
+    CHECK(e && PQT_HAS_FIELD(e, schema_element, logical_type));
     if (!e) continue;
-    if (want[i].ct < 0) CHECK_MSG(!PQT_HAS(e, 6), "%s", want[i].name);
-    else CHECK_MSG(PQT_HAS(e, 6) && e->converted_type == want[i].ct, "%s: converted type %d", want[i].name,
-                   PQT_HAS(e, 6) ? e->converted_type : -1);
+    if (want[i].ct < 0) CHECK_MSG(!PQT_HAS_FIELD(e, schema_element, converted_type), "%s", want[i].name);
+    else CHECK_MSG(PQT_HAS_FIELD(e, schema_element, converted_type) && e->converted_type == want[i].ct, "%s: converted type %d", want[i].name,
+                   PQT_HAS_FIELD(e, schema_element, converted_type) ? e->converted_type : -1);
   }
   const pqt_schema_element *dec = find_elem(&ft.md, "dec");
-  CHECK(dec && PQT_HAS(dec, 7) && PQT_HAS(dec, 8) && dec->scale == 3 && dec->precision == 9);
+  CHECK(dec && PQT_HAS_FIELD(dec, schema_element, scale) && PQT_HAS_FIELD(dec, schema_element, precision) && dec->scale == 3 && dec->precision == 9);
   footer_free(&ft);
   pqt_string_free(&file);
   /* Spark-compatible: ns timestamps become MICROS (values divided), uint64 int64 */
@@ -1031,7 +1031,7 @@ static void test_v2_page_quirks(void) {
     pqt_page_header h;
     memset(&h, 0, sizeof h);
     h.type = PQT_PAGE_DATA_V2;
-    h.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 8);
+    h.isset = PQT_FIELD_MASK(page_header, type, uncompressed_page_size, compressed_page_size, data_page_header_v2);
     h.uncompressed_page_size = (int32_t)(lv.len + raw.len);
     h.compressed_page_size = (int32_t)(lv.len + comp.len);
     pqt_data_page_header_v2 *d = &h.data_page_header_v2;
@@ -1041,10 +1041,10 @@ static void test_v2_page_quirks(void) {
     d->encoding = PQT_ENC_PLAIN;
     d->definition_levels_byte_length = (int32_t)lv.len;
     d->repetition_levels_byte_length = 0;
-    d->isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6);
+    d->isset = PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding, definition_levels_byte_length, repetition_levels_byte_length);
     if (p == 2) {
       d->is_compressed = false;
-      PQT_SET(d, 7);
+      PQT_SET_FIELD(d, data_page_header_v2, is_compressed);
     }
     CHECK_OK(pqt_thrift_encode(&pqt_desc_page_header, &h, &pages, NULL));
     CHECK_OK(pqt_buf_append(&pages, lv.data, lv.len, NULL));
@@ -1347,7 +1347,7 @@ static void index_variants(const pqt_string *fileP, const char *want, const pqt_
     const char *expect = NULL;
     switch (variant) {
       case 0: /* null_counts absent, then -1 */
-        c2.isset &= ~(1u << 5);
+        c2.isset &= ~PQT_FIELD_MASK(column_index, null_counts);
         break;
       case 1: /* null_pages says page 3 is all null, its count says 0, its bounds empty */
         np[3] = true;
@@ -1392,8 +1392,8 @@ static void test_all_null_column_index(void) {
   footer ft;
   CHECK(footer_decode(f.data, f.len, &ft));
   const pqt_column_chunk *cc = &ft.md.row_groups.items[0].columns.items[0];
-  CHECK(PQT_HAS(cc, 6));
-  if (PQT_HAS(cc, 6)) {
+  CHECK(PQT_HAS_FIELD(cc, column_chunk, column_index_offset));
+  if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) {
     pqt_arena ar;
     pqt_arena_init(&ar, NULL);
     pqt_column_index ci;
@@ -1410,7 +1410,7 @@ static void test_all_null_column_index(void) {
     pqt_arena_reset(&ar);
   }
   const pqt_statistics *st = &cc->meta_data.statistics;
-  CHECK(!PQT_HAS(st, 5) && !PQT_HAS(st, 6) && PQT_HAS(st, 3) && st->null_count == N);
+  CHECK(!PQT_HAS_FIELD(st, statistics, max_value) && !PQT_HAS_FIELD(st, statistics, min_value) && PQT_HAS_FIELD(st, statistics, null_count) && st->null_count == N);
   int64_t problems = -1;
   char *vt = verify_text(f.data, f.len, &problems);
   CHECK_MSG(problems == 0, "%s", vt ? vt : "");
@@ -1447,7 +1447,7 @@ static void test_page_crc(void) {
     footer ft;
     CHECK(footer_decode(f.data, f.len, &ft));
     const pqt_column_metadata *cm = &ft.md.row_groups.items[0].columns.items[0].meta_data;
-    CHECK(PQT_HAS(cm, 11));
+    CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset));
     uint8_t *b = (uint8_t *)f.data;
     uint64_t p = (uint64_t)cm->dictionary_page_offset, end = p + (uint64_t)cm->total_compressed_size;
     int pages = 0, dict_pages = 0;
@@ -1457,7 +1457,7 @@ static void test_page_crc(void) {
       pqt_page_header h;
       size_t hl = 0;
       if (pqt_thrift_decode(&pqt_desc_page_header, b + p, (size_t)(end - p), &hl, NULL, &h, NULL) != PQT_OK) break;
-      CHECK(PQT_HAS(&h, 4));
+      CHECK(PQT_HAS_FIELD(&h, page_header, crc));
       uint32_t want = pqt_crc32(0, b + p + hl, (size_t)h.compressed_page_size);
       CHECK_MSG((uint32_t)h.crc == want, "page %d: crc %08x, computed %08x", pages, (uint32_t)h.crc, want);
       if (h.type == PQT_PAGE_DICTIONARY) {
@@ -1496,7 +1496,7 @@ static void test_page_crc(void) {
     pqt_page_header h;
     CHECK_OK(pqt_thrift_decode(&pqt_desc_page_header, (const uint8_t *)f.data + cm->dictionary_page_offset,
                                (size_t)cm->total_compressed_size, NULL, NULL, &h, NULL));
-    CHECK(!PQT_HAS(&h, 4));
+    CHECK(!PQT_HAS_FIELD(&h, page_header, crc));
     char *rows = cat(f.data, f.len);
     CHECK(rows && strncmp(rows, "{\"s\":\"word000\"}\n", 16) == 0);
     free(rows);
@@ -1542,8 +1542,8 @@ static void test_bloom_filters_written(void) {
   for (int32_t g = 0; g < ft.md.row_groups.n && g < 2; g++) {
     for (int c = 0; c < 2; c++) {
       pqt_column_metadata *cm = &ft.md.row_groups.items[g].columns.items[c].meta_data;
-      CHECK(PQT_HAS(cm, 14));
-      if (!PQT_HAS(cm, 14)) continue;
+      CHECK(PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset));
+      if (!PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) continue;
       /* after the row group's chunks, before the next row group */
       int64_t chunk_end = cm->data_page_offset + cm->total_compressed_size;
       CHECK(cm->bloom_filter_offset >= chunk_end);
@@ -1552,13 +1552,13 @@ static void test_bloom_filters_written(void) {
       size_t used = 0;
       CHECK_OK(pqt_bloom_parse(b + cm->bloom_filter_offset, file.len - (size_t)cm->bloom_filter_offset, NULL, &bf,
                                &used, NULL));
-      if (PQT_HAS(cm, 15)) CHECK_EQ_INT(cm->bloom_filter_length, used);
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length)) CHECK_EQ_INT(cm->bloom_filter_length, used);
       for (int i = 50 * g; i < 50 * g + 50; i++) {
         uint64_t h = c == 0 ? pqt_bloom_hash(&iv[i], 4) : pqt_bloom_hash(sd + so[i], (size_t)(so[i + 1] - so[i]));
         CHECK_MSG(pqt_bloom_check(&bf, h), "row group %d column %d value %d", g, c, i);
       }
       pqt_bloom_free(&bf);
-      cm->isset &= ~(1u << 15); /* for the check below: no length */
+      cm->isset &= ~PQT_FIELD_MASK(column_metadata, bloom_filter_length); /* for the check below: no length */
     }
   }
   pqt_buf f;
@@ -1599,9 +1599,9 @@ static void test_binary_truncation_written(void) {
   CHECK(footer_decode(f.data, f.len, &ft));
   const pqt_statistics *st = &ft.md.row_groups.items[0].columns.items[0].meta_data.statistics;
   CHECK(st->min_value.len == 64 && memcmp(st->min_value.ptr, data + 200, 64) == 0);
-  CHECK(PQT_HAS(st, 8) && !st->is_min_value_exact);
+  CHECK(PQT_HAS_FIELD(st, statistics, is_min_value_exact) && !st->is_min_value_exact);
   CHECK(st->max_value.len == 64 && memcmp(st->max_value.ptr, data + 100, 63) == 0 && st->max_value.ptr[63] == 'd');
-  CHECK(PQT_HAS(st, 7) && !st->is_max_value_exact);
+  CHECK(PQT_HAS_FIELD(st, statistics, is_max_value_exact) && !st->is_max_value_exact);
   footer_free(&ft);
   pqt_string_free(&f);
   memset(data + 100, 0xFF, 100);

@@ -49,7 +49,7 @@ static void test_flat(void) {
       fx_lt(fx_flba("id", PQT_REQUIRED, 16), PQT_LT_UUID),
   };
   e[2].field_id = 7;
-  PQT_SET(&e[2], 9);
+  PQT_SET_FIELD(&e[2], schema_element, field_id);
   pqt_schema *s = build_ok(&a, e, FX_N(e));
   if (!s) return;
   CHECK_EQ_INT(s->n_nodes, 4);
@@ -185,7 +185,7 @@ static void test_root_repetition_ignored_and_empty_schema(void) {
   }
   /* A root with no num_children at all is the same empty schema. */
   pqt_schema_element r2 = fx_root("empty", 0);
-  r2.isset &= ~(1u << 5);
+  r2.isset &= ~PQT_FIELD_MASK(schema_element, num_children);
   s = build_ok(&a, &r2, 1);
   if (s) CHECK_EQ_INT(s->n_leaves, 0);
   pqt_arena_reset(&a);
@@ -196,10 +196,10 @@ static void test_group_with_type_is_group_and_empty_names(void) {
   pqt_arena_init(&a, NULL);
   pqt_schema_element g = fx_group("", PQT_OPTIONAL, 1);
   g.type = PQT_INT32; /* ignored: num_children > 0 wins */
-  PQT_SET(&g, 1);
+  PQT_SET_FIELD(&g, schema_element, type);
   pqt_schema_element leaf0 = fx_leaf("", PQT_REQUIRED, PQT_INT32);
   leaf0.num_children = 0; /* some writers set 0 on leaves */
-  PQT_SET(&leaf0, 5);
+  PQT_SET_FIELD(&leaf0, schema_element, num_children);
   pqt_schema_element e[] = {fx_root("s", 1), g, leaf0};
   pqt_schema *s = build_ok(&a, e, 3);
   if (s) {
@@ -529,7 +529,7 @@ static void test_vector(void) {
   pqt_arena_init(&a, NULL);
   pqt_schema_element v = fx_group("list", PQT_VECTOR, 1);
   v.vector_length = 4;
-  PQT_SET(&v, 11);
+  PQT_SET_FIELD(&v, schema_element, vector_length);
   pqt_schema_element e[] = {
       fx_root("s", 1),
       fx_lt(fx_group("emb", PQT_OPTIONAL, 1), PQT_LT_VECTOR),
@@ -547,7 +547,7 @@ static void test_vector(void) {
   }
   /* VECTOR repetition without vector_length is corrupt. */
   pqt_error err;
-  e[2].isset &= ~(1u << 11);
+  e[2].isset &= ~PQT_FIELD_MASK(schema_element, vector_length);
   CHECK_EQ_INT(build_err(e, FX_N(e), &err), PQT_ECORRUPT);
   CHECK(strstr(err.message, "vector_length") != NULL);
   pqt_arena_reset(&a);
@@ -833,7 +833,7 @@ static void test_malformed(void) {
   }
   {
     pqt_schema_element leaf = fx_leaf("a", PQT_REQUIRED, PQT_INT32);
-    leaf.isset &= ~(1u << 1);
+    leaf.isset &= ~PQT_FIELD_MASK(schema_element, type);
     pqt_schema_element e[] = {fx_root("s", 1), leaf};
     expect_corrupt(e, 2, "neither a type nor children");
   }
@@ -855,13 +855,13 @@ static void test_malformed(void) {
     pqt_schema_element e[] = {fx_root("s", 1), fx_leaf("a", 4, PQT_INT32)};
     expect_corrupt(e, 2, "repetition_type 4");
     pqt_schema_element leaf = fx_leaf("a", PQT_REQUIRED, PQT_INT32);
-    leaf.isset &= ~(1u << 3);
+    leaf.isset &= ~PQT_FIELD_MASK(schema_element, repetition_type);
     pqt_schema_element e2[] = {fx_root("s", 1), leaf};
     expect_corrupt(e2, 2, "repetition_type is missing");
   }
   {
     pqt_schema_element leaf = fx_leaf("a", PQT_REQUIRED, PQT_INT32);
-    leaf.isset &= ~(1u << 4);
+    leaf.isset &= ~PQT_FIELD_MASK(schema_element, name);
     pqt_schema_element e[] = {fx_root("s", 1), leaf};
     expect_corrupt(e, 2, "name is missing");
   }
@@ -1011,9 +1011,9 @@ static void test_mutations(void) {
         case 1: x->isset ^= 1u << (rng() % 12); break;
         case 2: x->repetition_type = (int32_t)(rng() % 6) - 1; break;
         case 3: x->type = (int32_t)(rng() % 10) - 1; break;
-        case 4: x->converted_type = (int32_t)(rng() % 24) - 1; PQT_SET(x, 6); break;
+        case 4: x->converted_type = (int32_t)(rng() % 24) - 1; PQT_SET_FIELD(x, schema_element, converted_type); break;
         case 5: x->type_length = (int32_t)(rng() % 20) - 2; break;
-        case 6: x->logical_type.isset = 1u << (rng() % 21); PQT_SET(x, 10); break;
+        case 6: x->logical_type.isset = 1u << (rng() % 21); PQT_SET_FIELD(x, schema_element, logical_type); break;
         case 7: x->num_children = (int32_t)rng(); break;
       }
     }

@@ -16,16 +16,16 @@ static inline pqt_schema_element fx_root(const char *name, int nc) {
   pqt_schema_element e;
   memset(&e, 0, sizeof e);
   e.name = fx_bytes(name);
-  PQT_SET(&e, 4);
+  PQT_SET_FIELD(&e, schema_element, name);
   e.num_children = nc;
-  PQT_SET(&e, 5);
+  PQT_SET_FIELD(&e, schema_element, num_children);
   return e;
 }
 
 static inline pqt_schema_element fx_group(const char *name, int rep, int nc) {
   pqt_schema_element e = fx_root(name, nc);
   e.repetition_type = rep;
-  PQT_SET(&e, 3);
+  PQT_SET_FIELD(&e, schema_element, repetition_type);
   return e;
 }
 
@@ -33,31 +33,31 @@ static inline pqt_schema_element fx_leaf(const char *name, int rep, int type) {
   pqt_schema_element e;
   memset(&e, 0, sizeof e);
   e.name = fx_bytes(name);
-  PQT_SET(&e, 4);
+  PQT_SET_FIELD(&e, schema_element, name);
   e.repetition_type = rep;
-  PQT_SET(&e, 3);
+  PQT_SET_FIELD(&e, schema_element, repetition_type);
   e.type = type;
-  PQT_SET(&e, 1);
+  PQT_SET_FIELD(&e, schema_element, type);
   return e;
 }
 
 static inline pqt_schema_element fx_flba(const char *name, int rep, int len) {
   pqt_schema_element e = fx_leaf(name, rep, PQT_FIXED_LEN_BYTE_ARRAY);
   e.type_length = len;
-  PQT_SET(&e, 2);
+  PQT_SET_FIELD(&e, schema_element, type_length);
   return e;
 }
 
 static inline pqt_schema_element fx_ct(pqt_schema_element e, int ct) {
   e.converted_type = ct;
-  PQT_SET(&e, 6);
+  PQT_SET_FIELD(&e, schema_element, converted_type);
   return e;
 }
 
 static inline pqt_schema_element fx_lt(pqt_schema_element e, int member) {
   memset(&e.logical_type, 0, sizeof e.logical_type);
   PQT_SET(&e.logical_type, member);
-  PQT_SET(&e, 10);
+  PQT_SET_FIELD(&e, schema_element, logical_type);
   return e;
 }
 
@@ -65,8 +65,8 @@ static inline pqt_schema_element fx_decimal_ct(pqt_schema_element e, int precisi
   e = fx_ct(e, PQT_CT_DECIMAL);
   e.precision = precision;
   e.scale = scale;
-  PQT_SET(&e, 7);
-  PQT_SET(&e, 8);
+  PQT_SET_FIELD(&e, schema_element, scale);
+  PQT_SET_FIELD(&e, schema_element, precision);
   return e;
 }
 
@@ -75,7 +75,7 @@ static inline pqt_logical_type fx_time(int member, int unit, bool utc) {
   memset(&lt, 0, sizeof lt);
   PQT_SET(&lt, member);
   pqt_time_type *t = member == PQT_LT_TIME ? &lt.time : &lt.timestamp;
-  t->isset = 6;
+  t->isset = PQT_FIELD_MASK(time_type, is_adjusted_to_utc, unit);
   t->is_adjusted_to_utc = utc;
   t->unit.isset = 1u << unit;
   return lt;
@@ -84,8 +84,8 @@ static inline pqt_logical_type fx_time(int member, int unit, bool utc) {
 static inline pqt_logical_type fx_int(int bw, bool is_signed) {
   pqt_logical_type lt;
   memset(&lt, 0, sizeof lt);
-  PQT_SET(&lt, PQT_LT_INTEGER);
-  lt.integer.isset = 6;
+  PQT_SET_FIELD(&lt, logical_type, integer);
+  lt.integer.isset = PQT_FIELD_MASK(int_type, bit_width, is_signed);
   lt.integer.bit_width = (int8_t)bw;
   lt.integer.is_signed = is_signed;
   return lt;
@@ -94,8 +94,8 @@ static inline pqt_logical_type fx_int(int bw, bool is_signed) {
 static inline pqt_logical_type fx_decimal(int precision, int scale) {
   pqt_logical_type lt;
   memset(&lt, 0, sizeof lt);
-  PQT_SET(&lt, PQT_LT_DECIMAL);
-  lt.decimal.isset = 6;
+  PQT_SET_FIELD(&lt, logical_type, decimal);
+  lt.decimal.isset = PQT_FIELD_MASK(decimal_type, scale, precision);
   lt.decimal.precision = precision;
   lt.decimal.scale = scale;
   return lt;
@@ -110,7 +110,7 @@ static inline pqt_logical_type fx_simple(int member) {
 
 static inline pqt_schema_element fx_with(pqt_schema_element e, pqt_logical_type lt) {
   e.logical_type = lt;
-  PQT_SET(&e, 10);
+  PQT_SET_FIELD(&e, schema_element, logical_type);
   return e;
 }
 

@@ -66,7 +66,7 @@ static void test_print_hand_built(void) {
   pqt_arena_init(&a, NULL);
   pqt_schema_element x = fx_leaf("x", PQT_REQUIRED, PQT_INT32);
   x.field_id = 7;
-  PQT_SET(&x, 9);
+  PQT_SET_FIELD(&x, schema_element, field_id);
   pqt_schema_element e[] = {
       fx_root("schema", 6),
       fx_ct(fx_lt(fx_leaf("text", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_LT_STRING), PQT_CT_UTF8),
@@ -280,8 +280,8 @@ static void test_legacy_names_and_both_annotations(void) {
   CHECK_OK(pqt_schema_parse(text, strlen(text), &a, &e, &n, &err));
   CHECK_EQ_INT(n, 12);
   if (n == 12) {
-    CHECK(PQT_HAS(&e[1], 6) && e[1].converted_type == PQT_CT_UTF8);
-    CHECK(PQT_HAS(&e[1], 10) && e[1].logical_type.isset == (1u << PQT_LT_STRING));
+    CHECK(PQT_HAS_FIELD(&e[1], schema_element, converted_type) && e[1].converted_type == PQT_CT_UTF8);
+    CHECK(PQT_HAS_FIELD(&e[1], schema_element, logical_type) && e[1].logical_type.isset == (1u << PQT_LT_STRING));
     pqt_logical_type ts = fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_MILLIS, true);
     CHECK(pqt_logical_type_equal(&e[2].logical_type, &ts));
     CHECK_EQ_INT(e[2].converted_type, PQT_CT_TIMESTAMP_MILLIS);
@@ -291,15 +291,15 @@ static void test_legacy_names_and_both_annotations(void) {
     pqt_logical_type i8 = fx_int(8, true);
     CHECK(pqt_logical_type_equal(&e[6].logical_type, &i8));
     CHECK_EQ_INT(e[7].converted_type, PQT_CT_UINT_64);
-    CHECK(PQT_HAS(&e[8], 6) && e[8].converted_type == PQT_CT_INTERVAL);
-    CHECK(!PQT_HAS(&e[8], 10));
-    CHECK(PQT_HAS(&e[9], 7) && PQT_HAS(&e[9], 8));
+    CHECK(PQT_HAS_FIELD(&e[8], schema_element, converted_type) && e[8].converted_type == PQT_CT_INTERVAL);
+    CHECK(!PQT_HAS_FIELD(&e[8], schema_element, logical_type));
+    CHECK(PQT_HAS_FIELD(&e[9], schema_element, scale) && PQT_HAS_FIELD(&e[9], schema_element, precision));
     CHECK_EQ_INT(e[9].precision, 5);
     CHECK_EQ_INT(e[9].scale, 0);
     CHECK_EQ_INT(e[9].converted_type, PQT_CT_DECIMAL);
     CHECK_EQ_INT(e[10].converted_type, PQT_CT_UINT_16);
-    CHECK(PQT_HAS(&e[11], 10));
-    CHECK(!PQT_HAS(&e[11], 6)); /* TIME(NANOS) has no ConvertedType */
+    CHECK(PQT_HAS_FIELD(&e[11], schema_element, logical_type));
+    CHECK(!PQT_HAS_FIELD(&e[11], schema_element, converted_type)); /* TIME(NANOS) has no ConvertedType */
   }
   pqt_arena_reset(&a);
   check_reprints_as(text,
@@ -331,7 +331,7 @@ static void test_legacy_names_and_both_annotations(void) {
   CHECK_OK(pqt_schema_parse(mkv, strlen(mkv), &a, &e, &n, &err));
   CHECK_OK(pqt_schema_build(e, n, &a, &s, &err));
   if (s) {
-    CHECK(!PQT_HAS(&e[1], 10));
+    CHECK(!PQT_HAS_FIELD(&e[1], schema_element, logical_type));
     CHECK_EQ_INT(e[1].converted_type, PQT_CT_MAP_KEY_VALUE);
     CHECK_EQ_INT(s->nodes[1].kind, PQT_NODE_MAP);
     CHECK(s->nodes[1].value == &s->nodes[4]);
@@ -472,17 +472,17 @@ static void test_print_every_annotation_from_elements(void) {
   rows[1].e = fx_ct(fx_leaf("x", PQT_REQUIRED, PQT_INT32), 77);
   rows[1].want = "ConvertedType(77)";
   rows[2].e = fx_leaf("x", PQT_REQUIRED, PQT_INT32);
-  rows[2].e.isset |= 1u << 10; /* LogicalType of a member this version does not know */
+  rows[2].e.isset |= PQT_FIELD_MASK(schema_element, logical_type); /* LogicalType of a member this version does not know */
   rows[2].want = "";
   rows[3].e = fx_lt(fx_leaf("x", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_LT_GEOGRAPHY);
   rows[3].e.logical_type.geography.algorithm = 9;
-  PQT_SET(&rows[3].e.logical_type.geography, 2);
+  PQT_SET_FIELD(&rows[3].e.logical_type.geography, geography_type, algorithm);
   rows[3].want = "GEOGRAPHY(,9)";
   rows[4].e = fx_ct(fx_lt(fx_group("g", PQT_OPTIONAL, 1), PQT_LT_MAP), PQT_CT_MAP);
   rows[4].want = "MAP";
   rows[5].e = fx_lt(fx_leaf("x", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_LT_GEOMETRY);
   rows[5].e.logical_type.geometry.crs = fx_bytes("a\nb");
-  PQT_SET(&rows[5].e.logical_type.geometry, 1);
+  PQT_SET_FIELD(&rows[5].e.logical_type.geometry, geometry_type, crs);
   rows[5].want = "GEOMETRY(\"a\\x0ab\")";
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     pqt_buf b;

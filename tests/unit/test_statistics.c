@@ -7,7 +7,7 @@
 
 static void test_kinds(void) {
   pqt_logical_type u = {0};
-  PQT_SET(&u, PQT_LT_INTEGER);
+  PQT_SET_FIELD(&u, logical_type, integer);
   u.integer.bit_width = 32;
   u.integer.is_signed = false;
   CHECK_EQ_INT(pqt_sort_kind_for(PQT_INT32, &u, -1), PQT_SORT_U32);
@@ -17,10 +17,10 @@ static void test_kinds(void) {
   CHECK_EQ_INT(pqt_sort_kind_for(PQT_FIXED_LEN_BYTE_ARRAY, NULL, PQT_CT_INTERVAL), PQT_SORT_NONE);
   CHECK_EQ_INT(pqt_sort_kind_for(PQT_FIXED_LEN_BYTE_ARRAY, NULL, PQT_CT_DECIMAL), PQT_SORT_DECIMAL_BE);
   pqt_logical_type g = {0};
-  PQT_SET(&g, PQT_LT_GEOMETRY);
+  PQT_SET_FIELD(&g, logical_type, geometry);
   CHECK_EQ_INT(pqt_sort_kind_for(PQT_BYTE_ARRAY, &g, -1), PQT_SORT_NONE);
   pqt_logical_type h = {0};
-  PQT_SET(&h, PQT_LT_FLOAT16);
+  PQT_SET_FIELD(&h, logical_type, float16);
   CHECK_EQ_INT(pqt_sort_kind_for(PQT_FIXED_LEN_BYTE_ARRAY, &h, -1), PQT_SORT_FLOAT16);
 }
 

@@ -312,17 +312,21 @@ typedef struct test_outer {
   int16_t h;           /* 20 (long-form id) */
 } test_outer;
 
+/* Field ids of the test structs (the descriptor rows below use them too). */
+enum { TEST_INNER_X = 1 };
+enum { TEST_OUTER_A = 1, TEST_OUTER_S = 2, TEST_OUTER_L = 3, TEST_OUTER_FLAG = 4, TEST_OUTER_INNER = 5, TEST_OUTER_H = 20 };
+
 static const pqt_thrift_field test_inner_rows[] = {
-    {"x", 1, PQT_TK_I64, 0, 0, (int32_t)offsetof(test_inner, x), NULL, NULL},
+    {"x", TEST_INNER_X, PQT_TK_I64, 0, 0, (int32_t)offsetof(test_inner, x), NULL, NULL},
 };
 static const pqt_thrift_desc test_inner_desc = {"Inner", test_inner_rows, 1, 0, sizeof(test_inner)};
 static const pqt_thrift_field test_outer_rows[] = {
-    {"a", 1, PQT_TK_I32, 0, PQT_TF_REQUIRED, (int32_t)offsetof(test_outer, a), NULL, NULL},
-    {"s", 2, PQT_TK_STRING, 0, 0, (int32_t)offsetof(test_outer, s), NULL, NULL},
-    {"l", 3, PQT_TK_LIST, PQT_TK_I64, 0, (int32_t)offsetof(test_outer, l), NULL, NULL},
-    {"flag", 4, PQT_TK_BOOL, 0, 0, (int32_t)offsetof(test_outer, flag), NULL, NULL},
-    {"inner", 5, PQT_TK_STRUCT, 0, 0, (int32_t)offsetof(test_outer, inner), &test_inner_desc, NULL},
-    {"h", 20, PQT_TK_I16, 0, 0, (int32_t)offsetof(test_outer, h), NULL, NULL},
+    {"a", TEST_OUTER_A, PQT_TK_I32, 0, PQT_TF_REQUIRED, (int32_t)offsetof(test_outer, a), NULL, NULL},
+    {"s", TEST_OUTER_S, PQT_TK_STRING, 0, 0, (int32_t)offsetof(test_outer, s), NULL, NULL},
+    {"l", TEST_OUTER_L, PQT_TK_LIST, PQT_TK_I64, 0, (int32_t)offsetof(test_outer, l), NULL, NULL},
+    {"flag", TEST_OUTER_FLAG, PQT_TK_BOOL, 0, 0, (int32_t)offsetof(test_outer, flag), NULL, NULL},
+    {"inner", TEST_OUTER_INNER, PQT_TK_STRUCT, 0, 0, (int32_t)offsetof(test_outer, inner), &test_inner_desc, NULL},
+    {"h", TEST_OUTER_H, PQT_TK_I16, 0, 0, (int32_t)offsetof(test_outer, h), NULL, NULL},
 };
 static const pqt_thrift_desc test_outer_desc = {"Outer", test_outer_rows, 6, 0, sizeof(test_outer)};
 
@@ -416,10 +420,10 @@ static void test_skip_unknown_fields_of_every_type(void) {
   CHECK_EQ_INT(used, b.len - 1);
   CHECK_EQ_INT(o.a, -42);
   CHECK_EQ_INT(o.h, -2);
-  CHECK(PQT_HAS(&o, 4) && o.flag == false);
-  CHECK(PQT_HAS(&o, 5) && PQT_HAS(&o.inner, 1) && o.inner.x == 99);
-  CHECK(!PQT_HAS(&o, 2) && !PQT_HAS(&o, 3));
-  CHECK_EQ_INT(o.isset, (1u << 1) | (1u << 4) | (1u << 5) | (1u << 20));
+  CHECK(PQT_HAS(&o, TEST_OUTER_FLAG) && o.flag == false);
+  CHECK(PQT_HAS(&o, TEST_OUTER_INNER) && PQT_HAS(&o.inner, TEST_INNER_X) && o.inner.x == 99);
+  CHECK(!PQT_HAS(&o, TEST_OUTER_S) && !PQT_HAS(&o, TEST_OUTER_L));
+  CHECK_EQ_INT(o.isset, (1u << TEST_OUTER_A) | (1u << TEST_OUTER_FLAG) | (1u << TEST_OUTER_INNER) | (1u << TEST_OUTER_H));
 
   /* every strict prefix is an error, never a crash */
   for (size_t k = 0; k + 1 < b.len; k++) {
@@ -436,8 +440,8 @@ static void test_wire_type_mismatch_is_skipped(void) {
   test_outer o;
   CHECK_OK(decode_copy(&test_outer_desc, b, sizeof b, NULL, &o, NULL));
   CHECK_EQ_INT(o.a, 7);
-  CHECK(!PQT_HAS(&o, 2));
-  CHECK(!PQT_HAS(&o, 3));
+  CHECK(!PQT_HAS(&o, TEST_OUTER_S));
+  CHECK(!PQT_HAS(&o, TEST_OUTER_L));
   /* a required field sent only with the wrong type is missing */
   static const uint8_t c[] = {0x18, 0x01, 'z', 0x00};
   pqt_error e;
@@ -527,45 +531,45 @@ static pqt_bytes bytes_of(const char *s) {
 static void build_rich(pqt_file_metadata *m, rich_storage *s) {
   memset(m, 0, sizeof *m);
   memset(s, 0, sizeof *s);
-  PQT_SET(m, 1);
+  PQT_SET_FIELD(m, file_metadata, version);
   m->version = 2;
   /* schema: root, a (int32 INTEGER(8,false)), b (timestamp micros utc),
    * c (decimal), d (geography), e (VARIANT) */
   pqt_schema_element *se = s->schema;
-  PQT_SET(&se[0], 4); se[0].name = bytes_of("schema");
-  PQT_SET(&se[0], 5); se[0].num_children = 5;
-  PQT_SET(&se[1], 1); se[1].type = PQT_INT32;
-  PQT_SET(&se[1], 3); se[1].repetition_type = PQT_OPTIONAL;
-  PQT_SET(&se[1], 4); se[1].name = bytes_of("a");
-  PQT_SET(&se[1], 6); se[1].converted_type = PQT_CT_UINT_8;
-  PQT_SET(&se[1], 9); se[1].field_id = -17;
-  PQT_SET(&se[1], 10); PQT_SET(&se[1].logical_type, PQT_LT_INTEGER);
-  PQT_SET(&se[1].logical_type.integer, 1); se[1].logical_type.integer.bit_width = 8;
-  PQT_SET(&se[1].logical_type.integer, 2); se[1].logical_type.integer.is_signed = false;
-  PQT_SET(&se[2], 1); se[2].type = PQT_INT64;
-  PQT_SET(&se[2], 3); se[2].repetition_type = PQT_REQUIRED;
-  PQT_SET(&se[2], 4); se[2].name = bytes_of("b");
-  PQT_SET(&se[2], 10); PQT_SET(&se[2].logical_type, PQT_LT_TIMESTAMP);
-  PQT_SET(&se[2].logical_type.timestamp, 1); se[2].logical_type.timestamp.is_adjusted_to_utc = true;
-  PQT_SET(&se[2].logical_type.timestamp, 2);
-  PQT_SET(&se[2].logical_type.timestamp.unit, PQT_TIME_UNIT_MICROS);
-  PQT_SET(&se[3], 1); se[3].type = PQT_FIXED_LEN_BYTE_ARRAY;
-  PQT_SET(&se[3], 2); se[3].type_length = 16;
-  PQT_SET(&se[3], 4); se[3].name = bytes_of("c");
-  PQT_SET(&se[3], 10); PQT_SET(&se[3].logical_type, PQT_LT_DECIMAL);
-  PQT_SET(&se[3].logical_type.decimal, 1); se[3].logical_type.decimal.scale = 3;
-  PQT_SET(&se[3].logical_type.decimal, 2); se[3].logical_type.decimal.precision = 30;
-  PQT_SET(&se[4], 1); se[4].type = PQT_BYTE_ARRAY;
-  PQT_SET(&se[4], 4); se[4].name = bytes_of("d");
-  PQT_SET(&se[4], 10); PQT_SET(&se[4].logical_type, PQT_LT_GEOGRAPHY);
-  PQT_SET(&se[4].logical_type.geography, 1); se[4].logical_type.geography.crs = bytes_of("OGC:CRS84");
-  PQT_SET(&se[4].logical_type.geography, 2); se[4].logical_type.geography.algorithm = PQT_EDGE_KARNEY;
-  PQT_SET(&se[5], 4); se[5].name = bytes_of("e");
-  PQT_SET(&se[5], 10); PQT_SET(&se[5].logical_type, PQT_LT_VARIANT);
-  PQT_SET(&se[5].logical_type.variant, 1); se[5].logical_type.variant.specification_version = 1;
-  PQT_SET(&se[5], 11); se[5].vector_length = 4;
-  PQT_SET(m, 2); m->schema.items = se; m->schema.n = 6;
-  PQT_SET(m, 3); m->num_rows = 1LL << 40;
+  PQT_SET_FIELD(&se[0], schema_element, name); se[0].name = bytes_of("schema");
+  PQT_SET_FIELD(&se[0], schema_element, num_children); se[0].num_children = 5;
+  PQT_SET_FIELD(&se[1], schema_element, type); se[1].type = PQT_INT32;
+  PQT_SET_FIELD(&se[1], schema_element, repetition_type); se[1].repetition_type = PQT_OPTIONAL;
+  PQT_SET_FIELD(&se[1], schema_element, name); se[1].name = bytes_of("a");
+  PQT_SET_FIELD(&se[1], schema_element, converted_type); se[1].converted_type = PQT_CT_UINT_8;
+  PQT_SET_FIELD(&se[1], schema_element, field_id); se[1].field_id = -17;
+  PQT_SET_FIELD(&se[1], schema_element, logical_type); PQT_SET_FIELD(&se[1].logical_type, logical_type, integer);
+  PQT_SET_FIELD(&se[1].logical_type.integer, int_type, bit_width); se[1].logical_type.integer.bit_width = 8;
+  PQT_SET_FIELD(&se[1].logical_type.integer, int_type, is_signed); se[1].logical_type.integer.is_signed = false;
+  PQT_SET_FIELD(&se[2], schema_element, type); se[2].type = PQT_INT64;
+  PQT_SET_FIELD(&se[2], schema_element, repetition_type); se[2].repetition_type = PQT_REQUIRED;
+  PQT_SET_FIELD(&se[2], schema_element, name); se[2].name = bytes_of("b");
+  PQT_SET_FIELD(&se[2], schema_element, logical_type); PQT_SET_FIELD(&se[2].logical_type, logical_type, timestamp);
+  PQT_SET_FIELD(&se[2].logical_type.timestamp, timestamp_type, is_adjusted_to_utc); se[2].logical_type.timestamp.is_adjusted_to_utc = true;
+  PQT_SET_FIELD(&se[2].logical_type.timestamp, timestamp_type, unit);
+  PQT_SET_FIELD(&se[2].logical_type.timestamp.unit, time_unit, micros);
+  PQT_SET_FIELD(&se[3], schema_element, type); se[3].type = PQT_FIXED_LEN_BYTE_ARRAY;
+  PQT_SET_FIELD(&se[3], schema_element, type_length); se[3].type_length = 16;
+  PQT_SET_FIELD(&se[3], schema_element, name); se[3].name = bytes_of("c");
+  PQT_SET_FIELD(&se[3], schema_element, logical_type); PQT_SET_FIELD(&se[3].logical_type, logical_type, decimal);
+  PQT_SET_FIELD(&se[3].logical_type.decimal, decimal_type, scale); se[3].logical_type.decimal.scale = 3;
+  PQT_SET_FIELD(&se[3].logical_type.decimal, decimal_type, precision); se[3].logical_type.decimal.precision = 30;
+  PQT_SET_FIELD(&se[4], schema_element, type); se[4].type = PQT_BYTE_ARRAY;
+  PQT_SET_FIELD(&se[4], schema_element, name); se[4].name = bytes_of("d");
+  PQT_SET_FIELD(&se[4], schema_element, logical_type); PQT_SET_FIELD(&se[4].logical_type, logical_type, geography);
+  PQT_SET_FIELD(&se[4].logical_type.geography, geography_type, crs); se[4].logical_type.geography.crs = bytes_of("OGC:CRS84");
+  PQT_SET_FIELD(&se[4].logical_type.geography, geography_type, algorithm); se[4].logical_type.geography.algorithm = PQT_EDGE_KARNEY;
+  PQT_SET_FIELD(&se[5], schema_element, name); se[5].name = bytes_of("e");
+  PQT_SET_FIELD(&se[5], schema_element, logical_type); PQT_SET_FIELD(&se[5].logical_type, logical_type, variant);
+  PQT_SET_FIELD(&se[5].logical_type.variant, variant_type, specification_version); se[5].logical_type.variant.specification_version = 1;
+  PQT_SET_FIELD(&se[5], schema_element, vector_length); se[5].vector_length = 4;
+  PQT_SET_FIELD(m, file_metadata, schema); m->schema.items = se; m->schema.n = 6;
+  PQT_SET_FIELD(m, file_metadata, num_rows); m->num_rows = 1LL << 40;
 
   /* one row group, two columns */
   pqt_column_chunk *cc = s->cols;
@@ -574,87 +578,87 @@ static void build_rich(pqt_file_metadata *m, rich_storage *s) {
   s->path1[1] = bytes_of("list");
   s->enc0[0] = PQT_ENC_PLAIN;
   s->enc0[1] = PQT_ENC_RLE_DICTIONARY;
-  PQT_SET(&cc[0], 2); cc[0].file_offset = 0;
-  PQT_SET(&cc[0], 3);
+  PQT_SET_FIELD(&cc[0], column_chunk, file_offset); cc[0].file_offset = 0;
+  PQT_SET_FIELD(&cc[0], column_chunk, meta_data);
   pqt_column_metadata *md = &cc[0].meta_data;
-  PQT_SET(md, 1); md->type = PQT_INT32;
-  PQT_SET(md, 2); md->encodings.items = s->enc0; md->encodings.n = 2;
-  PQT_SET(md, 3); md->path_in_schema.items = s->path0; md->path_in_schema.n = 1;
-  PQT_SET(md, 4); md->codec = PQT_CODEC_ZSTD;
-  PQT_SET(md, 5); md->num_values = 1000;
-  PQT_SET(md, 6); md->total_uncompressed_size = 5000;
-  PQT_SET(md, 7); md->total_compressed_size = 3000;
-  s->kv[0].isset = 0; PQT_SET(&s->kv[0], 1); s->kv[0].key = (pqt_bytes){kv_key, 4};
-  PQT_SET(&s->kv[0], 2); s->kv[0].value = bytes_of("v\n1");
-  PQT_SET(&s->kv[1], 1); s->kv[1].key = bytes_of("only-key");
-  PQT_SET(md, 8); md->key_value_metadata.items = s->kv; md->key_value_metadata.n = 2;
-  PQT_SET(md, 9); md->data_page_offset = 4;
-  PQT_SET(md, 11); md->dictionary_page_offset = 4;
-  PQT_SET(md, 12);
-  PQT_SET(&md->statistics, 3); md->statistics.null_count = 0;
-  PQT_SET(&md->statistics, 5); md->statistics.max_value = (pqt_bytes){blob, 4};
-  PQT_SET(&md->statistics, 6); md->statistics.min_value = (pqt_bytes){blob, 0};
-  PQT_SET(&md->statistics, 7); md->statistics.is_max_value_exact = true;
-  PQT_SET(&md->statistics, 8); md->statistics.is_min_value_exact = false;
-  PQT_SET(&s->es[0], 1); s->es[0].page_type = PQT_PAGE_DATA_V2;
-  PQT_SET(&s->es[0], 2); s->es[0].encoding = PQT_ENC_PLAIN;
-  PQT_SET(&s->es[0], 3); s->es[0].count = 1;
-  PQT_SET(md, 13); md->encoding_stats.items = s->es; md->encoding_stats.n = 1;
-  PQT_SET(md, 14); md->bloom_filter_offset = 12345678901LL;
-  PQT_SET(md, 15); md->bloom_filter_length = 1024;
+  PQT_SET_FIELD(md, column_metadata, type); md->type = PQT_INT32;
+  PQT_SET_FIELD(md, column_metadata, encodings); md->encodings.items = s->enc0; md->encodings.n = 2;
+  PQT_SET_FIELD(md, column_metadata, path_in_schema); md->path_in_schema.items = s->path0; md->path_in_schema.n = 1;
+  PQT_SET_FIELD(md, column_metadata, codec); md->codec = PQT_CODEC_ZSTD;
+  PQT_SET_FIELD(md, column_metadata, num_values); md->num_values = 1000;
+  PQT_SET_FIELD(md, column_metadata, total_uncompressed_size); md->total_uncompressed_size = 5000;
+  PQT_SET_FIELD(md, column_metadata, total_compressed_size); md->total_compressed_size = 3000;
+  s->kv[0].isset = 0; PQT_SET_FIELD(&s->kv[0], key_value, key); s->kv[0].key = (pqt_bytes){kv_key, 4};
+  PQT_SET_FIELD(&s->kv[0], key_value, value); s->kv[0].value = bytes_of("v\n1");
+  PQT_SET_FIELD(&s->kv[1], key_value, key); s->kv[1].key = bytes_of("only-key");
+  PQT_SET_FIELD(md, column_metadata, key_value_metadata); md->key_value_metadata.items = s->kv; md->key_value_metadata.n = 2;
+  PQT_SET_FIELD(md, column_metadata, data_page_offset); md->data_page_offset = 4;
+  PQT_SET_FIELD(md, column_metadata, dictionary_page_offset); md->dictionary_page_offset = 4;
+  PQT_SET_FIELD(md, column_metadata, statistics);
+  PQT_SET_FIELD(&md->statistics, statistics, null_count); md->statistics.null_count = 0;
+  PQT_SET_FIELD(&md->statistics, statistics, max_value); md->statistics.max_value = (pqt_bytes){blob, 4};
+  PQT_SET_FIELD(&md->statistics, statistics, min_value); md->statistics.min_value = (pqt_bytes){blob, 0};
+  PQT_SET_FIELD(&md->statistics, statistics, is_max_value_exact); md->statistics.is_max_value_exact = true;
+  PQT_SET_FIELD(&md->statistics, statistics, is_min_value_exact); md->statistics.is_min_value_exact = false;
+  PQT_SET_FIELD(&s->es[0], page_encoding_stats, page_type); s->es[0].page_type = PQT_PAGE_DATA_V2;
+  PQT_SET_FIELD(&s->es[0], page_encoding_stats, encoding); s->es[0].encoding = PQT_ENC_PLAIN;
+  PQT_SET_FIELD(&s->es[0], page_encoding_stats, count); s->es[0].count = 1;
+  PQT_SET_FIELD(md, column_metadata, encoding_stats); md->encoding_stats.items = s->es; md->encoding_stats.n = 1;
+  PQT_SET_FIELD(md, column_metadata, bloom_filter_offset); md->bloom_filter_offset = 12345678901LL;
+  PQT_SET_FIELD(md, column_metadata, bloom_filter_length); md->bloom_filter_length = 1024;
   s->hist[0] = 1; s->hist[1] = -2; s->hist[2] = INT64_MAX;
-  PQT_SET(md, 16);
-  PQT_SET(&md->size_statistics, 1); md->size_statistics.unencoded_byte_array_data_bytes = 7;
-  PQT_SET(&md->size_statistics, 3);
+  PQT_SET_FIELD(md, column_metadata, size_statistics);
+  PQT_SET_FIELD(&md->size_statistics, size_statistics, unencoded_byte_array_data_bytes); md->size_statistics.unencoded_byte_array_data_bytes = 7;
+  PQT_SET_FIELD(&md->size_statistics, size_statistics, definition_level_histogram);
   md->size_statistics.definition_level_histogram.items = s->hist;
   md->size_statistics.definition_level_histogram.n = 3;
-  PQT_SET(md, 17);
-  PQT_SET(&md->geospatial_statistics, 1);
+  PQT_SET_FIELD(md, column_metadata, geospatial_statistics);
+  PQT_SET_FIELD(&md->geospatial_statistics, geospatial_statistics, bbox);
   pqt_bounding_box *bb = &md->geospatial_statistics.bbox;
-  PQT_SET(bb, 1); bb->xmin = -180.0;
-  PQT_SET(bb, 2); bb->xmax = 180.0;
-  PQT_SET(bb, 3); bb->ymin = -90.5;
-  PQT_SET(bb, 4); bb->ymax = 1e-300;
-  PQT_SET(bb, 7); bb->mmin = 0.1;
+  PQT_SET_FIELD(bb, bounding_box, xmin); bb->xmin = -180.0;
+  PQT_SET_FIELD(bb, bounding_box, xmax); bb->xmax = 180.0;
+  PQT_SET_FIELD(bb, bounding_box, ymin); bb->ymin = -90.5;
+  PQT_SET_FIELD(bb, bounding_box, ymax); bb->ymax = 1e-300;
+  PQT_SET_FIELD(bb, bounding_box, mmin); bb->mmin = 0.1;
   s->geotypes[0] = 1; s->geotypes[1] = 1003;
-  PQT_SET(&md->geospatial_statistics, 2);
+  PQT_SET_FIELD(&md->geospatial_statistics, geospatial_statistics, geospatial_types);
   md->geospatial_statistics.geospatial_types.items = s->geotypes;
   md->geospatial_statistics.geospatial_types.n = 2;
-  PQT_SET(&cc[0], 4); cc[0].offset_index_offset = 102;
-  PQT_SET(&cc[0], 5); cc[0].offset_index_length = 11;
-  PQT_SET(&cc[0], 8); PQT_SET(&cc[0].crypto_metadata, 1);
+  PQT_SET_FIELD(&cc[0], column_chunk, offset_index_offset); cc[0].offset_index_offset = 102;
+  PQT_SET_FIELD(&cc[0], column_chunk, offset_index_length); cc[0].offset_index_length = 11;
+  PQT_SET_FIELD(&cc[0], column_chunk, crypto_metadata); PQT_SET_FIELD(&cc[0].crypto_metadata, column_crypto_metadata, encryption_with_footer_key);
 
-  PQT_SET(&cc[1], 1); cc[1].file_path = bytes_of("other.parquet");
-  PQT_SET(&cc[1], 2); cc[1].file_offset = 77;
-  PQT_SET(&cc[1], 8); PQT_SET(&cc[1].crypto_metadata, 2);
-  PQT_SET(&cc[1].crypto_metadata.encryption_with_column_key, 1);
+  PQT_SET_FIELD(&cc[1], column_chunk, file_path); cc[1].file_path = bytes_of("other.parquet");
+  PQT_SET_FIELD(&cc[1], column_chunk, file_offset); cc[1].file_offset = 77;
+  PQT_SET_FIELD(&cc[1], column_chunk, crypto_metadata); PQT_SET_FIELD(&cc[1].crypto_metadata, column_crypto_metadata, encryption_with_column_key);
+  PQT_SET_FIELD(&cc[1].crypto_metadata.encryption_with_column_key, encryption_with_column_key, path_in_schema);
   cc[1].crypto_metadata.encryption_with_column_key.path_in_schema.items = s->path1;
   cc[1].crypto_metadata.encryption_with_column_key.path_in_schema.n = 2;
-  PQT_SET(&cc[1].crypto_metadata.encryption_with_column_key, 2);
+  PQT_SET_FIELD(&cc[1].crypto_metadata.encryption_with_column_key, encryption_with_column_key, key_metadata);
   cc[1].crypto_metadata.encryption_with_column_key.key_metadata = (pqt_bytes){blob, 3};
-  PQT_SET(&cc[1], 9); cc[1].encrypted_column_metadata = (pqt_bytes){blob, 4};
+  PQT_SET_FIELD(&cc[1], column_chunk, encrypted_column_metadata); cc[1].encrypted_column_metadata = (pqt_bytes){blob, 4};
 
   pqt_row_group *rg = s->rg;
-  PQT_SET(rg, 1); rg->columns.items = cc; rg->columns.n = 2;
-  PQT_SET(rg, 2); rg->total_byte_size = 5000;
-  PQT_SET(rg, 3); rg->num_rows = 1000;
-  PQT_SET(&s->sc[0], 1); s->sc[0].column_idx = 1;
-  PQT_SET(&s->sc[0], 2); s->sc[0].descending = true;
-  PQT_SET(&s->sc[0], 3); s->sc[0].nulls_first = false;
-  PQT_SET(rg, 4); rg->sorting_columns.items = s->sc; rg->sorting_columns.n = 1;
-  PQT_SET(rg, 7); rg->ordinal = -3;
-  PQT_SET(m, 4); m->row_groups.items = rg; m->row_groups.n = 1;
-  PQT_SET(m, 5); m->key_value_metadata.items = s->kv; m->key_value_metadata.n = 1;
-  PQT_SET(m, 6); m->created_by = bytes_of("parquetry test");
-  PQT_SET(&s->orders[0], PQT_ORDER_TYPE);
-  PQT_SET(&s->orders[1], PQT_ORDER_IEEE_754_TOTAL);
-  PQT_SET(m, 7); m->column_orders.items = s->orders; m->column_orders.n = 2;
-  PQT_SET(m, 8); PQT_SET(&m->encryption_algorithm, 2);
-  PQT_SET(&m->encryption_algorithm.aes_gcm_ctr_v1, 2);
+  PQT_SET_FIELD(rg, row_group, columns); rg->columns.items = cc; rg->columns.n = 2;
+  PQT_SET_FIELD(rg, row_group, total_byte_size); rg->total_byte_size = 5000;
+  PQT_SET_FIELD(rg, row_group, num_rows); rg->num_rows = 1000;
+  PQT_SET_FIELD(&s->sc[0], sorting_column, column_idx); s->sc[0].column_idx = 1;
+  PQT_SET_FIELD(&s->sc[0], sorting_column, descending); s->sc[0].descending = true;
+  PQT_SET_FIELD(&s->sc[0], sorting_column, nulls_first); s->sc[0].nulls_first = false;
+  PQT_SET_FIELD(rg, row_group, sorting_columns); rg->sorting_columns.items = s->sc; rg->sorting_columns.n = 1;
+  PQT_SET_FIELD(rg, row_group, ordinal); rg->ordinal = -3;
+  PQT_SET_FIELD(m, file_metadata, row_groups); m->row_groups.items = rg; m->row_groups.n = 1;
+  PQT_SET_FIELD(m, file_metadata, key_value_metadata); m->key_value_metadata.items = s->kv; m->key_value_metadata.n = 1;
+  PQT_SET_FIELD(m, file_metadata, created_by); m->created_by = bytes_of("parquetry test");
+  PQT_SET_FIELD(&s->orders[0], column_order, type_order);
+  PQT_SET_FIELD(&s->orders[1], column_order, ieee_754_total_order);
+  PQT_SET_FIELD(m, file_metadata, column_orders); m->column_orders.items = s->orders; m->column_orders.n = 2;
+  PQT_SET_FIELD(m, file_metadata, encryption_algorithm); PQT_SET_FIELD(&m->encryption_algorithm, encryption_algorithm, aes_gcm_ctr_v1);
+  PQT_SET_FIELD(&m->encryption_algorithm.aes_gcm_ctr_v1, aes_gcm_v1, aad_file_unique);
   m->encryption_algorithm.aes_gcm_ctr_v1.aad_file_unique = (pqt_bytes){blob, 4};
-  PQT_SET(&m->encryption_algorithm.aes_gcm_ctr_v1, 3);
+  PQT_SET_FIELD(&m->encryption_algorithm.aes_gcm_ctr_v1, aes_gcm_v1, supply_aad_prefix);
   m->encryption_algorithm.aes_gcm_ctr_v1.supply_aad_prefix = true;
-  PQT_SET(m, 9); m->footer_signing_key_metadata = (pqt_bytes){blob, 2};
+  PQT_SET_FIELD(m, file_metadata, footer_signing_key_metadata); m->footer_signing_key_metadata = (pqt_bytes){blob, 2};
 }
 
 static void test_file_metadata_roundtrip(void) {
@@ -724,14 +728,14 @@ static void test_encode_errors(void) {
   CHECK_EQ_INT(b.len, 0);
   /* union with two members */
   pqt_column_order co = {0};
-  PQT_SET(&co, 1);
-  PQT_SET(&co, 2);
+  PQT_SET_FIELD(&co, column_order, type_order);
+  PQT_SET_FIELD(&co, column_order, ieee_754_total_order);
   CHECK_EQ_INT(pqt_thrift_encode(&pqt_desc_column_order, &co, &b, NULL), PQT_EINVAL);
   /* an optional union field with no known member is left out */
   pqt_schema_element se = {0};
-  PQT_SET(&se, 4);
+  PQT_SET_FIELD(&se, schema_element, name);
   se.name = bytes_of("x");
-  PQT_SET(&se, 10);
+  PQT_SET_FIELD(&se, schema_element, logical_type);
   CHECK_OK(pqt_thrift_encode(&pqt_desc_schema_element, &se, &b, NULL));
   static const uint8_t want[] = {0x48, 0x01, 'x', 0x00};
   CHECK(b.len == sizeof want && memcmp(b.data, want, b.len) == 0);
@@ -758,7 +762,7 @@ static void test_required_missing_and_unions(void) {
   pqt_column_order co;
   static const uint8_t u1[] = {0x1c, 0x00, 0x00};
   CHECK_OK(decode_copy(&pqt_desc_column_order, u1, sizeof u1, NULL, &co, NULL));
-  CHECK_EQ_INT(co.isset, 1u << 1);
+  CHECK_EQ_INT(co.isset, PQT_FIELD_MASK(column_order, type_order));
   /* two members */
   static const uint8_t u2[] = {0x1c, 0x00, 0x1c, 0x00, 0x00};
   CHECK_EQ_INT(decode_copy(&pqt_desc_column_order, u2, sizeof u2, NULL, &co, &e), PQT_ECORRUPT);
@@ -909,17 +913,17 @@ static void test_page_header_without_arena(void) {
    * is_compressed absent (defaults to true) */
   pqt_page_header h;
   memset(&h, 0, sizeof h);
-  PQT_SET(&h, 1); h.type = PQT_PAGE_DATA;
-  PQT_SET(&h, 2); h.uncompressed_page_size = 100;
-  PQT_SET(&h, 3); h.compressed_page_size = 80;
-  PQT_SET(&h, 4); h.crc = -5;
-  PQT_SET(&h, 5);
-  PQT_SET(&h.data_page_header, 1); h.data_page_header.num_values = 10;
-  PQT_SET(&h.data_page_header, 2); h.data_page_header.encoding = PQT_ENC_PLAIN;
-  PQT_SET(&h.data_page_header, 3); h.data_page_header.definition_level_encoding = PQT_ENC_RLE;
-  PQT_SET(&h.data_page_header, 4); h.data_page_header.repetition_level_encoding = PQT_ENC_BIT_PACKED;
-  PQT_SET(&h.data_page_header, 5);
-  PQT_SET(&h.data_page_header.statistics, 9); h.data_page_header.statistics.nan_count = 3;
+  PQT_SET_FIELD(&h, page_header, type); h.type = PQT_PAGE_DATA;
+  PQT_SET_FIELD(&h, page_header, uncompressed_page_size); h.uncompressed_page_size = 100;
+  PQT_SET_FIELD(&h, page_header, compressed_page_size); h.compressed_page_size = 80;
+  PQT_SET_FIELD(&h, page_header, crc); h.crc = -5;
+  PQT_SET_FIELD(&h, page_header, data_page_header);
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, num_values); h.data_page_header.num_values = 10;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, encoding); h.data_page_header.encoding = PQT_ENC_PLAIN;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, definition_level_encoding); h.data_page_header.definition_level_encoding = PQT_ENC_RLE;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, repetition_level_encoding); h.data_page_header.repetition_level_encoding = PQT_ENC_BIT_PACKED;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, statistics);
+  PQT_SET_FIELD(&h.data_page_header.statistics, statistics, nan_count); h.data_page_header.statistics.nan_count = 3;
   pqt_buf b;
   pqt_buf_init(&b, NULL);
   CHECK_OK(pqt_thrift_encode(&pqt_desc_page_header, &h, &b, NULL));
@@ -935,8 +939,8 @@ static void test_page_header_without_arena(void) {
   static const uint8_t v2[] = {0x15, 0x06, 0x15, 0x10, 0x15, 0x10, 0x5c, 0x15, 0x02, 0x15,
                                0x00, 0x15, 0x02, 0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x00, 0x00};
   CHECK_OK(decode_copy(&pqt_desc_page_header, v2, sizeof v2, NULL, &h2, NULL));
-  CHECK(PQT_HAS(&h2, 8));
-  CHECK(!PQT_HAS(&h2.data_page_header_v2, 7));
+  CHECK(PQT_HAS_FIELD(&h2, page_header, data_page_header_v2));
+  CHECK(!PQT_HAS_FIELD(&h2.data_page_header_v2, data_page_header_v2, is_compressed));
   CHECK(h2.data_page_header_v2.is_compressed == true);
   /* re-encoding keeps it absent */
   pqt_buf_clear(&b);
@@ -964,12 +968,12 @@ static void test_json_output(void) {
   bool np[2] = {true, false};
   pqt_bytes mins[2] = {{(const uint8_t *)"", 0}, {(const uint8_t *)"ab", 2}};
   int64_t nc[2] = {5, 0};
-  PQT_SET(&ci, 1); ci.null_pages.items = np; ci.null_pages.n = 2;
-  PQT_SET(&ci, 2); ci.min_values.items = mins; ci.min_values.n = 2;
-  PQT_SET(&ci, 3); ci.max_values.items = mins; ci.max_values.n = 2;
-  PQT_SET(&ci, 4); ci.boundary_order = PQT_BOUNDARY_ASCENDING;
-  PQT_SET(&ci, 5); ci.null_counts.items = nc; ci.null_counts.n = 2;
-  PQT_SET(&ci, 8); ci.nan_counts.items = nc; ci.nan_counts.n = 0;
+  PQT_SET_FIELD(&ci, column_index, null_pages); ci.null_pages.items = np; ci.null_pages.n = 2;
+  PQT_SET_FIELD(&ci, column_index, min_values); ci.min_values.items = mins; ci.min_values.n = 2;
+  PQT_SET_FIELD(&ci, column_index, max_values); ci.max_values.items = mins; ci.max_values.n = 2;
+  PQT_SET_FIELD(&ci, column_index, boundary_order); ci.boundary_order = PQT_BOUNDARY_ASCENDING;
+  PQT_SET_FIELD(&ci, column_index, null_counts); ci.null_counts.items = nc; ci.null_counts.n = 2;
+  PQT_SET_FIELD(&ci, column_index, nan_counts); ci.nan_counts.items = nc; ci.nan_counts.n = 0;
   CHECK_OK(pqt_thrift_to_json(&pqt_desc_column_index, &ci, 0, &j, NULL));
   CHECK_OK(pqt_buf_append(&j, "", 1, NULL));
   CHECK_EQ_STR((const char *)j.data,
@@ -979,9 +983,9 @@ static void test_json_output(void) {
   /* pretty: unions, empty structs, enum out of range and the Encoding hole */
   pqt_schema_element se;
   memset(&se, 0, sizeof se);
-  PQT_SET(&se, 1); se.type = 42;
-  PQT_SET(&se, 4); se.name = bytes_of("t\"x");
-  PQT_SET(&se, 10); PQT_SET(&se.logical_type, PQT_LT_STRING);
+  PQT_SET_FIELD(&se, schema_element, type); se.type = 42;
+  PQT_SET_FIELD(&se, schema_element, name); se.name = bytes_of("t\"x");
+  PQT_SET_FIELD(&se, schema_element, logical_type); PQT_SET_FIELD(&se.logical_type, logical_type, string);
   pqt_buf_clear(&j);
   CHECK_OK(pqt_thrift_to_json(&pqt_desc_schema_element, &se, 2, &j, NULL));
   CHECK_OK(pqt_buf_append(&j, "", 1, NULL));
@@ -989,9 +993,9 @@ static void test_json_output(void) {
                "{\n  \"type\": 42,\n  \"name\": \"t\\\"x\",\n  \"logicalType\": {\n"
                "    \"STRING\": {}\n  }\n}");
   pqt_page_encoding_stats es = {0};
-  PQT_SET(&es, 1); es.page_type = PQT_PAGE_DICTIONARY;
-  PQT_SET(&es, 2); es.encoding = 1;
-  PQT_SET(&es, 3); es.count = -1;
+  PQT_SET_FIELD(&es, page_encoding_stats, page_type); es.page_type = PQT_PAGE_DICTIONARY;
+  PQT_SET_FIELD(&es, page_encoding_stats, encoding); es.encoding = 1;
+  PQT_SET_FIELD(&es, page_encoding_stats, count); es.count = -1;
   pqt_buf_clear(&j);
   CHECK_OK(pqt_thrift_to_json(&pqt_desc_page_encoding_stats, &es, 0, &j, NULL));
   CHECK_OK(pqt_buf_append(&j, "", 1, NULL));

@@ -53,7 +53,7 @@ static void test_seed004_footer_values(void) {
   CHECK_EQ_INT(m.schema.n, 2);
   CHECK(m.schema.items[0].name.len == 12 && !memcmp(m.schema.items[0].name.ptr, "MyTypeSimple", 12));
   CHECK_EQ_INT(m.schema.items[0].num_children, 1);
-  CHECK(!PQT_HAS(&m.schema.items[0], 1));
+  CHECK(!PQT_HAS_FIELD(&m.schema.items[0], schema_element, type));
   const pqt_schema_element *t = &m.schema.items[1];
   CHECK(t->name.len == 4 && !memcmp(t->name.ptr, "text", 4));
   CHECK_EQ_INT(t->type, PQT_BYTE_ARRAY);
@@ -93,8 +93,8 @@ static void test_seed004_footer_values(void) {
   CHECK(m.column_orders.n == 1 && pqt_union_which(m.column_orders.items[0].isset) == PQT_ORDER_TYPE);
 
   /* parquet-go also wrote two empty lists the walkthrough leaves out */
-  CHECK(PQT_HAS(rg, 4) && rg->sorting_columns.n == 0);
-  CHECK(PQT_HAS(&m, 5) && m.key_value_metadata.n == 0);
+  CHECK(PQT_HAS_FIELD(rg, row_group, sorting_columns) && rg->sorting_columns.n == 0);
+  CHECK(PQT_HAS_FIELD(&m, file_metadata, key_value_metadata) && m.key_value_metadata.n == 0);
 
   /* JSON: the walkthrough's rendering plus those two empty lists, with
    * binary statistics as base64 ("text5" = dGV4dDU=, "text1" = dGV4dDE=) */
@@ -140,7 +140,7 @@ static void test_seed004_page_header(void) {
   CHECK_EQ_INT(h.uncompressed_page_size, 45);
   CHECK_EQ_INT(h.compressed_page_size, 45);
   CHECK_EQ_INT(h.crc, -457214166);
-  CHECK(PQT_HAS(&h, 8));
+  CHECK(PQT_HAS_FIELD(&h, page_header, data_page_header_v2));
   const pqt_data_page_header_v2 *v2 = &h.data_page_header_v2;
   CHECK_EQ_INT(v2->num_values, 5);
   CHECK_EQ_INT(v2->num_nulls, 0);
@@ -148,7 +148,7 @@ static void test_seed004_page_header(void) {
   CHECK_EQ_INT(v2->encoding, PQT_ENC_PLAIN);
   CHECK_EQ_INT(v2->definition_levels_byte_length, 0);
   CHECK_EQ_INT(v2->repetition_levels_byte_length, 0);
-  CHECK(PQT_HAS(v2, 7) && v2->is_compressed == false);
+  CHECK(PQT_HAS_FIELD(v2, data_page_header_v2, is_compressed) && v2->is_compressed == false);
   /* the data follows: first value length 5, "text1" */
   CHECK(seed004_page[used] == 5 && !memcmp(seed004_page + used + 4, "text1", 5));
   pqt_buf j;

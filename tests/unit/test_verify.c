@@ -78,7 +78,7 @@ static void test_verify_checks_bloom_filters(void) {
   CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
   if (r) {
     const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[0].meta_data;
-    CHECK(PQT_HAS(cm, 14) && PQT_HAS(cm, 15));
+    CHECK(PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length));
     int64_t off = cm->bloom_filter_offset, len = cm->bloom_filter_length;
     pqt_reader_close(r);
     CHECK(off > 4 && len > 32 && (size_t)(off + len) < file.len);
@@ -121,7 +121,7 @@ static uint8_t *edit_column_index(const pqt_string *file, ci_edit edit, size_t *
   CHECK_OK(pqt_reader_open_buffer(&r, file->data, file->len, NULL, NULL));
   if (!r) return NULL;
   pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[0];
-  CHECK(PQT_HAS(cc, 6) && PQT_HAS(cc, 7));
+  CHECK(PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length));
   pqt_arena arena;
   pqt_arena_init(&arena, NULL);
   pqt_column_index ci;
@@ -131,7 +131,7 @@ static uint8_t *edit_column_index(const pqt_string *file, ci_edit edit, size_t *
                              (size_t)cc->column_index_length, NULL, &arena, &ci, NULL));
   CHECK_EQ_INT(ci.null_pages.n, 10);
   CHECK_EQ_INT(ci.boundary_order, PQT_BOUNDARY_ASCENDING);
-  CHECK(PQT_HAS(&ci, 5) && PQT_HAS(&ci, 7));
+  CHECK(PQT_HAS_FIELD(&ci, column_index, null_counts) && PQT_HAS_FIELD(&ci, column_index, definition_level_histograms));
   if (ci.null_pages.n == 10) {
     edit(&ci);
     size_t body = file->len - 8 - r->footer_len;
@@ -269,14 +269,14 @@ static void test_verify_column_index_nested_and_truncated(void) {
   if (r) {
     for (int c = 0; c < 2; c++) {
       const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[c];
-      CHECK(PQT_HAS(cc, 6) && PQT_HAS(cc, 7));
+      CHECK(PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length));
       pqt_arena arena;
       pqt_arena_init(&arena, NULL);
       pqt_column_index ci;
       CHECK_OK(pqt_thrift_decode(&pqt_desc_column_index, (const uint8_t *)file.data + cc->column_index_offset,
                                  (size_t)cc->column_index_length, NULL, &arena, &ci, NULL));
       CHECK(ci.null_pages.n > 1);
-      if (c == 0) CHECK(PQT_HAS(&ci, 6) && PQT_HAS(&ci, 7));
+      if (c == 0) CHECK(PQT_HAS_FIELD(&ci, column_index, repetition_level_histograms) && PQT_HAS_FIELD(&ci, column_index, definition_level_histograms));
       if (c == 1 && ci.min_values.n > 0) CHECK(ci.min_values.items[0].len <= 4 && ci.max_values.items[0].len <= 4);
       pqt_arena_reset(&arena);
     }

@@ -149,11 +149,11 @@ static void test_metadata(void) {
   memcpy(&mn, st->min_value.ptr, 8);
   memcpy(&mx, st->max_value.ptr, 8);
   CHECK(mn == 0 && mx == 999);
-  CHECK(PQT_HAS(st, 3) && st->null_count == 0);
+  CHECK(PQT_HAS_FIELD(st, statistics, null_count) && st->null_count == 0);
   CHECK(st->is_min_value_exact && st->is_max_value_exact);
   CHECK_EQ_INT(ca->file_offset, ca->meta_data.data_page_offset);
   /* page index of a: pages of 100 rows, ascending, absolute offsets */
-  CHECK(PQT_HAS(ca, 4) && PQT_HAS(ca, 6));
+  CHECK(PQT_HAS_FIELD(ca, column_chunk, offset_index_offset) && PQT_HAS_FIELD(ca, column_chunk, column_index_offset));
   pqt_arena ar;
   pqt_arena_init(&ar, NULL);
   pqt_offset_index oi;
@@ -170,7 +170,7 @@ static void test_metadata(void) {
     CHECK_OK(pqt_thrift_decode(&pqt_desc_page_header, file + pl->offset, (size_t)pl->compressed_page_size, &used, NULL,
                                &ph, NULL));
     CHECK_EQ_INT((int64_t)used + ph.compressed_page_size, pl->compressed_page_size);
-    CHECK(PQT_HAS(&ph, 4)); /* CRC */
+    CHECK(PQT_HAS_FIELD(&ph, page_header, crc)); /* CRC */
     end = pl->offset + pl->compressed_page_size;
   }
   pqt_column_index ci;
@@ -180,11 +180,11 @@ static void test_metadata(void) {
   CHECK_EQ_INT(ci.null_pages.n, 10);
   /* s: dictionary, strings, Bloom filter, truncation-free bounds */
   const pqt_column_chunk *cs = &rg->columns.items[1];
-  CHECK(PQT_HAS(&cs->meta_data, 11));
+  CHECK(PQT_HAS_FIELD(&cs->meta_data, column_metadata, dictionary_page_offset));
   CHECK(cs->meta_data.statistics.min_value.len == 2 && memcmp(cs->meta_data.statistics.min_value.ptr, "v0", 2) == 0);
   CHECK_EQ_INT(cs->meta_data.statistics.null_count, 250);
-  CHECK(PQT_HAS(&cs->meta_data, 14) && PQT_HAS(&cs->meta_data, 15));
-  CHECK(PQT_HAS(&cs->meta_data.size_statistics, 1) && cs->meta_data.size_statistics.unencoded_byte_array_data_bytes == 1500);
+  CHECK(PQT_HAS_FIELD(&cs->meta_data, column_metadata, bloom_filter_offset) && PQT_HAS_FIELD(&cs->meta_data, column_metadata, bloom_filter_length));
+  CHECK(PQT_HAS_FIELD(&cs->meta_data.size_statistics, size_statistics, unencoded_byte_array_data_bytes) && cs->meta_data.size_statistics.unencoded_byte_array_data_bytes == 1500);
   pqt_bloom bf;
   CHECK_OK(pqt_bloom_parse(file + cs->meta_data.bloom_filter_offset, (size_t)cs->meta_data.bloom_filter_length, NULL,
                            &bf, NULL, NULL));
@@ -212,7 +212,7 @@ static void test_metadata(void) {
   memcpy(&dmn, sd->min_value.ptr, 8);
   memcpy(&dmx, sd->max_value.ptr, 8);
   CHECK(dmn == 0 && __builtin_signbit(dmn) && dmx == 1.5 * 999);
-  CHECK(PQT_HAS(sd, 9) && sd->nan_count == 200);
+  CHECK(PQT_HAS_FIELD(sd, statistics, nan_count) && sd->nan_count == 200);
   int64_t flip_at = ca->meta_data.data_page_offset + ca->meta_data.total_compressed_size - 3;
   pqt_arena_reset(&ar);
   pqt_reader_close(r);
