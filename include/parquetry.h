@@ -35,8 +35,91 @@ extern "C" {
 #define PQT_VERSION_PATCH 0
 #define PQT_VERSION_STRING "0.1.0"
 
+/* The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+ * (0.1.0 is 100, 1.2.3 is 10203), for comparisons in #if. */
+#define PQT_VERSION_NUMBER (PQT_VERSION_MAJOR * 10000 + PQT_VERSION_MINOR * 100 + PQT_VERSION_PATCH)
+
 /* Library version string, e.g. "0.1.0". */
 PQT_API const char *pqt_version(void);
+/* The library's PQT_VERSION_NUMBER (the library linked at run time, which
+ * may differ from the header an application was compiled with). */
+PQT_API int pqt_version_number(void);
+
+/* ------------------------------------------------------------------ */
+/* Parquet's enumerations                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The values are those of parquet.thrift (apache/parquet-format), so they
+ * are what a file stores. Struct fields that hold them stay int32_t ("a
+ * pqt_codec value"): an enum's size and signedness are the compiler's
+ * choice (-fshort-enums changes them), which would make the struct layouts
+ * compiler-dependent, and an int32_t also carries values that a newer
+ * specification adds and this header does not name yet.
+ */
+
+/* CompressionCodec */
+typedef enum pqt_codec {
+  PQT_CODEC_UNCOMPRESSED = 0,
+  PQT_CODEC_SNAPPY = 1,
+  PQT_CODEC_GZIP = 2,
+  PQT_CODEC_LZO = 3,
+  PQT_CODEC_BROTLI = 4,
+  PQT_CODEC_LZ4 = 5, /* deprecated Hadoop framing; LZ4_RAW is the interoperable one */
+  PQT_CODEC_ZSTD = 6,
+  PQT_CODEC_LZ4_RAW = 7
+} pqt_codec;
+
+/* Encoding (1, GROUP_VAR_INT, was never used; values the specification
+ * has not released, such as proposals still in review, are not named) */
+typedef enum pqt_encoding {
+  PQT_ENCODING_PLAIN = 0,
+  PQT_ENCODING_PLAIN_DICTIONARY = 2, /* deprecated: v1 dictionary pages */
+  PQT_ENCODING_RLE = 3,
+  PQT_ENCODING_BIT_PACKED = 4,       /* deprecated: levels only */
+  PQT_ENCODING_DELTA_BINARY_PACKED = 5,
+  PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY = 6,
+  PQT_ENCODING_DELTA_BYTE_ARRAY = 7,
+  PQT_ENCODING_RLE_DICTIONARY = 8,
+  PQT_ENCODING_BYTE_STREAM_SPLIT = 9
+} pqt_encoding;
+
+/* Type (the physical type) */
+typedef enum pqt_type {
+  PQT_TYPE_BOOLEAN = 0,
+  PQT_TYPE_INT32 = 1,
+  PQT_TYPE_INT64 = 2,
+  PQT_TYPE_INT96 = 3, /* deprecated (legacy timestamps) */
+  PQT_TYPE_FLOAT = 4,
+  PQT_TYPE_DOUBLE = 5,
+  PQT_TYPE_BYTE_ARRAY = 6,
+  PQT_TYPE_FIXED_LEN_BYTE_ARRAY = 7
+} pqt_type;
+
+/* LogicalType: the field id of the union member that is set (9 is
+ * reserved for INTERVAL, which only exists as a ConvertedType); NONE when
+ * the column carries no logical type. */
+typedef enum pqt_logical {
+  PQT_LOGICAL_NONE = 0,
+  PQT_LOGICAL_STRING = 1,
+  PQT_LOGICAL_MAP = 2,
+  PQT_LOGICAL_LIST = 3,
+  PQT_LOGICAL_ENUM = 4,
+  PQT_LOGICAL_DECIMAL = 5,
+  PQT_LOGICAL_DATE = 6,
+  PQT_LOGICAL_TIME = 7,
+  PQT_LOGICAL_TIMESTAMP = 8,
+  PQT_LOGICAL_INTEGER = 10,
+  PQT_LOGICAL_UNKNOWN = 11,
+  PQT_LOGICAL_JSON = 12,
+  PQT_LOGICAL_BSON = 13,
+  PQT_LOGICAL_UUID = 14,
+  PQT_LOGICAL_FLOAT16 = 15,
+  PQT_LOGICAL_VARIANT = 16,
+  PQT_LOGICAL_GEOMETRY = 17,
+  PQT_LOGICAL_GEOGRAPHY = 18,
+  PQT_LOGICAL_VECTOR = 19
+} pqt_logical;
 
 /* ------------------------------------------------------------------ */
 /* Status and errors                                                   */
@@ -293,8 +376,7 @@ PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
 /* What a leaf column is. Strings are valid until the reader is closed. */
 typedef struct pqt_column_info {
   const char *path;        /* dotted path, e.g. "a.list.element" */
-  int32_t physical_type;   /* 0 BOOLEAN, 1 INT32, 2 INT64, 3 INT96, 4 FLOAT, 5 DOUBLE,
-                              6 BYTE_ARRAY, 7 FIXED_LEN_BYTE_ARRAY (the Thrift Type values) */
+  int32_t physical_type;   /* a pqt_type value (PQT_TYPE_INT32, ...) */
   int32_t type_length;     /* FIXED_LEN_BYTE_ARRAY width, else 0 */
   int16_t max_def_level;
   int16_t max_rep_level;
@@ -425,11 +507,11 @@ struct ArrowArray;
 
 /* Options that may differ per column (a leaf, or every leaf under a group). */
 typedef struct pqt_column_options {
-  int32_t codec;        /* CompressionCodec value: 0 UNCOMPRESSED, 1 SNAPPY (default),
-                           2 GZIP, 4 BROTLI, 5 LZ4 (deprecated Hadoop framing: only on
-                           explicit request), 6 ZSTD, 7 LZ4_RAW */
+  int32_t codec;        /* a pqt_codec value: PQT_CODEC_SNAPPY (default), _UNCOMPRESSED,
+                           _GZIP, _BROTLI, _ZSTD, _LZ4_RAW, or _LZ4 (deprecated Hadoop
+                           framing: only on explicit request; LZO is not written) */
   int32_t codec_level;  /* 0 = the codec's default */
-  int32_t encoding;     /* value encoding when not dictionary encoded (Encoding value);
+  int32_t encoding;     /* value encoding when not dictionary encoded (a pqt_encoding value);
                            in pqt_write_options.defaults it applies to the columns whose
                            type it fits, in an override it must fit. -1 = default: PLAIN (v1 pages); v2 pages: DELTA_BINARY_PACKED
                            for INT32/INT64, DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY,

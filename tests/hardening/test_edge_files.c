@@ -219,7 +219,7 @@ static void test_empty_pages(void) {
   pqt_write_schema ws = {.message = "message m { required int64 a; }"};
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.codec = 0;
+  o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
   o.defaults.dictionary = 0;
   o.defaults.page_index = 0;
   o.defaults.page_row_limit = 100;

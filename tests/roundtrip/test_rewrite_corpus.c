@@ -55,7 +55,7 @@ static void check_file(const char *path, const char *name) {
     o.int96_as_fixed = 1;
     if (c == 1) {
       o.defaults.page_version = 2;
-      o.defaults.codec = 6;
+      o.defaults.codec = PQT_CODEC_ZSTD;
       o.defaults.dictionary_page_size_limit = 200;
       o.defaults.page_row_limit = 7;
       o.row_group_rows = 50;

@@ -216,7 +216,7 @@ static pqt_reader *open_buf(const void *p, size_t n) {
 static void test_dictionary_page_offset_variants(void) {
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.codec = 0;
+  o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
   o.defaults.page_index = 0;
   o.defaults.page_row_limit = 40;
   int64_t v[100];
@@ -1206,7 +1206,7 @@ static void test_writer_pages_start_at_records(void) {
     pqt_write_options_init(&o);
     o.defaults.page_version = version;
     o.defaults.dictionary = 0;
-    o.defaults.codec = 0;
+    o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
     o.defaults.page_size = 256; /* far below one record */
     pqt_string f;
     CHECK(write_one("message m { optional group l (LIST) { repeated group list { optional int32 element; } } }", &o,
@@ -1436,7 +1436,7 @@ static void test_page_crc(void) {
     int n = snprintf(data + offs[i], 9, "word%03d", (i * 37) % 10);
     offs[i + 1] = offs[i] + n;
   }
-  for (int codec = 0; codec <= 1; codec++) {
+  for (int codec = PQT_CODEC_UNCOMPRESSED; codec <= PQT_CODEC_SNAPPY; codec++) {
     if (!pqt_codec_is_available(codec)) continue;
     pqt_write_options o;
     pqt_write_options_init(&o);
@@ -1470,7 +1470,7 @@ static void test_page_crc(void) {
     }
     CHECK(p == end && pages >= 5 && dict_pages == 1);
     /* damage the dictionary page (uncompressed: one letter of a word) */
-    if (codec == 0 && dict_len > 8) {
+    if (codec == PQT_CODEC_UNCOMPRESSED && dict_len > 8) {
       b[dict_body + 5] ^= 0x01;
       pqt_status st;
       pqt_error e;

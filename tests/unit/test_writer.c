@@ -467,7 +467,7 @@ static void test_size_limits(void) {
   struct ArrowArray batch = {N, 0, 0, 1, 1, bb, kids, NULL, noop_release, NULL};
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.codec = 0;
+  o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
   o.defaults.page_size = 4096;
   o.defaults.page_row_limit = 1 << 30;
   o.row_group_bytes = 300000;
