@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
   pqt_write_options_init(&wo);
   wo.defaults.codec = codec_id;
   wo.defaults.page_version = page_version;
-  pqt_write_schema ws = {NULL, NULL, r};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
   double *times = malloc((size_t)repeat * sizeof *times);
   long long out_bytes = 0;
   for (int k = 0; k < repeat; k++) {

@@ -6,14 +6,17 @@
  */
 #include "file/reader_internal.h"
 
+#include "file/options.h"
+
 #include "page/page_reader.h"
 
 #include "arrow/arrow_schema_ipc.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-PQT_API void pqt_read_options_init(pqt_read_options *o) {
+void pqt_read_options_defaults(pqt_read_options *o) {
   memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
   o->verify_checksums = 1;
   o->validate_utf8 = 1;
   o->max_footer_bytes = (uint64_t)256 << 20;
@@ -228,6 +231,7 @@ fail:
 PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, const pqt_read_options *opts,
                                         pqt_error *err) {
   pqt_io io;
+  pqt_io_init(&io);
   PQT_RETURN_NOT_OK(pqt_io_open_file(&io, path, opts ? opts->alloc : NULL, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
   if (st != PQT_OK) io.release(io.private_data);
@@ -237,6 +241,7 @@ PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, cons
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len,
                                           const pqt_read_options *opts, pqt_error *err) {
   pqt_io io;
+  pqt_io_init(&io);
   PQT_RETURN_NOT_OK(pqt_io_from_buffer(&io, data, len, opts ? opts->alloc : NULL, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
   if (st != PQT_OK) io.release(io.private_data);

@@ -30,6 +30,7 @@
 
 #include "column/column_reader.h"
 #include "encoding/rle.h"
+#include "file/options.h"
 #include "file/reader_internal.h"
 #include "file/writer_internal.h"
 #include "page/page_reader.h"
@@ -87,8 +88,9 @@ static void say(salv *s, const char *fmt, ...) {
   (void)s->opts->log(s->opts->log_ctx, line, (size_t)n);
 }
 
-PQT_API void pqt_salvage_options_init(pqt_salvage_options *o) {
-  if (o) memset(o, 0, sizeof *o);
+void pqt_salvage_options_defaults(pqt_salvage_options *o) {
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
 }
 
 /* ---- 1. scan ------------------------------------------------------------------ */
@@ -608,6 +610,7 @@ PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage
   pqt_salvage_report scratch_report;
   salv s;
   memset(&s, 0, sizeof s);
+  pqt_io_init(&s.mem_io);
   s.opts = opts ? opts : &defaults;
   s.rep = report ? report : &scratch_report;
   memset(s.rep, 0, sizeof *s.rep);

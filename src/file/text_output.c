@@ -5,9 +5,13 @@
  * writer in large pieces.
  */
 #include "arrow/text.h"
+#include "file/options.h"
 #include "file/row_group.h"
 
-PQT_API void pqt_scan_options_init(pqt_scan_options *o) { memset(o, 0, sizeof *o); }
+void pqt_scan_options_defaults(pqt_scan_options *o) {
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
 
 #define FLUSH_AT (256u * 1024u)
 /* Rows decoded at a time: memory holds a page per column and this batch. */

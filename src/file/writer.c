@@ -15,6 +15,7 @@
 #include "arrow/import.h"
 #include "codec/codec.h"
 #include "column/column_writer.h"
+#include "file/options.h"
 #include "file/writer_internal.h"
 #include "levels/levels.h"
 #include "meta/schema.h"
@@ -64,8 +65,9 @@ struct pqt_writer {
   bool failed;
 };
 
-PQT_API void pqt_column_options_init(pqt_column_options *o) {
+void pqt_column_options_defaults(pqt_column_options *o) {
   memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
   o->codec = PQT_CODEC_SNAPPY;
   o->encoding = -1;
   o->dictionary = 1;
@@ -82,9 +84,10 @@ PQT_API void pqt_column_options_init(pqt_column_options *o) {
   o->crc = 1;
 }
 
-PQT_API void pqt_write_options_init(pqt_write_options *o) {
+void pqt_write_options_defaults(pqt_write_options *o) {
   memset(o, 0, sizeof *o);
-  pqt_column_options_init(&o->defaults);
+  o->struct_size = sizeof *o;
+  pqt_column_options_defaults(&o->defaults);
   o->row_group_rows = 1 << 20;
   o->row_group_bytes = (int64_t)128 << 20;
 }

@@ -62,7 +62,7 @@ static void check_file(const char *path, const char *name) {
     }
     pqt_string out = {0};
     pqt_writer *w = NULL;
-    pqt_write_schema ws = {NULL, NULL, r};
+    pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
     pqt_scan_options so;
     pqt_scan_options_init(&so);
     so.batch_size = c ? 33 : 0;
