@@ -113,13 +113,14 @@ static void apply_arrow_schema(pqt_reader *r) {
 
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts,
                                    pqt_error *err) {
-  if (!out || !io || !io->read_at) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
+  if (!out || !io) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
   *out = NULL;
-  pqt_read_options defaults;
-  if (!opts) {
-    pqt_read_options_init(&defaults);
-    opts = &defaults;
-  }
+  pqt_read_options given;
+  pqt_io src;
+  PQT_RETURN_NOT_OK(pqt_read_options_load(&given, opts, err));
+  PQT_RETURN_NOT_OK(pqt_io_load(&src, io, err));
+  opts = &given;
+  io = &src;
   const pqt_allocator *alloc = pqt_alloc_or_default(opts->alloc);
   pqt_reader *r = pqt_mem_calloc(alloc, sizeof *r);
   if (!r) return pqt_nomem(err);
@@ -220,7 +221,7 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
                          (unsigned long long)r->opts.max_memory);
     goto fail;
   }
-  r->io = *io;
+  r->io = src;
   *out = r;
   return PQT_OK;
 fail:
@@ -230,9 +231,11 @@ fail:
 
 PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, const pqt_read_options *opts,
                                         pqt_error *err) {
+  pqt_read_options o;
+  PQT_RETURN_NOT_OK(pqt_read_options_load(&o, opts, err));
   pqt_io io;
   pqt_io_init(&io);
-  PQT_RETURN_NOT_OK(pqt_io_open_file(&io, path, opts ? opts->alloc : NULL, err));
+  PQT_RETURN_NOT_OK(pqt_io_open_file(&io, path, o.alloc, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
   if (st != PQT_OK) io.release(io.private_data);
   return st;
@@ -240,9 +243,11 @@ PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, cons
 
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len,
                                           const pqt_read_options *opts, pqt_error *err) {
+  pqt_read_options o;
+  PQT_RETURN_NOT_OK(pqt_read_options_load(&o, opts, err));
   pqt_io io;
   pqt_io_init(&io);
-  PQT_RETURN_NOT_OK(pqt_io_from_buffer(&io, data, len, opts ? opts->alloc : NULL, err));
+  PQT_RETURN_NOT_OK(pqt_io_from_buffer(&io, data, len, o.alloc, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
   if (st != PQT_OK) io.release(io.private_data);
   return st;
