@@ -316,8 +316,8 @@ typedef struct pqt_read_options {
   uint64_t max_memory;          /* ceiling on decoded data in memory (private pool; 0 = none):
                                    reading stays under it or fails with PQT_ELIMIT */
   int32_t max_nesting_depth;    /* deepest schema nesting accepted, the root's children being
-                                   depth 1 (default and most 256; 0 = 256); a deeper schema is
-                                   PQT_ELIMIT at open */
+                                   depth 1 (default and most 256; 0 = 256; other values outside
+                                   1..256 are PQT_EINVAL); a deeper schema is PQT_ELIMIT at open */
   uint64_t buffer_cache_bytes;  /* private pool: freed large buffers kept (default 512 MiB) */
   pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one). Borrowed:
                                    must outlive the reader and its streams */

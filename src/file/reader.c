@@ -119,6 +119,10 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   pqt_io src;
   PQT_RETURN_NOT_OK(pqt_read_options_load(&given, opts, err));
   PQT_RETURN_NOT_OK(pqt_io_load(&src, io, err));
+  if (given.max_nesting_depth == 0) given.max_nesting_depth = PQT_SCHEMA_MAX_DEPTH;
+  if (given.max_nesting_depth < 1 || given.max_nesting_depth > PQT_SCHEMA_MAX_DEPTH)
+    return pqt_error_set(err, PQT_EINVAL, "pqt_read_options.max_nesting_depth is %d: it must be 1 to %d",
+                         (int)given.max_nesting_depth, PQT_SCHEMA_MAX_DEPTH);
   opts = &given;
   io = &src;
   const pqt_allocator *alloc = pqt_alloc_or_default(opts->alloc);
@@ -172,7 +176,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
                                                 err)) != PQT_OK)
       goto fail;
   }
-  if ((st = pqt_schema_build(r->md.schema.items, r->md.schema.n, &r->arena, &r->schema, err)) != PQT_OK) {
+  if ((st = pqt_schema_build_limited(r->md.schema.items, r->md.schema.n, r->opts.max_nesting_depth, &r->arena,
+                                     &r->schema, err)) != PQT_OK) {
     pqt_error_prefix(err, "schema");
     goto fail;
   }
