@@ -423,6 +423,8 @@ typedef struct pqt_column_info {
   int32_t type_length;     /* FIXED_LEN_BYTE_ARRAY width, else 0 */
   int16_t max_def_level;
   int16_t max_rep_level;
+  int32_t logical_type;    /* a pqt_logical value: the column's LogicalType, or the one its
+                              ConvertedType implies; PQT_LOGICAL_NONE when it has neither */
 } pqt_column_info;
 
 PQT_API void pqt_column_info_init_sized(pqt_column_info *info, size_t struct_size);

@@ -33,6 +33,7 @@ PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, p
   info.type_length = n->physical_type == PQT_FIXED_LEN_BYTE_ARRAY ? n->type_length : 0;
   info.max_def_level = n->max_def;
   info.max_rep_level = n->max_rep;
+  info.logical_type = pqt_union_which(n->logical.isset);
   return pqt_struct_copy_out(out, &info, sizeof info, "pqt_column_info", err);
 }
 

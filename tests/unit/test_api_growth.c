@@ -77,7 +77,7 @@ static void test_version(void) {
 
 /* ---- a small file -------------------------------------------------------------- */
 
-#define SCHEMA3 "message m { required int32 a; required int32 b; required int32 c; }"
+#define SCHEMA3 "message m { required int32 a (INTEGER(8, true)); required int32 b (INTEGER(16, false)); required int32 c; }"
 
 static pqt_status write3(pqt_string *out, const pqt_write_options *wo, pqt_error *e) {
   pqt_write_schema ws;
@@ -298,6 +298,16 @@ static void test_results_older_caller(void) {
   CHECK_EQ_INT(ci.physical_type, PQT_TYPE_INT32);
   CHECK_EQ_INT(ci.max_rep_level, 77); /* not written */
   CHECK_EQ_INT(ci.struct_size, offsetof(pqt_column_info, max_rep_level));
+  /* a whole struct: every field, the logical types named by pqt_logical */
+  const int32_t logical[3] = {PQT_LOGICAL_INTEGER, PQT_LOGICAL_INTEGER, PQT_LOGICAL_NONE};
+  for (int32_t c = 0; c < 3; c++) {
+    pqt_column_info_init(&ci);
+    ci.logical_type = -7;
+    CHECK_OK(pqt_reader_column_info(r, c, &ci, &e));
+    CHECK_EQ_INT(ci.logical_type, logical[c]);
+    CHECK_EQ_INT(ci.max_rep_level, 0);
+    CHECK_EQ_INT(ci.struct_size, sizeof ci);
+  }
 
   pqt_column_reader *cr;
   CHECK_OK(pqt_column_reader_open(&cr, r, 0, 2, &e));
