@@ -29,7 +29,12 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static const char *codec_names[] = {"uncompressed", "snappy", "gzip", "lzo", "brotli", "lz4", "zstd", "lz4_raw"};
+static const struct {
+  const char *name;
+  pqt_codec codec;
+} codec_names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED}, {"snappy", PQT_CODEC_SNAPPY}, {"gzip", PQT_CODEC_GZIP},
+                   {"lzo", PQT_CODEC_LZO},   {"brotli", PQT_CODEC_BROTLI},   {"lz4", PQT_CODEC_LZ4},
+                   {"zstd", PQT_CODEC_ZSTD}, {"lz4_raw", PQT_CODEC_LZ4_RAW}};
 
 int main(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *codec = "snappy";
@@ -42,8 +47,8 @@ int main(int argc, char **argv) {
     else out = argv[i];
   }
   int codec_id = -1;
-  for (int i = 0; i < 8; i++)
-    if (strcmp(codec, codec_names[i]) == 0) codec_id = i;
+  for (size_t i = 0; i < sizeof codec_names / sizeof codec_names[0]; i++)
+    if (strcmp(codec, codec_names[i].name) == 0) codec_id = (int)codec_names[i].codec;
   if (!in || !out || repeat < 1 || codec_id < 0) {
     fprintf(stderr, "usage: write_bench IN.parquet OUT.parquet --codec NAME [--repeat K] [--page-version 1|2]\n");
     return 2;
@@ -82,7 +87,7 @@ int main(int argc, char **argv) {
   pqt_write_options_init(&wo);
   wo.defaults.codec = codec_id;
   wo.defaults.page_version = page_version;
-  pqt_write_schema ws = {NULL, NULL, r};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
   double *times = malloc((size_t)repeat * sizeof *times);
   long long out_bytes = 0;
   for (int k = 0; k < repeat; k++) {

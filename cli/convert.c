@@ -504,7 +504,7 @@ int cmd_convert(int argc, char **argv) {
     append_name(&schema_text, &sl, &sc, "}\n");
     if (!schema_text) { rc = EXIT_DATA; goto out; }
   }
-  pqt_write_schema ws = {w.schema ? w.schema : schema_text, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = w.schema ? w.schema : schema_text};
   if (pqt_writer_open_file(&wr, w.out, &ws, &w.o, &e) != PQT_OK) {
     if (e.code == PQT_EINVAL && w.schema) rc = usage("convert", "--schema: %s", e.message);
     else rc = fail(w.out, &e);

@@ -62,7 +62,7 @@ int cmd_rewrite(int argc, char **argv) {
     rc = fail(w.in, &e);
     goto out;
   }
-  pqt_write_schema ws = {NULL, NULL, r};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
   if (pqt_writer_open_file(&wr, w.out, &ws, &w.o, &e) != PQT_OK) {
     rc = fail(w.out, &e);
     goto out;
@@ -139,7 +139,7 @@ int cmd_salvage(int argc, char **argv) {
   pqt_writer *wr = NULL;
   pqt_string text = {0};
   pqt_io io;
-  memset(&io, 0, sizeof io);
+  pqt_io_init(&io);
   const char *message = w.schema;
   const char *schema_from = w.like ? w.like : w.in;
   if (!message) {
@@ -166,7 +166,7 @@ int cmd_salvage(int argc, char **argv) {
     rc = fail(w.in, &e);
     goto out;
   }
-  pqt_write_schema ws = {message, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = message};
   if (pqt_writer_open_file(&wr, w.out, &ws, &w.o, &e) != PQT_OK) {
     rc = fail(w.schema ? "--schema" : w.out, &e);
     goto out;
@@ -176,6 +176,7 @@ int cmd_salvage(int argc, char **argv) {
   so.like = w.like ? like : NULL;
   so.log = log_stderr;
   pqt_salvage_report rep;
+  pqt_salvage_report_init(&rep);
   if (pqt_salvage(&io, wr, &so, &rep, &e) != PQT_OK) {
     rc = fail(w.in, &e);
     goto out;

@@ -70,13 +70,22 @@ int fail(const char *path, const pqt_error *e) {
 
 /* ---- writer options ---- */
 
+/* A value encoding by name (BIT_PACKED is for levels only: not accepted). */
 static int encoding_from_name(const char *s) {
-  static const char *names[] = {"PLAIN", "", "PLAIN_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED",
-                                "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "RLE_DICTIONARY",
-                                "BYTE_STREAM_SPLIT"};
-  for (int i = 0; i < 10; i++)
-    if (names[i][0] && strcasecmp(s, names[i]) == 0) return i == 4 ? -1 : i;
-  if (strcasecmp(s, "DICTIONARY") == 0) return 8;
+  static const struct {
+    const char *name;
+    pqt_encoding encoding;
+  } names[] = {{"PLAIN", PQT_ENCODING_PLAIN},
+               {"PLAIN_DICTIONARY", PQT_ENCODING_PLAIN_DICTIONARY},
+               {"RLE", PQT_ENCODING_RLE},
+               {"DELTA_BINARY_PACKED", PQT_ENCODING_DELTA_BINARY_PACKED},
+               {"DELTA_LENGTH_BYTE_ARRAY", PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY},
+               {"DELTA_BYTE_ARRAY", PQT_ENCODING_DELTA_BYTE_ARRAY},
+               {"RLE_DICTIONARY", PQT_ENCODING_RLE_DICTIONARY},
+               {"BYTE_STREAM_SPLIT", PQT_ENCODING_BYTE_STREAM_SPLIT},
+               {"DICTIONARY", PQT_ENCODING_RLE_DICTIONARY}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcasecmp(s, names[i].name) == 0) return (int)names[i].encoding;
   return -1;
 }
 
@@ -101,11 +110,15 @@ static int parse_codec(const char *arg, pqt_column_options *c) {
   memcpy(name, arg, nl);
   name[nl] = 0;
   int codec = -1;
-  static const char *names[] = {"uncompressed", "snappy", "gzip", "lzo", "brotli", "lz4_hadoop", "zstd", "lz4_raw"};
-  for (int i = 0; i < 8; i++)
-    if (strcasecmp(name, names[i]) == 0) codec = i;
-  if (strcasecmp(name, "none") == 0) codec = 0;
-  if (strcasecmp(name, "lz4") == 0) codec = 7; /* LZ4 is written as LZ4_RAW */
+  static const struct {
+    const char *name;
+    pqt_codec codec;
+  } names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED}, {"snappy", PQT_CODEC_SNAPPY}, {"gzip", PQT_CODEC_GZIP},
+               {"lzo", PQT_CODEC_LZO},   {"brotli", PQT_CODEC_BROTLI},   {"lz4_hadoop", PQT_CODEC_LZ4},
+               {"zstd", PQT_CODEC_ZSTD}, {"lz4_raw", PQT_CODEC_LZ4_RAW}, {"none", PQT_CODEC_UNCOMPRESSED},
+               {"lz4", PQT_CODEC_LZ4_RAW} /* LZ4 is written as LZ4_RAW */};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcasecmp(name, names[i].name) == 0) codec = (int)names[i].codec;
   if (codec < 0) return -1;
   c->codec = codec;
   c->codec_level = 0;
@@ -136,7 +149,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       int enc = encoding_from_name(v);
       if (enc < 0) return usage(cmd, "unknown encoding '%s'", v);
       w->o.defaults.encoding = enc;
-      if (enc != 8 && enc != 2) w->o.defaults.dictionary = 0;
+      if (enc != PQT_ENCODING_RLE_DICTIONARY && enc != PQT_ENCODING_PLAIN_DICTIONARY) w->o.defaults.dictionary = 0;
       i++;
     } else if (strcmp(a, "--encoding") == 0 && v) {
       const char *eq = strchr(v, '=');
@@ -197,7 +210,8 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       w->ovr[i].options = w->o.defaults;
       if (w->specs[i].encoding >= 0) {
         w->ovr[i].options.encoding = w->specs[i].encoding;
-        if (w->specs[i].encoding != 8 && w->specs[i].encoding != 2) w->ovr[i].options.dictionary = 0;
+        if (w->specs[i].encoding != PQT_ENCODING_RLE_DICTIONARY && w->specs[i].encoding != PQT_ENCODING_PLAIN_DICTIONARY)
+          w->ovr[i].options.dictionary = 0;
       }
       if (w->specs[i].bloom) w->ovr[i].options.bloom_filter = 1;
     }

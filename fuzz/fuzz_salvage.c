@@ -55,6 +55,7 @@ static void salvage_one(const uint8_t *data, size_t size, const char *schema) {
   pqt_error e;
   pqt_error_init(&e);
   pqt_io io;
+  pqt_io_init(&io);
   if (pqt_io_from_buffer(&io, data, size, &fa.base, &e) != PQT_OK) SV_FAIL("io: %s", e.message);
   pqt_write_options wo;
   pqt_write_options_init(&wo);
@@ -62,13 +63,14 @@ static void salvage_one(const uint8_t *data, size_t size, const char *schema) {
   pqt_string out;
   memset(&out, 0, sizeof out);
   out.alloc = &fa.base;
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_writer *w = NULL;
   if (pqt_writer_open_buffer(&w, &out, &ws, &wo, &e) != PQT_OK) SV_FAIL("writer: %s", e.message);
   pqt_salvage_options so;
   pqt_salvage_options_init(&so);
   so.log = discard;
   pqt_salvage_report rep;
+  pqt_salvage_report_init(&rep);
   pqt_status st = pqt_salvage(&io, w, &so, &rep, &e);
   io.release(io.private_data);
   check_status(st, &e, "salvage");

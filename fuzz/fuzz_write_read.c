@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wo.defaults.encoding = encs[take(&in, 6)];
 
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = schema};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_writer *w = NULL;
   pqt_error e;
   pqt_error_init(&e);
@@ -195,6 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (pqt_column_reader_open(&cr, r, g, c, &e) != PQT_OK) fail(e.message);
         for (;;) {
           pqt_column_batch b;
+          pqt_column_batch_init(&b);
           if (pqt_column_reader_next(cr, 1 + (int64_t)(size % 97), &b, &e) != PQT_OK) fail(e.message);
           if (b.n_levels == 0) break;
           if (lpos + b.n_levels > col->n_levels || vpos + b.n_values > col->n_values) fail("more data read than written");

@@ -50,7 +50,7 @@ static void put(const char *dir, const char *tag, int kind, const uint8_t hdr[4]
 
 /* fuzz_codec: byte 0 = codec | size class 8 << 3 (exact sizes below 64 KiB). */
 static void codec_seed(int32_t codec, const uint8_t *src, size_t n, size_t usize) {
-  if (codec <= 0 || codec > 7 || usize > 0xffff) return;
+  if (codec <= PQT_CODEC_UNCOMPRESSED || codec > PQT_CODEC_LZ4_RAW || usize > 0xffff) return;
   uint8_t h[3] = {(uint8_t)(codec | (8 << 3)), (uint8_t)usize, (uint8_t)(usize >> 8)};
   char tag[32];
   snprintf(tag, sizeof tag, "codec%d", codec);

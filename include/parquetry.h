@@ -11,6 +11,20 @@
  *     threads as long as one object is not used by two threads at once.
  *   - Every byte read from a file is untrusted: a malformed file gives
  *     PQT_ECORRUPT with a message naming where it is bad, never a crash.
+ *   - Structs that carry options in or results out begin with
+ *     `size_t struct_size`, set by the struct's _init (an inline function
+ *     that hands the library the struct's size as this header declares it).
+ *     Call _init before filling a struct or passing it to be filled; a
+ *     designated initialiser may set `.struct_size = sizeof(T)` itself.
+ *     Fields are only ever added at the end, so a program built with an
+ *     older header keeps working with a newer library: the library reads
+ *     and writes only the program's struct_size bytes and uses defaults for
+ *     fields added since. struct_size 0 (never initialised) or larger than
+ *     the library's struct (a header newer than the library) is PQT_EINVAL.
+ *     pqt_error, pqt_allocator, pqt_string, pqt_column_key and
+ *     pqt_sorting_column_spec are fixed value structs without struct_size.
+ *   - Pointers inside options are borrowed, never freed by the library;
+ *     each field says how long it must stay valid.
  */
 #ifndef PARQUETRY_H
 #define PARQUETRY_H
@@ -35,8 +49,91 @@ extern "C" {
 #define PQT_VERSION_PATCH 0
 #define PQT_VERSION_STRING "0.1.0"
 
+/* The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+ * (0.1.0 is 100, 1.2.3 is 10203), for comparisons in #if. */
+#define PQT_VERSION_NUMBER (PQT_VERSION_MAJOR * 10000 + PQT_VERSION_MINOR * 100 + PQT_VERSION_PATCH)
+
 /* Library version string, e.g. "0.1.0". */
 PQT_API const char *pqt_version(void);
+/* The library's PQT_VERSION_NUMBER (the library linked at run time, which
+ * may differ from the header an application was compiled with). */
+PQT_API int pqt_version_number(void);
+
+/* ------------------------------------------------------------------ */
+/* Parquet's enumerations                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The values are those of parquet.thrift (apache/parquet-format), so they
+ * are what a file stores. Struct fields that hold them stay int32_t ("a
+ * pqt_codec value"): an enum's size and signedness are the compiler's
+ * choice (-fshort-enums changes them), which would make the struct layouts
+ * compiler-dependent, and an int32_t also carries values that a newer
+ * specification adds and this header does not name yet.
+ */
+
+/* CompressionCodec */
+typedef enum pqt_codec {
+  PQT_CODEC_UNCOMPRESSED = 0,
+  PQT_CODEC_SNAPPY = 1,
+  PQT_CODEC_GZIP = 2,
+  PQT_CODEC_LZO = 3,
+  PQT_CODEC_BROTLI = 4,
+  PQT_CODEC_LZ4 = 5, /* deprecated Hadoop framing; LZ4_RAW is the interoperable one */
+  PQT_CODEC_ZSTD = 6,
+  PQT_CODEC_LZ4_RAW = 7
+} pqt_codec;
+
+/* Encoding (1, GROUP_VAR_INT, was never used; values the specification
+ * has not released, such as proposals still in review, are not named) */
+typedef enum pqt_encoding {
+  PQT_ENCODING_PLAIN = 0,
+  PQT_ENCODING_PLAIN_DICTIONARY = 2, /* deprecated: v1 dictionary pages */
+  PQT_ENCODING_RLE = 3,
+  PQT_ENCODING_BIT_PACKED = 4,       /* deprecated: levels only */
+  PQT_ENCODING_DELTA_BINARY_PACKED = 5,
+  PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY = 6,
+  PQT_ENCODING_DELTA_BYTE_ARRAY = 7,
+  PQT_ENCODING_RLE_DICTIONARY = 8,
+  PQT_ENCODING_BYTE_STREAM_SPLIT = 9
+} pqt_encoding;
+
+/* Type (the physical type) */
+typedef enum pqt_type {
+  PQT_TYPE_BOOLEAN = 0,
+  PQT_TYPE_INT32 = 1,
+  PQT_TYPE_INT64 = 2,
+  PQT_TYPE_INT96 = 3, /* deprecated (legacy timestamps) */
+  PQT_TYPE_FLOAT = 4,
+  PQT_TYPE_DOUBLE = 5,
+  PQT_TYPE_BYTE_ARRAY = 6,
+  PQT_TYPE_FIXED_LEN_BYTE_ARRAY = 7
+} pqt_type;
+
+/* LogicalType: the field id of the union member that is set (9 is
+ * reserved for INTERVAL, which only exists as a ConvertedType); NONE when
+ * the column carries no logical type. */
+typedef enum pqt_logical {
+  PQT_LOGICAL_NONE = 0,
+  PQT_LOGICAL_STRING = 1,
+  PQT_LOGICAL_MAP = 2,
+  PQT_LOGICAL_LIST = 3,
+  PQT_LOGICAL_ENUM = 4,
+  PQT_LOGICAL_DECIMAL = 5,
+  PQT_LOGICAL_DATE = 6,
+  PQT_LOGICAL_TIME = 7,
+  PQT_LOGICAL_TIMESTAMP = 8,
+  PQT_LOGICAL_INTEGER = 10,
+  PQT_LOGICAL_UNKNOWN = 11,
+  PQT_LOGICAL_JSON = 12,
+  PQT_LOGICAL_BSON = 13,
+  PQT_LOGICAL_UUID = 14,
+  PQT_LOGICAL_FLOAT16 = 15,
+  PQT_LOGICAL_VARIANT = 16,
+  PQT_LOGICAL_GEOMETRY = 17,
+  PQT_LOGICAL_GEOGRAPHY = 18,
+  PQT_LOGICAL_VECTOR = 19
+} pqt_logical;
 
 /* ------------------------------------------------------------------ */
 /* Status and errors                                                   */
@@ -55,7 +152,9 @@ enum {
   PQT_ELIMIT = 7       /* a configured resource limit was exceeded */
 };
 
-/* Where an error happened; fields are -1 when not applicable. */
+/* Where an error happened; fields are -1 when not applicable. Output
+ * only: the library never reads it, so it has no struct_size (its layout
+ * is fixed). */
 typedef struct pqt_error {
   pqt_status code;
   char message[512];
@@ -80,6 +179,9 @@ PQT_API const char *pqt_status_name(pqt_status code);
  * realloc(ctx, p, old, n) resizes; free(ctx, p, size) releases. Sizes are
  * always passed back exactly as allocated, so pools and arenas work.
  * A NULL pqt_allocator* anywhere in the API means the C library's malloc.
+ * A fixed function table (no struct_size): an allocator that needs more
+ * would be a new struct. It must outlive every object created with it and
+ * every buffer those objects handed out.
  */
 typedef struct pqt_allocator {
   void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
@@ -113,23 +215,31 @@ PQT_API void pqt_buffer_pool_destroy(pqt_buffer_pool *pool);
  * offset (a short read is an error). borrow_at, when not NULL, returns a
  * pointer to n bytes that stay valid until release (memory and mmap
  * sources), so pages can be decoded without a copy. release frees the
- * source's private state.
+ * source's private state. Begin with pqt_io_init (also before
+ * pqt_io_open_file and pqt_io_from_buffer, which fill it).
  */
 typedef struct pqt_io {
+  size_t struct_size;           /* set by pqt_io_init */
   pqt_status (*read_at)(void *private_data, uint64_t offset, void *dst,
                         size_t n, pqt_error *err);
   pqt_status (*borrow_at)(void *private_data, uint64_t offset, size_t n,
                           const uint8_t **out, pqt_error *err);
-  void (*release)(void *private_data);
+  void (*release)(void *private_data); /* may be NULL */
   uint64_t size;
-  void *private_data;
+  void *private_data;           /* owned by the source; freed by release */
 } pqt_io;
 
-/* A source over a file (memory-mapped when possible). Release with io->release. */
+PQT_API void pqt_io_init_sized(pqt_io *io, size_t struct_size);
+/* Set struct_size, every other field NULL/0. */
+static inline void pqt_io_init(pqt_io *io) { pqt_io_init_sized(io, sizeof *io); }
+
+/* A source over a file (memory-mapped when possible), into an io set up by
+ * pqt_io_init. Release with io->release (or hand it to a reader). */
 PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path,
                                     const pqt_allocator *alloc, pqt_error *err);
 
-/* A source over a caller's buffer, which must outlive the source. */
+/* A source over a caller's buffer (borrowed: it must outlive the source),
+ * into an io set up by pqt_io_init. */
 PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
                                       const pqt_allocator *alloc,
                                       pqt_error *err);
@@ -139,7 +249,8 @@ PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
 /* Strings returned by the library                                     */
 /* ------------------------------------------------------------------ */
 
-/* A NUL-terminated string owned by the caller; free with pqt_string_free. */
+/* A NUL-terminated string owned by the caller; free with pqt_string_free.
+ * A fixed value struct (no struct_size). */
 typedef struct pqt_string {
   char *data;
   size_t len;
@@ -173,9 +284,9 @@ PQT_API void pqt_string_free(pqt_string *s);
  * AES-GCM authentication failed ..."). Key material stored outside the file
  * (parquet-java's external key material) is the key_retriever's business.
  */
-typedef struct pqt_column_key {
-  const char *path;        /* dotted column path */
-  const uint8_t *key;
+typedef struct pqt_column_key { /* a fixed value struct, used in arrays (no struct_size) */
+  const char *path;        /* dotted column path; borrowed until pqt_reader_open returns */
+  const uint8_t *key;      /* borrowed until pqt_reader_open returns (copied there) */
   size_t key_len;          /* 16, 24 or 32 */
 } pqt_column_key;
 
@@ -196,26 +307,34 @@ typedef pqt_status (*pqt_key_retriever_fn)(void *ctx, const uint8_t *key_metadat
 typedef struct pqt_reader pqt_reader;
 
 typedef struct pqt_read_options {
-  const pqt_allocator *alloc;   /* NULL: malloc */
+  size_t struct_size;           /* set by pqt_read_options_init */
+  const pqt_allocator *alloc;   /* NULL: malloc. Borrowed: must outlive the reader, its streams
+                                   and every batch they handed out */
   int verify_checksums;         /* verify page CRC32 when present (default 1) */
   int validate_utf8;            /* validate STRING columns (default 1) */
   uint64_t max_footer_bytes;    /* largest footer accepted (default 256 MiB) */
   uint64_t max_memory;          /* ceiling on decoded data in memory (private pool; 0 = none):
                                    reading stays under it or fails with PQT_ELIMIT */
-  int32_t max_nesting_depth;    /* schema depth limit (default 256) */
+  int32_t max_nesting_depth;    /* deepest schema nesting accepted, the root's children being
+                                   depth 1 (default and most 256; 0 = 256; other values outside
+                                   1..256 are PQT_EINVAL); a deeper schema is PQT_ELIMIT at open */
   uint64_t buffer_cache_bytes;  /* private pool: freed large buffers kept (default 512 MiB) */
-  pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one) */
+  pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one). Borrowed:
+                                   must outlive the reader and its streams */
   int int96_as_fixed;           /* INT96 in Arrow as fixed_size_binary(12), the stored bytes
                                    (default 0: timestamp[ns], which wraps outside 1677-2262) */
-  /* Decryption (see above); all empty by default. */
+  /* Decryption (see above); all empty by default. The keys, the column_keys
+   * array and aad_prefix are copied at open: borrowed only until
+   * pqt_reader_open returns. */
   const uint8_t *footer_key;    /* footer key (16, 24 or 32 bytes), or NULL */
   size_t footer_key_len;
   const pqt_column_key *column_keys;
   int32_t n_column_keys;
   const uint8_t *aad_prefix;    /* NULL: none given */
   size_t aad_prefix_len;
-  pqt_key_retriever_fn key_retriever; /* NULL: none */
-  void *key_retriever_ctx;      /* must outlive the reader */
+  pqt_key_retriever_fn key_retriever; /* NULL: none; called at open and whenever a column needing
+                                         a key is read */
+  void *key_retriever_ctx;      /* borrowed: must outlive the reader */
   int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
   /* What corrupt data does: PQT_FAIL (default) stops the read with the
    * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
@@ -230,7 +349,7 @@ typedef struct pqt_read_options {
    * groups are decoded whole before any of their rows go out. */
   int on_error;
   void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
-  void *on_skip_ctx;
+  void *on_skip_ctx;            /* borrowed: must outlive the reader and its streams */
   /* Decompression bombs: a page may not claim more uncompressed bytes than
    * max_page_expansion times its compressed size plus page_expansion_floor,
    * nor more than max_page_bytes (defaults 64, 1 MiB, 1 GiB; a larger claim
@@ -242,13 +361,16 @@ typedef struct pqt_read_options {
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };
 
-/* Fill options with defaults. */
-PQT_API void pqt_read_options_init(pqt_read_options *opts);
+PQT_API void pqt_read_options_init_sized(pqt_read_options *opts, size_t struct_size);
+/* Fill options with defaults (and struct_size). */
+static inline void pqt_read_options_init(pqt_read_options *opts) { pqt_read_options_init_sized(opts, sizeof *opts); }
 
 /*
- * Open a reader over io. On success the reader owns io (it calls
- * io->release at close); on failure io is left to the caller. opts may be
- * NULL for defaults. The footer is read and validated here.
+ * Open a reader over io. On success the reader owns io's source (it copies
+ * the struct and calls io->release at close); on failure io is left to the
+ * caller. opts may be NULL for defaults; it is read during this call only
+ * (see each pointer field for what must live longer). The footer is read
+ * and validated here.
  */
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
                                    const pqt_read_options *opts, pqt_error *err);
@@ -256,7 +378,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
 PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path,
                                         const pqt_read_options *opts,
                                         pqt_error *err);
-/* Convenience: open a caller's buffer, which must outlive the reader. */
+/* Convenience: open a caller's buffer (borrowed: it must outlive the
+ * reader, its streams and the batches they hand out, which may point into it). */
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data,
                                           size_t len,
                                           const pqt_read_options *opts,
@@ -290,15 +413,22 @@ PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
 /* Low-level column access: values plus levels                         */
 /* ------------------------------------------------------------------ */
 
-/* What a leaf column is. Strings are valid until the reader is closed. */
+/* What a leaf column is (filled by pqt_reader_column_info into a struct set
+ * up by pqt_column_info_init). Strings are the reader's: valid until it is
+ * closed. */
 typedef struct pqt_column_info {
+  size_t struct_size;      /* set by pqt_column_info_init */
   const char *path;        /* dotted path, e.g. "a.list.element" */
-  int32_t physical_type;   /* 0 BOOLEAN, 1 INT32, 2 INT64, 3 INT96, 4 FLOAT, 5 DOUBLE,
-                              6 BYTE_ARRAY, 7 FIXED_LEN_BYTE_ARRAY (the Thrift Type values) */
+  int32_t physical_type;   /* a pqt_type value (PQT_TYPE_INT32, ...) */
   int32_t type_length;     /* FIXED_LEN_BYTE_ARRAY width, else 0 */
   int16_t max_def_level;
   int16_t max_rep_level;
+  int32_t logical_type;    /* a pqt_logical value: the column's LogicalType, or the one its
+                              ConvertedType implies; PQT_LOGICAL_NONE when it has neither */
 } pqt_column_info;
+
+PQT_API void pqt_column_info_init_sized(pqt_column_info *info, size_t struct_size);
+static inline void pqt_column_info_init(pqt_column_info *info) { pqt_column_info_init_sized(info, sizeof *info); }
 
 PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, pqt_column_info *out,
                                           pqt_error *err);
@@ -309,9 +439,12 @@ PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, p
  * when the column's max level is 0) and the n_values non-null values, dense:
  * fixed-width values back to back (INT96 12 bytes, FIXED_LEN_BYTE_ARRAY
  * type_length bytes), BOOLEAN one byte (0/1) per value, BYTE_ARRAY as
- * offsets[n_values + 1] into data. Pointers are valid until the next call.
+ * offsets[n_values + 1] into data. Pointers are the column reader's: valid
+ * until the next call or pqt_column_reader_close. Set up with
+ * pqt_column_batch_init before the first call.
  */
 typedef struct pqt_column_batch {
+  size_t struct_size;      /* set by pqt_column_batch_init */
   int64_t n_levels;
   const int16_t *def_levels;
   const int16_t *rep_levels;
@@ -319,6 +452,9 @@ typedef struct pqt_column_batch {
   const void *values;
   const int32_t *offsets;  /* BYTE_ARRAY only: offsets[0] may be non-zero */
 } pqt_column_batch;
+
+PQT_API void pqt_column_batch_init_sized(pqt_column_batch *b, size_t struct_size);
+static inline void pqt_column_batch_init(pqt_column_batch *b) { pqt_column_batch_init_sized(b, sizeof *b); }
 
 typedef struct pqt_column_reader pqt_column_reader;
 
@@ -339,7 +475,10 @@ PQT_API void pqt_column_reader_close(pqt_column_reader *cr);
 
 struct ArrowArrayStream;
 
+/* The pointers here are borrowed and read during the call that takes the
+ * options only (pqt_reader_get_stream, pqt_reader_write_text). */
 typedef struct pqt_scan_options {
+  size_t struct_size;      /* set by pqt_scan_options_init */
   /* Projection: top-level field names or dotted paths ("a.b.c"), in any
    * order; the output keeps schema order. NULL/0 = every column. */
   const char *const *columns;
@@ -357,7 +496,9 @@ typedef struct pqt_scan_options {
 /* The default rows per batch. */
 #define PQT_DEFAULT_BATCH_ROWS 65536
 
-PQT_API void pqt_scan_options_init(pqt_scan_options *opts);
+PQT_API void pqt_scan_options_init_sized(pqt_scan_options *opts, size_t struct_size);
+/* Every column, every row group, default batch size (and struct_size). */
+static inline void pqt_scan_options_init(pqt_scan_options *opts) { pqt_scan_options_init_sized(opts, sizeof *opts); }
 
 /*
  * Stream the selected rows as Arrow record batches (a struct array per
@@ -448,13 +589,16 @@ typedef struct pqt_writer pqt_writer;
 struct ArrowSchema;
 struct ArrowArray;
 
-/* Options that may differ per column (a leaf, or every leaf under a group). */
+/* Options that may differ per column (a leaf, or every leaf under a group).
+ * Embedded by value in pqt_write_options and pqt_column_override: its own
+ * struct_size tells the library where the fields after it are. */
 typedef struct pqt_column_options {
-  int32_t codec;        /* CompressionCodec value: 0 UNCOMPRESSED, 1 SNAPPY (default),
-                           2 GZIP, 4 BROTLI, 5 LZ4 (deprecated Hadoop framing: only on
-                           explicit request), 6 ZSTD, 7 LZ4_RAW */
+  size_t struct_size;   /* set by pqt_column_options_init (or pqt_write_options_init) */
+  int32_t codec;        /* a pqt_codec value: PQT_CODEC_SNAPPY (default), _UNCOMPRESSED,
+                           _GZIP, _BROTLI, _ZSTD, _LZ4_RAW, or _LZ4 (deprecated Hadoop
+                           framing: only on explicit request; LZO is not written) */
   int32_t codec_level;  /* 0 = the codec's default */
-  int32_t encoding;     /* value encoding when not dictionary encoded (Encoding value);
+  int32_t encoding;     /* value encoding when not dictionary encoded (a pqt_encoding value);
                            in pqt_write_options.defaults it applies to the columns whose
                            type it fits, in an override it must fit. -1 = default: PLAIN (v1 pages); v2 pages: DELTA_BINARY_PACKED
                            for INT32/INT64, DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY,
@@ -475,14 +619,18 @@ typedef struct pqt_column_options {
   int32_t crc;          /* page CRC32 (default 1) */
 } pqt_column_options;
 
-PQT_API void pqt_column_options_init(pqt_column_options *o);
+PQT_API void pqt_column_options_init_sized(pqt_column_options *o, size_t struct_size);
+static inline void pqt_column_options_init(pqt_column_options *o) { pqt_column_options_init_sized(o, sizeof *o); }
 
-/* Options for the columns at `path` (dotted: "a.b"; a group applies to its leaves). */
+/* Options for the columns at `path` (dotted: "a.b"; a group applies to its
+ * leaves). No struct_size of its own: its size follows options.struct_size,
+ * which must be the same in every element of an array. */
 typedef struct pqt_column_override {
-  const char *path;
-  pqt_column_options options;
+  const char *path;              /* borrowed until the writer is open (pqt_writer_open_* returns) */
+  pqt_column_options options;    /* start from pqt_column_options_init */
 } pqt_column_override;
 
+/* A fixed value struct, used in arrays (no struct_size). */
 typedef struct pqt_sorting_column_spec {
   int32_t column;      /* leaf column index */
   int32_t descending;
@@ -495,19 +643,24 @@ enum {
   PQT_COMPAT_SPARK_MICROS = 2  /* timestamps coerced to MICROS, no unsigned 64-bit */
 };
 
+/* Read when the writer opens; pointer fields say how long they must live. */
 typedef struct pqt_write_options {
-  const pqt_allocator *alloc;        /* NULL: malloc */
+  size_t struct_size;                /* set by pqt_write_options_init */
+  const pqt_allocator *alloc;        /* NULL: malloc. Borrowed: must outlive the writer */
   pqt_column_options defaults;       /* for every column */
-  const pqt_column_override *columns;/* per-column overrides (last match wins) */
+  const pqt_column_override *columns;/* per-column overrides (last match wins); the array and
+                                        its paths are borrowed until pqt_writer_open_* returns */
   int32_t n_columns;
   int64_t row_group_rows;            /* default 1048576 */
   int64_t row_group_bytes;           /* compressed bytes, default 128 MiB */
-  const char *const *kv_keys;        /* key-value metadata */
+  const char *const *kv_keys;        /* key-value metadata; the arrays and strings are borrowed
+                                        until pqt_writer_close (the footer is written there) */
   const char *const *kv_values;
   int32_t n_kv;
-  const pqt_sorting_column_spec *sorting_columns;
+  const pqt_sorting_column_spec *sorting_columns; /* borrowed until pqt_writer_close */
   int32_t n_sorting_columns;
-  const char *created_by;            /* NULL: "parquetry version X (build Y)" */
+  const char *created_by;            /* NULL: "parquetry version X (build Y)"; borrowed until
+                                        pqt_writer_close */
   int32_t compat;                    /* PQT_COMPAT_* (Arrow schemas only) */
   int32_t int96_as_fixed;            /* INT96 columns take fixed_size_binary(12) batches (the
                                         stored bytes, as read with pqt_read_options.int96_as_fixed) */
@@ -516,15 +669,27 @@ typedef struct pqt_write_options {
                                         own decoder and flatc, not yet by Arrow C++) */
 } pqt_write_options;
 
-PQT_API void pqt_write_options_init(pqt_write_options *o);
+/* column_options_size: sizeof(pqt_column_options) as the caller sees it
+ * (the embedded `defaults` decides where the later fields are). */
+PQT_API void pqt_write_options_init_sized(pqt_write_options *o, size_t struct_size, size_t column_options_size);
+/* Defaults for every field, `defaults` included (and both struct_size). */
+static inline void pqt_write_options_init(pqt_write_options *o) {
+  pqt_write_options_init_sized(o, sizeof *o, sizeof o->defaults);
+}
 
-/* Where the schema comes from: exactly one member set. */
+/* Where the schema comes from: exactly one member set. Read while the
+ * writer opens only: what it points to may go once pqt_writer_open_* returns. */
 typedef struct pqt_write_schema {
+  size_t struct_size;                  /* set by pqt_write_schema_init (or `.struct_size = sizeof(pqt_write_schema)`) */
   const char *message;                 /* message syntax ("message m { ... }") */
-  const struct ArrowSchema *arrow;     /* a struct schema (record batch) */
+  const struct ArrowSchema *arrow;     /* a struct schema (record batch); not released */
   const pqt_reader *like;              /* the schema of an open file (LIST/MAP written
                                           in the standard 3-level form) */
 } pqt_write_schema;
+
+PQT_API void pqt_write_schema_init_sized(pqt_write_schema *ws, size_t struct_size);
+/* Every member NULL (and struct_size). */
+static inline void pqt_write_schema_init(pqt_write_schema *ws) { pqt_write_schema_init_sized(ws, sizeof *ws); }
 
 /* Write to `path`: a temporary name in the same folder, renamed on a
  * successful close (a failed or discarded writer removes it). */
@@ -581,7 +746,9 @@ PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w);
 /* Salvage: the rows of a file whose footer is lost                   */
 /* ------------------------------------------------------------------ */
 
+/* Read during pqt_salvage only; the pointers must stay valid until it returns. */
 typedef struct pqt_salvage_options {
+  size_t struct_size;      /* set by pqt_salvage_options_init */
   const pqt_reader *like;  /* a file written the same way (optional): its column codecs
                               are used instead of detecting one codec from the pages */
   pqt_write_fn log;        /* receives one line per finding (optional) */
@@ -590,9 +757,12 @@ typedef struct pqt_salvage_options {
                               found + 100000); the search stops there */
 } pqt_salvage_options;
 
-PQT_API void pqt_salvage_options_init(pqt_salvage_options *o);
+PQT_API void pqt_salvage_options_init_sized(pqt_salvage_options *o, size_t struct_size);
+static inline void pqt_salvage_options_init(pqt_salvage_options *o) { pqt_salvage_options_init_sized(o, sizeof *o); }
 
+/* Filled by pqt_salvage into a struct set up by pqt_salvage_report_init. */
 typedef struct pqt_salvage_report {
+  size_t struct_size;      /* set by pqt_salvage_report_init */
   int64_t pages_found;     /* page headers found by the scan */
   uint64_t scan_end;       /* offset where the scan stopped (a cut, or the footer area) */
   int32_t row_groups;      /* complete row groups recovered */
@@ -610,8 +780,12 @@ typedef struct pqt_salvage_report {
  * complete row group, plus the complete rows of a row group cut short in
  * its last column, to `w`. The caller then closes (or discards) `w`.
  * The file's own footer, if any, is not used. Returns PQT_OK when the scan
- * ran, even if nothing could be recovered (see report->rows).
+ * ran, even if nothing could be recovered (see report->rows). damaged is
+ * borrowed (the caller releases it); report may be NULL.
  */
+PQT_API void pqt_salvage_report_init_sized(pqt_salvage_report *rep, size_t struct_size);
+static inline void pqt_salvage_report_init(pqt_salvage_report *rep) { pqt_salvage_report_init_sized(rep, sizeof *rep); }
+
 PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage_options *opts,
                                pqt_salvage_report *report, pqt_error *err);
 

@@ -78,3 +78,4 @@ pqt_status pqt_nomem(pqt_error *err) {
 }
 
 PQT_API const char *pqt_version(void) { return PQT_VERSION_STRING; }
+PQT_API int pqt_version_number(void) { return PQT_VERSION_NUMBER; }

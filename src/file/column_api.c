@@ -5,6 +5,7 @@
  * boundaries where possible.
  */
 #include "column/column_reader.h"
+#include "core/struct_size.h"
 #include "file/row_group.h"
 
 struct pqt_column_reader {
@@ -25,12 +26,15 @@ PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, p
   if (!r || !out || column < 0 || column >= r->schema->n_leaves)
     return pqt_error_set(err, PQT_EINVAL, "no column %d", column);
   const pqt_schema_node *n = r->schema->leaves[column];
-  out->path = n->dotted_path;
-  out->physical_type = n->physical_type;
-  out->type_length = n->physical_type == PQT_FIXED_LEN_BYTE_ARRAY ? n->type_length : 0;
-  out->max_def_level = n->max_def;
-  out->max_rep_level = n->max_rep;
-  return PQT_OK;
+  pqt_column_info info;
+  memset(&info, 0, sizeof info);
+  info.path = n->dotted_path;
+  info.physical_type = n->physical_type;
+  info.type_length = n->physical_type == PQT_FIXED_LEN_BYTE_ARRAY ? n->type_length : 0;
+  info.max_def_level = n->max_def;
+  info.max_rep_level = n->max_rep;
+  info.logical_type = pqt_union_which(n->logical.isset);
+  return pqt_struct_copy_out(out, &info, sizeof info, "pqt_column_info", err);
 }
 
 PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r, int32_t row_group, int32_t column,
@@ -60,8 +64,8 @@ PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out,
-                                          pqt_error *err) {
+static pqt_status column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out,
+                                     pqt_error *err) {
   memset(out, 0, sizeof *out);
   if (max_levels <= 0) return pqt_error_set(err, PQT_EINVAL, "max_levels must be positive");
   pqt_column_data *cd = &cr->cd;
@@ -112,6 +116,19 @@ PQT_API pqt_status pqt_column_reader_next(pqt_column_reader *cr, int64_t max_lev
   cr->level_pos += n;
   cr->value_pos += nv;
   return PQT_OK;
+}
+
+/* The batch is built whole and handed out as far as the caller's struct goes
+ * (an empty one on failure, as before). */
+PQT_API pqt_status pqt_column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out,
+                                          pqt_error *err) {
+  if (!cr || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_column_reader_next: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_struct_size_check(pqt_struct_size_of(out), sizeof *out, "pqt_column_batch", err));
+  pqt_column_batch b;
+  pqt_status st = column_reader_next(cr, max_levels, &b, err);
+  if (st != PQT_OK) memset(&b, 0, sizeof b);
+  (void)pqt_struct_copy_out(out, &b, sizeof b, "pqt_column_batch", NULL); /* size checked above */
+  return st;
 }
 
 PQT_API void pqt_column_reader_close(pqt_column_reader *cr) {

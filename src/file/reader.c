@@ -6,14 +6,17 @@
  */
 #include "file/reader_internal.h"
 
+#include "file/options.h"
+
 #include "page/page_reader.h"
 
 #include "arrow/arrow_schema_ipc.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-PQT_API void pqt_read_options_init(pqt_read_options *o) {
+void pqt_read_options_defaults(pqt_read_options *o) {
   memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
   o->verify_checksums = 1;
   o->validate_utf8 = 1;
   o->max_footer_bytes = (uint64_t)256 << 20;
@@ -110,13 +113,18 @@ static void apply_arrow_schema(pqt_reader *r) {
 
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts,
                                    pqt_error *err) {
-  if (!out || !io || !io->read_at) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
+  if (!out || !io) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
   *out = NULL;
-  pqt_read_options defaults;
-  if (!opts) {
-    pqt_read_options_init(&defaults);
-    opts = &defaults;
-  }
+  pqt_read_options given;
+  pqt_io src;
+  PQT_RETURN_NOT_OK(pqt_read_options_load(&given, opts, err));
+  PQT_RETURN_NOT_OK(pqt_io_load(&src, io, err));
+  if (given.max_nesting_depth == 0) given.max_nesting_depth = PQT_SCHEMA_MAX_DEPTH;
+  if (given.max_nesting_depth < 1 || given.max_nesting_depth > PQT_SCHEMA_MAX_DEPTH)
+    return pqt_error_set(err, PQT_EINVAL, "pqt_read_options.max_nesting_depth is %d: it must be 1 to %d",
+                         (int)given.max_nesting_depth, PQT_SCHEMA_MAX_DEPTH);
+  opts = &given;
+  io = &src;
   const pqt_allocator *alloc = pqt_alloc_or_default(opts->alloc);
   pqt_reader *r = pqt_mem_calloc(alloc, sizeof *r);
   if (!r) return pqt_nomem(err);
@@ -168,7 +176,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
                                                 err)) != PQT_OK)
       goto fail;
   }
-  if ((st = pqt_schema_build(r->md.schema.items, r->md.schema.n, &r->arena, &r->schema, err)) != PQT_OK) {
+  if ((st = pqt_schema_build_limited(r->md.schema.items, r->md.schema.n, r->opts.max_nesting_depth, &r->arena,
+                                     &r->schema, err)) != PQT_OK) {
     pqt_error_prefix(err, "schema");
     goto fail;
   }
@@ -217,7 +226,7 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
                          (unsigned long long)r->opts.max_memory);
     goto fail;
   }
-  r->io = *io;
+  r->io = src;
   *out = r;
   return PQT_OK;
 fail:
@@ -227,8 +236,11 @@ fail:
 
 PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, const pqt_read_options *opts,
                                         pqt_error *err) {
+  pqt_read_options o;
+  PQT_RETURN_NOT_OK(pqt_read_options_load(&o, opts, err));
   pqt_io io;
-  PQT_RETURN_NOT_OK(pqt_io_open_file(&io, path, opts ? opts->alloc : NULL, err));
+  pqt_io_init(&io);
+  PQT_RETURN_NOT_OK(pqt_io_open_file(&io, path, o.alloc, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
   if (st != PQT_OK) io.release(io.private_data);
   return st;
@@ -236,8 +248,11 @@ PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, cons
 
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len,
                                           const pqt_read_options *opts, pqt_error *err) {
+  pqt_read_options o;
+  PQT_RETURN_NOT_OK(pqt_read_options_load(&o, opts, err));
   pqt_io io;
-  PQT_RETURN_NOT_OK(pqt_io_from_buffer(&io, data, len, opts ? opts->alloc : NULL, err));
+  pqt_io_init(&io);
+  PQT_RETURN_NOT_OK(pqt_io_from_buffer(&io, data, len, o.alloc, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
   if (st != PQT_OK) io.release(io.private_data);
   return st;

@@ -30,6 +30,7 @@
 
 #include "column/column_reader.h"
 #include "encoding/rle.h"
+#include "file/options.h"
 #include "file/reader_internal.h"
 #include "file/writer_internal.h"
 #include "page/page_reader.h"
@@ -87,8 +88,9 @@ static void say(salv *s, const char *fmt, ...) {
   (void)s->opts->log(s->opts->log_ctx, line, (size_t)n);
 }
 
-PQT_API void pqt_salvage_options_init(pqt_salvage_options *o) {
-  if (o) memset(o, 0, sizeof *o);
+void pqt_salvage_options_defaults(pqt_salvage_options *o) {
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
 }
 
 /* ---- 1. scan ------------------------------------------------------------------ */
@@ -603,14 +605,21 @@ static pqt_status partition_and_write(salv *s, pqt_writer *w, pqt_error *err) {
 PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage_options *opts,
                                pqt_salvage_report *report, pqt_error *err) {
   if (!damaged || !w) return pqt_error_set(err, PQT_EINVAL, "pqt_salvage: bad arguments");
-  pqt_salvage_options defaults;
-  pqt_salvage_options_init(&defaults);
-  pqt_salvage_report scratch_report = {0};
+  pqt_salvage_options given;
+  pqt_io src;
+  PQT_RETURN_NOT_OK(pqt_salvage_options_load(&given, opts, err));
+  PQT_RETURN_NOT_OK(pqt_io_load(&src, damaged, err));
+  if (report)
+    PQT_RETURN_NOT_OK(pqt_struct_size_check(pqt_struct_size_of(report), sizeof *report, "pqt_salvage_report", err));
+  damaged = &src;
+  pqt_salvage_report full;
   salv s;
   memset(&s, 0, sizeof s);
-  s.opts = opts ? opts : &defaults;
-  s.rep = report ? report : &scratch_report;
+  pqt_io_init(&s.mem_io);
+  s.opts = &given;
+  s.rep = &full;
   memset(s.rep, 0, sizeof *s.rep);
+  if (report) (void)pqt_struct_copy_out(report, &full, sizeof full, "pqt_salvage_report", NULL); /* cleared */
   s.alloc = pqt_writer_allocator(w);
   s.size = damaged->size;
   pqt_buf_init(&s.page_buf, s.alloc);
@@ -644,5 +653,6 @@ PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage
   if (s.cols) pqt_mem_free(s.alloc, s.cols, sizeof(scol) * (size_t)s.n_cols);
   if (copy) pqt_mem_free(s.alloc, copy, (size_t)s.size);
   if (st == PQT_OK) s.rep->pages_unused = s.rep->pages_found - s.rep->pages_used;
+  if (report) (void)pqt_struct_copy_out(report, &full, sizeof full, "pqt_salvage_report", NULL); /* size checked above */
   return st;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "arrow/export.h"
+#include "file/options.h"
 #include "file/row_group.h"
 
 typedef struct stream_priv {
@@ -119,6 +120,9 @@ static void stream_release(struct ArrowArrayStream *s) {
 PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts, struct ArrowArrayStream *out,
                                          pqt_error *err) {
   if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_get_stream: bad arguments");
+  pqt_scan_options given;
+  PQT_RETURN_NOT_OK(pqt_scan_options_load(&given, opts, err));
+  opts = &given;
   const pqt_allocator *alloc = r->data_alloc;
   stream_priv *p = pqt_mem_calloc(alloc, sizeof *p);
   if (!p) return pqt_reader_limit_status(r, pqt_nomem(err), err);

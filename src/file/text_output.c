@@ -5,9 +5,13 @@
  * writer in large pieces.
  */
 #include "arrow/text.h"
+#include "file/options.h"
 #include "file/row_group.h"
 
-PQT_API void pqt_scan_options_init(pqt_scan_options *o) { memset(o, 0, sizeof *o); }
+void pqt_scan_options_defaults(pqt_scan_options *o) {
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
 
 #define FLUSH_AT (256u * 1024u)
 /* Rows decoded at a time: memory holds a page per column and this batch. */
@@ -24,6 +28,9 @@ static pqt_status flush(pqt_buf *b, pqt_write_fn write, void *ctx, pqt_error *er
 PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts, pqt_text_format format,
                                          int64_t limit, pqt_write_fn write, void *ctx, pqt_error *err) {
   if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_write_text: bad arguments");
+  pqt_scan_options given;
+  PQT_RETURN_NOT_OK(pqt_scan_options_load(&given, opts, err));
+  opts = &given;
   int32_t nl = r->schema->n_leaves;
   uint8_t *selected = pqt_mem_calloc(r->data_alloc, (size_t)(nl ? nl : 1));
   if (!selected) return pqt_nomem(err);

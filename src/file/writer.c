@@ -15,6 +15,7 @@
 #include "arrow/import.h"
 #include "codec/codec.h"
 #include "column/column_writer.h"
+#include "file/options.h"
 #include "file/writer_internal.h"
 #include "levels/levels.h"
 #include "meta/schema.h"
@@ -64,8 +65,9 @@ struct pqt_writer {
   bool failed;
 };
 
-PQT_API void pqt_column_options_init(pqt_column_options *o) {
+void pqt_column_options_defaults(pqt_column_options *o) {
   memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
   o->codec = PQT_CODEC_SNAPPY;
   o->encoding = -1;
   o->dictionary = 1;
@@ -82,9 +84,10 @@ PQT_API void pqt_column_options_init(pqt_column_options *o) {
   o->crc = 1;
 }
 
-PQT_API void pqt_write_options_init(pqt_write_options *o) {
+void pqt_write_options_defaults(pqt_write_options *o) {
   memset(o, 0, sizeof *o);
-  pqt_column_options_init(&o->defaults);
+  o->struct_size = sizeof *o;
+  pqt_column_options_defaults(&o->defaults);
   o->row_group_rows = 1 << 20;
   o->row_group_bytes = (int64_t)128 << 20;
 }
@@ -195,12 +198,12 @@ static void writer_free(pqt_writer *w) {
 static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, const pqt_write_options *opts,
                              pqt_error *err) {
   *out = NULL;
-  if (!schema) return pqt_error_set(err, PQT_EINVAL, "schema missing");
-  pqt_write_options defaults;
-  if (!opts) {
-    pqt_write_options_init(&defaults);
-    opts = &defaults;
-  }
+  pqt_write_schema ws;
+  pqt_write_options given;
+  PQT_RETURN_NOT_OK(pqt_write_schema_load(&ws, schema, err));
+  PQT_RETURN_NOT_OK(pqt_write_options_load(&given, opts, err));
+  schema = &ws;
+  opts = &given;
   const pqt_allocator *a = pqt_alloc_or_default(opts->alloc);
   pqt_writer *w = pqt_mem_calloc(a, sizeof *w);
   if (!w) return pqt_nomem(err);
@@ -215,7 +218,10 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   pqt_buf_init(&w->oi, a);
   pqt_buf_init(&w->bloom, a);
   pqt_import_scratch_init(&w->sc, a);
-  pqt_status st = pqt_writer_schema_elements(&w->arena, schema, opts->compat, &w->elems, &w->n_elems, err);
+  pqt_column_override *overrides = NULL;
+  pqt_status st = pqt_column_overrides_load(&w->arena, opts->columns, opts->n_columns, &overrides, err);
+  w->opts.columns = overrides;
+  if (st == PQT_OK) st = pqt_writer_schema_elements(&w->arena, schema, opts->compat, &w->elems, &w->n_elems, err);
   if (st == PQT_OK) st = pqt_schema_build(w->elems, w->n_elems, &w->arena, &w->schema, err);
   if (st == PQT_OK && w->schema->n_leaves == 0) st = pqt_error_set(err, PQT_EINVAL, "the schema has no columns");
   for (int32_t i = 0; st == PQT_OK && i < w->schema->n_nodes; i++) {

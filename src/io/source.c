@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/struct_size.h"
 
 typedef struct mem_source {
   const pqt_allocator *alloc;
@@ -79,6 +80,7 @@ static void src_release(void *pd) {
 PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
                                       const pqt_allocator *alloc, pqt_error *err) {
   if (!io || (!data && len)) return pqt_error_set(err, PQT_EINVAL, "pqt_io_from_buffer: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_struct_size_check(pqt_struct_size_of(io), sizeof *io, "pqt_io", err));
   alloc = pqt_alloc_or_default(alloc);
   mem_source *s = pqt_mem_calloc(alloc, sizeof *s);
   if (!s) return pqt_nomem(err);
@@ -87,17 +89,14 @@ PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
   s->data = data ? data : empty;
   s->size = len;
   s->fd = -1;
-  io->read_at = src_read_at;
-  io->borrow_at = src_borrow_at;
-  io->release = src_release;
-  io->size = len;
-  io->private_data = s;
-  return PQT_OK;
+  pqt_io full = {sizeof full, src_read_at, src_borrow_at, src_release, len, s};
+  return pqt_struct_copy_out(io, &full, sizeof full, "pqt_io", err); /* size checked above */
 }
 
 PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allocator *alloc,
                                     pqt_error *err) {
   if (!io || !path) return pqt_error_set(err, PQT_EINVAL, "pqt_io_open_file: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_struct_size_check(pqt_struct_size_of(io), sizeof *io, "pqt_io", err));
   alloc = pqt_alloc_or_default(alloc);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return pqt_error_set(err, PQT_EIO, "cannot open: %s", strerror(errno));
@@ -126,10 +125,6 @@ PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allo
       s->mapped = 1;
     }
   }
-  io->read_at = src_read_at;
-  io->borrow_at = s->data ? src_borrow_at : NULL;
-  io->release = src_release;
-  io->size = s->size;
-  io->private_data = s;
-  return PQT_OK;
+  pqt_io full = {sizeof full, src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s};
+  return pqt_struct_copy_out(io, &full, sizeof full, "pqt_io", err); /* size checked above */
 }

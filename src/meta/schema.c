@@ -141,8 +141,16 @@ typedef struct build_frame {
 
 pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_arena *arena,
                             pqt_schema **out, pqt_error *err) {
+  return pqt_schema_build_limited(elems, n, PQT_SCHEMA_MAX_DEPTH, arena, out, err);
+}
+
+pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, int32_t max_depth, pqt_arena *arena,
+                                    pqt_schema **out, pqt_error *err) {
   if (!out || !arena || (n > 0 && !elems))
     return pqt_error_set(err, PQT_EINVAL, "pqt_schema_build: NULL argument");
+  if (max_depth < 1 || max_depth > PQT_SCHEMA_MAX_DEPTH)
+    return pqt_error_set(err, PQT_EINVAL, "pqt_schema_build: depth limit %d outside 1..%d", (int)max_depth,
+                         PQT_SCHEMA_MAX_DEPTH);
   *out = NULL;
   PQT_CHECK_CORRUPT(n >= 1, err, "schema: the element list is empty (%d elements)", (int)n);
 
@@ -210,10 +218,11 @@ pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_aren
       node->depth = parent->depth + 1;
       if (--top->remaining == 0) sp--;
     }
-    if (node->depth > PQT_SCHEMA_MAX_DEPTH)
+    if (node->depth > max_depth)
       return pqt_error_set(err, PQT_ELIMIT,
-                           "schema element %d (\"" NAME_FMT "\"): nesting deeper than %d levels",
-                           (int)i, NAME_ARG(e), PQT_SCHEMA_MAX_DEPTH);
+                           "schema element %d (\"" NAME_FMT "\"): nesting deeper than %d levels%s",
+                           (int)i, NAME_ARG(e), (int)max_depth,
+                           max_depth < PQT_SCHEMA_MAX_DEPTH ? " (max_nesting_depth)" : "");
 
     /* Repetition. The root's is ignored. */
     if (i == 0) {

@@ -147,6 +147,11 @@ typedef struct pqt_schema {
  * their element, whose byte views point into the footer). */
 pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n,
                             pqt_arena *arena, pqt_schema **out, pqt_error *err);
+/* The same, refusing (PQT_ELIMIT) nodes deeper than max_depth (1..
+ * PQT_SCHEMA_MAX_DEPTH; the root's children are depth 1): the reader's
+ * pqt_read_options.max_nesting_depth. */
+pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, int32_t max_depth,
+                                    pqt_arena *arena, pqt_schema **out, pqt_error *err);
 
 /* Does this node's path (names below the root) equal parts[0..n_parts)?
  * O(depth), no allocation: use it to check ColumnMetaData.path_in_schema of

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "parquetry.h" /* the enums a caller sees: pqt_codec, pqt_encoding, pqt_type, pqt_logical */
 #include "thrift/parquet_fields.h"
 
 /* Untyped bit access by an id held in a variable (e.g. a union member picked
@@ -86,7 +87,7 @@ typedef struct pqt_list_bool { bool *items; int32_t n; } pqt_list_bool;
 typedef struct pqt_list_bytes { pqt_bytes *items; int32_t n; } pqt_list_bytes;
 
 /* ---- enums (values as in parquet.thrift) ---- */
-enum pqt_physical_type {
+enum pqt_physical_type { /* the public PQT_TYPE_* have the same values */
   PQT_BOOLEAN = 0, PQT_INT32 = 1, PQT_INT64 = 2, PQT_INT96 = 3,
   PQT_FLOAT = 4, PQT_DOUBLE = 5, PQT_BYTE_ARRAY = 6, PQT_FIXED_LEN_BYTE_ARRAY = 7
 };
@@ -101,18 +102,14 @@ enum pqt_converted_type {
 enum pqt_repetition {
   PQT_REQUIRED = 0, PQT_OPTIONAL = 1, PQT_REPEATED = 2, PQT_VECTOR = 3
 };
-enum pqt_encoding {
+enum pqt_encoding_internal { /* the public PQT_ENCODING_* (parquetry.h) have the same values */
   PQT_ENC_PLAIN = 0, /* 1 (GROUP_VAR_INT) was never used */
   PQT_ENC_PLAIN_DICTIONARY = 2, PQT_ENC_RLE = 3, PQT_ENC_BIT_PACKED = 4,
   PQT_ENC_DELTA_BINARY_PACKED = 5, PQT_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
   PQT_ENC_DELTA_BYTE_ARRAY = 7, PQT_ENC_RLE_DICTIONARY = 8,
   PQT_ENC_BYTE_STREAM_SPLIT = 9
 };
-enum pqt_codec {
-  PQT_CODEC_UNCOMPRESSED = 0, PQT_CODEC_SNAPPY = 1, PQT_CODEC_GZIP = 2,
-  PQT_CODEC_LZO = 3, PQT_CODEC_BROTLI = 4, PQT_CODEC_LZ4 = 5,
-  PQT_CODEC_ZSTD = 6, PQT_CODEC_LZ4_RAW = 7
-};
+/* CompressionCodec: the public enum pqt_codec (PQT_CODEC_*) in parquetry.h. */
 enum pqt_page_type {
   PQT_PAGE_DATA = 0, PQT_PAGE_INDEX = 1, PQT_PAGE_DICTIONARY = 2, PQT_PAGE_DATA_V2 = 3
 };
@@ -201,7 +198,8 @@ typedef struct pqt_geography_type {
   int32_t algorithm; /* EdgeInterpolationAlgorithm */
 } pqt_geography_type;
 
-/* union LogicalType; the set bit names the member. */
+/* union LogicalType; the set bit names the member (the public PQT_LOGICAL_*
+ * have the same values). */
 enum {
   PQT_LT_STRING = PQT_FID_logical_type_string,
   PQT_LT_MAP = PQT_FID_logical_type_map,

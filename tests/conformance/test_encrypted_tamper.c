@@ -530,7 +530,11 @@ static outcome verify_without_borrowing(const char *name, const pqt_read_options
   CHECK(img != NULL);
   if (!img) return OPEN_FAILED;
   copy_src src = {img, len};
-  pqt_io io = {copy_read_at, NULL, NULL, len, &src};
+  pqt_io io;
+  pqt_io_init(&io);
+  io.read_at = copy_read_at;
+  io.size = len;
+  io.private_data = &src;
   pqt_reader *r;
   pqt_error e;
   pqt_verify_report_init(rep);

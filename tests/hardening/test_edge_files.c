@@ -80,7 +80,7 @@ static void test_offsets_past_4gib(void) {
 
 static void test_file_without_rows(void) {
   pqt_string buf = {0};
-  pqt_write_schema ws = {.message = "message m { required int64 a; optional binary b (STRING); }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int64 a; optional binary b (STRING); }"};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &buf, &ws, NULL, NULL));
   if (!w) return;
@@ -113,7 +113,7 @@ static void test_hundred_thousand_columns(void) {
   CHECK_OK(pqt_buf_printf(&schema, NULL, " }"));
   CHECK_OK(pqt_buf_append(&schema, "", 1, NULL));
   pqt_string buf = {0};
-  pqt_write_schema ws = {.message = (const char *)schema.data};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = (const char *)schema.data};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.statistics = 0;
@@ -216,10 +216,10 @@ static void test_zero_column_row_group(void) {
  * after the real pages of a chunk: they add nothing and break nothing. */
 static void test_empty_pages(void) {
   pqt_string buf = {0};
-  pqt_write_schema ws = {.message = "message m { required int64 a; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int64 a; }"};
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.codec = 0;
+  o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
   o.defaults.dictionary = 0;
   o.defaults.page_index = 0;
   o.defaults.page_row_limit = 100;
@@ -322,7 +322,7 @@ static void test_deep_data(void) {
   for (int i = 0; i <= DEPTH; i++) CHECK_OK(pqt_buf_printf(&schema, NULL, "}\n"));
   CHECK_OK(pqt_buf_append(&schema, "", 1, NULL));
   pqt_string buf = {0};
-  pqt_write_schema ws = {.message = (const char *)schema.data};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = (const char *)schema.data};
   pqt_writer *w = NULL;
   pqt_error e;
   pqt_error_init(&e);

@@ -118,7 +118,7 @@ static bool build_file(const variant *v, pqt_string *out) {
   o.defaults.page_version = v->page_version;
   o.defaults.dictionary = v->dictionary;
   o.defaults.page_row_limit = 300; /* several pages per chunk */
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   pqt_writer *w;
   pqt_error e;
   pqt_error_init(&e);
@@ -175,16 +175,17 @@ static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const pq
   for (int g = 0; g < N_RGS; g++)
     if (rg_end[g] <= cut) complete = g + 1;
   pqt_io io;
+  pqt_io_init(&io);
   pqt_error e;
   pqt_error_init(&e);
   CHECK_OK(pqt_io_from_buffer(&io, f, cut, NULL, &e));
   pqt_string out;
   memset(&out, 0, sizeof out);
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   pqt_salvage_report rep;
-  memset(&rep, 0, sizeof rep);
+  pqt_salvage_report_init(&rep);
   pqt_status st = pqt_salvage(&io, w, NULL, &rep, &e);
   io.release(io.private_data);
   t->runs++;
@@ -280,9 +281,10 @@ static void test_variants(void) {
 static void test_bad_inputs(void) {
   pqt_error e;
   pqt_error_init(&e);
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   static const char junk[] = "this is not a parquet file at all";
   pqt_io io;
+  pqt_io_init(&io);
   CHECK_OK(pqt_io_from_buffer(&io, junk, sizeof junk, NULL, &e));
   pqt_string out = {0};
   pqt_writer *w;
@@ -297,11 +299,12 @@ static void test_bad_inputs(void) {
   variant v = {"v1 snappy", 1, 1, 1};
   pqt_string file;
   CHECK(build_file(&v, &file));
-  pqt_write_schema other = {"message m { required int32 a; required binary b; }", NULL, NULL};
+  pqt_write_schema other = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int32 a; required binary b; }"};
   CHECK_OK(pqt_io_from_buffer(&io, file.data, file.len, NULL, &e));
   memset(&out, 0, sizeof out);
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &other, NULL, &e));
   pqt_salvage_report rep;
+  pqt_salvage_report_init(&rep);
   CHECK_OK(pqt_salvage(&io, w, NULL, &rep, &e));
   CHECK_EQ_INT(rep.rows, 0);
   CHECK(rep.pages_found > 0);

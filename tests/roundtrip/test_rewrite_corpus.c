@@ -55,14 +55,14 @@ static void check_file(const char *path, const char *name) {
     o.int96_as_fixed = 1;
     if (c == 1) {
       o.defaults.page_version = 2;
-      o.defaults.codec = 6;
+      o.defaults.codec = PQT_CODEC_ZSTD;
       o.defaults.dictionary_page_size_limit = 200;
       o.defaults.page_row_limit = 7;
       o.row_group_rows = 50;
     }
     pqt_string out = {0};
     pqt_writer *w = NULL;
-    pqt_write_schema ws = {NULL, NULL, r};
+    pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
     pqt_scan_options so;
     pqt_scan_options_init(&so);
     so.batch_size = c ? 33 : 0;

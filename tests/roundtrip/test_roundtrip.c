@@ -313,7 +313,7 @@ static int run_case(int seed, int cfg) {
   pqt_error_init(&e);
   pqt_string out = {0};
   pqt_writer *w = NULL;
-  pqt_write_schema ws = {b.s, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = b.s};
   int failed = 0;
   if (pqt_writer_open_buffer(&w, &out, &ws, &o, &e) != PQT_OK) {
     fprintf(stderr, "  seed %d cfg %d: open: %s\n%s", seed, cfg, e.message, b.s);

@@ -47,6 +47,7 @@ static void test_error_prefix(void) {
 
 static void test_io_buffer_bounds(void) {
   pqt_io io;
+  pqt_io_init(&io);
   uint8_t data[4] = {1, 2, 3, 4};
   CHECK_OK(pqt_io_from_buffer(&io, data, 4, NULL, NULL));
   uint8_t out[4];

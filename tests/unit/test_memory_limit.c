@@ -96,10 +96,10 @@ static void test_ceiling_respected(void) {
 static void test_page_expansion_limits(void) {
   enum { N = 300000 };
   static int64_t v[N];
-  pqt_write_schema ws = {.message = "message m { required int64 z; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int64 z; }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
-  wo.defaults.codec = 6; /* ZSTD */
+  wo.defaults.codec = PQT_CODEC_ZSTD;
   wo.defaults.dictionary = 0;
   wo.defaults.page_size = 8 << 20;
   wo.defaults.page_row_limit = N;

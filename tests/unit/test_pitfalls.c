@@ -32,7 +32,7 @@
 static bool write_one(const char *message, const pqt_write_options *o, int64_t n, const int16_t *def,
                       const int16_t *rep, const void *vals, const int32_t *offs, int64_t nv, pqt_string *out) {
   memset(out, 0, sizeof *out);
-  pqt_write_schema ws = {message, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = message};
   pqt_writer *w = NULL;
   pqt_error e;
   pqt_error_init(&e);
@@ -216,7 +216,7 @@ static pqt_reader *open_buf(const void *p, size_t n) {
 static void test_dictionary_page_offset_variants(void) {
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.codec = 0;
+  o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
   o.defaults.page_index = 0;
   o.defaults.page_row_limit = 40;
   int64_t v[100];
@@ -272,7 +272,7 @@ static void test_row_group_file_offset(void) {
   int32_t v[1000];
   for (int i = 0; i < 1000; i++) v[i] = i % 10;
   pqt_string base = {0};
-  pqt_write_schema ws = {"message m { required int32 a; }", NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int32 a; }"};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &base, &ws, &o, NULL));
   if (!w) return;
@@ -339,7 +339,7 @@ static void test_legacy_min_max_by_sort_order(void) {
   const char *schema =
       "message m { required binary s (STRING); required int32 i; required int32 u (INTEGER(32,false)); }";
   pqt_string base = {0};
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &base, &ws, NULL, NULL));
   if (!w) return;
@@ -497,7 +497,7 @@ static double dbl_of(pqt_bytes b) {
 static void test_float_statistics_written(void) {
   const char *schema = "message m { required double d; required double z; required double n; }";
   pqt_string file = {0};
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.defaults.page_row_limit = 4;
@@ -580,7 +580,7 @@ static void test_unsigned_decimal_int96_statistics_written(void) {
       "message m { required int64 u (INTEGER(64,false)); required fixed_len_byte_array(4) d (DECIMAL(9,2)); "
       "required int96 t; }";
   pqt_string file = {0};
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
   if (!w) return;
@@ -645,7 +645,7 @@ static void test_legacy_lists_rewritten_three_level(void) {
       "  }\n"
       "}\n";
   pqt_string file = {0};
-  pqt_write_schema ws = {legacy, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = legacy};
   pqt_writer *w = NULL;
   pqt_error e;
   pqt_error_init(&e);
@@ -676,7 +676,7 @@ static void test_legacy_lists_rewritten_three_level(void) {
   pqt_reader *r = open_buf(file.data, file.len);
   if (r) {
     pqt_string out = {0};
-    pqt_write_schema like = {NULL, NULL, r};
+    pqt_write_schema like = {.struct_size = sizeof(pqt_write_schema), .like = r};
     pqt_writer *w2 = NULL;
     CHECK_MSG(pqt_writer_open_buffer(&w2, &out, &like, NULL, &e) == PQT_OK, "%s", e.message);
     if (w2) {
@@ -742,7 +742,7 @@ static void test_map_duplicate_keys_kept(void) {
       "message m { required group mp (MAP) { repeated group key_value { required binary key (STRING); "
       "optional int32 value; } } }";
   pqt_string file = {0};
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
   if (!w) return;
@@ -862,7 +862,7 @@ static void test_converted_types_and_timestamp_coercion(void) {
       "  required int32 dec (DECIMAL(9,3));\n"
       "}\n";
   pqt_string file = {0};
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
   if (!w) return;
@@ -890,7 +890,7 @@ static void test_converted_types_and_timestamp_coercion(void) {
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.compat = PQT_COMPAT_SPARK_MICROS;
-  pqt_write_schema ws2 = {NULL, &as, NULL};
+  pqt_write_schema ws2 = {.struct_size = sizeof(pqt_write_schema), .arrow = &as};
   pqt_string f2 = {0};
   pqt_error e;
   pqt_error_init(&e);
@@ -1206,7 +1206,7 @@ static void test_writer_pages_start_at_records(void) {
     pqt_write_options_init(&o);
     o.defaults.page_version = version;
     o.defaults.dictionary = 0;
-    o.defaults.codec = 0;
+    o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
     o.defaults.page_size = 256; /* far below one record */
     pqt_string f;
     CHECK(write_one("message m { optional group l (LIST) { repeated group list { optional int32 element; } } }", &o,
@@ -1215,6 +1215,7 @@ static void test_writer_pages_start_at_records(void) {
     CHECK(footer_decode(f.data, f.len, &ft));
     const pqt_column_metadata *cm = &ft.md.row_groups.items[0].columns.items[0].meta_data;
     pqt_io io;
+    pqt_io_init(&io);
     CHECK_OK(pqt_io_from_buffer(&io, f.data, f.len, NULL, NULL));
     pqt_codec_ctx *ctx = NULL;
     CHECK_OK(pqt_codec_ctx_create(&ctx, NULL, NULL));
@@ -1436,7 +1437,7 @@ static void test_page_crc(void) {
     int n = snprintf(data + offs[i], 9, "word%03d", (i * 37) % 10);
     offs[i + 1] = offs[i] + n;
   }
-  for (int codec = 0; codec <= 1; codec++) {
+  for (int codec = PQT_CODEC_UNCOMPRESSED; codec <= PQT_CODEC_SNAPPY; codec++) {
     if (!pqt_codec_is_available(codec)) continue;
     pqt_write_options o;
     pqt_write_options_init(&o);
@@ -1470,7 +1471,7 @@ static void test_page_crc(void) {
     }
     CHECK(p == end && pages >= 5 && dict_pages == 1);
     /* damage the dictionary page (uncompressed: one letter of a word) */
-    if (codec == 0 && dict_len > 8) {
+    if (codec == PQT_CODEC_UNCOMPRESSED && dict_len > 8) {
       b[dict_body + 5] ^= 0x01;
       pqt_status st;
       pqt_error e;
@@ -1513,7 +1514,7 @@ static void test_page_crc(void) {
 static void test_bloom_filters_written(void) {
   const char *schema = "message m { required int32 i; required binary s; }";
   pqt_string file = {0};
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.defaults.bloom_filter = 1;
@@ -1627,14 +1628,14 @@ static void test_decimal_physical_by_precision(void) {
       "message m { required binary a (DECIMAL(5,2)); required binary b (DECIMAL(15,2)); "
       "required binary c (DECIMAL(30,2)); }";
   pqt_string tmp = {0}, out = {0};
-  pqt_write_schema ws = {src, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = src};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &tmp, &ws, NULL, NULL));
   if (!w) return;
   struct ArrowSchema as;
   CHECK_OK(pqt_writer_arrow_schema(w, &as, NULL));
   pqt_writer_discard(w);
-  pqt_write_schema ws2 = {NULL, &as, NULL};
+  pqt_write_schema ws2 = {.struct_size = sizeof(pqt_write_schema), .arrow = &as};
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws2, NULL, NULL));
   if (w) {
     CHECK_OK(pqt_writer_close(w, NULL));
@@ -1659,7 +1660,7 @@ static void test_decimal_physical_by_precision(void) {
 
 static void test_created_by_well_formed(void) {
   pqt_string f = {0};
-  pqt_write_schema ws = {"message m { required int32 a; }", NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int32 a; }"};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &f, &ws, NULL, NULL));
   if (!w) return;

@@ -82,7 +82,7 @@ static void test_skip_corrupt_row_group(void) {
  * values read as nulls, every row and every other column survives. */
 static void test_corrupt_page_reads_as_nulls(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = "message m { optional int64 a; required int32 b; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional int64 a; required int32 b; }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.page_row_limit = 100;
@@ -170,7 +170,7 @@ static bool damage_page(pqt_string *file, const char *col, int rg) { return dama
  * a required column costs the row group. */
 static void test_corrupt_chunk_nulls_its_field(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = "message m { optional group s { optional int32 x; optional binary y (STRING); }"
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional group s { optional int32 x; optional binary y (STRING); }"
                                     " optional group l (LIST) { repeated group list { optional int64 element; } }"
                                     " required int32 b; }"};
   pqt_writer *w = NULL;
@@ -251,7 +251,7 @@ static void test_corrupt_chunk_nulls_its_field(void) {
 /* 1000 rows, pages of 100 rows: l a list of i % 4 elements (the third
  * null), b = i (required), s = {x: i (required), y: "y<i>" or null}. */
 static bool write_pages_file(pqt_string *file, int page_version, int page_index) {
-  pqt_write_schema ws = {.message = "message m { optional group l (LIST) { repeated group list { optional int64 element; } }"
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional group l (LIST) { repeated group list { optional int64 element; } }"
                                     " required int32 b; optional group s { required int32 x; optional binary y (STRING); } }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);

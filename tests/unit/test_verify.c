@@ -60,7 +60,7 @@ static void test_verify_finds_problems(void) {
 /* A Bloom filter that lost its bits no longer holds the chunk's values. */
 static void test_verify_checks_bloom_filters(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = "message m { required int64 id; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int64 id; }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.bloom_filter = 1;
@@ -94,7 +94,7 @@ static void test_verify_checks_bloom_filters(void) {
  * null on every 10th row and on rows 300..399 (data page 3 holds only
  * nulls). Ascending, so the writer says boundary_order ASCENDING. */
 static void write_paged(pqt_string *file) {
-  pqt_write_schema ws = {.message = "message m { optional int64 id; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional int64 id; }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.page_row_limit = 100;
@@ -225,7 +225,7 @@ static void test_verify_checks_column_index(void) {
  * (a min that is a prefix, a max rounded up) pass. */
 static void test_verify_column_index_nested_and_truncated(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = "message m { optional group l (LIST) { repeated group list { optional int32 "
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional group l (LIST) { repeated group list { optional int32 "
                                     "element; } } required binary s (STRING); }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
@@ -289,7 +289,7 @@ static void test_verify_column_index_nested_and_truncated(void) {
  * reader goes by the levels, verify reports the header. */
 static void test_verify_checks_v2_num_nulls(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = "message m { optional int32 a; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional int32 a; }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.page_version = 2;
@@ -348,7 +348,7 @@ static void test_verify_checks_v2_num_nulls(void) {
  * order calls the file sound. */
 static void test_verify_float16_order_as_written(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.message = "message m { required fixed_len_byte_array(2) h (FLOAT16); }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required fixed_len_byte_array(2) h (FLOAT16); }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   pqt_writer *w = NULL;

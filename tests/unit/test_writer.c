@@ -79,7 +79,7 @@ static void test_low_level_and_text(void) {
   pqt_writer *w;
   pqt_error e;
   pqt_error_init(&e);
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   CHECK_OK(write_sample(w, 6, &e));
   CHECK_OK(pqt_writer_close(w, &e));
@@ -123,7 +123,7 @@ static void test_metadata(void) {
   pqt_sorting_column_spec sc = {0, 0, 1};
   o.sorting_columns = &sc;
   o.n_sorting_columns = 1;
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, &o, &e));
   CHECK_OK(write_sample(w, 1000, &e));
   CHECK_OK(write_sample(w, 10, &e)); /* a second row group */
@@ -236,7 +236,7 @@ static void test_sinks_and_files(void) {
   pqt_writer *w;
   pqt_error e;
   pqt_error_init(&e);
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   CHECK_OK(write_sample(w, 50, &e));
   CHECK_OK(pqt_writer_close(w, &e));
@@ -283,7 +283,7 @@ static void test_misuse(void) {
   pqt_writer *w;
   pqt_error e;
   pqt_error_init(&e);
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   int64_t a[3] = {1, 2, 3};
   int16_t def[3] = {1, 0, 1};
@@ -300,7 +300,7 @@ static void test_misuse(void) {
   CHECK(pqt_writer_write_column(w, 2, 2, ldef2, lrep2, lv, NULL, 1, &e) == PQT_EINVAL);
   CHECK(pqt_writer_flush_row_group(w, &e) == PQT_EINVAL); /* columns 1, 2 have no rows */
   CHECK(pqt_writer_close(w, &e) == PQT_EINVAL);
-  pqt_write_schema bad = {"message m { required int32 x (STRING); }", NULL, NULL};
+  pqt_write_schema bad = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int32 x (STRING); }"};
   CHECK(pqt_writer_open_buffer(&w, &out, &bad, NULL, &e) == PQT_EINVAL);
   pqt_write_options o;
   pqt_write_options_init(&o);
@@ -341,14 +341,14 @@ static void test_arrow_schema_mapping(void) {
   pqt_writer *w;
   pqt_error e;
   pqt_error_init(&e);
-  pqt_write_schema ws = {text, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = text};
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   struct ArrowSchema as;
   CHECK_OK(pqt_writer_arrow_schema(w, &as, &e));
   pqt_writer_discard(w);
   /* the Arrow schema maps back to the same Parquet schema */
   pqt_string out2 = {0};
-  pqt_write_schema ws2 = {NULL, &as, NULL};
+  pqt_write_schema ws2 = {.struct_size = sizeof(pqt_write_schema), .arrow = &as};
   CHECK_OK(pqt_writer_open_buffer(&w, &out2, &ws2, NULL, &e));
   CHECK_OK(pqt_writer_close(w, &e));
   pqt_reader *r;
@@ -416,7 +416,7 @@ static void test_arrow_conversions(void) {
   struct ArrowArray a_dec = {2, 0, 0, 2, 0, b_dec, NULL, NULL, noop_release, NULL};
   struct ArrowArray *a_kids[6] = {&a_ts, &a_d64, &a_t32, &a_ls, &a_ll, &a_dec};
   struct ArrowArray batch = {2, 0, 0, 1, 6, b_rec, a_kids, NULL, noop_release, NULL};
-  pqt_write_schema ws = {NULL, &rec, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .arrow = &rec};
   pqt_string out = {0};
   pqt_writer *w;
   pqt_error e;
@@ -467,11 +467,11 @@ static void test_size_limits(void) {
   struct ArrowArray batch = {N, 0, 0, 1, 1, bb, kids, NULL, noop_release, NULL};
   pqt_write_options o;
   pqt_write_options_init(&o);
-  o.defaults.codec = 0;
+  o.defaults.codec = PQT_CODEC_UNCOMPRESSED;
   o.defaults.page_size = 4096;
   o.defaults.page_row_limit = 1 << 30;
   o.row_group_bytes = 300000;
-  pqt_write_schema ws = {text, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = text};
   pqt_string out = {0};
   pqt_writer *w;
   pqt_error e;
@@ -524,7 +524,7 @@ static void test_bad_arrow_input(void) {
   struct ArrowArray *kids[2] = {&list, &str};
   const void *b_bufs[1] = {NULL};
   struct ArrowArray batch = {2, 0, 0, 1, 2, b_bufs, kids, NULL, noop_release, NULL};
-  pqt_write_schema ws = {text, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = text};
   pqt_string out = {0};
   pqt_writer *w;
   pqt_error e;
@@ -563,7 +563,7 @@ static void test_bad_arrow_input(void) {
   CHECK(pqt_writer_write_batch(w, &batch, &e) == PQT_EINVAL);
   pqt_writer_discard(w);
   struct ArrowSchema notstruct = {"i", "x", NULL, 0, 0, NULL, NULL, NULL, NULL};
-  pqt_write_schema wa = {NULL, &notstruct, NULL};
+  pqt_write_schema wa = {.struct_size = sizeof(pqt_write_schema), .arrow = &notstruct};
   CHECK(pqt_writer_open_buffer(&w, &out, &wa, NULL, &e) == PQT_EINVAL);
   pqt_string_free(&out);
 }
@@ -606,7 +606,7 @@ static void test_fixed_length_string_dictionary(void) {
       pqt_write_options_init(&o);
       o.defaults.page_row_limit = 700;
       o.defaults.page_version = pv;
-      pqt_write_schema ws = {"message m { optional binary s (STRING); }", NULL, NULL};
+      pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional binary s (STRING); }"};
       pqt_string out = {0};
       pqt_writer *w;
       pqt_error e;

@@ -29,7 +29,7 @@ static void test_arrow_types_round_trip(void) {
                              .release = no_release_array};
   for (int with = 0; with <= 1; with++) {
     pqt_string out = {0};
-    pqt_write_schema ws = {.arrow = &top};
+    pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .arrow = &top};
     pqt_write_options wo;
     pqt_write_options_init(&wo);
     wo.write_arrow_schema = with;
