@@ -3,7 +3,11 @@
  *
  * This header is the manual. Conventions used throughout:
  *   - Every fallible function returns pqt_status (PQT_OK == 0) and takes a
- *     pqt_error* as its last argument, which may be NULL.
+ *     pqt_error* as its last argument, which may be NULL. The pqt_error is
+ *     output only: no function reads what it held before the call (it need
+ *     not be initialised). A function that fails sets every field: code,
+ *     message (NUL-terminated, never empty) and the places, -1 where they do
+ *     not apply. After success its content is unspecified.
  *   - Objects are opaque; constructors return them through an out-parameter.
  *     `_open/_close` for objects that own I/O, `_create/_destroy` otherwise.
  *   - Every object records the allocator it was created with and frees
@@ -261,6 +265,8 @@ PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data,
                                           size_t len,
                                           const pqt_read_options *opts,
                                           pqt_error *err);
+/* Close the reader. Streams and column readers made from it stay valid
+ * (each holds a reference); the last one released frees what is shared. */
 PQT_API void pqt_reader_close(pqt_reader *r);
 
 PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r);
@@ -361,9 +367,12 @@ PQT_API void pqt_scan_options_init(pqt_scan_options *opts);
 
 /*
  * Stream the selected rows as Arrow record batches (a struct array per
- * batch, one child per projected top-level field). The stream keeps the
- * reader alive: release the stream before closing the reader. Batches
- * (ArrowArray) stay valid after both are released.
+ * batch, one child per projected top-level field). The stream holds a
+ * reference to what it needs from the reader: it stays valid after
+ * pqt_reader_close (the stream's release then frees the reader's state and
+ * releases its io; a buffer given to pqt_reader_open_buffer must outlive the
+ * stream too). Batches (ArrowArray) stay valid after both are released. On
+ * failure *out is a released stream (out->release == NULL), whatever it held.
  * See README.md for the Parquet -> Arrow type mapping.
  */
 PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts,

@@ -42,6 +42,7 @@ PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r
   pqt_column_reader *cr = pqt_mem_calloc(alloc, sizeof *cr);
   if (!cr) return pqt_nomem(err);
   cr->r = r;
+  pqt_reader_ref(r); /* the column reader outlives a closed reader */
   cr->alloc = alloc;
   const pqt_schema_node *leaf = r->schema->leaves[column];
   cr->physical_type = leaf->physical_type;
@@ -62,7 +63,8 @@ PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r
 
 PQT_API pqt_status pqt_column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out,
                                           pqt_error *err) {
-  memset(out, 0, sizeof *out);
+  if (out) memset(out, 0, sizeof *out);
+  if (!cr || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_column_reader_next: bad arguments");
   if (max_levels <= 0) return pqt_error_set(err, PQT_EINVAL, "max_levels must be positive");
   pqt_column_data *cd = &cr->cd;
   int64_t left = cd->n_levels - cr->level_pos;
@@ -119,5 +121,7 @@ PQT_API void pqt_column_reader_close(pqt_column_reader *cr) {
   pqt_column_data_free(&cr->cd);
   pqt_buf_free(&cr->scratch_def);
   pqt_buf_free(&cr->scratch_bool);
+  pqt_reader *r = cr->r;
   pqt_mem_free(cr->alloc, cr, sizeof *cr);
+  pqt_reader_unref(r);
 }
