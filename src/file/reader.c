@@ -301,6 +301,7 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r) {
 PQT_API const char *pqt_reader_created_by(const pqt_reader *r) { return r->created_by; }
 
 PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_schema_text: bad arguments");
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
   pqt_status st = pqt_schema_to_text(r->schema, &b, err);
@@ -312,6 +313,7 @@ PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, 
 }
 
 PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_json: bad arguments");
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
   pqt_status st = pqt_thrift_to_json(&pqt_desc_file_metadata, &r->md, indent, &b, err);
@@ -323,6 +325,7 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt
 }
 
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary: bad arguments");
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
   /* The summary's appends do not all check their status; any failure is
