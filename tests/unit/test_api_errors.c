@@ -443,6 +443,35 @@ static void test_writer(void) {
   CHECK_EQ_INT(pqt_writer_close(NULL, garbage()), PQT_OK);
 }
 
+/* Many pages: describe_pages hands its text out in pieces; a sink that
+ * fails on the first piece fails the call with a complete error. */
+static void test_describe_pages_failing_sink(void) {
+  pqt_string out = {0};
+  pqt_write_schema ws = {"message m { required int64 id; }", NULL, NULL};
+  pqt_write_options o;
+  pqt_write_options_init(&o);
+  o.defaults.page_row_limit = 1;
+  o.defaults.dictionary = 0;
+  pqt_writer *w = NULL;
+  OK_GARBAGE(pqt_writer_open_buffer(&w, &out, &ws, &o, ERR));
+  if (!w) return;
+  int64_t ids[2000];
+  for (int i = 0; i < 2000; i++) ids[i] = i;
+  OK_GARBAGE(pqt_writer_write_column(w, 0, 2000, NULL, NULL, ids, NULL, 2000, ERR));
+  OK_GARBAGE(pqt_writer_close(w, ERR));
+  pqt_reader *r = NULL;
+  OK_GARBAGE(pqt_reader_open_buffer(&r, out.data, out.len, NULL, ERR));
+  if (r) {
+    int32_t save = g_max_page;
+    g_max_page = 2000;
+    g_fail_after = 0;
+    FAILS(pqt_reader_describe_pages(r, NULL, failing_sink, NULL, ERR));
+    g_max_page = save;
+    pqt_reader_close(r);
+  }
+  pqt_string_free(&out);
+}
+
 static void test_salvage(void) {
   pqt_string file = make_file();
   pqt_salvage_options so;
@@ -531,4 +560,4 @@ static void test_stream_outlives_reader(void) {
 }
 
 RUN_TESTS("api_errors", TEST_CASE(test_core_and_io), TEST_CASE(test_reader), TEST_CASE(test_writer_without_bounds),
-          TEST_CASE(test_writer), TEST_CASE(test_salvage), TEST_CASE(test_stream_outlives_reader))
+          TEST_CASE(test_writer), TEST_CASE(test_describe_pages_failing_sink), TEST_CASE(test_salvage), TEST_CASE(test_stream_outlives_reader))
