@@ -295,7 +295,17 @@ static void test_reader(void) {
     FAILS(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect_text, &s, ERR));
     free(s.data);
     s = (pqt_string){0};
+    /* a stream's get_next fails: out is a released array, the error is said */
+    struct ArrowArrayStream lst;
+    OK_GARBAGE(pqt_reader_get_stream(r, NULL, &lst, ERR));
     pqt_reader_close(r);
+    struct ArrowArray arr;
+    memset(&arr, 0x5a, sizeof arr);
+    CHECK(lst.get_next(&lst, &arr) != 0);
+    CHECK(arr.release == NULL);
+    const char *why = lst.get_last_error(&lst);
+    CHECK(why && why[0] && strchr(why, 0x7f) == NULL);
+    lst.release(&lst);
   }
 
   /* a damaged page: the error names row group 0, column 0, and a page */
