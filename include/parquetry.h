@@ -219,7 +219,7 @@ typedef struct pqt_read_options {
   const uint8_t *aad_prefix;    /* NULL: none given */
   size_t aad_prefix_len;
   pqt_key_retriever_fn key_retriever; /* NULL: none */
-  void *key_retriever_ctx;      /* must outlive the reader */
+  void *key_retriever_ctx;      /* must outlive the reader (and its streams) */
   int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
   /* What corrupt data does: PQT_FAIL (default) stops the read with the
    * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
@@ -251,7 +251,10 @@ PQT_API void pqt_read_options_init(pqt_read_options *opts);
 
 /*
  * Open a reader over io. On success the reader owns io (it calls
- * io->release at close); on failure io is left to the caller. opts may be
+ * io->release when the reader and every stream and column reader made from
+ * it are closed); on failure io is left to the caller. io's callbacks are
+ * given a pqt_error of the library's: one that fails without filling it in
+ * still gives the caller a complete error. opts may be
  * NULL for defaults. The footer is read and validated here.
  */
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
@@ -260,7 +263,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
 PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path,
                                         const pqt_read_options *opts,
                                         pqt_error *err);
-/* Convenience: open a caller's buffer, which must outlive the reader. */
+/* Convenience: open a caller's buffer, which must outlive the reader and
+ * the streams and column readers made from it. */
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data,
                                           size_t len,
                                           const pqt_read_options *opts,
