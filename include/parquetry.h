@@ -374,8 +374,8 @@ PQT_API void pqt_scan_options_init(pqt_scan_options *opts);
  * batch, one child per projected top-level field). The stream holds a
  * reference to what it needs from the reader: it stays valid after
  * pqt_reader_close (the stream's release then frees the reader's state and
- * releases its io; a buffer given to pqt_reader_open_buffer must outlive the
- * stream too). Batches (ArrowArray) stay valid after both are released. On
+ * releases its io; a buffer given to pqt_reader_open_buffer, and a shared
+ * pqt_read_options.buffer_pool, must outlive the stream too). Batches (ArrowArray) stay valid after both are released. On
  * failure *out is a released stream (out->release == NULL), whatever it held.
  * See README.md for the Parquet -> Arrow type mapping.
  */
