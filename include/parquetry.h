@@ -3,7 +3,11 @@
  *
  * This header is the manual. Conventions used throughout:
  *   - Every fallible function returns pqt_status (PQT_OK == 0) and takes a
- *     pqt_error* as its last argument, which may be NULL.
+ *     pqt_error* as its last argument, which may be NULL. The pqt_error is
+ *     output only: no function reads what it held before the call (it need
+ *     not be initialised). A function that fails sets every field: code,
+ *     message (NUL-terminated, never empty) and the places, -1 where they do
+ *     not apply. After success its content is unspecified.
  *   - Objects are opaque; constructors return them through an out-parameter.
  *     `_open/_close` for objects that own I/O, `_create/_destroy` otherwise.
  *   - Every object records the allocator it was created with and frees
@@ -332,9 +336,8 @@ typedef struct pqt_read_options {
   int32_t n_column_keys;
   const uint8_t *aad_prefix;    /* NULL: none given */
   size_t aad_prefix_len;
-  pqt_key_retriever_fn key_retriever; /* NULL: none; called at open and whenever a column needing
-                                         a key is read */
-  void *key_retriever_ctx;      /* borrowed: must outlive the reader */
+  pqt_key_retriever_fn key_retriever; /* NULL: none */
+  void *key_retriever_ctx;      /* must outlive the reader (and its streams) */
   int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
   /* What corrupt data does: PQT_FAIL (default) stops the read with the
    * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
@@ -366,11 +369,12 @@ PQT_API void pqt_read_options_init_sized(pqt_read_options *opts, size_t struct_s
 static inline void pqt_read_options_init(pqt_read_options *opts) { pqt_read_options_init_sized(opts, sizeof *opts); }
 
 /*
- * Open a reader over io. On success the reader owns io's source (it copies
- * the struct and calls io->release at close); on failure io is left to the
- * caller. opts may be NULL for defaults; it is read during this call only
- * (see each pointer field for what must live longer). The footer is read
- * and validated here.
+ * Open a reader over io. On success the reader owns io (it calls
+ * io->release when the reader and every stream and column reader made from
+ * it are closed); on failure io is left to the caller. io's callbacks are
+ * given a pqt_error of the library's: one that fails without filling it in
+ * still gives the caller a complete error. opts may be
+ * NULL for defaults. The footer is read and validated here.
  */
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
                                    const pqt_read_options *opts, pqt_error *err);
@@ -378,12 +382,14 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
 PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path,
                                         const pqt_read_options *opts,
                                         pqt_error *err);
-/* Convenience: open a caller's buffer (borrowed: it must outlive the
- * reader, its streams and the batches they hand out, which may point into it). */
+/* Convenience: open a caller's buffer, which must outlive the reader and
+ * the streams and column readers made from it. */
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data,
                                           size_t len,
                                           const pqt_read_options *opts,
                                           pqt_error *err);
+/* Close the reader. Streams and column readers made from it stay valid
+ * (each holds a reference); the last one released frees what is shared. */
 PQT_API void pqt_reader_close(pqt_reader *r);
 
 PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r);
@@ -502,9 +508,12 @@ static inline void pqt_scan_options_init(pqt_scan_options *opts) { pqt_scan_opti
 
 /*
  * Stream the selected rows as Arrow record batches (a struct array per
- * batch, one child per projected top-level field). The stream keeps the
- * reader alive: release the stream before closing the reader. Batches
- * (ArrowArray) stay valid after both are released.
+ * batch, one child per projected top-level field). The stream holds a
+ * reference to what it needs from the reader: it stays valid after
+ * pqt_reader_close (the stream's release then frees the reader's state and
+ * releases its io; a buffer given to pqt_reader_open_buffer, and a shared
+ * pqt_read_options.buffer_pool, must outlive the stream too). Batches (ArrowArray) stay valid after both are released. On
+ * failure *out is a released stream (out->release == NULL), whatever it held.
  * See README.md for the Parquet -> Arrow type mapping.
  */
 PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts,

@@ -187,6 +187,23 @@ static pqt_status encode_values(pqt_column_writer *cw, int32_t enc, pqt_buf *out
   }
 }
 
+/* The min/max of st as written (truncated, -0/+0 normalised) into tmin and
+ * tmax; *has false when there are none (all nulls, or a type without an
+ * order: INT96, INTERVAL, UNKNOWN, ...). pqt_stats_bounds answers false for
+ * both "none" and a failure, so a local error tells them apart (the
+ * caller's pqt_error is output only and never read). */
+static pqt_status stats_bounds(pqt_column_writer *cw, const pqt_stats *st, pqt_buf *tmin, pqt_buf *tmax, bool *mne,
+                               bool *mxe, bool *has, pqt_error *err) {
+  pqt_error e;
+  pqt_error_init(&e);
+  *has = pqt_stats_bounds(st, cw->o.statistics_truncate_length, cw->utf8, tmin, tmax, mne, mxe, &e);
+  if (!*has && e.code != PQT_OK) {
+    if (err) *err = e;
+    return e.code;
+  }
+  return PQT_OK;
+}
+
 static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_arena *arena,
                              pqt_statistics *out, pqt_buf *tmin, pqt_buf *tmax, pqt_error *err) {
   memset(out, 0, sizeof *out);
@@ -198,10 +215,9 @@ static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_are
   }
   pqt_buf_clear(tmin);
   pqt_buf_clear(tmax);
-  bool mne, mxe;
-  if (!pqt_stats_bounds(st, cw->o.statistics_truncate_length, cw->utf8, tmin, tmax, &mne, &mxe, err)) {
-    return err && err->code != PQT_OK ? err->code : PQT_OK;
-  }
+  bool mne, mxe, has;
+  PQT_RETURN_NOT_OK(stats_bounds(cw, st, tmin, tmax, &mne, &mxe, &has, err));
+  if (!has) return PQT_OK;
   const uint8_t *mn = tmin->data ? tmin->data : (const uint8_t *)"";
   const uint8_t *mx = tmax->data ? tmax->data : (const uint8_t *)"";
   if (arena) {
@@ -339,15 +355,27 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
     d->definition_levels_byte_length = (int32_t)def_len;
     d->repetition_levels_byte_length = (int32_t)rep_len;
     d->isset |= 0x3F << 1;
-    bool compressed = cw->o.codec != PQT_CODEC_UNCOMPRESSED;
+    /* The values section is stored compressed only when that makes it
+     * smaller: an empty section (a page of only nulls) or one the codec
+     * does not shrink is stored as is with is_compressed = false (a 1-byte
+     * LZ4_RAW block for zero bytes trips some readers, e.g. hyparquet, and
+     * readers are spared a decompression). */
+    bool compressed = cw->o.codec != PQT_CODEC_UNCOMPRESSED && cw->s_val.len > 0;
+    st = pqt_buf_append(&cw->s_comp, cw->s_lv.data, cw->s_lv.len, err);
+    size_t values_at = cw->s_comp.len;
+    if (st == PQT_OK && compressed) {
+      st = compress_into(cw, cw->s_val.data, cw->s_val.len, &cw->s_comp, err);
+      if (st == PQT_OK && cw->s_comp.len - values_at >= cw->s_val.len) {
+        cw->s_comp.len = values_at;
+        compressed = false;
+      }
+    }
+    if (st == PQT_OK && !compressed) st = pqt_buf_append(&cw->s_comp, cw->s_val.data, cw->s_val.len, err);
+    if (st != PQT_OK) goto done;
     d->is_compressed = compressed;
     PQT_SET(d, 7);
     if (cw->o.statistics) PQT_SET(d, 8);
     PQT_SET(&h, 8);
-    st = pqt_buf_append(&cw->s_comp, cw->s_lv.data, cw->s_lv.len, err);
-    if (st == PQT_OK) st = compressed ? compress_into(cw, cw->s_val.data, cw->s_val.len, &cw->s_comp, err)
-                                      : pqt_buf_append(&cw->s_comp, cw->s_val.data, cw->s_val.len, err);
-    if (st != PQT_OK) goto done;
     body = cw->s_comp.data;
     body_len = cw->s_comp.len;
   }
@@ -373,8 +401,10 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   if (cw->o.page_index) {
     pqt_buf_clear(&tmin);
     pqt_buf_clear(&tmax);
-    bool mne, mxe;
-    if (pqt_stats_bounds(&cw->pg_stats, cw->o.statistics_truncate_length, cw->utf8, &tmin, &tmax, &mne, &mxe, err)) {
+    bool mne, mxe, has;
+    st = stats_bounds(cw, &cw->pg_stats, &tmin, &tmax, &mne, &mxe, &has, err);
+    if (st != PQT_OK) goto done;
+    if (has) {
       pi.has_bounds = 1;
       pi.min_off = (uint32_t)cw->pi_bounds.len;
       pi.min_len = (uint32_t)tmin.len;

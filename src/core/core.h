@@ -54,6 +54,13 @@ pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt,
 /* Prepend "prefix: " to err's message (keeps code and places). */
 void pqt_error_prefix(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
 
+/* After a caller's callback (pqt_io, ...) that was given `local` (a
+ * pqt_error the library initialised) returned st != PQT_OK: set err from
+ * local (its message when the callback wrote one, else "<what> failed"),
+ * code st, places -1; return st. The callback's error is never trusted to
+ * be complete. */
+pqt_status pqt_error_from_callback(pqt_error *err, pqt_status st, pqt_error *local, const char *what);
+
 /* One breakpoint for every corrupt-file error (as SQLite's CORRUPT_BKPT). */
 pqt_status pqt_corrupt(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
 pqt_status pqt_nomem(pqt_error *err);

@@ -27,8 +27,12 @@ PQT_API const char *pqt_status_name(pqt_status code) {
   }
 }
 
+/* Sets every field: the code, the message, and the places to -1 (callers
+ * on the way up fill in the places they know). The caller's pqt_error is
+ * never read: it is output only. */
 pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt, va_list ap) {
   if (err) {
+    pqt_error_init(err);
     err->code = code;
     vsnprintf(err->message, sizeof err->message, fmt, ap);
   }
@@ -63,6 +67,12 @@ void pqt_error_prefix(pqt_error *err, const char *fmt, ...) {
   if (ol > room) ol = room;
   memcpy(err->message + pl + 2, old, ol);
   err->message[pl + 2 + ol] = '\0';
+}
+
+pqt_status pqt_error_from_callback(pqt_error *err, pqt_status st, pqt_error *local, const char *what) {
+  local->message[sizeof local->message - 1] = '\0';
+  if (local->message[0]) return pqt_error_set(err, st, "%s", local->message);
+  return pqt_error_set(err, st, "%s failed (%s)", what, pqt_status_name(st));
 }
 
 pqt_status pqt_corrupt(pqt_error *err, const char *fmt, ...) {

@@ -35,6 +35,7 @@ static pqt_status retrieve(const pqt_file_decryptor *fd, const pqt_bytes *km, co
   pqt_status st = fd->retriever(fd->retriever_ctx, kp ? kp : (const uint8_t *)"", kn, column_path, tmp, &n, &inner);
   if (st != PQT_OK) {
     OPENSSL_cleanse(tmp, sizeof tmp);
+    inner.message[sizeof inner.message - 1] = '\0'; /* the callback may have filled it to the brim */
     return pqt_error_set(err, PQT_ECRYPTO, "%s: the key retriever has no key for %s%s%s", what, desc,
                          inner.message[0] ? ": " : "", inner.message);
   }

@@ -46,6 +46,7 @@ PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r
   pqt_column_reader *cr = pqt_mem_calloc(alloc, sizeof *cr);
   if (!cr) return pqt_nomem(err);
   cr->r = r;
+  pqt_reader_ref(r); /* the column reader outlives a closed reader */
   cr->alloc = alloc;
   const pqt_schema_node *leaf = r->schema->leaves[column];
   cr->physical_type = leaf->physical_type;
@@ -136,5 +137,7 @@ PQT_API void pqt_column_reader_close(pqt_column_reader *cr) {
   pqt_column_data_free(&cr->cd);
   pqt_buf_free(&cr->scratch_def);
   pqt_buf_free(&cr->scratch_bool);
+  pqt_reader *r = cr->r;
   pqt_mem_free(cr->alloc, cr, sizeof *cr);
+  pqt_reader_unref(r);
 }

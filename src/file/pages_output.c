@@ -114,6 +114,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
     st = pqt_buf_printf(b, err, " crc=%s\n", !PQT_HAS(h, 4) ? "none" : pg.crc_mismatch ? "MISMATCH" : "ok");
     if (st == PQT_OK && b->len >= (64u << 10)) {
       st = write(ctx, (const char *)b->data, b->len);
+      if (st != PQT_OK) st = pqt_error_set(err, st, "write failed");
       b->len = 0;
     }
   }

@@ -111,6 +111,25 @@ static void apply_arrow_schema(pqt_reader *r) {
   }
 }
 
+/* The reader reads through these: the caller's read_at/borrow_at get a
+ * pqt_error of ours, so a source that fails without filling it in (or
+ * fills it in part) still leaves a complete error for the caller. */
+static pqt_status guarded_read_at(void *pd, uint64_t offset, void *dst, size_t n, pqt_error *err) {
+  const pqt_io *io = &((pqt_reader *)pd)->user_io;
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = io->read_at(io->private_data, offset, dst, n, &e);
+  return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
+}
+
+static pqt_status guarded_borrow_at(void *pd, uint64_t offset, size_t n, const uint8_t **out, pqt_error *err) {
+  const pqt_io *io = &((pqt_reader *)pd)->user_io;
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = io->borrow_at(io->private_data, offset, n, out, &e);
+  return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
+}
+
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts,
                                    pqt_error *err) {
   if (!out || !io) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
@@ -128,10 +147,15 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   const pqt_allocator *alloc = pqt_alloc_or_default(opts->alloc);
   pqt_reader *r = pqt_mem_calloc(alloc, sizeof *r);
   if (!r) return pqt_nomem(err);
+  atomic_init(&r->refs, 1);
   r->alloc = alloc;
   r->opts = *opts;
   r->opts.alloc = alloc;
   pqt_arena_init(&r->arena, alloc);
+  r->user_io = *io;
+  r->io = (pqt_io){.struct_size = sizeof(pqt_io), .read_at = guarded_read_at,
+                   .borrow_at = io->borrow_at ? guarded_borrow_at : NULL, .size = io->size, .private_data = r};
+  io = &r->io;
 
   pqt_status st;
   uint8_t head[4], tail[PQT_FOOTER_TAIL_BYTES];
@@ -226,7 +250,6 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
                          (unsigned long long)r->opts.max_memory);
     goto fail;
   }
-  r->io = src;
   *out = r;
   return PQT_OK;
 fail:
@@ -258,12 +281,18 @@ PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, si
   return st;
 }
 
-PQT_API void pqt_reader_close(pqt_reader *r) {
-  if (!r) return;
-  pqt_io io = r->io;
+void pqt_reader_ref(pqt_reader *r) { atomic_fetch_add_explicit(&r->refs, 1, memory_order_relaxed); }
+
+void pqt_reader_unref(pqt_reader *r) {
+  if (!r || atomic_fetch_sub_explicit(&r->refs, 1, memory_order_acq_rel) != 1) return;
+  pqt_io io = r->user_io;
   reader_free(r);
   if (io.release) io.release(io.private_data);
 }
+
+/* Drops the caller's reference: streams and column readers still open keep
+ * the state (and the io) until they are released. */
+PQT_API void pqt_reader_close(pqt_reader *r) { pqt_reader_unref(r); }
 
 PQT_API int64_t pqt_reader_num_rows(const pqt_reader *r) { return r->md.num_rows; }
 PQT_API int32_t pqt_reader_num_row_groups(const pqt_reader *r) { return r->md.row_groups.n; }
@@ -288,6 +317,7 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r) {
 PQT_API const char *pqt_reader_created_by(const pqt_reader *r) { return r->created_by; }
 
 PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_schema_text: bad arguments");
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
   pqt_status st = pqt_schema_to_text(r->schema, &b, err);
@@ -299,6 +329,7 @@ PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, 
 }
 
 PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_json: bad arguments");
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
   pqt_status st = pqt_thrift_to_json(&pqt_desc_file_metadata, &r->md, indent, &b, err);
@@ -310,6 +341,7 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt
 }
 
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary: bad arguments");
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);
   /* The summary's appends do not all check their status; any failure is

@@ -2,6 +2,8 @@
 #ifndef PQT_FILE_READER_INTERNAL_H
 #define PQT_FILE_READER_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "codec/codec.h"
 #include "core/core.h"
 #include "core/pool.h"
@@ -27,12 +29,21 @@ void pqt_reader_page_options(const pqt_reader *r, struct pqt_page_reader_options
 /* Append the readable metadata summary (file/summary.c). */
 pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err);
 
+/* The reader's state is shared by reference: pqt_reader_close drops the
+ * caller's reference, and every stream (and column reader) holds one of
+ * its own, so it stays usable after the reader is closed. The last
+ * reference dropped frees the state and releases the io. */
+void pqt_reader_ref(pqt_reader *r);
+void pqt_reader_unref(pqt_reader *r);
+
 struct pqt_reader {
+  atomic_int refs;                  /* see pqt_reader_ref */
   const pqt_allocator *alloc;       /* the caller's: reader state, metadata */
   pqt_pool *pool;                   /* caching allocator over alloc */
   const pqt_allocator *data_alloc;  /* the pool's: decoded data, exported buffers */
   pqt_read_options opts;
-  pqt_io io;
+  pqt_io io;                /* user_io behind guards (private_data: the reader) */
+  pqt_io user_io;           /* the caller's source, released with the last reference */
   pqt_arena arena;          /* footer lists, schema tree */
   const uint8_t *footer;    /* borrowed from io, or footer_copy */
   uint8_t *footer_copy;

@@ -627,14 +627,17 @@ PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage
   pqt_status st = PQT_OK;
   if (s.size < 4) return pqt_corrupt(err, "not a Parquet file: %llu bytes", (unsigned long long)s.size);
   if (s.size > (uint64_t)SIZE_MAX / 2) return pqt_error_set(err, PQT_ELIMIT, "file too large to salvage here");
+  pqt_error io_err; /* the caller's source fills in an error of ours */
+  pqt_error_init(&io_err);
   if (damaged->borrow_at) {
-    st = damaged->borrow_at(damaged->private_data, 0, (size_t)s.size, &s.data, err);
+    st = damaged->borrow_at(damaged->private_data, 0, (size_t)s.size, &s.data, &io_err);
   } else {
     copy = pqt_mem_alloc(s.alloc, (size_t)s.size);
     if (!copy) return pqt_nomem(err);
-    st = damaged->read_at(damaged->private_data, 0, copy, (size_t)s.size, err);
+    st = damaged->read_at(damaged->private_data, 0, copy, (size_t)s.size, &io_err);
     s.data = copy;
   }
+  if (st != PQT_OK) st = pqt_error_from_callback(err, st, &io_err, "read");
   if (st == PQT_OK && memcmp(s.data, "PAR1", 4) != 0)
     st = memcmp(s.data, "PARE", 4) == 0
              ? pqt_error_set(err, PQT_EUNSUPPORTED, "salvage: an encrypted file (PARE) cannot be salvaged")

@@ -5,6 +5,8 @@
  * memory holds a page per column and the batches the consumer keeps, and
  * a batch released before the next is decoded gives its buffers back to
  * the reader's pool, so the next one is written into memory still in cache.
+ * The stream holds a reference to the reader: closing the reader first is
+ * fine, the stream's release drops the last reference.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@
 #include "file/row_group.h"
 
 typedef struct stream_priv {
-  pqt_reader *r;
+  pqt_reader *r;       /* a reference of the stream's own (pqt_reader_ref) */
   uint8_t *selected;
   int32_t *groups;
   int32_t n_groups;
@@ -41,6 +43,7 @@ static int status_to_errno(pqt_status st) {
 
 static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out) {
   stream_priv *p = s->private_data;
+  memset(out, 0, sizeof *out); /* a failure leaves a released schema */
   pqt_error_init(&p->err);
   pqt_status st = pqt_export_schema(p->r->schema, p->selected, out, &p->err);
   return st == PQT_OK ? 0 : status_to_errno(st);
@@ -48,6 +51,7 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
 
 static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   stream_priv *p = s->private_data;
+  memset(out, 0, sizeof *out); /* a failure leaves a released array */
   pqt_error_init(&p->err);
   const pqt_allocator *alloc = p->r->data_alloc;
   for (;;) {
@@ -113,12 +117,19 @@ static void stream_release(struct ArrowArrayStream *s) {
   if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
+  pqt_reader *r = p->r;
   pqt_mem_free(alloc, p, sizeof *p);
   s->release = NULL;
+  s->private_data = NULL;
+  pqt_reader_unref(r); /* the last reference frees the reader (closed or not) */
 }
 
 PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts, struct ArrowArrayStream *out,
                                          pqt_error *err) {
+  if (out) { /* on failure the caller finds a released stream, whatever out held */
+    out->release = NULL;
+    out->private_data = NULL;
+  }
   if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_get_stream: bad arguments");
   pqt_scan_options given;
   PQT_RETURN_NOT_OK(pqt_scan_options_load(&given, opts, err));
@@ -127,6 +138,7 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   stream_priv *p = pqt_mem_calloc(alloc, sizeof *p);
   if (!p) return pqt_reader_limit_status(r, pqt_nomem(err), err);
   p->r = r;
+  pqt_reader_ref(r);
   int32_t nl = r->schema->n_leaves;
   p->selected = pqt_mem_calloc(alloc, (size_t)(nl ? nl : 1));
   bool explicit_groups = opts && opts->row_groups && opts->n_row_groups > 0;

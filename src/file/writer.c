@@ -363,6 +363,8 @@ PQT_API int64_t pqt_writer_bytes_written(const pqt_writer *w) { return w->offset
 PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w) { return w->total_rows + w->rg_rows; }
 
 PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out, pqt_error *err) {
+  if (out) out->release = NULL; /* a failure leaves a released schema */
+  if (!w || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_writer_arrow_schema: bad arguments");
   return pqt_export_schema(w->schema, NULL, out, err);
 }
 

@@ -110,19 +110,82 @@ static bool special_float(double v, pqt_buf *out, pqt_error *err) {
 
 static uint16_t float_to_half_bits(double d);
 
-/* kind: 0 double, 1 float, 2 half */
+/* Does the decimal text s read back as v at the precision of kind (0
+ * double, 1 float, 2 half)? strtod/strtof round correctly; a half is
+ * rounded from the double, which is exact enough: a decimal of at most 5
+ * digits is never within a double's rounding error of a half's midpoint
+ * without being on it. */
+static bool round_trips(const char *s, double v, int kind) {
+  if (kind == 0) return strtod(s, NULL) == v;
+  if (kind == 1) return strtof(s, NULL) == (float)v;
+  return float_to_half_bits(strtod(s, NULL)) == float_to_half_bits(v);
+}
+
+/* Step the p-digit decimal "d.ddde±X" in s (as "%.*e" prints it) one unit
+ * of its last digit up (dir 1) or down (dir -1), keeping p digits. */
+static void step_decimal(char *s, size_t cap, int p, int dir) {
+  char digits[40];
+  int nd = 0;
+  const char *q = s;
+  bool neg = *q == '-';
+  if (neg) q++;
+  for (; *q && *q != 'e' && nd < p; q++)
+    if (*q >= '0' && *q <= '9') digits[nd++] = *q;
+  while (*q && *q != 'e') q++;
+  int e = *q ? atoi(q + 1) : 0;
+  int i = nd - 1;
+  if (dir > 0) {
+    while (i >= 0 && digits[i] == '9') digits[i--] = '0';
+    if (i >= 0) {
+      digits[i]++;
+    } else { /* 9.99 -> 10.0: one more decimal exponent */
+      digits[0] = '1';
+      e++;
+    }
+  } else {
+    while (i >= 0 && digits[i] == '0') digits[i--] = '9';
+    if (i >= 0) digits[i]--;
+    if (digits[0] == '0') { /* 1.00 -> 0.999 -> 9.99 one exponent down */
+      memmove(digits, digits + 1, (size_t)(nd - 1));
+      digits[nd - 1] = '9';
+      e--;
+    }
+  }
+  int pos = 0;
+  if (neg) s[pos++] = '-';
+  s[pos++] = digits[0];
+  if (nd > 1) {
+    s[pos++] = '.';
+    memcpy(s + pos, digits + 1, (size_t)(nd - 1));
+    pos += nd - 1;
+  }
+  snprintf(s + pos, cap - (size_t)pos, "e%d", e);
+}
+
+/* kind: 0 double, 1 float, 2 half. The shortest decimal that reads back as
+ * v at its own precision; of two such, the nearer to v (ECMAScript's rule).
+ * At each length p the nearest p-digit decimal ("%.*e", exact) is tried,
+ * then its neighbour on the other side of v: at a binade's lower edge (a
+ * power of two) the gap below is half the gap above, so the nearest
+ * decimal may fall just outside below while the next one up is inside
+ * (half 0.015625: 0.01562 reads back as 0.015617..., 0.01563 as 0.015625).
+ * Any farther p-digit decimal is outside when these two are. */
 static void format_shortest(double v, int kind, pqt_buf *out, pqt_error *err) {
   if (special_float(v, out, err)) return;
   char s[64], digits[40];
   int max_p = kind == 0 ? 17 : kind == 1 ? 9 : 5;
+  double a = fabs(v); /* rounding is symmetric: the sign goes on at the end */
   for (int p = 1; p <= max_p; p++) {
-    snprintf(s, sizeof s, "%.*e", p - 1, v);
-    double back = strtod(s, NULL);
-    bool ok;
-    if (kind == 0) ok = back == v;
-    else if (kind == 1) ok = (float)back == (float)v;
-    else ok = float_to_half_bits(back) == float_to_half_bits(v);
-    if (ok || p == max_p) break;
+    snprintf(s, sizeof s, "%.*e", p - 1, a);
+    if (round_trips(s, a, kind)) break;
+    char t[64];
+    memcpy(t, s, sizeof t);
+    step_decimal(t, sizeof t, p, strtod(s, NULL) < a ? 1 : -1);
+    if (round_trips(t, a, kind)) {
+      memcpy(s, t, sizeof s);
+      break;
+    }
+    if (p == max_p) break;
   }
   int k, n;
   split_e(s, digits, &k, &n);

@@ -14,24 +14,18 @@ done
 pc=$(find "$tmp/prefix" -name parquetry.pc | head -1)
 [ -n "$pc" ] && pass=$((pass+1)) || { echo "FAIL: parquetry.pc not installed"; fail=$((fail+1)); }
 # the README's example, extracted from README.md so the two cannot drift apart
-awk '/^```c$/{n++; if (n==1) {on=1; next}} /^```$/{on=0} on' "$here/README.md" > "$tmp/body.c"
-{
-  echo '#include <stdio.h>'
-  sed -n '/^#include/p' "$tmp/body.c"
-  echo 'int main(void) {'
-  sed '/^#include/d' "$tmp/body.c" | sed "s|\"data.parquet\"|\"$here/tests/fixtures/seed004_nested.parquet\"|; s|{\"id\", \"address.city\"}|{\"nest.nest\", \"nest.repeated\"}|"
-  echo '  puts("example ok");'
-  echo '  return 0;'
-  echo '}'
-} > "$tmp/example.c"
+# (a whole program: it reads the file named by its argument; the fixture
+# has other columns than the example's)
+awk '/^```c$/{n++; if (n==1) {on=1; next}} /^```$/{on=0} on' "$here/README.md" |
+  sed "s|{\"id\", \"address.city\"}|{\"nest.nest\", \"nest.repeated\"}|" > "$tmp/example.c"
 # the test build carries sanitizers: link the example the same way
 san=""
 grep -q "PQT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$tmp/example" $(pkg-config --cflags --libs --static parquetry) -Wl,-rpath,"$tmp/prefix/lib" >"$tmp/cc.log" 2>&1; then
   pass=$((pass+1))
-  out=$("$tmp/example" 2>&1)
-  if [ "$out" = "example ok" ]; then pass=$((pass+1)); else echo "FAIL: example output: $out"; fail=$((fail+1)); fi
+  out=$("$tmp/example" "$here/tests/fixtures/seed004_nested.parquet" 2>&1)
+  if [ $? -eq 0 ] && echo "$out" | grep -Eq '^[1-9][0-9]* rows$'; then pass=$((pass+1)); else echo "FAIL: example output: $out"; fail=$((fail+1)); fi
 else
   echo "FAIL: compiling the README example: $(head -20 "$tmp/cc.log")"; fail=$((fail+1))
 fi
