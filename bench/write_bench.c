@@ -1,6 +1,6 @@
 /*
  * bench/write_bench.c: single-threaded Parquet writing through the public
- * API (spec: seeds/002; the writer is file/writer.c).
+ * API (spec: parquet-format README.md; the writer is file/writer.c).
  *
  *   write_bench IN.parquet OUT.parquet --codec NAME [--repeat K] [--page-version 1|2]
  *

@@ -1,6 +1,6 @@
 /*
  * cli/write_options.c: what the commands that write share: the writer
- * options (seeds/002: encodings, codecs, page versions, Bloom filters),
+ * options (parquet-format README.md: encodings, codecs, page versions, Bloom filters),
  * usage and error messages, and the progress bar.
  */
 #include <ctype.h>

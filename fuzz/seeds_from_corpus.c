@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 
 #include "file/reader_internal.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 #include "page/page_reader.h"
 
 #define MAX_SPAN 65535

@@ -1,6 +1,6 @@
 /*
  * arrow/import: Arrow arrays -> levels + dense physical values for one leaf
- * (seeds/002 "Nested Encoding", seeds/001 logical types). See import.h.
+ * (parquet-format README.md "Nested Encoding", parquet-format LogicalTypes.md logical types). See import.h.
  */
 #include "arrow/import.h"
 

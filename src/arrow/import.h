@@ -1,7 +1,7 @@
 /*
  * arrow/import: Arrow C Data Interface arrays -> one Parquet leaf column's
  * definition/repetition levels and dense values in the physical layout
- * (spec: seeds/002 "Nested Encoding"; logical type encodings of seeds/001;
+ * (spec: parquet-format README.md "Nested Encoding"; logical type encodings of parquet-format LogicalTypes.md;
  * the Arrow <-> Parquet mapping of README.md). Shredding itself is
  * pqt_levels_shred (levels/levels.h); here the walk from the schema tree to
  * the Arrow arrays and the value conversions (small integers widened,

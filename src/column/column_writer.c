@@ -1,5 +1,5 @@
 /*
- * column/column_writer: a column chunk writer (seeds/002 "Column chunks",
+ * column/column_writer: a column chunk writer (parquet-format README.md "Column chunks",
  * "Data Pages" v1/v2, "Nested Encoding", Encodings.md for every value
  * encoding, "Page Index" (ColumnIndex/OffsetIndex, SizeStatistics),
  * "Checksumming", BloomFilter.md). See column_writer.h.

@@ -1,5 +1,5 @@
 /*
- * column/column_writer: one column chunk being written (spec seeds/002:
+ * column/column_writer: one column chunk being written (spec parquet-format README.md:
  * "Column chunks", "Data Pages", "Nested Encoding", Encodings.md, "Page
  * Index", BloomFilter.md). Input: levels plus dense values in the
  * physical layout (fixed width contiguous, BOOLEAN one byte 0/1,

@@ -1,7 +1,7 @@
 /*
  * column/statistics: page and column-chunk statistics (parquet.thrift
- * `Statistics`, ColumnOrder TYPE_ORDER; seeds/002 "Page Index" and the sort
- * orders of seeds/001 logical types). See statistics.h.
+ * `Statistics`, ColumnOrder TYPE_ORDER; parquet-format PageIndex.md and the sort
+ * orders of parquet-format LogicalTypes.md logical types). See statistics.h.
  */
 #include "column/statistics.h"
 

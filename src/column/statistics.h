@@ -1,7 +1,7 @@
 /*
  * column/statistics: min/max/null/NaN statistics of a page or column chunk
  * (spec: parquet.thrift `Statistics`, "ColumnOrder / TypeDefinedOrder"
- * sort orders per logical type; seeds/002 page index; seeds/001 logical
+ * sort orders per logical type; parquet-format PageIndex.md; parquet-format LogicalTypes.md logical
  * types' orders). Values are accumulated in their physical layout:
  * fixed width (n*width bytes, BOOLEAN one byte 0/1 per value) or byte
  * arrays (int32 offsets + data). Bounds are kept as their PLAIN bytes

@@ -1,5 +1,5 @@
 /*
- * file/writer: the Parquet file writer (spec seeds/002 "File format":
+ * file/writer: the Parquet file writer (spec parquet-format README.md "File format":
  * magic, column chunks, optional Bloom filters and page index before the
  * FileMetaData footer, footer length, magic; "Metadata" for FileMetaData,
  * RowGroup, ColumnChunk, ColumnOrder; "Page Index" placement).

@@ -1,6 +1,6 @@
 /*
  * file/writer_schema: the writer's schema as a SchemaElement list (spec:
- * seeds/002 "Metadata" (depth-first SchemaElement list), seeds/001 logical
+ * parquet-format README.md "Metadata" (depth-first SchemaElement list), parquet-format LogicalTypes.md logical
  * types with their ConvertedType compatibility, "Lists" and "Maps": only
  * the 3-level LIST (list/element) and MAP (key_value/key/value) shapes are
  * written). Sources: the message syntax, an ArrowSchema (the usual Arrow ->

@@ -1,7 +1,7 @@
 /*
  * levels: Dremel definition/repetition levels <-> validity bitmaps, list
- * offsets and value positions (spec: "Nested Encoding", seeds/002; the
- * worked example of seeds/004). Plain arrays only: no Arrow structs and no
+ * offsets and value positions (spec: "Nested Encoding", parquet-format README.md; the
+ * worked example in tests/fixtures/seed004.md). Plain arrays only: no Arrow structs and no
  * Parquet metadata structs, so both the Arrow layer and the plain column
  * API can use it.
  *

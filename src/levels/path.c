@@ -1,7 +1,7 @@
 /*
  * levels/path.c: level info of each node of a column path (spec "Nested
- * Encoding", seeds/002: a def level per optional or repeated field, a rep
- * level per repeated field; LIST/MAP shapes from seeds/000 and 001,
+ * Encoding", parquet-format README.md: a def level per optional or repeated field, a rep
+ * level per repeated field; LIST/MAP shapes from parquet-format LogicalTypes.md,
  * including the 2-level and unannotated repeated backward-compatible forms).
  */
 #include "core/core.h"

@@ -1,6 +1,6 @@
 /*
  * levels/reassemble.c: record assembly from levels (spec "Nested Encoding",
- * seeds/002; Dremel). Def/rep level streams -> per-node validity bitmaps,
+ * parquet-format README.md; Dremel). Def/rep level streams -> per-node validity bitmaps,
  * list offsets, and dense values spread into their slots. See levels.h for
  * the slot and element predicates.
  */

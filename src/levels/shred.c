@@ -1,5 +1,5 @@
 /*
- * levels/shred.c: record shredding (spec "Nested Encoding", seeds/002;
+ * levels/shred.c: record shredding (spec "Nested Encoding", parquet-format README.md;
  * Dremel): nested arrays described per logical node (validity, list
  * offsets) -> the leaf's definition and repetition levels and the indices
  * of its present values, plus optional SizeStatistics level histograms.

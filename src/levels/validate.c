@@ -1,6 +1,6 @@
 /*
  * levels/validate.c: checks of decoded level streams, record boundaries
- * and level histograms (spec "Nested Encoding", seeds/002; rep == 0 starts
+ * and level histograms (spec "Nested Encoding", parquet-format README.md; rep == 0 starts
  * a record; SizeStatistics histograms in parquet.thrift).
  */
 #include "core/core.h"

@@ -1,5 +1,5 @@
 /*
- * meta/bloom: split-block Bloom filters (BloomFilter.md, seeds/002,
+ * meta/bloom: split-block Bloom filters (parquet-format BloomFilter.md,
  * "Split Block Bloom Filter" and "File Format"). See bloom.h.
  */
 #include "meta/bloom.h"

@@ -1,5 +1,5 @@
 /*
- * meta/bloom: split-block Bloom filters (spec: BloomFilter.md in seeds/002:
+ * meta/bloom: split-block Bloom filters (spec: parquet-format BloomFilter.md:
  * "Split Block Bloom Filter": 256-bit blocks of eight 32-bit words, eight
  * salts, XXH64 with seed 0 of the PLAIN-encoded value (byte arrays without
  * their length prefix), block = (hash >> 32) * num_blocks >> 32; the file

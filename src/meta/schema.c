@@ -1,11 +1,11 @@
 /*
  * meta/schema.c: the schema tree from FileMetaData.schema.
  *
- * Spec: seed 002 "Metadata" (SchemaElement: the schema is flattened by a
+ * Spec: parquet-format README.md "Metadata" (SchemaElement: the schema is flattened by a
  * depth-first traversal, num_children links a group to the elements that
  * follow) and "Nested Encoding" (max definition level = number of optional
  * or repeated fields on the path, max repetition level = number of repeated
- * fields); seeds 000/001 "Nested Types" / "Lists" / "Maps" for the LIST and
+ * fields); parquet-format LogicalTypes.md "Nested Types" / "Lists" / "Maps" for the LIST and
  * MAP shapes and their backward-compatibility rules.
  *
  * The build is two linear passes over the elements with an explicit stack
@@ -14,7 +14,7 @@
  * fixed multiple of the element count (leaf paths are capped separately by
  * PQT_SCHEMA_MAX_PATH_BYTES).
  *
- * LIST element rules (seed 001 "Backward-compatibility rules"), for a
+ * LIST element rules (parquet-format LogicalTypes.md "Backward-compatibility rules"), for a
  * LIST-annotated group G whose single child R is repeated:
  *   1. R is not a group: R is the element (required).
  *   2. R is a group with several fields: R is the element (required).

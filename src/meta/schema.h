@@ -2,9 +2,9 @@
  * meta/schema.h: the schema tree of a Parquet file.
  *
  * Spec: file format "Metadata" (SchemaElement list, depth-first, num_children)
- * and "Nested Encoding" (definition/repetition levels) in seed 002; logical
+ * and "Nested Encoding" (definition/repetition levels) in parquet-format README.md; logical
  * types, the LogicalType <-> ConvertedType compatibility tables, LIST/MAP and
- * their backward-compatibility rules in seeds 000 and 001; VECTOR as in the
+ * their backward-compatibility rules in parquet-format LogicalTypes.md; VECTOR as in the
  * parquet.thrift this project targets (FieldRepetitionType.VECTOR = 3,
  * LogicalType.VECTOR = 19, SchemaElement.vector_length = 11; draft
  * apache/parquet-format#592).

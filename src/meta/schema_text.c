@@ -1,7 +1,7 @@
 /*
  * meta/schema_text.c: the schema message syntax (print and parse).
  *
- * Spec: the schema notation used throughout seeds 000/001/002/004 (e.g.
+ * Spec: the schema notation used throughout parquet-format's documents and the walkthrough in tests/fixtures/seed004.md (e.g.
  * "optional group my_list (LIST) { repeated group list { ... } }"), which is
  * the syntax of parquet-java's MessageTypeParser and the toString of its
  * LogicalTypeAnnotation. Written from those examples; no code is shared.

@@ -1,9 +1,9 @@
 /*
  * meta/schema_types.c: LogicalType <-> ConvertedType and annotation checks.
  *
- * Spec: seed 001 "Parquet Logical Type Definitions", the Compatibility,
+ * Spec: parquet-format LogicalTypes.md "Parquet Logical Type Definitions", the Compatibility,
  * "Backward compatibility" and "Forward compatibility" tables of each type
- * (STRING/UTF8, INT/INT_x/UINT_x, DECIMAL, TIME, TIMESTAMP); seed 000 for
+ * (STRING/UTF8, INT/INT_x/UINT_x, DECIMAL, TIME, TIMESTAMP); parquet-format LogicalTypes.md for
  * the ConvertedType-only annotations (INTERVAL, MAP_KEY_VALUE); parquet.thrift
  * comments on LogicalType ("use ConvertedType ..." / "no compatible
  * ConvertedType").

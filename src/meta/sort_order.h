@@ -3,7 +3,7 @@
  * are ordered, for the writer's statistics, page index and Bloom filter
  * choices, the reader's pruning, `meta`/`pages` and `verify` alike (spec:
  * parquet.thrift ColumnOrder TYPE_ORDER, the sort order of each logical
- * type in LogicalTypes.md; seeds/001 and 002).
+ * type in LogicalTypes.md; LogicalTypes.md and README.md).
  *
  * Values are compared in their PLAIN bytes (byte arrays without the length
  * prefix; BOOLEAN as one byte 0/1): signed or unsigned integers, IEEE

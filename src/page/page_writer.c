@@ -1,6 +1,6 @@
 /*
  * page/page_writer: page header + body serialization with the optional
- * CRC-32 (seeds/002 "Data Pages", "Checksumming"; parquet.thrift PageHeader).
+ * CRC-32 (parquet-format README.md "Data Pages", "Checksumming"; parquet.thrift PageHeader).
  */
 #include "page/page_writer.h"
 

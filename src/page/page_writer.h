@@ -1,5 +1,5 @@
 /*
- * page/page_writer: serialize one page (spec seeds/002 "Data Pages",
+ * page/page_writer: serialize one page (spec parquet-format README.md "Data Pages",
  * PageHeader in parquet.thrift, "Checksumming": CRC-32 over the page bytes
  * after the header, as stored, i.e. compressed).
  */

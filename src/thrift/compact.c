@@ -1,6 +1,6 @@
 /*
  * thrift/compact.c: the Thrift compact protocol reader and writer used for
- * every parquet.thrift structure (seed 002, "Metadata": the file metadata
+ * every parquet.thrift structure (parquet-format README.md, "Metadata": the file metadata
  * and page headers are Thrift compact-protocol structs). Wire rules and the
  * plausibility argument for container sizes are in compact.h.
  */

@@ -1,7 +1,7 @@
 /*
  * thrift/compact.h: the Thrift compact protocol (Apache Thrift,
  * doc/specs/thrift-compact-protocol.md), which is how parquet.thrift
- * structures are serialized in a Parquet file (seed 002, "Metadata").
+ * structures are serialized in a Parquet file (parquet-format README.md, "Metadata").
  *
  * Reader: a sticky-error cursor over an untrusted buffer. Every primitive
  * read checks bounds; on the first error the reader records it (status and

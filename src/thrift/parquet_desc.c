@@ -1,5 +1,5 @@
 /*
- * thrift/parquet_desc.c: descriptor tables for parquet.thrift (seed 002,
+ * thrift/parquet_desc.c: descriptor tables for parquet.thrift (parquet-format README.md,
  * "Metadata"; field ids, types, requiredness and names transcribed from
  * apache/parquet-format src/main/thrift/parquet.thrift, including VECTOR,
  * IEEE754TotalOrder and Int96TimestampOrder). tests/unit/test_thrift_desc.c

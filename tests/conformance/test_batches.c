@@ -19,8 +19,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arrow/text.h"
-#include "file/row_group.h"
+#include "text/text.h"
+#include "scan/row_group.h"
 #include "harness.h"
 
 /* A chunk's levels and values, flattened for comparison. */

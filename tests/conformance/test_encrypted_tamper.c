@@ -11,7 +11,7 @@
 
 #include "crypto/crypto.h"
 #include "file/reader_internal.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 #include "harness.h"
 #include "page/page_reader.h"
 #include "parquetry.h"

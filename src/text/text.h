@@ -1,4 +1,4 @@
-/* arrow/text.h: rows of an array tree as canonical JSON or CSV cells. */
+/* text/text.h: rows of an array tree as canonical JSON or CSV cells. */
 #ifndef PQT_ARROW_TEXT_H
 #define PQT_ARROW_TEXT_H
 

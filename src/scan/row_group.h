@@ -1,4 +1,4 @@
-/* file/row_group.h: one row group's projected columns as array trees. */
+/* scan/row_group.h: one row group's projected columns as array trees. */
 #ifndef PQT_FILE_ROW_GROUP_H
 #define PQT_FILE_ROW_GROUP_H
 
@@ -25,7 +25,7 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
                            pqt_error *err);
 
 /*
- * file/chunk.c: one column chunk opened for reading, the one way every
+ * scan/chunk.c: one column chunk opened for reading, the one way every
  * reader of chunks opens them (the row-group reader and its recovery, the
  * column API, `pages`, `verify`), encrypted chunks included: its metadata
  * (ColumnMetaData, decrypted from encrypted_column_metadata at file open
@@ -86,7 +86,7 @@ const pqt_lost_rows *pqt_leaf_cursor_lost(const pqt_leaf_cursor *c, int32_t *n);
  * lost): ECORRUPT, EUNSUPPORTED, ECRYPTO. */
 bool pqt_recoverable_status(pqt_status st);
 
-/* file/recovery.c: with PQT_SKIP_CORRUPT, decode every selected leaf of
+/* scan/recovery.c: with PQT_SKIP_CORRUPT, decode every selected leaf of
  * row group g whole into cols (indexed by leaf), leaving out what is
  * damaged, and make the leaves agree again: rows a lost page held read as
  * null in its top-level field when that field is optional, and are left

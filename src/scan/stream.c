@@ -1,7 +1,7 @@
 /*
- * file/stream.c: pqt_reader_get_stream, an ArrowArrayStream of record
+ * scan/stream.c: pqt_reader_get_stream, an ArrowArrayStream of record
  * batches. Each batch is decoded when it is asked for, straight from the
- * current pages of the row group's projected columns (file/row_group.h):
+ * current pages of the row group's projected columns (scan/row_group.h):
  * memory holds a page per column and the batches the consumer keeps, and
  * a batch released before the next is decoded gives its buffers back to
  * the reader's pool, so the next one is written into memory still in cache.
@@ -13,7 +13,7 @@
 
 #include "arrow/export.h"
 #include "file/options.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 
 typedef struct stream_priv {
   pqt_reader *r;       /* a reference of the stream's own (pqt_reader_ref) */

@@ -1,12 +1,12 @@
 /*
- * file/text_output.c: pqt_reader_write_text, rows as JSON Lines or CSV.
+ * text/text_output.c: pqt_reader_write_text, rows as JSON Lines or CSV.
  * Row group by row group, a batch of rows at a time: decode the projected
  * columns, then format row by row into a buffer flushed to the caller's
  * writer in large pieces.
  */
-#include "arrow/text.h"
+#include "text/text.h"
 #include "file/options.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 
 void pqt_scan_options_defaults(pqt_scan_options *o) {
   memset(o, 0, sizeof *o);

@@ -1,5 +1,5 @@
 /*
- * file/recovery.c: reading a row group that is damaged, with
+ * scan/recovery.c: reading a row group that is damaged, with
  * on_error = PQT_SKIP_CORRUPT (spec: "Error recovery": a corrupt page loses
  * that page, a corrupt page header the rest of its chunk, corrupt column
  * metadata its chunk).
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "file/row_group.h"
+#include "scan/row_group.h"
 
 static const pqt_schema_node *top_field(const pqt_schema_node *n) {
   while (n->parent && n->parent->parent) n = n->parent;

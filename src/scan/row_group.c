@@ -1,11 +1,11 @@
 /*
- * file/row_group.c: reading one row group: for each projected leaf, locate
+ * scan/row_group.c: reading one row group: for each projected leaf, locate
  * its column chunk (spec "Column chunks"; interop: dictionary_page_offset
  * of 0 means absent, and the chunk starts at the smaller valid offset),
  * decode it, then assemble the top-level fields. Errors are prefixed with
  * the row group and column path, and carry them in pqt_error's fields.
  */
-#include "file/row_group.h"
+#include "scan/row_group.h"
 
 #include <stdio.h>
 
@@ -204,7 +204,7 @@ struct pqt_rg_cursor {
   const uint8_t *selected; /* borrowed: one byte per leaf */
   int32_t nl;
   int32_t n_selected;
-  bool recovering;         /* PQT_SKIP_CORRUPT: the row group in one batch, see file/recovery.c */
+  bool recovering;         /* PQT_SKIP_CORRUPT: the row group in one batch, see scan/recovery.c */
   pqt_leaf_cursor **leaves; /* per leaf: the cursors of the selected (not when recovering) */
   pqt_column_data *cols;   /* per leaf: one batch */
   bool finished;           /* every cursor checked at the chunk's end */

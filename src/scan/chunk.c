@@ -1,5 +1,5 @@
 /*
- * file/chunk.c: opening one column chunk (see row_group.h, pqt_chunk):
+ * scan/chunk.c: opening one column chunk (see row_group.h, pqt_chunk):
  * locate it (spec "Column chunks"; interop: dictionary_page_offset of 0
  * means absent, and the chunk starts at the smaller valid offset), pick the
  * decryptor of an encrypted column (spec "Parquet Modular Encryption":
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "crypto/crypto.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 #include "meta/bloom.h"
 #include "page/page_reader.h"
 #include "thrift/codec.h"

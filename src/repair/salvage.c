@@ -1,7 +1,7 @@
 /*
- * file/salvage.c: pqt_salvage, rows from a file whose footer is lost or
+ * repair/salvage.c: pqt_salvage, rows from a file whose footer is lost or
  * unreadable (a writer killed mid-file), written anew through a pqt_writer
- * that carries the schema. Spec: seeds/002 "File format" (pages follow each
+ * that carries the schema. Spec: parquet-format README.md "File format" (pages follow each
  * other, chunk after chunk, row group after row group) and "Error recovery".
  *
  * 1. Scan: page headers one after another from the first byte after the

@@ -1,5 +1,5 @@
 /*
- * file/summary.c: the readable metadata summary printed by `parquetry meta`.
+ * inspect/summary.c: the readable metadata summary printed by `parquetry meta`.
  * Per column chunk it uses the parquet-tools line users already know
  * (`name: TYPE CODEC DO:.. FPO:.. SZ:comp/uncomp/ratio VC:.. ENC:..`) with
  * statistics decoded to values in the canonical text form.

@@ -1,12 +1,12 @@
 /*
- * file/column_api.c: the low-level column reader of the public API
+ * scan/column_api.c: the low-level column reader of the public API
  * (pqt_column_reader): one column chunk decoded by column/column_reader.c,
  * handed out in batches of levels and dense values, cut at record
  * boundaries where possible.
  */
 #include "column/column_reader.h"
 #include "core/struct_size.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 
 struct pqt_column_reader {
   pqt_reader *r;

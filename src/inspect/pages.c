@@ -1,13 +1,13 @@
 /*
- * file/pages_output.c: pqt_reader_describe_pages, one line per page of
+ * inspect/pages.c: pqt_reader_describe_pages, one line per page of
  * every (or one) column chunk: the view `parquetry pages` prints, and the
- * seed 004 walkthrough builds by hand. CRCs are checked and reported, not
+ * walkthrough in tests/fixtures/seed004.md builds by hand. CRCs are checked and reported, not
  * enforced, so a damaged page is shown rather than stopping the listing.
  */
 #include <stdio.h>
 
 #include "column/statistics.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 #include "meta/value_format.h"
 #include "page/page_reader.h"
 #include "thrift/codec.h"

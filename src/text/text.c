@@ -1,11 +1,11 @@
 /*
- * arrow/text.c: one row of an array tree as canonical JSON (the
+ * text/text.c: one row of an array tree as canonical JSON (the
  * `parquetry cat` form, see meta/value_format.h) or as a CSV cell.
  * Leaves are formatted from their Parquet physical layout, so nothing is
  * lost to an in-memory type (INT96 beyond the nanosecond range, unsigned
  * 64-bit integers, decimals of any precision).
  */
-#include "arrow/text.h"
+#include "text/text.h"
 
 #include "column/column_reader.h"
 #include "meta/value_format.h"

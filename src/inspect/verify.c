@@ -1,5 +1,5 @@
 /*
- * file/verify.c: pqt_reader_verify, a full check of a file, reporting
+ * inspect/verify.c: pqt_reader_verify, a full check of a file, reporting
  * every problem found rather than stopping at the first:
  *   - every page of every column chunk: header, CRC, decompression, and
  *     decoding of levels and values (the reader's own decoders);
@@ -20,7 +20,7 @@
 
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
-#include "file/row_group.h"
+#include "scan/row_group.h"
 #include "meta/bloom.h"
 #include "meta/sort_order.h"
 #include "page/page_reader.h"
