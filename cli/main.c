@@ -13,6 +13,7 @@
 #include "parquetry.h"
 
 #include "cli.h"
+#include "inspect.h"
 
 
 typedef struct command {
@@ -422,6 +423,10 @@ static const command commands[] = {
      "values and levels, and Bloom filters; print each problem, exit 1 if any."
      READ_OPTIONS_HELP,
      "parquetry verify FILE", cmd_verify},
+    {"dictionary", cmd_dictionary_summary, cmd_dictionary_usage, cmd_dictionary},
+    {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
+    {"bloom-filter", cmd_bloom_filter_summary, cmd_bloom_filter_usage, cmd_bloom_filter},
+    {"stats", cmd_stats_summary, cmd_stats_usage, cmd_stats},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},
