@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "column/statistics.h"
+#include "crypto/crypto.h"
+#include "crypto/file_decryptor.h"
 #include "file/reader_internal.h"
 #include "inspect/meta_internal.h"
 #include "meta/typed_value.h"
@@ -95,6 +97,21 @@ pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pq
       return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: the column is encrypted and its key was not given",
                            rg, path);
     return pqt_corrupt(err, "row group %d, column %s: column chunk has no metadata", rg, path);
+  }
+  if (PQT_HAS(cc, 8)) {
+    /* With a plaintext footer an encrypted chunk keeps a stripped
+     * ColumnMetaData in the clear; the real one is read only with the key. */
+    if (!r->crypto)
+      return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: encrypted, but the file has no encryption algorithm",
+                           rg, path);
+    pqt_module_decryptor dec;
+    pqt_status st = pqt_file_decryptor_column(r->crypto, cc, path, pqt_file_decryptor_row_group_ordinal(g, rg), col,
+                                              &dec, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "row group %d, column %s", rg, path);
+      return st;
+    }
+    pqt_module_decryptor_wipe(&dec);
   }
   *cc_out = cc;
   return PQT_OK;
