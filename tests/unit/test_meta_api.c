@@ -450,11 +450,65 @@ static void test_encrypted_with_keys(void) {
   pqt_reader_close(r);
 }
 
+/* GeospatialStatistics, SizeStatistics and GEOMETRY's CRS (geospatial/ of the corpus). */
+static void test_geospatial(void) {
+  pqt_reader *r = open_corpus("data/geospatial/geospatial-with-nan.parquet");
+  if (!r) return;
+  pqt_error e;
+  int32_t col = pqt_reader_find_column(r, "geometry");
+  CHECK(col >= 0);
+  pqt_geo_stats g;
+  pqt_geo_stats_init(&g);
+  CHECK_OK(pqt_reader_chunk_geo_stats(r, 0, col, &g, &e));
+  CHECK_EQ_INT(g.present, 1);
+  CHECK_EQ_INT(g.has_bbox, 1);
+  CHECK(g.xmin == 10 && g.xmax == 130 && g.ymin == 20 && g.ymax == 140);
+  CHECK(g.has_z && g.zmin == 30 && g.zmax == 150);
+  CHECK(g.has_m && g.mmin == 40 && g.mmax == 160);
+  CHECK_EQ_INT(g.n_geospatial_types, 2);
+  if (g.n_geospatial_types == 2) {
+    CHECK_EQ_INT(g.geospatial_types[0], 3001);
+    CHECK_EQ_INT(g.geospatial_types[1], 3002);
+  }
+  pqt_size_stats z;
+  pqt_size_stats_init(&z);
+  CHECK_OK(pqt_reader_chunk_size_stats(r, 0, col, &z, &e));
+  CHECK_EQ_INT(z.present, 1);
+  CHECK_EQ_INT(z.has_unencoded_byte_array_data_bytes, 1);
+  CHECK_EQ_INT(z.unencoded_byte_array_data_bytes, 179);
+  CHECK_EQ_INT(z.n_repetition_level_histogram, 0);
+  CHECK_EQ_INT(z.n_definition_level_histogram, 2);
+  if (z.n_definition_level_histogram == 2) {
+    CHECK_EQ_INT(z.definition_level_histogram[0], 0);
+    CHECK_EQ_INT(z.definition_level_histogram[1], 3);
+  }
+  pqt_schema_info s;
+  pqt_schema_info_init(&s);
+  CHECK_OK(pqt_reader_schema_node(r, pqt_reader_column_node(r, col), &s, &e));
+  CHECK_EQ_INT(s.logical, PQT_LOGICAL_GEOMETRY);
+  pqt_reader_close(r);
+
+  r = open_corpus("data/geospatial/crs-srid.parquet");
+  if (!r) return;
+  col = pqt_reader_find_column(r, "geometry");
+  CHECK_OK(pqt_reader_schema_node(r, pqt_reader_column_node(r, col), &s, &e));
+  CHECK_EQ_INT(s.logical, PQT_LOGICAL_GEOMETRY);
+  CHECK(s.crs && bytes_eq((const uint8_t *)s.crs, s.crs_len, "srid:5070"));
+  /* geometry has no sort order: its bounds never prune */
+  pqt_chunk_statistics st;
+  pqt_chunk_statistics_init(&st);
+  CHECK_OK(pqt_reader_chunk_statistics(r, 0, col, &st, &e));
+  CHECK_EQ_INT(st.usable_min, 0);
+  CHECK_EQ_INT(st.usable_max, 0);
+  pqt_reader_close(r);
+}
+
 int main(void) {
   if (!pqt_testing_dir()) return 77;
   static const pqt_test_case cases[] = {TEST_CASE(test_kv_and_schema),      TEST_CASE(test_chunk_and_statistics),
                                         TEST_CASE(test_parse_and_format),   TEST_CASE(test_page_index),
                                         TEST_CASE(test_dictionary),         TEST_CASE(test_bloom),
-                                        TEST_CASE(test_encrypted_without_key), TEST_CASE(test_encrypted_with_keys)};
+                                        TEST_CASE(test_encrypted_without_key), TEST_CASE(test_encrypted_with_keys),
+                                        TEST_CASE(test_geospatial)};
   return pqt_run_tests("meta_api", cases, sizeof cases / sizeof cases[0]);
 }
