@@ -187,6 +187,56 @@ static void json_head(const args *a) {
   printf(", \"row_groups\": [");
 }
 
+/* ---- lines of at most 80 columns: pieces joined by ", ", wrapped with an indent ---- */
+
+typedef struct line {
+  char buf[256];
+  size_t len;
+  int pieces;
+} line;
+
+static void line_start(line *l, const char *head) {
+  l->len = (size_t)snprintf(l->buf, sizeof l->buf, "%s", head);
+  l->pieces = 0;
+}
+
+static void line_add(line *l, const char *piece) {
+  size_t n = strlen(piece);
+  const char *sep = l->pieces ? ", " : " ";
+  if (l->pieces && l->len + 2 + n > 80) {
+    printf("%s,\n", l->buf);
+    l->len = (size_t)snprintf(l->buf, sizeof l->buf, "   ");
+    sep = " ";
+  }
+  l->len += (size_t)snprintf(l->buf + l->len, sizeof l->buf - l->len, "%s%s", sep, piece);
+  if (l->len >= sizeof l->buf) l->len = sizeof l->buf - 1;
+  l->pieces++;
+}
+
+static void line_end(line *l) { printf("%s\n", l->buf); }
+
+/* "LABEL VALUE" with the value's text cut to VALUE_WIDTH characters ("-" when absent). */
+static int line_value(line *l, pqt_reader *r, int32_t col, const char *label, const pqt_value *v, pqt_error *e) {
+  char piece[64];
+  if (v->kind == PQT_VALUE_NONE) {
+    snprintf(piece, sizeof piece, "%s -", label);
+  } else {
+    pqt_string s;
+    if (value_text(r, col, v, &s, e)) return EXIT_DATA;
+    if (s.len <= VALUE_WIDTH) snprintf(piece, sizeof piece, "%s %s", label, s.data);
+    else snprintf(piece, sizeof piece, "%s %.*s...", label, VALUE_WIDTH - 3, s.data);
+    pqt_string_free(&s);
+  }
+  line_add(l, piece);
+  return 0;
+}
+
+static void line_count(line *l, const char *label, int64_t v) {
+  char piece[64];
+  snprintf(piece, sizeof piece, "%s %lld", label, (long long)v);
+  line_add(l, piece);
+}
+
 /* ---- dictionary -------------------------------------------------------------------- */
 
 static int dictionary_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
@@ -293,23 +343,27 @@ static int column_index_body(pqt_reader *r, int32_t col, const args *a, pqt_erro
         else printf(", \"offset\": null, \"compressed_page_size\": null, \"first_row_index\": null");
         printf("}");
       } else {
-        printf("  page %d:", i);
-        if (oi)
-          printf(" offset %lld, %d bytes, first row %lld", (long long)pi.page_offsets[i], pi.compressed_page_sizes[i],
-                 (long long)pi.first_row_indexes[i]);
+        line l;
+        char head[32];
+        snprintf(head, sizeof head, "  page %d:", i);
+        line_start(&l, head);
+        if (oi) {
+          line_count(&l, "offset", pi.page_offsets[i]);
+          char piece[32];
+          snprintf(piece, sizeof piece, "%d bytes", pi.compressed_page_sizes[i]);
+          line_add(&l, piece);
+          line_count(&l, "first row", pi.first_row_indexes[i]);
+        }
         if (ci) {
-          if (pi.null_pages[i]) printf("%s null page", oi ? "," : "");
-          if (pi.null_counts) printf("%s nulls %lld", oi || pi.null_pages[i] ? "," : "", (long long)pi.null_counts[i]);
-          if (pi.nan_counts) printf(", NaNs %lld", (long long)pi.nan_counts[i]);
+          if (pi.null_pages[i]) line_add(&l, "null page");
+          if (pi.null_counts) line_count(&l, "nulls", pi.null_counts[i]);
+          if (pi.nan_counts) line_count(&l, "NaNs", pi.nan_counts[i]);
           if (!pi.null_pages[i]) {
-            /* the bounds on a line of their own keep each line within 80 columns */
-            printf("\n    min ");
-            rc = print_value(r, col, &pi.min_values[i], 0, e);
-            printf(", max ");
-            if (rc == 0) rc = print_value(r, col, &pi.max_values[i], 0, e);
+            rc = line_value(&l, r, col, "min", &pi.min_values[i], e);
+            if (rc == 0) rc = line_value(&l, r, col, "max", &pi.max_values[i], e);
           }
         }
-        printf("\n");
+        line_end(&l);
       }
     }
     if (a->json) printf("]}");
@@ -427,13 +481,15 @@ static int stats_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
         print_count("NaNs", s.has_nan_count, s.nan_count, 0);
         print_count("distinct", s.has_distinct_count, s.distinct_count, 0);
         if (s.from_legacy) printf(", legacy min/max");
-        printf("\n  min ");
-        rc = print_value(r, col, &s.min, 0, e);
-        if (s.min.kind != PQT_VALUE_NONE && s.min_exact == 0) printf(" (truncated)");
-        printf(", max ");
-        if (rc == 0) rc = print_value(r, col, &s.max, 0, e);
-        if (s.max.kind != PQT_VALUE_NONE && s.max_exact == 0) printf(" (truncated)");
-        printf("\n  %s for pruning\n",
+        printf("\n");
+        line l;
+        line_start(&l, " ");
+        rc = line_value(&l, r, col, "min", &s.min, e);
+        if (rc == 0) rc = line_value(&l, r, col, "max", &s.max, e);
+        if (s.min.kind != PQT_VALUE_NONE && s.min_exact == 0) line_add(&l, "min truncated");
+        if (s.max.kind != PQT_VALUE_NONE && s.max_exact == 0) line_add(&l, "max truncated");
+        line_end(&l);
+        printf("  %s for pruning\n",
                s.usable_min && s.usable_max ? "usable"
                : s.usable_min              ? "min only usable"
                : s.usable_max              ? "max only usable"
@@ -458,17 +514,19 @@ static int stats_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
         print_count("nan_count", pi.nan_counts != NULL, pi.nan_counts ? pi.nan_counts[i] : 0, 1);
         printf("}");
       } else {
-        printf("  page %d: ", i);
-        if (pi.null_pages[i]) printf("null page");
-        else {
-          printf("min ");
-          rc = print_value(r, col, &pi.min_values[i], 0, e);
-          printf(", max ");
-          if (rc == 0) rc = print_value(r, col, &pi.max_values[i], 0, e);
+        line l;
+        char head[32];
+        snprintf(head, sizeof head, "  page %d:", i);
+        line_start(&l, head);
+        if (pi.null_pages[i]) {
+          line_add(&l, "null page");
+        } else {
+          rc = line_value(&l, r, col, "min", &pi.min_values[i], e);
+          if (rc == 0) rc = line_value(&l, r, col, "max", &pi.max_values[i], e);
         }
-        if (pi.null_counts) printf(", nulls %lld", (long long)pi.null_counts[i]);
-        if (pi.nan_counts) printf(", NaNs %lld", (long long)pi.nan_counts[i]);
-        printf("\n");
+        if (pi.null_counts) line_count(&l, "nulls", pi.null_counts[i]);
+        if (pi.nan_counts) line_count(&l, "NaNs", pi.nan_counts[i]);
+        line_end(&l);
       }
     }
     if (a->json) printf("%s}", pi.has_column_index ? "]" : "");

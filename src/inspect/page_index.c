@@ -278,6 +278,9 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
     PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
     if ((uint64_t)h.num_bytes > r->io.size - (uint64_t)off - used)
       return pqt_corrupt(err, "Bloom filter: %d bytes do not fit in the file", h.num_bytes);
+    if (PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 && used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
+      return pqt_corrupt(err, "Bloom filter: header and %d bytes pass bloom_filter_length %d", h.num_bytes,
+                         cm->bloom_filter_length);
     uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
     uint32_t blk = (uint32_t)(((hash >> 32) * (uint64_t)n_blocks) >> 32);
     uint8_t block[32];

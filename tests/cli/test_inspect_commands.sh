@@ -59,8 +59,7 @@ run "stats timestamp_col --json" 0 stats -c timestamp_col --json "$tiny" && json
 # ---- column-index ----
 run "column-index string_col" 0 column-index -c string_col "$tiny" && {
   has "column-index string_col" "row group 0: 352 pages, boundary order ASCENDING"
-  has "column-index string_col" "  page 0: offset 167138, 37 bytes, first row 0, nulls 0"
-  has "column-index string_col" '    min "0", max "9"'
+  has "column-index string_col" '  page 0: offset 167138, 37 bytes, first row 0, nulls 0, min "0", max "9"'
   width "column-index string_col"
 }
 run "column-index --json" 0 column-index --json -c string_col "$tiny" && json "column-index --json" \
@@ -90,6 +89,23 @@ run "bloom-filter no filter" 0 bloom-filter -c id "$tiny" 1 && has "bloom-filter
 mapfile -t vals < <("$cli" cat "$bloom" | python3 -c 'import json,sys; [print(json.loads(l)["String"]) for l in sys.stdin]')
 run "bloom-filter all values" 0 bloom-filter --json -c String "$bloom" "${vals[@]}" && json "bloom-filter all values" \
   'len(d["row_groups"][0]["values"]) == 14 and all(v["might_contain"] for v in d["row_groups"][0]["values"])'
+
+# ---- long values: cut for people, whole in JSON; truncated statistics said so ----
+python3 -c "
+print('name,n')
+for i in range(50): print('%s,%d' % ('x' * 70 + str(i).zfill(3), 10**15 + i))" >"$tmp/long.csv"
+if "$cli" convert "$tmp/long.csv" "$tmp/long.parquet" --bloom name >/dev/null 2>&1; then
+  long0=$(python3 -c "print('x' * 70 + '000')")
+  run "long column-index" 0 column-index -c name "$tmp/long.parquet" && {
+    width "long column-index"; has "long column-index" '    min "xxxxxxxxxxxxxxxxxxxx..., max "xxxxxxxxxxxxxxxxxxxx...'; }
+  run "long stats" 0 stats -c name "$tmp/long.parquet" && { width "long stats"; has "long stats" "max truncated"; }
+  run "long stats --json" 0 stats --json -c name "$tmp/long.parquet" && json "long stats --json" \
+    "d['row_groups'][0]['statistics']['min'] == 'x' * 64 and d['row_groups'][0]['statistics']['min_exact'] is False and d['row_groups'][0]['statistics']['max_exact'] is False"
+  run "long bloom" 0 bloom-filter -c name "$tmp/long.parquet" "$long0" nope && {
+    width "long bloom"; has "long bloom" "...: might contain"; has "long bloom" "nope: definitely not"; }
+else
+  bad "convert of a CSV with long values failed"
+fi
 
 # ---- usage and data errors ----
 run "missing -c" 2 stats "$tiny" && has_err "missing -c" "missing -c COL"
