@@ -503,12 +503,303 @@ static void test_geospatial(void) {
   pqt_reader_close(r);
 }
 
+/* Every logical type through the writer and back: typed statistics, their
+ * canonical text, text -> value -> text, Bloom probes of every value. */
+static const char *TYPES_SCHEMA =
+    "message m {\n"
+    "  required int32 i8 (INTEGER(8,true));\n"
+    "  required int32 u32 (INTEGER(32,false));\n"
+    "  required int64 u64 (INTEGER(64,false));\n"
+    "  required int32 d (DATE);\n"
+    "  required int32 t_ms (TIME(MILLIS,true));\n"
+    "  required int64 ts_us (TIMESTAMP(MICROS,true));\n"
+    "  required int64 ts_ns (TIMESTAMP(NANOS,false));\n"
+    "  required int32 dec32 (DECIMAL(9,2));\n"
+    "  required fixed_len_byte_array(16) dec_flba (DECIMAL(30,3));\n"
+    "  required binary dec_ba (DECIMAL(20,2));\n"
+    "  required fixed_len_byte_array(16) id (UUID);\n"
+    "  required fixed_len_byte_array(2) h (FLOAT16);\n"
+    "  required double x;\n"
+    "  required binary s (STRING);\n"
+    "  required boolean b;\n"
+    "}\n";
+
+typedef struct type_case {
+  const char *col;
+  const char *min_text, *max_text;      /* canonical JSON text of the bounds */
+  const char *values[3];                /* the three values as text (parse input) */
+  const char *absent;                   /* a value not in the column */
+} type_case;
+
+static const type_case TYPE_CASES[] = {
+    {"i8", "-5", "7", {"-5", "0", "7"}, "6"},
+    {"u32", "1", "4000000000", {"1", "4000000000", "2"}, "3"},
+    {"u64", "1", "18000000000000000000", {"1", "18000000000000000000", "5"}, "6"},
+    {"d", "\"1969-12-31\"", "\"2022-01-08\"", {"1970-01-01", "2022-01-08", "1969-12-31"}, "2000-01-01"},
+    {"t_ms", "\"00:00:00.000\"", "\"12:34:56.789\"", {"00:00:00.000", "01:00:00", "12:34:56.789"}, "01:00:01"},
+    {"ts_us", "\"1969-12-31T23:59:59.999999Z\"", "\"2023-11-14T22:13:20.123456Z\"",
+     {"1970-01-01T00:00:00Z", "2023-11-14T22:13:20.123456Z", "1969-12-31T23:59:59.999999Z"}, "2000-01-01T00:00:00Z"},
+    {"ts_ns", "\"1970-01-01T00:00:00.000000001\"", "\"1970-01-01T00:00:00.000000005\"",
+     {"1970-01-01T00:00:00.000000005", "1970-01-01T00:00:00.000000001", "1970-01-01T00:00:00.000000003"},
+     "1970-01-01T00:00:00.000000002"},
+    {"dec32", "\"-1.50\"", "\"123.45\"", {"-1.50", "123.45", "0"}, "1"},
+    {"dec_flba", "\"-1.000\"", "\"123456.789\"", {"-1", "123456.789", "0.000"}, "2"},
+    {"dec_ba", "\"-0.25\"", "\"9999.99\"", {"1.00", "-0.25", "9999.99"}, "2"},
+    {"id", "\"00010203-0405-0607-0809-0a0b0c0d0e0f\"", "\"ffeeddcc-bbaa-9988-7766-554433221100\"",
+     {"00010203-0405-0607-0809-0a0b0c0d0e0f", "ffeeddcc-bbaa-9988-7766-554433221100",
+      "10000000-0000-0000-0000-000000000001"},
+     "20000000-0000-0000-0000-000000000002"},
+    {"h", "-2", "1", {"1", "-2", "0.5"}, "3"},
+    {"x", "-0.25", "1.5", {"1.5", "-0.25", "NaN"}, "2.5"},
+    {"s", "\"a\"", "\"c\"", {"b", "a", "c"}, "d"},
+    {"b", "false", "true", {"true", "false", "true"}, NULL},
+};
+
+static void put_be(uint8_t *p, size_t w, int64_t v) {
+  for (size_t i = 0; i < w; i++) p[w - 1 - i] = i < 8 ? (uint8_t)((uint64_t)v >> (8 * i)) : (uint8_t)(v < 0 ? 0xFF : 0);
+}
+
+static pqt_reader *write_types_file(pqt_string *file) {
+  pqt_write_options o;
+  pqt_write_options_init(&o);
+  o.defaults.bloom_filter = 1;
+  o.defaults.bloom_ndv = 16;
+  pqt_write_schema ws = {TYPES_SCHEMA, NULL, NULL};
+  pqt_writer *w;
+  pqt_error e;
+  memset(file, 0, sizeof *file);
+  if (pqt_writer_open_buffer(&w, file, &ws, &o, &e) != PQT_OK) {
+    fprintf(stderr, "  writer: %s\n", e.message);
+    CHECK(0);
+    return NULL;
+  }
+  int32_t i32[3];
+  int64_t i64[3];
+  uint8_t fl[3 * 16];
+  int c = 0;
+  pqt_status st = PQT_OK;
+#define W32(a, b, cc)                                                               \
+  i32[0] = (a), i32[1] = (b), i32[2] = (cc);                                         \
+  if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, i32, NULL, 3, &e)
+#define W64(a, b, cc)                                                               \
+  i64[0] = (int64_t)(a), i64[1] = (int64_t)(b), i64[2] = (int64_t)(cc);              \
+  if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, i64, NULL, 3, &e)
+  W32(-5, 0, 7);
+  W32(1, (int32_t)4000000000u, 2);
+  W64(1, 18000000000000000000ull, 5);
+  W32(0, 19000, -1);
+  W32(0, 3600000, 45296789);
+  W64(0, 1700000000123456LL, -1);
+  W64(5, 1, 3);
+  W32(-150, 12345, 0);
+  put_be(fl, 16, -1000);
+  put_be(fl + 16, 16, 123456789);
+  put_be(fl + 32, 16, 0);
+  if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, fl, NULL, 3, &e);
+  {
+    /* minimal big-endian two's complement: 100, -25, 999999 */
+    static const uint8_t ba[] = {0x64, 0xE7, 0x0F, 0x42, 0x3F};
+    static const int32_t off[] = {0, 1, 2, 5};
+    if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, ba, off, 3, &e);
+  }
+  for (int i = 0; i < 16; i++) {
+    fl[i] = (uint8_t)i;
+    fl[16 + i] = (uint8_t)(0xFF - 0x11 * i);
+    fl[32 + i] = 0;
+  }
+  fl[32] = 0x10;
+  fl[47] = 1;
+  if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, fl, NULL, 3, &e);
+  {
+    static const uint8_t h[] = {0x00, 0x3C, 0x00, 0xC0, 0x00, 0x38}; /* 1, -2, 0.5 */
+    if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, h, NULL, 3, &e);
+  }
+  {
+    double x[3] = {1.5, -0.25, NAN};
+    if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, x, NULL, 3, &e);
+  }
+  {
+    static const int32_t off[] = {0, 1, 2, 3};
+    if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, "bac", off, 3, &e);
+  }
+  {
+    static const uint8_t b[] = {1, 0, 1};
+    if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, b, NULL, 3, &e);
+  }
+#undef W32
+#undef W64
+  if (st == PQT_OK) st = pqt_writer_close(w, &e);
+  else pqt_writer_discard(w);
+  if (st != PQT_OK) {
+    fprintf(stderr, "  write: %s\n", e.message);
+    CHECK(0);
+    pqt_string_free(file);
+    return NULL;
+  }
+  pqt_reader *r;
+  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) {
+    fprintf(stderr, "  open: %s\n", e.message);
+    CHECK(0);
+    pqt_string_free(file);
+    return NULL;
+  }
+  return r;
+}
+
+static void test_every_type(void) {
+  pqt_string file;
+  pqt_reader *r = write_types_file(&file);
+  if (!r) return;
+  pqt_error e;
+  int n_absent_not = 0;
+  for (size_t k = 0; k < sizeof TYPE_CASES / sizeof TYPE_CASES[0]; k++) {
+    const type_case *tc = &TYPE_CASES[k];
+    int32_t col = pqt_reader_find_column(r, tc->col);
+    CHECK_MSG(col == (int32_t)k, "%s", tc->col);
+    if (col < 0) continue;
+    pqt_chunk_statistics s;
+    pqt_chunk_statistics_init(&s);
+    CHECK_OK(pqt_reader_chunk_statistics(r, 0, col, &s, &e));
+    CHECK_MSG(s.usable_min && s.usable_max, "%s: bounds not usable", tc->col);
+    pqt_string t = {0};
+    if (pqt_reader_format_value(r, col, &s.min, &t, &e) == PQT_OK) CHECK_EQ_STR(t.data, tc->min_text);
+    else CHECK_MSG(0, "%s: format min: %s", tc->col, e.message);
+    pqt_string_free(&t);
+    if (pqt_reader_format_value(r, col, &s.max, &t, &e) == PQT_OK) CHECK_EQ_STR(t.data, tc->max_text);
+    else CHECK_MSG(0, "%s: format max: %s", tc->col, e.message);
+    pqt_string_free(&t);
+    /* the same bounds in the column index */
+    pqt_page_index pi;
+    pqt_page_index_init(&pi);
+    CHECK_OK(pqt_reader_page_index(r, 0, col, &pi, &e));
+    CHECK_EQ_INT(pi.n_pages, 1);
+    if (pi.n_pages == 1) {
+      CHECK_OK(pqt_reader_format_value(r, col, &pi.max_values[0], &t, &e));
+      CHECK_EQ_STR(t.data, tc->max_text);
+      pqt_string_free(&t);
+    }
+    pqt_page_index_free(&pi);
+    /* each value parses, probes positive and formats back to what the bounds show */
+    pqt_chunk_info ci;
+    pqt_chunk_info_init(&ci);
+    CHECK_OK(pqt_reader_chunk(r, 0, col, &ci, &e));
+    for (int i = 0; i < 3; i++) {
+      pqt_value v;
+      pqt_string store = {0};
+      pqt_value_init(&v);
+      pqt_status st = pqt_reader_parse_value(r, col, tc->values[i], &v, &store, &e);
+      CHECK_MSG(st == PQT_OK, "%s: parse '%s': %s", tc->col, tc->values[i], e.message);
+      if (st == PQT_OK && ci.bloom_filter_offset > 0) {
+        int might = 0;
+        CHECK_OK(pqt_bloom_might_contain(r, 0, col, &v, &might, &e));
+        CHECK_MSG(might == 1, "%s: '%s' not in the Bloom filter", tc->col, tc->values[i]);
+      }
+      pqt_string_free(&store);
+    }
+    if (tc->absent) {
+      CHECK_MSG(ci.bloom_filter_offset > 0, "%s: no Bloom filter", tc->col);
+      pqt_value v;
+      pqt_string store = {0};
+      pqt_value_init(&v);
+      CHECK_OK(pqt_reader_parse_value(r, col, tc->absent, &v, &store, &e));
+      int might = -1;
+      CHECK_OK(pqt_bloom_might_contain(r, 0, col, &v, &might, &e));
+      CHECK(might == 0 || might == 1);
+      n_absent_not += might == 0;
+      pqt_string_free(&store);
+    }
+    /* the bounds' text, unquoted, parses back to the same value */
+    if (pqt_reader_format_value(r, col, &s.max, &t, &e) == PQT_OK) {
+      char unq[128];
+      size_t n = t.len;
+      const char *p = t.data;
+      if (n >= 2 && p[0] == '"') {
+        p++;
+        n -= 2;
+      }
+      snprintf(unq, sizeof unq, "%.*s", (int)n, p);
+      pqt_value v;
+      pqt_string store = {0}, t2 = {0};
+      pqt_value_init(&v);
+      CHECK_OK(pqt_reader_parse_value(r, col, unq, &v, &store, &e));
+      CHECK_OK(pqt_reader_format_value(r, col, &v, &t2, &e));
+      CHECK_EQ_STR(t2.data, t.data);
+      pqt_string_free(&t2);
+      pqt_string_free(&store);
+    }
+    pqt_string_free(&t);
+  }
+  /* 3 values in a 256-bit block: an absent value is nearly always refused */
+  CHECK_MSG(n_absent_not >= 10, "%d of 14 absent values said definitely not", n_absent_not);
+  /* NaN is counted, not a bound */
+  pqt_chunk_statistics s;
+  pqt_chunk_statistics_init(&s);
+  CHECK_OK(pqt_reader_chunk_statistics(r, 0, pqt_reader_find_column(r, "x"), &s, &e));
+  CHECK(s.has_nan_count && s.nan_count == 1);
+  /* UUID text that is not one is refused naming the column */
+  pqt_value v;
+  pqt_string store = {0};
+  pqt_value_init(&v);
+  CHECK_EQ_INT(pqt_reader_parse_value(r, pqt_reader_find_column(r, "id"), "not-a-uuid", &v, &store, &e), PQT_EINVAL);
+  CHECK(strstr(e.message, "id") != NULL);
+  CHECK_EQ_INT(pqt_reader_parse_value(r, pqt_reader_find_column(r, "dec32"), "1.234", &v, &store, &e), PQT_EINVAL);
+  pqt_string_free(&store);
+  pqt_reader_close(r);
+  pqt_string_free(&file);
+
+  /* the dictionary of a DECIMAL column (300 rows, three values: the writer
+   * keeps the dictionary) as Arrow decimal128, and as typed values */
+  pqt_write_options o;
+  pqt_write_options_init(&o);
+  pqt_write_schema ws = {"message m { required fixed_len_byte_array(16) dec (DECIMAL(30,3)); }", NULL, NULL};
+  pqt_writer *w;
+  uint8_t fl[300 * 16];
+  for (int i = 0; i < 300; i++) put_be(fl + 16 * i, 16, i % 3 == 0 ? -1000 : i % 3 == 1 ? 123456789 : 0);
+  memset(&file, 0, sizeof file);
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, &o, &e));
+  CHECK_OK(pqt_writer_write_column(w, 0, 300, NULL, NULL, fl, NULL, 300, &e));
+  CHECK_OK(pqt_writer_close(w, &e));
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, &e));
+  struct ArrowArray a;
+  struct ArrowSchema sc;
+  CHECK_OK(pqt_reader_dictionary(r, 0, 0, &a, &sc, &e));
+  if (a.release) {
+    CHECK_EQ_STR(sc.format, "d:30,3");
+    CHECK_EQ_INT(a.length, 3);
+    const int64_t *lo = a.buffers[1];
+    CHECK_EQ_INT(lo[0], -1000); /* little-endian 128-bit: low word first */
+    CHECK_EQ_INT(lo[1], -1);
+    CHECK_EQ_INT(lo[2], 123456789);
+    CHECK_EQ_INT(lo[3], 0);
+    a.release(&a);
+    sc.release(&sc);
+  } else {
+    CHECK_MSG(0, "dec has no dictionary");
+  }
+  pqt_dictionary d;
+  pqt_dictionary_init(&d);
+  CHECK_OK(pqt_reader_dictionary_values(r, 0, 0, &d, &e));
+  CHECK_EQ_INT(d.n_values, 3);
+  if (d.n_values == 3) {
+    CHECK_EQ_INT(d.values[0].kind, PQT_VALUE_DECIMAL);
+    CHECK_EQ_INT(d.values[0].scale, 3);
+    CHECK_EQ_INT(d.values[0].n_bytes, 16);
+    pqt_string t = {0};
+    CHECK_OK(pqt_reader_format_value(r, 0, &d.values[1], &t, &e));
+    CHECK_EQ_STR(t.data, "\"123456.789\"");
+    pqt_string_free(&t);
+  }
+  pqt_dictionary_free(&d);
+  pqt_reader_close(r);
+  pqt_string_free(&file);
+}
+
 int main(void) {
   if (!pqt_testing_dir()) return 77;
   static const pqt_test_case cases[] = {TEST_CASE(test_kv_and_schema),      TEST_CASE(test_chunk_and_statistics),
                                         TEST_CASE(test_parse_and_format),   TEST_CASE(test_page_index),
                                         TEST_CASE(test_dictionary),         TEST_CASE(test_bloom),
                                         TEST_CASE(test_encrypted_without_key), TEST_CASE(test_encrypted_with_keys),
-                                        TEST_CASE(test_geospatial)};
+                                        TEST_CASE(test_geospatial), TEST_CASE(test_every_type)};
   return pqt_run_tests("meta_api", cases, sizeof cases / sizeof cases[0]);
 }
