@@ -20,7 +20,7 @@ const char cmd_dictionary_summary[] =
     "Print the dictionary page of each column chunk of COL, one entry per line.\n\n"
     "  -c, --column PATH   the leaf column (dotted path, as `schema` shows it)\n"
     "  --json              {\"column\": PATH, \"row_groups\": [{\"row_group\": G,\n"
-    "                      \"values\": [...] or null when the chunk has no dictionary}]}";
+    "                      \"values\": [...] or null when the chunk has no dictionary}]}" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_dictionary_usage[] = "parquetry dictionary -c COL [--json] FILE";
 
 const char cmd_column_index_summary[] =
@@ -30,7 +30,7 @@ const char cmd_column_index_summary[] =
     "  --json              {\"column\", \"row_groups\": [{\"row_group\", \"boundary_order\",\n"
     "                      \"pages\": [{\"page\", \"null_page\", \"null_count\", \"nan_count\",\n"
     "                      \"min\", \"max\", \"offset\", \"compressed_page_size\",\n"
-    "                      \"first_row_index\"}]}]} (absent parts null)";
+    "                      \"first_row_index\"}]}]} (absent parts null)" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_column_index_usage[] = "parquetry column-index -c COL [--json] FILE";
 
 const char cmd_bloom_filter_summary[] =
@@ -40,7 +40,7 @@ const char cmd_bloom_filter_summary[] =
     "hex:... for any binary).\n\n"
     "  -c, --column PATH   the leaf column (dotted path)\n"
     "  --json              {\"column\", \"row_groups\": [{\"row_group\", \"has_bloom_filter\",\n"
-    "                      \"values\": [{\"value\": TEXT, \"might_contain\": BOOL}]}]}";
+    "                      \"values\": [{\"value\": TEXT, \"might_contain\": BOOL}]}]}" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_bloom_filter_usage[] = "parquetry bloom-filter -c COL [--json] FILE VALUE...";
 
 const char cmd_stats_summary[] =
@@ -53,7 +53,7 @@ const char cmd_stats_summary[] =
     "                      \"null_count\", \"nan_count\", \"distinct_count\", \"legacy\",\n"
     "                      \"usable_min\", \"usable_max\"} or null, \"pages\": [{\"page\",\n"
     "                      \"null_page\", \"min\", \"max\", \"null_count\", \"nan_count\"}]\n"
-    "                      or null}]}";
+    "                      or null}]}" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_stats_usage[] = "parquetry stats -c COL [--json] FILE";
 
 /* ---- arguments ------------------------------------------------------------------ */
@@ -82,6 +82,9 @@ static int parse(args *a, int argc, char **argv, bool want_values) {
       printf("usage: %s\n\n%s\n", a->usage, a->summary);
       return -1;
     }
+    int ro = cli_read_option(a->cmd, argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
     if ((!strcmp(s, "-c") || !strcmp(s, "--column")) && i + 1 < argc) a->column = argv[++i];
     else if (!strncmp(s, "--column=", 9)) a->column = s + 9;
     else if (!strcmp(s, "--json")) a->json = 1;
@@ -116,7 +119,7 @@ static int run(const char *cmd, const char *usage_text, const char *summary, int
   pqt_error e;
   pqt_error_init(&e);
   pqt_reader *r;
-  if (pqt_reader_open_file(&r, a.path, NULL, &e) != PQT_OK) {
+  if (pqt_reader_open_file(&r, a.path, cli_read_options(), &e) != PQT_OK) {
     free(a.values);
     return fail(a.path, &e);
   }

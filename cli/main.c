@@ -476,3 +476,10 @@ int main(int argc, char **argv) {
   if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
   return c->run(argc - 1, argv + 1);
 }
+
+/* cli/inspect.c: the shared reading options (keys, --no-crc...) for its commands. */
+int cli_read_option(const char *cmd, int argc, char **argv, int *i) { return read_option(cmd, argc, argv, i); }
+const pqt_read_options *cli_read_options(void) {
+  read_settings_init();
+  return &g_read.opts;
+}

@@ -204,9 +204,11 @@ PQT_API void pqt_value_init(pqt_value *v);
  * unquoted: 42, -1.5, NaN, true, 2024-01-31, 12:30:00.5, 2024-01-31T12:30:00Z,
  * 12.34 for DECIMAL (at most `scale` fraction digits; unscaled values up to
  * 18 digits), 8-4-4-4-12 for UUID; strings and binaries as their bytes;
- * "hex:..." for any byte array). Bytes that need storage (UUID, FIXED,
- * FLOAT16) go into *storage, which the caller frees with pqt_string_free
- * after the last use of *out; string values point into text itself.
+ * "hex:..." for any other byte array). Bytes that need storage (UUID,
+ * BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY) go into *storage: its previous contents
+ * are freed first (zero it before the first call; one storage per value
+ * kept), and the caller frees it with pqt_string_free after the last use of
+ * *out. STRING values point into text itself, which must outlive *out.
  * Errors: PQT_EINVAL naming the column and what was expected.
  */
 PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, const char *text,

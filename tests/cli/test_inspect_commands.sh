@@ -120,6 +120,18 @@ run "missing file" 1 stats -c id "$tmp/none.parquet" && has_err "missing file" "
 run "encrypted column" 1 stats -c double_field "$dir/data/encrypt_columns_plaintext_footer.parquet.encrypted" &&
   has_err "encrypted column" "double_field"
 
+# ---- encrypted columns with their keys (data/README.md of the corpus) ----
+keys=(--footer-key 0123456789012345 --column-key double_field:1234567890123450 --column-key float_field:1234567890123451)
+encb=$dir/data/encrypt_columns_and_footer_bloom_filter.parquet.encrypted
+run "encrypted stats" 0 stats -c double_field "${keys[@]}" "$encb" && has "encrypted stats" "  min 0.5, max 1999.5"
+run "encrypted bloom" 0 bloom-filter -c double_field "${keys[@]}" "$encb" 2.5 1000 && {
+  has "encrypted bloom" "row group 0: 2.5: might contain"; has "encrypted bloom" "row group 0: 1000: definitely not"; }
+run "encrypted column-index" 0 column-index -c double_field "${keys[@]}" "$encb" && has "encrypted column-index" "first row 942"
+run "encrypted dictionary" 0 dictionary -c float_field "${keys[@]}" "$dir/data/encrypt_columns_and_footer.parquet.encrypted" &&
+  has "encrypted dictionary" "row group 0: 50 entries"
+run "encrypted, wrong key" 1 stats -c double_field --footer-key 0123456789012345 --column-key double_field:1234567890123459 "$encb" &&
+  has_err "encrypted, wrong key" "double_field"
+
 # ---- sweep: the first column of every file of data/ and bad_data/ (the C replay
 # test_meta_api_replay runs the API itself over every column of every file) ----
 sweep_ok=0; sweep_err=0

@@ -30,6 +30,15 @@ static pqt_reader *open_corpus(const char *name) {
   return r;
 }
 
+static pqt_status pqt_error_set_for_test(pqt_error *err) {
+  if (err) {
+    pqt_error_init(err);
+    err->code = PQT_EIO;
+    snprintf(err->message, sizeof err->message, "read past the end");
+  }
+  return PQT_EIO;
+}
+
 static bool bytes_eq(const uint8_t *p, size_t n, const char *s) { return n == strlen(s) && memcmp(p, s, n) == 0; }
 
 static void test_kv_and_schema(void) {
@@ -794,12 +803,61 @@ static void test_every_type(void) {
   pqt_string_free(&file);
 }
 
+/* A source that cannot lend its bytes (read_at only): the page index, the
+ * dictionary and the Bloom filter are read into the library's own memory
+ * and stay valid as long as the structs that point into them. */
+typedef struct copy_src {
+  unsigned char *data;
+  size_t len;
+} copy_src;
+
+static pqt_status copy_read(void *p, uint64_t off, void *dst, size_t n, pqt_error *err) {
+  copy_src *c = p;
+  if (off > c->len || n > c->len - off) return pqt_error_set_for_test(err);
+  memcpy(dst, c->data + off, n);
+  return PQT_OK;
+}
+static void copy_release(void *p) { (void)p; }
+
+static void test_source_without_borrow(void) {
+  const char *dir = pqt_testing_dir();
+  if (!dir) return;
+  snprintf(g_path, sizeof g_path, "%s/data/alltypes_tiny_pages.parquet", dir);
+  copy_src c;
+  c.data = pqt_test_read_file(g_path, &c.len);
+  CHECK(c.data != NULL);
+  if (!c.data) return;
+  pqt_io io = {copy_read, NULL, copy_release, c.len, &c};
+  pqt_reader *r;
+  pqt_error e;
+  CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
+  pqt_page_index pi;
+  pqt_page_index_init(&pi);
+  CHECK_OK(pqt_reader_page_index(r, 0, 9, &pi, &e));
+  CHECK_EQ_INT(pi.n_pages, 352);
+  bool all = pi.n_pages == 352;
+  for (int32_t i = 0; all && i < pi.n_pages; i++)
+    all = bytes_eq(pi.min_values[i].bytes, pi.min_values[i].n_bytes, "0") &&
+          pi.max_values[i].n_bytes == 1 && pi.max_values[i].bytes[0] >= '0' && pi.max_values[i].bytes[0] <= '9';
+  CHECK(all);
+  pqt_page_index_free(&pi);
+  pqt_dictionary d;
+  pqt_dictionary_init(&d);
+  CHECK_OK(pqt_reader_dictionary_values(r, 0, 8, &d, &e)); /* date_string_col */
+  CHECK(d.present && d.n_values > 0);
+  if (d.n_values > 0) CHECK_EQ_INT(d.values[0].n_bytes, 8); /* "01/13/09" */
+  pqt_dictionary_free(&d);
+  pqt_reader_close(r);
+  free(c.data);
+}
+
 int main(void) {
   if (!pqt_testing_dir()) return 77;
   static const pqt_test_case cases[] = {TEST_CASE(test_kv_and_schema),      TEST_CASE(test_chunk_and_statistics),
                                         TEST_CASE(test_parse_and_format),   TEST_CASE(test_page_index),
                                         TEST_CASE(test_dictionary),         TEST_CASE(test_bloom),
                                         TEST_CASE(test_encrypted_without_key), TEST_CASE(test_encrypted_with_keys),
-                                        TEST_CASE(test_geospatial), TEST_CASE(test_every_type)};
+                                        TEST_CASE(test_geospatial), TEST_CASE(test_every_type),
+                                        TEST_CASE(test_source_without_borrow)};
   return pqt_run_tests("meta_api", cases, sizeof cases / sizeof cases[0]);
 }
