@@ -265,15 +265,19 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
     pqt_buf_free(&raw);
     pqt_buf_free(&bits);
   } else {
+    /* the header is about 15 bytes: read a small window, a larger one if it was cut */
     uint8_t head[BLOOM_HEADER_READ];
-    size_t n = avail < sizeof head ? (size_t)avail : sizeof head;
-    PQT_RETURN_NOT_OK(r->io.read_at(r->io.private_data, (uint64_t)off, head, n, err));
     pqt_bloom_filter_header h;
     size_t used = 0;
-    st = pqt_thrift_decode(&pqt_desc_bloom_filter_header, head, n, &used, NULL, &h, err);
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "Bloom filter header");
-      return st;
+    for (size_t win = 64;; win = sizeof head) {
+      size_t n = avail < win ? (size_t)avail : win;
+      PQT_RETURN_NOT_OK(r->io.read_at(r->io.private_data, (uint64_t)off, head, n, err));
+      st = pqt_thrift_decode(&pqt_desc_bloom_filter_header, head, n, &used, NULL, &h, err);
+      if (st == PQT_OK) break;
+      if (n == avail || win == sizeof head) {
+        pqt_error_prefix(err, "Bloom filter header");
+        return st;
+      }
     }
     PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
     if ((uint64_t)h.num_bytes > r->io.size - (uint64_t)off - used)

@@ -809,12 +809,14 @@ static void test_every_type(void) {
 typedef struct copy_src {
   unsigned char *data;
   size_t len;
+  uint64_t bytes_read;
 } copy_src;
 
 static pqt_status copy_read(void *p, uint64_t off, void *dst, size_t n, pqt_error *err) {
   copy_src *c = p;
   if (off > c->len || n > c->len - off) return pqt_error_set_for_test(err);
   memcpy(dst, c->data + off, n);
+  c->bytes_read += n;
   return PQT_OK;
 }
 static void copy_release(void *p) { (void)p; }
@@ -847,6 +849,34 @@ static void test_source_without_borrow(void) {
   CHECK(d.present && d.n_values > 0);
   if (d.n_values > 0) CHECK_EQ_INT(d.values[0].n_bytes, 8); /* "01/13/09" */
   pqt_dictionary_free(&d);
+  pqt_reader_close(r);
+  free(c.data);
+
+  /* a Bloom probe reads the filter's header and one 32-byte block, not the bitset */
+  snprintf(g_path, sizeof g_path, "%s/data/data_index_bloom_encoding_with_length.parquet", dir);
+  c.data = pqt_test_read_file(g_path, &c.len);
+  c.bytes_read = 0;
+  CHECK(c.data != NULL);
+  if (!c.data) return;
+  io = (pqt_io){copy_read, NULL, copy_release, c.len, &c};
+  CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
+  pqt_chunk_info ci;
+  pqt_chunk_info_init(&ci);
+  CHECK_OK(pqt_reader_chunk(r, 0, 0, &ci, &e));
+  pqt_value v;
+  pqt_value_init(&v);
+  v.kind = PQT_VALUE_STRING;
+  v.bytes = (const uint8_t *)"Hello";
+  v.n_bytes = 5;
+  int might = 0;
+  uint64_t before = c.bytes_read;
+  CHECK_OK(pqt_bloom_might_contain(r, 0, 0, &v, &might, &e));
+  uint64_t probe = c.bytes_read - before;
+  CHECK_EQ_INT(might, 1);
+  printf("  Bloom probe read %llu bytes of a %lld-byte filter\n", (unsigned long long)probe,
+         (long long)ci.bloom_filter_length);
+  CHECK_EQ_INT(ci.bloom_filter_length, 2064);
+  CHECK(probe <= 64 + 32); /* a 64-byte header window and one block */
   pqt_reader_close(r);
   free(c.data);
 }
