@@ -180,6 +180,9 @@ typedef enum pqt_value_kind {
  * came from (its lifetime), or into caller memory (values the caller
  * builds); `plain` always holds the value's PLAIN encoding as stored
  * (BYTE_ARRAY without its length prefix) when the library filled it.
+ * Functions that take a value use `plain` when it is set and the typed
+ * fields otherwise: set plain = NULL after changing a value the library
+ * returned.
  */
 typedef struct pqt_value {
   size_t struct_size;
