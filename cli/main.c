@@ -14,6 +14,7 @@
 #include "parquetry.h"
 
 #include "cli.h"
+#include "inspect.h"
 
 
 typedef struct command {
@@ -451,6 +452,10 @@ static const command commands[] = {
      "                        columns could not be checked for lack of a key"
      READ_OPTIONS_HELP,
      "parquetry verify [--allow-unchecked] FILE", cmd_verify},
+    {"dictionary", cmd_dictionary_summary, cmd_dictionary_usage, cmd_dictionary},
+    {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
+    {"bloom-filter", cmd_bloom_filter_summary, cmd_bloom_filter_usage, cmd_bloom_filter},
+    {"stats", cmd_stats_summary, cmd_stats_usage, cmd_stats},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},
@@ -499,4 +504,11 @@ int main(int argc, char **argv) {
   const command *c = find_command(argv[1]);
   if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
   return c->run(argc - 1, argv + 1);
+}
+
+/* cli/inspect.c: the shared reading options (keys, --no-crc...) for its commands. */
+int cli_read_option(const char *cmd, int argc, char **argv, int *i) { return read_option(cmd, argc, argv, i); }
+const pqt_read_options *cli_read_options(void) {
+  read_settings_init();
+  return &g_read.opts;
 }

@@ -111,7 +111,8 @@ typedef enum pqt_type {
   PQT_TYPE_FLOAT = 4,
   PQT_TYPE_DOUBLE = 5,
   PQT_TYPE_BYTE_ARRAY = 6,
-  PQT_TYPE_FIXED_LEN_BYTE_ARRAY = 7
+  PQT_TYPE_FIXED_LEN_BYTE_ARRAY = 7,
+  PQT_TYPE_NONE = -1 /* a group (parquetry_meta.h's schema nodes) */
 } pqt_type;
 
 /* LogicalType: the field id of the union member that is set (9 is
@@ -127,6 +128,7 @@ typedef enum pqt_logical {
   PQT_LOGICAL_DATE = 6,
   PQT_LOGICAL_TIME = 7,
   PQT_LOGICAL_TIMESTAMP = 8,
+  PQT_LOGICAL_INTERVAL = 9, /* a ConvertedType only: the id parquet.thrift reserves for it */
   PQT_LOGICAL_INTEGER = 10,
   PQT_LOGICAL_UNKNOWN = 11,
   PQT_LOGICAL_JSON = 12,

@@ -357,23 +357,3 @@ PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *
   }
   return buf_to_string(&b, out, err);
 }
-
-pqt_status pqt_reader_read_struct(const pqt_reader *r, int64_t offset, int32_t length,
-                                  const struct pqt_thrift_desc *desc, pqt_arena *arena, void *out, pqt_error *err) {
-  if (offset < 0 || length <= 0 || (uint64_t)offset + (uint64_t)length > r->io.size)
-    return pqt_corrupt(err, "[%lld, +%d) lies outside the file", (long long)offset, length);
-  const uint8_t *p = NULL;
-  pqt_buf raw;
-  pqt_buf_init(&raw, r->alloc);
-  pqt_status st;
-  if (r->io.borrow_at) {
-    st = r->io.borrow_at(r->io.private_data, (uint64_t)offset, (size_t)length, &p, err);
-  } else {
-    st = pqt_buf_reserve(&raw, (size_t)length, err);
-    if (st == PQT_OK) st = r->io.read_at(r->io.private_data, (uint64_t)offset, raw.data, (size_t)length, err);
-    p = raw.data;
-  }
-  if (st == PQT_OK) st = pqt_thrift_decode(desc, p, (size_t)length, NULL, arena, out, err);
-  pqt_buf_free(&raw);
-  return st;
-}

@@ -14,13 +14,6 @@
 
 struct pqt_thrift_desc;
 
-/* Read the `length` bytes at `offset` that the footer points at (a page
- * index structure: ColumnIndex, OffsetIndex) and decode them with desc into
- * out, its lists in arena (file/reader.c). The range is checked against the
- * file. */
-pqt_status pqt_reader_read_struct(const pqt_reader *r, int64_t offset, int32_t length,
-                                  const struct pqt_thrift_desc *desc, pqt_arena *arena, void *out, pqt_error *err);
-
 /* Page reader options from the read options (CRC checks, page size
  * limits); the caller sets the rest (levels, decryption). */
 struct pqt_page_reader_options;

@@ -1,0 +1,453 @@
+/*
+ * parquetry_meta.h: the metadata of an open file as a C API, for query
+ * planners and tools that would otherwise parse `parquetry meta --json`.
+ *
+ * What is here: file and column-chunk key-value metadata; the schema tree
+ * with logical types and Dremel levels; per column chunk its codec,
+ * encodings, encoding stats, sizes and offsets; the statistics decoded into
+ * typed values (pqt_value) with "usable for pruning" decided by the column
+ * order rules; SizeStatistics; GeospatialStatistics; the ColumnIndex and
+ * OffsetIndex decoded into arrays; a Bloom filter probe; the dictionary of
+ * a chunk as an Arrow array; and the canonical text of a value.
+ *
+ * Conventions (as in parquetry.h):
+ *   - Every fallible function returns pqt_status and takes pqt_error* last
+ *     (may be NULL). The library never reads *err.
+ *   - Structs that the library fills start with `size_t struct_size`. Call
+ *     the struct's _init before passing it in: _init zeroes it and sets
+ *     struct_size = sizeof the struct as this header defines it. The library
+ *     checks struct_size (PQT_EINVAL when smaller than the first release of
+ *     the struct) and fills only the fields that fit, so a program built
+ *     against an older header keeps working with a newer library.
+ *   - Row groups and columns are 0-based indexes (`col` is the leaf column
+ *     ordinal, as in pqt_reader_column_info). Out of range is PQT_EINVAL.
+ *   - Pointers returned inside structs point into the reader's metadata and
+ *     stay valid until pqt_reader_close, unless the function says the caller
+ *     frees them. Byte views (pqt_value.bytes, key-value text) are NOT
+ *     NUL-terminated: use their lengths.
+ *   - A chunk encrypted with a key that was not given (pqt_read_options)
+ *     gives PQT_ECRYPTO with a message naming the column.
+ *   - Accessors on one reader must not run on two threads at once (as for
+ *     every other reader function).
+ */
+#ifndef PARQUETRY_META_H
+#define PARQUETRY_META_H
+
+#include "parquetry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ArrowArray;
+struct ArrowSchema;
+
+/* ------------------------------------------------------------------ */
+/* Enums (values as in parquet.thrift, so raw footer values compare)   */
+/* ------------------------------------------------------------------ */
+
+typedef enum pqt_repetition_kind {
+  PQT_REPETITION_REQUIRED = 0,
+  PQT_REPETITION_OPTIONAL = 1,
+  PQT_REPETITION_REPEATED = 2,
+  PQT_REPETITION_VECTOR = 3,
+  PQT_REPETITION_NONE = -1 /* the root */
+} pqt_repetition_kind;
+
+typedef enum pqt_unit_kind {
+  PQT_UNIT_NONE = 0,
+  PQT_UNIT_MILLIS = 1,
+  PQT_UNIT_MICROS = 2,
+  PQT_UNIT_NANOS = 3
+} pqt_unit_kind;
+
+typedef enum pqt_page_kind {
+  PQT_PAGE_KIND_DATA_PAGE = 0,
+  PQT_PAGE_KIND_INDEX_PAGE = 1,
+  PQT_PAGE_KIND_DICTIONARY_PAGE = 2,
+  PQT_PAGE_KIND_DATA_PAGE_V2 = 3
+} pqt_page_kind;
+
+typedef enum pqt_boundary_order_kind {
+  PQT_BOUNDARY_ORDER_UNORDERED = 0,
+  PQT_BOUNDARY_ORDER_ASCENDING = 1,
+  PQT_BOUNDARY_ORDER_DESCENDING = 2
+} pqt_boundary_order_kind;
+
+/* FileMetaData.column_orders of a column (the ColumnOrder union's ids). */
+typedef enum pqt_column_order_kind {
+  PQT_COLUMN_ORDER_UNDEFINED = 0, /* absent, or a member this version does not know */
+  PQT_COLUMN_ORDER_TYPE_DEFINED = 1,
+  PQT_COLUMN_ORDER_IEEE_754_TOTAL = 2,
+  PQT_COLUMN_ORDER_INT96_TIMESTAMP = 3
+} pqt_column_order_kind;
+
+/* Names as in parquet.thrift ("ZSTD", "RLE_DICTIONARY", "DATA_PAGE_V2",
+ * "ASCENDING", "INT32", "OPTIONAL", "TIMESTAMP"); "?" when out of range. */
+PQT_API const char *pqt_compression_name(int32_t codec);
+PQT_API const char *pqt_encoding_name(int32_t encoding);
+PQT_API const char *pqt_page_kind_name(int32_t page_type);
+PQT_API const char *pqt_boundary_order_name(int32_t order);
+PQT_API const char *pqt_physical_name(int32_t physical);
+PQT_API const char *pqt_repetition_kind_name(int32_t repetition);
+PQT_API const char *pqt_logical_name(int32_t logical);
+
+/* ------------------------------------------------------------------ */
+/* Typed values                                                        */
+/* ------------------------------------------------------------------ */
+
+typedef enum pqt_value_kind {
+  PQT_VALUE_NONE = 0,     /* no value (absent bound, null page) */
+  PQT_VALUE_BOOLEAN = 1,  /* i64 0 or 1 */
+  PQT_VALUE_INT64 = 2,    /* i64: signed integers of any width */
+  PQT_VALUE_UINT64 = 3,   /* u64: INTEGER(unsigned) / UINT_n */
+  PQT_VALUE_DOUBLE = 4,   /* f64: FLOAT (exactly widened) and DOUBLE */
+  PQT_VALUE_FLOAT16 = 5,  /* f64: FLOAT16, exactly widened; bytes: its 2 stored bytes */
+  PQT_VALUE_BYTES = 6,    /* bytes: BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY without a text type,
+                             UUID (16 bytes), INTERVAL (12), INT96 (12), geometry WKB */
+  PQT_VALUE_STRING = 7,   /* bytes: STRING, ENUM, JSON (UTF-8, not NUL-terminated) */
+  PQT_VALUE_DECIMAL = 8,  /* scale/precision; unscaled in i64 when n_bytes == 0 (INT32/INT64
+                             decimals), else bytes: big-endian two's complement */
+  PQT_VALUE_DATE = 9,     /* i64 days since 1970-01-01 */
+  PQT_VALUE_TIME = 10,    /* i64 in `unit` since midnight; is_utc */
+  PQT_VALUE_TIMESTAMP = 11/* i64 in `unit` since the epoch; is_utc (INT96: NANOS, not UTC) */
+} pqt_value_kind;
+
+/*
+ * One value of a column, typed by the column's logical type. Bytes point
+ * into the reader's metadata (statistics), into the page index struct they
+ * came from (its lifetime), or into caller memory (values the caller
+ * builds); `plain` always holds the value's PLAIN encoding as stored
+ * (BYTE_ARRAY without its length prefix) when the library filled it.
+ * Functions that take a value use `plain` when it is set and the typed
+ * fields otherwise: set plain = NULL after changing a value the library
+ * returned.
+ */
+typedef struct pqt_value {
+  size_t struct_size;
+  int32_t kind;           /* pqt_value_kind */
+  int32_t unit;           /* pqt_unit_kind: TIME, TIMESTAMP */
+  int32_t is_utc;         /* TIME, TIMESTAMP: adjusted to UTC */
+  int32_t scale;          /* DECIMAL */
+  int32_t precision;      /* DECIMAL */
+  int64_t i64;
+  uint64_t u64;
+  double f64;
+  const uint8_t *bytes;
+  size_t n_bytes;
+  const uint8_t *plain;   /* PLAIN bytes as stored (NULL in values the caller builds) */
+  size_t n_plain;
+} pqt_value;
+
+PQT_API void pqt_value_init(pqt_value *v);
+
+/*
+ * Parse `text` as a value of column `col` (the forms `parquetry cat` prints,
+ * unquoted: 42, -1.5, NaN, true, 2024-01-31, 12:30:00.5, 2024-01-31T12:30:00Z,
+ * 12.34 for DECIMAL (at most `scale` fraction digits; unscaled values up to
+ * 18 digits), 8-4-4-4-12 for UUID; strings and binaries as their bytes;
+ * "hex:..." for any other byte array). Bytes that need storage (UUID,
+ * BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY) go into *storage: its previous contents
+ * are freed first (zero it before the first call; one storage per value
+ * kept), and the caller frees it with pqt_string_free after the last use of
+ * *out. STRING values point into text itself, which must outlive *out.
+ * Errors: PQT_EINVAL naming the column and what was expected.
+ */
+PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, const char *text,
+                                          pqt_value *out, pqt_string *storage, pqt_error *err);
+
+/*
+ * The canonical JSON text of a value of column `col`, as `parquetry cat`
+ * prints it (strings quoted, numbers bare, "NaN" quoted...). Appended to
+ * out (out may be zeroed; free with pqt_string_free). A value whose kind
+ * does not fit the column is PQT_EINVAL.
+ */
+PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, const pqt_value *v,
+                                           pqt_string *out, pqt_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Key-value metadata                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct pqt_kv {
+  size_t struct_size;
+  const char *key;        /* not NUL-terminated */
+  size_t key_len;
+  const char *value;      /* NULL when the entry has no value; not NUL-terminated */
+  size_t value_len;
+} pqt_kv;
+
+PQT_API void pqt_kv_init(pqt_kv *kv);
+
+/* FileMetaData.key_value_metadata. */
+PQT_API int32_t pqt_reader_kv_count(const pqt_reader *r);
+PQT_API pqt_status pqt_reader_kv(const pqt_reader *r, int32_t i, pqt_kv *out, pqt_error *err);
+/* ColumnMetaData.key_value_metadata of a chunk (count -1 on bad indexes
+ * or an encrypted chunk without its key). */
+PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col);
+PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out,
+                                pqt_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Schema                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A node of the schema tree; nodes are numbered in depth-first (footer)
+ * order, the root is node 0. */
+typedef struct pqt_schema_info {
+  size_t struct_size;
+  const char *name;          /* NUL-terminated (names holding NUL bytes: see name_len) */
+  size_t name_len;
+  int32_t index;             /* this node */
+  int32_t parent;            /* -1 for the root */
+  int32_t n_children;        /* pqt_reader_schema_child gives them */
+  int32_t depth;             /* root 0 */
+  int32_t repetition;        /* pqt_repetition_kind */
+  int32_t is_leaf;
+  int32_t physical;          /* pqt_type (-1 for groups) */
+  int32_t type_length;       /* FIXED_LEN_BYTE_ARRAY width, else -1 */
+  int32_t converted_type;    /* the raw ConvertedType value, -1 when absent */
+  int32_t has_field_id;
+  int32_t field_id;
+  /* the effective logical type (see pqt_logical) and its parameters */
+  int32_t logical;           /* pqt_logical */
+  int32_t scale, precision;  /* DECIMAL */
+  int32_t unit;              /* TIME, TIMESTAMP: pqt_unit_kind */
+  int32_t is_utc;            /* TIME, TIMESTAMP */
+  int32_t bit_width;         /* INTEGER: 8, 16, 32, 64 */
+  int32_t is_signed;         /* INTEGER */
+  const char *crs;           /* GEOMETRY/GEOGRAPHY: NULL when absent (not NUL-terminated) */
+  size_t crs_len;
+  int32_t edge_algorithm;    /* GEOGRAPHY: EdgeInterpolationAlgorithm value, -1 when absent */
+  int32_t vector_length;     /* VECTOR repetition, else 0 */
+  /* levels */
+  int32_t max_def;
+  int32_t max_rep;
+  /* leaves under this node: [first_leaf, first_leaf + n_leaves) */
+  int32_t first_leaf;
+  int32_t n_leaves;
+  int32_t column;            /* leaves: the column ordinal; -1 for groups */
+  const char *path;          /* leaves: dotted path "a.b.c" (NUL-terminated); NULL for groups */
+} pqt_schema_info;
+
+PQT_API void pqt_schema_info_init(pqt_schema_info *s);
+PQT_API int32_t pqt_reader_schema_node_count(const pqt_reader *r);
+PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt_schema_info *out,
+                                          pqt_error *err);
+/* The node index of child i of node (-1 when out of range). */
+PQT_API int32_t pqt_reader_schema_child(const pqt_reader *r, int32_t node, int32_t i);
+/* The node index of leaf column col (-1 when out of range). */
+PQT_API int32_t pqt_reader_column_node(const pqt_reader *r, int32_t col);
+/* The leaf column with this dotted path (-1 when there is none). */
+PQT_API int32_t pqt_reader_find_column(const pqt_reader *r, const char *dotted_path);
+
+/* ------------------------------------------------------------------ */
+/* Column chunks                                                       */
+/* ------------------------------------------------------------------ */
+
+typedef struct pqt_chunk_info {
+  size_t struct_size;
+  int32_t physical;          /* pqt_type */
+  int32_t codec;             /* pqt_codec (raw value) */
+  int64_t num_values;        /* values incl. nulls (ColumnMetaData.num_values) */
+  int64_t total_compressed_size;
+  int64_t total_uncompressed_size;
+  int64_t data_page_offset;
+  int64_t dictionary_page_offset; /* -1 when absent (0 is read as absent, as writers meant) */
+  int64_t index_page_offset;      /* -1 when absent */
+  int64_t bloom_filter_offset;    /* -1 when absent */
+  int64_t bloom_filter_length;    /* -1 when absent */
+  int64_t column_index_offset;    /* -1 when absent */
+  int64_t column_index_length;
+  int64_t offset_index_offset;    /* -1 when absent */
+  int64_t offset_index_length;
+  int32_t n_encodings;
+  const int32_t *encodings;       /* pqt_encoding values as stored */
+  int32_t n_encoding_stats;       /* pqt_chunk_encoding_stats */
+  int32_t has_statistics;
+  int32_t has_size_statistics;
+  int32_t has_geospatial_statistics;
+  int32_t encrypted;              /* the chunk is encrypted (its metadata was at hand) */
+  int32_t all_data_pages_dictionary; /* 1: encoding_stats say every data page is
+                                        dictionary encoded; 0: some is not; -1: unknown */
+} pqt_chunk_info;
+
+PQT_API void pqt_chunk_info_init(pqt_chunk_info *c);
+PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out,
+                                    pqt_error *err);
+
+typedef struct pqt_encoding_stat {
+  size_t struct_size;
+  int32_t page_type;         /* pqt_page_kind */
+  int32_t encoding;          /* pqt_encoding */
+  int32_t count;
+} pqt_encoding_stat;
+
+PQT_API void pqt_encoding_stat_init(pqt_encoding_stat *s);
+PQT_API pqt_status pqt_chunk_encoding_stats(const pqt_reader *r, int32_t rg, int32_t col, int32_t i,
+                                            pqt_encoding_stat *out, pqt_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Statistics                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Statistics of a chunk, the bounds typed. min/max come from min_value /
+ * max_value, or else from the deprecated min / max (from_legacy = 1).
+ * usable_min / usable_max say whether a pruner may trust the bound, by the
+ * column order rules of parquet.thrift:
+ *   - min_value/max_value: only under a known ColumnOrder (TYPE_DEFINED or
+ *     IEEE_754_TOTAL) and for a type with a sort order (not INT96,
+ *     INTERVAL, geospatial, VARIANT, UNKNOWN);
+ *   - deprecated min/max: only for signed orders (integers, floats,
+ *     BOOLEAN), never byte arrays (their old order was signed bytes);
+ *   - a NaN bound is never usable.
+ * A truncated bound (exact = 0) is still a valid bound.
+ */
+typedef struct pqt_chunk_statistics {
+  size_t struct_size;
+  int32_t present;          /* the chunk has a Statistics struct */
+  pqt_value min, max;       /* kind PQT_VALUE_NONE when absent */
+  int32_t from_legacy;      /* min/max are the deprecated fields */
+  int32_t usable_min, usable_max;
+  int32_t min_exact, max_exact; /* 1 exact, 0 not (truncated), -1 not stated */
+  int32_t has_null_count;
+  int64_t null_count;
+  int32_t has_nan_count;
+  int64_t nan_count;
+  int32_t has_distinct_count;
+  int64_t distinct_count;
+  int32_t column_order;     /* pqt_column_order_kind of the column */
+} pqt_chunk_statistics;
+
+PQT_API void pqt_chunk_statistics_init(pqt_chunk_statistics *s);
+PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
+                                               pqt_chunk_statistics *out, pqt_error *err);
+
+/* SizeStatistics of a chunk. Histograms have max_rep+1 / max_def+1
+ * entries (NULL and 0 when absent). */
+typedef struct pqt_size_stats {
+  size_t struct_size;
+  int32_t present;
+  int32_t has_unencoded_byte_array_data_bytes;
+  int64_t unencoded_byte_array_data_bytes;
+  int32_t n_repetition_level_histogram;
+  const int64_t *repetition_level_histogram;
+  int32_t n_definition_level_histogram;
+  const int64_t *definition_level_histogram;
+} pqt_size_stats;
+
+PQT_API void pqt_size_stats_init(pqt_size_stats *s);
+PQT_API pqt_status pqt_reader_chunk_size_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_size_stats *out,
+                                               pqt_error *err);
+
+/* GeospatialStatistics of a chunk. geospatial_types are WKB type codes
+ * (1 Point ... 7 GeometryCollection, +1000 Z, +2000 M, +3000 ZM). */
+typedef struct pqt_geo_stats {
+  size_t struct_size;
+  int32_t present;
+  int32_t has_bbox;
+  double xmin, xmax, ymin, ymax;
+  int32_t has_z;
+  double zmin, zmax;
+  int32_t has_m;
+  double mmin, mmax;
+  int32_t n_geospatial_types;
+  const int32_t *geospatial_types;
+} pqt_geo_stats;
+
+PQT_API void pqt_geo_stats_init(pqt_geo_stats *s);
+PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_geo_stats *out,
+                                              pqt_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Page index                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The ColumnIndex and OffsetIndex of a chunk as arrays. Filled by
+ * pqt_reader_page_index; free with pqt_page_index_free (all arrays and the
+ * values' bytes live until then). A chunk without one of the two has
+ * has_column_index / has_offset_index 0 and its arrays NULL.
+ */
+typedef struct pqt_page_index {
+  size_t struct_size;
+  /* ColumnIndex: one entry per data page */
+  int32_t has_column_index;
+  int32_t n_pages;
+  const uint8_t *null_pages;          /* 1: the page has only nulls (no bounds) */
+  const pqt_value *min_values;        /* kind PQT_VALUE_NONE for null pages */
+  const pqt_value *max_values;
+  int32_t boundary_order;             /* pqt_boundary_order_kind */
+  const int64_t *null_counts;         /* NULL when absent */
+  const int64_t *nan_counts;          /* NULL when absent */
+  int32_t n_rep_levels;               /* histogram width per page (max_rep + 1) */
+  const int64_t *repetition_level_histograms; /* n_pages * n_rep_levels, NULL when absent */
+  int32_t n_def_levels;
+  const int64_t *definition_level_histograms; /* n_pages * n_def_levels, NULL when absent */
+  int32_t usable_bounds;              /* 1: min/max may prune (same rules as chunk statistics) */
+  /* OffsetIndex: one entry per data page */
+  int32_t has_offset_index;
+  int32_t n_locations;
+  const int64_t *page_offsets;
+  const int32_t *compressed_page_sizes;
+  const int64_t *first_row_indexes;
+  const int64_t *unencoded_byte_array_data_bytes; /* NULL when absent */
+  void *private_data;                 /* the library's; do not touch */
+} pqt_page_index;
+
+PQT_API void pqt_page_index_init(pqt_page_index *pi);
+PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out,
+                                         pqt_error *err);
+PQT_API void pqt_page_index_free(pqt_page_index *pi);
+
+/* ------------------------------------------------------------------ */
+/* Bloom filters and dictionaries                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Probe the chunk's split-block Bloom filter for v (a value of the column's
+ * type, e.g. from pqt_reader_parse_value, or a pqt_value the library
+ * returned): XXH64 of the value's PLAIN encoding as BloomFilter.md says.
+ * Reads the filter's header and only the 32-byte block the hash selects.
+ * *result: 1 the value might be in the chunk, 0 it definitely is not.
+ * A chunk without a Bloom filter gives *result 1 (check
+ * pqt_chunk_info.bloom_filter_offset to tell the cases apart).
+ */
+PQT_API pqt_status pqt_bloom_might_contain(pqt_reader *r, int32_t rg, int32_t col, const pqt_value *v,
+                                           int *result, pqt_error *err);
+
+/*
+ * The dictionary page of a chunk as an Arrow array of the column's Arrow
+ * type (as the stream exports the leaf; entries never null) and its
+ * schema. Both are the caller's to release and stay valid after the
+ * reader is closed. A chunk without a dictionary page gives PQT_OK with
+ * out->release and out_schema->release NULL.
+ */
+PQT_API pqt_status pqt_reader_dictionary(pqt_reader *r, int32_t rg, int32_t col, struct ArrowArray *out,
+                                         struct ArrowSchema *out_schema, pqt_error *err);
+
+/*
+ * The same dictionary as typed values (e.g. to prune a chunk whose data
+ * pages are all dictionary encoded: pqt_chunk_info.all_data_pages_dictionary).
+ * present 0 when the chunk has no dictionary page. Free with
+ * pqt_dictionary_free (the values' bytes live until then).
+ */
+typedef struct pqt_dictionary {
+  size_t struct_size;
+  int32_t present;
+  int64_t n_values;
+  const pqt_value *values;
+  void *private_data;         /* the library's; do not touch */
+} pqt_dictionary;
+
+PQT_API void pqt_dictionary_init(pqt_dictionary *d);
+PQT_API pqt_status pqt_reader_dictionary_values(pqt_reader *r, int32_t rg, int32_t col, pqt_dictionary *out,
+                                                pqt_error *err);
+PQT_API void pqt_dictionary_free(pqt_dictionary *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARQUETRY_META_H */

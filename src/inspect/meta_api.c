@@ -1,0 +1,529 @@
+/*
+ * inspect/meta_api.c: the accessors of include/parquetry_meta.h over an
+ * open reader: key-value metadata, the schema tree, column chunk metadata,
+ * statistics typed by meta/typed_value.c with the pruning rules of
+ * parquet.thrift (ColumnOrder, "min/max deprecated: signed order only",
+ * INT96 undefined), SizeStatistics and GeospatialStatistics.
+ * The page index, Bloom probe and dictionary are in inspect/page_index.c.
+ *
+ * Every struct handed in carries struct_size: the library fills a full
+ * struct of its own and copies the first struct_size bytes, so an older
+ * caller's smaller struct gets what it knows of.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "column/statistics.h"
+#include "crypto/crypto.h"
+#include "crypto/file_decryptor.h"
+#include "file/reader_internal.h"
+#include "inspect/meta_internal.h"
+#include "meta/typed_value.h"
+#include "meta/value_format.h"
+#include "parquetry_meta.h"
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
+
+/* ---- struct_size ------------------------------------------------------------ */
+
+pqt_status pqt_meta_check_size(size_t have, size_t need, const char *what, pqt_error *err) {
+  if (have < need)
+    return pqt_error_set(err, PQT_EINVAL, "%s: struct_size %zu is smaller than %zu (call its _init)", what, have,
+                         need);
+  return PQT_OK;
+}
+
+#define INIT_FN(name, type)        \
+  PQT_API void name(type *p) {     \
+    if (!p) return;                \
+    memset(p, 0, sizeof *p);       \
+    p->struct_size = sizeof *p;    \
+  }
+
+INIT_FN(pqt_value_init, pqt_value)
+INIT_FN(pqt_kv_init, pqt_kv)
+INIT_FN(pqt_schema_info_init, pqt_schema_info)
+INIT_FN(pqt_chunk_info_init, pqt_chunk_info)
+INIT_FN(pqt_encoding_stat_init, pqt_encoding_stat)
+INIT_FN(pqt_chunk_statistics_init, pqt_chunk_statistics)
+INIT_FN(pqt_size_stats_init, pqt_size_stats)
+INIT_FN(pqt_geo_stats_init, pqt_geo_stats)
+INIT_FN(pqt_page_index_init, pqt_page_index)
+
+/* Copy a filled struct into the caller's, as much as its struct_size says. */
+#define FILL_OUT(out, full)                                      \
+  do {                                                           \
+    size_t caller_size_ = (out)->struct_size;                    \
+    (full).struct_size = caller_size_;                           \
+    memcpy((out), &(full), caller_size_ < sizeof(full) ? caller_size_ : sizeof(full)); \
+  } while (0)
+
+/* ---- names -------------------------------------------------------------------- */
+
+static const char *enum_name(const pqt_thrift_enum *e, int32_t v) {
+  const char *s = pqt_thrift_enum_name(e, v);
+  return s ? s : "?";
+}
+PQT_API const char *pqt_compression_name(int32_t codec) { return enum_name(&pqt_enum_compression_codec, codec); }
+PQT_API const char *pqt_encoding_name(int32_t encoding) { return enum_name(&pqt_enum_encoding, encoding); }
+PQT_API const char *pqt_page_kind_name(int32_t page_type) { return enum_name(&pqt_enum_page_type, page_type); }
+PQT_API const char *pqt_boundary_order_name(int32_t order) { return enum_name(&pqt_enum_boundary_order, order); }
+PQT_API const char *pqt_physical_name(int32_t physical) { return enum_name(&pqt_enum_type, physical); }
+PQT_API const char *pqt_repetition_kind_name(int32_t rep) {
+  return rep == PQT_REPETITION_NONE ? "NONE" : enum_name(&pqt_enum_field_repetition_type, rep);
+}
+PQT_API const char *pqt_logical_name(int32_t logical) {
+  static const char *const names[] = {"NONE",    "STRING",  "MAP",     "LIST",     "ENUM",     "DECIMAL", "DATE",
+                                      "TIME",    "TIMESTAMP", "INTERVAL", "INTEGER", "UNKNOWN", "JSON",   "BSON",
+                                      "UUID",    "FLOAT16", "VARIANT", "GEOMETRY", "GEOGRAPHY", "VECTOR"};
+  return logical >= 0 && logical < (int32_t)(sizeof names / sizeof names[0]) ? names[logical] : "?";
+}
+
+/* ---- chunks -------------------------------------------------------------------- */
+
+pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk **cc_out,
+                          pqt_error *err) {
+  if (!r) return pqt_error_set(err, PQT_EINVAL, "reader is NULL");
+  if (rg < 0 || rg >= r->md.row_groups.n)
+    return pqt_error_set(err, PQT_EINVAL, "row group %d out of range (the file has %d)", rg, r->md.row_groups.n);
+  if (col < 0 || col >= r->schema->n_leaves)
+    return pqt_error_set(err, PQT_EINVAL, "column %d out of range (the file has %d)", col, r->schema->n_leaves);
+  const pqt_row_group *g = &r->md.row_groups.items[rg];
+  const char *path = r->schema->leaves[col]->dotted_path;
+  if (col >= g->columns.n) return pqt_corrupt(err, "row group %d has no chunk for column %s", rg, path);
+  const pqt_column_chunk *cc = &g->columns.items[col];
+  if (!PQT_HAS(cc, 3)) {
+    if (PQT_HAS(cc, 8) || PQT_HAS(cc, 9))
+      return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: the column is encrypted and its key was not given",
+                           rg, path);
+    return pqt_corrupt(err, "row group %d, column %s: column chunk has no metadata", rg, path);
+  }
+  if (PQT_HAS(cc, 8)) {
+    /* With a plaintext footer an encrypted chunk keeps a stripped
+     * ColumnMetaData in the clear; the real one is read only with the key. */
+    if (!r->crypto)
+      return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: encrypted, but the file has no encryption algorithm",
+                           rg, path);
+    pqt_module_decryptor dec;
+    pqt_status st = pqt_file_decryptor_column(r->crypto, cc, path, pqt_file_decryptor_row_group_ordinal(g, rg), col,
+                                              &dec, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "row group %d, column %s", rg, path);
+      return st;
+    }
+    pqt_module_decryptor_wipe(&dec);
+  }
+  *cc_out = cc;
+  return PQT_OK;
+}
+
+static void fill_kv(const pqt_key_value *k, pqt_kv *out) {
+  pqt_kv full;
+  memset(&full, 0, sizeof full);
+  full.key = (const char *)k->key.ptr;
+  full.key_len = (size_t)k->key.len;
+  if (PQT_HAS(k, 2)) {
+    full.value = k->value.ptr ? (const char *)k->value.ptr : "";
+    full.value_len = (size_t)k->value.len;
+  }
+  if (!full.key) full.key = "";
+  FILL_OUT(out, full);
+}
+
+PQT_API int32_t pqt_reader_kv_count(const pqt_reader *r) { return r ? r->md.key_value_metadata.n : 0; }
+
+PQT_API pqt_status pqt_reader_kv(const pqt_reader *r, int32_t i, pqt_kv *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_kv: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_kv), "pqt_kv", err));
+  if (i < 0 || i >= r->md.key_value_metadata.n)
+    return pqt_error_set(err, PQT_EINVAL, "key-value entry %d out of range", i);
+  fill_kv(&r->md.key_value_metadata.items[i], out);
+  return PQT_OK;
+}
+
+PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col) {
+  const pqt_column_chunk *cc;
+  if (pqt_meta_chunk(r, rg, col, &cc, NULL) != PQT_OK) return -1;
+  return cc->meta_data.key_value_metadata.n;
+}
+
+PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out,
+                                pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_chunk_kv: out is NULL");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_kv), "pqt_kv", err));
+  const pqt_column_chunk *cc;
+  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  if (i < 0 || i >= cc->meta_data.key_value_metadata.n)
+    return pqt_error_set(err, PQT_EINVAL, "key-value entry %d out of range", i);
+  fill_kv(&cc->meta_data.key_value_metadata.items[i], out);
+  return PQT_OK;
+}
+
+/* ---- schema -------------------------------------------------------------------- */
+
+PQT_API int32_t pqt_reader_schema_node_count(const pqt_reader *r) { return r ? r->schema->n_nodes : 0; }
+
+PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt_schema_info *out,
+                                          pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_schema_node: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_schema_info), "pqt_schema_info", err));
+  if (node < 0 || node >= r->schema->n_nodes)
+    return pqt_error_set(err, PQT_EINVAL, "schema node %d out of range (the schema has %d)", node,
+                         r->schema->n_nodes);
+  const pqt_schema_node *x = &r->schema->nodes[node];
+  pqt_schema_info s;
+  memset(&s, 0, sizeof s);
+  s.name = x->name;
+  s.name_len = x->name_len;
+  s.index = node;
+  s.parent = x->parent ? (int32_t)(x->parent - r->schema->nodes) : -1;
+  s.n_children = x->n_children;
+  s.depth = x->depth;
+  s.repetition = x->parent ? x->repetition : PQT_REPETITION_NONE;
+  s.is_leaf = x->is_leaf;
+  s.physical = x->is_leaf ? x->physical_type : PQT_TYPE_NONE;
+  s.type_length = x->type_length;
+  s.converted_type = x->converted_type;
+  s.has_field_id = x->has_field_id;
+  s.field_id = x->field_id;
+  s.logical = pqt_node_logical_kind(x);
+  s.edge_algorithm = -1;
+  switch (s.logical) {
+    case PQT_LOGICAL_DECIMAL:
+      s.scale = x->logical.decimal.scale;
+      s.precision = x->logical.decimal.precision;
+      break;
+    case PQT_LOGICAL_TIME:
+    case PQT_LOGICAL_TIMESTAMP: {
+      const pqt_time_type *t = s.logical == PQT_LOGICAL_TIME ? &x->logical.time : &x->logical.timestamp;
+      int w = pqt_union_which(t->unit.isset);
+      s.unit = w == PQT_TIME_UNIT_MILLIS ? PQT_UNIT_MILLIS
+               : w == PQT_TIME_UNIT_MICROS ? PQT_UNIT_MICROS
+               : w == PQT_TIME_UNIT_NANOS  ? PQT_UNIT_NANOS
+                                           : PQT_UNIT_NONE;
+      s.is_utc = t->is_adjusted_to_utc;
+      break;
+    }
+    case PQT_LOGICAL_INTEGER:
+      s.bit_width = x->logical.integer.bit_width;
+      s.is_signed = x->logical.integer.is_signed;
+      break;
+    case PQT_LOGICAL_GEOMETRY:
+      if (PQT_HAS(&x->logical.geometry, 1)) {
+        s.crs = x->logical.geometry.crs.ptr ? (const char *)x->logical.geometry.crs.ptr : "";
+        s.crs_len = (size_t)x->logical.geometry.crs.len;
+      }
+      break;
+    case PQT_LOGICAL_GEOGRAPHY:
+      if (PQT_HAS(&x->logical.geography, 1)) {
+        s.crs = x->logical.geography.crs.ptr ? (const char *)x->logical.geography.crs.ptr : "";
+        s.crs_len = (size_t)x->logical.geography.crs.len;
+      }
+      if (PQT_HAS(&x->logical.geography, 2)) s.edge_algorithm = x->logical.geography.algorithm;
+      break;
+    default:
+      break;
+  }
+  s.vector_length = x->vector_length;
+  s.max_def = x->max_def;
+  s.max_rep = x->max_rep;
+  s.first_leaf = x->first_leaf;
+  s.n_leaves = x->n_leaves;
+  s.column = x->is_leaf ? x->column_index : -1;
+  s.path = x->is_leaf ? x->dotted_path : NULL;
+  FILL_OUT(out, s);
+  return PQT_OK;
+}
+
+PQT_API int32_t pqt_reader_schema_child(const pqt_reader *r, int32_t node, int32_t i) {
+  if (!r || node < 0 || node >= r->schema->n_nodes) return -1;
+  const pqt_schema_node *x = &r->schema->nodes[node];
+  if (i < 0 || i >= x->n_children) return -1;
+  return (int32_t)(x->children[i] - r->schema->nodes);
+}
+
+PQT_API int32_t pqt_reader_column_node(const pqt_reader *r, int32_t col) {
+  if (!r || col < 0 || col >= r->schema->n_leaves) return -1;
+  return (int32_t)(r->schema->leaves[col] - r->schema->nodes);
+}
+
+PQT_API int32_t pqt_reader_find_column(const pqt_reader *r, const char *dotted_path) {
+  if (!r || !dotted_path) return -1;
+  for (int32_t i = 0; i < r->schema->n_leaves; i++)
+    if (strcmp(r->schema->leaves[i]->dotted_path, dotted_path) == 0) return i;
+  return -1;
+}
+
+/* ---- chunk metadata ------------------------------------------------------------ */
+
+PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out,
+                                    pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk: out is NULL");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_info), "pqt_chunk_info", err));
+  const pqt_column_chunk *cc;
+  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  const pqt_column_metadata *cm = &cc->meta_data;
+  pqt_chunk_info c;
+  memset(&c, 0, sizeof c);
+  c.physical = cm->type;
+  c.codec = cm->codec;
+  c.num_values = cm->num_values;
+  c.total_compressed_size = cm->total_compressed_size;
+  c.total_uncompressed_size = cm->total_uncompressed_size;
+  c.data_page_offset = cm->data_page_offset;
+  c.dictionary_page_offset = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : -1;
+  c.index_page_offset = PQT_HAS(cm, 10) ? cm->index_page_offset : -1;
+  c.bloom_filter_offset = PQT_HAS(cm, 14) ? cm->bloom_filter_offset : -1;
+  c.bloom_filter_length = PQT_HAS(cm, 15) ? cm->bloom_filter_length : -1;
+  c.column_index_offset = PQT_HAS(cc, 6) ? cc->column_index_offset : -1;
+  c.column_index_length = PQT_HAS(cc, 7) ? cc->column_index_length : -1;
+  c.offset_index_offset = PQT_HAS(cc, 4) ? cc->offset_index_offset : -1;
+  c.offset_index_length = PQT_HAS(cc, 5) ? cc->offset_index_length : -1;
+  c.n_encodings = cm->encodings.n;
+  c.encodings = cm->encodings.items;
+  c.n_encoding_stats = cm->encoding_stats.n;
+  c.has_statistics = PQT_HAS(cm, 12);
+  c.has_size_statistics = PQT_HAS(cm, 16);
+  c.has_geospatial_statistics = PQT_HAS(cm, 17);
+  c.encrypted = PQT_HAS(cc, 8);
+  if (!PQT_HAS(cm, 13) || cm->encoding_stats.n == 0) {
+    c.all_data_pages_dictionary = -1;
+  } else {
+    c.all_data_pages_dictionary = 1;
+    for (int32_t i = 0; i < cm->encoding_stats.n; i++) {
+      const pqt_page_encoding_stats *es = &cm->encoding_stats.items[i];
+      bool data = es->page_type == PQT_PAGE_DATA || es->page_type == PQT_PAGE_DATA_V2;
+      bool dict = es->encoding == PQT_ENC_PLAIN_DICTIONARY || es->encoding == PQT_ENC_RLE_DICTIONARY;
+      if (data && !dict && es->count > 0) c.all_data_pages_dictionary = 0;
+    }
+  }
+  FILL_OUT(out, c);
+  return PQT_OK;
+}
+
+PQT_API pqt_status pqt_chunk_encoding_stats(const pqt_reader *r, int32_t rg, int32_t col, int32_t i,
+                                            pqt_encoding_stat *out, pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_chunk_encoding_stats: out is NULL");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_encoding_stat), "pqt_encoding_stat", err));
+  const pqt_column_chunk *cc;
+  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  const pqt_list_page_encoding_stats *l = &cc->meta_data.encoding_stats;
+  if (i < 0 || i >= l->n) return pqt_error_set(err, PQT_EINVAL, "encoding stats entry %d out of range", i);
+  pqt_encoding_stat s;
+  memset(&s, 0, sizeof s);
+  s.page_type = l->items[i].page_type;
+  s.encoding = l->items[i].encoding;
+  s.count = l->items[i].count;
+  FILL_OUT(out, s);
+  return PQT_OK;
+}
+
+/* ---- statistics ------------------------------------------------------------------ */
+
+int32_t pqt_meta_column_order(const pqt_reader *r, int32_t col) {
+  const pqt_list_column_order *co = &r->md.column_orders;
+  if (col < 0 || col >= co->n) return PQT_COLUMN_ORDER_UNDEFINED;
+  int w = pqt_union_which(co->items[col].isset);
+  return w >= PQT_ORDER_TYPE && w <= PQT_ORDER_INT96_TIMESTAMP ? w : PQT_COLUMN_ORDER_UNDEFINED;
+}
+
+bool pqt_meta_bounds_usable(const pqt_reader *r, int32_t col) {
+  const pqt_schema_node *leaf = r->schema->leaves[col];
+  int32_t order = pqt_meta_column_order(r, col);
+  if (order != PQT_COLUMN_ORDER_TYPE_DEFINED && order != PQT_COLUMN_ORDER_IEEE_754_TOTAL) return false;
+  return pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type) != PQT_SORT_NONE;
+}
+
+static bool is_nan_value(const pqt_value *v) {
+  return (v->kind == PQT_VALUE_DOUBLE || v->kind == PQT_VALUE_FLOAT16) && isnan(v->f64);
+}
+
+PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
+                                               pqt_chunk_statistics *out, pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_statistics: out is NULL");
+  PQT_RETURN_NOT_OK(
+      pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_statistics), "pqt_chunk_statistics", err));
+  const pqt_column_chunk *cc;
+  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  const pqt_column_metadata *cm = &cc->meta_data;
+  const pqt_schema_node *leaf = r->schema->leaves[col];
+  pqt_chunk_statistics s;
+  memset(&s, 0, sizeof s);
+  s.min.struct_size = s.max.struct_size = sizeof(pqt_value);
+  s.min_exact = s.max_exact = -1;
+  s.column_order = pqt_meta_column_order(r, col);
+  if (PQT_HAS(cm, 12)) {
+    const pqt_statistics *st = &cm->statistics;
+    s.present = 1;
+    bool typed = PQT_HAS(st, 5) || PQT_HAS(st, 6);
+    pqt_sort_kind kind = pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type);
+    bool usable = typed ? pqt_meta_bounds_usable(r, col) : (kind != PQT_SORT_NONE && pqt_sort_kind_legacy_ok(kind));
+    s.from_legacy = !typed && (PQT_HAS(st, 1) || PQT_HAS(st, 2));
+    bool has_min = typed ? PQT_HAS(st, 6) : PQT_HAS(st, 2);
+    bool has_max = typed ? PQT_HAS(st, 5) : PQT_HAS(st, 1);
+    pqt_bytes mn = typed ? st->min_value : st->min, mx = typed ? st->max_value : st->max;
+    if (has_min) {
+      pqt_status e = pqt_typed_from_plain(leaf, mn.ptr, (size_t)mn.len, &s.min, err);
+      if (e != PQT_OK) {
+        pqt_error_prefix(err, "row group %d, column %s: statistics min", rg, leaf->dotted_path);
+        return e;
+      }
+      s.usable_min = usable && !is_nan_value(&s.min);
+    }
+    if (has_max) {
+      pqt_status e = pqt_typed_from_plain(leaf, mx.ptr, (size_t)mx.len, &s.max, err);
+      if (e != PQT_OK) {
+        pqt_error_prefix(err, "row group %d, column %s: statistics max", rg, leaf->dotted_path);
+        return e;
+      }
+      s.usable_max = usable && !is_nan_value(&s.max);
+    }
+    if (typed && PQT_HAS(st, 8)) s.min_exact = st->is_min_value_exact;
+    if (typed && PQT_HAS(st, 7)) s.max_exact = st->is_max_value_exact;
+    s.has_null_count = PQT_HAS(st, 3);
+    s.null_count = st->null_count;
+    s.has_nan_count = PQT_HAS(st, 9);
+    s.nan_count = st->nan_count;
+    s.has_distinct_count = PQT_HAS(st, 4);
+    s.distinct_count = st->distinct_count;
+  }
+  FILL_OUT(out, s);
+  return PQT_OK;
+}
+
+PQT_API pqt_status pqt_reader_chunk_size_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_size_stats *out,
+                                               pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_size_stats: out is NULL");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_size_stats), "pqt_size_stats", err));
+  const pqt_column_chunk *cc;
+  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  const pqt_column_metadata *cm = &cc->meta_data;
+  pqt_size_stats s;
+  memset(&s, 0, sizeof s);
+  if (PQT_HAS(cm, 16)) {
+    const pqt_size_statistics *z = &cm->size_statistics;
+    s.present = 1;
+    s.has_unencoded_byte_array_data_bytes = PQT_HAS(z, 1);
+    s.unencoded_byte_array_data_bytes = z->unencoded_byte_array_data_bytes;
+    if (PQT_HAS(z, 2)) {
+      s.n_repetition_level_histogram = z->repetition_level_histogram.n;
+      s.repetition_level_histogram = z->repetition_level_histogram.items;
+    }
+    if (PQT_HAS(z, 3)) {
+      s.n_definition_level_histogram = z->definition_level_histogram.n;
+      s.definition_level_histogram = z->definition_level_histogram.items;
+    }
+  }
+  FILL_OUT(out, s);
+  return PQT_OK;
+}
+
+PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_geo_stats *out,
+                                              pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_geo_stats: out is NULL");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_geo_stats), "pqt_geo_stats", err));
+  const pqt_column_chunk *cc;
+  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  const pqt_column_metadata *cm = &cc->meta_data;
+  pqt_geo_stats s;
+  memset(&s, 0, sizeof s);
+  if (PQT_HAS(cm, 17)) {
+    const pqt_geospatial_statistics *g = &cm->geospatial_statistics;
+    s.present = 1;
+    if (PQT_HAS(g, 1)) {
+      const pqt_bounding_box *b = &g->bbox;
+      s.has_bbox = 1;
+      s.xmin = b->xmin;
+      s.xmax = b->xmax;
+      s.ymin = b->ymin;
+      s.ymax = b->ymax;
+      s.has_z = PQT_HAS(b, 5) && PQT_HAS(b, 6);
+      s.zmin = b->zmin;
+      s.zmax = b->zmax;
+      s.has_m = PQT_HAS(b, 7) && PQT_HAS(b, 8);
+      s.mmin = b->mmin;
+      s.mmax = b->mmax;
+    }
+    if (PQT_HAS(g, 2)) {
+      s.n_geospatial_types = g->geospatial_types.n;
+      s.geospatial_types = g->geospatial_types.items;
+    }
+  }
+  FILL_OUT(out, s);
+  return PQT_OK;
+}
+
+/* ---- values as text ---------------------------------------------------------------- */
+
+static pqt_status column_leaf(const pqt_reader *r, int32_t col, const pqt_schema_node **leaf, pqt_error *err) {
+  if (!r) return pqt_error_set(err, PQT_EINVAL, "reader is NULL");
+  if (col < 0 || col >= r->schema->n_leaves)
+    return pqt_error_set(err, PQT_EINVAL, "column %d out of range (the file has %d)", col, r->schema->n_leaves);
+  *leaf = r->schema->leaves[col];
+  return PQT_OK;
+}
+
+PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, const char *text, pqt_value *out,
+                                          pqt_string *storage, pqt_error *err) {
+  if (!out || !text || !storage) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_parse_value: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_value), "pqt_value", err));
+  const pqt_schema_node *leaf;
+  PQT_RETURN_NOT_OK(column_leaf(r, col, &leaf, err));
+  pqt_string_free(storage);
+  pqt_buf b;
+  pqt_buf_init(&b, r->alloc);
+  size_t caller = out->struct_size;
+  pqt_value v;
+  pqt_status st = pqt_typed_parse(leaf, text, &v, &b, err);
+  if (st == PQT_OK && b.data) {
+    /* hand the storage over (data stays where it is: v.bytes point into it) */
+    storage->data = (char *)b.data;
+    storage->len = b.len;
+    storage->cap = b.cap;
+    storage->alloc = b.alloc;
+  } else {
+    pqt_buf_free(&b);
+  }
+  if (st == PQT_OK) {
+    v.struct_size = caller;
+    memcpy(out, &v, caller < sizeof v ? caller : sizeof v);
+  }
+  return st;
+}
+
+PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, const pqt_value *v, pqt_string *out,
+                                           pqt_error *err) {
+  if (!v || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_format_value: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(v->struct_size, sizeof(pqt_value), "pqt_value", err));
+  const pqt_schema_node *leaf;
+  PQT_RETURN_NOT_OK(column_leaf(r, col, &leaf, err));
+  if (v->kind == PQT_VALUE_NONE) return pqt_error_set(err, PQT_EINVAL, "column %s: no value", leaf->dotted_path);
+  pqt_buf plain, text;
+  pqt_buf_init(&plain, r->alloc);
+  /* append to what out holds (taken over, handed back) */
+  pqt_buf_init(&text, out->data ? out->alloc : r->alloc);
+  if (out->data) {
+    text.data = (uint8_t *)out->data;
+    text.len = out->len;
+    text.cap = out->cap;
+  }
+  pqt_value_type vt;
+  pqt_value_type_from_leaf(&vt, leaf);
+  pqt_status st = pqt_typed_to_plain(leaf, v, &plain, err);
+  if (st == PQT_OK) st = pqt_format_value(&vt, plain.data, plain.len, &text, err);
+  if (st == PQT_OK) st = pqt_buf_append(&text, "", 1, err);
+  pqt_buf_free(&plain);
+  if (st == PQT_OK) {
+    out->data = (char *)text.data;
+    out->len = text.len - 1;
+    out->cap = text.cap;
+    out->alloc = text.alloc;
+  } else if (text.data) {
+    /* keep the caller's text as it was (only its NUL may have moved) */
+    out->data = (char *)text.data;
+    out->cap = text.cap;
+    out->alloc = text.alloc;
+    if (out->len < text.cap) out->data[out->len] = '\0';
+  }
+  return st;
+}
