@@ -181,8 +181,9 @@ static bool parse_int(const char *p, size_t n, bool sign, int width, int64_t *ou
   uint64_t v = 0;
   for (; i < n; i++) {
     if (p[i] < '0' || p[i] > '9') { *why = "not an integer"; return false; }
-    if (v > (UINT64_MAX - 9) / 10) { *why = "out of range"; return false; }
-    v = v * 10 + (uint64_t)(p[i] - '0');
+    unsigned d = (unsigned)(p[i] - '0');
+    if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) { *why = "out of range"; return false; }
+    v = v * 10 + d;
   }
   int bits = width * 8;
   uint64_t umax = bits == 64 ? UINT64_MAX : (1ULL << bits) - 1;
@@ -332,6 +333,7 @@ static int grow(cv_column *c) {
 }
 
 static int put_data(cv_column *c, const void *p, size_t n) {
+  if (n == 0) return 0;
   if (c->dlen + n > c->dcap) {
     size_t nc = c->dcap ? c->dcap * 2 : 4096;
     while (nc < c->dlen + n) nc *= 2;

@@ -27,7 +27,7 @@ struct cv_input {
   ZSTD_DCtx *dctx;
   unsigned char *zin;
   size_t zin_pos, zin_len, zin_cap;
-  bool zin_eof;
+  bool zin_eof, frame_done;
   unsigned char head[4096]; /* the first bytes of the content */
   size_t head_len;
 };
@@ -157,13 +157,15 @@ static long raw_read(cv_input *in, void *dst, size_t n, char *err) {
     }
     ZSTD_inBuffer ib = {in->zin, in->zin_len, in->zin_pos};
     size_t r = ZSTD_decompressStream(in->dctx, &ob, &ib);
+    bool moved = ib.pos != in->zin_pos || ob.pos != 0;
     in->zin_pos = ib.pos;
     if (ZSTD_isError(r)) {
       snprintf(err, CV_ERR, "zstd: %s", ZSTD_getErrorName(r));
       return -1;
     }
+    if (moved) in->frame_done = r == 0;
     if (in->zin_eof && ob.pos == 0) {
-      if (r != 0) return set_err(err, "zstd: truncated input");
+      if (!in->frame_done) return set_err(err, "zstd: truncated input");
       break;
     }
   }
@@ -224,7 +226,7 @@ int cv_input_rewind(cv_input *in, char *err) {
   if (in->zstd) {
     ZSTD_DCtx_reset(in->dctx, ZSTD_reset_session_only);
     in->zin_pos = in->zin_len = 0;
-    in->zin_eof = false;
+    in->zin_eof = in->frame_done = false;
   }
   return 0;
 }
