@@ -27,6 +27,8 @@ typedef struct cv_input cv_input;
 int cv_input_open(cv_input **out, const char *path, char *err);
 /* Up to n bytes; 0 at the end, -1 on error (message in err). */
 long cv_input_read(cv_input *in, void *dst, size_t n, char *err);
+/* Plain bytes in memory (the fuzz target and the tests). */
+int cv_input_open_memory(cv_input **out, const void *data, size_t n, char *err);
 int cv_input_rewind(cv_input *in, char *err);
 void cv_input_close(cv_input *in);
 /* The first bytes of the (decompressed) content, for format sniffing. */

@@ -23,6 +23,8 @@
 
 struct cv_input {
   int fd;
+  const unsigned char *mem; /* cv_input_open_memory */
+  size_t mem_len, mem_pos;
   bool zstd;
   ZSTD_DCtx *dctx;
   unsigned char *zin;
@@ -141,6 +143,12 @@ static int gunzip(int fd, char *err) {
 }
 
 static long raw_read(cv_input *in, void *dst, size_t n, char *err) {
+  if (in->mem) {
+    size_t k = in->mem_len - in->mem_pos < n ? in->mem_len - in->mem_pos : n;
+    memcpy(dst, in->mem + in->mem_pos, k);
+    in->mem_pos += k;
+    return (long)k;
+  }
   if (!in->zstd) {
     long k = read_full(in->fd, dst, n);
     if (k < 0) sys_err(err, "read");
@@ -221,7 +229,23 @@ fail:
   return -1;
 }
 
+int cv_input_open_memory(cv_input **out, const void *data, size_t n, char *err) {
+  cv_input *in = calloc(1, sizeof *in);
+  *out = in;
+  if (!in) return set_err(err, "out of memory");
+  in->fd = -1;
+  in->mem = n ? data : (const unsigned char *)"";
+  in->mem_len = n;
+  in->head_len = n < sizeof in->head ? n : sizeof in->head;
+  memcpy(in->head, in->mem, in->head_len);
+  return 0;
+}
+
 int cv_input_rewind(cv_input *in, char *err) {
+  if (in->mem) {
+    in->mem_pos = 0;
+    return 0;
+  }
   if (lseek(in->fd, 0, SEEK_SET) != 0) return sys_err(err, "seek");
   if (in->zstd) {
     ZSTD_DCtx_reset(in->dctx, ZSTD_reset_session_only);
