@@ -105,6 +105,7 @@ typedef struct cv_infer {
   bool any, can_bool, can_int, can_double, can_date, can_time, can_ts, can_ts_tz;
   bool int_over_2_53; /* an integer that a DOUBLE would not hold exactly */
   int frac_digits;    /* most fraction digits of a time/timestamp */
+  bool beyond_nanos;  /* a timestamp outside the range of NANOS */
 } cv_infer;
 void cv_infer_init(cv_infer *s);
 void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k);

@@ -93,6 +93,7 @@ int cv_csv_next(cv_csv *c, cv_record *r, char *err) {
   r->nf = 0;
   r->dlen = 0;
   err[0] = 0;
+  if (cv_record_put(r, "", 0) != 0) { snprintf(err, CV_ERR, "out of memory"); return -1; } /* data is never NULL */
   if (!c->started) {
     c->started = true;
     skip_bom(b);

@@ -80,6 +80,8 @@ void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k) {
     s->can_ts = s->can_ts && ok && !zone;
     s->can_ts_tz = s->can_ts_tz && ok && zone;
     if (ok && dg > s->frac_digits) s->frac_digits = dg;
+    int64_t v;
+    if (ok && (__builtin_mul_overflow(sec, 1000000000LL, &v) || __builtin_add_overflow(v, f, &v))) s->beyond_nanos = true;
   }
 }
 
@@ -89,8 +91,9 @@ cv_type cv_infer_result(const cv_infer *s) {
   if (s->can_double) return CV_T_DOUBLE;
   if (s->can_bool) return CV_T_BOOL;
   if (s->can_date) return CV_T_DATE;
-  if (s->can_ts) return CV_T_TS;
-  if (s->can_ts_tz) return CV_T_TS_TZ;
+  bool fits = s->frac_digits <= 6 || !s->beyond_nanos; /* NANOS hold 1677..2262 */
+  if (s->can_ts && fits) return CV_T_TS;
+  if (s->can_ts_tz && fits) return CV_T_TS_TZ;
   if (s->can_time) return CV_T_TIME;
   return CV_T_STRING;
 }

@@ -194,6 +194,7 @@ int cv_json_parse_line(cv_json *jj, const char *s, size_t n, int64_t line, int64
   r->dlen = 0;
   r->line = line;
   jj->klen = 0;
+  if (cv_record_put(r, "", 0) != 0) return jerr(&j, "out of memory"); /* data is never NULL */
   ws(&j);
   if (j.p == j.end || *j.p != '{') return jerr(&j, "each line must be a JSON object");
   j.p++;

@@ -132,6 +132,8 @@ static void test_inference(void) {
   CHECK_EQ_INT(infer_of((const char *[]){"2023-01-01 00:00:00Z", "2023-01-01T01:02:03-05:00", NULL}, CV_TEXT), CV_T_TS_TZ);
   CHECK_EQ_INT(infer_of((const char *[]){"2023-01-01 00:00:00Z", "2023-01-01T01:02:03", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"23:59:59", NULL}, CV_TEXT), CV_T_TIME);
+  CHECK_EQ_INT(infer_of((const char *[]){"0224-02-29 10:00:00.24775807", NULL}, CV_TEXT), CV_T_STRING); /* NANOS cannot */
+  CHECK_EQ_INT(infer_of((const char *[]){"0224-02-29 10:00:00.247758", NULL}, CV_TEXT), CV_T_TS);
   CHECK_EQ_INT(infer_of((const char *[]){"24:00:00", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"1.5e3", NULL}, CV_JSON_NUMBER), CV_T_DOUBLE);
   CHECK_EQ_INT(infer_of((const char *[]){"true", NULL}, CV_JSON_BOOL), CV_T_BOOL);
