@@ -123,6 +123,8 @@ typedef struct cv_column {
   bool nullable, is_uuid_ok;
   int width;           /* bytes per value for fixed layouts; 0 for strings, -1 for booleans */
   int dec_p, dec_s;    /* DECIMAL */
+  int kind, unit;      /* convert_values.c's classification of format, made once */
+  bool sign, tz;
   uint8_t *valid, *vals;
   int32_t *offs;
   char *data;

@@ -50,6 +50,10 @@ int cv_column_init(cv_column *c, const struct ArrowSchema *field, char *err) {
   c->name = field->name;
   c->nullable = (field->flags & ARROW_FLAG_NULLABLE) != 0;
   kind_of k = classify(c->format);
+  c->kind = k.k;
+  c->unit = k.unit;
+  c->sign = k.sign;
+  c->tz = k.tz;
   if (k.k < 0) {
     snprintf(err, CV_ERR, "column %s: convert cannot write this type yet (Arrow layout '%s'): give it a flat "
              "--schema field", c->name, c->format);
@@ -365,7 +369,7 @@ int cv_column_append(cv_column *c, const char *p, size_t n, cv_kind kind, char *
   if (grow(c) != 0 || (c->width == 0 && c->n == 0 && !c->offs)) { snprintf(err, CV_ERR, "out of memory"); return -1; }
   if (c->width == 0 && c->n == 0) c->offs[0] = 0;
   int64_t i = c->n;
-  kind_of k = classify(c->format);
+  kind_of k = {c->kind, c->sign, c->unit, c->tz}; /* no string compare per value */
   if (!p || kind == CV_NULL) {
     if (!c->nullable) { snprintf(err, CV_ERR, "null in a required column"); return -1; }
     set_bit(c->valid, i, false);
