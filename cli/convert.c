@@ -28,16 +28,17 @@ const char cmd_convert_summary[] =
     "types are inferred from every value: BOOLEAN, INT64, DOUBLE, DATE (YYYY-MM-DD),\n"
     "TIME, TIMESTAMP (MICROS or NANOS; adjusted to UTC when every value has a zone),\n"
     "else STRING. Text that would read back differently (00123, +1, 1e5, integers over\n"
-    "INT64, quoted numbers) stays STRING. Empty CSV fields and JSON null are null;\n"
-    "nested JSON values are kept as their JSON text. Names given twice or empty are made\n"
+    "INT64, quoted numbers) stays STRING. Empty CSV fields and JSON null are null.\n"
+    "JSON objects become groups and arrays LISTs (a field whose values differ in kind, a\n"
+    "number here and a string there, is kept as JSON text). Names given twice or empty are made\n"
     "unique as DuckDB does (a, a_1; column2), with a warning. A value that does not fit\n"
     "its type exactly is an error naming the line and column; exit status 0 means every\n"
     "row was written. gzip and zstd input is decompressed; IN '-' reads standard input,\n"
     "OUT '-' writes standard output.\n\n"
-    "  --schema 'message m { ... }'   the schema (flat: one field per input column, by name;\n"
+    "  --schema 'message m { ... }'   the schema (one top-level field per input column, by name;\n"
     "                                 any type: INT(8,true), DECIMAL(P,S) on any physical type,\n"
     "                                 TIME, TIMESTAMP, UUID, FLOAT16, binary (base64 or \\xHEX),\n"
-    "                                 fixed_len_byte_array(N))\n"
+    "                                 fixed_len_byte_array(N); JSON Lines: groups and LISTs too)\n"
     "  --format csv|jsonl             input format (default: from the file name, else the content)\n"
     "  --delimiter C, --quote C       CSV field delimiter (default ',', '\\t' for .tsv) and quote ('\"')\n"
     "  --null-string TEXT             unquoted CSV text read as null (default: the empty field)\n"
@@ -51,7 +52,7 @@ const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl[.g
 
 typedef struct cols {
   char **names;
-  cv_infer *inf;
+  cv_node *node; /* the values seen, for the types */
   int n, cap;
   int *hash; /* open addressing: column + 1, 0 empty */
   int hcap;
@@ -92,13 +93,13 @@ static int cols_add(cols *c, const char *p, size_t n) {
     int nc = c->cap ? c->cap * 2 : 16;
     char **nn = realloc(c->names, (size_t)nc * sizeof *nn);
     if (nn) c->names = nn;
-    cv_infer *ni = realloc(c->inf, (size_t)nc * sizeof *ni);
-    if (ni) c->inf = ni;
+    cv_node *ni = realloc(c->node, (size_t)nc * sizeof *ni);
+    if (ni) c->node = ni;
     if (!nn || !ni) return -1;
     c->cap = nc;
   }
   if (!(c->names[c->n] = strndup(p, n))) return -1;
-  cv_infer_init(&c->inf[c->n]);
+  cv_node_init(&c->node[c->n]);
   c->n++;
   if (c->n * 2 > c->hcap) return cols_rehash(c) == 0 ? c->n - 1 : -1;
   uint32_t k = hash_name(p, n) & (uint32_t)(c->hcap - 1);
@@ -108,9 +109,12 @@ static int cols_add(cols *c, const char *p, size_t n) {
 }
 
 static void cols_free(cols *c) {
-  for (int i = 0; i < c->n; i++) free(c->names[i]);
+  for (int i = 0; i < c->n; i++) {
+    free(c->names[i]);
+    cv_node_free(&c->node[i]);
+  }
   free(c->names);
-  free(c->inf);
+  free(c->node);
   free(c->hash);
 }
 
@@ -129,7 +133,7 @@ typedef struct conv {
   /* writing */
   pqt_writer *wr;
   struct ArrowSchema as;
-  cv_column *col;       /* one per writer field */
+  cv_build *col;        /* one per top-level writer field */
   int ncol;
   int *field_of_input;  /* input column -> writer field */
   int64_t *row_set;     /* JSON: the last row each field was given in */
@@ -230,7 +234,7 @@ static int infer_pass(conv *v) {
     if (check_width(v) != 0) return -1;
     for (int i = 0; i < v->rec.nf; i++) {
       const cv_field *f = &v->rec.f[i];
-      cv_infer_add(&v->c.inf[map ? map[i] : i], v->rec.data + f->off, f->len, f->kind);
+      cv_node_add(&v->c.node[map ? map[i] : i], v->rec.data + f->off, f->len, f->kind);
     }
   }
   if (rc < 0) return -1;
@@ -249,7 +253,7 @@ static char *inferred_schema(conv *v) {
   strcpy(s, head);
   len = cap = strlen(head);
   for (int i = 0; i < v->c.n; i++)
-    if (cv_schema_append(&s, &len, &cap, cv_infer_result(&v->c.inf[i]), v->c.inf[i].frac_digits, v->c.names[i]) != 0) {
+    if (cv_node_schema(&v->c.node[i], v->c.names[i], &s, &len, &cap) != 0) {
       free(s);
       return NULL;
     }
@@ -282,7 +286,7 @@ static int open_writer(conv *v, const char *schema) {
   v->col = calloc((size_t)(v->ncol ? v->ncol : 1), sizeof *v->col);
   if (!v->col) return data_error(v, "out of memory");
   for (int i = 0; i < v->ncol; i++)
-    if (cv_column_init(&v->col[i], v->as.children[i], v->err) != 0) return usage("convert", "--schema: %s", v->err);
+    if (cv_build_init(&v->col[i], v->as.children[i], v->err) != 0) return usage("convert", "--schema: %s", v->err);
   return 0;
 }
 
@@ -301,6 +305,7 @@ static int map_fields(conv *v) {
       if (!used[k] && strcmp(v->col[k].name, v->c.names[i]) == 0) f = k;
     if (f < 0) rc = usage("convert", "column '%s' of the input is not a field of --schema (nothing is left out)", v->c.names[i]);
     else used[f] = true;
+    if (f >= 0 && !v->w->schema && v->c.node[i].kind == CV_N_TEXT) v->col[f].json_text = true;
     v->field_of_input[i] = f;
   }
   for (int k = 0; k < v->ncol && !rc; k++)
@@ -317,7 +322,7 @@ static int flush_batch(conv *v) {
   struct ArrowArray **kp = calloc((size_t)v->ncol, sizeof *kp);
   if (!kids || !kp) { free(kids); free(kp); return data_error(v, "out of memory"); }
   for (int i = 0; i < v->ncol; i++) {
-    cv_column_array(&v->col[i], &kids[i]);
+    cv_build_array(&v->col[i], &kids[i]);
     kp[i] = &kids[i];
   }
   const void *top[1] = {NULL};
@@ -328,7 +333,7 @@ static int flush_batch(conv *v) {
   free(kids);
   free(kp);
   if (st != PQT_OK) return fail(v->w->out, &e);
-  for (int i = 0; i < v->ncol; i++) cv_column_reset(&v->col[i]);
+  for (int i = 0; i < v->ncol; i++) cv_build_reset(&v->col[i]);
   v->in_batch = 0;
   return 0;
 }
@@ -346,15 +351,15 @@ static int add_record(conv *v, const int *map) {
     int f = v->field_of_input[map ? map[i] : i];
     const cv_field *x = &v->rec.f[i];
     v->row_set[f] = row;
-    if (cv_column_append(&v->col[f], v->rec.data + x->off, x->len, x->kind, v->err) != 0) return value_error(v, f);
+    if (cv_build_add(&v->col[f], v->rec.data + x->off, x->len, x->kind, v->err) != 0) return value_error(v, f);
   }
   if (map)
     for (int f = 0; f < v->ncol; f++)
-      if (v->row_set[f] != row && cv_column_append(&v->col[f], NULL, 0, CV_NULL, v->err) != 0) return value_error(v, f);
+      if (v->row_set[f] != row && cv_build_null(&v->col[f], false, v->err) != 0) return value_error(v, f);
   v->in_batch++;
-  size_t bytes = 0;
-  for (int f = 0; f < v->ncol; f++) bytes += v->col[f].dlen;
-  if (v->in_batch == BATCH_ROWS || bytes >= BATCH_BYTES) return flush_batch(v);
+  int64_t bytes = 0;
+  for (int f = 0; f < v->ncol; f++) bytes += cv_build_bytes(&v->col[f]);
+  if (v->in_batch == BATCH_ROWS || bytes >= (int64_t)BATCH_BYTES) return flush_batch(v);
   return 0;
 }
 
@@ -466,7 +471,7 @@ int cmd_convert(int argc, char **argv) {
   rc = convert(&v);
   if (v.wr) pqt_writer_discard(v.wr);
   if (v.as.release) v.as.release(&v.as);
-  for (int i = 0; i < v.ncol; i++) cv_column_free(&v.col[i]);
+  for (int i = 0; i < v.ncol; i++) cv_build_free(&v.col[i]);
   free(v.col);
   free(v.field_of_input);
   free(v.row_set);

@@ -97,9 +97,23 @@ void cv_json_free(cv_json *j);
 /* Parse one line of text as an object (the fuzz target and the tests use this). */
 int cv_json_parse_line(cv_json *j, const char *s, size_t n, int64_t line, int64_t byte0, cv_record *r, char *err);
 
+/* Walk a nested JSON value (objects, arrays, scalars as the line parser
+ * gives them). A callback returning non-zero stops the walk (its message in
+ * the ctx); a returns -1. Strings reach scalar() unescaped, NUL-terminated. */
+typedef struct cv_json_visitor {
+  int (*begin_object)(void *ctx);
+  int (*key)(void *ctx, const char *name, size_t n);
+  int (*end_object)(void *ctx);
+  int (*begin_array)(void *ctx);
+  int (*end_array)(void *ctx);
+  int (*scalar)(void *ctx, const char *p, size_t n, cv_kind k);
+} cv_json_visitor;
+int cv_json_walk(const char *s, size_t n, const cv_json_visitor *v, void *ctx, char *err);
+
 /* ---- infer.c ---- */
 typedef enum {
-  CV_T_NONE, CV_T_BOOL, CV_T_INT64, CV_T_DOUBLE, CV_T_DATE, CV_T_TIME, CV_T_TS, CV_T_TS_TZ, CV_T_STRING
+  CV_T_NONE, CV_T_BOOL, CV_T_INT64, CV_T_DOUBLE, CV_T_DATE, CV_T_TIME, CV_T_TS, CV_T_TS_TZ, CV_T_STRING,
+  CV_T_JSON /* JSON text: a JSON field whose values differ in kind */
 } cv_type;
 typedef struct cv_infer {
   bool any, can_bool, can_int, can_double, can_date, can_time, can_ts, can_ts_tz;
@@ -112,6 +126,9 @@ void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k);
 cv_type cv_infer_result(const cv_infer *s);
 /* Message-syntax declaration of a column of this type ("optional int64 `a`;"). */
 int cv_schema_append(char **s, size_t *len, size_t *cap, cv_type t, int frac_digits, const char *name);
+/* Pieces of message syntax: raw text, and a `quoted` name. */
+int cv_schema_raw(char **s, size_t *len, size_t *cap, const char *text);
+int cv_schema_name(char **s, size_t *len, size_t *cap, const char *name);
 /* Names made unique as DuckDB's read_csv does: empty -> "column<i>", a
  * repeat -> "a_1", "a_2". Returns the number of renamed columns. */
 int cv_unique_names(char **names, int n, bool warn, const char *path);
@@ -141,6 +158,47 @@ int cv_column_append(cv_column *c, const char *p, size_t n, cv_kind k, char *err
 void cv_column_array(cv_column *c, struct ArrowArray *out);
 /* The type's name as a user writes it in --schema ("INT(8,true)", "DECIMAL(9,2)"). */
 void cv_column_type_name(const cv_column *c, char *out, size_t n);
+
+/* ---- json_nested.c: nested JSON values ---- */
+enum { CV_N_NONE, CV_N_SCALAR, CV_N_OBJECT, CV_N_ARRAY, CV_N_TEXT };
+typedef struct cv_node {
+  int kind;               /* CV_N_*; TEXT: rows disagree, kept as JSON text */
+  cv_infer inf;           /* SCALAR */
+  char **names;           /* OBJECT: fields in first-seen order */
+  struct cv_node *kids;
+  int nk, last_key;
+  int seen;               /* JSON kinds seen: 1 string, 2 number, 4 boolean */
+  struct cv_node *elem;   /* ARRAY */
+} cv_node;
+void cv_node_init(cv_node *n);
+void cv_node_free(cv_node *n);
+/* One value of the field (k CV_JSON_NESTED: its JSON text). */
+void cv_node_add(cv_node *n, const char *p, size_t len, cv_kind k);
+int cv_node_schema(const cv_node *n, const char *name, char **s, size_t *len, size_t *cap);
+
+enum { CV_B_LEAF, CV_B_STRUCT, CV_B_LIST };
+typedef struct cv_build {
+  int kind;
+  const char *name;
+  bool nullable;
+  bool json_text;               /* LEAF of inferred JSON text: strings go in quoted */
+  cv_column leaf;               /* LEAF */
+  struct cv_build *kids;        /* STRUCT fields; LIST: kids[0] the element */
+  int nk, last_key;
+  int64_t gen, *seen;           /* STRUCT: the object each field was last given in */
+  uint8_t *valid;
+  int32_t *offs;                /* LIST */
+  int64_t n, n_null, cap;
+  struct ArrowArray *kida, **kidp;
+  const void *bufs[2];
+} cv_build;
+int cv_build_init(cv_build *b, const struct ArrowSchema *field, char *err);
+void cv_build_free(cv_build *b);
+void cv_build_reset(cv_build *b);
+int64_t cv_build_bytes(const cv_build *b);
+int cv_build_null(cv_build *b, bool fill, char *err);
+int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err);
+void cv_build_array(cv_build *b, struct ArrowArray *out);
 
 /* Values checked by convert_values.c, also used by infer.c. */
 bool cv_parse_date(const char *p, size_t n, int32_t *days);

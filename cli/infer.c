@@ -116,13 +116,30 @@ int cv_schema_append(char **s, size_t *len, size_t *cap, cv_type t, int frac_dig
   const char *unit = frac_digits > 6 ? "NANOS" : "MICROS";
   char decl[96];
   switch (t) {
-    case CV_T_BOOL: snprintf(decl, sizeof decl, "  optional boolean `"); break;
-    case CV_T_INT64: case CV_T_TIME: case CV_T_TS: case CV_T_TS_TZ: snprintf(decl, sizeof decl, "  optional int64 `"); break;
-    case CV_T_DOUBLE: snprintf(decl, sizeof decl, "  optional double `"); break;
-    case CV_T_DATE: snprintf(decl, sizeof decl, "  optional int32 `"); break;
-    default: snprintf(decl, sizeof decl, "  optional binary `"); break;
+    case CV_T_BOOL: snprintf(decl, sizeof decl, "optional boolean `"); break;
+    case CV_T_INT64: case CV_T_TIME: case CV_T_TS: case CV_T_TS_TZ: snprintf(decl, sizeof decl, "optional int64 `"); break;
+    case CV_T_DOUBLE: snprintf(decl, sizeof decl, "optional double `"); break;
+    case CV_T_DATE: snprintf(decl, sizeof decl, "optional int32 `"); break;
+    default: snprintf(decl, sizeof decl, "optional binary `"); break;
   }
-  if (app(s, len, cap, decl, strlen(decl)) != 0) return -1;
+  decl[strlen(decl) - 1] = 0; /* the name brings its own backtick */
+  if (app(s, len, cap, decl, strlen(decl)) != 0 || cv_schema_name(s, len, cap, name) != 0) return -1;
+  switch (t) {
+    case CV_T_DATE: snprintf(decl, sizeof decl, " (DATE);\n"); break;
+    case CV_T_TIME: snprintf(decl, sizeof decl, " (TIME(%s,false));\n", unit); break;
+    case CV_T_TS: snprintf(decl, sizeof decl, " (TIMESTAMP(%s,false));\n", unit); break;
+    case CV_T_TS_TZ: snprintf(decl, sizeof decl, " (TIMESTAMP(%s,true));\n", unit); break;
+    case CV_T_STRING: case CV_T_NONE: snprintf(decl, sizeof decl, " (STRING);\n"); break;
+    case CV_T_JSON: snprintf(decl, sizeof decl, " (JSON);\n"); break;
+    default: snprintf(decl, sizeof decl, ";\n"); break;
+  }
+  return app(s, len, cap, decl, strlen(decl));
+}
+
+int cv_schema_raw(char **s, size_t *len, size_t *cap, const char *text) { return app(s, len, cap, text, strlen(text)); }
+
+int cv_schema_name(char **s, size_t *len, size_t *cap, const char *name) {
+  if (app(s, len, cap, "`", 1) != 0) return -1;
   for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
     char e[8];
     if (*p == '`') snprintf(e, sizeof e, "``");
@@ -131,15 +148,7 @@ int cv_schema_append(char **s, size_t *len, size_t *cap, cv_type t, int frac_dig
     else { e[0] = (char)*p; e[1] = 0; }
     if (app(s, len, cap, e, strlen(e)) != 0) return -1;
   }
-  switch (t) {
-    case CV_T_DATE: snprintf(decl, sizeof decl, "` (DATE);\n"); break;
-    case CV_T_TIME: snprintf(decl, sizeof decl, "` (TIME(%s,false));\n", unit); break;
-    case CV_T_TS: snprintf(decl, sizeof decl, "` (TIMESTAMP(%s,false));\n", unit); break;
-    case CV_T_TS_TZ: snprintf(decl, sizeof decl, "` (TIMESTAMP(%s,true));\n", unit); break;
-    case CV_T_STRING: case CV_T_NONE: snprintf(decl, sizeof decl, "` (STRING);\n"); break;
-    default: snprintf(decl, sizeof decl, "`;\n"); break;
-  }
-  return app(s, len, cap, decl, strlen(decl));
+  return app(s, len, cap, "`", 1);
 }
 
 /* ---- names ---- */

@@ -269,3 +269,60 @@ void cv_json_free(cv_json *j) {
   free(j->line);
   free(j->keys);
 }
+
+/* ---- walking a nested value (already checked by the line parser) ---- */
+
+static int walk(jp *j, const cv_json_visitor *v, void *ctx, cv_record *tmp, int depth) {
+  if (depth > MAX_DEPTH) return jerr(j, "nested too deeply");
+  ws(j);
+  if (j->p == j->end) return jerr(j, "value missing");
+  char c = *j->p;
+  if (c == '{' || c == '[') {
+    bool obj = c == '{';
+    if ((obj ? v->begin_object(ctx) : v->begin_array(ctx)) != 0) return -1;
+    j->p++;
+    ws(j);
+    if (j->p < j->end && *j->p == (obj ? '}' : ']')) j->p++;
+    else for (;;) {
+      ws(j);
+      if (obj) {
+        tmp->dlen = 0;
+        if (j->p == j->end || *j->p != '"' || string(j, tmp) != 0) return jerr(j, "expected a key");
+        if (cv_record_put(tmp, "", 0) != 0) return -1;
+        tmp->data[tmp->dlen] = 0;
+        if (v->key(ctx, tmp->data, tmp->dlen) != 0) return -1;
+        ws(j);
+        if (j->p == j->end || *j->p != ':') return jerr(j, "expected ':'");
+        j->p++;
+      }
+      if (walk(j, v, ctx, tmp, depth + 1) != 0) return -1;
+      ws(j);
+      if (j->p < j->end && *j->p == ',') { j->p++; continue; }
+      if (j->p < j->end && *j->p == (obj ? '}' : ']')) { j->p++; break; }
+      return jerr(j, "expected ',' or a closing bracket");
+    }
+    return obj ? v->end_object(ctx) : v->end_array(ctx);
+  }
+  const char *vs = j->p;
+  tmp->dlen = 0;
+  cv_kind k;
+  if (c == '"') {
+    if (string(j, tmp) != 0) return -1;
+    k = CV_QUOTED;
+  } else {
+    if (skip(j, depth) != 0) return -1;
+    k = c == 'n' ? CV_NULL : c == 't' || c == 'f' ? CV_JSON_BOOL : CV_JSON_NUMBER;
+    if (cv_record_put(tmp, vs, (size_t)(j->p - vs)) != 0) return jerr(j, "out of memory");
+  }
+  if (cv_record_put(tmp, "", 0) != 0) return jerr(j, "out of memory");
+  tmp->data[tmp->dlen] = 0;
+  return v->scalar(ctx, tmp->data, tmp->dlen, k);
+}
+
+int cv_json_walk(const char *s, size_t n, const cv_json_visitor *v, void *ctx, char *err) {
+  jp j = {s, s + n, s, 0, err};
+  cv_record tmp = {0};
+  int rc = walk(&j, v, ctx, &tmp, 0);
+  cv_record_free(&tmp);
+  return rc;
+}

@@ -112,13 +112,42 @@ expect_rows "every type" '{"d64":"-123456789012345.678","d":"1234567890123456789
 {"d64":null,"d":null,"db":null,"d32":null,"tm":null,"tn":null,"ts":null,"tl":null,"u":null,"bin":null,"fx":null,"h":null,"s16":null,"u64":null,"f":null,"r":true}' --schema "$S" all.csv
 printf 'r\ntrue\n\n' > req.csv
 printf 'r,x\ntrue,1\n,2\n' > req.csv
-expect_fail "null in a required column" "line 3, column r: null in a required column" --schema 'message m { required boolean r; optional int64 x; }' req.csv
+expect_fail "null in a required column" "line 3, column r: null in a required field" --schema 'message m { required boolean r; optional int64 x; }' req.csv
 printf 'fx\n\\x6162\n' > fx.csv
 expect_fail "binary of the wrong length" "line 2, column fx: .*not the type's length" --schema 'message m { optional fixed_len_byte_array(3) fx; }' fx.csv
 printf 't\n2023-01-01 00:00:00+01:00\n' > tzl.csv
 expect_fail "zone into a local timestamp" "line 2, column t: .*time zone" --schema 'message m { optional int64 t (TIMESTAMP(MICROS,false)); }' tzl.csv
 printf '{"a":{"b":1}}\n' > nest.jsonl
 expect_fail "object into INT64" "line 1, column a: .*JSON object" --schema 'message m { optional int64 a; }' nest.jsonl
+
+# ---- nested JSON: objects to groups, arrays to lists, inferred or from --schema ----
+printf '%s\n' '{"a":1,"o":{"x":1,"y":"s","z":{"q":["2023-01-01"]}},"l":[1,2,3],"lo":[{"k":"a"},{"k":null,"m":2.5}]}' \
+  '{"a":2,"o":{"y":"t"},"l":[],"lo":null}' '{"a":3,"o":null,"l":null,"lo":[null]}' > nest.jsonl
+s=$(schema_of nest.jsonl)
+echo "$s" | grep -q 'optional group `o` {' && echo "$s" | grep -q 'optional group `l` (LIST) {' &&
+  echo "$s" | grep -q 'optional int32 `element` (DATE);' && ok || bad "nested schema inferred: $s"
+expect_rows "nested JSON" '{"a":1,"o":{"x":1,"y":"s","z":{"q":["2023-01-01"]}},"l":[1,2,3],"lo":[{"k":"a","m":null},{"k":null,"m":2.5}]}
+{"a":2,"o":{"x":null,"y":"t","z":null},"l":[],"lo":null}
+{"a":3,"o":null,"l":null,"lo":[null]}' nest.jsonl
+printf '%s\n' '{"m":5,"s":"x"}' '{"m":"five","s":"y"}' '{"m":{"a":[1]}}' > mixed.jsonl
+s=$(schema_of mixed.jsonl)
+echo "$s" | grep -q 'binary `m` (JSON);' && ok || bad "a field mixing kinds is JSON text: $s"
+expect_rows "mixed kinds kept as JSON text" '{"m":"5","s":"x"}
+{"m":"\"five\"","s":"y"}
+{"m":"{\"a\":[1]}","s":null}' mixed.jsonl
+NS='message m { optional group o { required int32 x (INT(8,true)); optional group l (LIST) { repeated group list { optional binary element (STRING); } } } optional int64 a; }'
+printf '%s\n' '{"a":1,"o":{"x":5,"l":["a",null]}}' '{"a":2}' '{"o":{"x":7}}' > ns.jsonl
+expect_rows "nested --schema" '{"o":{"x":5,"l":["a",null]},"a":1}
+{"o":null,"a":2}
+{"o":{"x":7,"l":null},"a":null}' --schema "$NS" ns.jsonl
+printf '{"a":1}\n{"o":{"x":300}}\n' > nb1.jsonl
+expect_fail "nested value out of range" "nb1.jsonl: line 2, column o: field x: cannot read '300' as INT(8,true)" --schema "$NS" nb1.jsonl
+printf '{"a":1}\n{"o":{"y":1}}\n' > nb2.jsonl
+expect_fail "nested unknown key" "line 2, column o: key 'y' is not a field of group o" --schema "$NS" nb2.jsonl
+printf '{"o":{}}\n' > nb3.jsonl
+expect_fail "nested required field missing" "line 1, column o: null in a required field (x)" --schema "$NS" nb3.jsonl
+printf '{"o":[1]}\n' > nb4.jsonl
+expect_fail "array into a group" "line 1, column o: a JSON array where field o is a group" --schema "$NS" nb4.jsonl
 
 # ---- format from the content, compression, CSV options ----
 printf '{"a":1}\n' > noext
