@@ -430,10 +430,11 @@ static int fixed_value(cv_column *c, kind_of k, const char *p, size_t n, uint8_t
       double d;
       if (!parse_double(p, n, &d)) { *why = "not a number"; return -1; }
       *why = "out of range";
-      if (k.k == K_DOUBLE) { if (isinf(d) && errno == ERANGE) return -1; memcpy(dst, &d, 8); return 0; }
+      if (errno == ERANGE && (isinf(d) || d == 0)) return -1; /* overflow, or underflow to zero */
+      if (k.k == K_DOUBLE) { memcpy(dst, &d, 8); return 0; }
       if (k.k == K_FLOAT) {
         float f = (float)d;
-        if (isinf(f) && !isinf(d)) return -1;
+        if ((isinf(f) && !isinf(d)) || (f == 0 && d != 0)) return -1;
         memcpy(dst, &f, 4);
         return 0;
       }

@@ -8,6 +8,8 @@
  * numbers in quotes. Dates, times and timestamps (with or without a zone)
  * are inferred from CSV text and JSON strings alike.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +50,11 @@ static bool plain_double(const char *p, size_t n, bool json) {
     if (c != '0') started = true;
     sig += started;
   }
-  return sig <= 15 && (dot || json) && p[n - 1] != '.';
+  if (sig > 15 || !(dot || json) || p[n - 1] == '.') return false;
+  char *end;
+  errno = 0;
+  double d = strtod(p, &end); /* p is NUL-terminated after n bytes */
+  return end == p + n && errno != ERANGE && isfinite(d);
 }
 
 void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k) {

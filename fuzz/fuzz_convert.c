@@ -196,6 +196,79 @@ static void infer_check(const rows *rs, int ncols, const int (*map)[MAX_COLS]) {
   }
 }
 
+static void no_release(struct ArrowArray *a) { a->release = NULL; }
+
+/* JSON Lines: the nested schema inferred from the rows (groups, LISTs, JSON
+ * text) takes every row, and the writer accepts the batch and the file. */
+static void nested_check(const rows *rs, int ncols, const int (*map)[MAX_COLS], char names[][64]) {
+  cv_node nodes[MAX_COLS];
+  int all = ncols;
+  for (int c = 0; c < all; c++) {
+    cv_node_init(&nodes[c]);
+    if (!names[c][0]) ncols = c; /* convert refuses an empty key */
+  }
+  for (int r = 0; r < rs->n; r++)
+    for (int i = 0; i < rs->r[r].nf; i++)
+      if (map[r][i] < ncols) cv_node_add(&nodes[map[r][i]], rs->r[r].data + rs->r[r].f[i].off, rs->r[r].f[i].len, rs->r[r].f[i].kind);
+  char *text = malloc(32);
+  size_t len = 0, cap = 32;
+  if (!text) die("oom");
+  if (cv_schema_raw(&text, &len, &cap, "message m {\n") != 0) die("oom");
+  for (int c = 0; c < ncols; c++)
+    if (cv_node_schema(&nodes[c], names[c], &text, &len, &cap) != 0) die("oom");
+  if (cv_schema_raw(&text, &len, &cap, "}\n") != 0) die("oom");
+  pqt_string out = {0};
+  pqt_writer *wr = NULL;
+  pqt_write_schema ws = {text, NULL, NULL};
+  pqt_error e;
+  if (ncols > 0 && pqt_writer_open_buffer(&wr, &out, &ws, NULL, &e) != PQT_OK) {
+    fprintf(stderr, "%s\n%s\n", e.message, text);
+    die("the inferred schema does not parse");
+  }
+  struct ArrowSchema as = {0};
+  cv_build b[MAX_COLS];
+  char err[CV_ERR];
+  if (wr && pqt_writer_arrow_schema(wr, &as, &e) != PQT_OK) die("arrow schema");
+  for (int c = 0; c < ncols; c++)
+    if (cv_build_init(&b[c], as.children[c], err) != 0) die(err);
+  bool ok = true;
+  for (int r = 0; r < rs->n && ok; r++) {
+    bool set[MAX_COLS] = {false};
+    for (int i = 0; i < rs->r[r].nf && ok; i++) {
+      int c = map[r][i];
+      if (c >= ncols) continue;
+      set[c] = true;
+      const cv_field *f = &rs->r[r].f[i];
+      if (cv_build_add(&b[c], rs->r[r].data + f->off, f->len, f->kind, err) != 0) {
+        if (!strstr(err, "given twice")) { fprintf(stderr, "%s\n%s\n", err, text); die("a row does not fit the schema inferred from it"); }
+        ok = false;
+      }
+    }
+    for (int c = 0; c < ncols && ok; c++)
+      if (!set[c] && cv_build_null(&b[c], false, err) != 0) die("null into an inferred field");
+  }
+  if (wr && ok && rs->n > 0) {
+    struct ArrowArray kids[MAX_COLS], *kp[MAX_COLS];
+    for (int c = 0; c < ncols; c++) {
+      cv_build_array(&b[c], &kids[c]);
+      kp[c] = &kids[c];
+    }
+    const void *top[1] = {NULL};
+    struct ArrowArray batch = {rs->n, 0, 0, 1, ncols, top, kp, NULL, no_release, NULL};
+    if (pqt_writer_write_batch(wr, &batch, &e) != PQT_OK) { fprintf(stderr, "%s\n%s\n", e.message, text); die("the writer refused the batch"); }
+  }
+  if (wr && ok) {
+    if (pqt_writer_close(wr, &e) != PQT_OK) die("close");
+  } else if (wr) {
+    pqt_writer_discard(wr);
+  }
+  for (int c = 0; c < ncols; c++) cv_build_free(&b[c]);
+  if (as.release) as.release(&as);
+  for (int c = 0; c < all; c++) cv_node_free(&nodes[c]);
+  pqt_string_free(&out);
+  free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -249,6 +322,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rs->n++;
   }
   infer_check(rs, ncols, (const int (*)[MAX_COLS])map);
+  if (json) nested_check(rs, ncols, (const int (*)[MAX_COLS])map, names);
   for (int i = 0; i < MAX_ROWS; i++) cv_record_free(&rs->r[i]);
   free(rs);
   free(map);

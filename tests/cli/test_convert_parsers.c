@@ -136,6 +136,8 @@ static void test_inference(void) {
   CHECK_EQ_INT(infer_of((const char *[]){"0224-02-29 10:00:00.247758", NULL}, CV_TEXT), CV_T_TS);
   CHECK_EQ_INT(infer_of((const char *[]){"24:00:00", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"1.5e3", NULL}, CV_JSON_NUMBER), CV_T_DOUBLE);
+  CHECK_EQ_INT(infer_of((const char *[]){"1E2457889", NULL}, CV_JSON_NUMBER), CV_T_STRING); /* beyond DOUBLE */
+  CHECK_EQ_INT(infer_of((const char *[]){"1e-400", NULL}, CV_JSON_NUMBER), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"true", NULL}, CV_JSON_BOOL), CV_T_BOOL);
 }
 
@@ -179,7 +181,7 @@ static void test_values(void) {
       {"tsu:", "2023-01-01 00:00:00", 1}, {"tsu:", "2023-01-01 00:00:00Z", 0}, {"tsu:UTC", "2023-01-01 00:00:00+01:00", 1},
       {"tsu:UTC", "2023-02-30 00:00:00", 0}, {"tsn:", "2262-04-11 23:47:16.854775807", 1},
       {"tsn:", "2262-04-11 23:47:16.854775808", 0}, {"tsm:", "2023-01-01 00:00:00.0001", 0},
-      {"f", "3.4e38", 1}, {"f", "1e39", 0}, {"e", "65504", 1}, {"e", "65520", 0}, {"g", "1e400", 0}, {"g", "x", 0},
+      {"f", "3.4e38", 1}, {"f", "1e39", 0}, {"f", "1e-50", 0}, {"g", "1e-400", 0}, {"e", "65504", 1}, {"e", "65520", 0}, {"g", "1e400", 0}, {"g", "x", 0},
       {"w:16", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", 1}, {"w:16", "6ba7b810-9dad-11d1-80b4-00c04fd430cg", 0},
       {"w:3", "YWJj", 1}, {"w:3", "\\x616263", 1}, {"w:3", "\\x6162", 0}, {"z", "YW=", 0}, {"z", "YQ==", 1},
       {"z", "YR==", 0}, {"b", "TRUE", 1}, {"b", "yes", 0},
