@@ -31,7 +31,7 @@ const char cmd_convert_summary[] =
     "INT64, quoted numbers) stays STRING. Empty CSV fields and JSON null are null.\n"
     "JSON objects become groups and arrays LISTs (a field whose values differ in kind, a\n"
     "number here and a string there, is kept as JSON text). Names given twice or empty are made\n"
-    "unique as DuckDB does (a, a_1; column2), with a warning. A value that does not fit\n"
+    "unique as DuckDB does (a, a_1; an empty third name: column2), with a warning. A value that does not fit\n"
     "its type exactly is an error naming the line and column; exit status 0 means every\n"
     "row was written. gzip and zstd input is decompressed; IN '-' reads standard input,\n"
     "OUT '-' writes standard output.\n\n"

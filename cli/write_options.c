@@ -165,10 +165,41 @@ static int parse_row_group_size(const char *v, pqt_write_options *o) {
   return -1;
 }
 
+/* The input options of convert: 0 not one, 1 a flag, 2 with its value; -status on a usage error. */
+static int convert_option(const char *cmd, const char *a, const char *v, wopts *w) {
+  if ((strcmp(a, "--delimiter") == 0 || strcmp(a, "--quote") == 0) && v) {
+    char c = strcmp(v, "\\t") == 0 || strcmp(v, "tab") == 0 ? '\t' : v[0];
+    if (!((!v[1] || c == '\t') && c && c != '\n' && c != '\r'))
+      return -usage(cmd, a[2] == 'd' ? "bad --delimiter '%s' (one character, or \\t)" : "bad --quote '%s' (one character)", v);
+    if (a[2] == 'd') w->delimiter = c;
+    else w->quote = c;
+    return 2;
+  }
+  if (strcmp(a, "--null-string") == 0 && v) {
+    w->null_string = v;
+    return 2;
+  }
+  if (strcmp(a, "--input-encoding") == 0 && v) {
+    if (strcasecmp(v, "latin1") == 0 || strcasecmp(v, "latin-1") == 0 || strcasecmp(v, "iso-8859-1") == 0) w->latin1 = true;
+    else if (strcasecmp(v, "utf8") != 0 && strcasecmp(v, "utf-8") != 0)
+      return -usage(cmd, "unknown --input-encoding '%s' (utf8 or latin1)", v);
+    return 2;
+  }
+  if (strcmp(a, "--no-header") == 0) w->no_header = true;
+  else if (strcmp(a, "--dry-run") == 0) w->dry_run = true;
+  else if (strcmp(a, "--format") == 0 && v) {
+    if (strcmp(v, "csv") != 0 && strcmp(v, "jsonl") != 0) return -usage(cmd, "bad --format '%s' (csv or jsonl)", v);
+    w->format = v;
+    return 2;
+  } else return 0;
+  return 1;
+}
+
 /* Parse argv into w; returns 0, or an exit status. */
 
 int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
   bool is_convert = kind == CMD_CONVERT;
+  int r;
   memset(w, 0, sizeof *w);
   pqt_write_options_init(&w->o);
   const char *pos[2];
@@ -216,27 +247,9 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
     } else if (strcmp(a, "--no-crc") == 0) {
       return usage(cmd, "%s", "'--no-crc' means 'do not verify checksums when reading'; to write no page "
                    "checksums say --no-write-crc");
-    } else if (is_convert && (strcmp(a, "--delimiter") == 0 || strcmp(a, "--quote") == 0) && v) {
-      char c = strcmp(v, "\\t") == 0 || strcmp(v, "tab") == 0 ? '\t' : v[0];
-      if ((!v[1] || c == '\t') && c && c != '\n' && c != '\r') {
-        if (a[2] == 'd') w->delimiter = c;
-        else w->quote = c;
-      } else {
-        return usage(cmd, a[2] == 'd' ? "bad --delimiter '%s' (one character, or \\t)" : "bad --quote '%s' (one character)", v);
-      }
-      i++;
-    } else if (is_convert && strcmp(a, "--null-string") == 0 && v) {
-      w->null_string = v;
-      i++;
-    } else if (is_convert && strcmp(a, "--input-encoding") == 0 && v) {
-      if (strcasecmp(v, "latin1") == 0 || strcasecmp(v, "latin-1") == 0 || strcasecmp(v, "iso-8859-1") == 0) w->latin1 = true;
-      else if (strcasecmp(v, "utf8") != 0 && strcasecmp(v, "utf-8") != 0)
-        return usage(cmd, "unknown --input-encoding '%s' (utf8 or latin1)", v);
-      i++;
-    } else if (is_convert && strcmp(a, "--no-header") == 0) {
-      w->no_header = true;
-    } else if (is_convert && strcmp(a, "--dry-run") == 0) {
-      w->dry_run = true;
+    } else if (is_convert && (r = convert_option(cmd, a, v, w)) != 0) {
+      if (r < 0) return -r;
+      i += r - 1;
     } else if (strcmp(a, "--force") == 0) {
       w->force = true;
     } else if (kind != CMD_REWRITE && strcmp(a, "--schema") == 0 && v) {
@@ -244,10 +257,6 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       i++;
     } else if (kind == CMD_SALVAGE && strcmp(a, "--like") == 0 && v) {
       w->like = v;
-      i++;
-    } else if (is_convert && strcmp(a, "--format") == 0 && v) {
-      if (strcmp(v, "csv") != 0 && strcmp(v, "jsonl") != 0) return usage(cmd, "bad --format '%s' (csv or jsonl)", v);
-      w->format = v;
       i++;
     } else if (a[0] == '-' && a[1]) {
       return usage(cmd, "unknown or incomplete option '%s'", a);
