@@ -40,7 +40,12 @@ void progress_update(progress *p, int64_t done) {
   if (t - p->start < 1.0 || (p->shown && t - p->last < 0.1)) return;
   p->last = t;
   p->shown = true;
-  int pct = p->total > 0 ? (int)(done * 100 / p->total) : 0;
+  if (p->total <= 0) { /* the total is not known (convert reads a stream) */
+    fprintf(stderr, "\r%lld rows", (long long)done);
+    fflush(stderr);
+    return;
+  }
+  int pct = (int)(done * 100 / p->total);
   if (pct > 100) pct = 100;
   int fill = pct * 30 / 100;
   fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld of %lld rows", fill, "==============================", 30 - fill, "",
