@@ -28,7 +28,7 @@ const char cmd_convert_summary[] =
     "types are inferred from every value: BOOLEAN, INT64, DOUBLE, DATE (YYYY-MM-DD),\n"
     "TIME, TIMESTAMP (MICROS or NANOS; adjusted to UTC when every value has a zone),\n"
     "else STRING. Text that would read back differently (00123, +1, 1e5, integers over\n"
-    "INT64, quoted numbers) stays STRING. Empty CSV fields and JSON null are null.\n"
+    "INT64; numbers in JSON strings) stays STRING. Empty CSV fields and JSON null are null.\n"
     "JSON objects become groups and arrays LISTs (a field whose values differ in kind, a\n"
     "number here and a string there, is kept as JSON text). Names given twice or empty are made\n"
     "unique as DuckDB does (a, a_1; an empty third name: column2), with a warning. A value that does not fit\n"

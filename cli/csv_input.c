@@ -76,7 +76,9 @@ static int field_done(cv_csv *c, cv_record *r, size_t start, bool q, int64_t byt
              "for Latin-1 text)", (long long)c->b->line, r->nf + 1, (long long)(byte + (int64_t)bad - 1 + q));
     return -1;
   }
-  cv_kind k = q ? CV_QUOTED : CV_TEXT;
+  /* quotes are CSV syntax, not a type: "7" reads as 7, as in DuckDB; only
+   * "" (an empty string, never null) keeps the quoted kind */
+  cv_kind k = q && len == 0 ? CV_QUOTED : CV_TEXT;
   if (!q) {
     const char *ns = c->o.null_string;
     if (ns ? strlen(ns) == len && memcmp(ns, r->data + start, len) == 0 : len == 0) k = CV_NULL;

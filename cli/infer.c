@@ -5,8 +5,9 @@
  * row never contradicts the schema). Text is given a type only when reading
  * it back gives the same text, as DuckDB keeps such columns VARCHAR:
  * "00123", "+1", "-0", "1e5" and integers beyond INT64 stay STRING, as do
- * numbers in quotes. Dates, times and timestamps (with or without a zone)
- * are inferred from CSV text and JSON strings alike.
+ * numbers in JSON strings (CSV quotes are syntax: "7" is 7, as in DuckDB).
+ * Dates, times and timestamps (with or without a zone) are inferred from
+ * CSV text and JSON strings alike.
  */
 #include <errno.h>
 #include <math.h>
