@@ -115,7 +115,10 @@ static int gunzip(int fd, char *err) {
     /* ISIZE (the member's size mod 2^32) is the hint; grow when it is short */
     size_t in_used = 0, out_len = 0;
     enum libdeflate_result r = LIBDEFLATE_INSUFFICIENT_SPACE;
+    /* the last member's ISIZE (size mod 2^32) as the first guess: one pass for one member */
+    size_t isize = (size_t)src[n - 4] | (size_t)src[n - 3] << 8 | (size_t)src[n - 2] << 16 | (size_t)src[n - 1] << 24;
     size_t want = cap ? cap : 1 << 20;
+    if (!cap && isize >= want && isize / 1032 <= n) want = isize + 1; /* deflate expands at most ~1032:1 */
     while (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
       if (want > cap) {
         unsigned char *o = realloc(out, want);
