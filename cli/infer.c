@@ -37,8 +37,31 @@ static bool canonical_int(const char *p, size_t n, bool *big) {
   return true;
 }
 
-/* -?(0|[1-9][0-9]*).[0-9]+ (text), or any JSON number, with at most 15
- * significant digits (a DOUBLE gives them back). */
+/* The significant digits of the text (no leading or trailing zeros). */
+static size_t sig_digits(const char *p, size_t n, char *out, size_t cap) {
+  size_t k = 0;
+  for (size_t i = 0; i < n && p[i] != 'e' && p[i] != 'E'; i++)
+    if (p[i] >= '0' && p[i] <= '9' && (k || p[i] != '0') && k + 1 < cap) out[k++] = p[i];
+  while (k && out[k - 1] == '0') k--;
+  out[k] = 0;
+  return k;
+}
+
+/* 16 or 17 digits: a DOUBLE gives them back (cat prints the shortest
+ * decimal that reads back) only when no shorter decimal is the same double. */
+static bool shortest_is(const char *p, size_t n, double d) {
+  char want[32], buf[48], got[32];
+  size_t sig = sig_digits(p, n, want, sizeof want);
+  if (sig < 2) return true;
+  snprintf(buf, sizeof buf, "%.*e", (int)sig - 2, d);
+  if (strtod(buf, NULL) == d) return false; /* a shorter decimal reads back as d */
+  snprintf(buf, sizeof buf, "%.*e", (int)sig - 1, d);
+  sig_digits(buf, strlen(buf), got, sizeof got);
+  return strcmp(got, want) == 0;
+}
+
+/* -?(0|[1-9][0-9]*).[0-9]+ (text), or any JSON number, whose digits a
+ * DOUBLE gives back (at most 15 always; 16 or 17 when they are the shortest). */
 static bool plain_double(const char *p, size_t n, bool json) {
   size_t i = p[0] == '-', sig = 0;
   bool dot = false, started = false;
@@ -51,11 +74,12 @@ static bool plain_double(const char *p, size_t n, bool json) {
     if (c != '0') started = true;
     sig += started;
   }
-  if (sig > 15 || !(dot || json) || p[n - 1] == '.') return false;
+  if (sig > 17 || !(dot || json) || p[n - 1] == '.') return false;
   char *end;
   errno = 0;
   double d = strtod(p, &end); /* p is NUL-terminated after n bytes */
-  return end == p + n && errno != ERANGE && isfinite(d);
+  if (end != p + n || errno == ERANGE || !isfinite(d)) return false;
+  return sig <= 15 || shortest_is(p, n, d);
 }
 
 void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k) {

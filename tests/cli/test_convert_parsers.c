@@ -123,7 +123,10 @@ static void test_inference(void) {
   CHECK_EQ_INT(infer_of((const char *[]){"-0", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"1", "2.5", NULL}, CV_TEXT), CV_T_DOUBLE);
   CHECK_EQ_INT(infer_of((const char *[]){"9007199254740993", "2.5", NULL}, CV_TEXT), CV_T_STRING);
-  CHECK_EQ_INT(infer_of((const char *[]){"0.1234567890123456", NULL}, CV_TEXT), CV_T_STRING);
+  CHECK_EQ_INT(infer_of((const char *[]){"0.8874023119893687", "0.30000000000000004", NULL}, CV_TEXT), CV_T_DOUBLE);
+  CHECK_EQ_INT(infer_of((const char *[]){"0.10000000000000001", NULL}, CV_TEXT), CV_T_STRING); /* reads back as 0.1 */
+  CHECK_EQ_INT(infer_of((const char *[]){"0.12345678901234567", NULL}, CV_TEXT), CV_T_STRING); /* not a double's digits */
+  CHECK_EQ_INT(infer_of((const char *[]){"0.123456789012345678", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"7", NULL}, CV_QUOTED), CV_T_STRING); /* a JSON string */
   CHECK_EQ_INT(infer_of((const char *[]){"TRUE", "false", NULL}, CV_TEXT), CV_T_BOOL);
   CHECK_EQ_INT(infer_of((const char *[]){"2024-02-29", NULL}, CV_QUOTED), CV_T_DATE);
