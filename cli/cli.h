@@ -20,10 +20,12 @@
   "  --encoding [COL=]ENCODING      PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,\n" \
   "                                 DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY; without\n" \
   "                                 COL= for every column it fits (no dictionary)\n"     \
-  "  --row-group-size ROWS          rows per row group (default 1048576)\n"               \
+  "  --row-group-size ROWS|SIZE     rows per row group (default 1048576), or with a unit\n" \
+  "                                 (64MiB, 512KiB, 1GiB) compressed bytes (default 128MiB)\n" \
   "  --page-version 1|2             data page version (default 1)\n"                      \
   "  --bloom COL                    write a Bloom filter for COL\n"                        \
-  "  --no-dictionary, --no-statistics, --no-page-index, --no-crc"
+  "  --no-write-crc                 write no page checksums\n"                             \
+  "  --no-dictionary, --no-statistics, --no-page-index"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
 typedef struct progress {
@@ -59,12 +61,22 @@ typedef struct wopts {
   const char *like;
   const char *format;
   const char *in, *out;
+  /* convert only */
+  char delimiter, quote;      /* 0: not given */
+  const char *null_string;
+  bool no_header, latin1, dry_run, force;
 } wopts;
 
 enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE };
 /* Parse argv into w; returns 0, or an exit status (free_args either way). */
 int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind);
 void free_args(wopts *w);
+/* The names of --bloom and --encoding COL= that are no column or group of
+ * the writer's schema: a usage error naming the first; 0 when all exist. */
+int check_option_columns(const char *cmd, const wopts *w, pqt_writer *wr);
+/* Rewrite internal numbers in a writer message ("codec 3", "encoding 5",
+ * "physical type 6") as the names the user types (LZO, DELTA_BINARY_PACKED, BYTE_ARRAY). */
+void name_codes(char *msg, size_t cap);
 
 int cmd_convert(int argc, char **argv);
 int cmd_rewrite(int argc, char **argv);

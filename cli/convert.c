@@ -1,419 +1,456 @@
 /*
  * cli/convert.c: `parquetry convert` (CSV / JSON Lines -> Parquet), on the
- * public API only.
+ * public API only. The input is read twice, as a stream: once for the
+ * column names and (without --schema) their types, once to write. Rows are
+ * written in batches of at most BATCH_ROWS rows or BATCH_BYTES bytes of
+ * text, so memory is bounded by the batch and the writer's row group, not
+ * by the input.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
 #include "cli.h"
+#include "convert.h"
+
+#define BATCH_ROWS 65536
+#define BATCH_BYTES (32u << 20)
 
 const char cmd_convert_summary[] =
-    "Convert CSV (with a header line) or JSON Lines to Parquet. Types are inferred\n"
-    "(BOOLEAN, INT64, DOUBLE, DATE for YYYY-MM-DD, TIMESTAMP(MICROS) for\n"
-    "YYYY-MM-DD HH:MM:SS[.f], STRING; empty CSV fields and JSON null are null) unless\n"
-    "--schema gives a flat message. Nested JSON values are kept as JSON text.\n\n"
-    "  --schema 'message m { ... }'   the schema (flat: one leaf per input column)\n"
-    "  --format csv|jsonl             input format (default: from the file name)\n" WRITER_OPTIONS_HELP;
-const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl OUT.parquet";
+    "Convert CSV (with a header line) or JSON Lines to Parquet. Without --schema the\n"
+    "types are inferred from every value: BOOLEAN, INT64, DOUBLE, DATE (YYYY-MM-DD),\n"
+    "TIME, TIMESTAMP (MICROS or NANOS; adjusted to UTC when every value has a zone),\n"
+    "else STRING. Text that would read back differently (00123, +1, 1e5, integers over\n"
+    "INT64; numbers in JSON strings) stays STRING. Empty CSV fields and JSON null are null.\n"
+    "JSON objects become groups and arrays LISTs (a field whose values differ in kind, a\n"
+    "number here and a string there, is kept as JSON text). Names given twice or empty are made\n"
+    "unique as DuckDB does (a, a_1; an empty third name: column2), with a warning. A value that does not fit\n"
+    "its type exactly is an error naming the line and column; exit status 0 means every\n"
+    "row was written. gzip and zstd input is decompressed; IN '-' reads standard input,\n"
+    "OUT '-' writes standard output.\n\n"
+    "  --schema 'message m { ... }'   the schema (one top-level field per input column, by name;\n"
+    "                                 any type: INT(8,true), DECIMAL(P,S) on any physical type,\n"
+    "                                 TIME, TIMESTAMP, UUID, FLOAT16, binary (base64 or \\xHEX),\n"
+    "                                 fixed_len_byte_array(N); JSON Lines: groups and LISTs too)\n"
+    "  --format csv|jsonl             input format (default: from the file name, else the content)\n"
+    "  --delimiter C, --quote C       CSV field delimiter (default ',', '\\t' for .tsv) and quote ('\"')\n"
+    "  --null-string TEXT             unquoted CSV text read as null (default: the empty field)\n"
+    "  --no-header                    CSV without a header line (columns column0, column1, ...)\n"
+    "  --input-encoding utf8|latin1   input text encoding (default utf8: invalid UTF-8 is an error)\n"
+    "  --dry-run                      print the schema (inferred or given) and write nothing\n"
+    "  --force                        replace an existing OUT (atomically)\n" WRITER_OPTIONS_HELP;
+const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl[.gz|.zst]|- OUT.parquet|-";
 
-/* ---- convert: input parsing -------------------------------------------------- */
+/* ---- the columns of the input: names (looked up by hash) and inference ---- */
 
-typedef struct field {
-  const char *p; /* NULL = null */
-  size_t n;
-  bool quoted;   /* JSON string / quoted CSV field (never a number or bool) */
-} field;
-
-typedef struct table {
+typedef struct cols {
   char **names;
-  int ncols;
-  field *cells; /* row-major */
-  size_t nrows, cap;
-  char *arena;  /* unescaped strings */
-  size_t alen, acap;
-} table;
+  cv_node *node; /* the values seen, for the types */
+  int n, cap;
+  int *hash; /* open addressing: column + 1, 0 empty */
+  int hcap;
+} cols;
 
-static int add_col(table *t, const char *name, size_t n) {
-  char **nn = realloc(t->names, (size_t)(t->ncols + 1) * sizeof *nn);
-  if (!nn) return -1;
-  t->names = nn;
-  t->names[t->ncols] = strndup(name, n);
-  return t->names[t->ncols] ? t->ncols++ : -1;
+static uint32_t hash_name(const char *p, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
+  return h;
 }
 
-static field *new_row(table *t) {
-  if (t->nrows == t->cap) {
-    size_t nc = t->cap ? t->cap * 2 : 1024;
-    field *n = realloc(t->cells, nc * (size_t)t->ncols * sizeof *n);
-    if (!n) return NULL;
-    t->cells = n;
-    t->cap = nc;
+static int cols_rehash(cols *c) {
+  int nc = c->hcap ? c->hcap * 2 : 64;
+  int *h = calloc((size_t)nc, sizeof *h);
+  if (!h) return -1;
+  for (int i = 0; i < c->n; i++) {
+    uint32_t k = hash_name(c->names[i], strlen(c->names[i])) & (uint32_t)(nc - 1);
+    while (h[k]) k = (k + 1) & (uint32_t)(nc - 1);
+    h[k] = i + 1;
   }
-  field *r = t->cells + t->nrows++ * (size_t)t->ncols;
-  for (int i = 0; i < t->ncols; i++) r[i] = (field){NULL, 0, false};
-  return r;
+  free(c->hash);
+  c->hash = h;
+  c->hcap = nc;
+  return 0;
 }
 
-/* Strings are stored as offsets into t->arena (which may move) during
- * parsing: p holds the offset + 1 cast to a pointer, fixed up at the end. */
-static size_t arena_put(table *t, const char *p, size_t n) {
-  if (t->alen + n + 1 > t->acap) {
-    size_t nc = t->acap ? t->acap : 1 << 16;
-    while (nc < t->alen + n + 1) nc *= 2;
-    char *a = realloc(t->arena, nc);
-    if (!a) return (size_t)-1;
-    t->arena = a;
-    t->acap = nc;
+static int cols_find(const cols *c, const char *p, size_t n) {
+  if (!c->hcap) return -1;
+  for (uint32_t k = hash_name(p, n) & (uint32_t)(c->hcap - 1);; k = (k + 1) & (uint32_t)(c->hcap - 1)) {
+    int i = c->hash[k] - 1;
+    if (i < 0) return -1;
+    if (strncmp(c->names[i], p, n) == 0 && c->names[i][n] == 0) return i;
   }
-  memcpy(t->arena + t->alen, p, n);
-  size_t at = t->alen;
-  t->alen += n;
-  t->arena[t->alen++] = 0;
-  return at;
 }
 
-static void fixup(table *t) {
-  size_t n = t->nrows * (size_t)t->ncols;
-  for (size_t i = 0; i < n; i++)
-    if (t->cells[i].p) t->cells[i].p = t->arena + ((uintptr_t)t->cells[i].p - 1);
+static int cols_add(cols *c, const char *p, size_t n) {
+  if (c->n == c->cap) {
+    int nc = c->cap ? c->cap * 2 : 16;
+    char **nn = realloc(c->names, (size_t)nc * sizeof *nn);
+    if (nn) c->names = nn;
+    cv_node *ni = realloc(c->node, (size_t)nc * sizeof *ni);
+    if (ni) c->node = ni;
+    if (!nn || !ni) return -1;
+    c->cap = nc;
+  }
+  if (!(c->names[c->n] = strndup(p, n))) return -1;
+  cv_node_init(&c->node[c->n]);
+  c->n++;
+  if (c->n * 2 > c->hcap) return cols_rehash(c) == 0 ? c->n - 1 : -1;
+  uint32_t k = hash_name(p, n) & (uint32_t)(c->hcap - 1);
+  while (c->hash[k]) k = (k + 1) & (uint32_t)(c->hcap - 1);
+  c->hash[k] = c->n;
+  return c->n - 1;
 }
 
-static void table_free(table *t) {
-  for (int i = 0; i < t->ncols; i++) free(t->names[i]);
-  free(t->names);
-  free(t->cells);
-  free(t->arena);
+static void cols_free(cols *c) {
+  for (int i = 0; i < c->n; i++) {
+    free(c->names[i]);
+    cv_node_free(&c->node[i]);
+  }
+  free(c->names);
+  free(c->node);
+  free(c->hash);
 }
 
-static const char *parse_csv(const char *s, size_t len, table *t) {
-  size_t i = 0;
-  char *buf = NULL;
-  size_t bcap = 0;
-  bool header = true;
-  int col = 0;
-  field *row = NULL;
-  while (i < len) {
-    size_t bl = 0;
-    bool quoted = false;
-    if (s[i] == '"') {
-      quoted = true;
-      i++;
-      for (;;) {
-        if (i >= len) { free(buf); return "unterminated quoted field"; }
-        if (s[i] == '"') {
-          if (i + 1 < len && s[i + 1] == '"') i++;
-          else { i++; break; }
-        }
-        if (bl + 1 > bcap) { bcap = bcap ? bcap * 2 : 256; char *nb = realloc(buf, bcap); if (!nb) { free(buf); return "out of memory"; } buf = nb; }
-        buf[bl++] = s[i++];
-      }
-    } else {
-      while (i < len && s[i] != ',' && s[i] != '\n' && s[i] != '\r') {
-        if (bl + 1 > bcap) { bcap = bcap ? bcap * 2 : 256; char *nb = realloc(buf, bcap); if (!nb) { free(buf); return "out of memory"; } buf = nb; }
-        buf[bl++] = s[i++];
-      }
+/* ---- one pass over the input ---- */
+
+typedef struct conv {
+  wopts *w;
+  bool json;
+  cv_input *in;
+  cv_bytes *b;
+  cv_csv csv;
+  cv_json js;
+  cv_record rec;
+  cols c;
+  char err[CV_ERR];
+  /* writing */
+  pqt_writer *wr;
+  struct ArrowSchema as;
+  cv_build *col;        /* one per top-level writer field */
+  int ncol;
+  int *field_of_input;  /* input column -> writer field */
+  int64_t *row_set;     /* JSON: the last row each field was given in */
+  int64_t rows, in_batch;
+  int *map;             /* JSON: the record's fields -> input columns */
+  int mcap;
+  progress bar;
+} conv;
+
+static int data_error(conv *v, const char *msg) {
+  fprintf(stderr, "parquetry: %s: %s\n", v->w->in, msg);
+  return EXIT_DATA;
+}
+
+/* The next record: 1, 0 at the end, or -1 (v->err). JSON keys are mapped
+ * to columns here (new ones added when add is set). */
+static int next_record(conv *v, int **map, bool add) {
+  if (!v->json) {
+    *map = NULL;
+    return cv_csv_next(&v->csv, &v->rec, v->err);
+  }
+  const char *keys;
+  int rc = cv_json_next(&v->js, &v->rec, &keys, v->err);
+  if (rc <= 0) return rc;
+  if (v->rec.nf > v->mcap) {
+    int *x = realloc(v->map, (size_t)v->rec.nf * 2 * sizeof *x);
+    if (!x) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+    v->map = x;
+    v->mcap = v->rec.nf * 2;
+  }
+  int *m = v->map;
+  for (int i = 0; i < v->rec.nf; i++, keys += strlen(keys) + 1) {
+    size_t kl = strlen(keys);
+    m[i] = cols_find(&v->c, keys, kl);
+    if (m[i] < 0 && add && (m[i] = cols_add(&v->c, keys, kl)) < 0) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+    if (m[i] < 0) {
+      snprintf(v->err, CV_ERR, "line %lld: key '%s' is not a field of --schema", (long long)v->rec.line, keys);
+      return -1;
     }
-    if (header) {
-      if (add_col(t, bl ? buf : "", bl) < 0) { free(buf); return "out of memory"; }
-    } else {
-      if (col == 0 && !(row = new_row(t))) { free(buf); return "out of memory"; }
-      if (col >= t->ncols) { free(buf); return "a row has more fields than the header"; }
-      if (bl > 0 || quoted) {
-        size_t at = arena_put(t, bl ? buf : "", bl);
-        if (at == (size_t)-1) { free(buf); return "out of memory"; }
-        row = t->cells + (t->nrows - 1) * (size_t)t->ncols;
-        row[col] = (field){(const char *)(uintptr_t)(at + 1), bl, quoted};
-      }
-    }
-    col++;
-    if (i < len && s[i] == ',') { i++; continue; }
-    if (i < len && s[i] == '\r') i++;
-    if (i < len && s[i] == '\n') i++;
-    if (header) header = false;
-    col = 0;
-    /* skip blank lines */
-    while (i < len && (s[i] == '\n' || s[i] == '\r')) i++;
   }
-  free(buf);
-  if (header && t->ncols == 0) return "empty input";
-  return NULL;
+  *map = m;
+  return 1;
 }
 
-/* Minimal JSON: flat objects per line; nested values kept as raw text. */
-static const char *json_skip_value(const char *p, const char *end) {
-  int depth = 0;
-  bool in_str = false;
-  for (; p < end; p++) {
-    char c = *p;
-    if (in_str) {
-      if (c == '\\') p++;
-      else if (c == '"') in_str = false;
-      continue;
-    }
-    if (c == '"') in_str = true;
-    else if (c == '{' || c == '[') depth++;
-    else if (c == '}' || c == ']') {
-      if (depth == 0) return p;
-      if (--depth == 0) return p + 1;
-    } else if (depth == 0 && (c == ',' )) return p;
-  }
-  return p;
+/* CSV: a blank line cannot be a row of several columns. */
+static bool blank_row(const conv *v) {
+  return !v->json && v->c.n > 1 && v->rec.nf == 1 && v->rec.f[0].kind == CV_NULL && v->rec.f[0].len == 0;
 }
 
-static const char *json_string(const char *p, const char *end, char **out, size_t *olen, const char **next) {
-  /* p at the opening quote */
-  size_t cap = 64, n = 0;
-  char *b = malloc(cap);
-  if (!b) return "out of memory";
-  p++;
-  while (p < end && *p != '"') {
-    char c = *p++;
-    if (c == '\\') {
-      if (p >= end) { free(b); return "bad escape"; }
-      char e = *p++;
-      unsigned cp = 0;
-      switch (e) {
-        case 'n': c = '\n'; break;
-        case 't': c = '\t'; break;
-        case 'r': c = '\r'; break;
-        case 'b': c = '\b'; break;
-        case 'f': c = '\f'; break;
-        case 'u': {
-          if (end - p < 4) { free(b); return "bad \\u escape"; }
-          for (int k = 0; k < 4; k++) {
-            char h = *p++;
-            cp = cp * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower((unsigned char)h) - 'a' + 10));
-          }
-          if (cp >= 0xD800 && cp < 0xDC00 && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
-            unsigned lo = 0;
-            for (int k = 2; k < 6; k++) { char h = p[k]; lo = lo * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower((unsigned char)h) - 'a' + 10)); }
-            if (lo >= 0xDC00 && lo < 0xE000) { cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00); p += 6; }
-          }
-          char u[4];
-          int ul;
-          if (cp < 0x80) { u[0] = (char)cp; ul = 1; }
-          else if (cp < 0x800) { u[0] = (char)(0xC0 | (cp >> 6)); u[1] = (char)(0x80 | (cp & 0x3F)); ul = 2; }
-          else if (cp < 0x10000) { u[0] = (char)(0xE0 | (cp >> 12)); u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[2] = (char)(0x80 | (cp & 0x3F)); ul = 3; }
-          else { u[0] = (char)(0xF0 | (cp >> 18)); u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)); u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[3] = (char)(0x80 | (cp & 0x3F)); ul = 4; }
-          if (n + 4 > cap) { cap *= 2; char *nb = realloc(b, cap); if (!nb) { free(b); return "out of memory"; } b = nb; }
-          memcpy(b + n, u, (size_t)ul);
-          n += (size_t)ul;
-          continue;
-        }
-        default: c = e; break;
-      }
-    }
-    if (n + 1 > cap) { cap *= 2; char *nb = realloc(b, cap); if (!nb) { free(b); return "out of memory"; } b = nb; }
-    b[n++] = c;
-  }
-  if (p >= end) { free(b); return "unterminated string"; }
-  *next = p + 1;
-  *out = b;
-  *olen = n;
-  return NULL;
-}
-
-static const char *ws(const char *p, const char *end) {
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
-  return p;
-}
-
-static int find_col(table *t, const char *name, size_t n) {
-  for (int i = 0; i < t->ncols; i++)
-    if (strlen(t->names[i]) == n && memcmp(t->names[i], name, n) == 0) return i;
+static int check_width(conv *v) {
+  if (v->json || v->rec.nf == v->c.n) return 0;
+  snprintf(v->err, CV_ERR, "line %lld: %d field%s, the header has %d", (long long)v->rec.line, v->rec.nf,
+           v->rec.nf == 1 ? "" : "s", v->c.n);
   return -1;
 }
 
-static const char *parse_jsonl(const char *s, size_t len, table *t) {
-  /* pass 1: column names in first-seen order; pass 2: values */
-  for (int pass = 0; pass < 2; pass++) {
-    const char *p = s, *end = s + len;
-    while (p < end) {
-      const char *eol = memchr(p, '\n', (size_t)(end - p));
-      if (!eol) eol = end;
-      const char *q = ws(p, eol);
-      if (q == eol) { p = eol + 1; continue; }
-      if (*q != '{') return "each line must be a JSON object";
-      field *row = NULL;
-      if (pass == 1 && !(row = new_row(t))) return "out of memory";
-      q = ws(q + 1, eol);
-      while (q < eol && *q != '}') {
-        if (*q != '"') return "expected a key";
-        char *key;
-        size_t kl;
-        const char *e = json_string(q, eol, &key, &kl, &q);
-        if (e) return e;
-        q = ws(q, eol);
-        if (q >= eol || *q != ':') { free(key); return "expected ':'"; }
-        q = ws(q + 1, eol);
-        int c = find_col(t, key, kl);
-        if (pass == 0 && c < 0) c = add_col(t, key, kl);
-        free(key);
-        if (c < 0) return "out of memory";
-        const char *vs = q, *ve;
-        char *str = NULL;
-        size_t sl = 0;
-        bool quoted = false, isnull = false;
-        if (*q == '"') {
-          e = json_string(q, eol, &str, &sl, &ve);
-          if (e) return e;
-          quoted = true;
-        } else {
-          ve = json_skip_value(q, eol);
-          while (ve > vs && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r')) ve--;
-          isnull = (size_t)(ve - vs) == 4 && memcmp(vs, "null", 4) == 0;
-          quoted = *vs == '{' || *vs == '[';
-        }
-        if (pass == 1 && !isnull) {
-          size_t at = quoted && str ? arena_put(t, str, sl) : arena_put(t, vs, (size_t)(ve - vs));
-          if (at == (size_t)-1) { free(str); return "out of memory"; }
-          row = t->cells + (t->nrows - 1) * (size_t)t->ncols;
-          row[c] = (field){(const char *)(uintptr_t)(at + 1), str ? sl : (size_t)(ve - vs), quoted};
-        }
-        free(str);
-        q = ws(ve, eol);
-        if (q < eol && *q == ',') q = ws(q + 1, eol);
-      }
-      p = eol + 1;
+/* The header (or column0.. without one): the CSV column names. */
+static int read_header(conv *v) {
+  int rc = cv_csv_next(&v->csv, &v->rec, v->err);
+  if (rc < 0) return -1;
+  if (rc == 0) { snprintf(v->err, CV_ERR, "empty input: no header line"); return -1; }
+  for (int i = 0; i < v->rec.nf; i++) {
+    char gen[24];
+    snprintf(gen, sizeof gen, "column%d", i);
+    const cv_field *f = &v->rec.f[i];
+    const char *p = v->w->no_header ? gen : v->rec.data + f->off;
+    size_t n = v->w->no_header ? strlen(gen) : f->len;
+    if (memchr(p, 0, n)) { snprintf(v->err, CV_ERR, "line 1, column %d: a NUL character in the name", i + 1); return -1; }
+    if (cols_add(&v->c, p, n) < 0) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+  }
+  if (!v->w->no_header && cv_unique_names(v->c.names, v->c.n, v->wr == NULL, v->w->in) < 0) return -1;
+  if (cols_rehash(&v->c) != 0) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+  return 0;
+}
+
+static int start_pass(conv *v) {
+  if (cv_input_rewind(v->in, v->err) != 0) return -1;
+  cv_bytes_init(v->b, v->in, v->w->latin1);
+  v->csv = (cv_csv){v->b, {v->w->delimiter ? v->w->delimiter : ',', v->w->quote ? v->w->quote : '"', v->w->null_string}, false};
+  v->js.b = v->b;
+  if (v->json) return 0;
+  if (v->c.n == 0) {
+    if (read_header(v) != 0) return -1;
+    return v->w->no_header ? start_pass(v) : 0; /* the first line is a row */
+  }
+  /* second pass: the header again, or the first row back */
+  if (!v->w->no_header) return cv_csv_next(&v->csv, &v->rec, v->err) < 0 ? -1 : 0;
+  return 0;
+}
+
+/* Pass 1 (no --schema): every value of every column, for the types. */
+static int infer_pass(conv *v) {
+  if (start_pass(v) != 0) return -1;
+  int *map;
+  int rc;
+  while ((rc = next_record(v, &map, true)) > 0) {
+    if (blank_row(v)) continue;
+    if (check_width(v) != 0) return -1;
+    for (int i = 0; i < v->rec.nf; i++) {
+      const cv_field *f = &v->rec.f[i];
+      cv_node_add(&v->c.node[map ? map[i] : i], v->rec.data + f->off, f->len, f->kind);
     }
   }
-  if (t->ncols == 0) return "no fields found";
-  return NULL;
+  if (rc < 0) return -1;
+  if (v->json && v->c.n == 0) { snprintf(v->err, CV_ERR, "no fields found"); return -1; }
+  for (int i = 0; v->json && i < v->c.n; i++)
+    if (!v->c.names[i][0]) { snprintf(v->err, CV_ERR, "a key with an empty name: give --schema"); return -1; }
+  return 0;
 }
 
-/* ---- convert: types and columns ------------------------------------------------ */
-
-enum { T_BOOL, T_I32, T_I64, T_F32, T_F64, T_STR, T_DATE, T_TS };
-
-static bool parse_i64(const char *p, size_t n, int64_t *v) {
-  if (n == 0 || n > 20) return false;
-  char b[24];
-  memcpy(b, p, n);
-  b[n] = 0;
-  char *end;
-  errno = 0;
-  long long x = strtoll(b, &end, 10);
-  if (*end || errno) return false;
-  *v = x;
-  return true;
+static char *inferred_schema(conv *v) {
+  char *s = NULL;
+  size_t len = 0, cap = 0;
+  const char *head = "message schema {\n";
+  s = malloc(strlen(head) + 1);
+  if (!s) return NULL;
+  strcpy(s, head);
+  len = cap = strlen(head);
+  for (int i = 0; i < v->c.n; i++)
+    if (cv_node_schema(&v->c.node[i], v->c.names[i], &s, &len, &cap) != 0) {
+      free(s);
+      return NULL;
+    }
+  char *x = realloc(s, len + 3);
+  if (!x) { free(s); return NULL; }
+  strcpy(x + len, "}\n");
+  return x;
 }
 
-static bool parse_f64(const char *p, size_t n, double *v) {
-  if (n == 0 || n > 64) return false;
-  char b[72];
-  memcpy(b, p, n);
-  b[n] = 0;
-  char *end;
-  double x = strtod(b, &end);
-  if (*end) return false;
-  *v = x;
-  return true;
+static pqt_status to_stdout(void *ctx, const char *data, size_t len) {
+  (void)ctx;
+  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
 }
 
-static bool parse_bool(const char *p, size_t n, uint8_t *v) {
-  if (n == 4 && strncasecmp(p, "true", 4) == 0) { *v = 1; return true; }
-  if (n == 5 && strncasecmp(p, "false", 5) == 0) { *v = 0; return true; }
-  return false;
-}
-
-static bool parse_date(const char *p, size_t n, int32_t *v) {
-  int y, m, d;
-  char b[16];
-  if (n != 10) return false;
-  memcpy(b, p, n);
-  b[n] = 0;
-  if (sscanf(b, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31) return false;
-  /* days from civil (Howard Hinnant) */
-  y -= m <= 2;
-  int era = (y >= 0 ? y : y - 399) / 400;
-  unsigned yoe = (unsigned)(y - era * 400);
-  unsigned doy = (unsigned)((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1);
-  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  *v = era * 146097 + (int)doe - 719468;
-  return true;
-}
-
-/* "YYYY-MM-DD[T ]HH:MM:SS[.fraction][Z]" -> count of units (10^-digits s)
- * since the epoch; unit_digits 3, 6 or 9. */
-static bool parse_ts(const char *p, size_t n, int unit_digits, int64_t *v) {
-  int32_t days;
-  if (n < 19 || (p[10] != 'T' && p[10] != ' ') || !parse_date(p, 10, &days)) return false;
-  int hh, mm, ss;
-  char b[16];
-  memcpy(b, p + 11, 8);
-  b[8] = 0;
-  if (sscanf(b, "%2d:%2d:%2d", &hh, &mm, &ss) != 3 || b[2] != ':' || b[5] != ':' || hh > 23 || mm > 59 || ss > 60) return false;
-  size_t i = 19;
-  int64_t frac = 0;
-  int digits = 0;
-  if (i < n && p[i] == '.') {
-    for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++)
-      if (digits < unit_digits) { frac = frac * 10 + (p[i] - '0'); digits++; }
+/* Open the writer and match its top-level fields to the input's columns. */
+static int open_writer(conv *v, const char *schema) {
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
+  pqt_status st = strcmp(v->w->out, "-") == 0 ? pqt_writer_open_callbacks(&v->wr, to_stdout, NULL, &ws, &v->w->o, &e)
+                                               : pqt_writer_open_file(&v->wr, v->w->out, &ws, &v->w->o, &e);
+  if (st != PQT_OK) {
+    if (e.code == PQT_EINVAL && v->w->schema) return usage("convert", "--schema: %s", e.message);
+    return fail(v->w->out, &e);
   }
-  for (; digits < unit_digits; digits++) frac *= 10;
-  if (i < n && p[i] == 'Z') i++;
-  if (i != n) return false;
-  int64_t scale = unit_digits == 3 ? 1000 : unit_digits == 6 ? 1000000 : 1000000000;
-  *v = ((int64_t)days * 86400 + hh * 3600 + mm * 60 + ss) * scale + frac;
-  return true;
+  int rc = check_option_columns("convert", v->w, v->wr);
+  if (rc) return rc;
+  if (pqt_writer_arrow_schema(v->wr, &v->as, &e) != PQT_OK) return fail(v->w->out, &e);
+  v->ncol = (int)v->as.n_children;
+  v->col = calloc((size_t)(v->ncol ? v->ncol : 1), sizeof *v->col);
+  if (!v->col) return data_error(v, "out of memory");
+  for (int i = 0; i < v->ncol; i++)
+    if (cv_build_init(&v->col[i], v->as.children[i], v->err) != 0) return usage("convert", "--schema: %s", v->err);
+  return 0;
 }
 
-static int infer(const table *t, int c) {
-  bool can_i = true, can_f = true, can_b = true, can_d = true, can_t = true, any = false;
-  for (size_t r = 0; r < t->nrows; r++) {
-    const field *f = &t->cells[r * (size_t)t->ncols + (size_t)c];
-    if (!f->p) continue;
-    any = true;
-    if (f->quoted) return T_STR;
-    int64_t i;
-    double d;
-    uint8_t b;
-    int32_t dd;
-    int64_t tt;
-    if (can_d && !parse_date(f->p, f->n, &dd)) can_d = false;
-    if (can_t && !parse_ts(f->p, f->n, 6, &tt)) can_t = false;
-    if (can_i && !parse_i64(f->p, f->n, &i)) can_i = false;
-    if (can_f && !parse_f64(f->p, f->n, &d)) can_f = false;
-    if (can_b && !parse_bool(f->p, f->n, &b)) can_b = false;
-    if (!can_i && !can_f && !can_b && !can_d && !can_t) return T_STR;
+static int map_fields(conv *v) {
+  if (v->json && v->w->schema) /* the schema's fields are the columns */
+    for (int i = 0; i < v->ncol; i++)
+      if (cols_add(&v->c, v->col[i].name, strlen(v->col[i].name)) < 0) return data_error(v, "out of memory");
+  v->field_of_input = malloc((size_t)(v->c.n ? v->c.n : 1) * sizeof *v->field_of_input);
+  v->row_set = calloc((size_t)(v->ncol ? v->ncol : 1), sizeof *v->row_set);
+  bool *used = calloc((size_t)(v->ncol ? v->ncol : 1), 1);
+  if (!v->field_of_input || !v->row_set || !used) { free(used); return data_error(v, "out of memory"); }
+  int rc = 0;
+  for (int i = 0; i < v->c.n && !rc; i++) {
+    int f = -1;
+    for (int k = 0; k < v->ncol && f < 0; k++) /* once per column, not per value */
+      if (!used[k] && strcmp(v->col[k].name, v->c.names[i]) == 0) f = k;
+    if (f < 0) rc = usage("convert", "column '%s' of the input is not a field of --schema (nothing is left out)", v->c.names[i]);
+    else used[f] = true;
+    if (f >= 0 && !v->w->schema && v->c.node[i].kind == CV_N_TEXT) v->col[f].json_text = true;
+    v->field_of_input[i] = f;
   }
-  if (!any) return T_STR;
-  return can_i ? T_I64 : can_f ? T_F64 : can_b ? T_BOOL : can_d ? T_DATE : can_t ? T_TS : T_STR;
+  for (int k = 0; k < v->ncol && !rc; k++)
+    if (!used[k] && !v->json) rc = usage("convert", "--schema: field '%s' is not a column of the input", v->col[k].name);
+  free(used);
+  return rc;
 }
 
-static void append_name(char **s, size_t *len, size_t *cap, const char *x) {
-  size_t n = strlen(x);
-  if (*len + n + 1 > *cap) {
-    *cap = (*len + n + 1) * 2;
-    *s = realloc(*s, *cap);
+static void no_release(struct ArrowArray *a) { a->release = NULL; }
+
+static int flush_batch(conv *v) {
+  if (v->in_batch == 0) return 0;
+  struct ArrowArray *kids = calloc((size_t)v->ncol, sizeof *kids);
+  struct ArrowArray **kp = calloc((size_t)v->ncol, sizeof *kp);
+  if (!kids || !kp) { free(kids); free(kp); return data_error(v, "out of memory"); }
+  for (int i = 0; i < v->ncol; i++) {
+    cv_build_array(&v->col[i], &kids[i]);
+    kp[i] = &kids[i];
   }
-  if (*s) {
-    memcpy(*s + *len, x, n + 1);
-    *len += n;
-  }
+  const void *top[1] = {NULL};
+  struct ArrowArray batch = {v->in_batch, 0, 0, 1, v->ncol, top, kp, NULL, no_release, NULL};
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = pqt_writer_write_batch(v->wr, &batch, &e);
+  free(kids);
+  free(kp);
+  if (st != PQT_OK) return fail(v->w->out, &e);
+  for (int i = 0; i < v->ncol; i++) cv_build_reset(&v->col[i]);
+  v->in_batch = 0;
+  return 0;
 }
 
-static int type_of_format(const char *f) {
-  if (!strcmp(f, "b")) return T_BOOL;
-  if (!strcmp(f, "i") || !strcmp(f, "c") || !strcmp(f, "s") || !strcmp(f, "C") || !strcmp(f, "S") || !strcmp(f, "I")) return T_I32;
-  if (!strcmp(f, "l") || !strcmp(f, "L")) return T_I64;
-  if (!strcmp(f, "f")) return T_F32;
-  if (!strcmp(f, "g")) return T_F64;
-  if (!strcmp(f, "u") || !strcmp(f, "z")) return T_STR;
-  if (!strcmp(f, "tdD")) return T_DATE;
-  if (f[0] == 't' && f[1] == 's' && (f[2] == 'm' || f[2] == 'u' || f[2] == 'n')) return T_TS;
-  return -1;
+static int value_error(conv *v, int field) {
+  char msg[CV_ERR + 200];
+  snprintf(msg, sizeof msg, "line %lld, column %s: %s", (long long)v->rec.line, v->col[field].name, v->err);
+  return data_error(v, msg);
+}
+
+/* One record into the columns (JSON: the fields it lacks are null). */
+static int add_record(conv *v, const int *map) {
+  int64_t row = ++v->rows;
+  for (int i = 0; i < v->rec.nf; i++) {
+    int f = v->field_of_input[map ? map[i] : i];
+    const cv_field *x = &v->rec.f[i];
+    v->row_set[f] = row;
+    if (cv_build_add(&v->col[f], v->rec.data + x->off, x->len, x->kind, v->err) != 0) return value_error(v, f);
+  }
+  if (map)
+    for (int f = 0; f < v->ncol; f++)
+      if (v->row_set[f] != row && cv_build_null(&v->col[f], false, v->err) != 0) return value_error(v, f);
+  v->in_batch++;
+  int64_t bytes = 0;
+  for (int f = 0; f < v->ncol; f++) bytes += cv_build_bytes(&v->col[f]);
+  if (v->in_batch == BATCH_ROWS || bytes >= (int64_t)BATCH_BYTES) return flush_batch(v);
+  return 0;
+}
+
+/* Pass 2: every record written. */
+static int write_pass(conv *v) {
+  if (start_pass(v) != 0) return data_error(v, v->err);
+  int *map;
+  int rc;
+  progress_init(&v->bar, 0);
+  while ((rc = next_record(v, &map, false)) > 0) {
+    if (blank_row(v)) continue;
+    if (check_width(v) != 0) return data_error(v, v->err);
+    int r = add_record(v, map);
+    if (r) return r;
+    if ((v->rows & 4095) == 0) progress_update(&v->bar, v->rows);
+  }
+  if (rc < 0) return data_error(v, v->err);
+  progress_done(&v->bar);
+  return flush_batch(v);
+}
+
+/* ---- the command ---- */
+
+static bool ends_with(const char *s, size_t n, const char *x) {
+  size_t k = strlen(x);
+  return n >= k && strncasecmp(s + n - k, x, k) == 0;
+}
+
+/* jsonl or csv: --format, else the name (past .gz/.zst), else the content. */
+static bool is_json(const wopts *w, cv_input *in, bool *tsv) {
+  *tsv = false;
+  if (w->format) return strcmp(w->format, "jsonl") == 0;
+  size_t n = strcmp(w->in, "-") == 0 ? 0 : strlen(w->in);
+  if (ends_with(w->in, n, ".gz")) n -= 3;
+  else if (ends_with(w->in, n, ".zst")) n -= 4;
+  if (ends_with(w->in, n, ".jsonl") || ends_with(w->in, n, ".ndjson") || ends_with(w->in, n, ".json")) return true;
+  if (ends_with(w->in, n, ".csv")) return false;
+  if (ends_with(w->in, n, ".tsv") || ends_with(w->in, n, ".tab")) { *tsv = true; return false; }
+  const char *p;
+  size_t k = cv_input_peek(in, &p), i = 0;
+  if (k >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) i = 3;
+  while (i < k && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  return i < k && p[i] == '{';
+}
+
+/* The output must not be the input, and replaces a file only with --force. */
+static int check_paths(const wopts *w) {
+  if (!w->out || strcmp(w->out, "-") == 0) return 0;
+  struct stat si, so;
+  if (stat(w->out, &so) != 0) return 0;
+  if (strcmp(w->in, "-") != 0 && stat(w->in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+    fprintf(stderr, "parquetry: %s: the output is the input file (refused, even with --force)\n", w->out);
+    return EXIT_USAGE;
+  }
+  if (!w->force) {
+    fprintf(stderr, "parquetry: %s: exists (say --force to replace it)\n", w->out);
+    return EXIT_DATA;
+  }
+  return 0;
+}
+
+static int convert(conv *v) {
+  bool tsv;
+  if (cv_input_open(&v->in, v->w->in, v->err) != 0) return data_error(v, v->err);
+  v->json = is_json(v->w, v->in, &tsv);
+  if (tsv && !v->w->delimiter) v->w->delimiter = '\t';
+  if (!(v->b = malloc(sizeof *v->b))) return data_error(v, "out of memory");
+  char *schema = NULL;
+  if (!v->w->schema) {
+    if (infer_pass(v) != 0 || !(schema = inferred_schema(v))) return data_error(v, v->err[0] ? v->err : "out of memory");
+  } else if (!v->json && start_pass(v) != 0) {
+    return data_error(v, v->err);
+  }
+  const char *text = v->w->schema ? v->w->schema : schema;
+  if (v->w->dry_run) {
+    fputs(text, stdout);
+    free(schema);
+    return 0;
+  }
+  int rc = open_writer(v, text);
+  free(schema);
+  if (!rc) rc = map_fields(v);
+  if (!rc) rc = write_pass(v);
+  if (!rc) {
+    pqt_error e;
+    pqt_error_init(&e);
+    pqt_status st = pqt_writer_close(v->wr, &e);
+    v->wr = NULL;
+    if (st != PQT_OK) rc = fail(v->w->out, &e);
+  }
+  return rc;
 }
 
 int cmd_convert(int argc, char **argv) {
@@ -423,218 +460,27 @@ int cmd_convert(int argc, char **argv) {
   }
   wopts w;
   int rc = parse_args("convert", argc, argv, &w, CMD_CONVERT);
+  if (!rc) rc = check_paths(&w);
   if (rc) {
     free_args(&w);
     return rc;
   }
-  table t;
-  memset(&t, 0, sizeof t);
-  char *text = NULL, *schema_text = NULL;
-  pqt_writer *wr = NULL;
-  int *types = NULL;
-  int *col_of_leaf = NULL;
-  bool *nullable = NULL;
-  pqt_error e;
-  pqt_error_init(&e);
-  struct ArrowSchema as;
-  memset(&as, 0, sizeof as);
-  FILE *f = fopen(w.in, "rb");
-  if (!f) {
-    fprintf(stderr, "parquetry: %s: %s\n", w.in, strerror(errno));
-    rc = EXIT_DATA;
-    goto out;
-  }
-  size_t cap = 1 << 16, len = 0;
-  text = malloc(cap);
-  for (;;) {
-    if (!text) break;
-    if (len == cap) {
-      char *n = realloc(text, cap * 2);
-      if (!n) { free(text); text = NULL; break; }
-      text = n;
-      cap *= 2;
-    }
-    size_t k = fread(text + len, 1, cap - len, f);
-    if (k == 0) break;
-    len += k;
-  }
-  fclose(f);
-  if (!text) {
-    fprintf(stderr, "parquetry: %s: out of memory\n", w.in);
-    rc = EXIT_DATA;
-    goto out;
-  }
-  const char *fmt = w.format;
-  if (!fmt) {
-    size_t nl = strlen(w.in);
-    fmt = (nl > 6 && (strcmp(w.in + nl - 6, ".jsonl") == 0 || strcmp(w.in + nl - 7, ".ndjson") == 0)) ||
-                  (nl > 5 && strcmp(w.in + nl - 5, ".json") == 0)
-              ? "jsonl"
-              : "csv";
-  }
-  const char *perr = strcmp(fmt, "csv") == 0 ? parse_csv(text, len, &t) : parse_jsonl(text, len, &t);
-  if (perr) {
-    fprintf(stderr, "parquetry: %s: %s\n", w.in, perr);
-    rc = EXIT_DATA;
-    goto out;
-  }
-  fixup(&t);
-  types = calloc((size_t)t.ncols, sizeof *types);
-  if (!types) { rc = EXIT_DATA; goto out; }
-  if (!w.schema) {
-    size_t sl = 0, sc = 0;
-    append_name(&schema_text, &sl, &sc, "message schema {\n");
-    for (int c = 0; c < t.ncols; c++) {
-      types[c] = infer(&t, c);
-      static const char *decl[] = {"boolean", "int32", "int64", "float", "double", "binary", "int32", "int64"};
-      static const char *ann[] = {"", "", "", "", "", " (STRING)", " (DATE)", " (TIMESTAMP(MICROS,false))"};
-      append_name(&schema_text, &sl, &sc, "  optional ");
-      append_name(&schema_text, &sl, &sc, decl[types[c]]);
-      append_name(&schema_text, &sl, &sc, " `");
-      for (const char *p = t.names[c]; *p; p++) {
-        char ch[8] = {0};
-        if (*p == '`' || *p == '\\' || (unsigned char)*p < 0x20) snprintf(ch, sizeof ch, "\\x%02X", (unsigned char)*p);
-        else ch[0] = *p;
-        append_name(&schema_text, &sl, &sc, ch);
-      }
-      append_name(&schema_text, &sl, &sc, "`");
-      append_name(&schema_text, &sl, &sc, ann[types[c]]);
-      append_name(&schema_text, &sl, &sc, ";\n");
-    }
-    append_name(&schema_text, &sl, &sc, "}\n");
-    if (!schema_text) { rc = EXIT_DATA; goto out; }
-  }
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = w.schema ? w.schema : schema_text};
-  if (pqt_writer_open_file(&wr, w.out, &ws, &w.o, &e) != PQT_OK) {
-    if (e.code == PQT_EINVAL && w.schema) rc = usage("convert", "--schema: %s", e.message);
-    else rc = fail(w.out, &e);
-    goto out;
-  }
-  /* match leaves to input columns by name, and learn their types */
-  if (pqt_writer_arrow_schema(wr, &as, &e) != PQT_OK) { rc = fail(w.out, &e); goto out; }
-  int nleaf = (int)as.n_children;
-  col_of_leaf = malloc((size_t)(nleaf ? nleaf : 1) * sizeof *col_of_leaf);
-  nullable = malloc((size_t)(nleaf ? nleaf : 1) * sizeof *nullable);
-  int *ltype = malloc((size_t)(nleaf ? nleaf : 1) * sizeof *ltype);
-  if (!col_of_leaf || !nullable || !ltype) { free(ltype); rc = EXIT_DATA; goto out; }
-  if (pqt_writer_num_columns(wr) != nleaf) {
-    free(ltype);
-    rc = usage("convert", "%s", "--schema must be flat (one leaf per top-level field)");
-    goto out;
-  }
-  for (int i = 0; i < nleaf; i++) {
-    const struct ArrowSchema *ch = as.children[i];
-    col_of_leaf[i] = find_col(&t, ch->name, strlen(ch->name));
-    nullable[i] = (ch->flags & ARROW_FLAG_NULLABLE) != 0;
-    ltype[i] = type_of_format(ch->format);
-    if (ltype[i] < 0) {
-      free(ltype);
-      rc = usage("convert", "column type '%s' is not supported by convert", ch->format);
-      goto out;
-    }
-  }
-  /* write, one row group at a time */
-  int16_t *def = malloc(65536 * sizeof *def);
-  uint8_t *vals = malloc(65536 * 8);
-  int32_t *offs = malloc((65536 + 1) * sizeof *offs);
-  char *sbuf = NULL;
-  size_t scap = 0;
-  if (!def || !vals || !offs) { rc = EXIT_DATA; goto wdone; }
-  int64_t rg = w.o.row_group_rows;
-  progress bar;
-  progress_init(&bar, (int64_t)t.nrows);
-  /* blocks of at most 65536 rows that never straddle a row group boundary */
-  for (size_t r0 = 0, n = 0; r0 < t.nrows; r0 += n) {
-    size_t to_boundary = (size_t)rg - r0 % (size_t)rg;
-    n = t.nrows - r0 < 65536 ? t.nrows - r0 : 65536;
-    if (n > to_boundary) n = to_boundary;
-    progress_update(&bar, (int64_t)r0);
-    for (int li = 0; li < nleaf; li++) {
-      int c = col_of_leaf[li];
-      int ty = ltype[li];
-      int64_t nv = 0;
-      size_t sl = 0;
-      offs[0] = 0;
-      for (size_t k = 0; k < n; k++) {
-        const field *fd = c >= 0 ? &t.cells[(r0 + k) * (size_t)t.ncols + (size_t)c] : NULL;
-        if (!fd || !fd->p) {
-          if (!nullable[li]) {
-            fprintf(stderr, "parquetry: %s: row %zu: null in required column %s\n", w.in, r0 + k + 1, as.children[li]->name);
-            rc = EXIT_DATA;
-            goto wdone;
-          }
-          def[k] = 0;
-          continue;
-        }
-        def[k] = 1;
-        bool ok = true;
-        switch (ty) {
-          case T_BOOL: ok = parse_bool(fd->p, fd->n, vals + nv); break;
-          case T_I32: { int64_t x = 0; ok = parse_i64(fd->p, fd->n, &x) && x >= INT32_MIN && x <= UINT32_MAX; int32_t y = (int32_t)x; memcpy(vals + 4 * nv, &y, 4); break; }
-          case T_I64: { int64_t x = 0; ok = parse_i64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
-          case T_F32: { double x = 0; ok = parse_f64(fd->p, fd->n, &x); float y = (float)x; memcpy(vals + 4 * nv, &y, 4); break; }
-          case T_F64: { double x = 0; ok = parse_f64(fd->p, fd->n, &x); memcpy(vals + 8 * nv, &x, 8); break; }
-          case T_DATE: { int32_t x = 0; ok = parse_date(fd->p, fd->n, &x); memcpy(vals + 4 * nv, &x, 4); break; }
-          case T_TS: {
-            char u = as.children[li]->format[2];
-            int64_t x = 0;
-            ok = parse_ts(fd->p, fd->n, u == 'm' ? 3 : u == 'u' ? 6 : 9, &x);
-            memcpy(vals + 8 * nv, &x, 8);
-            break;
-          }
-          default: {
-            if (sl + fd->n > scap) {
-              scap = (sl + fd->n) * 2 + 1024;
-              char *nb = realloc(sbuf, scap);
-              if (!nb) { rc = EXIT_DATA; goto wdone; }
-              sbuf = nb;
-            }
-            memcpy(sbuf + sl, fd->p, fd->n);
-            sl += fd->n;
-            offs[nv + 1] = (int32_t)sl;
-          }
-        }
-        if (!ok) {
-          fprintf(stderr, "parquetry: %s: row %zu, column %s: cannot read '%.*s' as %s\n", w.in, r0 + k + 1,
-                  as.children[li]->name, (int)(fd->n > 40 ? 40 : fd->n), fd->p, as.children[li]->format);
-          rc = EXIT_DATA;
-          goto wdone;
-        }
-        nv++;
-      }
-      const void *vp = ty == T_STR ? (const void *)(sbuf ? sbuf : "") : (const void *)vals;
-      if (pqt_writer_write_column(wr, li, (int64_t)n, nullable[li] ? def : NULL, NULL, vp, ty == T_STR ? offs : NULL,
-                                  nv, &e) != PQT_OK) {
-        rc = fail(w.out, &e);
-        goto wdone;
-      }
-    }
-    /* row groups: flush when the rows reached the limit */
-    if ((r0 + n) % (size_t)rg == 0) {
-      if (pqt_writer_flush_row_group(wr, &e) != PQT_OK) { rc = fail(w.out, &e); goto wdone; }
-    }
-  }
-  progress_done(&bar);
-  {
-    pqt_status st = pqt_writer_close(wr, &e);
-    wr = NULL;
-    if (st != PQT_OK) rc = fail(w.out, &e);
-  }
-wdone:
-  free(def);
-  free(vals);
-  free(offs);
-  free(sbuf);
-  free(ltype);
-out:
-  if (as.release) as.release(&as);
-  if (wr) pqt_writer_discard(wr);
-  free(types);
-  free(col_of_leaf);
-  free(nullable);
-  free(schema_text);
-  free(text);
-  table_free(&t);
+  conv v;
+  memset(&v, 0, sizeof v);
+  v.w = &w;
+  rc = convert(&v);
+  if (v.wr) pqt_writer_discard(v.wr);
+  if (v.as.release) v.as.release(&v.as);
+  for (int i = 0; i < v.ncol; i++) cv_build_free(&v.col[i]);
+  free(v.col);
+  free(v.field_of_input);
+  free(v.row_set);
+  free(v.map);
+  free(v.b);
+  cv_record_free(&v.rec);
+  cv_json_free(&v.js);
+  cols_free(&v.c);
+  cv_input_close(v.in);
   free_args(&w);
   return rc;
 }

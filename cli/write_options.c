@@ -41,7 +41,12 @@ void progress_update(progress *p, int64_t done) {
   if (t - p->start < 1.0 || (p->shown && t - p->last < 0.1)) return;
   p->last = t;
   p->shown = true;
-  int pct = p->total > 0 ? (int)(done * 100 / p->total) : 0;
+  if (p->total <= 0) { /* the total is not known (convert reads a stream) */
+    fprintf(stderr, "\r%lld rows", (long long)done);
+    fflush(stderr);
+    return;
+  }
+  int pct = (int)(done * 100 / p->total);
   if (pct > 100) pct = 100;
   int fill = pct * 30 / 100;
   fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld of %lld rows", fill, "==============================", 30 - fill, "",
@@ -64,8 +69,37 @@ int usage(const char *cmd, const char *msg, ...) {
 }
 
 int fail(const char *path, const pqt_error *e) {
-  fprintf(stderr, "parquetry: %s: %s\n", path, e->message[0] ? e->message : pqt_status_name(e->code));
+  char msg[sizeof e->message];
+  snprintf(msg, sizeof msg, "%s", e->message[0] ? e->message : pqt_status_name(e->code));
+  name_codes(msg, sizeof msg);
+  fprintf(stderr, "parquetry: %s: %s\n", path, msg);
   return EXIT_DATA;
+}
+
+static const char *const codec_names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"};
+static const char *const encoding_names[] = {"PLAIN", "GROUP_VAR_INT", "PLAIN_DICTIONARY", "RLE", "BIT_PACKED",
+                                             "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+                                             "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
+static const char *const physical_names[] = {"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+                                             "FIXED_LEN_BYTE_ARRAY"};
+
+void name_codes(char *msg, size_t cap) {
+  static const struct { const char *word; const char *const *names; int n; } tab[] = {
+      {"codec ", codec_names, 8}, {"encoding ", encoding_names, 10}, {"physical type ", physical_names, 8}};
+  for (int t = 0; t < 3; t++) {
+    char *p = msg;
+    while ((p = strstr(p, tab[t].word)) != NULL) {
+      char *d = p + strlen(tab[t].word), *end;
+      long v = strtol(d, &end, 10);
+      if (end == d || !isdigit((unsigned char)*d) || v < 0 || v >= tab[t].n) { p = d; continue; }
+      const char *name = tab[t].names[v];
+      size_t nl = strlen(name), tail = strlen(end);
+      if ((size_t)(d - msg) + nl + tail + 1 > cap) break;
+      memmove(d + nl, end, tail + 1);
+      memcpy(d, name, nl);
+      p = d + nl;
+    }
+  }
 }
 
 /* ---- writer options ---- */
@@ -131,10 +165,63 @@ static int parse_codec(const char *arg, pqt_column_options *c) {
   return 0;
 }
 
+/* ROWS, or a size with a unit (KiB, MiB, GiB; also K, M, G, KB, MB, GB as powers of 1024). */
+static int parse_row_group_size(const char *v, pqt_write_options *o) {
+  char *end;
+  errno = 0;
+  long long n = strtoll(v, &end, 10);
+  if (end == v || errno || n <= 0) return -1;
+  if (!*end) {
+    o->row_group_rows = n;
+    return 0;
+  }
+  static const char *const units[] = {"k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib"};
+  for (int i = 0; i < 9; i++) {
+    if (strcasecmp(end, units[i]) != 0) continue;
+    int shift = 10 * (i / 3 + 1);
+    if (n > (INT64_MAX >> shift)) return -1;
+    o->row_group_bytes = (int64_t)n << shift;
+    o->row_group_rows = INT64_MAX;
+    return 0;
+  }
+  return -1;
+}
+
+/* The input options of convert: 0 not one, 1 a flag, 2 with its value; -status on a usage error. */
+static int convert_option(const char *cmd, const char *a, const char *v, wopts *w) {
+  if ((strcmp(a, "--delimiter") == 0 || strcmp(a, "--quote") == 0) && v) {
+    char c = strcmp(v, "\\t") == 0 || strcmp(v, "tab") == 0 ? '\t' : v[0];
+    if (!((!v[1] || c == '\t') && c && c != '\n' && c != '\r'))
+      return -usage(cmd, a[2] == 'd' ? "bad --delimiter '%s' (one character, or \\t)" : "bad --quote '%s' (one character)", v);
+    if (a[2] == 'd') w->delimiter = c;
+    else w->quote = c;
+    return 2;
+  }
+  if (strcmp(a, "--null-string") == 0 && v) {
+    w->null_string = v;
+    return 2;
+  }
+  if (strcmp(a, "--input-encoding") == 0 && v) {
+    if (strcasecmp(v, "latin1") == 0 || strcasecmp(v, "latin-1") == 0 || strcasecmp(v, "iso-8859-1") == 0) w->latin1 = true;
+    else if (strcasecmp(v, "utf8") != 0 && strcasecmp(v, "utf-8") != 0)
+      return -usage(cmd, "unknown --input-encoding '%s' (utf8 or latin1)", v);
+    return 2;
+  }
+  if (strcmp(a, "--no-header") == 0) w->no_header = true;
+  else if (strcmp(a, "--dry-run") == 0) w->dry_run = true;
+  else if (strcmp(a, "--format") == 0 && v) {
+    if (strcmp(v, "csv") != 0 && strcmp(v, "jsonl") != 0) return -usage(cmd, "bad --format '%s' (csv or jsonl)", v);
+    w->format = v;
+    return 2;
+  } else return 0;
+  return 1;
+}
+
 /* Parse argv into w; returns 0, or an exit status. */
 
 int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
   bool is_convert = kind == CMD_CONVERT;
+  int r;
   memset(w, 0, sizeof *w);
   pqt_write_options_init(&w->o);
   const char *pos[2];
@@ -165,10 +252,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       s->bloom = 1;
       i++;
     } else if (strcmp(a, "--row-group-size") == 0 && v) {
-      char *end;
-      long long n = strtoll(v, &end, 10);
-      if (*end || n <= 0) return usage(cmd, "bad --row-group-size '%s'", v);
-      w->o.row_group_rows = n;
+      if (parse_row_group_size(v, &w->o) != 0) return usage(cmd, "bad --row-group-size '%s' (ROWS, or a size such as 64MiB)", v);
       i++;
     } else if (strcmp(a, "--page-version") == 0 && v) {
       if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) return usage(cmd, "bad --page-version '%s' (1 or 2)", v);
@@ -180,17 +264,21 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       w->o.defaults.statistics = 0;
     } else if (strcmp(a, "--no-page-index") == 0) {
       w->o.defaults.page_index = 0;
-    } else if (strcmp(a, "--no-crc") == 0) {
+    } else if (strcmp(a, "--no-write-crc") == 0) {
       w->o.defaults.crc = 0;
+    } else if (strcmp(a, "--no-crc") == 0) {
+      return usage(cmd, "%s", "'--no-crc' means 'do not verify checksums when reading'; to write no page "
+                   "checksums say --no-write-crc");
+    } else if (is_convert && (r = convert_option(cmd, a, v, w)) != 0) {
+      if (r < 0) return -r;
+      i += r - 1;
+    } else if (strcmp(a, "--force") == 0) {
+      w->force = true;
     } else if (kind != CMD_REWRITE && strcmp(a, "--schema") == 0 && v) {
       w->schema = v;
       i++;
     } else if (kind == CMD_SALVAGE && strcmp(a, "--like") == 0 && v) {
       w->like = v;
-      i++;
-    } else if (is_convert && strcmp(a, "--format") == 0 && v) {
-      if (strcmp(v, "csv") != 0 && strcmp(v, "jsonl") != 0) return usage(cmd, "bad --format '%s' (csv or jsonl)", v);
-      w->format = v;
       i++;
     } else if (a[0] == '-' && a[1]) {
       return usage(cmd, "unknown or incomplete option '%s'", a);
@@ -199,9 +287,9 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       pos[npos++] = a;
     }
   }
-  if (npos != 2) return usage(cmd, "%s", "need an input and an output file");
+  if (npos != 2 && !(w->dry_run && npos == 1)) return usage(cmd, "%s", "need an input and an output file");
   w->in = pos[0];
-  w->out = pos[1];
+  w->out = npos == 2 ? pos[1] : NULL;
   if (w->n_specs) {
     w->ovr = calloc((size_t)w->n_specs, sizeof *w->ovr);
     if (!w->ovr) return EXIT_DATA;
@@ -233,3 +321,42 @@ bool want_help(int argc, char **argv) {
   return false;
 }
 
+
+static bool is_column(const struct ArrowSchema *s, const char *path) {
+  for (int64_t i = 0; i < s->n_children; i++) {
+    const char *n = s->children[i]->name;
+    size_t l = strlen(n);
+    if (strncmp(path, n, l) != 0) continue;
+    if (!path[l]) return true;
+    if (path[l] == '.' && is_column(s->children[i], path + l + 1)) return true;
+  }
+  /* Parquet paths name the list/map levels that Arrow leaves out */
+  for (int64_t i = 0; i < s->n_children; i++) {
+    const char *f = s->children[i]->format;
+    if ((strcmp(f, "+l") == 0 || strcmp(f, "+m") == 0) && is_column(s->children[i], path)) return true;
+  }
+  return false;
+}
+
+int check_option_columns(const char *cmd, const wopts *w, pqt_writer *wr) {
+  struct ArrowSchema as;
+  memset(&as, 0, sizeof as);
+  pqt_error e;
+  if (pqt_writer_arrow_schema(wr, &as, &e) != PQT_OK) return fail(cmd, &e);
+  int rc = 0;
+  for (int i = 0; i < w->n_specs && !rc; i++) {
+    const char *p = w->specs[i].path;
+    /* a.list.element / m.key_value.key: accept the Parquet levels too */
+    char *q = strdup(p);
+    if (!q) break;
+    for (const char *lv[] = {".list.element", ".key_value", ".list", ".element", NULL}, **x = lv; *x; x++) {
+      char *at;
+      while ((at = strstr(q, *x)) != NULL) memmove(at, at + strlen(*x), strlen(at + strlen(*x)) + 1);
+    }
+    if (!is_column(&as, p) && !is_column(&as, q))
+      rc = usage(cmd, w->specs[i].bloom ? "--bloom: no column '%s' in the schema" : "--encoding: no column '%s' in the schema", p);
+    free(q);
+  }
+  if (as.release) as.release(&as);
+  return rc;
+}

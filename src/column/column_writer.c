@@ -624,7 +624,7 @@ static int32_t boundary_order(const pqt_column_writer *cw, const page_info *pis,
     const page_info *p = &pis[i];
     if (!p->has_bounds || p->null_page) continue;
     if (prev) {
-      const uint8_t *b = cw->pi_bounds.data;
+      const uint8_t *b = cw->pi_bounds.data ? cw->pi_bounds.data : (const uint8_t *)""; /* all bounds empty */
       int cmn = pqt_stats_compare(cw->sort, b + p->min_off, p->min_len, b + prev->min_off, prev->min_len);
       int cmx = pqt_stats_compare(cw->sort, b + p->max_off, p->max_len, b + prev->max_off, prev->max_len);
       if (cmn < 0 || cmx < 0) asc = false;
@@ -799,12 +799,13 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
         goto done;
       }
       const int64_t *hist = (const int64_t *)(const void *)cw->pi_hist.data;
+      const uint8_t *bounds = cw->pi_bounds.data ? cw->pi_bounds.data : (const uint8_t *)""; /* all bounds empty */
       for (int32_t i = 0; i < np; i++) {
         const page_info *p = &pis[i];
         cix.null_pages.items[i] = p->null_page;
         if (p->has_bounds && !p->null_page) {
-          cix.min_values.items[i] = (pqt_bytes){cw->pi_bounds.data + p->min_off, p->min_len};
-          cix.max_values.items[i] = (pqt_bytes){cw->pi_bounds.data + p->max_off, p->max_len};
+          cix.min_values.items[i] = (pqt_bytes){bounds + p->min_off, p->min_len};
+          cix.max_values.items[i] = (pqt_bytes){bounds + p->max_off, p->max_len};
         } else {
           cix.min_values.items[i] = cix.max_values.items[i] = (pqt_bytes){(const uint8_t *)"", 0};
         }

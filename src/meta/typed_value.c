@@ -193,7 +193,7 @@ static bool is_integer_kind(int32_t k) {
 static bool i64_to_be(int64_t x, size_t width, uint8_t *outp) {
   for (size_t i = 0; i < width; i++) {
     size_t shift = 8 * i;
-    outp[width - 1 - i] = shift < 64 ? (uint8_t)((uint64_t)x >> shift) : (uint8_t)(x < 0 ? 0xFF : 0);
+    outp[width - 1 - i] = (uint8_t)(shift < 64 ? (uint64_t)x >> shift : (x < 0 ? 0xFFu : 0u));
   }
   if (width >= 8) return true;
   int64_t lo = -((int64_t)1 << (8 * width - 1)), hi = ((int64_t)1 << (8 * width - 1)) - 1;

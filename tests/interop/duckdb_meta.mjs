@@ -29,7 +29,7 @@ let failed = 0;
 const check = (ok, what) => { if (!ok) { console.log("FAIL " + what); failed++; } };
 for (const opts of [[], ["--page-version", "2", "--codec", "zstd"], ["--no-dictionary", "--codec", "gzip"]]) {
   const out = path.join(work, "meta.parquet");
-  const r = spawnSync(cli, ["convert", ...opts, "--bloom", "name", "--bloom", "id", csv, out], { encoding: "utf8" });
+  const r = spawnSync(cli, ["convert", "--force", ...opts, "--bloom", "name", "--bloom", "id", csv, out], { encoding: "utf8" });
   if (r.status !== 0) { console.log("FAIL convert: " + r.stderr); process.exit(1); }
   const inst = await duck.DuckDBInstance.create(":memory:");
   const con = await inst.connect();

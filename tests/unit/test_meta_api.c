@@ -573,7 +573,7 @@ static pqt_reader *write_types_file(pqt_string *file) {
   pqt_write_options_init(&o);
   o.defaults.bloom_filter = 1;
   o.defaults.bloom_ndv = 16;
-  pqt_write_schema ws = {TYPES_SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = TYPES_SCHEMA};
   pqt_writer *w;
   pqt_error e;
   memset(file, 0, sizeof *file);
@@ -760,7 +760,7 @@ static void test_every_type(void) {
    * keeps the dictionary) as Arrow decimal128, and as typed values */
   pqt_write_options o;
   pqt_write_options_init(&o);
-  pqt_write_schema ws = {"message m { required fixed_len_byte_array(16) dec (DECIMAL(30,3)); }", NULL, NULL};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required fixed_len_byte_array(16) dec (DECIMAL(30,3)); }"};
   pqt_writer *w;
   uint8_t fl[300 * 16];
   for (int i = 0; i < 300; i++) put_be(fl + 16 * i, 16, i % 3 == 0 ? -1000 : i % 3 == 1 ? 123456789 : 0);
@@ -829,7 +829,7 @@ static void test_source_without_borrow(void) {
   c.data = pqt_test_read_file(g_path, &c.len);
   CHECK(c.data != NULL);
   if (!c.data) return;
-  pqt_io io = {copy_read, NULL, copy_release, c.len, &c};
+  pqt_io io = {.struct_size = sizeof(pqt_io), .read_at = copy_read, .release = copy_release, .size = c.len, .private_data = &c};
   pqt_reader *r;
   pqt_error e;
   CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
@@ -858,7 +858,7 @@ static void test_source_without_borrow(void) {
   c.bytes_read = 0;
   CHECK(c.data != NULL);
   if (!c.data) return;
-  io = (pqt_io){copy_read, NULL, copy_release, c.len, &c};
+  io = (pqt_io){.struct_size = sizeof(pqt_io), .read_at = copy_read, .release = copy_release, .size = c.len, .private_data = &c};
   CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
   pqt_chunk_info ci;
   pqt_chunk_info_init(&ci);
