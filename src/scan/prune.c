@@ -20,10 +20,12 @@
  *      satisfy > and != under this library's NaN semantics;
  *    - never INT96, INTERVAL or types without an order.
  *    null_count decides IS NULL / IS NOT NULL and all-null chunks.
- * 2. Dictionaries: when every data page of a chunk is dictionary-encoded
- *    (encoding_stats; else the encodings list holds nothing but dictionary
- *    and level encodings), the dictionary page is read and the leaf
- *    predicate evaluated over its values: none true skips the group.
+ * 2. Dictionaries, for = and IN: when every data page of a chunk is
+ *    dictionary-encoded (encoding_stats; else the encodings list holds
+ *    nothing but dictionary and level encodings), the dictionary page is
+ *    read and the predicate evaluated over its values: none true skips the
+ *    group. (A dictionary that does not prune is read again with its chunk:
+ *    those bytes count twice in pqt_scan_stats.)
  *    Encrypted chunks and chunks whose dictionary cannot be read are kept.
  */
 #include <math.h>
@@ -313,7 +315,9 @@ typedef struct prune_ctx {
 } prune_ctx;
 
 static bool dict_skip_leaf(prune_ctx *c, const pqt_bound *b) {
-  if (b->kind != PQT_B_CMP && b->kind != PQT_B_IN && b->kind != PQT_B_LIKE) return false;
+  /* = and IN only: a dictionary read that does not prune is read again with
+   * its chunk, and ranges are what the statistics answer well */
+  if (!(b->kind == PQT_B_CMP && b->op == PQT_CMP_EQ) && b->kind != PQT_B_IN) return false;
   if (!b->node->is_leaf || b->leaf < 0) return false;
   if (!c->tried[b->leaf]) {
     c->tried[b->leaf] = 1;
