@@ -873,5 +873,128 @@ static void test_corpus_old_writers(void) {
   }
 }
 
-RUN_TESTS("filter_random", TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
+/* A predicate on one field of a struct, the projection another field of
+ * it and a map: the output keeps exactly the projected shape (the struct
+ * with its projected child only), rows as the full read's. */
+static void test_struct_projection(void) {
+  const char *schema =
+      "message m {\n"
+      "  required int32 k;\n"
+      "  optional group a { optional int32 b; optional binary c (STRING); }\n"
+      "  optional group mm (MAP) { repeated group key_value { required binary key (STRING); optional int32 value; } }\n"
+      "}\n";
+  pqt_string buf;
+  memset(&buf, 0, sizeof buf);
+  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &buf, &ws, NULL, NULL));
+  if (!w) return;
+  enum { N = 60 };
+  int32_t k[N], b[N * 3], val[N * 3], offs[N * 3 + 1], koffs[N * 3 + 1];
+  int16_t def[N * 3], rep[N * 3];
+  char cbytes[N * 8], kbytes[N * 3];
+  int64_t nv = 0, nl = 0;
+  for (int i = 0; i < N; i++) k[i] = i;
+  CHECK_OK(pqt_writer_write_column(w, 0, N, NULL, NULL, k, NULL, N, NULL));
+  /* a.b: a null when i % 5 == 0, b null when i % 4 == 0 */
+  for (int i = 0; i < N; i++) {
+    def[i] = i % 5 == 0 ? 0 : i % 4 == 0 ? 1 : 2;
+    if (def[i] == 2) b[nv++] = i;
+  }
+  CHECK_OK(pqt_writer_write_column(w, 1, N, def, NULL, b, NULL, nv, NULL));
+  nv = 0;
+  size_t nb = 0;
+  offs[0] = 0;
+  for (int i = 0; i < N; i++) {
+    def[i] = i % 5 == 0 ? 0 : 2;
+    if (def[i] == 2) {
+      nb += (size_t)snprintf(cbytes + nb, 8, "c%d", i);
+      offs[++nv] = (int32_t)nb;
+    }
+  }
+  CHECK_OK(pqt_writer_write_column(w, 2, N, def, NULL, cbytes, offs, nv, NULL));
+  /* mm: null when i % 6 == 0, else i % 3 entries key 'x'+e, value e or null */
+  nl = nv = 0;
+  koffs[0] = 0;
+  nb = 0;
+  int64_t nvv = 0;
+  int16_t vdef[N * 3];
+  for (int i = 0; i < N; i++) {
+    if (i % 6 == 0 || i % 3 == 0) {
+      rep[nl] = 0;
+      vdef[nl] = def[nl] = i % 6 == 0 ? 0 : 1;
+      nl++;
+      continue;
+    }
+    for (int e = 0; e < i % 3; e++) {
+      rep[nl] = e ? 1 : 0;
+      def[nl] = 2;
+      kbytes[nb++] = (char)('x' + e);
+      koffs[++nv] = (int32_t)nb;
+      vdef[nl] = (i + e) % 2 ? 3 : 2;
+      if (vdef[nl] == 3) val[nvv++] = i * 10 + e;
+      nl++;
+    }
+  }
+  CHECK_OK(pqt_writer_write_column(w, 3, nl, def, rep, kbytes, koffs, nv, NULL));
+  CHECK_OK(pqt_writer_write_column(w, 4, nl, vdef, rep, val, NULL, nvv, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, NULL));
+  if (!r) {
+    pqt_string_free(&buf);
+    return;
+  }
+  const char *proj[] = {"a.c", "mm"};
+  pqt_scan_options so;
+  pqt_scan_options_init(&so);
+  so.columns = proj;
+  so.n_columns = 2;
+  lines full = {0}, got = {0}, want = {0};
+  CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &full, NULL));
+  size_t n_full = 0;
+  size_t *starts = split(full.text, full.len, &n_full);
+  CHECK_EQ_INT(n_full, N);
+  int64_t n_want = 0;
+  for (int i = 0; i < N && n_full == N; i++)
+    if (i % 5 != 0 && i % 4 != 0 && i > 17) { /* a.b > 17 */
+      collect(&want, full.text + starts[i], strlen(full.text + starts[i]));
+      collect(&want, "\n", 1);
+      n_want++;
+    }
+  pqt_expr *e = NULL;
+  CHECK_OK(pqt_expr_parse("a.b > 17", 8, &e, NULL));
+  so.filter = e;
+  CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &got, NULL));
+  CHECK_MSG(got.len == want.len && memcmp(got.text, want.text, got.len) == 0, "struct projection:\n%s\nwant\n%s",
+            got.text ? got.text : "", want.text ? want.text : "");
+  CHECK(want.text && strstr(want.text, "{\"a\":{\"c\":\"c18\"},\"mm\":null}\n") == want.text);
+  CHECK(want.text && strstr(want.text, "{\"a\":{\"c\":\"c19\"},\"mm\":[{\"key\":\"x\",\"value\":190}]}\n"));
+  /* the stream: the same shape as without the predicate */
+  struct ArrowArrayStream st;
+  CHECK_OK(pqt_reader_get_stream(r, &so, &st, NULL));
+  struct ArrowArray arr;
+  int64_t rows = 0;
+  while (st.get_next(&st, &arr) == 0 && arr.release) {
+    CHECK_EQ_INT(arr.n_children, 2);
+    if (arr.n_children == 2) {
+      CHECK_EQ_INT(arr.children[0]->n_children, 1); /* a: c only */
+      CHECK_EQ_INT(arr.children[0]->length, arr.length);
+      CHECK_EQ_INT(arr.children[1]->length, arr.length);
+    }
+    rows += arr.length;
+    arr.release(&arr);
+  }
+  st.release(&st);
+  CHECK_EQ_INT(rows, n_want);
+  pqt_expr_free(e);
+  free(starts);
+  free(full.text);
+  free(got.text);
+  free(want.text);
+  pqt_reader_close(r);
+  pqt_string_free(&buf);
+}
+
+RUN_TESTS("filter_random", TEST_CASE(test_struct_projection), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
           TEST_CASE(test_old_writer_rule), TEST_CASE(test_corpus_old_writers))
