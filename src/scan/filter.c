@@ -232,9 +232,26 @@ static bool fast_cmp(const pqt_bound *b, const pqt_array *a, int64_t n, uint8_t 
     FAST_LOOP(int64_t, (int64_t)pqt_load_u64le(base + (size_t)i * 8));
     return true;
   }
-  if (b->vx == PQT_VX_DOUBLE && !isnan(b->lits[0].d)) {
-    /* NaN slots are fixed up by the caller's general path: only when none */
-    return false;
+  if ((b->vx == PQT_VX_DOUBLE || b->vx == PQT_VX_FLOAT) && !isnan(b->lits[0].d)) {
+    /* IEEE comparisons, with > and >= written as !(<=) and !(<) so that NaN
+     * (above every number here) satisfies them; -0 == +0 as wanted */
+    double L = b->lits[0].d;
+    const uint8_t *base = a->values->data;
+    bool dbl = b->vx == PQT_VX_DOUBLE;
+    for (int64_t i = 0; i < n; i++) {
+      double v = dbl ? pqt_vx_float(PQT_VX_DOUBLE, base + (size_t)i * 8) : pqt_vx_float(PQT_VX_FLOAT, base + (size_t)i * 4);
+      bool h;
+      switch (op) {
+        case PQT_CMP_EQ: h = v == L; break;
+        case PQT_CMP_NE: h = !(v == L); break;
+        case PQT_CMP_LT: h = v < L; break;
+        case PQT_CMP_LE: h = v <= L; break;
+        case PQT_CMP_GT: h = !(v <= L); break;
+        default: h = !(v < L); break;
+      }
+      t[i] = h;
+    }
+    return true;
   }
   return false;
 }
