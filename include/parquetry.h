@@ -354,8 +354,8 @@ typedef struct pqt_scan_options {
   int64_t batch_size;
   /* Rows to return: only those where this predicate is true (NULL: all).
    * See parquetry_filter.h; the expression must outlive the scan. Its
-   * columns need not be projected. Row groups that statistics or
-   * dictionaries show cannot match are not read. */
+   * columns need not be projected. Row groups that statistics,
+   * dictionaries or Bloom filters show cannot match are not read. */
   const struct pqt_expr *filter;
   /* When not NULL, filled with what the scan read (pqt_scan_stats): at the
    * end of pqt_reader_write_text, after each batch of a stream. */

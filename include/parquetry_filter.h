@@ -131,6 +131,7 @@ typedef struct pqt_scan_stats {
   uint64_t bytes_read;
   int64_t row_groups_pruned_stats;      /* skipped by min/max/null counts */
   int64_t row_groups_pruned_dictionary; /* skipped by the dictionary */
+  int64_t row_groups_pruned_bloom;      /* skipped by a Bloom filter (read by block) */
 } pqt_scan_stats;
 
 /* Count the rows of a scan (opts: row_groups and filter apply; the

@@ -27,13 +27,22 @@
  *    group. (A dictionary that does not prune is read again with its chunk:
  *    those bytes count twice in pqt_scan_stats.)
  *    Encrypted chunks and chunks whose dictionary cannot be read are kept.
+ * 3. Bloom filters, for = and IN, when the first two kept the group: the
+ *    filter's header, then only the 32-byte block each literal's hash
+ *    selects (not the whole bitset); a literal whose bits are not all set
+ *    is definitely absent. The literal is hashed in the column's PLAIN
+ *    encoding; literals with more than one stored form (float zeros, NaN,
+ *    DECIMAL byte arrays of any length) are never probed.
  */
 #include <math.h>
 
 #include "column/statistics.h"
 #include "encoding/plain.h"
+#include "meta/bloom.h"
 #include "page/page_reader.h"
 #include "scan/filter.h"
+#include "thrift/codec.h"
+#include "thrift/parquet_desc.h"
 
 /* ---- created_by ------------------------------------------------------------------ */
 
@@ -304,13 +313,130 @@ static pqt_array *read_dictionary(pqt_reader *r, int32_t g, int32_t leaf, const 
   return a;
 }
 
+/* ---- Bloom filters ------------------------------------------------------- */
+
+/* The PLAIN bytes a value equal to L is stored as; false when there is no
+ * single form (or none). */
+static bool plain_literal(const pqt_bound *b, const pqt_blit *L, uint8_t *buf, const uint8_t **p, size_t *n) {
+  __int128 v = L->i;
+  switch (b->vx) {
+    case PQT_VX_I32:
+      if (v < INT32_MIN || v > INT32_MAX) return false;
+      pqt_store_u32le(buf, (uint32_t)(int32_t)v);
+      *p = buf;
+      *n = 4;
+      return true;
+    case PQT_VX_U32:
+      if (v < 0 || v > UINT32_MAX) return false;
+      pqt_store_u32le(buf, (uint32_t)v);
+      *p = buf;
+      *n = 4;
+      return true;
+    case PQT_VX_I64:
+      if (v < INT64_MIN || v > INT64_MAX) return false;
+      pqt_store_u64le(buf, (uint64_t)(int64_t)v);
+      *p = buf;
+      *n = 8;
+      return true;
+    case PQT_VX_U64:
+      if (v < 0 || v > (__int128)UINT64_MAX) return false;
+      pqt_store_u64le(buf, (uint64_t)v);
+      *p = buf;
+      *n = 8;
+      return true;
+    case PQT_VX_DEC_FLBA: {
+      size_t w = b->width;
+      if (w == 0 || w > 16) return false;
+      for (size_t i = 0; i < w; i++) buf[w - 1 - i] = (uint8_t)((unsigned __int128)v >> (8 * i));
+      if (pqt_vx_int(PQT_VX_DEC_FLBA, buf, w) != v) return false; /* does not fit */
+      *p = buf;
+      *n = w;
+      return true;
+    }
+    case PQT_VX_DOUBLE: {
+      if (isnan(L->d) || L->d == 0) return false;
+      uint64_t u;
+      memcpy(&u, &L->d, 8);
+      pqt_store_u64le(buf, u);
+      *p = buf;
+      *n = 8;
+      return true;
+    }
+    case PQT_VX_FLOAT: {
+      if (isnan(L->d) || L->d == 0) return false;
+      float f = (float)L->d;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      pqt_store_u32le(buf, u);
+      *p = buf;
+      *n = 4;
+      return true;
+    }
+    case PQT_VX_BA:
+    case PQT_VX_FLBA:
+      *p = L->b ? L->b : (const uint8_t *)"";
+      *n = L->n;
+      return true;
+    default: return false;
+  }
+}
+
+typedef struct bloom_view {
+  bool ok;
+  uint64_t bitset; /* file offset of block 0 */
+  uint32_t n_blocks;
+} bloom_view;
+
+/* The chunk's filter header: where its blocks are. */
+static bloom_view bloom_header(pqt_reader *r, const pqt_column_chunk *cc) {
+  bloom_view v = {false, 0, 0};
+  const pqt_column_metadata *cm = &cc->meta_data;
+  if (!PQT_HAS(cm, 14) || cm->bloom_filter_offset < 4 || PQT_HAS(cc, 8)) return v;
+  uint64_t off = (uint64_t)cm->bloom_filter_offset;
+  if (off >= r->io.size) return v;
+  uint64_t avail = r->io.size - off;
+  if (PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
+    avail = (uint64_t)cm->bloom_filter_length;
+  uint8_t hdr[64];
+  size_t n = avail < sizeof hdr ? (size_t)avail : sizeof hdr;
+  pqt_error e;
+  if (r->io.read_at(r->io.private_data, off, hdr, n, &e) != PQT_OK) return v;
+  pqt_bloom_filter_header h;
+  memset(&h, 0, sizeof h);
+  size_t used = 0;
+  if (pqt_thrift_decode(&pqt_desc_bloom_filter_header, hdr, n, &used, NULL, &h, &e) != PQT_OK) return v;
+  /* BLOCK, XXHASH, UNCOMPRESSED: union member 1 of each */
+  if (h.algorithm != (1u << 1) || h.hash != (1u << 1) || h.compression != (1u << 1)) return v;
+  if (h.num_bytes < 32 || (h.num_bytes & (h.num_bytes - 1)) || (uint64_t)h.num_bytes > avail - used) return v;
+  v.ok = true;
+  v.bitset = off + used;
+  v.n_blocks = (uint32_t)(h.num_bytes / 32);
+  return v;
+}
+
+/* Is the value (PLAIN bytes p[0..n)) definitely absent? Reads one block. */
+static bool bloom_absent(pqt_reader *r, const bloom_view *v, const uint8_t *p, size_t n) {
+  uint64_t h = pqt_bloom_hash(p, n);
+  uint32_t blk = (uint32_t)(((h >> 32) * (uint64_t)v->n_blocks) >> 32);
+  uint8_t raw[32];
+  pqt_error e;
+  if (r->io.read_at(r->io.private_data, v->bitset + (uint64_t)blk * 32, raw, 32, &e) != PQT_OK) return false;
+  uint32_t words[8];
+  for (int i = 0; i < 8; i++) words[i] = pqt_load_u32le(raw + 4 * i);
+  /* the block alone, as a one-block filter: the bits depend on the low half of the hash only */
+  pqt_bloom one = {NULL, words, 1, 0};
+  return !pqt_bloom_check(&one, h);
+}
+
 typedef struct prune_ctx {
   pqt_reader *r;
   int32_t g;
   const pqt_filter *f;
   bool use_dict;
+  bool use_bloom;
   pqt_array **dicts;  /* per leaf, read on first use */
-  uint8_t *tried;
+  uint8_t *tried;     /* bit 0: dictionary, bit 1: Bloom filter header */
+  bloom_view *blooms; /* per leaf, read on first use */
   pqt_error *err;
 } prune_ctx;
 
@@ -319,8 +445,8 @@ static bool dict_skip_leaf(prune_ctx *c, const pqt_bound *b) {
    * its chunk, and ranges are what the statistics answer well */
   if (!(b->kind == PQT_B_CMP && b->op == PQT_CMP_EQ) && b->kind != PQT_B_IN) return false;
   if (!b->node->is_leaf || b->leaf < 0) return false;
-  if (!c->tried[b->leaf]) {
-    c->tried[b->leaf] = 1;
+  if (!(c->tried[b->leaf] & 1)) {
+    c->tried[b->leaf] |= 1;
     c->dicts[b->leaf] = read_dictionary(c->r, c->g, b->leaf, c->f->alloc);
   }
   const pqt_array *d = c->dicts[b->leaf];
@@ -329,6 +455,28 @@ static bool dict_skip_leaf(prune_ctx *c, const pqt_bound *b) {
   pqt_error e;
   if (pqt_filter_eval_leaf(b, d, &any, c->f->alloc, &e) != PQT_OK) return false;
   return !any;
+}
+
+static bool bloom_skip_leaf(prune_ctx *c, const pqt_bound *b) {
+  if (!(b->kind == PQT_B_CMP && b->op == PQT_CMP_EQ) && b->kind != PQT_B_IN) return false;
+  if (!b->node->is_leaf || b->leaf < 0) return false;
+  const pqt_column_chunk *cc = chunk_of(c->r, c->g, b->leaf);
+  if (!cc || cc->meta_data.type != c->r->schema->leaves[b->leaf]->physical_type) return false;
+  if (!(c->tried[b->leaf] & 2)) {
+    c->tried[b->leaf] |= 2;
+    c->blooms[b->leaf] = bloom_header(c->r, cc);
+  }
+  bloom_view v = c->blooms[b->leaf];
+  if (!v.ok) return false;
+  int32_t n = b->kind == PQT_B_IN ? b->n_lits : 1;
+  for (int32_t k = 0; k < n; k++) {
+    uint8_t buf[16];
+    const uint8_t *p;
+    size_t len;
+    if (!plain_literal(b, &b->lits[k], buf, &p, &len)) return false;
+    if (!bloom_absent(c->r, &v, p, len)) return false;
+  }
+  return true;
 }
 
 static bool skip_node(prune_ctx *c, const pqt_bound *b, int depth) {
@@ -340,14 +488,15 @@ static bool skip_node(prune_ctx *c, const pqt_bound *b, int depth) {
     case PQT_B_NOT: return false;
     default:
       if (stats_skip_leaf(c->r, c->g, b)) return true;
-      return c->use_dict && dict_skip_leaf(c, b);
+      if (c->use_dict && dict_skip_leaf(c, b)) return true;
+      return c->use_bloom && bloom_skip_leaf(c, b);
   }
 }
 
 pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *skip, pqt_error *err) {
   *skip = 0;
   if (g < 0 || g >= r->md.row_groups.n) return PQT_OK;
-  prune_ctx c = {r, g, f, false, NULL, NULL, err};
+  prune_ctx c = {r, g, f, false, false, NULL, NULL, NULL, err};
   if (skip_node(&c, f->root, 0)) {
     *skip = 1;
     return PQT_OK;
@@ -355,15 +504,20 @@ pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *
   size_t nl = (size_t)(f->n_leaves ? f->n_leaves : 1);
   c.dicts = pqt_mem_calloc(f->alloc, sizeof(pqt_array *) * nl);
   c.tried = pqt_mem_calloc(f->alloc, nl);
-  if (!c.dicts || !c.tried) {
+  c.blooms = pqt_mem_calloc(f->alloc, sizeof(bloom_view) * nl);
+  if (!c.dicts || !c.tried || !c.blooms) {
     pqt_mem_free(f->alloc, c.dicts, sizeof(pqt_array *) * nl);
     pqt_mem_free(f->alloc, c.tried, nl);
+    pqt_mem_free(f->alloc, c.blooms, sizeof(bloom_view) * nl);
     return pqt_nomem(err);
   }
   c.use_dict = true;
   if (skip_node(&c, f->root, 0)) *skip = 2;
+  c.use_bloom = true;
+  if (!*skip && skip_node(&c, f->root, 0)) *skip = 3;
   for (size_t i = 0; i < nl; i++) pqt_array_free(f->alloc, c.dicts[i]);
   pqt_mem_free(f->alloc, c.dicts, sizeof(pqt_array *) * nl);
   pqt_mem_free(f->alloc, c.tried, nl);
+  pqt_mem_free(f->alloc, c.blooms, sizeof(bloom_view) * nl);
   return PQT_OK;
 }

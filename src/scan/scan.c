@@ -92,7 +92,8 @@ pqt_status pqt_scan_group(pqt_scan *s, int32_t g, bool *read, pqt_error *err) {
     if (skip) {
       *read = false;
       if (skip == 1) s->stats.row_groups_pruned_stats++;
-      else s->stats.row_groups_pruned_dictionary++;
+      else if (skip == 2) s->stats.row_groups_pruned_dictionary++;
+      else s->stats.row_groups_pruned_bloom++;
       return PQT_OK;
     }
   }

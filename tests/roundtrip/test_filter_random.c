@@ -48,7 +48,7 @@ typedef struct dataset {
   row *rows;
   int n;
   int rg_rows;
-  bool sorted, dict;
+  bool sorted, dict, bloom;
   int page_version;
   const char *created_by;
 } dataset;
@@ -103,6 +103,8 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
   pqt_write_options_init(&o);
   o.row_group_rows = 1 << 30;
   o.defaults.dictionary = ds->dict;
+  o.defaults.bloom_filter = ds->bloom;
+  o.defaults.bloom_ndv = 1000;
   o.defaults.page_version = ds->page_version;
   o.defaults.page_row_limit = rint_in(7, 60);
   o.created_by = ds->created_by;
@@ -441,7 +443,7 @@ static size_t *split(char *text, size_t len, size_t *n) {
   return starts;
 }
 
-static int g_pruned_sorted, g_cases, g_dict_checked;
+static int g_pruned_sorted, g_cases, g_dict_checked, g_bloom_checked;
 
 /* One dataset x some predicates. */
 static void run_case(const dataset *ds, int n_preds) {
@@ -479,6 +481,7 @@ static void run_case(const dataset *ds, int n_preds) {
       const pqt_column_metadata *cm = &r->md.row_groups.items[g].columns.items[c].meta_data;
       if (PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < cm->data_page_offset)
         dict_bytes += (uint64_t)(cm->data_page_offset - cm->dictionary_page_offset);
+      if (PQT_HAS(cm, 14)) dict_bytes += 64 + 32 * 32; /* a Bloom filter's header and a block per literal */
     }
   for (int q = 0; q < n_preds && n_full == (size_t)ds->n; q++) {
     pred *p = gen(ds, 0);
@@ -525,11 +528,13 @@ static void run_case(const dataset *ds, int n_preds) {
     CHECK_EQ_INT(stats.rows, n_want);
     CHECK(stats.row_groups_read <= stats.row_groups_total && stats.row_groups_total == n_groups);
     CHECK(stats.pages_read <= stats.pages_total && stats.pages_total <= full_stats.pages_total);
-    /* more than the full read only by dictionary pages read to prune and then read again with their chunk */
+    /* more than the full read only by dictionary pages read to prune and then read again with their
+     * chunk, and by Bloom filter headers and blocks that did not prune */
     CHECK_MSG(stats.bytes_read <= full_stats.bytes_read + dict_bytes, "%s: %llu bytes read, the full read %llu", text,
               (unsigned long long)stats.bytes_read, (unsigned long long)full_stats.bytes_read);
-    if (!ds->dict) CHECK(stats.bytes_read <= full_stats.bytes_read);
-    CHECK_EQ_INT(stats.row_groups_read + stats.row_groups_pruned_stats + stats.row_groups_pruned_dictionary,
+    if (!ds->dict && !ds->bloom) CHECK(stats.bytes_read <= full_stats.bytes_read);
+    CHECK_EQ_INT(stats.row_groups_read + stats.row_groups_pruned_stats + stats.row_groups_pruned_dictionary +
+                     stats.row_groups_pruned_bloom,
                  stats.row_groups_total);
     if (ds->sorted && q < 3 && n_groups >= 4) {
       CHECK_MSG(stats.row_groups_read <= 2, "%s: %lld of %d row groups read on a sorted column", text,
@@ -537,6 +542,7 @@ static void run_case(const dataset *ds, int n_preds) {
       g_pruned_sorted += (int)stats.row_groups_pruned_stats;
     }
     if (stats.row_groups_pruned_dictionary) g_dict_checked++;
+    if (stats.row_groups_pruned_bloom) g_bloom_checked++;
     /* count agrees */
     int64_t cnt = -1;
     CHECK_OK(pqt_reader_count(r, &so, &cnt, NULL));
@@ -603,14 +609,15 @@ static void test_random(void) {
     ds.sorted = c % 2 == 0;
     ds.dict = (c / 2) % 2 == 0;
     ds.page_version = (c / 4) % 2 ? 2 : 1;
+    ds.bloom = (c / 8) % 2 == 1;
     ds.rows = malloc(sizeof(row) * (size_t)ds.n);
     make_rows(&ds);
     run_case(&ds, 30);
     free(ds.rows);
   }
   printf("  %d predicates checked, %d row groups pruned by statistics on narrow ranges of sorted columns, %d "
-         "predicates with dictionary pruning\n",
-         g_cases, g_pruned_sorted, g_dict_checked);
+         "predicates with dictionary pruning, %d with Bloom filter pruning\n",
+         g_cases, g_pruned_sorted, g_dict_checked, g_bloom_checked);
   CHECK(g_cases >= 24 * 25);
   CHECK(g_pruned_sorted > 0);
 }
@@ -683,6 +690,52 @@ static void test_dictionary_pruning(void) {
     pqt_string_free(&buf);
     free(ds.rows);
   }
+}
+
+/* Bloom filters: values spread over the whole range (statistics cannot
+ * prune), no dictionary: an absent value skips nearly every row group by
+ * its filter, reading the header and one 32-byte block per probe; a
+ * present value is never skipped. */
+static void test_bloom_pruning(void) {
+  g_rng = 99;
+  dataset ds;
+  memset(&ds, 0, sizeof ds);
+  ds.n = 2000;
+  ds.rg_rows = 500;
+  ds.dict = false;
+  ds.bloom = true;
+  ds.page_version = 1;
+  ds.rows = calloc((size_t)ds.n, sizeof(row));
+  make_rows(&ds);
+  for (int i = 0; i < ds.n; i++) {
+    ds.rows[i].i_null = ds.rows[i].s_null = false;
+    ds.rows[i].i = ((int64_t)i * 2654435761LL) % 1000000007LL * 2; /* even, distinct, spread out */
+    snprintf(ds.rows[i].s, sizeof ds.rows[i].s, "k%d", i % 100000);
+  }
+  ds.rows[0].i = -2000000000; /* the bounds of every group cover the probes */
+  ds.rows[1].i = 2100000000;
+  pqt_string buf;
+  CHECK(write_file(&ds, &buf));
+  int64_t pruned = 0, probes = 0;
+  for (int q = 0; q < 50; q++) {
+    char text[128];
+    int64_t n;
+    const row *x = &ds.rows[rint_in(0, ds.n - 1)];
+    snprintf(text, sizeof text, "i = %lld", (long long)(x->i + 1)); /* odd: absent */
+    pqt_scan_stats st = count_where(&buf, text, &n);
+    CHECK_EQ_INT(n, 0);
+    pruned += st.row_groups_pruned_bloom;
+    probes += 4;
+    CHECK_MSG(st.row_groups_read == 0 || st.bytes_read > 4 * 96, "%s", text);
+    if (st.row_groups_read == 0) CHECK_MSG(st.bytes_read <= 4 * (64 + 32), "%s: %llu bytes", text, (unsigned long long)st.bytes_read);
+    snprintf(text, sizeof text, "i IN (%lld, 7) OR s = '%s'", (long long)x->i, x->s); /* present */
+    st = count_where(&buf, text, &n);
+    CHECK_EQ_INT(n, 1);
+  }
+  printf("  %lld of %lld row groups skipped by Bloom filters for absent values\n", (long long)pruned, (long long)probes);
+  CHECK(pruned >= probes * 9 / 10);
+  pqt_string_free(&buf);
+  free(ds.rows);
 }
 
 /* Byte-array statistics from parquet-mr before 1.10 are in signed order:
@@ -996,5 +1049,5 @@ static void test_struct_projection(void) {
   pqt_string_free(&buf);
 }
 
-RUN_TESTS("filter_random", TEST_CASE(test_struct_projection), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
+RUN_TESTS("filter_random", TEST_CASE(test_struct_projection), TEST_CASE(test_bloom_pruning), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
           TEST_CASE(test_old_writer_rule), TEST_CASE(test_corpus_old_writers))

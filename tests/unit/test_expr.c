@@ -163,7 +163,14 @@ static void test_builders(void) {
   CHECK(pqt_expr_compare((pqt_cmp_op)42, pqt_expr_column("x"), pqt_expr_int(1)) == NULL);
   CHECK(pqt_expr_decimal(1, 39) == NULL);
   char buf[128];
-  pqt_scan_stats st = {5, 1, 3, 2, 9, 1234, 2, 0};
+  pqt_scan_stats st;
+  memset(&st, 0, sizeof st);
+  st.rows = 5;
+  st.row_groups_read = 1;
+  st.row_groups_total = 3;
+  st.pages_read = 2;
+  st.pages_total = 9;
+  st.bytes_read = 1234;
   pqt_scan_stats_format(&st, buf, sizeof buf);
   CHECK_EQ_STR(buf, "rows=5 row_groups=1/3 pages=2/9 bytes_read=1234");
 }
