@@ -11,7 +11,7 @@
 
 #include "parquetry.h"
 
-static const char *SCHEMA =
+static const char *EXPR_SCHEMA =
     "message m {\n"
     "  required int32 i;\n"
     "  optional int64 u (INTEGER(64,false));\n"
@@ -26,22 +26,20 @@ static const char *SCHEMA =
     "  optional group l (LIST) { repeated group list { optional int32 element; } }\n"
     "}\n";
 
-static pqt_string g_file;
-static int g_ready;
+static pqt_string expr_file;
+static int expr_ready;
 
-static void make_file(void) {
-  g_ready = -1;
+static void expr_make_file(void) {
+  expr_ready = -1;
   pqt_writer *w = NULL;
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws = {EXPR_SCHEMA, NULL, NULL};
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.row_group_rows = 4;
-  if (pqt_writer_open_buffer(&w, &g_file, &ws, &o, NULL) != PQT_OK) return;
+  if (pqt_writer_open_buffer(&w, &expr_file, &ws, &o, NULL) != PQT_OK) return;
   int n = pqt_writer_num_columns(w);
   for (int row = 0; row < 12; row++) {
     for (int c = 0; c < n; c++) {
-      pqt_reader *dummy = NULL;
-      (void)dummy;
       int16_t def = (int16_t)((row % 5 == 4) ? 0 : 1), rep = 0;
       uint8_t v[16];
       int32_t offs[2] = {0, 2};
@@ -78,10 +76,10 @@ static void make_file(void) {
     }
   }
   if (pqt_writer_close(w, NULL) != PQT_OK) return;
-  g_ready = 1;
+  expr_ready = 1;
 }
 
-static pqt_status discard(void *ctx, const char *data, size_t len) {
+static pqt_status expr_discard(void *ctx, const char *data, size_t len) {
   (void)ctx;
   (void)data;
   (void)len;
@@ -90,7 +88,7 @@ static pqt_status discard(void *ctx, const char *data, size_t len) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 4096) return 0;
-  if (!g_ready) make_file();
+  if (!expr_ready) expr_make_file();
   pqt_expr *e = NULL;
   pqt_error err;
   if (pqt_expr_parse((const char *)data, size, &e, &err) != PQT_OK) {
@@ -113,9 +111,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   pqt_string_free(&s1);
   pqt_string_free(&s2);
-  if (g_ready == 1) {
+  if (expr_ready == 1) {
     pqt_reader *r = NULL;
-    if (pqt_reader_open_buffer(&r, g_file.data, g_file.len, NULL, NULL) == PQT_OK) {
+    if (pqt_reader_open_buffer(&r, expr_file.data, expr_file.len, NULL, NULL) == PQT_OK) {
       pqt_scan_options so;
       pqt_scan_options_init(&so);
       so.filter = e;
@@ -123,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       so.stats = &st;
       int64_t n = -1;
       if (pqt_expr_check(e, r, NULL) == PQT_OK) {
-        if (pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, discard, NULL, NULL) != PQT_OK) abort();
+        if (pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, expr_discard, NULL, NULL) != PQT_OK) abort();
         if (st.rows < 0 || st.rows > 12) abort();
         if (pqt_reader_count(r, &so, &n, NULL) != PQT_OK || n != st.rows) abort();
       }

@@ -358,7 +358,8 @@ typedef struct pqt_scan_options {
    * dictionaries or Bloom filters show cannot match are not read. */
   const struct pqt_expr *filter;
   /* When not NULL, filled with what the scan read (pqt_scan_stats): at the
-   * end of pqt_reader_write_text, after each batch of a stream. */
+   * end of pqt_reader_write_text, after each batch of a stream (it must
+   * then outlive the stream). */
   struct pqt_scan_stats *stats;
 } pqt_scan_options;
 

@@ -344,7 +344,7 @@ static pqt_status eval_node(eval_ctx *c, const pqt_bound *b, uint8_t *t, uint8_t
     }
     default: {
       const pqt_array *a = find_array(c->d, b->node);
-      if (!a || a->length != n)
+      if (!a || a->length != n || (b->kind != PQT_B_ISNULL && (!a->values || ((b->vx == PQT_VX_BA || b->vx == PQT_VX_DEC_BA) && !a->offsets))))
         return pqt_error_set(c->err, PQT_EINVAL, "filter: column %s is not in the batch",
                              b->node->dotted_path ? b->node->dotted_path : b->node->name);
       return eval_leafpred(b, a, n, t, f);
@@ -424,6 +424,7 @@ static pqt_status select_leaf(const pqt_allocator *alloc, const pqt_array *in, c
     return PQT_OK;
   }
   if (t == PQT_BYTE_ARRAY) {
+    if (!in->offsets) return pqt_error_set(err, PQT_EINVAL, "filter: byte array without offsets");
     const int32_t *off = (const int32_t *)(const void *)in->offsets->data;
     size_t total = 0;
     for (int64_t i = 0; i < in->length; i++)
@@ -448,6 +449,7 @@ static pqt_status select_leaf(const pqt_allocator *alloc, const pqt_array *in, c
     return PQT_OK;
   }
   size_t w = pqt_physical_width(t, x->type_length);
+  if (!in->values) return pqt_shared_alloc(alloc, (size_t)n_sel * w + 1, &o->values, err); /* no values: zeros */
   PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n_sel * w + 1, &o->values, err));
   uint8_t *dst = o->values->data;
   const uint8_t *src = in->values->data;
@@ -468,6 +470,8 @@ static pqt_status select_leaf(const pqt_allocator *alloc, const pqt_array *in, c
 
 static pqt_status select_list(const pqt_allocator *alloc, const pqt_array *in, const uint8_t *sel, int64_t n_sel,
                               pqt_array *o, pqt_error *err) {
+  if (!in->offsets || in->n_children != 1 || !in->children[0])
+    return pqt_error_set(err, PQT_EINVAL, "filter: list without offsets or element");
   const int32_t *off = (const int32_t *)(const void *)in->offsets->data;
   const pqt_array *child = in->children[0];
   int64_t cn = child->length;
