@@ -438,8 +438,8 @@ static const command commands[] = {
      "  --format jsonl|csv    output format (default jsonl)\n"
      "  --where EXPR          only rows where EXPR is true, e.g.\n"
      "                        \"d >= DATE '1995-01-01' AND flag = 'R'\", \"x IN (1,2)\",\n"
-     "                        \"s LIKE 'ab%'\", \"a.b IS NOT NULL\" (row groups that cannot match\n"
-     "                        are skipped by their statistics and dictionaries)\n"
+     "                        \"s LIKE 'ab%'\", \"a.b IS NOT NULL\" (row groups that cannot match are\n"
+     "                        skipped by their statistics, dictionaries and Bloom filters)\n"
      "  --stats               at the end, on stderr: rows=R row_groups=G/GT pages=P/PT\n"
      "                        bytes_read=B (what was read of the file)" READ_OPTIONS_HELP,
      "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] [--where EXPR] [--stats] FILE", cmd_cat},
