@@ -109,13 +109,14 @@ void pqt_scan_group_done(pqt_scan *s, int32_t g, int64_t pages) {
 pqt_status pqt_scan_batch(pqt_scan *s, pqt_row_group_data *d, pqt_error *err) {
   if (!s->filter) return PQT_OK;
   const pqt_allocator *a = s->r->data_alloc;
-  if (d->num_rows > 0) {
-    uint8_t *sel = pqt_mem_alloc(a, (size_t)d->num_rows);
+  int64_t n = d->num_rows; /* the selection changes d->num_rows */
+  if (n > 0) {
+    uint8_t *sel = pqt_mem_alloc(a, (size_t)n);
     if (!sel) return pqt_nomem(err);
     int64_t k = 0;
     pqt_status st = pqt_filter_eval(s->filter, d, sel, &k, err);
     if (st == PQT_OK) st = pqt_batch_select(a, d, sel, k, err);
-    pqt_mem_free(a, sel, (size_t)d->num_rows);
+    pqt_mem_free(a, sel, (size_t)n);
     PQT_RETURN_NOT_OK(st);
   }
   return pqt_batch_project(a, d, s->user_sel, err);

@@ -40,6 +40,9 @@
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_expr
 #include "../../fuzz/fuzz_expr.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_filter_file
+#include "../../fuzz/fuzz_filter_file.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *, size_t);
 
@@ -133,6 +136,12 @@ static void test_expr_corpus_and_regressions(void) {
   (void)replay("regressions/fuzz_expr", pqt_fuzz_entry_expr, 0);
 }
 
+static void test_filter_file_corpus_and_regressions(void) {
+  int n = replay("corpus/filter_file", pqt_fuzz_entry_filter_file, 0);
+  CHECK_MSG(n >= 5, "fuzz/corpus/filter_file holds the filtered-scan seeds (%d found)", n);
+  (void)replay("regressions/fuzz_filter_file", pqt_fuzz_entry_filter_file, 0);
+}
+
 /* The fixtures and a sample of small corpus files through the whole-file
  * target, so the target's own invariants are checked on valid files. */
 static void test_read_file_on_fixtures(void) {
@@ -165,6 +174,7 @@ int main(void) {
       TEST_CASE(test_encoding_and_codec_regressions),
       TEST_CASE(test_write_read_and_salvage_regressions),
       TEST_CASE(test_expr_corpus_and_regressions),
+      TEST_CASE(test_filter_file_corpus_and_regressions),
       TEST_CASE(test_read_file_on_fixtures),
   };
   return pqt_run_tests("fuzz_regressions", cases, sizeof cases / sizeof cases[0]);
