@@ -18,6 +18,7 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "file/reader_internal.h" /* the chunks' dictionary page sizes */
+#include "../../fuzz/fuzz_alloc.h"    /* every allocation freed, with its size */
 
 /* ---- a tiny deterministic RNG ---- */
 static uint64_t g_rng;
@@ -455,7 +456,12 @@ static void run_case(const dataset *ds, int n_preds) {
   }
   pqt_reader *r = NULL;
   pqt_error err;
-  CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, &err));
+  pqt_fuzz_alloc fa;
+  pqt_fuzz_alloc_init(&fa);
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.alloc = &fa.base;
+  CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, &ro, &err));
   if (!r) {
     pqt_string_free(&buf);
     return;
@@ -596,6 +602,8 @@ static void run_case(const dataset *ds, int n_preds) {
   free(full_starts);
   free(full.text);
   pqt_reader_close(r);
+  CHECK_EQ_INT(fa.live, 0);
+  CHECK_EQ_INT(fa.size_mismatches, 0);
   pqt_string_free(&buf);
 }
 
