@@ -1057,5 +1057,75 @@ static void test_struct_projection(void) {
   pqt_string_free(&buf);
 }
 
-RUN_TESTS("filter_random", TEST_CASE(test_struct_projection), TEST_CASE(test_bloom_pruning), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
+/* Exact counts on a hand-made file: 4 row groups of 100 rows, several
+ * pages per chunk, no dictionary: a range inside row group 1 of the sorted
+ * key reads that group only: exactly its chunks' data pages (as their
+ * encoding_stats count them) and exactly their bytes; the full read reads
+ * every page and byte of every chunk. */
+static void test_exact_counts(void) {
+  g_rng = 5;
+  dataset ds;
+  memset(&ds, 0, sizeof ds);
+  ds.n = 400;
+  ds.rg_rows = 100;
+  ds.sorted = true;
+  ds.dict = false;
+  ds.page_version = 1;
+  ds.rows = calloc((size_t)ds.n, sizeof(row));
+  make_rows(&ds);
+  pqt_string buf;
+  memset(&buf, 0, sizeof buf);
+  bool ok = write_file(&ds, &buf);
+  CHECK(ok);
+  pqt_reader *r = NULL;
+  if (ok) CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, NULL));
+  if (r) {
+    int64_t pages_per_group[4] = {0}, bytes_per_group[4] = {0};
+    for (int32_t g = 0; g < r->md.row_groups.n && g < 4; g++)
+      for (int32_t c = 0; c < r->md.row_groups.items[g].columns.n; c++) {
+        const pqt_column_metadata *cm = &r->md.row_groups.items[g].columns.items[c].meta_data;
+        bytes_per_group[g] += cm->total_compressed_size;
+        for (int32_t k = 0; k < cm->encoding_stats.n; k++)
+          if (cm->encoding_stats.items[k].page_type == 0 || cm->encoding_stats.items[k].page_type == 3)
+            pages_per_group[g] += cm->encoding_stats.items[k].count;
+      }
+    CHECK_EQ_INT(r->md.row_groups.n, 4);
+    CHECK(pages_per_group[1] >= 7 * 2); /* several pages per chunk */
+    int64_t n;
+    pqt_scan_stats st = count_where(&buf, "k BETWEEN 150 AND 160", &n);
+    CHECK_EQ_INT(n, 11);
+    lines out = {0};
+    pqt_expr *e = NULL;
+    CHECK_OK(pqt_expr_parse("k BETWEEN 150 AND 160", 21, &e, NULL));
+    pqt_scan_options so;
+    pqt_scan_options_init(&so);
+    so.filter = e;
+    so.stats = &st;
+    memset(&st, 0, sizeof st);
+    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &out, NULL));
+    CHECK_EQ_INT(st.rows, 11);
+    CHECK_EQ_INT(st.row_groups_read, 1);
+    CHECK_EQ_INT(st.row_groups_total, 4);
+    CHECK_EQ_INT(st.row_groups_pruned_stats, 3);
+    CHECK_EQ_INT(st.pages_read, pages_per_group[1]);
+    CHECK_EQ_INT(st.pages_total, pages_per_group[0] + pages_per_group[1] + pages_per_group[2] + pages_per_group[3]);
+    CHECK_EQ_INT(st.bytes_read, bytes_per_group[1]);
+    pqt_scan_stats full;
+    memset(&full, 0, sizeof full);
+    so.filter = NULL;
+    so.stats = &full;
+    lines all = {0};
+    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &all, NULL));
+    CHECK_EQ_INT(full.pages_read, st.pages_total);
+    CHECK_EQ_INT(full.bytes_read, bytes_per_group[0] + bytes_per_group[1] + bytes_per_group[2] + bytes_per_group[3]);
+    free(out.text);
+    free(all.text);
+    pqt_expr_free(e);
+    pqt_reader_close(r);
+  }
+  pqt_string_free(&buf);
+  free(ds.rows);
+}
+
+RUN_TESTS("filter_random", TEST_CASE(test_exact_counts), TEST_CASE(test_struct_projection), TEST_CASE(test_bloom_pruning), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
           TEST_CASE(test_old_writer_rule), TEST_CASE(test_corpus_old_writers))
