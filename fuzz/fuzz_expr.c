@@ -11,6 +11,18 @@
 
 #include "parquetry.h"
 
+/* Public structs get a struct_size and _init functions with the growth
+ * scheme (PQT_VERSION_NUMBER marks it); before it they are plain. */
+#ifdef PQT_VERSION_NUMBER
+#define EXPR_WRITE_SCHEMA_INIT(ws) pqt_write_schema_init(ws)
+#define EXPR_COLUMN_INFO_INIT(ci) pqt_column_info_init(ci)
+#define EXPR_COLUMN_BATCH_INIT(b) pqt_column_batch_init(b)
+#else
+#define EXPR_WRITE_SCHEMA_INIT(ws) memset((ws), 0, sizeof *(ws))
+#define EXPR_COLUMN_INFO_INIT(ci) memset((ci), 0, sizeof *(ci))
+#define EXPR_COLUMN_BATCH_INIT(b) memset((b), 0, sizeof *(b))
+#endif
+
 static const char *EXPR_SCHEMA =
     "message m {\n"
     "  required int32 i;\n"
@@ -32,7 +44,9 @@ static int expr_ready;
 static void expr_make_file(void) {
   expr_ready = -1;
   pqt_writer *w = NULL;
-  pqt_write_schema ws = {EXPR_SCHEMA, NULL, NULL};
+  pqt_write_schema ws;
+  EXPR_WRITE_SCHEMA_INIT(&ws);
+  ws.message = EXPR_SCHEMA;
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.row_group_rows = 4;

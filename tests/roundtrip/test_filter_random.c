@@ -20,6 +20,18 @@
 #include "file/reader_internal.h" /* the chunks' dictionary page sizes */
 #include "../../fuzz/fuzz_alloc.h"    /* every allocation freed, with its size */
 
+/* Public structs get a struct_size and _init functions with the growth
+ * scheme (PQT_VERSION_NUMBER marks it); before it they are plain. */
+#ifdef PQT_VERSION_NUMBER
+#define T_WRITE_SCHEMA_INIT(ws) pqt_write_schema_init(ws)
+#define T_COLUMN_INFO_INIT(ci) pqt_column_info_init(ci)
+#define T_COLUMN_BATCH_INIT(b) pqt_column_batch_init(b)
+#else
+#define T_WRITE_SCHEMA_INIT(ws) memset((ws), 0, sizeof *(ws))
+#define T_COLUMN_INFO_INIT(ci) memset((ci), 0, sizeof *(ci))
+#define T_COLUMN_BATCH_INIT(b) memset((b), 0, sizeof *(b))
+#endif
+
 /* ---- a tiny deterministic RNG ---- */
 static uint64_t g_rng;
 static uint32_t rnd(void) {
@@ -109,7 +121,9 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
   o.defaults.page_version = ds->page_version;
   o.defaults.page_row_limit = rint_in(7, 60);
   o.created_by = ds->created_by;
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws;
+  T_WRITE_SCHEMA_INIT(&ws);
+  ws.message = SCHEMA;
   pqt_writer *w = NULL;
   pqt_error err;
   if (pqt_writer_open_buffer(&w, buf, &ws, &o, &err) != PQT_OK) {
@@ -798,6 +812,7 @@ static void check_corpus_file(const char *path, int *checked) {
   if (pqt_reader_open_file(&r, path, NULL, NULL) != PQT_OK) return;
   for (int32_t c = 0; c < pqt_reader_num_columns(r); c++) {
     pqt_column_info ci;
+    T_COLUMN_INFO_INIT(&ci);
     if (pqt_reader_column_info(r, c, &ci, NULL) != PQT_OK || ci.max_rep_level > 0 || ci.max_def_level > 1) continue;
     if (ci.physical_type != 6 && ci.physical_type != 5 && ci.physical_type != 1 && ci.physical_type != 2) continue;
     /* every value of the column, as bytes */
@@ -812,6 +827,7 @@ static void check_corpus_file(const char *path, int *checked) {
         break;
       }
       pqt_column_batch b;
+      T_COLUMN_BATCH_INIT(&b);
       while (pqt_column_reader_next(cr, 4096, &b, NULL) == PQT_OK && b.n_levels > 0) {
         for (int64_t j = 0; j < b.n_values && nv < 100000; j++) {
           if (nv == cap) {
@@ -946,7 +962,9 @@ static void test_struct_projection(void) {
       "}\n";
   pqt_string buf;
   memset(&buf, 0, sizeof buf);
-  pqt_write_schema ws = {schema, NULL, NULL};
+  pqt_write_schema ws;
+  T_WRITE_SCHEMA_INIT(&ws);
+  ws.message = schema;
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &buf, &ws, NULL, NULL));
   if (!w) return;

@@ -8,6 +8,18 @@
 #include "harness.h"
 #include "parquetry.h"
 
+/* Public structs get a struct_size and _init functions with the growth
+ * scheme (PQT_VERSION_NUMBER marks it); before it they are plain. */
+#ifdef PQT_VERSION_NUMBER
+#define T_WRITE_SCHEMA_INIT(ws) pqt_write_schema_init(ws)
+#define T_COLUMN_INFO_INIT(ci) pqt_column_info_init(ci)
+#define T_COLUMN_BATCH_INIT(b) pqt_column_batch_init(b)
+#else
+#define T_WRITE_SCHEMA_INIT(ws) memset((ws), 0, sizeof *(ws))
+#define T_COLUMN_INFO_INIT(ci) memset((ci), 0, sizeof *(ci))
+#define T_COLUMN_BATCH_INIT(b) memset((b), 0, sizeof *(b))
+#endif
+
 /* parse `in`, print it; compare with `want` (NULL: expect an error whose
  * message contains `want_err`). The printed form must parse to itself. */
 static void roundtrip(const char *in, const char *want) {
@@ -198,7 +210,9 @@ static const char *SCHEMA =
 
 static pqt_reader *schema_reader(pqt_string *buf) {
   pqt_writer *w = NULL;
-  pqt_write_schema ws = {SCHEMA, NULL, NULL};
+  pqt_write_schema ws;
+  T_WRITE_SCHEMA_INIT(&ws);
+  ws.message = SCHEMA;
   memset(buf, 0, sizeof *buf);
   if (pqt_writer_open_buffer(&w, buf, &ws, NULL, NULL) != PQT_OK) return NULL;
   if (pqt_writer_close(w, NULL) != PQT_OK) return NULL;
