@@ -288,7 +288,8 @@ static int parse_count(const char *cmd, const char *s, int64_t *out) {
 }
 
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
-  const char *path = NULL, *format = "jsonl";
+  const char *path = NULL, *format = "jsonl", *where = NULL;
+  bool stats = false, count = strcmp(cmd, "count") == 0;
   char *columns = NULL;
   int64_t limit = default_limit;
   for (int i = 1; i < argc; i++) {
@@ -307,6 +308,9 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
       if (rc) return rc;
     } else if (strcmp(a, "--format") == 0 && i + 1 < argc) format = argv[++i];
     else if (strncmp(a, "--format=", 9) == 0) format = a + 9;
+    else if (strcmp(a, "--where") == 0 && i + 1 < argc) where = argv[++i];
+    else if (strncmp(a, "--where=", 8) == 0) where = a + 8;
+    else if (strcmp(a, "--stats") == 0) stats = true;
     else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
     else if (path) return usage_error(cmd, "unexpected argument '%s'", a);
     else path = a;
@@ -318,12 +322,23 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   else return usage_error(cmd, "unknown format '%s' (jsonl or csv)", format);
   pqt_scan_options so;
   pqt_scan_options_init(&so);
+  pqt_scan_stats st_counts;
+  memset(&st_counts, 0, sizeof st_counts);
+  so.stats = &st_counts;
+  pqt_expr *filter = NULL;
+  if (where) {
+    pqt_error pe;
+    pqt_error_init(&pe);
+    if (pqt_expr_parse(where, strlen(where), &filter, &pe) != PQT_OK) return usage_error(cmd, "--where: %s", pe.message);
+    so.filter = filter;
+  }
   char *cols_copy = NULL;
   const char **names = NULL;
   if (columns) {
     cols_copy = strdup(columns);
     if (!cols_copy || split_columns(cols_copy, &names, &so.n_columns) != 0) {
       free(cols_copy);
+      pqt_expr_free(filter);
       fprintf(stderr, "parquetry: out of memory\n");
       return EXIT_DATA;
     }
@@ -334,12 +349,23 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   if (rc == 0) {
     pqt_error e;
     pqt_error_init(&e);
-    if (pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e) != PQT_OK) {
+    int64_t n = 0;
+    pqt_status qs = count ? pqt_reader_count(r, &so, &n, &e) : pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e);
+    if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
+    } else if (count) {
+      printf("%lld\n", (long long)n);
+    }
+    if (stats && qs == PQT_OK) {
+      char line[256];
+      pqt_scan_stats_format(&st_counts, line, sizeof line);
+      fflush(stdout);
+      fprintf(stderr, "%s\n", line);
     }
     pqt_reader_close(r);
   }
+  pqt_expr_free(filter);
   free(names);
   free(cols_copy);
   return rc;
@@ -412,6 +438,8 @@ static int cmd_cat(int argc, char **argv) { return run_rows("cat", argc, argv, -
 
 static int cmd_head(int argc, char **argv) { return run_rows("head", argc, argv, 10); }
 
+static int cmd_count(int argc, char **argv) { return run_rows("count", argc, argv, -1); }
+
 static int cmd_version(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -433,10 +461,22 @@ static const command commands[] = {
      "Print rows, one JSON object per line (or CSV).\n\n"
      "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
      "  -n, --limit N         at most N rows\n"
-     "  --format jsonl|csv    output format (default jsonl)" READ_OPTIONS_HELP,
-     "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] FILE", cmd_cat},
+     "  --format jsonl|csv    output format (default jsonl)\n"
+     "  --where EXPR          only rows where EXPR is true, e.g.\n"
+     "                        \"d >= DATE '1995-01-01' AND flag = 'R'\", \"x IN (1,2)\",\n"
+     "                        \"s LIKE 'ab%'\", \"a.b IS NOT NULL\" (row groups that cannot match are\n"
+     "                        skipped by their statistics, dictionaries and Bloom filters)\n"
+     "  --stats               at the end, on stderr: rows=R row_groups=G/GT pages=P/PT\n"
+     "                        bytes_read=B (what was read of the file)" READ_OPTIONS_HELP,
+     "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] [--where EXPR] [--stats] FILE", cmd_cat},
     {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
-     "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] FILE", cmd_head},
+     "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] [--where EXPR] [--stats] FILE", cmd_head},
+    {"count",
+     "Print the number of rows (where EXPR is true). Without --where the footer answers\n"
+     "and no page is read.\n\n"
+     "  --where EXPR          as for cat\n"
+     "  --stats               as for cat" READ_OPTIONS_HELP,
+     "parquetry count [--where EXPR] [--stats] FILE", cmd_count},
     {"pages",
      "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
      "counts, level byte lengths, statistics and CRC status.\n\n"

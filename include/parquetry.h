@@ -499,6 +499,15 @@ typedef struct pqt_scan_options {
    * Each batch is decoded when it is asked for: release it before asking
    * for the next and its buffers are reused while still in cache. */
   int64_t batch_size;
+  /* Rows to return: only those where this predicate is true (NULL: all).
+   * See parquetry_filter.h; the expression must outlive the scan. Its
+   * columns need not be projected. Row groups that statistics,
+   * dictionaries or Bloom filters show cannot match are not read. */
+  const struct pqt_expr *filter;
+  /* When not NULL, filled with what the scan read (pqt_scan_stats): at the
+   * end of pqt_reader_write_text, after each batch of a stream (it must
+   * then outlive the stream). */
+  struct pqt_scan_stats *stats;
 } pqt_scan_options;
 
 /* The default rows per batch. */
@@ -803,5 +812,7 @@ PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage
 #ifdef __cplusplus
 }
 #endif
+
+#include "parquetry_filter.h"
 
 #endif /* PARQUETRY_H */

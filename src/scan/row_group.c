@@ -208,9 +208,11 @@ struct pqt_rg_cursor {
   pqt_leaf_cursor **leaves; /* per leaf: the cursors of the selected (not when recovering) */
   pqt_column_data *cols;   /* per leaf: one batch */
   bool finished;           /* every cursor checked at the chunk's end */
+  int64_t pages;           /* data pages decoded so far */
 };
 
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
+int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c) { return c ? c->pages : 0; }
 
 void pqt_rg_cursor_close(pqt_rg_cursor *c) {
   if (!c) return;
@@ -353,6 +355,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   }
   if (st == PQT_OK) st = assemble_batch(c, rows, out, err);
   for (int32_t i = 0; i < c->nl; i++) { /* what assembly did not take over */
+    c->pages += c->cols[i].n_pages;
     pqt_column_data_free(&c->cols[i]);
     pqt_column_data_init(&c->cols[i], a);
   }

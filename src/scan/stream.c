@@ -13,6 +13,7 @@
 
 #include "arrow/export.h"
 #include "file/options.h"
+#include "scan/filter.h"
 #include "scan/row_group.h"
 
 typedef struct stream_priv {
@@ -29,6 +30,7 @@ typedef struct stream_priv {
   bool have_held;
   int64_t pos;
   pqt_error err;
+  pqt_scan scan;       /* predicate, pruning, counts (scan/scan.c) */
 } stream_priv;
 
 static int status_to_errno(pqt_status st) {
@@ -49,10 +51,21 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
   return st == PQT_OK ? 0 : status_to_errno(st);
 }
 
+static int stream_next_batch(stream_priv *p, struct ArrowArray *out);
+
 static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   stream_priv *p = s->private_data;
   memset(out, 0, sizeof *out); /* a failure leaves a released array */
   pqt_error_init(&p->err);
+  pqt_scan_io_begin(&p->scan);
+  int rc = stream_next_batch(p, out);
+  pqt_scan_io_end(&p->scan);
+  if (rc == 0 && out->release) pqt_scan_rows(&p->scan, out->length);
+  pqt_scan_publish(&p->scan);
+  return rc;
+}
+
+static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
   const pqt_allocator *alloc = p->r->data_alloc;
   for (;;) {
     if (p->have_held) {
@@ -68,6 +81,7 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
       p->have_held = false;
     }
     if (p->rg && pqt_rg_cursor_done(p->rg)) {
+      pqt_scan_group_done(&p->scan, p->groups[p->next_group - 1], pqt_rg_cursor_pages(p->rg));
       pqt_rg_cursor_close(p->rg);
       p->rg = NULL;
     }
@@ -77,8 +91,11 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
         return 0;
       }
       int32_t g = p->groups[p->next_group++];
-      bool skipped;
-      pqt_status st = pqt_rg_cursor_open_recover(p->r, g, p->selected, &p->rg, &skipped, &p->err);
+      bool skipped, read;
+      pqt_status st = pqt_scan_group(&p->scan, g, &read, &p->err);
+      if (st != PQT_OK) return status_to_errno(st);
+      if (!read) continue;
+      st = pqt_rg_cursor_open_recover(p->r, g, p->scan.read_sel, &p->rg, &skipped, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (skipped) continue;
     }
@@ -86,6 +103,11 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
     bool skipped;
     pqt_status st = pqt_rg_cursor_next_recover(p->rg, p->batch_size, &d, &skipped, &p->err);
     if (st != PQT_OK) return status_to_errno(st);
+    if (!skipped) st = pqt_scan_batch(&p->scan, &d, &p->err); /* the predicate, then the projection */
+    if (st != PQT_OK) {
+      pqt_row_group_data_free(alloc, &d);
+      return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
+    }
     if (skipped || d.num_rows == 0) {
       pqt_row_group_data_free(alloc, &d);
       continue;
@@ -114,6 +136,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   stream_priv *p = s->private_data;
   const pqt_allocator *alloc = p->r->data_alloc;
   pqt_rg_cursor_close(p->rg);
+  pqt_scan_free(&p->scan);
   if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
@@ -146,6 +169,7 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   p->groups = pqt_mem_calloc(alloc, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
   pqt_status st = (!p->selected || !p->groups) ? pqt_nomem(err) : PQT_OK;
   if (st == PQT_OK) st = pqt_projection_resolve(r, opts, p->selected, err);
+  if (st == PQT_OK) st = pqt_scan_init(&p->scan, r, opts, p->selected, err);
   for (int32_t i = 0; st == PQT_OK && i < p->n_groups; i++) {
     int32_t g = explicit_groups ? opts->row_groups[i] : i;
     if (g < 0 || g >= r->md.row_groups.n) st = pqt_error_set(err, PQT_EINVAL, "no row group %d", g);

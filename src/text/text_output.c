@@ -4,9 +4,10 @@
  * columns, then format row by row into a buffer flushed to the caller's
  * writer in large pieces.
  */
-#include "text/text.h"
 #include "file/options.h"
+#include "scan/filter.h"
 #include "scan/row_group.h"
+#include "text/text.h"
 
 void pqt_scan_options_defaults(pqt_scan_options *o) {
   memset(o, 0, sizeof *o);
@@ -35,6 +36,10 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   uint8_t *selected = pqt_mem_calloc(r->data_alloc, (size_t)(nl ? nl : 1));
   if (!selected) return pqt_nomem(err);
   pqt_status st = pqt_projection_resolve(r, opts, selected, err);
+  pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
+  memset(&scan, 0, sizeof scan);
+  if (st == PQT_OK) st = pqt_scan_init(&scan, r, opts, selected, err);
+  if (st == PQT_OK) pqt_scan_io_begin(&scan);
   pqt_buf b;
   pqt_buf_init(&b, r->data_alloc);
   if (st == PQT_OK && format == PQT_TEXT_CSV) {
@@ -57,17 +62,21 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   for (int32_t gi = 0; gi < n_groups && st == PQT_OK && (limit < 0 || written < limit); gi++) {
     int32_t g = opts && opts->row_groups && opts->n_row_groups ? opts->row_groups[gi] : gi;
     pqt_rg_cursor *rg;
-    bool skipped;
-    st = pqt_rg_cursor_open_recover(r, g, selected, &rg, &skipped, err);
+    bool skipped, read;
+    st = pqt_scan_group(&scan, g, &read, err);
+    if (st != PQT_OK) break;
+    if (!read) continue;
+    st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
     if (st != PQT_OK) break;
     if (skipped) continue;
     while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
       pqt_row_group_data d;
       /* (with PQT_SKIP_CORRUPT the cursor gives the whole row group) */
       int64_t want = TEXT_BATCH_ROWS;
-      if (limit >= 0 && limit - written < want) want = limit - written;
+      if (!scan.filter && limit >= 0 && limit - written < want) want = limit - written;
       st = pqt_rg_cursor_next_recover(rg, want, &d, &skipped, err);
       if (st != PQT_OK || skipped) break;
+      st = pqt_scan_batch(&scan, &d, err); /* the predicate, then the projection */
       for (int64_t row = 0; row < d.num_rows && st == PQT_OK && (limit < 0 || written < limit); row++) {
         if (format == PQT_TEXT_JSONL) {
           st = pqt_buf_append(&b, "{", 1, err);
@@ -87,12 +96,17 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
           if (st == PQT_OK) st = pqt_buf_append(&b, "\n", 1, err);
         }
         written++;
+        pqt_scan_rows(&scan, 1);
         if (st == PQT_OK && b.len >= FLUSH_AT) st = flush(&b, write, ctx, err);
       }
       pqt_row_group_data_free(r->data_alloc, &d);
     }
+    pqt_scan_group_done(&scan, g, pqt_rg_cursor_pages(rg));
     pqt_rg_cursor_close(rg);
   }
+  pqt_scan_io_end(&scan);
+  pqt_scan_publish(&scan);
+  pqt_scan_free(&scan);
   if (st == PQT_OK) st = flush(&b, write, ctx, err);
   pqt_buf_free(&b);
   pqt_mem_free(r->data_alloc, selected, (size_t)(nl ? nl : 1));

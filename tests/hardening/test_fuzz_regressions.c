@@ -25,6 +25,12 @@
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_thrift
 #include "../../fuzz/fuzz_thrift.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_expr
+#include "../../fuzz/fuzz_expr.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_filter_file
+#include "../../fuzz/fuzz_filter_file.c"
+#undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_encoding
 #include "../../fuzz/fuzz_encoding.c"
 #undef LLVMFuzzerTestOneInput
@@ -114,6 +120,18 @@ static void test_thrift_corpus_and_regressions(void) {
   (void)replay("regressions/fuzz_thrift", pqt_fuzz_entry_thrift, 0);
 }
 
+static void test_expr_corpus_and_regressions(void) {
+  int n = replay("corpus/expr", pqt_fuzz_entry_expr, 0);
+  CHECK_MSG(n >= 10, "fuzz/corpus/expr holds the filter seeds (%d found)", n);
+  (void)replay("regressions/fuzz_expr", pqt_fuzz_entry_expr, 0);
+}
+
+static void test_filter_file_corpus_and_regressions(void) {
+  int n = replay("corpus/filter_file", pqt_fuzz_entry_filter_file, 0);
+  CHECK_MSG(n >= 5, "fuzz/corpus/filter_file holds the filtered-scan seeds (%d found)", n);
+  (void)replay("regressions/fuzz_filter_file", pqt_fuzz_entry_filter_file, 0);
+}
+
 static void test_encoding_and_codec_regressions(void) {
   (void)replay("corpus/encoding", pqt_fuzz_entry_encoding, 0);
   (void)replay("regressions/fuzz_encoding", pqt_fuzz_entry_encoding, 0);
@@ -163,6 +181,8 @@ int main(void) {
   static const pqt_test_case cases[] = {
       TEST_CASE(test_read_file_regressions),
       TEST_CASE(test_thrift_corpus_and_regressions),
+      TEST_CASE(test_expr_corpus_and_regressions),
+      TEST_CASE(test_filter_file_corpus_and_regressions),
       TEST_CASE(test_encoding_and_codec_regressions),
       TEST_CASE(test_write_read_and_salvage_regressions),
       TEST_CASE(test_read_file_on_fixtures),

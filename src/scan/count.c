@@ -1,0 +1,65 @@
+/*
+ * scan/count.c: pqt_reader_count. Without a predicate the answer is the
+ * row groups' num_rows (the footer; no page is read). With one, only the
+ * predicate's columns are decoded, row groups pruned as for any scan, and
+ * the rows where it is true counted.
+ */
+#include "file/options.h"
+#include "scan/filter.h"
+
+PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts, int64_t *rows, pqt_error *err) {
+  if (!r || !rows) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_count: bad arguments");
+  *rows = 0;
+  pqt_scan_options given; /* the caller's options as this library knows them (growth scheme) */
+  PQT_RETURN_NOT_OK(pqt_scan_options_load(&given, opts, err));
+  opts = &given;
+  int32_t nl = r->schema->n_leaves;
+  uint8_t *none = pqt_mem_calloc(r->data_alloc, (size_t)(nl ? nl : 1));
+  if (!none) return pqt_nomem(err);
+  pqt_scan scan;
+  pqt_status st = pqt_scan_init(&scan, r, opts, none, err);
+  bool explicit_groups = opts && opts->row_groups && opts->n_row_groups > 0;
+  int32_t n_groups = explicit_groups ? opts->n_row_groups : r->md.row_groups.n;
+  if (st == PQT_OK) pqt_scan_io_begin(&scan);
+  for (int32_t gi = 0; gi < n_groups && st == PQT_OK; gi++) {
+    int32_t g = explicit_groups ? opts->row_groups[gi] : gi;
+    if (g < 0 || g >= r->md.row_groups.n) {
+      st = pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
+      break;
+    }
+    int64_t n = r->md.row_groups.items[g].num_rows;
+    if (!scan.filter) {
+      scan.stats.row_groups_total++;
+      if (n < 0) st = pqt_corrupt(err, "row group %d: negative num_rows %lld", g, (long long)n);
+      else pqt_scan_rows(&scan, n);
+      continue;
+    }
+    bool read, skipped;
+    st = pqt_scan_group(&scan, g, &read, err);
+    if (st != PQT_OK || !read) continue;
+    pqt_rg_cursor *rg;
+    st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
+    if (st != PQT_OK || skipped) continue;
+    while (st == PQT_OK && !pqt_rg_cursor_done(rg)) {
+      pqt_row_group_data d;
+      st = pqt_rg_cursor_next_recover(rg, PQT_DEFAULT_BATCH_ROWS, &d, &skipped, err);
+      if (st != PQT_OK || skipped) break;
+      if (d.num_rows > 0) {
+        uint8_t *sel = pqt_mem_alloc(r->data_alloc, (size_t)d.num_rows);
+        int64_t k = 0;
+        st = sel ? pqt_filter_eval(scan.filter, &d, sel, &k, err) : pqt_nomem(err);
+        pqt_mem_free(r->data_alloc, sel, (size_t)d.num_rows);
+        if (st == PQT_OK) pqt_scan_rows(&scan, k);
+      }
+      pqt_row_group_data_free(r->data_alloc, &d);
+    }
+    pqt_scan_group_done(&scan, g, pqt_rg_cursor_pages(rg));
+    pqt_rg_cursor_close(rg);
+  }
+  pqt_scan_io_end(&scan);
+  if (st == PQT_OK) *rows = scan.stats.rows;
+  pqt_scan_publish(&scan);
+  pqt_scan_free(&scan);
+  pqt_mem_free(r->data_alloc, none, (size_t)(nl ? nl : 1));
+  return pqt_reader_limit_status(r, st, err);
+}
