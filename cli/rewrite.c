@@ -19,7 +19,7 @@
 #include "cli.h"
 
 const char cmd_rewrite_summary[] =
-    "Read a Parquet file and write it anew with the writer's options.\n\n" WRITER_OPTIONS_HELP;
+    "Read a Parquet file and write it anew with the writer's options.\n\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
 const char cmd_rewrite_usage[] = "parquetry rewrite [OPTIONS] IN.parquet OUT.parquet";
 const char cmd_salvage_summary[] =
     "Recover the rows of a file whose footer is lost or corrupt (a writer killed\n"
@@ -30,9 +30,30 @@ const char cmd_salvage_summary[] =
     "  --schema 'message m { ... }'   the schema the file was written with\n"
     "  --like OTHER.parquet           take the schema (and column codecs) from a file\n"
     "                                 written the same way\n"
-    "  (neither: the damaged file's own footer, if it still reads)\n" WRITER_OPTIONS_HELP;
+    "  (neither: the damaged file's own footer, if it still reads)\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
 const char cmd_salvage_usage[] =
     "parquetry salvage [--schema MSG | --like OTHER.parquet] [OPTIONS] DAMAGED.parquet OUT.parquet";
+
+/* ---- reading options ------------------------------------------------------- */
+
+/* Take the reading options (cli/read_options.c) out of argv; the rest, with
+ * argv[0], goes to the writer options' parser. Returns 0 or an exit status. */
+static int take_read_options(const char *cmd, int argc, char **argv, char ***rest, int *n_rest) {
+  *rest = calloc((size_t)argc + 1, sizeof **rest);
+  if (!*rest) {
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  int n = 0;
+  (*rest)[n++] = argv[0];
+  for (int i = 1; i < argc; i++) {
+    int ro = read_option(cmd, argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 0) (*rest)[n++] = argv[i];
+  }
+  *n_rest = n;
+  return 0;
+}
 
 /* ---- rewrite ----------------------------------------------------------------- */
 
@@ -41,10 +62,18 @@ int cmd_rewrite(int argc, char **argv) {
     printf("usage: %s\n\n%s\n", cmd_rewrite_usage, cmd_rewrite_summary);
     return 0;
   }
+  char **args = NULL;
+  int n_args = 0;
+  int rc = take_read_options("rewrite", argc, argv, &args, &n_args);
+  if (rc) {
+    free(args);
+    return rc;
+  }
   wopts w;
-  int rc = parse_args("rewrite", argc, argv, &w, CMD_REWRITE);
+  rc = parse_args("rewrite", n_args, args, &w, CMD_REWRITE);
   if (rc) {
     free_args(&w);
+    free(args);
     return rc;
   }
   pqt_error e;
@@ -54,12 +83,12 @@ int cmd_rewrite(int argc, char **argv) {
   struct ArrowArrayStream stream;
   memset(&stream, 0, sizeof stream);
   /* INT96 travels as its stored bytes, so no value is lost to timestamp[ns] */
-  pqt_read_options ro;
-  pqt_read_options_init(&ro);
+  pqt_read_options ro = *read_options();
   ro.int96_as_fixed = 1;
   w.o.int96_as_fixed = 1;
+  read_begin(w.in);
   if (pqt_reader_open_file(&r, w.in, &ro, &e) != PQT_OK) {
-    rc = fail(w.in, &e);
+    rc = read_fail(w.in, &e);
     goto out;
   }
   pqt_write_schema ws = {NULL, NULL, r};
@@ -71,20 +100,20 @@ int cmd_rewrite(int argc, char **argv) {
   pqt_scan_options_init(&so);
   so.batch_size = 65536;
   if (pqt_reader_get_stream(r, &so, &stream, &e) != PQT_OK) {
-    rc = fail(w.in, &e);
+    rc = read_fail(w.in, &e);
     goto out;
   }
   progress bar;
   int64_t total = 0, done = 0;
   for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) total += pqt_reader_row_group_num_rows(r, g);
+  read_add_rows(total);
   progress_init(&bar, total);
   for (;;) {
     struct ArrowArray b;
     memset(&b, 0, sizeof b);
-    if (stream.get_next(&stream, &b) != 0) {
-      const char *m = stream.get_last_error(&stream);
-      fprintf(stderr, "parquetry: %s: %s\n", w.in, m ? m : "read failed");
-      rc = EXIT_DATA;
+    int gn = stream.get_next(&stream, &b);
+    if (gn != 0) {
+      rc = read_stream_fail(w.in, gn, stream.get_last_error(&stream));
       goto out;
     }
     if (!b.release) break;
@@ -106,7 +135,8 @@ out:
   if (wr) pqt_writer_discard(wr);
   if (r) pqt_reader_close(r);
   free_args(&w);
-  return rc;
+  free(args);
+  return read_finish(w.in, rc);
 }
 
 /* ---- salvage ----------------------------------------------------------------- */
@@ -123,14 +153,23 @@ int cmd_salvage(int argc, char **argv) {
     printf("usage: %s\n\n%s\n", cmd_salvage_usage, cmd_salvage_summary);
     return 0;
   }
+  char **args = NULL;
+  int n_args = 0;
+  int rc = take_read_options("salvage", argc, argv, &args, &n_args);
+  if (rc) {
+    free(args);
+    return rc;
+  }
   wopts w;
-  int rc = parse_args("salvage", argc, argv, &w, CMD_SALVAGE);
+  rc = parse_args("salvage", n_args, args, &w, CMD_SALVAGE);
   if (rc) {
     free_args(&w);
+    free(args);
     return rc;
   }
   if (w.schema && w.like) {
     free_args(&w);
+    free(args);
     return usage("salvage", "%s", "give --schema or --like, not both");
   }
   pqt_error e;
@@ -143,11 +182,9 @@ int cmd_salvage(int argc, char **argv) {
   const char *message = w.schema;
   const char *schema_from = w.like ? w.like : w.in;
   if (!message) {
-    pqt_read_options ro;
-    pqt_read_options_init(&ro);
-    if (pqt_reader_open_file(&like, schema_from, &ro, &e) != PQT_OK) {
+    if (pqt_reader_open_file(&like, schema_from, read_options(), &e) != PQT_OK) {
       if (w.like) {
-        rc = fail(w.like, &e);
+        rc = read_fail(w.like, &e);
       } else {
         fprintf(stderr, "parquetry: %s: the footer does not read (%s); give the schema with --schema or --like\n",
                 w.in, e.message);
@@ -200,6 +237,7 @@ out:
   pqt_string_free(&text);
   if (like) pqt_reader_close(like);
   free_args(&w);
+  free(args);
   return rc;
 }
 

@@ -57,10 +57,12 @@ if [ -f "$corpus/data/datapage_v1-corrupt-checksum.parquet" ]; then
   [ "$(grep -c 'null_pages says only nulls, the page has 2560 values' /tmp/pqt_cli_out.$$)" = 4 ] &&
     [ "$(grep -c 'null_counts says -1 nulls, the page has 0' /tmp/pqt_cli_out.$$)" = 4 ] &&
     grep -q "8 problems found" /tmp/pqt_cli_err.$$ && pass=$((pass+1)) || { echo "FAIL: verify column index output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
-  check "skip-corrupt" 0 "$cli" cat --skip-corrupt "$corpus/data/datapage_v1-corrupt-checksum.parquet"
+  # rows were lost: exit status 3 (what could be read was printed)
+  check "skip-corrupt" 3 "$cli" cat --skip-corrupt "$corpus/data/datapage_v1-corrupt-checksum.parquet"
   # a's page 0 and b's page 1 fail their CRCs: each loses its 2560 rows (both columns are required)
   grep -q "skipped 2560 rows: row group 0, column a, page 0: CRC32 mismatch.*(rows 0-2559 are lost)" /tmp/pqt_cli_err.$$ &&
     grep -q "skipped 2560 rows: row group 0, column b, page 1: CRC32 mismatch.*(rows 2560-5119 are lost)" /tmp/pqt_cli_err.$$ &&
+    grep -q "datapage_v1-corrupt-checksum.parquet: 5120 of 5120 rows lost$" /tmp/pqt_cli_err.$$ &&
     pass=$((pass+1)) || { echo "FAIL: skip-corrupt message: $(cat /tmp/pqt_cli_err.$$)"; fail=$((fail+1)); }
 else
   echo "NOTE: corpus not found at $corpus: corrupt-file CLI checks cannot run"
