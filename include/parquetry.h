@@ -275,6 +275,13 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r);
 /* "created_by" of the footer, or "" when absent (valid until close). */
 PQT_API const char *pqt_reader_created_by(const pqt_reader *r);
 
+/* The sorting_columns row group g declares: up to max of them into out
+ * (may be NULL with max 0); returns how many it declares, or -1 when g is
+ * out of range. */
+struct pqt_sorting_column_spec;
+PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,
+                                           int32_t max);
+
 /* The schema in the message syntax ("message schema { ... }"). */
 PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out,
                                           pqt_error *err);
@@ -458,6 +465,13 @@ typedef struct pqt_column_override {
   pqt_column_options options;
 } pqt_column_override;
 
+/* One key-value pair of a column chunk's metadata. */
+typedef struct pqt_column_key_value {
+  int32_t column;      /* leaf column index */
+  const char *key;
+  const char *value;   /* NULL: a key without value */
+} pqt_column_key_value;
+
 typedef struct pqt_sorting_column_spec {
   int32_t column;      /* leaf column index */
   int32_t descending;
@@ -489,6 +503,26 @@ typedef struct pqt_write_options {
   int32_t write_arrow_schema;        /* store the Arrow schema as ARROW:schema (Arrow schemas
                                         only; default 0: our encoding has been checked by our
                                         own decoder and flatc, not yet by Arrow C++) */
+  /* Key-value metadata of column chunks (ColumnMetaData.key_value_metadata),
+   * written on every chunk of their leaf column; a key given twice for one
+   * column: the last wins. */
+  const pqt_column_key_value *column_kv;
+  int32_t n_column_kv;
+  /* With a schema from a reader (pqt_write_schema.like), carry over its
+   * key-value metadata (default 1): the file's (ARROW:schema kept while the
+   * schema written is the reader's leaf for leaf, re-derived from what is
+   * written otherwise), each column's chunk metadata (from the first row
+   * group that has some), and its created_by, recorded under
+   * "parquetry.rewritten_from" (earlier ones after " <- "). kv_keys and
+   * column_kv add to it; a key given there replaces the carried one.
+   * 0: the schema only. */
+  int32_t like_key_value;
+  /* With a schema from a reader, carry over its sorting_columns when every
+   * row group declares the same (default 0: only true when the rows are
+   * written in the reader's order and no row group takes rows of two of the
+   * reader's; pqt_writer_flush_row_group at its row-group ends keeps that).
+   * sorting_columns given above take precedence. */
+  int32_t like_sorting_columns;
 } pqt_write_options;
 
 PQT_API void pqt_write_options_init(pqt_write_options *o);

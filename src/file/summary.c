@@ -162,3 +162,12 @@ pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error 
   }
   return PQT_OK;
 }
+
+PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,
+                                           int32_t max) {
+  if (!r || g < 0 || g >= r->md.row_groups.n) return -1;
+  const pqt_list_sorting_column *sc = &r->md.row_groups.items[g].sorting_columns;
+  for (int32_t i = 0; out && i < sc->n && i < max; i++)
+    out[i] = (pqt_sorting_column_spec){sc->items[i].column_idx, sc->items[i].descending, sc->items[i].nulls_first};
+  return sc->n;
+}
