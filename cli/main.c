@@ -96,7 +96,8 @@ static int cmd_schema(int argc, char **argv) {
 /* ---- meta ---- */
 static int cmd_meta(int argc, char **argv) {
   const char *path = NULL;
-  int json = 0, indent = 2;
+  int json = 0, indent = 2, legend = 0;
+  long width = 80;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) { print_usage(find_command("meta")); return 0; }
     int ro = read_option("meta", argc, argv, &i);
@@ -104,21 +105,38 @@ static int cmd_meta(int argc, char **argv) {
     if (ro == 1) continue;
     if (strcmp(argv[i], "--json") == 0) json = 1;
     else if (strcmp(argv[i], "--compact") == 0) indent = 0;
-    else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown option '%s'", argv[i]);
+    else if (strcmp(argv[i], "--parquet-tools") == 0) legend = 1;
+    else if (strcmp(argv[i], "--width") == 0 && i + 1 < argc) {
+      char *end;
+      width = strtol(argv[++i], &end, 10);
+      if (*end || end == argv[i] || (width != 0 && width < 40) || width > 100000)
+        return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", argv[i]);
+      if (width == 0) width = 100000;
+    } else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown or incomplete option '%s'", argv[i]);
     else if (path) return usage_error("meta", "unexpected argument '%s'", argv[i]);
     else path = argv[i];
   }
   if (!path) return usage_error("meta", "%s", "missing FILE");
+  if (json && legend) return usage_error("meta", "%s", "give --json or --parquet-tools, not both");
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) return rc;
   pqt_string s = {0};
   pqt_error e;
   pqt_error_init(&e);
-  pqt_status st = json ? pqt_reader_metadata_json(r, indent, &s, &e) : pqt_reader_metadata_summary(r, &s, &e);
+  pqt_status st = json ? pqt_reader_metadata_json(r, indent, &s, &e)
+                       : pqt_reader_metadata_summary_styled(r, legend ? PQT_SUMMARY_PARQUET_TOOLS : PQT_SUMMARY_READABLE,
+                                                            (int32_t)width, &s, &e);
   if (st != PQT_OK) rc = file_error(path, &e);
   else {
-    if (!json) printf("file:        %s\n", path);
+    if (legend) {
+      printf("file:        %s\n", path);
+    } else if (!json) {
+      /* the path's tail when it is too long for the line */
+      size_t room = (size_t)width - 13, n = strlen(path);
+      if (n > room) printf("%-13s...%s\n", "file:", path + n - (room - 3));
+      else printf("%-13s%s\n", "file:", path);
+    }
     rc = write_string(&s);
   }
   pqt_reader_close(r);
@@ -270,11 +288,19 @@ static int cmd_help(int argc, char **argv);
 static const command commands[] = {
     {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE", cmd_schema},
     {"meta",
-     "Print the file metadata: rows, row groups, and per column chunk its type, codec,\n"
-     "offsets, sizes, encodings and statistics.\n\n"
-     "  --json      the whole FileMetaData as JSON, keys named as in parquet.thrift\n"
-     "  --compact   with --json: on one line" READ_OPTIONS_HELP,
-     "parquetry meta [--json [--compact]] FILE", cmd_meta},
+     "Print the file metadata: rows, row groups, key-value metadata (values cut, with\n"
+     "their length), and per column chunk its type, codec, value count, encodings,\n"
+     "sizes, page offsets, statistics and indexes, in labelled lines that fit 80\n"
+     "columns (longer ones are cut and end with \"...\").\n\n"
+     "  --width N         lines of at most N columns (0: no limit)\n"
+     "  --parquet-tools   one line per column chunk as parquet-tools printed it:\n"
+     "                    name: TYPE CODEC DO:.. FPO:.. SZ:../../.. VC:.. ENC:..\n"
+     "                    (DO dictionary page offset, FPO first data page offset,\n"
+     "                    SZ compressed/uncompressed/ratio, VC values, ENC encodings,\n"
+     "                    ST statistics, OI/CI offset/column index offsets)\n"
+     "  --json            the whole FileMetaData as JSON, keys named as in parquet.thrift\n"
+     "  --compact         with --json: on one line" READ_OPTIONS_HELP,
+     "parquetry meta [--parquet-tools | --json [--compact]] [--width N] FILE", cmd_meta},
     {"cat",
      "Print rows, one JSON object per line (or CSV).\n\n"
      "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"

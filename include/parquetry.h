@@ -292,6 +292,14 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent,
 /* A readable multi-line summary of the metadata (what `parquetry meta` prints). */
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
                                                pqt_string *out, pqt_error *err);
+/* The summary in a style: PQT_SUMMARY_READABLE (what pqt_reader_metadata_summary
+ * gives: labelled lines no wider than `width` columns, 0 = 80; longer values
+ * are cut, ending "...") or PQT_SUMMARY_PARQUET_TOOLS (a line per column chunk
+ * as parquet-tools printed it, `name: INT32 SNAPPY DO:4 FPO:22 SZ:72/72/1.00
+ * VC:1 ENC:PLAIN,RLE` plus statistics; width ignored). */
+enum { PQT_SUMMARY_READABLE = 0, PQT_SUMMARY_PARQUET_TOOLS = 1 };
+PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32_t style, int32_t width,
+                                                      pqt_string *out, pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Low-level column access: values plus levels                         */

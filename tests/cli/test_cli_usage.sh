@@ -37,7 +37,7 @@ text1
 text2' ]; then pass=$((pass+1)); else echo "FAIL: csv output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); fi
 check "schema" 0 "$cli" schema "$simple"
 grep -q "required binary text (STRING);" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: schema output"; fail=$((fail+1)); }
-check "meta" 0 "$cli" meta "$simple"
+check "meta" 0 "$cli" meta --parquet-tools "$simple"
 grep -q 'text: BYTE_ARRAY UNCOMPRESSED DO:- FPO:4 SZ:73/73/1.00 VC:5 ENC:PLAIN ST:\[min: "text1", max: "text5"\]' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
 check "meta --json" 0 "$cli" meta --json "$simple"
 grep -q '"created_by": "github.com/parquet-go/parquet-go version 0.23.0(build )"' /tmp/pqt_cli_out.$$ && grep -q '"codec": "UNCOMPRESSED"' /tmp/pqt_cli_out.$$ && grep -q '"logicalType": {' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta --json keys"; fail=$((fail+1)); }
