@@ -79,21 +79,23 @@ extern const char cmd_salvage_summary[], cmd_salvage_usage[];
  * or damaged fields read as null); what it could read was written. */
 #define EXIT_ROWS_LOST 3
 
-#define READ_OPTIONS_HELP                                                                       \
-  "\nReading options:\n"                                                                        \
-  "  --footer-key KEY          key of an encrypted footer (text, or hex:...; 16/24/32 bytes)\n" \
-  "  --column-key PATH:KEY     key of an encrypted column (repeatable)\n"                        \
-  "  --aad-prefix TEXT         AAD prefix of a file that does not store it\n"                   \
-  "  --no-crc                  do not verify page checksums\n"                                   \
-  "  --no-utf8-check           do not validate STRING columns as UTF-8\n"                        \
-  "  --skip-corrupt            go on past corrupt data (reported on stderr): a bad page of a\n"  \
-  "                            top-level optional column reads as nulls, else its rows are\n"    \
-  "                            left out; exit status 3 when anything was lost\n"                 \
-  "  --max-page-bytes N        largest uncompressed page accepted (default 1G; K, M, G allowed)\n" \
-  "  --max-page-expansion N    a page may expand at most N times its compressed size (64)\n"    \
-  "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                                 \
-  "  --max-memory N            ceiling on decoded data held in memory (default: none)\n"        \
-  "  --max-footer-bytes N      largest footer accepted (default 256M)"
+#define READ_OPTIONS_HELP                                                         \
+  "\nReading options:\n"                                                          \
+  "  --footer-key KEY       key of an encrypted footer (text or hex:...; 16, 24\n" \
+  "                         or 32 bytes)\n"                                         \
+  "  --column-key PATH:KEY  key of an encrypted column (repeatable)\n"             \
+  "  --aad-prefix TEXT      AAD prefix of a file that does not store it\n"        \
+  "  --no-crc               do not verify page checksums\n"                        \
+  "  --no-utf8-check        do not validate STRING columns as UTF-8\n"             \
+  "  --skip-corrupt         go on past corrupt data (reported on stderr): a bad\n" \
+  "                         page of a top-level optional column reads as nulls,\n" \
+  "                         else its rows are left out; exit status 3 when\n"     \
+  "                         anything was lost\n"                                   \
+  "  --max-page-bytes N     largest uncompressed page (default 1G; K, M, G)\n"    \
+  "  --max-page-expansion N a page may claim N times its compressed size (64)\n"  \
+  "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
+  "  --max-memory N         ceiling on decoded data in memory (default: none)\n"  \
+  "  --max-footer-bytes N   largest footer accepted (default 256M)"
 
 /* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not
  * a reading option, 2 usage error (printed). */

@@ -298,7 +298,7 @@ static const command commands[] = {
      "                    (DO dictionary page offset, FPO first data page offset,\n"
      "                    SZ compressed/uncompressed/ratio, VC values, ENC encodings,\n"
      "                    ST statistics, OI/CI offset/column index offsets)\n"
-     "  --json            the whole FileMetaData as JSON, keys named as in parquet.thrift\n"
+     "  --json            the whole FileMetaData as JSON, keys as in parquet.thrift\n"
      "  --compact         with --json: on one line" READ_OPTIONS_HELP,
      "parquetry meta [--parquet-tools | --json [--compact]] [--width N] FILE", cmd_meta},
     {"cat",
@@ -337,7 +337,8 @@ static void print_main_usage(FILE *f) {
   fprintf(f, "usage: parquetry COMMAND [OPTIONS] FILE\n\nRead and write Apache Parquet files.\n\nCommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %.*s\n", commands[i].name, (int)strcspn(commands[i].summary, "\n"), commands[i].summary);
-  fprintf(f, "\nRun 'parquetry COMMAND --help' for a command's options.\n");
+  fprintf(f, "\nRun 'parquetry COMMAND --help' for a command's options.\n"
+             "Exit status: 0 all rows, 1 error, 2 usage, 3 rows lost under --skip-corrupt.\n");
 }
 
 static int cmd_help(int argc, char **argv) {

@@ -24,12 +24,11 @@ const char cmd_rewrite_summary[] =
     "column chunks' key-value metadata and the sorting columns are kept (no row group\n"
     "takes rows of two of the input's when it declares sorting columns); the input's\n"
     "created_by is recorded under parquetry.rewritten_from.\n\n"
-    "  --drop-metadata                write no key-value metadata of the input (file or\n"
+    "  --drop-metadata                no key-value metadata of the input (file or\n"
     "                                 column chunk; ARROW:schema included)\n"
     "  --metadata KEY=VALUE           set a key of the file's key-value metadata,\n"
     "                                 replacing the input's (repeatable)\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
-const char cmd_rewrite_usage[] =
-    "parquetry rewrite [--drop-metadata] [--metadata KEY=VALUE] [OPTIONS] IN.parquet OUT.parquet";
+const char cmd_rewrite_usage[] = "parquetry rewrite [OPTIONS] IN.parquet OUT.parquet";
 const char cmd_salvage_summary[] =
     "Recover the rows of a file whose footer is lost or corrupt (a writer killed\n"
     "mid-file): scan its pages from the start, group them into column chunks and row\n"
@@ -40,7 +39,7 @@ const char cmd_salvage_summary[] =
     "  --like OTHER.parquet           take the schema (and column codecs) from a file\n"
     "                                 written the same way\n"
     "  (neither: the damaged file's own footer, if it still reads)\n"
-    "  --metadata KEY=VALUE           set a key of the file's key-value metadata (repeatable)\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
+    "  --metadata KEY=VALUE           set a key of the key-value metadata (repeatable)\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
 const char cmd_salvage_usage[] =
     "parquetry salvage [--schema MSG | --like OTHER.parquet] [OPTIONS] DAMAGED.parquet OUT.parquet";
 
