@@ -153,6 +153,13 @@ int cmd_rewrite(int argc, char **argv) {
   pqt_scan_options so;
   pqt_scan_options_init(&so);
   so.batch_size = 65536;
+  /* a batch of about 1 GiB at most (its byte arrays must stay under 2 GiB):
+   * fewer rows a batch for files of very large values */
+  int64_t all_rows = pqt_reader_num_rows(r), bytes = pqt_reader_uncompressed_bytes(r);
+  if (all_rows > 0 && bytes > 0 && (double)bytes / (double)all_rows * 65536.0 > (double)(1 << 30)) {
+    double fit = (double)(1 << 30) / ((double)bytes / (double)all_rows);
+    so.batch_size = fit < 1 ? 1 : (int64_t)fit;
+  }
   if (pqt_reader_get_stream(r, &so, &stream, &e) != PQT_OK) {
     rc = read_fail(w.in, &e);
     goto out;

@@ -46,6 +46,10 @@ has "$tmp/err" "--max-page-bytes"
 rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] && ok || bad "cat with the limits raised: exit $rc: $(head -c 300 "$tmp/err")"
 [ "$(cat "$tmp/n")" -gt 1073741824 ] && ok || bad "cat with the limits raised printed $(cat "$tmp/n") bytes"
+# rewrite too (batches of one row: each value is 1 GiB)
+run 0 "$cli" rewrite --max-page-bytes 2G --max-page-expansion 1048576 "$big" "$tmp/big.parquet"
+"$cli" meta "$tmp/big.parquet" | grep -q '^rows: *2$' && ok || bad "rewrite of $big: not 2 rows"
+rm -f "$tmp/big.parquet"
 run 2 "$cli" cat --max-page-bytes 0 "$big"
 run 2 "$cli" cat --max-page-bytes 12X "$big"
 run 2 "$cli" rewrite --max-memory "$big"
