@@ -125,8 +125,8 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
   const pqt_column_metadata *cm = &cc->meta_data;
   if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
-  PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %s differs from the schema's %s",
-                    PQT_TYPE_NAME(cm->type), PQT_TYPE_NAME(ln->physical_type));
+  PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
+                    ln->physical_type);
   uint64_t start = 0, len = 0;
   PQT_RETURN_NOT_OK(pqt_chunk_range(r, cm, &start, &len, err));
   int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
