@@ -164,10 +164,10 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
   }
   uint64_t n;
   if (parse_bytes(v, &n) != 0) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "bad %s '%%s' (a positive number%s)", a,
+    char msg[400];
+    snprintf(msg, sizeof msg, "bad %s '%.200s' (a positive number%s)", a, v,
              strcmp(a, "--max-page-expansion") == 0 ? "" : " of bytes, K, M or G allowed");
-    usage(cmd, msg, v);
+    usage(cmd, "%s", msg);
     return 2;
   }
   if (strcmp(a, "--max-page-expansion") == 0) {
