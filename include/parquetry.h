@@ -473,18 +473,18 @@ typedef struct pqt_column_override {
   pqt_column_options options;
 } pqt_column_override;
 
+typedef struct pqt_sorting_column_spec {
+  int32_t column;      /* leaf column index */
+  int32_t descending;
+  int32_t nulls_first;
+} pqt_sorting_column_spec;
+
 /* One key-value pair of a column chunk's metadata. */
 typedef struct pqt_column_key_value {
   int32_t column;      /* leaf column index */
   const char *key;
   const char *value;   /* NULL: a key without value */
 } pqt_column_key_value;
-
-typedef struct pqt_sorting_column_spec {
-  int32_t column;      /* leaf column index */
-  int32_t descending;
-  int32_t nulls_first;
-} pqt_sorting_column_spec;
 
 enum {
   PQT_COMPAT_NONE = 0,
