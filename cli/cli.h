@@ -85,4 +85,50 @@ extern const char cmd_convert_summary[], cmd_convert_usage[];
 extern const char cmd_rewrite_summary[], cmd_rewrite_usage[];
 extern const char cmd_salvage_summary[], cmd_salvage_usage[];
 
+/* ---- reading options (cli/read_options.c; branch cli-read) ----
+ * Every command that reads a Parquet file takes these. Exit status 3: the
+ * command finished under --skip-corrupt but data were lost (rows left out,
+ * or damaged fields read as null); what it could read was written. */
+#define EXIT_ROWS_LOST 3
+
+#define READ_OPTIONS_HELP                                                         \
+  "\nReading options:\n"                                                          \
+  "  --footer-key KEY       key of an encrypted footer (text or hex:...; 16, 24\n" \
+  "                         or 32 bytes)\n"                                         \
+  "  --column-key PATH:KEY  key of an encrypted column (repeatable)\n"             \
+  "  --aad-prefix TEXT      AAD prefix of a file that does not store it\n"        \
+  "  --no-crc               do not verify page checksums\n"                        \
+  "  --no-utf8-check        do not validate STRING columns as UTF-8\n"             \
+  "  --skip-corrupt         go on past corrupt data (reported on stderr): a bad\n" \
+  "                         page of a top-level optional column reads as nulls,\n" \
+  "                         else its rows are left out; exit status 3 when\n"     \
+  "                         anything was lost\n"                                   \
+  "  --max-page-bytes N     largest uncompressed page (default 1G; K, M, G)\n"    \
+  "  --max-page-expansion N a page may claim N times its compressed size (64)\n"  \
+  "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
+  "  --max-memory N         ceiling on decoded data in memory (default: none)\n"  \
+  "  --max-footer-bytes N   largest footer accepted (default 256M)"
+
+/* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not
+ * a reading option, 2 usage error (printed). */
+int read_option(const char *cmd, int argc, char **argv, int *i);
+/* The options given so far (defaults otherwise). */
+const pqt_read_options *read_options(void);
+/* Open path with the reading options; 0, or an exit status (printed). It
+ * also names the file in --skip-corrupt reports and counts its rows. */
+int read_open(const char *path, pqt_reader **r);
+/* For readers opened otherwise: name the file, count rows read. */
+void read_begin(const char *path);
+void read_add_rows(int64_t rows);
+/* "parquetry: PATH: message", plus the option that would allow what a
+ * limit refused (PQT_ELIMIT); return EXIT_DATA. */
+int read_fail(const char *path, const pqt_error *e);
+int read_fail_text(const char *path, int code, const char *msg);
+/* A failed ArrowArrayStream get_next (errno-style code, last error). */
+int read_stream_fail(const char *path, int errno_code, const char *msg);
+/* At the end of a command that read: rc, or EXIT_ROWS_LOST (with "N of M
+ * rows lost" on stderr) when rc is 0 and --skip-corrupt skipped anything. */
+int read_finish(const char *path, int rc);
+/* ---- end of reading options ---- */
+
 #endif

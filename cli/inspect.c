@@ -82,7 +82,7 @@ static int parse(args *a, int argc, char **argv, bool want_values) {
       printf("usage: %s\n\n%s\n", a->usage, a->summary);
       return -1;
     }
-    int ro = cli_read_option(a->cmd, argc, argv, &i);
+    int ro = read_option(a->cmd, argc, argv, &i);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
     if ((!strcmp(s, "-c") || !strcmp(s, "--column")) && i + 1 < argc) a->column = argv[++i];
@@ -119,7 +119,7 @@ static int run(const char *cmd, const char *usage_text, const char *summary, int
   pqt_error e;
   pqt_error_init(&e);
   pqt_reader *r;
-  if (pqt_reader_open_file(&r, a.path, cli_read_options(), &e) != PQT_OK) {
+  if (pqt_reader_open_file(&r, a.path, read_options(), &e) != PQT_OK) {
     free(a.values);
     return fail(a.path, &e);
   }

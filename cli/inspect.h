@@ -15,9 +15,6 @@ extern const char cmd_bloom_filter_summary[], cmd_bloom_filter_usage[];
 extern const char cmd_stats_summary[], cmd_stats_usage[];
 
 #include "parquetry.h"
-/* From cli/main.c: parse one shared reading option at argv[*i] (1 consumed,
- * 0 not one, 2 usage error printed), and the options they set. */
-int cli_read_option(const char *cmd, int argc, char **argv, int *i);
-const pqt_read_options *cli_read_options(void);
+/* The shared reading options: read_option / read_options in cli.h. */
 
 #endif

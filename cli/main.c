@@ -3,7 +3,8 @@
  * only on the public API (include/parquetry.h).
  *
  * Exit status: 0 success, 1 a file could not be read (bad data, I/O),
- * 2 usage error. Errors go to stderr as `parquetry: FILE: message`.
+ * 2 usage error, 3 data lost under --skip-corrupt (what could be read was
+ * written). Errors go to stderr as `parquetry: FILE: message`.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,10 +39,7 @@ static int usage_error(const char *cmd, const char *fmt, ...) {
   return EXIT_USAGE;
 }
 
-static int file_error(const char *path, const pqt_error *e) {
-  fprintf(stderr, "parquetry: %s: %s\n", path, e->message[0] ? e->message : pqt_status_name(e->code));
-  return EXIT_DATA;
-}
+static int file_error(const char *path, const pqt_error *e) { return read_fail(path, e); }
 
 static int is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
@@ -49,136 +47,9 @@ static void print_usage(const command *c) {
   printf("usage: %s\n\n%s\n", c->usage, c->summary);
 }
 
-/* ---- options shared by every command that reads ---- */
-
-#define MAX_COLUMN_KEYS 64
-
-typedef struct read_settings {
-  pqt_read_options opts;
-  uint8_t footer_key[32];
-  pqt_column_key column_keys[MAX_COLUMN_KEYS];
-  uint8_t column_key_bytes[MAX_COLUMN_KEYS][32];
-  int n_column_keys;
-  bool initialised;
-} read_settings;
-
-static read_settings g_read; /* the CLI's own state (the library has none) */
-
-static void read_settings_init(void) {
-  if (g_read.initialised) return;
-  pqt_read_options_init(&g_read.opts);
-  g_read.initialised = true;
-}
-
-/* A key given as text ("0123456789012345") or hex ("hex:00112233..."). */
-static int parse_key(const char *s, uint8_t *out, size_t *len) {
-  if (strncmp(s, "hex:", 4) == 0) {
-    s += 4;
-    size_t n = strlen(s);
-    if (n % 2 || n / 2 > 32) return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-      unsigned v;
-      if (sscanf(s + 2 * i, "%2x", &v) != 1) return -1;
-      out[i] = (uint8_t)v;
-    }
-    *len = n / 2;
-  } else {
-    size_t n = strlen(s);
-    if (n > 32) return -1;
-    memcpy(out, s, n);
-    *len = n;
-  }
-  return (*len == 16 || *len == 24 || *len == 32) ? 0 : -1;
-}
-
-#define READ_OPTIONS_HELP                                                              \
-  "\nReading options:\n"                                                               \
-  "  --footer-key KEY        key of an encrypted footer (text, or hex:...; 16/24/32 bytes)\n" \
-  "  --column-key PATH:KEY   key of an encrypted column (repeatable)\n"                 \
-  "  --aad-prefix TEXT       AAD prefix of a file that does not store it\n"            \
-  "  --no-crc                do not verify page checksums\n"                            \
-  "  --no-utf8-check         do not validate STRING columns as UTF-8\n"              \
-  "  --skip-corrupt          go on past corrupt data (reported on stderr): a bad page of a\n"  \
-  "                          top-level optional column reads as nulls, else its row group is skipped"
-
-static const char *g_current_path = "";
-
-static void report_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
-  (void)ctx;
-  fprintf(stderr, "parquetry: %s: skipped %lld rows: %s\n", g_current_path, (long long)rows_lost, what->message);
-}
-
-/* Parse one shared option at argv[*i]: 1 consumed, 0 not ours, 2 usage error. */
-static int read_option(const char *cmd, int argc, char **argv, int *i) {
-  read_settings_init();
-  const char *a = argv[*i];
-  if (strcmp(a, "--no-crc") == 0) {
-    g_read.opts.verify_checksums = 0;
-    return 1;
-  }
-  if (strcmp(a, "--skip-corrupt") == 0) {
-    g_read.opts.on_error = PQT_SKIP_CORRUPT;
-    g_read.opts.on_skip = report_skip;
-    return 1;
-  }
-  if (strcmp(a, "--no-utf8-check") == 0) {
-    g_read.opts.validate_utf8 = 0;
-    return 1;
-  }
-  if ((strcmp(a, "--footer-key") == 0 || strcmp(a, "--column-key") == 0 || strcmp(a, "--aad-prefix") == 0) &&
-      *i + 1 >= argc) {
-    usage_error(cmd, "option '%s' needs a value", a);
-    return 2;
-  }
-  if (strcmp(a, "--footer-key") == 0) {
-    size_t len;
-    if (parse_key(argv[++*i], g_read.footer_key, &len) != 0) {
-      usage_error(cmd, "bad key '%s' (16, 24 or 32 bytes, as text or hex:...)", argv[*i]);
-      return 2;
-    }
-    g_read.opts.footer_key = g_read.footer_key;
-    g_read.opts.footer_key_len = len;
-    return 1;
-  }
-  if (strcmp(a, "--column-key") == 0) {
-    char *spec = argv[++*i];
-    char *colon = strchr(spec, ':'); /* PATH:KEY, the key may itself be hex:... */
-    if (!colon || g_read.n_column_keys >= MAX_COLUMN_KEYS) {
-      usage_error(cmd, "bad column key '%s' (PATH:KEY)", spec);
-      return 2;
-    }
-    *colon = '\0';
-    int k = g_read.n_column_keys;
-    size_t len;
-    if (parse_key(colon + 1, g_read.column_key_bytes[k], &len) != 0) {
-      usage_error(cmd, "bad key for column '%s'", spec);
-      return 2;
-    }
-    g_read.column_keys[k].path = spec;
-    g_read.column_keys[k].key = g_read.column_key_bytes[k];
-    g_read.column_keys[k].key_len = len;
-    g_read.n_column_keys++;
-    g_read.opts.column_keys = g_read.column_keys;
-    g_read.opts.n_column_keys = g_read.n_column_keys;
-    return 1;
-  }
-  if (strcmp(a, "--aad-prefix") == 0) {
-    const char *p = argv[++*i];
-    g_read.opts.aad_prefix = (const uint8_t *)p;
-    g_read.opts.aad_prefix_len = strlen(p);
-    return 1;
-  }
-  return 0;
-}
-
-static int open_reader(const char *path, pqt_reader **r) {
-  pqt_error e;
-  pqt_error_init(&e);
-  read_settings_init();
-  g_current_path = path;
-  if (pqt_reader_open_file(r, path, &g_read.opts, &e) != PQT_OK) return file_error(path, &e);
-  return 0;
-}
+/* The reading options (--footer-key, --skip-corrupt, limits, ...) live in
+ * cli/read_options.c. */
+static int open_reader(const char *path, pqt_reader **r) { return read_open(path, r); }
 
 static int write_string(pqt_string *s) {
   fwrite(s->data, 1, s->len, stdout);
@@ -231,7 +102,8 @@ static int cmd_schema(int argc, char **argv) {
 /* ---- meta ---- */
 static int cmd_meta(int argc, char **argv) {
   const char *path = NULL;
-  int json = 0, indent = 2;
+  int json = 0, indent = 2, legend = 0;
+  long width = 80;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) { print_usage(find_command("meta")); return 0; }
     int ro = read_option("meta", argc, argv, &i);
@@ -239,21 +111,38 @@ static int cmd_meta(int argc, char **argv) {
     if (ro == 1) continue;
     if (strcmp(argv[i], "--json") == 0) json = 1;
     else if (strcmp(argv[i], "--compact") == 0) indent = 0;
-    else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown option '%s'", argv[i]);
+    else if (strcmp(argv[i], "--parquet-tools") == 0) legend = 1;
+    else if (strcmp(argv[i], "--width") == 0 && i + 1 < argc) {
+      char *end;
+      width = strtol(argv[++i], &end, 10);
+      if (*end || end == argv[i] || (width != 0 && width < 40) || width > 100000)
+        return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", argv[i]);
+      if (width == 0) width = 100000;
+    } else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown or incomplete option '%s'", argv[i]);
     else if (path) return usage_error("meta", "unexpected argument '%s'", argv[i]);
     else path = argv[i];
   }
   if (!path) return usage_error("meta", "%s", "missing FILE");
+  if (json && legend) return usage_error("meta", "%s", "give --json or --parquet-tools, not both");
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) return rc;
   pqt_string s = {0};
   pqt_error e;
   pqt_error_init(&e);
-  pqt_status st = json ? pqt_reader_metadata_json(r, indent, &s, &e) : pqt_reader_metadata_summary(r, &s, &e);
+  pqt_status st = json ? pqt_reader_metadata_json(r, indent, &s, &e)
+                       : pqt_reader_metadata_summary_styled(r, legend ? PQT_SUMMARY_PARQUET_TOOLS : PQT_SUMMARY_READABLE,
+                                                            (int32_t)width, &s, &e);
   if (st != PQT_OK) rc = file_error(path, &e);
   else {
-    if (!json) printf("file:        %s\n", path);
+    if (legend) {
+      printf("file:        %s\n", path);
+    } else if (!json) {
+      /* the path's tail when it is too long for the line */
+      size_t room = (size_t)width - 13, n = strlen(path);
+      if (n > room) printf("%-13s...%s\n", "file:", path + n - (room - 3));
+      else printf("%-13s%s\n", "file:", path);
+    }
     rc = write_string(&s);
   }
   pqt_reader_close(r);
@@ -368,7 +257,8 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   pqt_expr_free(filter);
   free(names);
   free(cols_copy);
-  return rc;
+  fflush(stdout);
+  return read_finish(path, rc);
 }
 
 /* ---- pages ---- */
@@ -452,11 +342,19 @@ static int cmd_help(int argc, char **argv);
 static const command commands[] = {
     {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE", cmd_schema},
     {"meta",
-     "Print the file metadata: rows, row groups, and per column chunk its type, codec,\n"
-     "offsets, sizes, encodings and statistics.\n\n"
-     "  --json      the whole FileMetaData as JSON, keys named as in parquet.thrift\n"
-     "  --compact   with --json: on one line" READ_OPTIONS_HELP,
-     "parquetry meta [--json [--compact]] FILE", cmd_meta},
+     "Print the file metadata: rows, row groups, key-value metadata (values cut, with\n"
+     "their length), and per column chunk its type, codec, value count, encodings,\n"
+     "sizes, page offsets, statistics and indexes, in labelled lines that fit 80\n"
+     "columns (longer ones are cut and end with \"...\").\n\n"
+     "  --width N         lines of at most N columns (0: no limit)\n"
+     "  --parquet-tools   one line per column chunk as parquet-tools printed it:\n"
+     "                    name: TYPE CODEC DO:.. FPO:.. SZ:../../.. VC:.. ENC:..\n"
+     "                    (DO dictionary page offset, FPO first data page offset,\n"
+     "                    SZ compressed/uncompressed/ratio, VC values, ENC encodings,\n"
+     "                    ST statistics, OI/CI offset/column index offsets)\n"
+     "  --json            the whole FileMetaData as JSON, keys as in parquet.thrift\n"
+     "  --compact         with --json: on one line" READ_OPTIONS_HELP,
+     "parquetry meta [--parquet-tools | --json [--compact]] [--width N] FILE", cmd_meta},
     {"cat",
      "Print rows, one JSON object per line (or CSV).\n\n"
      "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
@@ -513,7 +411,8 @@ static void print_main_usage(FILE *f) {
   fprintf(f, "usage: parquetry COMMAND [OPTIONS] FILE\n\nRead and write Apache Parquet files.\n\nCommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %.*s\n", commands[i].name, (int)strcspn(commands[i].summary, "\n"), commands[i].summary);
-  fprintf(f, "\nRun 'parquetry COMMAND --help' for a command's options.\n");
+  fprintf(f, "\nRun 'parquetry COMMAND --help' for a command's options.\n"
+             "Exit status: 0 all rows, 1 error, 2 usage, 3 rows lost under --skip-corrupt.\n");
 }
 
 static int cmd_help(int argc, char **argv) {
@@ -546,9 +445,3 @@ int main(int argc, char **argv) {
   return c->run(argc - 1, argv + 1);
 }
 
-/* cli/inspect.c: the shared reading options (keys, --no-crc...) for its commands. */
-int cli_read_option(const char *cmd, int argc, char **argv, int *i) { return read_option(cmd, argc, argv, i); }
-const pqt_read_options *cli_read_options(void) {
-  read_settings_init();
-  return &g_read.opts;
-}

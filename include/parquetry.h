@@ -406,6 +406,13 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r);
 /* "created_by" of the footer, or "" when absent (valid until close). */
 PQT_API const char *pqt_reader_created_by(const pqt_reader *r);
 
+/* The sorting_columns row group g declares: up to max of them into out
+ * (may be NULL with max 0); returns how many it declares, or -1 when g is
+ * out of range. */
+struct pqt_sorting_column_spec;
+PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,
+                                           int32_t max);
+
 /* The schema in the message syntax ("message schema { ... }"). */
 PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out,
                                           pqt_error *err);
@@ -416,6 +423,14 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent,
 /* A readable multi-line summary of the metadata (what `parquetry meta` prints). */
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
                                                pqt_string *out, pqt_error *err);
+/* The summary in a style: PQT_SUMMARY_READABLE (what pqt_reader_metadata_summary
+ * gives: labelled lines no wider than `width` columns, 0 = 80; longer values
+ * are cut, ending "...") or PQT_SUMMARY_PARQUET_TOOLS (a line per column chunk
+ * as parquet-tools printed it, `name: INT32 SNAPPY DO:4 FPO:22 SZ:72/72/1.00
+ * VC:1 ENC:PLAIN,RLE` plus statistics; width ignored). */
+enum { PQT_SUMMARY_READABLE = 0, PQT_SUMMARY_PARQUET_TOOLS = 1 };
+PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32_t style, int32_t width,
+                                                      pqt_string *out, pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Low-level column access: values plus levels                         */
@@ -657,6 +672,13 @@ typedef struct pqt_sorting_column_spec {
   int32_t nulls_first;
 } pqt_sorting_column_spec;
 
+/* One key-value pair of a column chunk's metadata. */
+typedef struct pqt_column_key_value {
+  int32_t column;      /* leaf column index */
+  const char *key;
+  const char *value;   /* NULL: a key without value */
+} pqt_column_key_value;
+
 enum {
   PQT_COMPAT_NONE = 0,
   PQT_COMPAT_SPARK_INT96 = 1,  /* timestamps as INT96, no unsigned 64-bit (INT64 instead) */
@@ -687,6 +709,26 @@ typedef struct pqt_write_options {
   int32_t write_arrow_schema;        /* store the Arrow schema as ARROW:schema (Arrow schemas
                                         only; default 0: our encoding has been checked by our
                                         own decoder and flatc, not yet by Arrow C++) */
+  /* Key-value metadata of column chunks (ColumnMetaData.key_value_metadata),
+   * written on every chunk of their leaf column; a key given twice for one
+   * column: the last wins. */
+  const pqt_column_key_value *column_kv;
+  int32_t n_column_kv;
+  /* With a schema from a reader (pqt_write_schema.like), carry over its
+   * key-value metadata (default 1): the file's (ARROW:schema kept while the
+   * schema written is the reader's leaf for leaf, re-derived from what is
+   * written otherwise), each column's chunk metadata (from the first row
+   * group that has some), and its created_by, recorded under
+   * "parquetry.rewritten_from" (earlier ones after " <- "). kv_keys and
+   * column_kv add to it; a key given there replaces the carried one.
+   * 0: the schema only. */
+  int32_t like_key_value;
+  /* With a schema from a reader, carry over its sorting_columns when every
+   * row group declares the same (default 0: only true when the rows are
+   * written in the reader's order and no row group takes rows of two of the
+   * reader's; pqt_writer_flush_row_group at its row-group ends keeps that).
+   * sorting_columns given above take precedence. */
+  int32_t like_sorting_columns;
 } pqt_write_options;
 
 /* column_options_size: sizeof(pqt_column_options) as the caller sees it

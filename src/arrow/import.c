@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "levels/levels.h"
+#include "arrow/format_name.h"
 
 pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out,
                                pqt_error *err) {
@@ -92,7 +93,8 @@ static pqt_status push_list(walk *w, const struct ArrowArray *a, const pqt_impor
                             pqt_error *err) {
   bool large = fmt_is(f, "+L");
   if (!large && !fmt_is(f, "+l") && !fmt_is(f, "+m"))
-    return pqt_error_set(err, PQT_EINVAL, "expected a list or map array, layout is '%s'", f->format);
+    return pqt_error_set(err, PQT_EINVAL, "expected a list or map array, not %s",
+                         pqt_arrow_format_name(f->format, (char[64]){0}, 64));
   if (f->n_children < 1) return pqt_error_set(err, PQT_EINVAL, "list schema without child");
   PQT_RETURN_NOT_OK(check_array(a, 2, 1, "list", err));
   pqt_shred_node nd = {PQT_LEVEL_LIST, nullable, validity_of(a), NULL, NULL, a->offset, a->length};
@@ -122,7 +124,9 @@ static pqt_status walk_content(walk *w, const pqt_schema_node *x, int32_t leaf, 
   }
   switch (x->kind) {
     case PQT_NODE_STRUCT: {
-      if (!fmt_is(f, "+s")) return pqt_error_set(err, PQT_EINVAL, "%s: expected a struct array, layout is '%s'", x->name, f->format);
+      if (!fmt_is(f, "+s"))
+        return pqt_error_set(err, PQT_EINVAL, "%s: expected a struct array, not %s", x->name,
+                             pqt_arrow_format_name(f->format, (char[64]){0}, 64));
       PQT_RETURN_NOT_OK(check_array(a, 1, x->n_children, x->name, err));
       PQT_RETURN_NOT_OK(push(w, (pqt_shred_node){PQT_LEVEL_STRUCT, nullable, validity_of(a), NULL, NULL, a->offset, a->length}, err));
       for (int32_t i = 0; i < x->n_children; i++) {
@@ -418,8 +422,8 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
     default: break;
   }
 mismatch:
-  return pqt_error_set(err, PQT_EINVAL, "%s: Arrow layout '%s' does not fit physical type %s", x->name, f,
-                       pqt_physical_type_name(t));
+  return pqt_error_set(err, PQT_EINVAL, "%s: Arrow type %s does not fit physical type %s", x->name,
+                       pqt_arrow_format_name(f, (char[64]){0}, 64), pqt_physical_type_name(t));
 }
 
 pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_fmt *fmt,

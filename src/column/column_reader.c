@@ -16,6 +16,7 @@
 #include "encoding/plain.h"
 #include "encoding/rle.h"
 #include "levels/levels.h"
+#include "thrift/parquet_desc.h"
 
 void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc) {
   memset(cd, 0, sizeof *cd);
@@ -79,7 +80,7 @@ static pqt_status decode_levels(int32_t encoding, const uint8_t *p, size_t len, 
       *count = c;
     }
   } else {
-    st = pqt_error_set(err, PQT_EUNSUPPORTED, "level encoding %d", encoding);
+    st = pqt_error_set(err, PQT_EUNSUPPORTED, "level encoding %s", PQT_ENCODING_NAME(encoding));
   }
   if (st != PQT_OK) pqt_error_prefix(err, "%s levels", what);
   return st;
@@ -88,7 +89,7 @@ static pqt_status decode_levels(int32_t encoding, const uint8_t *p, size_t len, 
 static pqt_status read_dictionary(chunk_state *cs, const pqt_page *pg, pqt_error *err) {
   PQT_CHECK_CORRUPT(!cs->has_dict, err, "a second dictionary page in one column chunk");
   PQT_CHECK_CORRUPT(pg->encoding == PQT_ENC_PLAIN || pg->encoding == PQT_ENC_PLAIN_DICTIONARY, err,
-                    "dictionary page encoding %d is not PLAIN", pg->encoding);
+                    "dictionary page encoding %s is not PLAIN", PQT_ENCODING_NAME(pg->encoding));
   int32_t t = cs->desc->physical_type;
   size_t n = (size_t)pg->num_values, used = 0;
   if (t == PQT_BYTE_ARRAY) {
@@ -280,7 +281,7 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
   c->vk = VK_NONE;
   if (nv == 0) return PQT_OK; /* nothing to decode (an all-null page may have an empty values section) */
   if (enc == PQT_ENC_RLE_DICTIONARY || enc == PQT_ENC_PLAIN_DICTIONARY) {
-    if (t == PQT_BOOLEAN) return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BOOLEAN", enc);
+    if (t == PQT_BOOLEAN) return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BOOLEAN", PQT_ENCODING_NAME(enc));
     PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
     PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&c->rle, in, len, err));
     c->vk = VK_DICT;
@@ -296,7 +297,7 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
       case PQT_ENC_DELTA_BYTE_ARRAY:
         return start_byte_array_deltas(c, enc, in, len, 0, nv, err);
       default:
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BYTE_ARRAY", enc);
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BYTE_ARRAY", PQT_ENCODING_NAME(enc));
     }
   }
   if (t == PQT_BOOLEAN) {
@@ -314,7 +315,7 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
       c->vk = VK_RLE_BOOL;
       return PQT_OK;
     }
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for BOOLEAN", enc);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BOOLEAN", PQT_ENCODING_NAME(enc));
   }
   /* fixed width: INT32, INT64, INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY */
   PQT_CHECK_CORRUPT(w > 0, err, "fixed-width column without a width");
@@ -326,7 +327,7 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
       return PQT_OK;
     case PQT_ENC_DELTA_BINARY_PACKED:
       if (t != PQT_INT32 && t != PQT_INT64)
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "DELTA_BINARY_PACKED for physical type %d", t);
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "DELTA_BINARY_PACKED for physical type %s", PQT_TYPE_NAME(t));
       PQT_RETURN_NOT_OK(pqt_delta_bp_init(&c->dbp, in, len, t == PQT_INT32, err));
       PQT_CHECK_CORRUPT(pqt_delta_bp_total(&c->dbp) >= nv, err,
                         "DELTA_BINARY_PACKED: %zu values expected, the header says %llu", nv,
@@ -341,10 +342,10 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
     case PQT_ENC_DELTA_BYTE_ARRAY:
     case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
       if (t != PQT_FIXED_LEN_BYTE_ARRAY)
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for physical type %s", PQT_ENCODING_NAME(enc), PQT_TYPE_NAME(t));
       return start_byte_array_deltas(c, enc, in, len, w, nv, err);
     default:
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %d for physical type %d", enc, t);
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for physical type %s", PQT_ENCODING_NAME(enc), PQT_TYPE_NAME(t));
   }
 }
 
@@ -470,7 +471,7 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
       break;
     }
     default:
-      return pqt_corrupt(err, "value decoder %d for physical type %d", (int)c->vk, t);
+      return pqt_corrupt(err, "value decoder %d for physical type %s", (int)c->vk, PQT_TYPE_NAME(t));
   }
   if (st == PQT_OK) cd->values.len += bytes;
   return st;
@@ -860,8 +861,8 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
   *out = NULL;
   alloc = pqt_alloc_or_default(alloc);
   if (!pqt_codec_is_available(codec))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "compression codec %s (%d) is not available",
-                         pqt_codec_name(codec), codec);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "compression codec %s is not available in this build",
+                         pqt_codec_name(codec));
   if (desc->physical_type < PQT_BOOLEAN || desc->physical_type > PQT_FIXED_LEN_BYTE_ARRAY)
     return pqt_corrupt(err, "unknown physical type %d", desc->physical_type);
   if (desc->max_rep < 0 || desc->max_def < 0 || (desc->max_rep > 0 && !desc->repeated_def))

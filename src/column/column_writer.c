@@ -78,7 +78,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   if (cw->o.page_version != 1 && cw->o.page_version != 2)
     return pqt_error_set(err, PQT_EINVAL, "page version %d (1 or 2)", cw->o.page_version);
   if (!pqt_codec_is_available(cw->o.codec))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "codec %d is not available", cw->o.codec);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "codec %s is not available in this build", pqt_codec_name(cw->o.codec));
   if (cw->o.page_size <= 0) cw->o.page_size = 1 << 20;
   if (cw->o.page_row_limit <= 0) cw->o.page_row_limit = 20000;
   if (cw->o.dictionary_page_size_limit <= 0) cw->o.dictionary_page_size_limit = 1 << 20;
@@ -96,7 +96,8 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
       else if (physical == PQT_BOOLEAN) enc = PQT_ENC_RLE;
     }
   } else if (!pqt_encoding_fits(enc, physical)) {
-    return pqt_error_set(err, PQT_EINVAL, "encoding %d does not apply to physical type %d", enc, physical);
+    return pqt_error_set(err, PQT_EINVAL, "encoding %s does not apply to physical type %s", PQT_ENCODING_NAME(enc),
+                         PQT_TYPE_NAME(physical));
   }
   cw->value_encoding = enc;
   cw->dict_on = cw->o.dictionary && physical != PQT_BOOLEAN;
@@ -183,7 +184,7 @@ static pqt_status encode_values(pqt_column_writer *cw, int32_t enc, pqt_buf *out
     case PQT_ENC_BYTE_STREAM_SPLIT:
       return pqt_bss_encode(cw->vals.data, cw->width, n, out, err);
     default:
-      return pqt_error_set(err, PQT_EINVAL, "encoding %d not writable", enc);
+      return pqt_error_set(err, PQT_EINVAL, "encoding %s not writable", PQT_ENCODING_NAME(enc));
   }
 }
 

@@ -26,8 +26,8 @@ static pqt_status retrieve(const pqt_file_decryptor *fd, const pqt_bytes *km, co
   size_t kn = km && km->len > 0 ? (size_t)km->len : 0;
   describe_key_metadata(kp, kn, desc, sizeof desc);
   if (!fd->retriever)
-    return pqt_error_set(err, PQT_ECRYPTO, "%s: no key given (%s; set pqt_read_options.%s or key_retriever)", what, desc,
-                         column_path ? "column_keys" : "footer_key");
+    return pqt_error_set(err, PQT_ECRYPTO, "%s: no key given (%s; give the %s key or a key retriever)", what, desc,
+                         column_path ? "column" : "footer");
   uint8_t tmp[PQT_CRYPTO_MAX_KEY_BYTES];
   size_t n = 0;
   pqt_error inner;
@@ -80,7 +80,7 @@ static pqt_status setup(pqt_file_decryptor **out, const pqt_read_options *opts, 
     prefix_len = (size_t)a->aad_prefix.len;
   } else if (PQT_HAS_FIELD(a, aes_gcm_v1, supply_aad_prefix) && a->supply_aad_prefix) {
     return pqt_error_set(err, PQT_ECRYPTO,
-                         "this file was encrypted with an AAD prefix it does not store: set pqt_read_options.aad_prefix");
+                         "this file was encrypted with an AAD prefix it does not store: give the AAD prefix");
   }
   size_t unique_len = PQT_HAS_FIELD(a, aes_gcm_v1, aad_file_unique) ? (size_t)a->aad_file_unique.len : 0;
   size_t total;
@@ -219,7 +219,7 @@ pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_col
   if (PQT_HAS_FIELD(ccm, column_crypto_metadata, encryption_with_footer_key)) {
     if (!fd->have_footer_key)
       return pqt_error_set(err, PQT_ECRYPTO,
-                           "column is encrypted with the footer key, which was not given (pqt_read_options.footer_key)");
+                           "column is encrypted with the footer key, which was not given");
     memcpy(key, fd->footer_key, fd->footer_key_len);
     key_len = fd->footer_key_len;
   } else if (PQT_HAS_FIELD(ccm, column_crypto_metadata, encryption_with_column_key)) {

@@ -63,6 +63,11 @@ struct pqt_writer {
   idx_ref *refs;
   size_t n_refs, cap_refs;
   bool failed;
+  pqt_key_value *kv;              /* the file's key-value metadata (arena) */
+  int32_t n_kv;
+  pqt_list_key_value *chunk_kv;   /* per leaf: its chunks' key-value metadata (arena) */
+  pqt_sorting_column_spec *sorting; /* sorting_columns of every row group (arena) */
+  int32_t n_sorting;
 };
 
 void pqt_column_options_defaults(pqt_column_options *o) {
@@ -90,6 +95,7 @@ void pqt_write_options_defaults(pqt_write_options *o) {
   pqt_column_options_defaults(&o->defaults);
   o->row_group_rows = 1 << 20;
   o->row_group_bytes = (int64_t)128 << 20;
+  o->like_key_value = 1;
 }
 
 /* ---- sinks ------------------------------------------------------------------ */
@@ -195,6 +201,194 @@ static void writer_free(pqt_writer *w) {
   pqt_mem_free(a, w, sizeof *w);
 }
 
+/* ---- key-value metadata and sorting columns -------------------------------- */
+
+typedef struct kv_list {
+  pqt_arena *arena;
+  pqt_key_value *items;
+  int32_t n, cap;
+} kv_list;
+
+static bool bytes_is(pqt_bytes b, const char *s) { return (size_t)b.len == strlen(s) && memcmp(b.ptr, s, (size_t)b.len) == 0; }
+
+/* Set key to value (value NULL with has_value false: a key without value);
+ * a key already there is replaced in place. Both are copied. */
+static pqt_status kv_set(kv_list *L, const uint8_t *key, size_t klen, const uint8_t *value, size_t vlen,
+                         bool has_value, pqt_error *err) {
+  pqt_key_value *kv = NULL;
+  for (int32_t i = 0; i < L->n; i++)
+    if ((size_t)L->items[i].key.len == klen && memcmp(L->items[i].key.ptr, key, klen) == 0) kv = &L->items[i];
+  if (!kv) {
+    if (L->n == L->cap) {
+      int32_t nc = L->cap ? L->cap * 2 : 8;
+      pqt_key_value *ni = pqt_arena_array(L->arena, (size_t)nc, sizeof *ni);
+      if (!ni) return pqt_nomem(err);
+      if (L->n) memcpy(ni, L->items, (size_t)L->n * sizeof *ni);
+      L->items = ni;
+      L->cap = nc;
+    }
+    kv = &L->items[L->n++];
+    memset(kv, 0, sizeof *kv);
+    char *k = pqt_arena_strdup(L->arena, (const char *)key, klen);
+    if (!k) return pqt_nomem(err);
+    kv->key = (pqt_bytes){(const uint8_t *)k, (int64_t)klen};
+    PQT_SET(kv, 1);
+  }
+  kv->isset &= ~(1u << 2);
+  kv->value = (pqt_bytes){NULL, 0};
+  if (has_value) {
+    char *v = pqt_arena_strdup(L->arena, (const char *)value, vlen);
+    if (!v) return pqt_nomem(err);
+    kv->value = (pqt_bytes){(const uint8_t *)v, (int64_t)vlen};
+    PQT_SET(kv, 2);
+  }
+  return PQT_OK;
+}
+
+static pqt_status kv_set_str(kv_list *L, const char *key, const char *value, pqt_error *err) {
+  return kv_set(L, (const uint8_t *)key, strlen(key), (const uint8_t *)value, value ? strlen(value) : 0,
+                value != NULL, err);
+}
+
+/* Does the schema written describe the reader's leaf for leaf (so the
+ * reader's ARROW:schema still describes it)? */
+static bool same_leaves(const pqt_schema *a, const pqt_schema *b) {
+  if (a->n_leaves != b->n_leaves || a->root->n_children != b->root->n_children) return false;
+  for (int32_t i = 0; i < a->root->n_children; i++)
+    if (strcmp(a->root->children[i]->name, b->root->children[i]->name) != 0) return false;
+  for (int32_t i = 0; i < a->n_leaves; i++) {
+    const pqt_schema_node *x = a->leaves[i], *y = b->leaves[i];
+    if (x->physical_type != y->physical_type || x->type_length != y->type_length ||
+        x->logical.isset != y->logical.isset || memcmp(&x->logical, &y->logical, sizeof x->logical) != 0)
+      return false;
+  }
+  return true;
+}
+
+/* The ARROW:schema of the schema written (the usual Parquet -> Arrow mapping). */
+static pqt_status derive_arrow_schema(pqt_writer *w, const char **out, pqt_error *err) {
+  struct ArrowSchema as;
+  PQT_RETURN_NOT_OK(pqt_export_schema(w->schema, NULL, &as, err));
+  pqt_buf b64;
+  pqt_buf_init(&b64, w->alloc);
+  pqt_status st = pqt_arrow_schema_encode_from_c(&as, &b64, err);
+  as.release(&as);
+  if (st == PQT_OK) {
+    *out = pqt_arena_strdup(&w->arena, (const char *)b64.data, b64.len);
+    if (!*out) st = pqt_nomem(err);
+  }
+  pqt_buf_free(&b64);
+  return st;
+}
+
+/* The file's and the column chunks' key-value metadata and the sorting
+ * columns: carried over from a reader (pqt_write_options.like_*), then the
+ * caller's. */
+static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, pqt_error *err) {
+  const pqt_write_options *o = &w->opts;
+  const pqt_reader *like = schema->like;
+  kv_list L = {&w->arena, NULL, 0, 0};
+  if (like && o->like_key_value) {
+    const pqt_list_key_value *src = &like->md.key_value_metadata;
+    const pqt_key_value *history = NULL;
+    for (int32_t i = 0; i < src->n; i++) {
+      const pqt_key_value *kv = &src->items[i];
+      if (bytes_is(kv->key, "parquetry.rewritten_from")) {
+        history = kv;
+        continue;
+      }
+      if (bytes_is(kv->key, "ARROW:schema") && PQT_HAS(kv, 2) && !same_leaves(like->schema, w->schema)) {
+        const char *b64;
+        PQT_RETURN_NOT_OK(derive_arrow_schema(w, &b64, err));
+        PQT_RETURN_NOT_OK(kv_set_str(&L, "ARROW:schema", b64, err));
+        continue;
+      }
+      PQT_RETURN_NOT_OK(kv_set(&L, kv->key.ptr, (size_t)kv->key.len, kv->value.ptr, (size_t)kv->value.len,
+                               PQT_HAS(kv, 2), err));
+    }
+    const char *cb = pqt_reader_created_by(like);
+    if (cb[0] || history) {
+      pqt_buf h;
+      pqt_buf_init(&h, w->alloc);
+      pqt_status st = pqt_buf_append(&h, cb[0] ? cb : "(no created_by)", strlen(cb[0] ? cb : "(no created_by)"), err);
+      if (st == PQT_OK && history && PQT_HAS(history, 2)) {
+        st = pqt_buf_append(&h, " <- ", 4, err);
+        if (st == PQT_OK) st = pqt_buf_append(&h, history->value.ptr, (size_t)history->value.len, err);
+      }
+      if (st == PQT_OK)
+        st = kv_set(&L, (const uint8_t *)"parquetry.rewritten_from", 24, h.data, h.len, true, err);
+      pqt_buf_free(&h);
+      PQT_RETURN_NOT_OK(st);
+    }
+  }
+  for (int32_t i = 0; i < o->n_kv; i++) {
+    if (!o->kv_keys || !o->kv_keys[i]) return pqt_error_set(err, PQT_EINVAL, "key-value metadata %d has no key", i);
+    PQT_RETURN_NOT_OK(kv_set_str(&L, o->kv_keys[i], o->kv_values ? o->kv_values[i] : NULL, err));
+  }
+  if (w->arrow_schema_b64) PQT_RETURN_NOT_OK(kv_set_str(&L, "ARROW:schema", w->arrow_schema_b64, err));
+  w->kv = L.items;
+  w->n_kv = L.n;
+
+  /* column chunks */
+  w->chunk_kv = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *w->chunk_kv);
+  if (!w->chunk_kv) return pqt_nomem(err);
+  memset(w->chunk_kv, 0, (size_t)w->n_cols * sizeof *w->chunk_kv);
+  bool carry = like && o->like_key_value && like->schema->n_leaves == w->n_cols;
+  for (int32_t c = 0; c < w->n_cols; c++) {
+    kv_list C = {&w->arena, NULL, 0, 0};
+    for (int32_t g = 0; carry && g < like->md.row_groups.n; g++) {
+      const pqt_row_group *rg = &like->md.row_groups.items[g];
+      if (c >= rg->columns.n || !PQT_HAS(&rg->columns.items[c], 3)) continue;
+      const pqt_list_key_value *src = &rg->columns.items[c].meta_data.key_value_metadata;
+      if (src->n == 0) continue;
+      for (int32_t i = 0; i < src->n; i++)
+        PQT_RETURN_NOT_OK(kv_set(&C, src->items[i].key.ptr, (size_t)src->items[i].key.len, src->items[i].value.ptr,
+                                 (size_t)src->items[i].value.len, PQT_HAS(&src->items[i], 2), err));
+      break;
+    }
+    for (int32_t i = 0; i < o->n_column_kv; i++) {
+      const pqt_column_key_value *ck = &o->column_kv[i];
+      if (ck->column < 0 || ck->column >= w->n_cols || !ck->key)
+        return pqt_error_set(err, PQT_EINVAL, "column key-value metadata %d: no column %d or no key", i, ck->column);
+      if (ck->column == c) PQT_RETURN_NOT_OK(kv_set_str(&C, ck->key, ck->value, err));
+    }
+    w->chunk_kv[c] = (pqt_list_key_value){C.items, C.n};
+  }
+
+  /* sorting columns */
+  if (o->n_sorting_columns > 0) {
+    if (!o->sorting_columns) return pqt_error_set(err, PQT_EINVAL, "sorting_columns missing");
+    w->sorting = pqt_arena_array(&w->arena, (size_t)o->n_sorting_columns, sizeof *w->sorting);
+    if (!w->sorting) return pqt_nomem(err);
+    memcpy(w->sorting, o->sorting_columns, (size_t)o->n_sorting_columns * sizeof *w->sorting);
+    w->n_sorting = o->n_sorting_columns;
+  } else if (like && o->like_sorting_columns && like->schema->n_leaves == w->n_cols && like->md.row_groups.n > 0) {
+    const pqt_list_sorting_column *first = &like->md.row_groups.items[0].sorting_columns;
+    bool same = first->n > 0;
+    for (int32_t g = 1; same && g < like->md.row_groups.n; g++) {
+      const pqt_list_sorting_column *sc = &like->md.row_groups.items[g].sorting_columns;
+      same = sc->n == first->n;
+      for (int32_t i = 0; same && i < sc->n; i++)
+        same = sc->items[i].column_idx == first->items[i].column_idx &&
+               sc->items[i].descending == first->items[i].descending &&
+               sc->items[i].nulls_first == first->items[i].nulls_first;
+    }
+    for (int32_t i = 0; same && i < first->n; i++) same = first->items[i].column_idx >= 0 && first->items[i].column_idx < w->n_cols;
+    if (same) {
+      w->sorting = pqt_arena_array(&w->arena, (size_t)first->n, sizeof *w->sorting);
+      if (!w->sorting) return pqt_nomem(err);
+      for (int32_t i = 0; i < first->n; i++)
+        w->sorting[i] = (pqt_sorting_column_spec){first->items[i].column_idx, first->items[i].descending,
+                                                  first->items[i].nulls_first};
+      w->n_sorting = first->n;
+    }
+  }
+  for (int32_t i = 0; i < w->n_sorting; i++)
+    if (w->sorting[i].column < 0 || w->sorting[i].column >= w->n_cols)
+      return pqt_error_set(err, PQT_EINVAL, "sorting column %d: no column %d", i, w->sorting[i].column);
+  return PQT_OK;
+}
+
 static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, const pqt_write_options *opts,
                              pqt_error *err) {
   *out = NULL;
@@ -270,6 +464,7 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
                                 &x->logical, x->converted_type, w->codec, a, err);
     if (st != PQT_OK) pqt_error_prefix(err, "column %s", x->dotted_path);
   }
+  if (st == PQT_OK) st = build_metadata(w, schema, err);
   if (st != PQT_OK) {
     w->n_cols = w->cols ? w->n_cols : 0;
     writer_free(w);
@@ -434,6 +629,10 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     for (int32_t k = 0; k < x->path_len; k++) parts[k] = (pqt_bytes){(const uint8_t *)x->path[k], (int64_t)strlen(x->path[k])};
     cc->meta_data.path_in_schema.items = parts;
     cc->meta_data.path_in_schema.n = x->path_len;
+    if (w->chunk_kv[i].n > 0) {
+      cc->meta_data.key_value_metadata = w->chunk_kv[i];
+      PQT_SET(&cc->meta_data, 8);
+    }
     rg->total_byte_size += cc->meta_data.total_uncompressed_size;
     rg->total_compressed_size += cc->meta_data.total_compressed_size;
   }
@@ -455,15 +654,15 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
   PQT_SET(rg, 2); PQT_SET(rg, 3); PQT_SET(rg, 6);
   rg->ordinal = (int16_t)w->n_rgs;
   PQT_SET(rg, 7);
-  if (w->opts.n_sorting_columns > 0) {
-    pqt_sorting_column *sc = pqt_arena_array(&w->arena, (size_t)w->opts.n_sorting_columns, sizeof *sc);
+  if (w->n_sorting > 0) {
+    pqt_sorting_column *sc = pqt_arena_array(&w->arena, (size_t)w->n_sorting, sizeof *sc);
     if (!sc) return pqt_nomem(err);
-    for (int32_t i = 0; i < w->opts.n_sorting_columns; i++) {
-      const pqt_sorting_column_spec *s = &w->opts.sorting_columns[i];
+    for (int32_t i = 0; i < w->n_sorting; i++) {
+      const pqt_sorting_column_spec *s = &w->sorting[i];
       sc[i] = (pqt_sorting_column){0xE, s->column, s->descending != 0, s->nulls_first != 0};
     }
     rg->sorting_columns.items = sc;
-    rg->sorting_columns.n = w->opts.n_sorting_columns;
+    rg->sorting_columns.n = w->n_sorting;
     PQT_SET(rg, 4);
   }
   w->n_rgs++;
@@ -574,26 +773,9 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   md.row_groups.items = w->rgs;
   md.row_groups.n = w->n_rgs;
   md.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4);
-  int32_t n_kv = w->opts.n_kv + (w->arrow_schema_b64 ? 1 : 0);
-  if (n_kv > 0) {
-    pqt_key_value *kv = pqt_arena_array(&w->arena, (size_t)n_kv, sizeof *kv);
-    if (!kv) return pqt_nomem(err);
-    if (w->arrow_schema_b64) {
-      kv[n_kv - 1].key = cstr("ARROW:schema");
-      kv[n_kv - 1].value = cstr(w->arrow_schema_b64);
-      PQT_SET(&kv[n_kv - 1], 1);
-      PQT_SET(&kv[n_kv - 1], 2);
-    }
-    for (int32_t i = 0; i < w->opts.n_kv; i++) {
-      kv[i].key = cstr(w->opts.kv_keys[i]);
-      PQT_SET(&kv[i], 1);
-      if (w->opts.kv_values && w->opts.kv_values[i]) {
-        kv[i].value = cstr(w->opts.kv_values[i]);
-        PQT_SET(&kv[i], 2);
-      }
-    }
-    md.key_value_metadata.items = kv;
-    md.key_value_metadata.n = n_kv;
+  if (w->n_kv > 0) {
+    md.key_value_metadata.items = w->kv;
+    md.key_value_metadata.n = w->n_kv;
     PQT_SET(&md, 5);
   }
   md.created_by = cstr(w->opts.created_by ? w->opts.created_by : PQT_CREATED_BY);

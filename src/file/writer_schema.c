@@ -11,6 +11,7 @@
 
 #include "file/writer_internal.h"
 #include "meta/schema.h"
+#include "arrow/format_name.h"
 
 typedef struct elist {
   pqt_arena *arena;
@@ -163,8 +164,9 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
       lt = lt_time(PQT_LT_TIMESTAMP, u, utc);
     }
   }
-  if (t < 0) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type '%s' is not supported by the writer",
-                                  s->name ? s->name : "", f);
+  char fn[64];
+  if (t < 0) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type %s is not supported by the writer",
+                                  s->name ? s->name : "", pqt_arrow_format_name(f, fn, sizeof fn));
   set_type(e, t, len);
   if (has_lt) set_logical(e, &lt);
   return PQT_OK;
@@ -207,8 +209,9 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     PQT_RETURN_NOT_OK(arrow_field(L, en->children[0], "key", PQT_REQUIRED, err));
     return arrow_field(L, en->children[1], "value", -1, err);
   }
-  if (f[0] == '+') return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type '%s' is not supported by the writer",
-                                        s->name ? s->name : "", f);
+  char fn[64];
+  if (f[0] == '+') return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type %s is not supported by the writer",
+                                        s->name ? s->name : "", pqt_arrow_format_name(f, fn, sizeof fn));
   return arrow_leaf(L, s, f, idx, err);
 }
 

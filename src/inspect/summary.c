@@ -1,8 +1,11 @@
 /*
- * inspect/summary.c: the readable metadata summary printed by `parquetry meta`.
- * Per column chunk it uses the parquet-tools line users already know
- * (`name: TYPE CODEC DO:.. FPO:.. SZ:comp/uncomp/ratio VC:.. ENC:..`) with
- * statistics decoded to values in the canonical text form.
+ * inspect/summary.c: the readable metadata summary printed by `parquetry meta`,
+ * in two styles: labelled lines no wider than a terminal (80 columns by
+ * default; longer values are cut, marked "..."), and the parquet-tools line
+ * users paste into bug reports (`name: TYPE CODEC DO:.. FPO:..
+ * SZ:comp/uncomp/ratio VC:.. ENC:..`). Both decode statistics to values in
+ * the canonical text form and show key-value metadata values (cut, with
+ * their length).
  *
  * Statistics follow the spec's sort-order rules: min_value/max_value are
  * shown when present; the deprecated min/max only when the column's sort
@@ -96,7 +99,201 @@ static void append_size(pqt_buf *b, int64_t n, pqt_error *err) {
   else pqt_buf_printf(b, err, "%.1f GiB", (double)n / (1024.0 * 1024 * 1024));
 }
 
-pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err) {
+/* ---- lines that fit a width ---------------------------------------------------- */
+
+/* Code points of s[0..n) (UTF-8 continuation bytes do not count). */
+static size_t columns_of(const uint8_t *s, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += (s[i] & 0xC0) != 0x80;
+  return c;
+}
+
+/* Byte length of the first `cols` code points of s[0..n). */
+static size_t prefix_bytes(const uint8_t *s, size_t n, size_t cols) {
+  size_t c = 0, i = 0;
+  for (; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80) {
+      if (c == cols) break;
+      c++;
+    }
+  }
+  return i;
+}
+
+/* End the line begun at mark: cut it to width columns ("..." at the end
+ * when cut), then a newline. */
+static void end_line(pqt_buf *b, size_t mark, int32_t width, pqt_error *err) {
+  if (b->len >= mark && width > 3 && columns_of(b->data + mark, b->len - mark) > (size_t)width) {
+    b->len = mark + prefix_bytes(b->data + mark, b->len - mark, (size_t)width - 3);
+    pqt_buf_printf(b, err, "...");
+  }
+  pqt_buf_printf(b, err, "\n");
+}
+
+/* A key-value value as a JSON string, cut after about `room` columns
+ * ("..." inside the quotes) and then followed by its length in bytes. */
+static void append_kv_value(pqt_buf *b, const pqt_key_value *kv, size_t room, pqt_error *err) {
+  if (!PQT_HAS(kv, 2)) {
+    pqt_buf_printf(b, err, "(no value)");
+    return;
+  }
+  size_t mark = b->len;
+  if (pqt_json_string_append(b, kv->value.ptr, (size_t)kv->value.len, err) != PQT_OK) return;
+  size_t cols = columns_of(b->data + mark, b->len - mark);
+  if (room < 8) room = 8;
+  if (cols <= room) return;
+  size_t keep = prefix_bytes(b->data + mark, b->len - mark, room - 4);
+  /* not in the middle of an escape: back to before a lone backslash run */
+  size_t end = mark + keep, bs = 0;
+  while (end - bs > mark + 1 && b->data[end - bs - 1] == '\\') bs++;
+  if (bs % 2) end--;
+  for (size_t k = end; k > mark + 1 && k + 6 > end; k--)
+    if (b->data[k - 1] == '\\' && k < b->len && b->data[k] == 'u') { end = k - 1; break; }
+  b->len = end;
+  pqt_buf_printf(b, err, "...\" (%lld bytes)", (long long)kv->value.len);
+}
+
+/* ---- the readable style --------------------------------------------------------- */
+
+#define LABEL "%-13s"
+
+static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *b, pqt_error *err) {
+  const pqt_file_metadata *md = &r->md;
+  const pqt_schema *sc = r->schema;
+  char tmp[32], tmp2[32];
+  size_t m;
+  m = b->len; pqt_buf_printf(b, err, LABEL "%d", "version:", md->version); end_line(b, m, width, err);
+  m = b->len; pqt_buf_printf(b, err, LABEL "%s", "created by:", r->created_by[0] ? r->created_by : "(not recorded)");
+  end_line(b, m, width, err);
+  m = b->len; pqt_buf_printf(b, err, LABEL "%lld", "rows:", (long long)md->num_rows); end_line(b, m, width, err);
+  m = b->len; pqt_buf_printf(b, err, LABEL "%d", "row groups:", md->row_groups.n); end_line(b, m, width, err);
+  m = b->len; pqt_buf_printf(b, err, LABEL "%d", "columns:", sc->n_leaves); end_line(b, m, width, err);
+  if (md->key_value_metadata.n > 0) {
+    m = b->len;
+    pqt_buf_printf(b, err, "key-value metadata: %d key%s", md->key_value_metadata.n,
+                   md->key_value_metadata.n == 1 ? "" : "s");
+    end_line(b, m, width, err);
+    size_t keyw = 0;
+    for (int32_t i = 0; i < md->key_value_metadata.n; i++) {
+      size_t kl = columns_of(md->key_value_metadata.items[i].key.ptr, (size_t)md->key_value_metadata.items[i].key.len);
+      if (kl > keyw) keyw = kl;
+    }
+    if (keyw > 24) keyw = 24;
+    for (int32_t i = 0; i < md->key_value_metadata.n; i++) {
+      const pqt_key_value *kv = &md->key_value_metadata.items[i];
+      m = b->len;
+      size_t kl = columns_of(kv->key.ptr, (size_t)kv->key.len);
+      pqt_buf_printf(b, err, "  %.*s%*s  ", (int)kv->key.len, (const char *)kv->key.ptr,
+                     (int)(kl < keyw ? keyw - kl : 0), "");
+      size_t used = columns_of(b->data + m, b->len - m);
+      size_t room = (size_t)width > used + 16 ? (size_t)width - used - 16 : 8;
+      append_kv_value(b, kv, room, err);
+      end_line(b, m, width, err);
+    }
+  }
+  for (int32_t g = 0; g < md->row_groups.n; g++) {
+    const pqt_row_group *rg = &md->row_groups.items[g];
+    int64_t comp = 0;
+    for (int32_t c = 0; c < rg->columns.n; c++)
+      if (PQT_HAS(&rg->columns.items[c], 3)) comp += rg->columns.items[c].meta_data.total_compressed_size;
+    pqt_buf_printf(b, err, "\n");
+    m = b->len;
+    pqt_buf_printf(b, err, "row group %d: %lld rows, compressed ", g, (long long)rg->num_rows);
+    append_size(b, PQT_HAS(rg, 6) ? rg->total_compressed_size : comp, err);
+    pqt_buf_printf(b, err, ", uncompressed ");
+    append_size(b, rg->total_byte_size, err);
+    end_line(b, m, width, err);
+    if (rg->sorting_columns.n > 0) {
+      m = b->len;
+      pqt_buf_printf(b, err, "  sorted by ");
+      for (int32_t i = 0; i < rg->sorting_columns.n; i++) {
+        const pqt_sorting_column *s = &rg->sorting_columns.items[i];
+        const char *name = s->column_idx >= 0 && s->column_idx < sc->n_leaves ? sc->leaves[s->column_idx]->dotted_path : "?";
+        pqt_buf_printf(b, err, "%s%s %s, nulls %s", i ? "; " : "", name, s->descending ? "descending" : "ascending",
+                       s->nulls_first ? "first" : "last");
+      }
+      end_line(b, m, width, err);
+    }
+    for (int32_t c = 0; c < rg->columns.n && c < sc->n_leaves; c++) {
+      const pqt_column_chunk *cc = &rg->columns.items[c];
+      const pqt_schema_node *leaf = sc->leaves[c];
+      m = b->len;
+      pqt_buf_printf(b, err, "  column %s", leaf->dotted_path);
+      if (!PQT_HAS(cc, 3)) {
+        pqt_buf_printf(b, err, PQT_HAS(cc, 9) ? ": metadata encrypted" : ": no metadata");
+        end_line(b, m, width, err);
+        continue;
+      }
+      end_line(b, m, width, err);
+      const pqt_column_metadata *cm = &cc->meta_data;
+      pqt_value_type vt;
+      pqt_value_type_from_leaf(&vt, leaf);
+      m = b->len;
+      pqt_buf_printf(b, err, "    type %s, codec %s, %lld values", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
+                     enum_name(&pqt_enum_compression_codec, cm->codec, tmp2, sizeof tmp2), (long long)cm->num_values);
+      end_line(b, m, width, err);
+      m = b->len;
+      pqt_buf_printf(b, err, "    encodings ");
+      for (int32_t e = 0; e < cm->encodings.n; e++)
+        pqt_buf_printf(b, err, "%s%s", e ? ", " : "", enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
+      if (cm->encodings.n == 0) pqt_buf_printf(b, err, "(none listed)");
+      end_line(b, m, width, err);
+      m = b->len;
+      pqt_buf_printf(b, err, "    compressed ");
+      append_size(b, cm->total_compressed_size, err);
+      pqt_buf_printf(b, err, ", uncompressed ");
+      append_size(b, cm->total_uncompressed_size, err);
+      if (cm->total_compressed_size > 0)
+        pqt_buf_printf(b, err, ", ratio %.2f", (double)cm->total_uncompressed_size / (double)cm->total_compressed_size);
+      end_line(b, m, width, err);
+      m = b->len;
+      if (PQT_HAS(cm, 11)) pqt_buf_printf(b, err, "    dictionary page at %lld, ", (long long)cm->dictionary_page_offset);
+      else pqt_buf_printf(b, err, "    no dictionary page, ");
+      pqt_buf_printf(b, err, "first data page at %lld", (long long)cm->data_page_offset);
+      end_line(b, m, width, err);
+      m = b->len;
+      pqt_buf_printf(b, err, "    statistics:");
+      size_t st_mark = b->len;
+      if (PQT_HAS(cm, 12)) append_stats(b, &cm->statistics, &vt, err);
+      /* append_stats writes " ST:[...]": keep what is inside */
+      if (b->len > st_mark + 5 && memcmp(b->data + st_mark, " ST:[", 5) == 0 && b->data[b->len - 1] == ']') {
+        memmove(b->data + st_mark + 1, b->data + st_mark + 5, b->len - st_mark - 6);
+        b->len -= 5;
+      } else {
+        b->len = st_mark;
+        pqt_buf_printf(b, err, " none");
+      }
+      end_line(b, m, width, err);
+      if (PQT_HAS(cm, 14) || PQT_HAS(cc, 4) || PQT_HAS(cc, 6)) {
+        m = b->len;
+        const char *sep = "    ";
+        if (PQT_HAS(cm, 14)) { pqt_buf_printf(b, err, "%sbloom filter at %lld", sep, (long long)cm->bloom_filter_offset); sep = ", "; }
+        if (PQT_HAS(cc, 4)) { pqt_buf_printf(b, err, "%soffset index at %lld", sep, (long long)cc->offset_index_offset); sep = ", "; }
+        if (PQT_HAS(cc, 6)) pqt_buf_printf(b, err, "%scolumn index at %lld", sep, (long long)cc->column_index_offset);
+        end_line(b, m, width, err);
+      }
+      if (cm->key_value_metadata.n > 0) {
+        m = b->len;
+        pqt_buf_printf(b, err, "    key-value metadata: %d key%s", cm->key_value_metadata.n,
+                       cm->key_value_metadata.n == 1 ? "" : "s");
+        end_line(b, m, width, err);
+        for (int32_t i = 0; i < cm->key_value_metadata.n; i++) {
+          const pqt_key_value *kv = &cm->key_value_metadata.items[i];
+          m = b->len;
+          pqt_buf_printf(b, err, "      %.*s  ", (int)kv->key.len, (const char *)kv->key.ptr);
+          size_t used = columns_of(b->data + m, b->len - m);
+          append_kv_value(b, kv, (size_t)width > used + 16 ? (size_t)width - used - 16 : 8, err);
+          end_line(b, m, width, err);
+        }
+      }
+    }
+  }
+  return PQT_OK;
+}
+
+/* ---- the parquet-tools style ---------------------------------------------------- */
+
+static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err) {
   const pqt_file_metadata *md = &r->md;
   const pqt_schema *sc = r->schema;
   char tmp[32];
@@ -110,12 +307,8 @@ pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error 
     for (int32_t i = 0; i < md->key_value_metadata.n; i++) {
       const pqt_key_value *kv = &md->key_value_metadata.items[i];
       pqt_buf_printf(b, err, "  %.*s: ", (int)kv->key.len, (const char *)kv->key.ptr);
-      if (!PQT_HAS(kv, 2)) pqt_buf_printf(b, err, "(no value)\n");
-      else if (kv->value.len > 80) pqt_buf_printf(b, err, "<%lld bytes>\n", (long long)kv->value.len);
-      else {
-        pqt_json_string_append(b, kv->value.ptr, (size_t)kv->value.len, err);
-        pqt_buf_printf(b, err, "\n");
-      }
+      append_kv_value(b, kv, 60, err);
+      pqt_buf_printf(b, err, "\n");
     }
   }
   for (int32_t g = 0; g < md->row_groups.n; g++) {
@@ -161,4 +354,42 @@ pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error 
     }
   }
   return PQT_OK;
+}
+
+pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err) {
+  return summary_readable(r, 80, b, err);
+}
+
+PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32_t style, int32_t width,
+                                                      pqt_string *out, pqt_error *err) {
+  if (!r || !out || (style != PQT_SUMMARY_READABLE && style != PQT_SUMMARY_PARQUET_TOOLS) || width < 0)
+    return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary_styled: bad arguments");
+  pqt_buf b;
+  pqt_buf_init(&b, r->alloc);
+  /* the appends do not all check their status; a failure is recorded in e */
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = style == PQT_SUMMARY_READABLE ? summary_readable(r, width ? width : 80, &b, &e)
+                                                : summary_legend(r, &b, &e);
+  if (st == PQT_OK && e.code != PQT_OK) st = e.code;
+  if (st == PQT_OK) st = pqt_buf_append(&b, "", 1, &e);
+  if (st != PQT_OK) {
+    if (err) *err = e;
+    pqt_buf_free(&b);
+    return st;
+  }
+  out->data = (char *)b.data;
+  out->len = b.len - 1;
+  out->cap = b.cap;
+  out->alloc = b.alloc;
+  return PQT_OK;
+}
+
+PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,
+                                           int32_t max) {
+  if (!r || g < 0 || g >= r->md.row_groups.n) return -1;
+  const pqt_list_sorting_column *sc = &r->md.row_groups.items[g].sorting_columns;
+  for (int32_t i = 0; out && i < sc->n && i < max; i++)
+    out[i] = (pqt_sorting_column_spec){sc->items[i].column_idx, sc->items[i].descending, sc->items[i].nulls_first};
+  return sc->n;
 }

@@ -108,7 +108,8 @@ static pqt_status take_v1_levels(int32_t encoding, int16_t max_level, int32_t nu
     *left -= (size_t)n;
     return PQT_OK;
   }
-  return pqt_error_set(err, PQT_EUNSUPPORTED, "%s levels: encoding %d is not a level encoding", what, encoding);
+  return pqt_error_set(err, PQT_EUNSUPPORTED, "%s levels: encoding %s is not a level encoding", what,
+                       PQT_ENCODING_NAME(encoding));
 }
 
 /* Encrypted chunk: decrypt the page header module at src into crypt_header.

@@ -18,6 +18,25 @@ void pqt_scan_options_defaults(pqt_scan_options *o) {
 /* Rows decoded at a time: memory holds a page per column and this batch. */
 #define TEXT_BATCH_ROWS 4096
 
+/* Rows of row group g a batch takes: TEXT_BATCH_ROWS, fewer when the
+ * chunks' sizes say a batch of the projected columns would hold more than
+ * about 1 GiB of one column (BYTE_ARRAY data of a batch must stay under
+ * 2 GiB: values of a large string column then go out a few rows at a time). */
+static int64_t batch_rows(const pqt_reader *r, int32_t g, const uint8_t *selected) {
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  int64_t want = TEXT_BATCH_ROWS;
+  if (rg->num_rows <= 0) return want;
+  for (int32_t i = 0; i < rg->columns.n && i < r->schema->n_leaves; i++) {
+    if (!selected[i] || !PQT_HAS(&rg->columns.items[i], 3)) continue;
+    int64_t bytes = rg->columns.items[i].meta_data.total_uncompressed_size;
+    if (bytes <= 0) continue;
+    double per_row = (double)bytes / (double)rg->num_rows;
+    double fit = (double)(1u << 30) / per_row;
+    if (fit < (double)want) want = fit < 1 ? 1 : (int64_t)fit;
+  }
+  return want;
+}
+
 static pqt_status flush(pqt_buf *b, pqt_write_fn write, void *ctx, pqt_error *err) {
   if (b->len == 0) return PQT_OK;
   pqt_status st = write(ctx, (const char *)b->data, b->len);
@@ -72,7 +91,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
       pqt_row_group_data d;
       /* (with PQT_SKIP_CORRUPT the cursor gives the whole row group) */
-      int64_t want = TEXT_BATCH_ROWS;
+      int64_t want = batch_rows(r, g, selected);
       if (!scan.filter && limit >= 0 && limit - written < want) want = limit - written;
       st = pqt_rg_cursor_next_recover(rg, want, &d, &skipped, err);
       if (st != PQT_OK || skipped) break;

@@ -13,6 +13,8 @@
 #ifndef PQT_THRIFT_PARQUET_DESC_H
 #define PQT_THRIFT_PARQUET_DESC_H
 
+#include <stdio.h>
+
 #include "thrift/codec.h"
 
 /* ---- enums ---- */
@@ -24,6 +26,19 @@ extern const pqt_thrift_enum pqt_enum_compression_codec;     /* CompressionCodec
 extern const pqt_thrift_enum pqt_enum_page_type;             /* PageType */
 extern const pqt_thrift_enum pqt_enum_boundary_order;        /* BoundaryOrder */
 extern const pqt_thrift_enum pqt_enum_edge_interpolation_algorithm; /* EdgeInterpolationAlgorithm */
+
+/* A value's name in an enum ("DELTA_BINARY_PACKED", "INT32") for messages,
+ * from the tables above; a value without a name as "unknown N" in buf.
+ * PQT_ENCODING_NAME / PQT_TYPE_NAME give a buffer that lives until the end
+ * of the enclosing block (use them in a call's arguments). */
+static inline const char *pqt_enum_label(const pqt_thrift_enum *e, int32_t v, char *buf, size_t n) {
+  const char *s = pqt_thrift_enum_name(e, v);
+  if (s) return s;
+  snprintf(buf, n, "unknown %d", (int)v);
+  return buf;
+}
+#define PQT_ENCODING_NAME(v) pqt_enum_label(&pqt_enum_encoding, (v), (char[24]){0}, 24)
+#define PQT_TYPE_NAME(v) pqt_enum_label(&pqt_enum_type, (v), (char[24]){0}, 24)
 
 /* ---- empty marker structs (no storage) ---- */
 extern const pqt_thrift_desc pqt_desc_string_type, pqt_desc_uuid_type, pqt_desc_map_type,

@@ -37,7 +37,7 @@ text1
 text2' ]; then pass=$((pass+1)); else echo "FAIL: csv output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); fi
 check "schema" 0 "$cli" schema "$simple"
 grep -q "required binary text (STRING);" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: schema output"; fail=$((fail+1)); }
-check "meta" 0 "$cli" meta "$simple"
+check "meta" 0 "$cli" meta --parquet-tools "$simple"
 grep -q 'text: BYTE_ARRAY UNCOMPRESSED DO:- FPO:4 SZ:73/73/1.00 VC:5 ENC:PLAIN ST:\[min: "text1", max: "text5"\]' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
 check "meta --json" 0 "$cli" meta --json "$simple"
 grep -q '"created_by": "github.com/parquet-go/parquet-go version 0.23.0(build )"' /tmp/pqt_cli_out.$$ && grep -q '"codec": "UNCOMPRESSED"' /tmp/pqt_cli_out.$$ && grep -q '"logicalType": {' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta --json keys"; fail=$((fail+1)); }
@@ -57,10 +57,12 @@ if [ -f "$corpus/data/datapage_v1-corrupt-checksum.parquet" ]; then
   [ "$(grep -c 'null_pages says only nulls, the page has 2560 values' /tmp/pqt_cli_out.$$)" = 4 ] &&
     [ "$(grep -c 'null_counts says -1 nulls, the page has 0' /tmp/pqt_cli_out.$$)" = 4 ] &&
     grep -q "8 problems found" /tmp/pqt_cli_err.$$ && pass=$((pass+1)) || { echo "FAIL: verify column index output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
-  check "skip-corrupt" 0 "$cli" cat --skip-corrupt "$corpus/data/datapage_v1-corrupt-checksum.parquet"
+  # rows were lost: exit status 3 (what could be read was printed)
+  check "skip-corrupt" 3 "$cli" cat --skip-corrupt "$corpus/data/datapage_v1-corrupt-checksum.parquet"
   # a's page 0 and b's page 1 fail their CRCs: each loses its 2560 rows (both columns are required)
   grep -q "skipped 2560 rows: row group 0, column a, page 0: CRC32 mismatch.*(rows 0-2559 are lost)" /tmp/pqt_cli_err.$$ &&
     grep -q "skipped 2560 rows: row group 0, column b, page 1: CRC32 mismatch.*(rows 2560-5119 are lost)" /tmp/pqt_cli_err.$$ &&
+    grep -q "datapage_v1-corrupt-checksum.parquet: 5120 of 5120 rows lost$" /tmp/pqt_cli_err.$$ &&
     pass=$((pass+1)) || { echo "FAIL: skip-corrupt message: $(cat /tmp/pqt_cli_err.$$)"; fail=$((fail+1)); }
 else
   echo "NOTE: corpus not found at $corpus: corrupt-file CLI checks cannot run"

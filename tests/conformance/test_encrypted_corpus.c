@@ -315,7 +315,7 @@ static void test_wrong_keys_and_prefixes(void) {
   explicit_opts(&h);
   st = scan("encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted", &h.o, NULL, 0, false, &rows, &e);
   CHECK_EQ_INT(st, PQT_ECRYPTO);
-  CHECK_MSG(strstr(e.message, "aad_prefix") != NULL, "%s", e.message);
+  CHECK_MSG(strstr(e.message, "AAD prefix it does not store") != NULL, "%s", e.message);
   h.o.aad_prefix = (const uint8_t *)"tesfer";
   h.o.aad_prefix_len = 6;
   st = scan("encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted", &h.o, NULL, 0, false, &rows, &e);
