@@ -812,6 +812,7 @@ static void check_corpus_file(const char *path, int *checked) {
   if (pqt_reader_open_file(&r, path, NULL, NULL) != PQT_OK) return;
   for (int32_t c = 0; c < pqt_reader_num_columns(r); c++) {
     pqt_column_info ci;
+    pqt_column_info_init(&ci);
     T_COLUMN_INFO_INIT(&ci);
     if (pqt_reader_column_info(r, c, &ci, NULL) != PQT_OK || ci.max_rep_level > 0 || ci.max_def_level > 1) continue;
     if (ci.physical_type != 6 && ci.physical_type != 5 && ci.physical_type != 1 && ci.physical_type != 2) continue;
@@ -827,6 +828,7 @@ static void check_corpus_file(const char *path, int *checked) {
         break;
       }
       pqt_column_batch b;
+      pqt_column_batch_init(&b);
       T_COLUMN_BATCH_INIT(&b);
       while (pqt_column_reader_next(cr, 4096, &b, NULL) == PQT_OK && b.n_levels > 0) {
         for (int64_t j = 0; j < b.n_values && nv < 100000; j++) {

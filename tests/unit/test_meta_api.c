@@ -333,6 +333,7 @@ static void check_bloom_file(const char *name) {
   CHECK_OK(pqt_column_reader_open(&cr, r, 0, col, &e));
   int64_t n_present = 0;
   pqt_column_batch b;
+  pqt_column_batch_init(&b);
   while (pqt_column_reader_next(cr, 1024, &b, &e) == PQT_OK && b.n_levels > 0) {
     for (int64_t i = 0; i < b.n_values; i++) {
       pqt_value v;
@@ -438,6 +439,7 @@ static void test_encrypted_with_keys(void) {
     pqt_column_reader *cr;
     CHECK_OK(pqt_column_reader_open(&cr, r, 0, col, &e));
     pqt_column_batch b;
+    pqt_column_batch_init(&b);
     int64_t n = 0;
     while (pqt_column_reader_next(cr, 1024, &b, &e) == PQT_OK && b.n_levels > 0) {
       for (int64_t i = 0; i < b.n_values; i++) {
