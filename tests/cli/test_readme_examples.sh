@@ -34,7 +34,7 @@ awk -v dir="$tmp" '/^```c$/{n++; on=1; f=sprintf("%s/block%d.c", dir, n); next} 
 n_blocks=$(ls "$tmp"/block*.c 2>/dev/null | wc -l)
 [ "$n_blocks" -ge 4 ] && ok || bad "expected at least 4 C blocks in README.md, found $n_blocks"
 
-writer= reader= columns= salvage=
+writer= reader= columns= salvage= stats=
 for f in "$tmp"/block*.c; do
   b=${f%.c}
   if cc -std=c11 -Wall -Wextra -Werror $san -I"$here/include" "$f" -o "$b" "$lib" $libs >"$b.log" 2>&1; then
@@ -47,10 +47,11 @@ for f in "$tmp"/block*.c; do
   elif grep -q pqt_writer_write_column "$f"; then writer=$b
   elif grep -q pqt_reader_get_stream "$f"; then reader=$b
   elif grep -q pqt_column_reader_open "$f"; then columns=$b
+  elif grep -q pqt_reader_chunk_statistics "$f"; then stats=$b
   else bad "$(basename "$f"): an example this script does not know how to run (add it here)"
   fi
 done
-for v in writer reader columns salvage; do [ -n "${!v}" ] && ok || bad "no runnable $v example in README.md"; done
+for v in writer reader columns salvage stats; do [ -n "${!v}" ] && ok || bad "no runnable $v example in README.md"; done
 
 expected='{"id":1,"address":{"city":"Oslo"}}
 {"id":2,"address":null}
@@ -67,6 +68,7 @@ if [ -n "$writer" ]; then
   check "the written file" "$expected" "$cli" cat "$tmp/data.parquet"
   [ -n "$reader" ] && check "stream example" "3 rows" "$reader" "$tmp/data.parquet"
   [ -n "$columns" ] && check "column reader example" "3 levels, 1 values" "$columns" "$tmp/data.parquet"
+  [ -n "$stats" ] && check "statistics example (ids 1..3 < 1000)" "row group 0: skip" "$stats" "$tmp/data.parquet"
   if [ -n "$salvage" ] && [ -f "$tmp/data.parquet" ]; then
     size=$(wc -c <"$tmp/data.parquet")
     head -c $((size - 20)) "$tmp/data.parquet" >"$tmp/damaged.parquet" # the footer cut short
@@ -82,6 +84,10 @@ printf 'id,name\n1,a\n2,\n3,c\n' >"$tmp/small.csv"
 if "$cli" convert "$tmp/small.csv" "$tmp/small.parquet" >"$tmp/conv.log" 2>&1; then
   ok
   [ -n "$columns" ] && check "column reader example on a converted CSV" "3 levels, 2 values" "$columns" "$tmp/small.parquet"
+  printf 'id\n5\n5000\n' >"$tmp/big.csv"
+  if "$cli" convert "$tmp/big.csv" "$tmp/big.parquet" >/dev/null 2>&1; then
+    [ -n "$stats" ] && check "statistics example (an id of 5000)" "row group 0: read" "$stats" "$tmp/big.parquet"
+  else bad "convert big.csv"; fi
   if [ -n "$reader" ]; then
     "$reader" "$tmp/small.parquet" >"$tmp/out" 2>"$tmp/err"; rc=$?
     if [ $rc -eq 1 ] && grep -q "address" "$tmp/err" && [ ! -s "$tmp/out" ]; then ok
@@ -91,7 +97,7 @@ else
   bad "convert: $(cat "$tmp/conv.log")"
 fi
 # a file that is not there: status 1 and a message, from every reader example
-for b in "$reader" "$columns"; do
+for b in "$reader" "$columns" "$stats"; do
   [ -n "$b" ] || continue
   "$b" "$tmp/missing.parquet" >/dev/null 2>"$tmp/err"; rc=$?
   if [ $rc -eq 1 ] && grep -q "missing.parquet" "$tmp/err"; then ok; else bad "$(basename "$b") on a missing file: exit $rc"; fi
