@@ -150,6 +150,7 @@ int cmd_rewrite(int argc, char **argv) {
     rc = fail(w.out, &e);
     goto out;
   }
+  if ((rc = check_option_columns("rewrite", &w, wr)) != 0) goto out; /* --bloom/--encoding name columns */
   pqt_scan_options so;
   pqt_scan_options_init(&so);
   so.batch_size = 65536;
@@ -285,6 +286,7 @@ int cmd_salvage(int argc, char **argv) {
     rc = fail(w.schema ? "--schema" : w.out, &e);
     goto out;
   }
+  if ((rc = check_option_columns("salvage", &w, wr)) != 0) goto out; /* --bloom/--encoding name columns */
   pqt_salvage_options so;
   pqt_salvage_options_init(&so);
   so.like = w.like ? like : NULL;

@@ -214,6 +214,18 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
       goto fail;
     }
   }
+  /* a key for a column the file does not have is a mistake, not a no-op */
+  for (int32_t k = 0; k < r->opts.n_column_keys && r->opts.column_keys; k++) {
+    const char *want = r->opts.column_keys[k].path;
+    bool found = false;
+    for (int32_t i = 0; i < r->schema->n_leaves && !found && want; i++)
+      found = strcmp(r->schema->leaves[i]->dotted_path, want) == 0;
+    if (!found) {
+      st = pqt_error_set(err, PQT_EINVAL, "a column key was given for '%s', a column this file does not have",
+                         want ? want : "(null)");
+      goto fail;
+    }
+  }
   if (r->crypto) {
     const char **paths = pqt_arena_array(&r->arena, (size_t)(r->schema->n_leaves ? r->schema->n_leaves : 1), sizeof *paths);
     if (!paths) {

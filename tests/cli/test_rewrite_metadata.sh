@@ -73,6 +73,13 @@ grep -qF '{"key":"writer.model.name","value":"mine"}' "$tmp/s" && grep -qF '{"ke
 "$cli" rewrite --metadata nokey "$data/binary.parquet" "$tmp/x.parquet" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "KEY=VALUE" "$tmp/err" && ok || bad "--metadata without = is not a usage error"
 "$cli" rewrite --help | grep -q -- "--drop-metadata" && ok || bad "help lacks --drop-metadata"
+# a writer option naming a column the file does not have is a usage error, and nothing is written
+for opt in "--bloom nosuch" "--encoding nosuch=PLAIN"; do
+  rm -f "$tmp/nosuch.parquet"
+  "$cli" rewrite $opt "$data/binary.parquet" "$tmp/nosuch.parquet" 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -q "no column 'nosuch'" "$tmp/err" && [ ! -e "$tmp/nosuch.parquet" ] && ok ||
+    bad "rewrite $opt: $(cat "$tmp/err")"
+done
 
 echo "rewrite metadata: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -256,6 +256,17 @@ static void test_missing_keys(void) {
   if (!g_dir) return;
   pqt_error e;
   int64_t rows;
+  /* a key for a column the file does not have: a clear error, not ignored */
+  {
+    opts_holder h;
+    explicit_opts(&h);
+    h.ck[1].path = "no_such_field";
+    pqt_reader *r = NULL;
+    pqt_status st = pqt_reader_open_file(&r, data_file("encrypt_columns_and_footer.parquet.encrypted"), &h.o, &e);
+    CHECK_EQ_INT(st, PQT_EINVAL);
+    CHECK_MSG(st != PQT_OK && strstr(e.message, "'no_such_field'") != NULL, "%s", e.message);
+    if (r) pqt_reader_close(r);
+  }
   /* encrypted footer, no keys at all */
   pqt_status st = scan("uniform_encryption.parquet.encrypted", NULL, NULL, 0, false, &rows, &e);
   CHECK_EQ_INT(st, PQT_ECRYPTO);

@@ -84,7 +84,7 @@ static int rewrite(const pqt_string *src, pqt_string *dst, pqt_write_options *o)
   pqt_error e;
   pqt_error_init(&e);
   if (pqt_reader_open_buffer(&r, src->data, src->len, NULL, &e) != PQT_OK) return -1;
-  pqt_write_schema ws = {.like = r};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
   pqt_writer *w = NULL;
   int rc = 0;
   if (pqt_writer_open_buffer(&w, dst, &ws, o, &e) != PQT_OK) {
@@ -116,7 +116,7 @@ static void test_kept_and_replaced(void) {
   o.sorting_columns = sort;
   o.n_sorting_columns = 2;
   o.created_by = "unit-test writer 1.0";
-  pqt_write_schema ws = {.message = SCHEMA};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   pqt_string src = {0}, out = {0}, out2 = {0}, bare = {0};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &src, &ws, &o, NULL));
@@ -189,7 +189,7 @@ static void test_kept_and_replaced(void) {
 /* ARROW:schema of the input: kept as it is when the schema written is the
  * input's. */
 static void test_arrow_schema_kept(void) {
-  pqt_write_schema ws = {.message = SCHEMA};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   pqt_writer *w = NULL;
   pqt_string src = {0}, out = {0};
   const char *keys[] = {"ARROW:schema"};
@@ -222,7 +222,7 @@ static void test_bad_column_kv(void) {
   pqt_write_options_init(&o);
   o.column_kv = ckv;
   o.n_column_kv = 1;
-  pqt_write_schema ws = {.message = SCHEMA};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = SCHEMA};
   pqt_string dst = {0};
   pqt_writer *w = NULL;
   pqt_error e;
