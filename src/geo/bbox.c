@@ -127,7 +127,7 @@ PQT_API void pqt_geo_bbox_init_sized(pqt_geo_bbox *b, size_t struct_size, pqt_ge
   pqt_geo_bbox t;
   memset(&t, 0, sizeof t);
   t.struct_size = struct_size;
-  t.edges = edges;
+  t.edges = (int32_t)edges;
   memcpy(b, &t, struct_size < sizeof t ? struct_size : sizeof t);
 }
 

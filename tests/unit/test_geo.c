@@ -10,6 +10,13 @@
 #include "harness.h"
 #include "parquetry_geo.h"
 
+#include <dirent.h>
+
+/* the fuzz target's own code, replayed below over its seeds and regressions */
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_geo
+#include "../../fuzz/fuzz_geo.c"
+#undef LLVMFuzzerTestOneInput
+
 /* ---- a small WKB + expected-WKT writer of the test's own ------------- */
 
 typedef struct gen {
@@ -787,7 +794,49 @@ static void test_corpus_geography(void) {
   }
 }
 
-RUN_TESTS("geo", TEST_CASE(test_hex_vectors), TEST_CASE(test_every_type_dims_order), TEST_CASE(test_wkt_round_trips),
+/* Replay fuzz/corpus/geo and tests/hardening/fuzz_regressions/fuzz_geo
+ * through fuzz_geo.c (its invariants abort on failure). */
+static int replay_dir(const char *sub) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/%s", PQT_SOURCE_DIR, sub);
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *ent;
+  while ((ent = readdir(d))) {
+    if (ent->d_name[0] == '.') continue;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+    FILE *f = fopen(path, "rb");
+    if (!f) continue;
+    static uint8_t buf[1 << 20];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    pqt_fuzz_entry_geo(buf, len);
+    n++;
+  }
+  closedir(d);
+  return n;
+}
+
+static void test_fuzz_seeds_replay(void) {
+  int n = replay_dir("fuzz/corpus/geo");
+  CHECK(n >= 10);
+  int r = replay_dir("tests/hardening/fuzz_regressions/fuzz_geo");
+  printf("  replayed %d seeds, %d regressions\n", n, r < 0 ? 0 : r);
+  /* and the test's own random geometries, as WKB and as WKT */
+  for (int i = 0; i < 500; i++) {
+    gen_reset(0xABCDEFull * (uint64_t)(i + 7));
+    G.nan_pct = i % 3 ? 0 : 25;
+    G.antimeridian = i & 1;
+    w_geom(0, (uint32_t)(i % 4), 2, i % 3, 0, 0, 3);
+    G.nan_pct = 0;
+    pqt_fuzz_entry_geo(G.d, G.n);
+    pqt_fuzz_entry_geo((const uint8_t *)G.wkt, G.wn);
+  }
+}
+
+RUN_TESTS("geo", TEST_CASE(test_fuzz_seeds_replay), TEST_CASE(test_hex_vectors), TEST_CASE(test_every_type_dims_order), TEST_CASE(test_wkt_round_trips),
           TEST_CASE(test_wkt_errors), TEST_CASE(test_wkb_errors), TEST_CASE(test_bbox_rules),
           TEST_CASE(test_bbox_intersects), TEST_CASE(test_property_random), TEST_CASE(test_corpus_geometry),
           TEST_CASE(test_corpus_geography))
