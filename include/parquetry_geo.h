@@ -96,7 +96,8 @@ typedef enum pqt_geo_edges {
  *   has_xy: a box exists (both X and Y had a non-NaN value); then
  *   xmin..ymax are set, with xmin > xmax meaning the X range wraps the
  *   antimeridian (x >= xmin or x <= xmax; only for GEOGRAPHY);
- *   has_z / has_m: zmin..zmax / mmin..mmax are set;
+ *   has_z / has_m: zmin..zmax / mmin..mmax are set (only meaningful
+ *   with has_xy: without X or Y the spec writes no box at all);
  *   types[0..n_types) the sorted unique ISO codes of the values added.
  * The fields after the public ones are the accumulator's state: set up
  * with pqt_geo_bbox_init, never edit them.
