@@ -93,7 +93,7 @@ static void match_arrow(pqt_schema_node *x, const pqt_arrow_field *af, int depth
 static void apply_arrow_schema(pqt_reader *r) {
   for (int32_t i = 0; i < r->md.key_value_metadata.n; i++) {
     const pqt_key_value *kv = &r->md.key_value_metadata.items[i];
-    if (kv->key.len != 12 || memcmp(kv->key.ptr, "ARROW:schema", 12) != 0 || !PQT_HAS(kv, 2)) continue;
+    if (kv->key.len != 12 || memcmp(kv->key.ptr, "ARROW:schema", 12) != 0 || !PQT_HAS_FIELD(kv, key_value, value)) continue;
     pqt_arrow_field *fields = NULL;
     int32_t n = 0;
     /* best effort: a schema we cannot read leaves the Parquet mapping alone */
@@ -195,7 +195,7 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     if ((st = pqt_footer_decode(plain, plain_len, &r->arena, &r->md, err)) != PQT_OK) goto fail;
   } else {
     if ((st = pqt_footer_decode(r->footer, r->footer_len, &r->arena, &r->md, err)) != PQT_OK) goto fail;
-    if (PQT_HAS(&r->md, 8) &&
+    if (PQT_HAS_FIELD(&r->md, file_metadata, encryption_algorithm) &&
         (st = pqt_file_decryptor_open_plaintext(&r->crypto, &r->opts, &r->md, r->footer, r->footer_len, &r->arena,
                                                 err)) != PQT_OK)
       goto fail;
@@ -242,7 +242,7 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
       if (r->schema->leaves[i]->physical_type == PQT_INT96) r->schema->leaves[i]->int96_raw = true;
   /* created_by is a view into the footer: keep a NUL-terminated copy. */
   r->created_by = "";
-  if (PQT_HAS(&r->md, 6)) {
+  if (PQT_HAS_FIELD(&r->md, file_metadata, created_by)) {
     r->created_by = pqt_arena_strdup(&r->arena, (const char *)r->md.created_by.ptr, (size_t)r->md.created_by.len);
     if (!r->created_by) {
       st = pqt_nomem(err);
@@ -317,7 +317,7 @@ PQT_API int64_t pqt_reader_uncompressed_bytes(const pqt_reader *r) {
   for (int32_t g = 0; g < r->md.row_groups.n; g++) {
     const pqt_row_group *rg = &r->md.row_groups.items[g];
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS(&rg->columns.items[c], 3)) {
+      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data)) {
         /* sizes come from the file: saturate rather than overflow */
         int64_t v = rg->columns.items[c].meta_data.total_uncompressed_size;
         if (v > 0) total = v > INT64_MAX - total ? INT64_MAX : total + v;

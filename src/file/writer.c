@@ -232,15 +232,15 @@ static pqt_status kv_set(kv_list *L, const uint8_t *key, size_t klen, const uint
     char *k = pqt_arena_strdup(L->arena, (const char *)key, klen);
     if (!k) return pqt_nomem(err);
     kv->key = (pqt_bytes){(const uint8_t *)k, (int64_t)klen};
-    PQT_SET(kv, 1);
+    PQT_SET_FIELD(kv, key_value, key);
   }
-  kv->isset &= ~(1u << 2);
+  kv->isset &= ~PQT_FIELD_MASK(key_value, value);
   kv->value = (pqt_bytes){NULL, 0};
   if (has_value) {
     char *v = pqt_arena_strdup(L->arena, (const char *)value, vlen);
     if (!v) return pqt_nomem(err);
     kv->value = (pqt_bytes){(const uint8_t *)v, (int64_t)vlen};
-    PQT_SET(kv, 2);
+    PQT_SET_FIELD(kv, key_value, value);
   }
   return PQT_OK;
 }
@@ -297,21 +297,21 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
         history = kv;
         continue;
       }
-      if (bytes_is(kv->key, "ARROW:schema") && PQT_HAS(kv, 2) && !same_leaves(like->schema, w->schema)) {
+      if (bytes_is(kv->key, "ARROW:schema") && PQT_HAS_FIELD(kv, key_value, value) && !same_leaves(like->schema, w->schema)) {
         const char *b64;
         PQT_RETURN_NOT_OK(derive_arrow_schema(w, &b64, err));
         PQT_RETURN_NOT_OK(kv_set_str(&L, "ARROW:schema", b64, err));
         continue;
       }
       PQT_RETURN_NOT_OK(kv_set(&L, kv->key.ptr, (size_t)kv->key.len, kv->value.ptr, (size_t)kv->value.len,
-                               PQT_HAS(kv, 2), err));
+                               PQT_HAS_FIELD(kv, key_value, value), err));
     }
     const char *cb = pqt_reader_created_by(like);
     if (cb[0] || history) {
       pqt_buf h;
       pqt_buf_init(&h, w->alloc);
       pqt_status st = pqt_buf_append(&h, cb[0] ? cb : "(no created_by)", strlen(cb[0] ? cb : "(no created_by)"), err);
-      if (st == PQT_OK && history && PQT_HAS(history, 2)) {
+      if (st == PQT_OK && history && PQT_HAS_FIELD(history, key_value, value)) {
         st = pqt_buf_append(&h, " <- ", 4, err);
         if (st == PQT_OK) st = pqt_buf_append(&h, history->value.ptr, (size_t)history->value.len, err);
       }
@@ -338,12 +338,12 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
     kv_list C = {&w->arena, NULL, 0, 0};
     for (int32_t g = 0; carry && g < like->md.row_groups.n; g++) {
       const pqt_row_group *rg = &like->md.row_groups.items[g];
-      if (c >= rg->columns.n || !PQT_HAS(&rg->columns.items[c], 3)) continue;
+      if (c >= rg->columns.n || !PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data)) continue;
       const pqt_list_key_value *src = &rg->columns.items[c].meta_data.key_value_metadata;
       if (src->n == 0) continue;
       for (int32_t i = 0; i < src->n; i++)
         PQT_RETURN_NOT_OK(kv_set(&C, src->items[i].key.ptr, (size_t)src->items[i].key.len, src->items[i].value.ptr,
-                                 (size_t)src->items[i].value.len, PQT_HAS(&src->items[i], 2), err));
+                                 (size_t)src->items[i].value.len, PQT_HAS_FIELD(&src->items[i], key_value, value), err));
       break;
     }
     for (int32_t i = 0; i < o->n_column_kv; i++) {
@@ -592,9 +592,9 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
   rg->columns.items = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof(pqt_column_chunk));
   if (!rg->columns.items) return pqt_nomem(err);
   rg->columns.n = w->n_cols;
-  PQT_SET(rg, 1);
+  PQT_SET_FIELD(rg, row_group, columns);
   rg->file_offset = w->offset;
-  PQT_SET(rg, 5);
+  PQT_SET_FIELD(rg, row_group, file_offset);
   pqt_buf_clear(&w->bloom);
   size_t *bloom_at = pqt_mem_alloc(w->alloc, ((size_t)w->n_cols + 1) * sizeof(size_t));
   if (!bloom_at) return pqt_nomem(err);
@@ -631,7 +631,7 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     cc->meta_data.path_in_schema.n = x->path_len;
     if (w->chunk_kv[i].n > 0) {
       cc->meta_data.key_value_metadata = w->chunk_kv[i];
-      PQT_SET(&cc->meta_data, 8);
+      PQT_SET_FIELD(&cc->meta_data, column_metadata, key_value_metadata);
     }
     rg->total_byte_size += cc->meta_data.total_uncompressed_size;
     rg->total_compressed_size += cc->meta_data.total_compressed_size;
@@ -644,16 +644,16 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     pqt_column_metadata *m = &rg->columns.items[i].meta_data;
     m->bloom_filter_offset = w->offset;
     m->bloom_filter_length = (int32_t)len;
-    PQT_SET(m, 14);
-    PQT_SET(m, 15);
+    PQT_SET_FIELD(m, column_metadata, bloom_filter_offset);
+    PQT_SET_FIELD(m, column_metadata, bloom_filter_length);
     st = sink(w, w->bloom.data + bloom_at[i], len, err);
   }
   pqt_mem_free(w->alloc, bloom_at, ((size_t)w->n_cols + 1) * sizeof(size_t));
   if (st != PQT_OK) return st;
   rg->num_rows = rows;
-  PQT_SET(rg, 2); PQT_SET(rg, 3); PQT_SET(rg, 6);
+  PQT_SET_FIELD(rg, row_group, total_byte_size); PQT_SET_FIELD(rg, row_group, num_rows); PQT_SET_FIELD(rg, row_group, total_compressed_size);
   rg->ordinal = (int16_t)w->n_rgs;
-  PQT_SET(rg, 7);
+  PQT_SET_FIELD(rg, row_group, ordinal);
   if (w->n_sorting > 0) {
     pqt_sorting_column *sc = pqt_arena_array(&w->arena, (size_t)w->n_sorting, sizeof *sc);
     if (!sc) return pqt_nomem(err);
@@ -663,7 +663,7 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     }
     rg->sorting_columns.items = sc;
     rg->sorting_columns.n = w->n_sorting;
-    PQT_SET(rg, 4);
+    PQT_SET_FIELD(rg, row_group, sorting_columns);
   }
   w->n_rgs++;
   w->total_rows += rows;
@@ -752,7 +752,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
     pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
     cc->column_index_offset = w->offset;
     cc->column_index_length = (int32_t)r->ci_len;
-    PQT_SET(cc, 6); PQT_SET(cc, 7);
+    PQT_SET_FIELD(cc, column_chunk, column_index_offset); PQT_SET_FIELD(cc, column_chunk, column_index_length);
     PQT_RETURN_NOT_OK(sink(w, w->ci.data + r->ci_off, r->ci_len, err));
   }
   for (size_t i = 0; i < w->n_refs; i++) {
@@ -761,7 +761,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
     pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
     cc->offset_index_offset = w->offset;
     cc->offset_index_length = (int32_t)r->oi_len;
-    PQT_SET(cc, 4); PQT_SET(cc, 5);
+    PQT_SET_FIELD(cc, column_chunk, offset_index_offset); PQT_SET_FIELD(cc, column_chunk, offset_index_length);
     PQT_RETURN_NOT_OK(sink(w, w->oi.data + r->oi_off, r->oi_len, err));
   }
   pqt_file_metadata md;
@@ -772,20 +772,20 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   md.num_rows = w->total_rows;
   md.row_groups.items = w->rgs;
   md.row_groups.n = w->n_rgs;
-  md.isset = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4);
+  md.isset = PQT_FIELD_MASK(file_metadata, version, schema, num_rows, row_groups);
   if (w->n_kv > 0) {
     md.key_value_metadata.items = w->kv;
     md.key_value_metadata.n = w->n_kv;
-    PQT_SET(&md, 5);
+    PQT_SET_FIELD(&md, file_metadata, key_value_metadata);
   }
   md.created_by = cstr(w->opts.created_by ? w->opts.created_by : PQT_CREATED_BY);
-  PQT_SET(&md, 6);
+  PQT_SET_FIELD(&md, file_metadata, created_by);
   pqt_column_order *co = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *co);
   if (!co) return pqt_nomem(err);
   for (int32_t i = 0; i < w->n_cols; i++) co[i].isset = 1u << PQT_ORDER_TYPE;
   md.column_orders.items = co;
   md.column_orders.n = w->n_cols;
-  PQT_SET(&md, 7);
+  PQT_SET_FIELD(&md, file_metadata, column_orders);
   pqt_buf f;
   pqt_buf_init(&f, w->alloc);
   pqt_status st = pqt_thrift_encode(&pqt_desc_file_metadata, &md, &f, err);

@@ -35,7 +35,7 @@ static pqt_status add(elist *L, const char *name, pqt_schema_element **out, pqt_
   char *nm = pqt_arena_strdup(L->arena, name ? name : "", nl);
   if (!nm) return pqt_nomem(err);
   e->name = (pqt_bytes){(const uint8_t *)nm, (int64_t)nl};
-  PQT_SET(e, 4);
+  PQT_SET_FIELD(e, schema_element, name);
   *out = e;
   return PQT_OK;
 }
@@ -43,34 +43,34 @@ static pqt_status add(elist *L, const char *name, pqt_schema_element **out, pqt_
 /* index-based handle: L->items may move while children are added */
 static void set_rep(pqt_schema_element *e, int32_t rep) {
   e->repetition_type = rep;
-  PQT_SET(e, 3);
+  PQT_SET_FIELD(e, schema_element, repetition_type);
 }
 static void set_type(pqt_schema_element *e, int32_t t, int32_t len) {
   e->type = t;
-  PQT_SET(e, 1);
+  PQT_SET_FIELD(e, schema_element, type);
   if (t == PQT_FIXED_LEN_BYTE_ARRAY) {
     e->type_length = len;
-    PQT_SET(e, 2);
+    PQT_SET_FIELD(e, schema_element, type_length);
   }
 }
 static void set_logical(pqt_schema_element *e, const pqt_logical_type *lt) {
   e->logical_type = *lt;
-  PQT_SET(e, 10);
+  PQT_SET_FIELD(e, schema_element, logical_type);
   int32_t ct, sc = 0, pr = 0;
   if (pqt_logical_to_converted(lt, &ct, &sc, &pr)) {
     e->converted_type = ct;
-    PQT_SET(e, 6);
+    PQT_SET_FIELD(e, schema_element, converted_type);
     if (ct == PQT_CT_DECIMAL) {
       e->scale = sc;
       e->precision = pr;
-      PQT_SET(e, 7);
-      PQT_SET(e, 8);
+      PQT_SET_FIELD(e, schema_element, scale);
+      PQT_SET_FIELD(e, schema_element, precision);
     }
   }
 }
 static void set_group(pqt_schema_element *e, int32_t n) {
   e->num_children = n;
-  PQT_SET(e, 5);
+  PQT_SET_FIELD(e, schema_element, num_children);
 }
 static pqt_logical_type lt_simple(int member) {
   pqt_logical_type lt;
@@ -82,7 +82,7 @@ static pqt_logical_type lt_int(int bw, bool sg) {
   pqt_logical_type lt = lt_simple(PQT_LT_INTEGER);
   lt.integer.bit_width = (int8_t)bw;
   lt.integer.is_signed = sg;
-  lt.integer.isset = 6;
+  lt.integer.isset = PQT_FIELD_MASK(int_type, bit_width, is_signed);
   return lt;
 }
 static pqt_logical_type lt_time(int member, char unit, bool utc) {
@@ -90,7 +90,7 @@ static pqt_logical_type lt_time(int member, char unit, bool utc) {
   pqt_time_type *t = member == PQT_LT_TIME ? &lt.time : &lt.timestamp;
   t->is_adjusted_to_utc = utc;
   t->unit.isset = 1u << (unit == 'm' ? PQT_TIME_UNIT_MILLIS : unit == 'u' ? PQT_TIME_UNIT_MICROS : PQT_TIME_UNIT_NANOS);
-  t->isset = 6;
+  t->isset = PQT_FIELD_MASK(time_type, is_adjusted_to_utc, unit);
   return lt;
 }
 
@@ -136,7 +136,7 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
       lt = lt_simple(PQT_LT_DECIMAL);
       lt.decimal.precision = p;
       lt.decimal.scale = sc;
-      lt.decimal.isset = 6;
+      lt.decimal.isset = PQT_FIELD_MASK(decimal_type, scale, precision);
       if (p <= 9) t = PQT_INT32;
       else if (p <= 18) t = PQT_INT64;
       else {
@@ -227,7 +227,7 @@ static pqt_status tree_content(elist *L, const pqt_schema_node *x, const char *n
   set_rep(e, rep);
   if (x->has_field_id) {
     e->field_id = x->field_id;
-    PQT_SET(e, 9);
+    PQT_SET_FIELD(e, schema_element, field_id);
   }
   if (x->is_leaf) {
     set_type(e, x->physical_type, x->type_length);
@@ -235,7 +235,7 @@ static pqt_status tree_content(elist *L, const pqt_schema_node *x, const char *n
       set_logical(e, &x->logical);
     } else if (!x->annotation_invalid && x->converted_type >= 0) {
       e->converted_type = x->converted_type; /* INTERVAL lives only here */
-      PQT_SET(e, 6);
+      PQT_SET_FIELD(e, schema_element, converted_type);
     }
     return PQT_OK;
   }

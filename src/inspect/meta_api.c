@@ -92,13 +92,13 @@ pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pq
   const char *path = r->schema->leaves[col]->dotted_path;
   if (col >= g->columns.n) return pqt_corrupt(err, "row group %d has no chunk for column %s", rg, path);
   const pqt_column_chunk *cc = &g->columns.items[col];
-  if (!PQT_HAS(cc, 3)) {
-    if (PQT_HAS(cc, 8) || PQT_HAS(cc, 9))
+  if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
+    if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata))
       return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: the column is encrypted and its key was not given",
                            rg, path);
     return pqt_corrupt(err, "row group %d, column %s: column chunk has no metadata", rg, path);
   }
-  if (PQT_HAS(cc, 8)) {
+  if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
     /* With a plaintext footer an encrypted chunk keeps a stripped
      * ColumnMetaData in the clear; the real one is read only with the key. */
     if (!r->crypto)
@@ -122,7 +122,7 @@ static void fill_kv(const pqt_key_value *k, pqt_kv *out) {
   memset(&full, 0, sizeof full);
   full.key = (const char *)k->key.ptr;
   full.key_len = (size_t)k->key.len;
-  if (PQT_HAS(k, 2)) {
+  if (PQT_HAS_FIELD(k, key_value, value)) {
     full.value = k->value.ptr ? (const char *)k->value.ptr : "";
     full.value_len = (size_t)k->value.len;
   }
@@ -209,17 +209,17 @@ PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt
       s.is_signed = x->logical.integer.is_signed;
       break;
     case PQT_LOGICAL_GEOMETRY:
-      if (PQT_HAS(&x->logical.geometry, 1)) {
+      if (PQT_HAS_FIELD(&x->logical.geometry, geometry_type, crs)) {
         s.crs = x->logical.geometry.crs.ptr ? (const char *)x->logical.geometry.crs.ptr : "";
         s.crs_len = (size_t)x->logical.geometry.crs.len;
       }
       break;
     case PQT_LOGICAL_GEOGRAPHY:
-      if (PQT_HAS(&x->logical.geography, 1)) {
+      if (PQT_HAS_FIELD(&x->logical.geography, geography_type, crs)) {
         s.crs = x->logical.geography.crs.ptr ? (const char *)x->logical.geography.crs.ptr : "";
         s.crs_len = (size_t)x->logical.geography.crs.len;
       }
-      if (PQT_HAS(&x->logical.geography, 2)) s.edge_algorithm = x->logical.geography.algorithm;
+      if (PQT_HAS_FIELD(&x->logical.geography, geography_type, algorithm)) s.edge_algorithm = x->logical.geography.algorithm;
       break;
     default:
       break;
@@ -271,22 +271,22 @@ PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col
   c.total_compressed_size = cm->total_compressed_size;
   c.total_uncompressed_size = cm->total_uncompressed_size;
   c.data_page_offset = cm->data_page_offset;
-  c.dictionary_page_offset = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : -1;
-  c.index_page_offset = PQT_HAS(cm, 10) ? cm->index_page_offset : -1;
-  c.bloom_filter_offset = PQT_HAS(cm, 14) ? cm->bloom_filter_offset : -1;
-  c.bloom_filter_length = PQT_HAS(cm, 15) ? cm->bloom_filter_length : -1;
-  c.column_index_offset = PQT_HAS(cc, 6) ? cc->column_index_offset : -1;
-  c.column_index_length = PQT_HAS(cc, 7) ? cc->column_index_length : -1;
-  c.offset_index_offset = PQT_HAS(cc, 4) ? cc->offset_index_offset : -1;
-  c.offset_index_length = PQT_HAS(cc, 5) ? cc->offset_index_length : -1;
+  c.dictionary_page_offset = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : -1;
+  c.index_page_offset = PQT_HAS_FIELD(cm, column_metadata, index_page_offset) ? cm->index_page_offset : -1;
+  c.bloom_filter_offset = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) ? cm->bloom_filter_offset : -1;
+  c.bloom_filter_length = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) ? cm->bloom_filter_length : -1;
+  c.column_index_offset = PQT_HAS_FIELD(cc, column_chunk, column_index_offset) ? cc->column_index_offset : -1;
+  c.column_index_length = PQT_HAS_FIELD(cc, column_chunk, column_index_length) ? cc->column_index_length : -1;
+  c.offset_index_offset = PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) ? cc->offset_index_offset : -1;
+  c.offset_index_length = PQT_HAS_FIELD(cc, column_chunk, offset_index_length) ? cc->offset_index_length : -1;
   c.n_encodings = cm->encodings.n;
   c.encodings = cm->encodings.items;
   c.n_encoding_stats = cm->encoding_stats.n;
-  c.has_statistics = PQT_HAS(cm, 12);
-  c.has_size_statistics = PQT_HAS(cm, 16);
-  c.has_geospatial_statistics = PQT_HAS(cm, 17);
-  c.encrypted = PQT_HAS(cc, 8);
-  if (!PQT_HAS(cm, 13) || cm->encoding_stats.n == 0) {
+  c.has_statistics = PQT_HAS_FIELD(cm, column_metadata, statistics);
+  c.has_size_statistics = PQT_HAS_FIELD(cm, column_metadata, size_statistics);
+  c.has_geospatial_statistics = PQT_HAS_FIELD(cm, column_metadata, geospatial_statistics);
+  c.encrypted = PQT_HAS_FIELD(cc, column_chunk, crypto_metadata);
+  if (!PQT_HAS_FIELD(cm, column_metadata, encoding_stats) || cm->encoding_stats.n == 0) {
     c.all_data_pages_dictionary = -1;
   } else {
     c.all_data_pages_dictionary = 1;
@@ -352,15 +352,15 @@ PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, 
   s.min.struct_size = s.max.struct_size = sizeof(pqt_value);
   s.min_exact = s.max_exact = -1;
   s.column_order = pqt_meta_column_order(r, col);
-  if (PQT_HAS(cm, 12)) {
+  if (PQT_HAS_FIELD(cm, column_metadata, statistics)) {
     const pqt_statistics *st = &cm->statistics;
     s.present = 1;
-    bool typed = PQT_HAS(st, 5) || PQT_HAS(st, 6);
+    bool typed = PQT_HAS_FIELD(st, statistics, max_value) || PQT_HAS_FIELD(st, statistics, min_value);
     pqt_sort_kind kind = pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type);
     bool usable = typed ? pqt_meta_bounds_usable(r, col) : (kind != PQT_SORT_NONE && pqt_sort_kind_legacy_ok(kind));
-    s.from_legacy = !typed && (PQT_HAS(st, 1) || PQT_HAS(st, 2));
-    bool has_min = typed ? PQT_HAS(st, 6) : PQT_HAS(st, 2);
-    bool has_max = typed ? PQT_HAS(st, 5) : PQT_HAS(st, 1);
+    s.from_legacy = !typed && (PQT_HAS_FIELD(st, statistics, max) || PQT_HAS_FIELD(st, statistics, min));
+    bool has_min = typed ? PQT_HAS_FIELD(st, statistics, min_value) : PQT_HAS_FIELD(st, statistics, min);
+    bool has_max = typed ? PQT_HAS_FIELD(st, statistics, max_value) : PQT_HAS_FIELD(st, statistics, max);
     pqt_bytes mn = typed ? st->min_value : st->min, mx = typed ? st->max_value : st->max;
     if (has_min) {
       pqt_status e = pqt_typed_from_plain(leaf, mn.ptr, (size_t)mn.len, &s.min, err);
@@ -378,13 +378,13 @@ PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, 
       }
       s.usable_max = usable && !is_nan_value(&s.max);
     }
-    if (typed && PQT_HAS(st, 8)) s.min_exact = st->is_min_value_exact;
-    if (typed && PQT_HAS(st, 7)) s.max_exact = st->is_max_value_exact;
-    s.has_null_count = PQT_HAS(st, 3);
+    if (typed && PQT_HAS_FIELD(st, statistics, is_min_value_exact)) s.min_exact = st->is_min_value_exact;
+    if (typed && PQT_HAS_FIELD(st, statistics, is_max_value_exact)) s.max_exact = st->is_max_value_exact;
+    s.has_null_count = PQT_HAS_FIELD(st, statistics, null_count);
     s.null_count = st->null_count;
-    s.has_nan_count = PQT_HAS(st, 9);
+    s.has_nan_count = PQT_HAS_FIELD(st, statistics, nan_count);
     s.nan_count = st->nan_count;
-    s.has_distinct_count = PQT_HAS(st, 4);
+    s.has_distinct_count = PQT_HAS_FIELD(st, statistics, distinct_count);
     s.distinct_count = st->distinct_count;
   }
   FILL_OUT(out, s);
@@ -400,16 +400,16 @@ PQT_API pqt_status pqt_reader_chunk_size_stats(const pqt_reader *r, int32_t rg, 
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_size_stats s;
   memset(&s, 0, sizeof s);
-  if (PQT_HAS(cm, 16)) {
+  if (PQT_HAS_FIELD(cm, column_metadata, size_statistics)) {
     const pqt_size_statistics *z = &cm->size_statistics;
     s.present = 1;
-    s.has_unencoded_byte_array_data_bytes = PQT_HAS(z, 1);
+    s.has_unencoded_byte_array_data_bytes = PQT_HAS_FIELD(z, size_statistics, unencoded_byte_array_data_bytes);
     s.unencoded_byte_array_data_bytes = z->unencoded_byte_array_data_bytes;
-    if (PQT_HAS(z, 2)) {
+    if (PQT_HAS_FIELD(z, size_statistics, repetition_level_histogram)) {
       s.n_repetition_level_histogram = z->repetition_level_histogram.n;
       s.repetition_level_histogram = z->repetition_level_histogram.items;
     }
-    if (PQT_HAS(z, 3)) {
+    if (PQT_HAS_FIELD(z, size_statistics, definition_level_histogram)) {
       s.n_definition_level_histogram = z->definition_level_histogram.n;
       s.definition_level_histogram = z->definition_level_histogram.items;
     }
@@ -427,24 +427,24 @@ PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, i
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_geo_stats s;
   memset(&s, 0, sizeof s);
-  if (PQT_HAS(cm, 17)) {
+  if (PQT_HAS_FIELD(cm, column_metadata, geospatial_statistics)) {
     const pqt_geospatial_statistics *g = &cm->geospatial_statistics;
     s.present = 1;
-    if (PQT_HAS(g, 1)) {
+    if (PQT_HAS_FIELD(g, geospatial_statistics, bbox)) {
       const pqt_bounding_box *b = &g->bbox;
       s.has_bbox = 1;
       s.xmin = b->xmin;
       s.xmax = b->xmax;
       s.ymin = b->ymin;
       s.ymax = b->ymax;
-      s.has_z = PQT_HAS(b, 5) && PQT_HAS(b, 6);
+      s.has_z = PQT_HAS_FIELD(b, bounding_box, zmin) && PQT_HAS_FIELD(b, bounding_box, zmax);
       s.zmin = b->zmin;
       s.zmax = b->zmax;
-      s.has_m = PQT_HAS(b, 7) && PQT_HAS(b, 8);
+      s.has_m = PQT_HAS_FIELD(b, bounding_box, mmin) && PQT_HAS_FIELD(b, bounding_box, mmax);
       s.mmin = b->mmin;
       s.mmax = b->mmax;
     }
-    if (PQT_HAS(g, 2)) {
+    if (PQT_HAS_FIELD(g, geospatial_statistics, geospatial_types)) {
       s.n_geospatial_types = g->geospatial_types.n;
       s.geospatial_types = g->geospatial_types.items;
     }

@@ -97,15 +97,15 @@ static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column
   if (ci->min_values.n != n || ci->max_values.n != n)
     return pqt_corrupt(err, "column index: %d null_pages, %d min_values, %d max_values", n, ci->min_values.n,
                        ci->max_values.n);
-  if (PQT_HAS(ci, 5) && ci->null_counts.n != n)
+  if (PQT_HAS_FIELD(ci, column_index, null_counts) && ci->null_counts.n != n)
     return pqt_corrupt(err, "column index: %d null_counts for %d pages", ci->null_counts.n, n);
-  if (PQT_HAS(ci, 8) && ci->nan_counts.n != n)
+  if (PQT_HAS_FIELD(ci, column_index, nan_counts) && ci->nan_counts.n != n)
     return pqt_corrupt(err, "column index: %d nan_counts for %d pages", ci->nan_counts.n, n);
   int32_t nr = leaf->max_rep + 1, nd = leaf->max_def + 1;
-  if (PQT_HAS(ci, 6) && ci->repetition_level_histograms.n && (int64_t)ci->repetition_level_histograms.n != (int64_t)n * nr)
+  if (PQT_HAS_FIELD(ci, column_index, repetition_level_histograms) && ci->repetition_level_histograms.n && (int64_t)ci->repetition_level_histograms.n != (int64_t)n * nr)
     return pqt_corrupt(err, "column index: %d repetition level histogram entries for %d pages of %d levels",
                        ci->repetition_level_histograms.n, n, nr);
-  if (PQT_HAS(ci, 7) && ci->definition_level_histograms.n && (int64_t)ci->definition_level_histograms.n != (int64_t)n * nd)
+  if (PQT_HAS_FIELD(ci, column_index, definition_level_histograms) && ci->definition_level_histograms.n && (int64_t)ci->definition_level_histograms.n != (int64_t)n * nd)
     return pqt_corrupt(err, "column index: %d definition level histogram entries for %d pages of %d levels",
                        ci->definition_level_histograms.n, n, nd);
   size_t cnt = n > 0 ? (size_t)n : 1;
@@ -137,21 +137,21 @@ static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column
   pi->min_values = mins;
   pi->max_values = maxs;
   pi->boundary_order = ci->boundary_order;
-  pi->null_counts = PQT_HAS(ci, 5) ? ci->null_counts.items : NULL;
-  pi->nan_counts = PQT_HAS(ci, 8) ? ci->nan_counts.items : NULL;
+  pi->null_counts = PQT_HAS_FIELD(ci, column_index, null_counts) ? ci->null_counts.items : NULL;
+  pi->nan_counts = PQT_HAS_FIELD(ci, column_index, nan_counts) ? ci->nan_counts.items : NULL;
   pi->n_rep_levels = nr;
   pi->n_def_levels = nd;
   pi->repetition_level_histograms =
-      PQT_HAS(ci, 6) && ci->repetition_level_histograms.n ? ci->repetition_level_histograms.items : NULL;
+      PQT_HAS_FIELD(ci, column_index, repetition_level_histograms) && ci->repetition_level_histograms.n ? ci->repetition_level_histograms.items : NULL;
   pi->definition_level_histograms =
-      PQT_HAS(ci, 7) && ci->definition_level_histograms.n ? ci->definition_level_histograms.items : NULL;
+      PQT_HAS_FIELD(ci, column_index, definition_level_histograms) && ci->definition_level_histograms.n ? ci->definition_level_histograms.items : NULL;
   pi->usable_bounds = pqt_meta_bounds_usable(r, col);
   return PQT_OK;
 }
 
 static pqt_status fill_offset_index(const pqt_offset_index *oi, pqt_arena *a, pqt_page_index *pi, pqt_error *err) {
   int32_t n = oi->page_locations.n;
-  if (PQT_HAS(oi, 2) && oi->unencoded_byte_array_data_bytes.n != n)
+  if (PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes) && oi->unencoded_byte_array_data_bytes.n != n)
     return pqt_corrupt(err, "offset index: %d unencoded_byte_array_data_bytes for %d pages",
                        oi->unencoded_byte_array_data_bytes.n, n);
   size_t cnt = n > 0 ? (size_t)n : 1;
@@ -169,7 +169,7 @@ static pqt_status fill_offset_index(const pqt_offset_index *oi, pqt_arena *a, pq
   pi->page_offsets = offs;
   pi->compressed_page_sizes = sizes;
   pi->first_row_indexes = rows;
-  pi->unencoded_byte_array_data_bytes = PQT_HAS(oi, 2) ? oi->unencoded_byte_array_data_bytes.items : NULL;
+  pi->unencoded_byte_array_data_bytes = PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes) ? oi->unencoded_byte_array_data_bytes.items : NULL;
   return PQT_OK;
 }
 
@@ -181,7 +181,7 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const char *path = r->schema->leaves[col]->dotted_path;
   pqt_module_decryptor dec;
-  bool encrypted = PQT_HAS(cc, 8);
+  bool encrypted = PQT_HAS_FIELD(cc, column_chunk, crypto_metadata);
   if (encrypted) PQT_RETURN_NOT_OK(chunk_decryptor(r, rg, col, cc, &dec, err));
   pi_priv *p = pqt_mem_calloc(r->alloc, sizeof *p);
   if (!p) {
@@ -197,13 +197,13 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
   pqt_page_index pi;
   memset(&pi, 0, sizeof pi);
   pqt_status st = PQT_OK;
-  if (PQT_HAS(cc, 6) && PQT_HAS(cc, 7)) {
+  if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length)) {
     pqt_column_index ci;
     st = load_struct(r, cc->column_index_offset, cc->column_index_length, encrypted ? &dec : NULL,
                      PQT_MODULE_COLUMN_INDEX, &pqt_desc_column_index, &p->raw[0], &p->plain[0], &p->arena, &ci, err);
     if (st == PQT_OK) st = fill_column_index(r, col, &ci, &p->arena, &pi, err);
   }
-  if (st == PQT_OK && PQT_HAS(cc, 4) && PQT_HAS(cc, 5)) {
+  if (st == PQT_OK && PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length)) {
     pqt_offset_index oi;
     st = load_struct(r, cc->offset_index_offset, cc->offset_index_length, encrypted ? &dec : NULL,
                      PQT_MODULE_OFFSET_INDEX, &pqt_desc_offset_index, &p->raw[1], &p->plain[1], &p->arena, &oi, err);
@@ -239,11 +239,11 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
   if (off < 4 || (uint64_t)off >= r->io.size)
     return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)off);
   uint64_t avail = r->io.size - (uint64_t)off;
-  if (PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
+  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
     avail = (uint64_t)cm->bloom_filter_length;
   uint32_t words[8];
   pqt_status st;
-  if (PQT_HAS(cc, 8)) {
+  if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
     /* encrypted: header and bitset are two modules, read whole */
     if (avail > (uint64_t)BLOOM_MAX_BYTES + 4096) avail = (uint64_t)BLOOM_MAX_BYTES + 4096;
     pqt_module_decryptor dec;
@@ -282,7 +282,7 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
     PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
     if ((uint64_t)h.num_bytes > r->io.size - (uint64_t)off - used)
       return pqt_corrupt(err, "Bloom filter: %d bytes do not fit in the file", h.num_bytes);
-    if (PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 && used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
+    if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 && used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
       return pqt_corrupt(err, "Bloom filter: header and %d bytes pass bloom_filter_length %d", h.num_bytes,
                          cm->bloom_filter_length);
     uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
@@ -309,7 +309,7 @@ PQT_API pqt_status pqt_bloom_might_contain(pqt_reader *r, int32_t rg, int32_t co
   const pqt_column_chunk *cc;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   *result = 1;
-  if (!PQT_HAS(&cc->meta_data, 14)) return PQT_OK;
+  if (!PQT_HAS_FIELD(&cc->meta_data, column_metadata, bloom_filter_offset)) return PQT_OK;
   const pqt_schema_node *leaf = r->schema->leaves[col];
   pqt_buf plain;
   pqt_buf_init(&plain, r->alloc);
@@ -344,7 +344,7 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
     pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
     return st;
   }
-  bool encrypted = PQT_HAS(cc, 8);
+  bool encrypted = PQT_HAS_FIELD(cc, column_chunk, crypto_metadata);
   pqt_module_decryptor dec;
   if (encrypted) PQT_RETURN_NOT_OK(chunk_decryptor(r, rg, col, cc, &dec, err));
   pqt_page_reader_options po;
@@ -353,7 +353,7 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
   po.max_rep = leaf->max_rep;
   if (encrypted) {
     po.decryptor = &dec;
-    po.dictionary_first = PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0;
+    po.dictionary_first = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0;
   }
   pqt_page_reader pr;
   st = pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, err);

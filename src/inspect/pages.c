@@ -28,13 +28,13 @@ static void append_page_stats(pqt_buf *b, const pqt_statistics *s, const pqt_val
    * columns whose sort order is signed (as in the `meta` summary), never
    * for byte arrays (PARQUET-251's corrupt binary statistics live there). */
   bool legacy_ok = pqt_sort_kind_legacy_ok(pqt_sort_kind_for(vt->physical_type, &vt->logical, vt->converted_type));
-  bool legacy = !PQT_HAS(s, 6) && !PQT_HAS(s, 5) && (PQT_HAS(s, 2) || PQT_HAS(s, 1));
+  bool legacy = !PQT_HAS_FIELD(s, statistics, min_value) && !PQT_HAS_FIELD(s, statistics, max_value) && (PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max));
   if (legacy && !legacy_ok) {
     pqt_buf_printf(b, err, "min/max: (legacy, ignored for this sort order)");
     sep = ", ";
   }
-  pqt_bytes mn = PQT_HAS(s, 6) ? s->min_value : s->min, mx = PQT_HAS(s, 5) ? s->max_value : s->max;
-  bool has_min = PQT_HAS(s, 6) || (PQT_HAS(s, 2) && legacy_ok), has_max = PQT_HAS(s, 5) || (PQT_HAS(s, 1) && legacy_ok);
+  pqt_bytes mn = PQT_HAS_FIELD(s, statistics, min_value) ? s->min_value : s->min, mx = PQT_HAS_FIELD(s, statistics, max_value) ? s->max_value : s->max;
+  bool has_min = PQT_HAS_FIELD(s, statistics, min_value) || (PQT_HAS_FIELD(s, statistics, min) && legacy_ok), has_max = PQT_HAS_FIELD(s, statistics, max_value) || (PQT_HAS_FIELD(s, statistics, max) && legacy_ok);
   if (has_min) {
     size_t mark = b->len;
     pqt_buf_printf(b, err, "min: ");
@@ -53,7 +53,7 @@ static void append_page_stats(pqt_buf *b, const pqt_statistics *s, const pqt_val
     }
     sep = ", ";
   }
-  if (PQT_HAS(s, 3)) pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count);
+  if (PQT_HAS_FIELD(s, statistics, null_count)) pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count);
   pqt_buf_printf(b, err, "]");
 }
 
@@ -107,11 +107,11 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
                    h->uncompressed_page_size, pg.num_values);
     if (pg.type == PQT_PAGE_DATA_V2) pqt_buf_printf(b, err, " nulls=%d rows=%d", pg.num_nulls, pg.num_rows);
     if (pg.type != PQT_PAGE_DICTIONARY) pqt_buf_printf(b, err, " rep_bytes=%zu def_bytes=%zu", pg.rep_len, pg.def_len);
-    if (pg.type == PQT_PAGE_DATA && PQT_HAS(&h->data_page_header, 5))
+    if (pg.type == PQT_PAGE_DATA && PQT_HAS_FIELD(&h->data_page_header, data_page_header, statistics))
       append_page_stats(b, &h->data_page_header.statistics, &vt, err);
-    if (pg.type == PQT_PAGE_DATA_V2 && PQT_HAS(&h->data_page_header_v2, 8))
+    if (pg.type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(&h->data_page_header_v2, data_page_header_v2, statistics))
       append_page_stats(b, &h->data_page_header_v2.statistics, &vt, err);
-    st = pqt_buf_printf(b, err, " crc=%s\n", !PQT_HAS(h, 4) ? "none" : pg.crc_mismatch ? "MISMATCH" : "ok");
+    st = pqt_buf_printf(b, err, " crc=%s\n", !PQT_HAS_FIELD(h, page_header, crc) ? "none" : pg.crc_mismatch ? "MISMATCH" : "ok");
     if (st == PQT_OK && b->len >= (64u << 10)) {
       st = write(ctx, (const char *)b->data, b->len);
       if (st != PQT_OK) st = pqt_error_set(err, st, "write failed");

@@ -57,38 +57,38 @@ static pqt_status append_stats(pqt_buf *b, const pqt_statistics *s, const pqt_va
   if (!s->isset) return pqt_buf_printf(b, err, " ST:[none]");
   PQT_RETURN_NOT_OK(pqt_buf_printf(b, err, " ST:["));
   const char *sep = "";
-  if (PQT_HAS(s, 6) || PQT_HAS(s, 5)) {
-    if (PQT_HAS(s, 6)) {
+  if (PQT_HAS_FIELD(s, statistics, min_value) || PQT_HAS_FIELD(s, statistics, max_value)) {
+    if (PQT_HAS_FIELD(s, statistics, min_value)) {
       pqt_buf_printf(b, err, "min: ");
       append_stat_value(b, vt, s->min_value, err);
-      if (PQT_HAS(s, 8) && !s->is_min_value_exact) pqt_buf_printf(b, err, " (inexact)");
+      if (PQT_HAS_FIELD(s, statistics, is_min_value_exact) && !s->is_min_value_exact) pqt_buf_printf(b, err, " (inexact)");
       sep = ", ";
     }
-    if (PQT_HAS(s, 5)) {
+    if (PQT_HAS_FIELD(s, statistics, max_value)) {
       pqt_buf_printf(b, err, "%smax: ", sep);
       append_stat_value(b, vt, s->max_value, err);
-      if (PQT_HAS(s, 7) && !s->is_max_value_exact) pqt_buf_printf(b, err, " (inexact)");
+      if (PQT_HAS_FIELD(s, statistics, is_max_value_exact) && !s->is_max_value_exact) pqt_buf_printf(b, err, " (inexact)");
       sep = ", ";
     }
-  } else if ((PQT_HAS(s, 2) || PQT_HAS(s, 1)) && legacy_stats_usable(vt)) {
-    if (PQT_HAS(s, 2)) {
+  } else if ((PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max)) && legacy_stats_usable(vt)) {
+    if (PQT_HAS_FIELD(s, statistics, min)) {
       pqt_buf_printf(b, err, "min: ");
       append_stat_value(b, vt, s->min, err);
       sep = ", ";
     }
-    if (PQT_HAS(s, 1)) {
+    if (PQT_HAS_FIELD(s, statistics, max)) {
       pqt_buf_printf(b, err, "%smax: ", sep);
       append_stat_value(b, vt, s->max, err);
       sep = ", ";
     }
     pqt_buf_printf(b, err, " (legacy)");
-  } else if (PQT_HAS(s, 2) || PQT_HAS(s, 1)) {
+  } else if (PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max)) {
     pqt_buf_printf(b, err, "min/max: (legacy, ignored for this sort order)");
     sep = ", ";
   }
-  if (PQT_HAS(s, 3)) { pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count); sep = ", "; }
-  if (PQT_HAS(s, 4)) { pqt_buf_printf(b, err, "%sdistinct: %lld", sep, (long long)s->distinct_count); sep = ", "; }
-  if (PQT_HAS(s, 9)) { pqt_buf_printf(b, err, "%snans: %lld", sep, (long long)s->nan_count); }
+  if (PQT_HAS_FIELD(s, statistics, null_count)) { pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count); sep = ", "; }
+  if (PQT_HAS_FIELD(s, statistics, distinct_count)) { pqt_buf_printf(b, err, "%sdistinct: %lld", sep, (long long)s->distinct_count); sep = ", "; }
+  if (PQT_HAS_FIELD(s, statistics, nan_count)) { pqt_buf_printf(b, err, "%snans: %lld", sep, (long long)s->nan_count); }
   return pqt_buf_printf(b, err, "]");
 }
 
@@ -133,7 +133,7 @@ static void end_line(pqt_buf *b, size_t mark, int32_t width, pqt_error *err) {
 /* A key-value value as a JSON string, cut after about `room` columns
  * ("..." inside the quotes) and then followed by its length in bytes. */
 static void append_kv_value(pqt_buf *b, const pqt_key_value *kv, size_t room, pqt_error *err) {
-  if (!PQT_HAS(kv, 2)) {
+  if (!PQT_HAS_FIELD(kv, key_value, value)) {
     pqt_buf_printf(b, err, "(no value)");
     return;
   }
@@ -195,11 +195,11 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
     const pqt_row_group *rg = &md->row_groups.items[g];
     int64_t comp = 0;
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS(&rg->columns.items[c], 3)) comp += rg->columns.items[c].meta_data.total_compressed_size;
+      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data)) comp += rg->columns.items[c].meta_data.total_compressed_size;
     pqt_buf_printf(b, err, "\n");
     m = b->len;
     pqt_buf_printf(b, err, "row group %d: %lld rows, compressed ", g, (long long)rg->num_rows);
-    append_size(b, PQT_HAS(rg, 6) ? rg->total_compressed_size : comp, err);
+    append_size(b, PQT_HAS_FIELD(rg, row_group, total_compressed_size) ? rg->total_compressed_size : comp, err);
     pqt_buf_printf(b, err, ", uncompressed ");
     append_size(b, rg->total_byte_size, err);
     end_line(b, m, width, err);
@@ -219,8 +219,8 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
       const pqt_schema_node *leaf = sc->leaves[c];
       m = b->len;
       pqt_buf_printf(b, err, "  column %s", leaf->dotted_path);
-      if (!PQT_HAS(cc, 3)) {
-        pqt_buf_printf(b, err, PQT_HAS(cc, 9) ? ": metadata encrypted" : ": no metadata");
+      if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
+        pqt_buf_printf(b, err, PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? ": metadata encrypted" : ": no metadata");
         end_line(b, m, width, err);
         continue;
       }
@@ -247,14 +247,14 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, ", ratio %.2f", (double)cm->total_uncompressed_size / (double)cm->total_compressed_size);
       end_line(b, m, width, err);
       m = b->len;
-      if (PQT_HAS(cm, 11)) pqt_buf_printf(b, err, "    dictionary page at %lld, ", (long long)cm->dictionary_page_offset);
+      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset)) pqt_buf_printf(b, err, "    dictionary page at %lld, ", (long long)cm->dictionary_page_offset);
       else pqt_buf_printf(b, err, "    no dictionary page, ");
       pqt_buf_printf(b, err, "first data page at %lld", (long long)cm->data_page_offset);
       end_line(b, m, width, err);
       m = b->len;
       pqt_buf_printf(b, err, "    statistics:");
       size_t st_mark = b->len;
-      if (PQT_HAS(cm, 12)) append_stats(b, &cm->statistics, &vt, err);
+      if (PQT_HAS_FIELD(cm, column_metadata, statistics)) append_stats(b, &cm->statistics, &vt, err);
       /* append_stats writes " ST:[...]": keep what is inside */
       if (b->len > st_mark + 5 && memcmp(b->data + st_mark, " ST:[", 5) == 0 && b->data[b->len - 1] == ']') {
         memmove(b->data + st_mark + 1, b->data + st_mark + 5, b->len - st_mark - 6);
@@ -264,12 +264,12 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, " none");
       }
       end_line(b, m, width, err);
-      if (PQT_HAS(cm, 14) || PQT_HAS(cc, 4) || PQT_HAS(cc, 6)) {
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) || PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) {
         m = b->len;
         const char *sep = "    ";
-        if (PQT_HAS(cm, 14)) { pqt_buf_printf(b, err, "%sbloom filter at %lld", sep, (long long)cm->bloom_filter_offset); sep = ", "; }
-        if (PQT_HAS(cc, 4)) { pqt_buf_printf(b, err, "%soffset index at %lld", sep, (long long)cc->offset_index_offset); sep = ", "; }
-        if (PQT_HAS(cc, 6)) pqt_buf_printf(b, err, "%scolumn index at %lld", sep, (long long)cc->column_index_offset);
+        if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) { pqt_buf_printf(b, err, "%sbloom filter at %lld", sep, (long long)cm->bloom_filter_offset); sep = ", "; }
+        if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) { pqt_buf_printf(b, err, "%soffset index at %lld", sep, (long long)cc->offset_index_offset); sep = ", "; }
+        if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) pqt_buf_printf(b, err, "%scolumn index at %lld", sep, (long long)cc->column_index_offset);
         end_line(b, m, width, err);
       }
       if (cm->key_value_metadata.n > 0) {
@@ -316,9 +316,9 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
     pqt_buf_printf(b, err, "\nrow group %d: rows %lld, ", g, (long long)rg->num_rows);
     int64_t comp = 0;
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS(&rg->columns.items[c], 3)) comp += rg->columns.items[c].meta_data.total_compressed_size;
+      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data)) comp += rg->columns.items[c].meta_data.total_compressed_size;
     pqt_buf_printf(b, err, "compressed ");
-    append_size(b, PQT_HAS(rg, 6) ? rg->total_compressed_size : comp, err);
+    append_size(b, PQT_HAS_FIELD(rg, row_group, total_compressed_size) ? rg->total_compressed_size : comp, err);
     pqt_buf_printf(b, err, ", uncompressed ");
     append_size(b, rg->total_byte_size, err);
     pqt_buf_printf(b, err, "\n");
@@ -326,8 +326,8 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
       const pqt_column_chunk *cc = &rg->columns.items[c];
       const pqt_schema_node *leaf = sc->leaves[c];
       pqt_buf_printf(b, err, "  %s:", leaf->dotted_path);
-      if (!PQT_HAS(cc, 3)) {
-        pqt_buf_printf(b, err, PQT_HAS(cc, 9) ? " (encrypted column metadata)\n" : " (no column metadata)\n");
+      if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
+        pqt_buf_printf(b, err, PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? " (encrypted column metadata)\n" : " (no column metadata)\n");
         continue;
       }
       const pqt_column_metadata *cm = &cc->meta_data;
@@ -335,7 +335,7 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
       pqt_value_type_from_leaf(&vt, leaf);
       pqt_buf_printf(b, err, " %s %s", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
                      enum_name(&pqt_enum_compression_codec, cm->codec, tmp, sizeof tmp));
-      if (PQT_HAS(cm, 11)) pqt_buf_printf(b, err, " DO:%lld", (long long)cm->dictionary_page_offset);
+      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset)) pqt_buf_printf(b, err, " DO:%lld", (long long)cm->dictionary_page_offset);
       else pqt_buf_printf(b, err, " DO:-");
       pqt_buf_printf(b, err, " FPO:%lld SZ:%lld/%lld/%.2f VC:%lld ENC:", (long long)cm->data_page_offset,
                      (long long)cm->total_compressed_size, (long long)cm->total_uncompressed_size,
@@ -345,11 +345,11 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
                      (long long)cm->num_values);
       for (int32_t e = 0; e < cm->encodings.n; e++)
         pqt_buf_printf(b, err, "%s%s", e ? "," : "", enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
-      if (PQT_HAS(cm, 12)) append_stats(b, &cm->statistics, &vt, err);
+      if (PQT_HAS_FIELD(cm, column_metadata, statistics)) append_stats(b, &cm->statistics, &vt, err);
       else pqt_buf_printf(b, err, " ST:[none]");
-      if (PQT_HAS(cm, 14)) pqt_buf_printf(b, err, " BLOOM:%lld", (long long)cm->bloom_filter_offset);
-      if (PQT_HAS(cc, 4)) pqt_buf_printf(b, err, " OI:%lld", (long long)cc->offset_index_offset);
-      if (PQT_HAS(cc, 6)) pqt_buf_printf(b, err, " CI:%lld", (long long)cc->column_index_offset);
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) pqt_buf_printf(b, err, " BLOOM:%lld", (long long)cm->bloom_filter_offset);
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) pqt_buf_printf(b, err, " OI:%lld", (long long)cc->offset_index_offset);
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) pqt_buf_printf(b, err, " CI:%lld", (long long)cc->column_index_offset);
       PQT_RETURN_NOT_OK(pqt_buf_printf(b, err, "\n"));
     }
   }

@@ -116,14 +116,14 @@ static bool value_range(const pqt_schema_node *leaf, const pqt_column_data *cd, 
 static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_metadata *cm,
                              const pqt_column_data *cd) {
   const pqt_statistics *s = &cm->statistics;
-  if (!PQT_HAS(cm, 12)) return;
-  if (PQT_HAS(s, 3) && leaf->max_rep == 0) {
+  if (!PQT_HAS_FIELD(cm, column_metadata, statistics)) return;
+  if (PQT_HAS_FIELD(s, statistics, null_count) && leaf->max_rep == 0) {
     int64_t nulls = cd->n_levels - cd->n_values;
     if (s->null_count != nulls)
       problem(v, g, leaf->dotted_path, "statistics say %lld nulls, the data has %lld", (long long)s->null_count,
               (long long)nulls);
   }
-  bool typed_order = PQT_HAS(s, 5) || PQT_HAS(s, 6);
+  bool typed_order = PQT_HAS_FIELD(s, statistics, max_value) || PQT_HAS_FIELD(s, statistics, min_value);
   if (!typed_order || cd->n_values == 0) return;
   /* min_value/max_value follow FileMetaData.column_orders; without it their
    * meaning is undefined (parquet.thrift), so they are not judged (as for
@@ -135,15 +135,15 @@ static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, co
   /* the actual min and max over the decoded values */
   value_ref mn, mx;
   if (!value_range(leaf, cd, 0, cd->n_values, &mn, &mx)) return; /* no order, or only NaNs */
-  if (PQT_HAS(s, 6)) {
+  if (PQT_HAS_FIELD(s, statistics, min_value)) {
     int c = compare_values(leaf, s->min_value.ptr, (size_t)s->min_value.len, mn.p, mn.n);
-    bool exact = PQT_HAS(s, 8) && s->is_min_value_exact;
+    bool exact = PQT_HAS_FIELD(s, statistics, is_min_value_exact) && s->is_min_value_exact;
     if (c == 1 || (exact && c == -1))
       problem(v, g, leaf->dotted_path, "statistics min_value is %s the smallest value", c == 1 ? "above" : "not");
   }
-  if (PQT_HAS(s, 5)) {
+  if (PQT_HAS_FIELD(s, statistics, max_value)) {
     int c = compare_values(leaf, s->max_value.ptr, (size_t)s->max_value.len, mx.p, mx.n);
-    bool exact = PQT_HAS(s, 7) && s->is_max_value_exact;
+    bool exact = PQT_HAS_FIELD(s, statistics, is_max_value_exact) && s->is_max_value_exact;
     if (c == -1 || (exact && c == 1))
       problem(v, g, leaf->dotted_path, "statistics max_value is %s the largest value", c == -1 ? "below" : "not");
   }
@@ -366,14 +366,14 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
             ci.max_values.n);
     lists_ok = false;
   }
-  bool has_nulls = PQT_HAS(&ci, 5);
+  bool has_nulls = PQT_HAS_FIELD(&ci, column_index, null_counts);
   if (has_nulls && ci.null_counts.n != np) {
     problem(v, g, col, "column index: %d null_counts for %d data pages", ci.null_counts.n, np);
     has_nulls = false;
   }
   pqt_sort_kind kind = sort_kind(leaf);
   bool fl = kind == PQT_SORT_FLOAT || kind == PQT_SORT_DOUBLE || kind == PQT_SORT_FLOAT16;
-  bool has_nans = PQT_HAS(&ci, 8) && fl;
+  bool has_nans = PQT_HAS_FIELD(&ci, column_index, nan_counts) && fl;
   if (has_nans && ci.nan_counts.n != np) {
     problem(v, g, col, "column index: %d nan_counts for %d data pages", ci.nan_counts.n, np);
     has_nans = false;
@@ -455,10 +455,10 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
       prev = i;
     }
   }
-  if (PQT_HAS(&ci, 7))
+  if (PQT_HAS_FIELD(&ci, column_index, definition_level_histograms))
     check_histograms(v, g, leaf, &ci.definition_level_histograms, leaf->max_def, &cd->def, cd->n_levels, ends, np,
                      "definition");
-  if (PQT_HAS(&ci, 6))
+  if (PQT_HAS_FIELD(&ci, column_index, repetition_level_histograms))
     check_histograms(v, g, leaf, &ci.repetition_level_histograms, leaf->max_rep, &cd->rep, cd->n_levels, ends, np,
                      "repetition");
   if (v->unprinted > unprinted_before)

@@ -20,14 +20,14 @@
 
 void pqt_value_type_from_element(pqt_value_type *vt, const pqt_schema_element *e) {
   memset(vt, 0, sizeof *vt);
-  vt->physical_type = PQT_HAS(e, 1) ? e->type : -1;
-  vt->type_length = PQT_HAS(e, 2) ? e->type_length : 0;
-  vt->converted_type = PQT_HAS(e, 6) ? e->converted_type : -1;
-  vt->scale = PQT_HAS(e, 7) ? e->scale : 0;
-  vt->precision = PQT_HAS(e, 8) ? e->precision : 0;
-  if (PQT_HAS(e, 10)) {
+  vt->physical_type = PQT_HAS_FIELD(e, schema_element, type) ? e->type : -1;
+  vt->type_length = PQT_HAS_FIELD(e, schema_element, type_length) ? e->type_length : 0;
+  vt->converted_type = PQT_HAS_FIELD(e, schema_element, converted_type) ? e->converted_type : -1;
+  vt->scale = PQT_HAS_FIELD(e, schema_element, scale) ? e->scale : 0;
+  vt->precision = PQT_HAS_FIELD(e, schema_element, precision) ? e->precision : 0;
+  if (PQT_HAS_FIELD(e, schema_element, logical_type)) {
     vt->logical = e->logical_type;
-    if (PQT_HAS(&e->logical_type, PQT_LT_DECIMAL)) {
+    if (PQT_HAS_FIELD(&e->logical_type, logical_type, decimal)) {
       vt->scale = e->logical_type.decimal.scale;
       vt->precision = e->logical_type.decimal.precision;
     }
@@ -37,7 +37,7 @@ void pqt_value_type_from_element(pqt_value_type *vt, const pqt_schema_element *e
 void pqt_value_type_from_leaf(pqt_value_type *vt, const pqt_schema_node *leaf) {
   pqt_value_type_from_element(vt, leaf->elem);
   vt->logical = leaf->logical;
-  if (PQT_HAS(&leaf->logical, PQT_LT_DECIMAL)) {
+  if (PQT_HAS_FIELD(&leaf->logical, logical_type, decimal)) {
     vt->scale = leaf->logical.decimal.scale;
     vt->precision = leaf->logical.decimal.precision;
   }

@@ -13,10 +13,10 @@ pqt_status pqt_page_append(pqt_buf *out, pqt_page_header *h, const uint8_t *body
                            bool crc, size_t *header_len, pqt_error *err) {
   if (len > INT32_MAX) return pqt_error_set(err, PQT_ELIMIT, "page of %zu bytes is too large", len);
   h->compressed_page_size = (int32_t)len;
-  PQT_SET(h, 1); PQT_SET(h, 2); PQT_SET(h, 3);
+  PQT_SET_FIELD(h, page_header, type); PQT_SET_FIELD(h, page_header, uncompressed_page_size); PQT_SET_FIELD(h, page_header, compressed_page_size);
   if (crc) {
     h->crc = (int32_t)pqt_crc32(0, body, len);
-    PQT_SET(h, 4);
+    PQT_SET_FIELD(h, page_header, crc);
   }
   size_t before = out->len;
   PQT_RETURN_NOT_OK(pqt_thrift_encode(&pqt_desc_page_header, h, out, err));

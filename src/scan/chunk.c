@@ -24,7 +24,7 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
    * with the real start in dictionary_page_offset. The page headers decide
    * what is where. */
   int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
-  if (PQT_HAS(cm, 11) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
+  if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
     s = cm->dictionary_page_offset;
   PQT_CHECK_CORRUPT(s >= 4, err, "column chunk has no valid offset (data_page_offset %lld)",
                     (long long)cm->data_page_offset);
@@ -48,7 +48,7 @@ pqt_status pqt_chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chun
   ch->g = g;
   ch->leaf = leaf;
   ch->cc = cc;
-  if (PQT_HAS(cc, 8)) {
+  if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
     if (!r->crypto)
       return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted but the file has no encryption algorithm");
     pqt_status st = pqt_file_decryptor_column(r->crypto, cc, ln->dotted_path,
@@ -60,8 +60,8 @@ pqt_status pqt_chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chun
     }
     ch->encrypted = true;
   }
-  if (!PQT_HAS(cc, 3)) {
-    if (PQT_HAS(cc, 9)) {
+  if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
+    if (PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata)) {
       ch->no_key = true;
       return pqt_error_set(err, PQT_ECRYPTO, "column metadata is encrypted: a key is needed");
     }
@@ -69,7 +69,7 @@ pqt_status pqt_chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chun
   }
   const pqt_column_metadata *cm = &cc->meta_data;
   ch->cm = cm;
-  if (PQT_HAS(cc, 1) && cc->file_path.len > 0)
+  if (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0)
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column data in another file (file_path) is not supported");
   PQT_CHECK_CORRUPT(cm->type == ln->physical_type, err, "column chunk type %d differs from the schema's %d", cm->type,
                     ln->physical_type);
@@ -88,7 +88,7 @@ void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, pqt_page_r
   po->max_rep = ln->max_rep;
   if (ch->encrypted) {
     po->decryptor = &ch->dec;
-    po->dictionary_first = ch->cm && PQT_HAS(ch->cm, 11) && ch->cm->dictionary_page_offset > 0;
+    po->dictionary_first = ch->cm && PQT_HAS_FIELD(ch->cm, column_metadata, dictionary_page_offset) && ch->cm->dictionary_page_offset > 0;
   }
 }
 
@@ -111,7 +111,7 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   bool column = module_type == PQT_MODULE_COLUMN_INDEX;
   const char *what = column ? "column index" : "offset index";
   const pqt_thrift_desc *desc = column ? &pqt_desc_column_index : &pqt_desc_offset_index;
-  *found = column ? PQT_HAS(cc, 6) && PQT_HAS(cc, 7) : PQT_HAS(cc, 4) && PQT_HAS(cc, 5);
+  *found = column ? PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length) : PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length);
   if (!*found) return PQT_OK;
   int64_t off = column ? cc->column_index_offset : cc->offset_index_offset;
   int32_t len = column ? cc->column_index_length : cc->offset_index_length;
@@ -139,12 +139,12 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
                                 pqt_error *err) {
   memset(b, 0, sizeof *b);
   const pqt_column_metadata *cm = ch->cm;
-  *found = cm && PQT_HAS(cm, 14);
+  *found = cm && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset);
   if (!*found) return PQT_OK;
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
   if (cm->bloom_filter_offset < 4 || off >= r->io.size)
     return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
-  uint64_t len = PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 ? (uint64_t)cm->bloom_filter_length : 0;
+  uint64_t len = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 ? (uint64_t)cm->bloom_filter_length : 0;
   if (len > r->io.size - off)
     return pqt_corrupt(err, "Bloom filter [%lld, +%d) runs past the end of the file",
                        (long long)cm->bloom_filter_offset, cm->bloom_filter_length);

@@ -120,7 +120,7 @@ static const pqt_column_chunk *chunk_of(const pqt_reader *r, int32_t g, int32_t 
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   if (leaf < 0 || leaf >= rg->columns.n) return NULL;
   const pqt_column_chunk *cc = &rg->columns.items[leaf];
-  if (!PQT_HAS(cc, 3)) return NULL; /* encrypted metadata, or none */
+  if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) return NULL; /* encrypted metadata, or none */
   return cc;
 }
 
@@ -132,9 +132,9 @@ static void view_of(const pqt_reader *r, int32_t g, const pqt_bound *b, chunk_vi
   const pqt_schema_node *ln = r->schema->leaves[b->leaf];
   if (cm->type != ln->physical_type) return;
   v->num_values = cm->num_values;
-  if (!PQT_HAS(cm, 12)) return;
+  if (!PQT_HAS_FIELD(cm, column_metadata, statistics)) return;
   const pqt_statistics *s = &cm->statistics;
-  if (PQT_HAS(s, 3) && s->null_count >= 0 && s->null_count <= cm->num_values) {
+  if (PQT_HAS_FIELD(s, statistics, null_count) && s->null_count >= 0 && s->null_count <= cm->num_values) {
     v->has_nulls_count = true;
     v->null_count = s->null_count;
   }
@@ -147,14 +147,14 @@ static void view_of(const pqt_reader *r, int32_t g, const pqt_bound *b, chunk_vi
   bool total = order == PQT_ORDER_IEEE_754_TOTAL && is_float;
   const uint8_t *mn = NULL, *mx = NULL;
   size_t mnn = 0, mxn = 0;
-  if (PQT_HAS(s, 5) && PQT_HAS(s, 6) && (order == PQT_ORDER_TYPE || total)) {
+  if (PQT_HAS_FIELD(s, statistics, max_value) && PQT_HAS_FIELD(s, statistics, min_value) && (order == PQT_ORDER_TYPE || total)) {
     mn = s->min_value.ptr;
     mnn = (size_t)s->min_value.len;
     mx = s->max_value.ptr;
     mxn = (size_t)s->max_value.len;
-    bool exact = (!PQT_HAS(s, 8) || s->is_min_value_exact) && (!PQT_HAS(s, 7) || s->is_max_value_exact);
+    bool exact = (!PQT_HAS_FIELD(s, statistics, is_min_value_exact) || s->is_min_value_exact) && (!PQT_HAS_FIELD(s, statistics, is_max_value_exact) || s->is_max_value_exact);
     if (!exact && b->dom != PQT_DOM_BYTES) return; /* a cut number is no bound */
-  } else if (PQT_HAS(s, 1) && PQT_HAS(s, 2) && pqt_sort_kind_legacy_ok(kind)) {
+  } else if (PQT_HAS_FIELD(s, statistics, max) && PQT_HAS_FIELD(s, statistics, min) && pqt_sort_kind_legacy_ok(kind)) {
     mn = s->min.ptr;
     mnn = (size_t)s->min.len;
     mx = s->max.ptr;
@@ -170,7 +170,7 @@ static void view_of(const pqt_reader *r, int32_t g, const pqt_bound *b, chunk_vi
   if (b->dom == PQT_DOM_FLOAT) {
     double a = pqt_vx_float(b->vx, mn), c = pqt_vx_float(b->vx, mx);
     if (isnan(a) || isnan(c)) return;
-    bool no_nan = (PQT_HAS(s, 9) && s->nan_count == 0) || total;
+    bool no_nan = (PQT_HAS_FIELD(s, statistics, nan_count) && s->nan_count == 0) || total;
     if (!no_nan) return;
   }
   v->has_bounds = true;
@@ -238,9 +238,9 @@ static bool stats_skip_leaf(const pqt_reader *r, int32_t g, const pqt_bound *b) 
 static bool is_dict_enc(int32_t e) { return e == PQT_ENC_PLAIN_DICTIONARY || e == PQT_ENC_RLE_DICTIONARY; }
 
 static bool all_pages_dictionary(const pqt_column_metadata *cm) {
-  if (!PQT_HAS(cm, 11) || cm->dictionary_page_offset < 4 || cm->dictionary_page_offset >= cm->data_page_offset)
+  if (!PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) || cm->dictionary_page_offset < 4 || cm->dictionary_page_offset >= cm->data_page_offset)
     return false;
-  if (PQT_HAS(cm, 13) && cm->encoding_stats.n > 0) {
+  if (PQT_HAS_FIELD(cm, column_metadata, encoding_stats) && cm->encoding_stats.n > 0) {
     for (int32_t k = 0; k < cm->encoding_stats.n; k++) {
       const pqt_page_encoding_stats *es = &cm->encoding_stats.items[k];
       if ((es->page_type == PQT_PAGE_DATA || es->page_type == PQT_PAGE_DATA_V2) && es->count > 0 &&
@@ -261,7 +261,7 @@ static bool all_pages_dictionary(const pqt_column_metadata *cm) {
 /* The dictionary of leaf's chunk in group g as a leaf array, or NULL (keep). */
 static pqt_array *read_dictionary(pqt_reader *r, int32_t g, int32_t leaf, const pqt_allocator *alloc) {
   const pqt_column_chunk *cc = chunk_of(r, g, leaf);
-  if (!cc || PQT_HAS(cc, 8) || (PQT_HAS(cc, 1) && cc->file_path.len > 0)) return NULL;
+  if (!cc || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0)) return NULL;
   const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *ln = r->schema->leaves[leaf];
   if (cm->type != ln->physical_type || ln->physical_type == PQT_BOOLEAN || !all_pages_dictionary(cm)) return NULL;
@@ -391,11 +391,11 @@ typedef struct bloom_view {
 static bloom_view bloom_header(pqt_reader *r, const pqt_column_chunk *cc) {
   bloom_view v = {false, 0, 0};
   const pqt_column_metadata *cm = &cc->meta_data;
-  if (!PQT_HAS(cm, 14) || cm->bloom_filter_offset < 4 || PQT_HAS(cc, 8)) return v;
+  if (!PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || cm->bloom_filter_offset < 4 || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) return v;
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
   if (off >= r->io.size) return v;
   uint64_t avail = r->io.size - off;
-  if (PQT_HAS(cm, 15) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
+  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
     avail = (uint64_t)cm->bloom_filter_length;
   uint8_t hdr[64];
   size_t n = avail < sizeof hdr ? (size_t)avail : sizeof hdr;

@@ -234,7 +234,7 @@ static int32_t missing_key(pqt_reader *r, int32_t g, const uint8_t *selected, pq
   if (!r->crypto || g < 0 || g >= r->md.row_groups.n) return -1;
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   for (int32_t i = 0; i < r->schema->n_leaves && i < rg->columns.n; i++) {
-    if (!selected[i] || !PQT_HAS(&rg->columns.items[i], 8)) continue;
+    if (!selected[i] || !PQT_HAS_FIELD(&rg->columns.items[i], column_chunk, crypto_metadata)) continue;
     pqt_chunk ch;
     bool no_key = pqt_chunk_open(r, g, i, &ch, err) != PQT_OK && ch.no_key;
     pqt_chunk_close(&ch);

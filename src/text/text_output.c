@@ -27,7 +27,7 @@ static int64_t batch_rows(const pqt_reader *r, int32_t g, const uint8_t *selecte
   int64_t want = TEXT_BATCH_ROWS;
   if (rg->num_rows <= 0) return want;
   for (int32_t i = 0; i < rg->columns.n && i < r->schema->n_leaves; i++) {
-    if (!selected[i] || !PQT_HAS(&rg->columns.items[i], 3)) continue;
+    if (!selected[i] || !PQT_HAS_FIELD(&rg->columns.items[i], column_chunk, meta_data)) continue;
     int64_t bytes = rg->columns.items[i].meta_data.total_uncompressed_size;
     if (bytes <= 0) continue;
     double per_row = (double)bytes / (double)rg->num_rows;

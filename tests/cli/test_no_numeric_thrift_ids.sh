@@ -74,7 +74,7 @@ if command -v "$cc" >/dev/null 2>&1; then
   try() { # try NAME EXPR: compile a use of EXPR, status of the compiler
     printf '#include "thrift/parquet_types.h"\nunsigned f(pqt_column_chunk *cc, pqt_column_metadata *cm);\n%s\n' \
       "unsigned f(pqt_column_chunk *cc, pqt_column_metadata *cm) { $2 }" >"$tmp/$1.c"
-    "$cc" -std=c11 -fsyntax-only -I"$src/src" "$tmp/$1.c" 2>"$tmp/$1.err"
+    "$cc" -std=c11 -fsyntax-only -I"$src/src" -I"$src/include" "$tmp/$1.c" 2>"$tmp/$1.err"
   }
   if ! try ok 'PQT_SET_FIELD(cm, column_metadata, statistics); cc->isset = PQT_FIELD_MASK(column_chunk, file_offset, meta_data); return PQT_HAS_FIELD(cc, column_chunk, meta_data);'; then
     echo "compile check: the named forms do not compile:"; cat "$tmp/ok.err"; exit 1

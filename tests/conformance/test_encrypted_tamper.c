@@ -130,7 +130,7 @@ static void unprotected(const uint8_t *img, size_t len, const pqt_read_options *
     pqt_arena_init(&arena, NULL);
     pqt_file_crypto_metadata fcm;
     CHECK_OK(pqt_thrift_decode(&pqt_desc_file_crypto_metadata, r->footer, r->footer_len, NULL, &arena, &fcm, &e));
-    if (PQT_HAS(&fcm, 2)) {
+    if (PQT_HAS_FIELD(&fcm, file_crypto_metadata, key_metadata)) {
       uint64_t at = (uint64_t)(fcm.key_metadata.ptr - img);
       add_range(out, at, at + (uint64_t)fcm.key_metadata.len);
     }
@@ -139,15 +139,15 @@ static void unprotected(const uint8_t *img, size_t len, const pqt_read_options *
   for (int32_t g = 0; g < r->md.row_groups.n; g++)
     for (int32_t c = 0; c < r->md.row_groups.items[g].columns.n; c++) {
       const pqt_column_chunk *cc = &r->md.row_groups.items[g].columns.items[c];
-      if (PQT_HAS(cc, 8)) continue;
+      if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) continue;
       pqt_chunk ch;
       CHECK_OK(pqt_chunk_open(r, g, c, &ch, &e));
       add_range(out, ch.start, ch.start + ch.len);
-      if (PQT_HAS(cc, 4)) add_range(out, (uint64_t)cc->offset_index_offset,
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) add_range(out, (uint64_t)cc->offset_index_offset,
                                     (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length);
-      if (PQT_HAS(cc, 6)) add_range(out, (uint64_t)cc->column_index_offset,
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) add_range(out, (uint64_t)cc->column_index_offset,
                                     (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length);
-      CHECK(!PQT_HAS(ch.cm, 14)); /* no plaintext Bloom filters in the files flipped whole */
+      CHECK(!PQT_HAS_FIELD(ch.cm, column_metadata, bloom_filter_offset)); /* no plaintext Bloom filters in the files flipped whole */
       pqt_chunk_close(&ch);
     }
   pqt_reader_close(r);
@@ -281,10 +281,10 @@ static void test_flip_bloom_and_index_modules(void) {
   int modules = 0, flips = 0, unnoticed = 0;
   for (int32_t c = 0; c < r->md.row_groups.items[0].columns.n; c++) {
     const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[c];
-    if (!PQT_HAS(cc, 8)) continue;
+    if (!PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) continue;
     const pqt_column_metadata *cm = &cc->meta_data;
-    CHECK(PQT_HAS(cc, 4) && PQT_HAS(cc, 6) && PQT_HAS(cm, 14));
-    if (!PQT_HAS(cc, 4) || !PQT_HAS(cc, 6) || !PQT_HAS(cm, 14)) continue;
+    CHECK(PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset));
+    if (!PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) || !PQT_HAS_FIELD(cc, column_chunk, column_index_offset) || !PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) continue;
     uint64_t bloom = (uint64_t)cm->bloom_filter_offset;
     CHECK(bloom + 8 < len);
     if (bloom + 8 >= len) continue;

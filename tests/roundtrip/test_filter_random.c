@@ -499,9 +499,9 @@ static void run_case(const dataset *ds, int n_preds) {
   for (int32_t g = 0; g < r->md.row_groups.n; g++)
     for (int32_t c = 0; c < r->md.row_groups.items[g].columns.n; c++) {
       const pqt_column_metadata *cm = &r->md.row_groups.items[g].columns.items[c].meta_data;
-      if (PQT_HAS(cm, 11) && cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < cm->data_page_offset)
+      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < cm->data_page_offset)
         dict_bytes += (uint64_t)(cm->data_page_offset - cm->dictionary_page_offset);
-      if (PQT_HAS(cm, 14)) dict_bytes += 64 + 32 * 32; /* a Bloom filter's header and a block per literal */
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) dict_bytes += 64 + 32 * 32; /* a Bloom filter's header and a block per literal */
     }
   for (int q = 0; q < n_preds && n_full == (size_t)ds->n; q++) {
     pred *p = gen(ds, 0);

@@ -58,7 +58,7 @@ static void scan_pages(const pqt_string *file, int *n_pages, int *n_compressed) 
     return;
   }
   const pqt_column_metadata *m = &r->md.row_groups.items[0].columns.items[0].meta_data;
-  int64_t pos = PQT_HAS(m, 11) ? m->dictionary_page_offset : m->data_page_offset;
+  int64_t pos = PQT_HAS_FIELD(m, column_metadata, dictionary_page_offset) ? m->dictionary_page_offset : m->data_page_offset;
   int64_t end = pos + m->total_compressed_size;
   const uint8_t *bytes = (const uint8_t *)file->data;
   while (pos < end) {
@@ -72,7 +72,7 @@ static void scan_pages(const pqt_string *file, int *n_pages, int *n_compressed) 
     if (st != PQT_OK) break;
     if (ph.type == PQT_PAGE_DATA_V2) {
       (*n_pages)++;
-      CHECK(PQT_HAS(&ph.data_page_header_v2, 7));
+      CHECK(PQT_HAS_FIELD(&ph.data_page_header_v2, data_page_header_v2, is_compressed));
       if (ph.data_page_header_v2.is_compressed) (*n_compressed)++;
       else /* stored as is: levels and values, no codec framing */
         CHECK_EQ_INT(ph.compressed_page_size, ph.uncompressed_page_size);

@@ -369,13 +369,13 @@ static void test_verify_float16_order_as_written(void) {
   }
   const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[0];
   const pqt_statistics *st = &cc->meta_data.statistics;
-  CHECK(PQT_HAS(&cc->meta_data, 12) && PQT_HAS(st, 5) && st->max_value.len == 2);
-  CHECK(PQT_HAS(st, 6) && st->min_value.len == 2 && memcmp(st->min_value.ptr, "\x00\xC0", 2) == 0);
+  CHECK(PQT_HAS_FIELD(&cc->meta_data, column_metadata, statistics) && PQT_HAS_FIELD(st, statistics, max_value) && st->max_value.len == 2);
+  CHECK(PQT_HAS_FIELD(st, statistics, min_value) && st->min_value.len == 2 && memcmp(st->min_value.ptr, "\x00\xC0", 2) == 0);
   ptrdiff_t max_at = (const char *)st->max_value.ptr - file.data;
   CHECK(max_at > 0 && (size_t)max_at + 2 <= file.len && memcmp(file.data + max_at, "\xFF\x7B", 2) == 0);
   int64_t ci_off = cc->column_index_offset;
   int32_t ci_len = cc->column_index_length;
-  CHECK(PQT_HAS(cc, 6) && ci_off > 4 && ci_len > 0);
+  CHECK(PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && ci_off > 4 && ci_len > 0);
   pqt_reader_close(r);
   if (max_at > 0 && (size_t)max_at + 2 <= file.len) {
     /* chunk max_value 65504 -> 3: below the largest value */
