@@ -60,7 +60,7 @@ static size_t roundtrip(const void *vals, size_t w, size_t n, const char *what) 
   return len;
 }
 
-enum shape { SENSOR, INTEGERS, MIXED, CONSTANT, RANDOM_BITS, HUGE_SMALL, NEG_DECIMALS, SHAPES };
+enum shape { SENSOR, INTEGERS, MIXED, CONSTANT, RANDOM_BITS, HUGE_SMALL, NEG_DECIMALS, WIDE_INTS, NEAR_2_52, SHAPES };
 
 static double gen_d(enum shape s, size_t i, double *walk) {
   switch (s) {
@@ -82,6 +82,10 @@ static double gen_d(enum shape s, size_t i, double *walk) {
     case RANDOM_BITS: return bits_d(enc_rand());
     case HUGE_SMALL: return i % 2 ? 9.2e18 + (double)(enc_rand() % 1000) * 4096.0 : -1e-300 * (double)(i % 17);
     case NEG_DECIMALS: return -(double)(enc_rand() % 1000000) / 1e4;
+    /* integers up to +-2^60 (multiples of 1024, exact): bit widths above 32 */
+    case WIDE_INTS: return (double)(((int64_t)(enc_rand() >> 4) - ((int64_t)1 << 59)) & ~(int64_t)1023);
+    /* small deltas over a frame beyond 2^51: the decoder's general conversion */
+    case NEAR_2_52: return 3e15 + (double)(enc_rand() % 1000);
     default: return 0;
   }
 }
@@ -99,6 +103,8 @@ static void test_roundtrip_doubles(void) {
       size_t len = roundtrip(v, 8, n, what);
       if (s == SENSOR && n == 100000) CHECK_MSG(len < n * 8 / 3, "sensor doubles: %zu bytes for %zu values\n", len, n);
       if (s == CONSTANT && n == 100000) CHECK_MSG(len < 2000, "constant doubles: %zu bytes\n", len);
+      if ((s == WIDE_INTS || s == NEAR_2_52) && n == 100000)
+        CHECK_MSG(len < n * 8, "shape %d: %zu bytes for %zu values: not ALP-encoded\n", s, len, n);
       free(v);
     }
 }
