@@ -117,6 +117,7 @@ static int encoding_from_name(const char *s) {
                {"DELTA_BYTE_ARRAY", PQT_ENCODING_DELTA_BYTE_ARRAY},
                {"RLE_DICTIONARY", PQT_ENCODING_RLE_DICTIONARY},
                {"BYTE_STREAM_SPLIT", PQT_ENCODING_BYTE_STREAM_SPLIT},
+               {"ALP", PQT_ENCODING_ALP},
                {"DICTIONARY", PQT_ENCODING_RLE_DICTIONARY}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcasecmp(s, names[i].name) == 0) return (int)names[i].encoding;

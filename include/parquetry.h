@@ -99,7 +99,8 @@ typedef enum pqt_encoding {
   PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY = 6,
   PQT_ENCODING_DELTA_BYTE_ARRAY = 7,
   PQT_ENCODING_RLE_DICTIONARY = 8,
-  PQT_ENCODING_BYTE_STREAM_SPLIT = 9
+  PQT_ENCODING_BYTE_STREAM_SPLIT = 9,
+  PQT_ENCODING_ALP = 10 /* FLOAT/DOUBLE; a preview in parquet-format: never chosen by default */
 } pqt_encoding;
 
 /* Type (the physical type) */

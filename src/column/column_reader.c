@@ -10,6 +10,7 @@
 
 #include "core/utf8.h"
 
+#include "encoding/alp.h"
 #include "encoding/byte_stream_split.h"
 #include "encoding/delta_binary_packed.h"
 #include "encoding/delta_length_byte_array.h"
@@ -213,7 +214,8 @@ typedef enum value_kind {
   VK_DBP,
   VK_BSS,         /* vpos: value index */
   VK_DLBA,
-  VK_DBA
+  VK_DBA,
+  VK_ALP          /* vpos: value index */
 } value_kind;
 
 struct pqt_column_cursor {
@@ -248,6 +250,7 @@ struct pqt_column_cursor {
   pqt_delta_bp_decoder dbp;
   pqt_delta_length_decoder dl;
   pqt_delta_byte_array_decoder dba;
+  pqt_alp_page alp;
   pqt_buf tmp_off, tmp_data; /* FIXED_LEN_BYTE_ARRAY through the byte-array delta decoders */
 };
 
@@ -338,6 +341,13 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
       PQT_CHECK_CORRUPT(len % w == 0, err, "BYTE_STREAM_SPLIT: %zu bytes are not a multiple of the width %zu", len, w);
       PQT_CHECK_CORRUPT(nv <= len / w, err, "BYTE_STREAM_SPLIT: %zu values expected, %zu present", nv, len / w);
       c->vk = VK_BSS;
+      return PQT_OK;
+    case PQT_ENC_ALP:
+      if (t != PQT_FLOAT && t != PQT_DOUBLE)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "ALP for physical type %d", t);
+      PQT_RETURN_NOT_OK(pqt_alp_page_init(&c->alp, in, len, w, err));
+      PQT_CHECK_CORRUPT(nv <= c->alp.n, err, "ALP: %zu values expected, the header says %zu", nv, c->alp.n);
+      c->vk = VK_ALP;
       return PQT_OK;
     case PQT_ENC_DELTA_BYTE_ARRAY:
     case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
@@ -451,6 +461,10 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
       break;
     case VK_BSS:
       st = pqt_bss_decode(c->vin, c->vlen, w, c->vpos, m, out, err);
+      c->vpos += m;
+      break;
+    case VK_ALP:
+      st = pqt_alp_decode(&c->alp, c->vpos, m, out, err);
       c->vpos += m;
       break;
     case VK_DLBA:

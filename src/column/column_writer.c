@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "encoding/alp.h"
 #include "encoding/byte_stream_split.h"
 #include "encoding/delta_binary_packed.h"
 #include "encoding/delta_byte_array.h"
@@ -52,6 +53,7 @@ bool pqt_encoding_fits(int32_t enc, int32_t physical) {
     case PQT_ENC_BYTE_STREAM_SPLIT:
       return physical == PQT_INT32 || physical == PQT_INT64 || physical == PQT_FLOAT ||
              physical == PQT_DOUBLE || physical == PQT_FIXED_LEN_BYTE_ARRAY;
+    case PQT_ENC_ALP: return physical == PQT_FLOAT || physical == PQT_DOUBLE;
     default: return false;
   }
 }
@@ -183,6 +185,8 @@ static pqt_status encode_values(pqt_column_writer *cw, int32_t enc, pqt_buf *out
       return pqt_delta_byte_array_encode_fixed(cw->vals.data, cw->width, n, out, err);
     case PQT_ENC_BYTE_STREAM_SPLIT:
       return pqt_bss_encode(cw->vals.data, cw->width, n, out, err);
+    case PQT_ENC_ALP:
+      return pqt_alp_encode(cw->vals.data, cw->width, n, out, err);
     default:
       return pqt_error_set(err, PQT_EINVAL, "encoding %s not writable", PQT_ENCODING_NAME(enc));
   }
@@ -673,11 +677,11 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   PQT_SET(m, 1);
   /* encodings: levels RLE, values */
   int32_t encs[12], ne = 0;
-  bool has_enc[10] = {0};
+  bool has_enc[11] = {0};
   if (cw->dict_page.len) has_enc[PQT_ENC_PLAIN] = true;
-  for (int e = 0; e < 10; e++) if (cw->enc_pages[e]) has_enc[e] = true;
+  for (int e = 0; e < 11; e++) if (cw->enc_pages[e]) has_enc[e] = true;
   has_enc[PQT_ENC_RLE] = true;
-  for (int e = 0; e < 10; e++) if (has_enc[e]) encs[ne++] = e;
+  for (int e = 0; e < 11; e++) if (has_enc[e]) encs[ne++] = e;
   m->encodings.items = pqt_arena_array(arena, (size_t)ne, sizeof(int32_t));
   if (!m->encodings.items) return pqt_nomem(err);
   memcpy(m->encodings.items, encs, (size_t)ne * sizeof(int32_t));
@@ -711,13 +715,13 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   /* encoding stats */
   {
     int32_t n = (dict_len ? 1 : 0);
-    for (int e = 0; e < 10; e++) n += cw->enc_pages[e] > 0;
+    for (int e = 0; e < 11; e++) n += cw->enc_pages[e] > 0;
     pqt_page_encoding_stats *es = pqt_arena_array(arena, (size_t)n, sizeof *es);
     if (!es && n) { st = pqt_nomem(err); goto done; }
     int32_t k = 0;
     if (dict_len) es[k++] = (pqt_page_encoding_stats){0xE, PQT_PAGE_DICTIONARY, PQT_ENC_PLAIN, 1};
     int32_t pt = cw->o.page_version == 2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA;
-    for (int e = 0; e < 10; e++)
+    for (int e = 0; e < 11; e++)
       if (cw->enc_pages[e]) es[k++] = (pqt_page_encoding_stats){0xE, pt, e, cw->enc_pages[e]};
     m->encoding_stats.items = es;
     m->encoding_stats.n = k;

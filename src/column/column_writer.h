@@ -43,7 +43,7 @@ typedef struct pqt_column_writer {
   pqt_buf pages;
   int64_t data_uncompressed;
   int64_t ck_levels, ck_rows, ck_values, ck_ba_bytes;
-  int32_t enc_pages[10]; /* data pages per encoding */
+  int32_t enc_pages[11]; /* data pages per encoding */
   /* page index */
   pqt_buf pi, pi_bounds, pi_hist;
   int32_t n_pages;

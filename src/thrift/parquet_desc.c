@@ -28,7 +28,7 @@ ENUM_TABLE(pqt_enum_field_repetition_type, "FieldRepetitionType", "REQUIRED", "O
 ENUM_TABLE(pqt_enum_encoding, "Encoding", "PLAIN", NULL /* GROUP_VAR_INT, never used */,
            "PLAIN_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED",
            "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "RLE_DICTIONARY",
-           "BYTE_STREAM_SPLIT");
+           "BYTE_STREAM_SPLIT", "ALP");
 ENUM_TABLE(pqt_enum_compression_codec, "CompressionCodec", "UNCOMPRESSED", "SNAPPY", "GZIP",
            "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW");
 ENUM_TABLE(pqt_enum_page_type, "PageType", "DATA_PAGE", "INDEX_PAGE", "DICTIONARY_PAGE",

@@ -107,7 +107,8 @@ enum pqt_encoding_internal { /* the public PQT_ENCODING_* (parquetry.h) have the
   PQT_ENC_PLAIN_DICTIONARY = 2, PQT_ENC_RLE = 3, PQT_ENC_BIT_PACKED = 4,
   PQT_ENC_DELTA_BINARY_PACKED = 5, PQT_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
   PQT_ENC_DELTA_BYTE_ARRAY = 7, PQT_ENC_RLE_DICTIONARY = 8,
-  PQT_ENC_BYTE_STREAM_SPLIT = 9
+  PQT_ENC_BYTE_STREAM_SPLIT = 9,
+  PQT_ENC_ALP = 10 /* preview in parquet-format (AlpEncoding.md): written only on request */
 };
 /* CompressionCodec: the public enum pqt_codec (PQT_CODEC_*) in parquetry.h. */
 enum pqt_page_type {

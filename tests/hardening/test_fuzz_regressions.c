@@ -47,6 +47,9 @@ int pqt_fuzz_entry_write_read(const uint8_t *data, size_t size);
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_variant
 #include "../../fuzz/fuzz_variant.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_alp
+#include "../../fuzz/fuzz_alp.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *, size_t);
 
@@ -146,6 +149,12 @@ static void test_write_read_and_salvage_regressions(void) {
   (void)replay("regressions/fuzz_salvage", pqt_fuzz_entry_salvage, 0);
 }
 
+static void test_alp_regressions(void) {
+  int n = replay("corpus/alp", pqt_fuzz_entry_alp, 0);
+  CHECK_MSG(n >= 6, "fuzz/corpus/alp holds the ALP seeds (%d found)", n);
+  (void)replay("regressions/fuzz_alp", pqt_fuzz_entry_alp, 0);
+}
+
 static void test_variant_regressions(void) {
   int n = replay("corpus/variant", pqt_fuzz_entry_variant, 0);
   CHECK_MSG(n >= 6, "fuzz/corpus/variant holds the Variant seeds (%d found)", n);
@@ -187,6 +196,7 @@ int main(void) {
       TEST_CASE(test_write_read_and_salvage_regressions),
       TEST_CASE(test_read_file_on_fixtures),
       TEST_CASE(test_variant_regressions),
+      TEST_CASE(test_alp_regressions),
   };
   return pqt_run_tests("fuzz_regressions", cases, sizeof cases / sizeof cases[0]);
 }

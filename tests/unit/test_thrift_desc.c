@@ -393,7 +393,8 @@ static void test_enum_tables(void) {
   CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_encoding, PQT_ENC_PLAIN_DICTIONARY), "PLAIN_DICTIONARY");
   CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_encoding, PQT_ENC_RLE_DICTIONARY), "RLE_DICTIONARY");
   CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_encoding, PQT_ENC_BYTE_STREAM_SPLIT), "BYTE_STREAM_SPLIT");
-  CHECK(pqt_thrift_enum_name(&pqt_enum_encoding, 10) == NULL);
+  CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_encoding, PQT_ENC_ALP), "ALP"); /* preview in parquet-format */
+  CHECK(pqt_thrift_enum_name(&pqt_enum_encoding, 11) == NULL);
   CHECK(pqt_thrift_enum_name(&pqt_enum_encoding, -1) == NULL);
   CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_compression_codec, PQT_CODEC_LZ4_RAW), "LZ4_RAW");
   CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_compression_codec, PQT_CODEC_SNAPPY), "SNAPPY");
