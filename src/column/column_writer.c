@@ -213,10 +213,10 @@ static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_are
                              pqt_statistics *out, pqt_buf *tmin, pqt_buf *tmax, pqt_error *err) {
   memset(out, 0, sizeof *out);
   out->null_count = st->null_count;
-  PQT_SET(out, 3);
+  PQT_SET_FIELD(out, statistics, null_count);
   if (cw->sort == PQT_SORT_FLOAT || cw->sort == PQT_SORT_DOUBLE || cw->sort == PQT_SORT_FLOAT16) {
     out->nan_count = st->nan_count;
-    PQT_SET(out, 9);
+    PQT_SET_FIELD(out, statistics, nan_count);
   }
   pqt_buf_clear(tmin);
   pqt_buf_clear(tmax);
@@ -235,14 +235,14 @@ static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_are
   }
   out->min_value = (pqt_bytes){mn, (int64_t)tmin->len};
   out->max_value = (pqt_bytes){mx, (int64_t)tmax->len};
-  PQT_SET(out, 5); PQT_SET(out, 6);
+  PQT_SET_FIELD(out, statistics, max_value); PQT_SET_FIELD(out, statistics, min_value);
   out->is_max_value_exact = mxe;
   out->is_min_value_exact = mne;
-  PQT_SET(out, 7); PQT_SET(out, 8);
+  PQT_SET_FIELD(out, statistics, is_max_value_exact); PQT_SET_FIELD(out, statistics, is_min_value_exact);
   if (pqt_sort_kind_legacy_ok(cw->sort)) {
     out->min = out->min_value;
     out->max = out->max_value;
-    PQT_SET(out, 1); PQT_SET(out, 2);
+    PQT_SET_FIELD(out, statistics, max); PQT_SET_FIELD(out, statistics, min);
   }
   return PQT_OK;
 }
@@ -336,9 +336,9 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
     d->encoding = enc;
     d->definition_level_encoding = PQT_ENC_RLE;
     d->repetition_level_encoding = PQT_ENC_RLE;
-    d->isset |= 0xF << 1;
-    if (cw->o.statistics) PQT_SET(d, 5);
-    PQT_SET(&h, 5);
+    d->isset |= PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
+    if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header, statistics);
+    PQT_SET_FIELD(&h, page_header, data_page_header);
     if (cw->o.codec == PQT_CODEC_UNCOMPRESSED && cw->s_lv.len == 0) {
       body = cw->s_val.data;
       body_len = cw->s_val.len;
@@ -359,7 +359,7 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
     d->encoding = enc;
     d->definition_levels_byte_length = (int32_t)def_len;
     d->repetition_levels_byte_length = (int32_t)rep_len;
-    d->isset |= 0x3F << 1;
+    d->isset |= PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding, definition_levels_byte_length, repetition_levels_byte_length);
     /* The values section is stored compressed only when that makes it
      * smaller: an empty section (a page of only nulls) or one the codec
      * does not shrink is stored as is with is_compressed = false (a 1-byte
@@ -378,9 +378,9 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
     if (st == PQT_OK && !compressed) st = pqt_buf_append(&cw->s_comp, cw->s_val.data, cw->s_val.len, err);
     if (st != PQT_OK) goto done;
     d->is_compressed = compressed;
-    PQT_SET(d, 7);
-    if (cw->o.statistics) PQT_SET(d, 8);
-    PQT_SET(&h, 8);
+    PQT_SET_FIELD(d, data_page_header_v2, is_compressed);
+    if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header_v2, statistics);
+    PQT_SET_FIELD(&h, page_header, data_page_header_v2);
     body = cw->s_comp.data;
     body_len = cw->s_comp.len;
   }
@@ -466,9 +466,9 @@ static pqt_status close_dictionary(pqt_column_writer *cw, pqt_error *err) {
   h.uncompressed_page_size = (int32_t)cw->dict.plain.len;
   h.dictionary_page_header.num_values = (int32_t)cw->dict.count;
   h.dictionary_page_header.encoding = PQT_ENC_PLAIN;
-  PQT_SET(&h.dictionary_page_header, 1);
-  PQT_SET(&h.dictionary_page_header, 2);
-  PQT_SET(&h, 7);
+  PQT_SET_FIELD(&h.dictionary_page_header, dictionary_page_header, num_values);
+  PQT_SET_FIELD(&h.dictionary_page_header, dictionary_page_header, encoding);
+  PQT_SET_FIELD(&h, page_header, dictionary_page_header);
   pqt_buf_clear(&cw->s_comp);
   PQT_RETURN_NOT_OK(compress_into(cw, cw->dict.plain.data, cw->dict.plain.len, &cw->s_comp, err));
   size_t hdr = 0;
@@ -674,7 +674,7 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   int64_t data_at = at + dict_len;
   pqt_column_metadata *m = &cc->meta_data;
   m->type = cw->physical;
-  PQT_SET(m, 1);
+  PQT_SET_FIELD(m, column_metadata, type);
   /* encodings: levels RLE, values */
   int32_t encs[12], ne = 0;
   bool has_enc[11] = {0};
@@ -686,21 +686,21 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   if (!m->encodings.items) return pqt_nomem(err);
   memcpy(m->encodings.items, encs, (size_t)ne * sizeof(int32_t));
   m->encodings.n = ne;
-  PQT_SET(m, 2);
-  PQT_SET(m, 3); /* path_in_schema: filled by the caller */
+  PQT_SET_FIELD(m, column_metadata, encodings);
+  PQT_SET_FIELD(m, column_metadata, path_in_schema); /* path_in_schema: filled by the caller */
   m->codec = cw->o.codec;
-  PQT_SET(m, 4);
+  PQT_SET_FIELD(m, column_metadata, codec);
   m->num_values = cw->ck_levels;
-  PQT_SET(m, 5);
+  PQT_SET_FIELD(m, column_metadata, num_values);
   m->total_uncompressed_size = cw->dict_page_uncompressed + cw->data_uncompressed;
-  PQT_SET(m, 6);
+  PQT_SET_FIELD(m, column_metadata, total_uncompressed_size);
   m->total_compressed_size = dict_len + (int64_t)cw->pages.len;
-  PQT_SET(m, 7);
+  PQT_SET_FIELD(m, column_metadata, total_compressed_size);
   m->data_page_offset = data_at;
-  PQT_SET(m, 9);
+  PQT_SET_FIELD(m, column_metadata, data_page_offset);
   if (dict_len) {
     m->dictionary_page_offset = at;
-    PQT_SET(m, 11);
+    PQT_SET_FIELD(m, column_metadata, dictionary_page_offset);
   }
   pqt_buf tmin, tmax;
   pqt_buf_init(&tmin, cw->alloc);
@@ -710,7 +710,7 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     cw->ck_stats.null_count = cw->ck_levels - cw->ck_values;
     st = fill_stats(cw, &cw->ck_stats, arena, &m->statistics, &tmin, &tmax, err);
     if (st != PQT_OK) goto done;
-    PQT_SET(m, 12);
+    PQT_SET_FIELD(m, column_metadata, statistics);
   }
   /* encoding stats */
   {
@@ -725,34 +725,34 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
       if (cw->enc_pages[e]) es[k++] = (pqt_page_encoding_stats){0xE, pt, e, cw->enc_pages[e]};
     m->encoding_stats.items = es;
     m->encoding_stats.n = k;
-    PQT_SET(m, 13);
+    PQT_SET_FIELD(m, column_metadata, encoding_stats);
   }
   /* size statistics */
   {
     pqt_size_statistics *ss = &m->size_statistics;
     if (cw->physical == PQT_BYTE_ARRAY) {
       ss->unencoded_byte_array_data_bytes = cw->ck_ba_bytes;
-      PQT_SET(ss, 1);
+      PQT_SET_FIELD(ss, size_statistics, unencoded_byte_array_data_bytes);
     }
     if (cw->max_rep > 0) {
       ss->repetition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_rep + 1, 8);
       if (!ss->repetition_level_histogram.items) { st = pqt_nomem(err); goto done; }
       memcpy(ss->repetition_level_histogram.items, cw->ck_hist + cw->max_def + 1, ((size_t)cw->max_rep + 1) * 8);
       ss->repetition_level_histogram.n = cw->max_rep + 1;
-      PQT_SET(ss, 2);
+      PQT_SET_FIELD(ss, size_statistics, repetition_level_histogram);
     }
     if (cw->max_def > 0) {
       ss->definition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_def + 1, 8);
       if (!ss->definition_level_histogram.items) { st = pqt_nomem(err); goto done; }
       memcpy(ss->definition_level_histogram.items, cw->ck_hist, ((size_t)cw->max_def + 1) * 8);
       ss->definition_level_histogram.n = cw->max_def + 1;
-      PQT_SET(ss, 3);
+      PQT_SET_FIELD(ss, size_statistics, definition_level_histogram);
     }
-    if (ss->isset) PQT_SET(m, 16);
+    if (ss->isset) PQT_SET_FIELD(m, column_metadata, size_statistics);
   }
   cc->file_offset = at;
-  PQT_SET(cc, 2);
-  PQT_SET(cc, 3);
+  PQT_SET_FIELD(cc, column_chunk, file_offset);
+  PQT_SET_FIELD(cc, column_chunk, meta_data);
   /* page index */
   if (cw->o.page_index && cw->n_pages > 0) {
     const page_info *pis = (const page_info *)(const void *)cw->pi.data;
@@ -766,13 +766,13 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     oix.page_locations.n = np;
     for (int32_t i = 0; i < np; i++)
       oix.page_locations.items[i] = (pqt_page_location){0xE, data_at + pis[i].offset, pis[i].size, pis[i].first_row};
-    PQT_SET(&oix, 1);
+    PQT_SET_FIELD(&oix, offset_index, page_locations);
     if (cw->physical == PQT_BYTE_ARRAY) {
       oix.unencoded_byte_array_data_bytes.items = pqt_arena_array(&tmp, (size_t)np, 8);
       if (!oix.unencoded_byte_array_data_bytes.items) { pqt_arena_reset(&tmp); st = pqt_nomem(err); goto done; }
       for (int32_t i = 0; i < np; i++) oix.unencoded_byte_array_data_bytes.items[i] = pis[i].ba_bytes;
       oix.unencoded_byte_array_data_bytes.n = np;
-      PQT_SET(&oix, 2);
+      PQT_SET_FIELD(&oix, offset_index, unencoded_byte_array_data_bytes);
     }
     size_t before = oi->len;
     st = pqt_thrift_encode(&pqt_desc_offset_index, &oix, oi, err);
@@ -824,11 +824,11 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
                  (size_t)(cw->max_rep + 1) * 8);
       }
       cix.null_pages.n = cix.min_values.n = cix.max_values.n = cix.null_counts.n = np;
-      cix.isset |= (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5);
+      cix.isset |= PQT_FIELD_MASK(column_index, null_pages, min_values, max_values, boundary_order, null_counts);
       cix.boundary_order = boundary_order(cw, pis, np);
-      if (fl) { cix.nan_counts.n = np; PQT_SET(&cix, 8); }
-      if (cw->max_rep > 0) { cix.repetition_level_histograms.n = np * (cw->max_rep + 1); PQT_SET(&cix, 6); }
-      if (cw->max_def > 0) { cix.definition_level_histograms.n = np * (cw->max_def + 1); PQT_SET(&cix, 7); }
+      if (fl) { cix.nan_counts.n = np; PQT_SET_FIELD(&cix, column_index, nan_counts); }
+      if (cw->max_rep > 0) { cix.repetition_level_histograms.n = np * (cw->max_rep + 1); PQT_SET_FIELD(&cix, column_index, repetition_level_histograms); }
+      if (cw->max_def > 0) { cix.definition_level_histograms.n = np * (cw->max_def + 1); PQT_SET_FIELD(&cix, column_index, definition_level_histograms); }
       before = ci->len;
       st = pqt_thrift_encode(&pqt_desc_column_index, &cix, ci, err);
       *ci_len = ci->len - before;
