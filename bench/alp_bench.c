@@ -43,7 +43,7 @@ enum { ALP, BSS_ZSTD, DICT, N_ENC };
 static const char *names[N_ENC] = {"ALP", "BYTE_STREAM_SPLIT+zstd", "RLE_DICTIONARY"};
 
 typedef struct page {
-  pqt_buf body;         /* ALP / zstd-compressed BSS / RLE indices (with the bit-width byte) */
+  pqt_buf body; /* ALP / zstd-compressed BSS / RLE indices (with the bit-width byte) */
   size_t n;
 } page;
 
@@ -105,7 +105,8 @@ int main(int argc, char **argv) {
   size_t dict_n = pqt_dict_builder_count(&db);
 
   printf("%zu sensor-like doubles (random walk, 2 decimals), pages of %zu values, PLAIN %zu bytes\n", n, P, n * 8);
-  printf("%-24s %12s %7s %10s %14s %14s\n", "encoding", "bytes", "ratio", "enc MB/s", "dec GB/s (n)", "dec GB/s (page)");
+  printf("%-24s %12s %7s %10s %14s %14s\n", "encoding", "bytes", "ratio", "enc MB/s", "dec GB/s (n)",
+         "dec GB/s (page)");
   for (int e = 0; e < N_ENC; e++) {
     double best[2] = {1e9, 1e9};
     for (int into = 0; into < 2; into++)
@@ -142,8 +143,8 @@ int main(int argc, char **argv) {
     printf("%-24s %12zu %7.2f %10.0f %14.2f %14.2f\n", names[e], bytes[e], (double)(n * 8) / (double)bytes[e],
            (double)(n * 8) / tenc[e] / 1e6, (double)(n * 8) / best[0] / 1e9, (double)(n * 8) / best[1] / 1e9);
   }
-  printf("(dictionary: %zu distinct values, %zu bytes of dictionary included; every decoded value checked)\n",
-         dict_n, pqt_dict_builder_bytes(&db));
+  printf("(dictionary: %zu distinct values, %zu bytes of dictionary included; every decoded value checked)\n", dict_n,
+         pqt_dict_builder_bytes(&db));
   return 0;
 }
 #endif

@@ -79,8 +79,8 @@ int main(int argc, char **argv) {
       if (t < best) best = t;
     }
     sink += (uint64_t)out64[n - 1];
-    printf("RLE dict gather int64 (%s): %7.0f M values/s\n",
-           kind ? "runs of 1..30" : "random, bit-packed", (double)n / best / 1e6);
+    printf("RLE dict gather int64 (%s): %7.0f M values/s\n", kind ? "runs of 1..30" : "random, bit-packed",
+           (double)n / best / 1e6);
     pqt_buf_free(&b);
   }
 
@@ -100,8 +100,7 @@ int main(int argc, char **argv) {
       if (t < best) best = t;
     }
     if (memcmp(out64, vals, n * 8)) printf("MISMATCH delta\n");
-    printf("DELTA_BINARY_PACKED int64 (%s): %7.0f M values/s\n", kind ? "random" : "sorted",
-           (double)n / best / 1e6);
+    printf("DELTA_BINARY_PACKED int64 (%s): %7.0f M values/s\n", kind ? "random" : "sorted", (double)n / best / 1e6);
     pqt_buf_free(&b);
   }
 
@@ -150,7 +149,11 @@ int main(int argc, char **argv) {
     }
     pqt_buf_free(&b);
   }
-  free(v); free(o); free(packed); free(out64); free(vals);
+  free(v);
+  free(o);
+  free(packed);
+  free(out64);
+  free(vals);
   return 0;
 }
 #endif

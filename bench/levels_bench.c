@@ -38,8 +38,8 @@ typedef struct levels {
 } levels;
 
 /* null_def: def of a null list; elem_def: def of a present element. */
-static void gen(levels *lv, int64_t rows, int16_t max_def, int null_pct, int empty_pct,
-                int max_len, int null_elem_pct) {
+static void gen(levels *lv, int64_t rows, int16_t max_def, int null_pct, int empty_pct, int max_len,
+                int null_elem_pct) {
   int64_t cap = rows * (max_len > 0 ? max_len : 1) + 1;
   lv->def = malloc((size_t)cap * 2);
   lv->rep = malloc((size_t)cap * 2);
@@ -65,19 +65,19 @@ static void gen(levels *lv, int64_t rows, int16_t max_def, int null_pct, int emp
   lv->n = n;
 }
 
-#define BEST(label, n, expr)                                                   \
-  do {                                                                         \
-    double best = 1e9;                                                         \
-    for (int rr = 0; rr < repeat; rr++) {                                      \
-      double t0 = now();                                                       \
-      pqt_status st_ = (expr);                                                 \
-      double t = now() - t0;                                                   \
-      if (st_ != PQT_OK) {                                                     \
-        fprintf(stderr, "%s failed: %s\n", label, err.message);                \
-        return 1;                                                              \
-      }                                                                        \
-      if (t < best) best = t;                                                  \
-    }                                                                          \
+#define BEST(label, n, expr)                                                                 \
+  do {                                                                                       \
+    double best = 1e9;                                                                       \
+    for (int rr = 0; rr < repeat; rr++) {                                                    \
+      double t0 = now();                                                                     \
+      pqt_status st_ = (expr);                                                               \
+      double t = now() - t0;                                                                 \
+      if (st_ != PQT_OK) {                                                                   \
+        fprintf(stderr, "%s failed: %s\n", label, err.message);                              \
+        return 1;                                                                            \
+      }                                                                                      \
+      if (t < best) best = t;                                                                \
+    }                                                                                        \
     printf("%-28s %8.3f ms  %6.2f ns/entry\n", label, best * 1e3, best * 1e9 / (double)(n)); \
   } while (0)
 
@@ -115,16 +115,21 @@ int main(int argc, char **argv) {
     BEST(label, v->n, (prev = -1, pqt_levels_validate_isa(v->def, v->rep, v->n, v->max_def, 1, &rd, &prev, &err, isa)));
     pqt_level_info list_li = {1, 0, 0};
     snprintf(label, sizeof label, "%s to_list32", nm);
-    BEST(label, v->n, (offs[0] = 0, pqt_levels_to_list32_isa(v->def, v->rep, v->n, list_li, offs, bits, 0, v->n, &ns, &nulls, &err, isa)));
+    BEST(label, v->n,
+         (offs[0] = 0,
+          pqt_levels_to_list32_isa(v->def, v->rep, v->n, list_li, offs, bits, 0, v->n, &ns, &nulls, &err, isa)));
     pqt_level_info leaf_li = {v->max_def, 1, 2};
     snprintf(label, sizeof label, "%s struct_bitmap(leaf)", nm);
-    BEST(label, v->n, pqt_levels_to_struct_bitmap_isa(v->def, v->rep, v->n, leaf_li, bits, 0, v->n, &ns, &nulls, &err, isa));
+    BEST(label, v->n,
+         pqt_levels_to_struct_bitmap_isa(v->def, v->rep, v->n, leaf_li, bits, 0, v->n, &ns, &nulls, &err, isa));
     pqt_level_info cont_li = {2, 1, 2};
     snprintf(label, sizeof label, "%s struct_bitmap(elem)", nm);
-    BEST(label, v->n, pqt_levels_to_struct_bitmap_isa(v->def, v->rep, v->n, cont_li, bits, 0, v->n, &ns, &nulls, &err, isa));
+    BEST(label, v->n,
+         pqt_levels_to_struct_bitmap_isa(v->def, v->rep, v->n, cont_li, bits, 0, v->n, &ns, &nulls, &err, isa));
     pqt_level_info flat_li = {1, 0, 0};
     snprintf(label, sizeof label, "%s struct_bitmap(flat)", nm);
-    BEST(label, v->n, pqt_levels_to_struct_bitmap_isa(v->def, NULL, v->n, flat_li, bits, 0, v->n, &ns, &nulls, &err, isa));
+    BEST(label, v->n,
+         pqt_levels_to_struct_bitmap_isa(v->def, NULL, v->n, flat_li, bits, 0, v->n, &ns, &nulls, &err, isa));
     /* RLE decode of the levels as an RLE/bit-packed hybrid stream */
     pqt_buf rb, db;
     pqt_buf_init(&rb, NULL);

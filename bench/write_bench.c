@@ -32,9 +32,14 @@ static int cmp_double(const void *a, const void *b) {
 static const struct {
   const char *name;
   pqt_codec codec;
-} codec_names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED}, {"snappy", PQT_CODEC_SNAPPY}, {"gzip", PQT_CODEC_GZIP},
-                   {"lzo", PQT_CODEC_LZO},   {"brotli", PQT_CODEC_BROTLI},   {"lz4", PQT_CODEC_LZ4},
-                   {"zstd", PQT_CODEC_ZSTD}, {"lz4_raw", PQT_CODEC_LZ4_RAW}};
+} codec_names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED},
+                   {"snappy", PQT_CODEC_SNAPPY},
+                   {"gzip", PQT_CODEC_GZIP},
+                   {"lzo", PQT_CODEC_LZO},
+                   {"brotli", PQT_CODEC_BROTLI},
+                   {"lz4", PQT_CODEC_LZ4},
+                   {"zstd", PQT_CODEC_ZSTD},
+                   {"lz4_raw", PQT_CODEC_LZ4_RAW}};
 
 int main(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *codec = "snappy";

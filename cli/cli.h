@@ -11,20 +11,20 @@
 
 #include "parquetry.h"
 
-#define EXIT_DATA 1
+#define EXIT_DATA  1
 #define EXIT_USAGE 2
 
-#define WRITER_OPTIONS_HELP                                                              \
-  "  --codec NAME[:LEVEL]           uncompressed, snappy (default), gzip, brotli, lz4_raw\n" \
-  "                                 (also 'lz4'), zstd; lz4_hadoop: the deprecated LZ4\n"               \
-  "  --encoding [COL=]ENCODING      PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,\n" \
+#define WRITER_OPTIONS_HELP                                                                         \
+  "  --codec NAME[:LEVEL]           uncompressed, snappy (default), gzip, brotli, lz4_raw\n"        \
+  "                                 (also 'lz4'), zstd; lz4_hadoop: the deprecated LZ4\n"           \
+  "  --encoding [COL=]ENCODING      PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,\n"    \
   "                                 DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY; without\n" \
-  "                                 COL= for every column it fits (no dictionary)\n"     \
-  "  --row-group-size ROWS|SIZE     rows per row group (default 1048576), or with a unit\n" \
-  "                                 (64MiB, 512KiB, 1GiB) compressed bytes (default 128MiB)\n" \
-  "  --page-version 1|2             data page version (default 1)\n"                      \
-  "  --bloom COL                    write a Bloom filter for COL\n"                        \
-  "  --no-write-crc                 write no page checksums\n"                             \
+  "                                 COL= for every column it fits (no dictionary)\n"                \
+  "  --row-group-size ROWS|SIZE     rows per row group (default 1048576), or with a unit\n"         \
+  "                                 (64MiB, 512KiB, 1GiB) compressed bytes (default 128MiB)\n"      \
+  "  --page-version 1|2             data page version (default 1)\n"                                \
+  "  --bloom COL                    write a Bloom filter for COL\n"                                 \
+  "  --no-write-crc                 write no page checksums\n"                                      \
   "  --no-dictionary, --no-statistics, --no-page-index"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
@@ -62,7 +62,7 @@ typedef struct wopts {
   const char *format;
   const char *in, *out;
   /* convert only */
-  char delimiter, quote;      /* 0: not given */
+  char delimiter, quote; /* 0: not given */
   const char *null_string;
   bool no_header, latin1, dry_run, force;
 } wopts;
@@ -91,22 +91,22 @@ extern const char cmd_salvage_summary[], cmd_salvage_usage[];
  * or damaged fields read as null); what it could read was written. */
 #define EXIT_ROWS_LOST 3
 
-#define READ_OPTIONS_HELP                                                         \
-  "\nReading options:\n"                                                          \
+#define READ_OPTIONS_HELP                                                          \
+  "\nReading options:\n"                                                           \
   "  --footer-key KEY       key of an encrypted footer (text or hex:...; 16, 24\n" \
-  "                         or 32 bytes)\n"                                         \
+  "                         or 32 bytes)\n"                                        \
   "  --column-key PATH:KEY  key of an encrypted column (repeatable)\n"             \
-  "  --aad-prefix TEXT      AAD prefix of a file that does not store it\n"        \
+  "  --aad-prefix TEXT      AAD prefix of a file that does not store it\n"         \
   "  --no-crc               do not verify page checksums\n"                        \
   "  --no-utf8-check        do not validate STRING columns as UTF-8\n"             \
   "  --skip-corrupt         go on past corrupt data (reported on stderr): a bad\n" \
   "                         page of a top-level optional column reads as nulls,\n" \
-  "                         else its rows are left out; exit status 3 when\n"     \
+  "                         else its rows are left out; exit status 3 when\n"      \
   "                         anything was lost\n"                                   \
-  "  --max-page-bytes N     largest uncompressed page (default 1G; K, M, G)\n"    \
-  "  --max-page-expansion N a page may claim N times its compressed size (64)\n"  \
+  "  --max-page-bytes N     largest uncompressed page (default 1G; K, M, G)\n"     \
+  "  --max-page-expansion N a page may claim N times its compressed size (64)\n"   \
   "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
-  "  --max-memory N         ceiling on decoded data in memory (default: none)\n"  \
+  "  --max-memory N         ceiling on decoded data in memory (default: none)\n"   \
   "  --max-footer-bytes N   largest footer accepted (default 256M)"
 
 /* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not

@@ -20,7 +20,7 @@
 #include "cli.h"
 #include "convert.h"
 
-#define BATCH_ROWS 65536
+#define BATCH_ROWS  65536
 #define BATCH_BYTES (32u << 20)
 
 const char cmd_convert_summary[] =
@@ -133,12 +133,12 @@ typedef struct conv {
   /* writing */
   pqt_writer *wr;
   struct ArrowSchema as;
-  cv_build *col;        /* one per top-level writer field */
+  cv_build *col; /* one per top-level writer field */
   int ncol;
-  int *field_of_input;  /* input column -> writer field */
-  int64_t *row_set;     /* JSON: the last row each field was given in */
+  int *field_of_input; /* input column -> writer field */
+  int64_t *row_set;    /* JSON: the last row each field was given in */
   int64_t rows, in_batch;
-  int *map;             /* JSON: the record's fields -> input columns */
+  int *map; /* JSON: the record's fields -> input columns */
   int mcap;
   progress bar;
 } conv;
@@ -160,7 +160,10 @@ static int next_record(conv *v, int **map, bool add) {
   if (rc <= 0) return rc;
   if (v->rec.nf > v->mcap) {
     int *x = realloc(v->map, (size_t)v->rec.nf * 2 * sizeof *x);
-    if (!x) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+    if (!x) {
+      snprintf(v->err, CV_ERR, "out of memory");
+      return -1;
+    }
     v->map = x;
     v->mcap = v->rec.nf * 2;
   }
@@ -168,7 +171,10 @@ static int next_record(conv *v, int **map, bool add) {
   for (int i = 0; i < v->rec.nf; i++, keys += strlen(keys) + 1) {
     size_t kl = strlen(keys);
     m[i] = cols_find(&v->c, keys, kl);
-    if (m[i] < 0 && add && (m[i] = cols_add(&v->c, keys, kl)) < 0) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+    if (m[i] < 0 && add && (m[i] = cols_add(&v->c, keys, kl)) < 0) {
+      snprintf(v->err, CV_ERR, "out of memory");
+      return -1;
+    }
     if (m[i] < 0) {
       snprintf(v->err, CV_ERR, "line %lld: key '%s' is not a field of --schema", (long long)v->rec.line, keys);
       return -1;
@@ -194,25 +200,38 @@ static int check_width(conv *v) {
 static int read_header(conv *v) {
   int rc = cv_csv_next(&v->csv, &v->rec, v->err);
   if (rc < 0) return -1;
-  if (rc == 0) { snprintf(v->err, CV_ERR, "empty input: no header line"); return -1; }
+  if (rc == 0) {
+    snprintf(v->err, CV_ERR, "empty input: no header line");
+    return -1;
+  }
   for (int i = 0; i < v->rec.nf; i++) {
     char gen[24];
     snprintf(gen, sizeof gen, "column%d", i);
     const cv_field *f = &v->rec.f[i];
     const char *p = v->w->no_header ? gen : v->rec.data + f->off;
     size_t n = v->w->no_header ? strlen(gen) : f->len;
-    if (memchr(p, 0, n)) { snprintf(v->err, CV_ERR, "line 1, column %d: a NUL character in the name", i + 1); return -1; }
-    if (cols_add(&v->c, p, n) < 0) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+    if (memchr(p, 0, n)) {
+      snprintf(v->err, CV_ERR, "line 1, column %d: a NUL character in the name", i + 1);
+      return -1;
+    }
+    if (cols_add(&v->c, p, n) < 0) {
+      snprintf(v->err, CV_ERR, "out of memory");
+      return -1;
+    }
   }
   if (!v->w->no_header && cv_unique_names(v->c.names, v->c.n, v->wr == NULL, v->w->in) < 0) return -1;
-  if (cols_rehash(&v->c) != 0) { snprintf(v->err, CV_ERR, "out of memory"); return -1; }
+  if (cols_rehash(&v->c) != 0) {
+    snprintf(v->err, CV_ERR, "out of memory");
+    return -1;
+  }
   return 0;
 }
 
 static int start_pass(conv *v) {
   if (cv_input_rewind(v->in, v->err) != 0) return -1;
   cv_bytes_init(v->b, v->in, v->w->latin1);
-  v->csv = (cv_csv){v->b, {v->w->delimiter ? v->w->delimiter : ',', v->w->quote ? v->w->quote : '"', v->w->null_string}, false};
+  v->csv = (cv_csv){
+      v->b, {v->w->delimiter ? v->w->delimiter : ',', v->w->quote ? v->w->quote : '"', v->w->null_string}, false};
   v->js.b = v->b;
   if (v->json) return 0;
   if (v->c.n == 0) {
@@ -238,9 +257,15 @@ static int infer_pass(conv *v) {
     }
   }
   if (rc < 0) return -1;
-  if (v->json && v->c.n == 0) { snprintf(v->err, CV_ERR, "no fields found"); return -1; }
+  if (v->json && v->c.n == 0) {
+    snprintf(v->err, CV_ERR, "no fields found");
+    return -1;
+  }
   for (int i = 0; v->json && i < v->c.n; i++)
-    if (!v->c.names[i][0]) { snprintf(v->err, CV_ERR, "a key with an empty name: give --schema"); return -1; }
+    if (!v->c.names[i][0]) {
+      snprintf(v->err, CV_ERR, "a key with an empty name: give --schema");
+      return -1;
+    }
   return 0;
 }
 
@@ -258,7 +283,10 @@ static char *inferred_schema(conv *v) {
       return NULL;
     }
   char *x = realloc(s, len + 3);
-  if (!x) { free(s); return NULL; }
+  if (!x) {
+    free(s);
+    return NULL;
+  }
   strcpy(x + len, "}\n");
   return x;
 }
@@ -274,7 +302,7 @@ static int open_writer(conv *v, const char *schema) {
   pqt_error_init(&e);
   pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = schema};
   pqt_status st = strcmp(v->w->out, "-") == 0 ? pqt_writer_open_callbacks(&v->wr, to_stdout, NULL, &ws, &v->w->o, &e)
-                                               : pqt_writer_open_file(&v->wr, v->w->out, &ws, &v->w->o, &e);
+                                              : pqt_writer_open_file(&v->wr, v->w->out, &ws, &v->w->o, &e);
   if (st != PQT_OK) {
     if (e.code == PQT_EINVAL && v->w->schema) return usage("convert", "--schema: %s", e.message);
     return fail(v->w->out, &e);
@@ -297,19 +325,24 @@ static int map_fields(conv *v) {
   v->field_of_input = malloc((size_t)(v->c.n ? v->c.n : 1) * sizeof *v->field_of_input);
   v->row_set = calloc((size_t)(v->ncol ? v->ncol : 1), sizeof *v->row_set);
   bool *used = calloc((size_t)(v->ncol ? v->ncol : 1), 1);
-  if (!v->field_of_input || !v->row_set || !used) { free(used); return data_error(v, "out of memory"); }
+  if (!v->field_of_input || !v->row_set || !used) {
+    free(used);
+    return data_error(v, "out of memory");
+  }
   int rc = 0;
   for (int i = 0; i < v->c.n && !rc; i++) {
     int f = -1;
     for (int k = 0; k < v->ncol && f < 0; k++) /* once per column, not per value */
       if (!used[k] && strcmp(v->col[k].name, v->c.names[i]) == 0) f = k;
-    if (f < 0) rc = usage("convert", "column '%s' of the input is not a field of --schema (nothing is left out)", v->c.names[i]);
+    if (f < 0)
+      rc = usage("convert", "column '%s' of the input is not a field of --schema (nothing is left out)", v->c.names[i]);
     else used[f] = true;
     if (f >= 0 && !v->w->schema && v->c.node[i].kind == CV_N_TEXT) v->col[f].json_text = true;
     v->field_of_input[i] = f;
   }
   for (int k = 0; k < v->ncol && !rc; k++)
-    if (!used[k] && !v->json) rc = usage("convert", "--schema: field '%s' is not a column of the input", v->col[k].name);
+    if (!used[k] && !v->json)
+      rc = usage("convert", "--schema: field '%s' is not a column of the input", v->col[k].name);
   free(used);
   return rc;
 }
@@ -320,7 +353,11 @@ static int flush_batch(conv *v) {
   if (v->in_batch == 0) return 0;
   struct ArrowArray *kids = calloc((size_t)v->ncol, sizeof *kids);
   struct ArrowArray **kp = calloc((size_t)v->ncol, sizeof *kp);
-  if (!kids || !kp) { free(kids); free(kp); return data_error(v, "out of memory"); }
+  if (!kids || !kp) {
+    free(kids);
+    free(kp);
+    return data_error(v, "out of memory");
+  }
   for (int i = 0; i < v->ncol; i++) {
     cv_build_array(&v->col[i], &kids[i]);
     kp[i] = &kids[i];
@@ -397,7 +434,10 @@ static bool is_json(const wopts *w, cv_input *in, bool *tsv) {
   else if (ends_with(w->in, n, ".zst")) n -= 4;
   if (ends_with(w->in, n, ".jsonl") || ends_with(w->in, n, ".ndjson") || ends_with(w->in, n, ".json")) return true;
   if (ends_with(w->in, n, ".csv")) return false;
-  if (ends_with(w->in, n, ".tsv") || ends_with(w->in, n, ".tab")) { *tsv = true; return false; }
+  if (ends_with(w->in, n, ".tsv") || ends_with(w->in, n, ".tab")) {
+    *tsv = true;
+    return false;
+  }
   const char *p;
   size_t k = cv_input_peek(in, &p), i = 0;
   if (k >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) i = 3;
@@ -429,7 +469,8 @@ static int convert(conv *v) {
   if (!(v->b = malloc(sizeof *v->b))) return data_error(v, "out of memory");
   char *schema = NULL;
   if (!v->w->schema) {
-    if (infer_pass(v) != 0 || !(schema = inferred_schema(v))) return data_error(v, v->err[0] ? v->err : "out of memory");
+    if (infer_pass(v) != 0 || !(schema = inferred_schema(v)))
+      return data_error(v, v->err[0] ? v->err : "out of memory");
   } else if (!v->json && start_pass(v) != 0) {
     return data_error(v, v->err);
   }

@@ -63,7 +63,7 @@ typedef struct cv_record {
   int64_t line; /* line the record starts on */
 } cv_record;
 void cv_record_free(cv_record *r);
-int cv_record_put(cv_record *r, const char *p, size_t n);  /* append bytes to the current field */
+int cv_record_put(cv_record *r, const char *p, size_t n);                 /* append bytes to the current field */
 int cv_record_field(cv_record *r, size_t start, cv_kind k, int64_t byte); /* close a field begun at start */
 
 /* UTF-8: 0, or the index of the first bad byte + 1. */
@@ -112,7 +112,15 @@ int cv_json_walk(const char *s, size_t n, const cv_json_visitor *v, void *ctx, c
 
 /* ---- infer.c ---- */
 typedef enum {
-  CV_T_NONE, CV_T_BOOL, CV_T_INT64, CV_T_DOUBLE, CV_T_DATE, CV_T_TIME, CV_T_TS, CV_T_TS_TZ, CV_T_STRING,
+  CV_T_NONE,
+  CV_T_BOOL,
+  CV_T_INT64,
+  CV_T_DOUBLE,
+  CV_T_DATE,
+  CV_T_TIME,
+  CV_T_TS,
+  CV_T_TS_TZ,
+  CV_T_STRING,
   CV_T_JSON /* JSON text: a JSON field whose values differ in kind */
 } cv_type;
 typedef struct cv_infer {
@@ -135,12 +143,12 @@ int cv_unique_names(char **names, int n, bool warn, const char *path);
 
 /* ---- convert_values.c: text into one Arrow column of the writer's layout ---- */
 typedef struct cv_column {
-  const char *format;  /* the writer's Arrow format for the field */
+  const char *format; /* the writer's Arrow format for the field */
   const char *name;
   bool nullable, is_uuid_ok;
-  int width;           /* bytes per value for fixed layouts; 0 for strings, -1 for booleans */
-  int dec_p, dec_s;    /* DECIMAL */
-  int kind, unit;      /* convert_values.c's classification of format, made once */
+  int width;        /* bytes per value for fixed layouts; 0 for strings, -1 for booleans */
+  int dec_p, dec_s; /* DECIMAL */
+  int kind, unit;   /* convert_values.c's classification of format, made once */
   bool sign, tz;
   uint8_t *valid, *vals;
   int32_t *offs;
@@ -162,13 +170,13 @@ void cv_column_type_name(const cv_column *c, char *out, size_t n);
 /* ---- json_nested.c: nested JSON values ---- */
 enum { CV_N_NONE, CV_N_SCALAR, CV_N_OBJECT, CV_N_ARRAY, CV_N_TEXT };
 typedef struct cv_node {
-  int kind;               /* CV_N_*; TEXT: rows disagree, kept as JSON text */
-  cv_infer inf;           /* SCALAR */
-  char **names;           /* OBJECT: fields in first-seen order */
+  int kind;     /* CV_N_*; TEXT: rows disagree, kept as JSON text */
+  cv_infer inf; /* SCALAR */
+  char **names; /* OBJECT: fields in first-seen order */
   struct cv_node *kids;
   int nk, last_key;
-  int seen;               /* JSON kinds seen: 1 string, 2 number, 4 boolean */
-  struct cv_node *elem;   /* ARRAY */
+  int seen;             /* JSON kinds seen: 1 string, 2 number, 4 boolean */
+  struct cv_node *elem; /* ARRAY */
 } cv_node;
 void cv_node_init(cv_node *n);
 void cv_node_free(cv_node *n);
@@ -181,13 +189,13 @@ typedef struct cv_build {
   int kind;
   const char *name;
   bool nullable;
-  bool json_text;               /* LEAF of inferred JSON text: strings go in quoted */
-  cv_column leaf;               /* LEAF */
-  struct cv_build *kids;        /* STRUCT fields; LIST: kids[0] the element */
+  bool json_text;        /* LEAF of inferred JSON text: strings go in quoted */
+  cv_column leaf;        /* LEAF */
+  struct cv_build *kids; /* STRUCT fields; LIST: kids[0] the element */
   int nk, last_key;
-  int64_t gen, *seen;           /* STRUCT: the object each field was last given in */
+  int64_t gen, *seen; /* STRUCT: the object each field was last given in */
   uint8_t *valid;
-  int32_t *offs;                /* LIST */
+  int32_t *offs; /* LIST */
   int64_t n, n_null, cap;
   struct ArrowArray *kida, **kidp;
   const void *bufs[2];

@@ -27,14 +27,18 @@ typedef struct kind_of {
 static kind_of classify(const char *f) {
   kind_of o = {-1, true, 0, false};
   if (!strcmp(f, "b")) o.k = K_BOOL;
-  else if (f[0] && strchr("cCsSiIlL", f[0]) && !f[1]) { o.k = K_INT; o.sign = islower((unsigned char)f[0]) != 0; }
-  else if (!strcmp(f, "f")) o.k = K_FLOAT;
+  else if (f[0] && strchr("cCsSiIlL", f[0]) && !f[1]) {
+    o.k = K_INT;
+    o.sign = islower((unsigned char)f[0]) != 0;
+  } else if (!strcmp(f, "f")) o.k = K_FLOAT;
   else if (!strcmp(f, "g")) o.k = K_DOUBLE;
   else if (!strcmp(f, "e")) o.k = K_HALF;
   else if (f[0] == 'd' && f[1] == ':') o.k = K_DEC;
   else if (!strcmp(f, "tdD")) o.k = K_DATE;
-  else if (f[0] == 't' && f[1] == 't' && f[2] && strchr("mun", f[2])) { o.k = K_TIME; o.unit = f[2] == 'm' ? 3 : f[2] == 'u' ? 6 : 9; }
-  else if (f[0] == 't' && f[1] == 's' && f[2] && strchr("mun", f[2]) && f[3] == ':') {
+  else if (f[0] == 't' && f[1] == 't' && f[2] && strchr("mun", f[2])) {
+    o.k = K_TIME;
+    o.unit = f[2] == 'm' ? 3 : f[2] == 'u' ? 6 : 9;
+  } else if (f[0] == 't' && f[1] == 's' && f[2] && strchr("mun", f[2]) && f[3] == ':') {
     o.k = K_TS;
     o.unit = f[2] == 'm' ? 3 : f[2] == 'u' ? 6 : 9;
     o.tz = f[4] != 0;
@@ -55,13 +59,16 @@ int cv_column_init(cv_column *c, const struct ArrowSchema *field, char *err) {
   c->sign = k.sign;
   c->tz = k.tz;
   if (k.k < 0) {
-    snprintf(err, CV_ERR, "column %s: convert cannot write this type yet (Arrow layout '%s'): give it a flat "
-             "--schema field", c->name, c->format);
+    snprintf(err, CV_ERR,
+             "column %s: convert cannot write this type yet (Arrow layout '%s'): give it a flat "
+             "--schema field",
+             c->name, c->format);
     return -1;
   }
   static const int widths[] = {-1, 0, 4, 8, 2, 16, 4, 0, 8, 0, 0, 0};
   c->width = widths[k.k];
-  if (k.k == K_INT) c->width = strchr("cC", c->format[0]) ? 1 : strchr("sS", c->format[0]) ? 2 : strchr("iI", c->format[0]) ? 4 : 8;
+  if (k.k == K_INT)
+    c->width = strchr("cC", c->format[0]) ? 1 : strchr("sS", c->format[0]) ? 2 : strchr("iI", c->format[0]) ? 4 : 8;
   if (k.k == K_TIME) c->width = k.unit == 3 ? 4 : 8;
   if (k.k == K_FIXED) c->width = atoi(c->format + 2);
   if (k.k == K_DEC) {
@@ -160,8 +167,10 @@ bool cv_parse_timestamp(const char *p, size_t n, int64_t *sec, int64_t *ns_frac,
   size_t e = n;
   int off_min = 0;
   *zone = false;
-  if (p[e - 1] == 'Z') { e--; *zone = true; }
-  else if (e >= 25 && (p[e - 6] == '+' || p[e - 6] == '-') && p[e - 3] == ':') {
+  if (p[e - 1] == 'Z') {
+    e--;
+    *zone = true;
+  } else if (e >= 25 && (p[e - 6] == '+' || p[e - 6] == '-') && p[e - 3] == ':') {
     int hh, mm;
     if (!digits(p + e - 5, 2, &hh) || !digits(p + e - 2, 2, &mm) || hh > 23 || mm > 59) return false;
     off_min = (hh * 60 + mm) * (p[e - 6] == '-' ? -1 : 1);
@@ -181,12 +190,21 @@ static bool parse_int(const char *p, size_t n, bool sign, int width, int64_t *ou
   size_t i = 0;
   bool neg = false;
   if (i < n && (p[i] == '-' || p[i] == '+')) neg = p[i++] == '-';
-  if (i == n) { *why = "not a number"; return false; }
+  if (i == n) {
+    *why = "not a number";
+    return false;
+  }
   uint64_t v = 0;
   for (; i < n; i++) {
-    if (p[i] < '0' || p[i] > '9') { *why = "not an integer"; return false; }
+    if (p[i] < '0' || p[i] > '9') {
+      *why = "not an integer";
+      return false;
+    }
     unsigned d = (unsigned)(p[i] - '0');
-    if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) { *why = "out of range"; return false; }
+    if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) {
+      *why = "out of range";
+      return false;
+    }
     v = v * 10 + d;
   }
   int bits = width * 8;
@@ -194,7 +212,10 @@ static bool parse_int(const char *p, size_t n, bool sign, int width, int64_t *ou
   uint64_t smax = umax >> 1;
   *why = "out of range";
   if (!sign) {
-    if (neg && v != 0) { *why = "negative, and the type is unsigned"; return false; }
+    if (neg && v != 0) {
+      *why = "negative, and the type is unsigned";
+      return false;
+    }
     if (v > umax) return false;
     *out = (int64_t)v;
     return true;
@@ -217,8 +238,14 @@ static uint16_t to_half(double d, bool *ok) {
   uint32_t x;
   memcpy(&x, &f, 4);
   uint16_t sgn = (uint16_t)((x >> 16) & 0x8000);
-  if (isnan(d)) { *ok = true; return sgn | 0x7e00; }
-  if (isinf(d)) { *ok = true; return sgn | 0x7c00; }
+  if (isnan(d)) {
+    *ok = true;
+    return sgn | 0x7e00;
+  }
+  if (isinf(d)) {
+    *ok = true;
+    return sgn | 0x7c00;
+  }
   double a = fabs(d);
   *ok = a <= 65504.0;
   if (!*ok) return 0;
@@ -230,8 +257,14 @@ static uint16_t to_half(double d, bool *ok) {
     return (uint16_t)(sgn | (uint16_t)q);
   }
   double q = nearbyint(ldexp(m, 11)); /* 1024..2048 */
-  if (q >= 2048) { q /= 2; e++; }
-  if (e + 14 >= 31) { *ok = false; return 0; }
+  if (q >= 2048) {
+    q /= 2;
+    e++;
+  }
+  if (e + 14 >= 31) {
+    *ok = false;
+    return 0;
+  }
   return (uint16_t)(sgn | (uint16_t)((e + 14) << 10) | ((uint16_t)q & 0x3ff));
 }
 
@@ -245,30 +278,54 @@ static bool parse_decimal(const char *p, size_t n, int prec, int scale, uint8_t 
   bool any = false, dot = false;
   *why = "not a decimal number";
   for (; i < n; i++) {
-    if (p[i] == '.' && !dot) { dot = true; continue; }
+    if (p[i] == '.' && !dot) {
+      dot = true;
+      continue;
+    }
     if (p[i] < '0' || p[i] > '9') return false;
     any = true;
     if (dot) {
       if (nf == scale) {
-        if (p[i] != '0') { *why = "more fraction digits than the scale"; return false; }
+        if (p[i] != '0') {
+          *why = "more fraction digits than the scale";
+          return false;
+        }
         continue;
       }
       nf++;
     }
     if (nd == 0 && p[i] == '0') continue;
-    if (++nd > prec) { *why = "more digits than the precision"; return false; }
+    if (++nd > prec) {
+      *why = "more digits than the precision";
+      return false;
+    }
     unsigned carry = (unsigned)(p[i] - '0');
-    for (int b = 0; b < w; b++) { unsigned x = out[b] * 10u + carry; out[b] = (uint8_t)x; carry = x >> 8; }
+    for (int b = 0; b < w; b++) {
+      unsigned x = out[b] * 10u + carry;
+      out[b] = (uint8_t)x;
+      carry = x >> 8;
+    }
   }
   if (!any) return false;
-  for (; nf < scale; nf++, nd += nd > 0) {
+  for (; nf<scale; nf++, nd += nd> 0) {
     unsigned carry = 0;
-    for (int b = 0; b < w; b++) { unsigned x = out[b] * 10u + carry; out[b] = (uint8_t)x; carry = x >> 8; }
+    for (int b = 0; b < w; b++) {
+      unsigned x = out[b] * 10u + carry;
+      out[b] = (uint8_t)x;
+      carry = x >> 8;
+    }
   }
-  if (nd > prec) { *why = "more digits than the precision"; return false; }
+  if (nd > prec) {
+    *why = "more digits than the precision";
+    return false;
+  }
   if (neg) {
     unsigned carry = 1;
-    for (int b = 0; b < w; b++) { unsigned x = (uint8_t)~out[b] + carry; out[b] = (uint8_t)x; carry = x >> 8; }
+    for (int b = 0; b < w; b++) {
+      unsigned x = (uint8_t)~out[b] + carry;
+      out[b] = (uint8_t)x;
+      carry = x >> 8;
+    }
   }
   return true;
 }
@@ -276,11 +333,20 @@ static bool parse_decimal(const char *p, size_t n, int prec, int scale, uint8_t 
 /* ---- binary ---- */
 
 static int b64(char c) {
-  return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-         : c == '+' ? 62 : c == '/' ? 63 : -1;
+  return c >= 'A' && c <= 'Z'   ? c - 'A'
+         : c >= 'a' && c <= 'z' ? c - 'a' + 26
+         : c >= '0' && c <= '9' ? c - '0' + 52
+         : c == '+'             ? 62
+         : c == '/'             ? 63
+                                : -1;
 }
 
-static int hexv(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; }
+static int hexv(char c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
+}
 
 /* Decode in place-safe into out (n bytes max); returns the length or -1. */
 static long decode_binary(const char *p, size_t n, uint8_t *out, bool uuid_ok) {
@@ -313,7 +379,10 @@ static long decode_binary(const char *p, size_t n, uint8_t *out, bool uuid_ok) {
     if (v < 0) return -1;
     acc = acc << 6 | (uint32_t)v;
     bits += 6;
-    if (bits >= 8) { bits -= 8; out[o++] = (uint8_t)(acc >> bits); }
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (uint8_t)(acc >> bits);
+    }
   }
   if (acc & ((1u << bits) - 1)) return -1; /* leftover bits must be zero */
   return (long)o;
@@ -353,7 +422,7 @@ static int put_data(cv_column *c, const void *p, size_t n) {
 
 static void set_bit(uint8_t *b, int64_t i, bool v) {
   if (v) b[i >> 3] |= (uint8_t)(1u << (i & 7));
-  else b[i >> 3] &= (uint8_t)~(1u << (i & 7));
+  else b[i >> 3] &= (uint8_t) ~(1u << (i & 7));
 }
 
 static int fail_value(cv_column *c, const char *p, size_t n, const char *why, char *err) {
@@ -366,12 +435,18 @@ static int fail_value(cv_column *c, const char *p, size_t n, const char *why, ch
 static int fixed_value(cv_column *c, kind_of k, const char *p, size_t n, uint8_t *dst, const char **why);
 
 int cv_column_append(cv_column *c, const char *p, size_t n, cv_kind kind, char *err) {
-  if (grow(c) != 0 || (c->width == 0 && c->n == 0 && !c->offs)) { snprintf(err, CV_ERR, "out of memory"); return -1; }
+  if (grow(c) != 0 || (c->width == 0 && c->n == 0 && !c->offs)) {
+    snprintf(err, CV_ERR, "out of memory");
+    return -1;
+  }
   if (c->width == 0 && c->n == 0) c->offs[0] = 0;
   int64_t i = c->n;
   kind_of k = {c->kind, c->sign, c->unit, c->tz}; /* no string compare per value */
   if (!p || kind == CV_NULL) {
-    if (!c->nullable) { snprintf(err, CV_ERR, "null in a required column"); return -1; }
+    if (!c->nullable) {
+      snprintf(err, CV_ERR, "null in a required column");
+      return -1;
+    }
     set_bit(c->valid, i, false);
     if (c->width > 0) memset(c->vals + (size_t)i * (size_t)c->width, 0, (size_t)c->width);
     else if (c->width < 0) set_bit(c->vals, i, false);
@@ -389,7 +464,10 @@ int cv_column_append(cv_column *c, const char *p, size_t n, cv_kind kind, char *
     if (k.k == K_BINARY) {
       tmp = malloc(n + 1);
       len = tmp ? decode_binary(p, n, tmp, false) : -1;
-      if (len < 0) { free(tmp); return fail_value(c, p, n, "neither base64 nor \\x followed by hex digits", err); }
+      if (len < 0) {
+        free(tmp);
+        return fail_value(c, p, n, "neither base64 nor \\x followed by hex digits", err);
+      }
     }
     if (c->dlen + (size_t)len > INT32_MAX || put_data(c, tmp ? (const char *)tmp : p, (size_t)len) != 0) {
       free(tmp);
@@ -412,7 +490,10 @@ int cv_column_append(cv_column *c, const char *p, size_t n, cv_kind kind, char *
 
 static int time_units(int64_t ns, int dg, int unit, int64_t *v, const char **why) {
   int64_t div = unit == 3 ? 1000000 : unit == 6 ? 1000 : 1;
-  if (ns % div) { *why = "more fraction digits than the unit holds"; return -1; }
+  if (ns % div) {
+    *why = "more fraction digits than the unit holds";
+    return -1;
+  }
   (void)dg;
   *v = ns / div;
   return 0;
@@ -426,12 +507,20 @@ static int fixed_value(cv_column *c, kind_of k, const char *p, size_t n, uint8_t
       memcpy(dst, &v, (size_t)c->width); /* little-endian: the low bytes */
       return 0;
     }
-    case K_FLOAT: case K_DOUBLE: case K_HALF: {
+    case K_FLOAT:
+    case K_DOUBLE:
+    case K_HALF: {
       double d;
-      if (!parse_double(p, n, &d)) { *why = "not a number"; return -1; }
+      if (!parse_double(p, n, &d)) {
+        *why = "not a number";
+        return -1;
+      }
       *why = "out of range";
       if (errno == ERANGE && (isinf(d) || d == 0)) return -1; /* overflow, or underflow to zero */
-      if (k.k == K_DOUBLE) { memcpy(dst, &d, 8); return 0; }
+      if (k.k == K_DOUBLE) {
+        memcpy(dst, &d, 8);
+        return 0;
+      }
       if (k.k == K_FLOAT) {
         float f = (float)d;
         if ((isinf(f) && !isinf(d)) || (f == 0 && d != 0)) return -1;
@@ -447,27 +536,45 @@ static int fixed_value(cv_column *c, kind_of k, const char *p, size_t n, uint8_t
     case K_DEC: return parse_decimal(p, n, c->dec_p, c->dec_s, dst, c->width, why) ? 0 : -1;
     case K_DATE: {
       int32_t d;
-      if (!cv_parse_date(p, n, &d)) { *why = "not a date YYYY-MM-DD that exists"; return -1; }
+      if (!cv_parse_date(p, n, &d)) {
+        *why = "not a date YYYY-MM-DD that exists";
+        return -1;
+      }
       memcpy(dst, &d, 4);
       return 0;
     }
     case K_TIME: {
       int64_t ns, v;
       int dg;
-      if (!cv_parse_time(p, n, &ns, &dg)) { *why = "not a time HH:MM:SS[.fraction] that exists"; return -1; }
+      if (!cv_parse_time(p, n, &ns, &dg)) {
+        *why = "not a time HH:MM:SS[.fraction] that exists";
+        return -1;
+      }
       if (time_units(ns, dg, k.unit, &v, why) != 0) return -1;
-      if (c->width == 4) { int32_t x = (int32_t)v; memcpy(dst, &x, 4); } else memcpy(dst, &v, 8);
+      if (c->width == 4) {
+        int32_t x = (int32_t)v;
+        memcpy(dst, &x, 4);
+      } else memcpy(dst, &v, 8);
       return 0;
     }
     case K_TS: {
       int64_t sec, frac, f, v;
       int dg;
       bool zone;
-      if (!cv_parse_timestamp(p, n, &sec, &frac, &dg, &zone)) { *why = "not a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM] that exists"; return -1; }
-      if (zone && !k.tz) { *why = "a time zone, and the type is a local timestamp (isAdjustedToUTC=false)"; return -1; }
+      if (!cv_parse_timestamp(p, n, &sec, &frac, &dg, &zone)) {
+        *why = "not a timestamp YYYY-MM-DD HH:MM:SS[.fraction][Z|+HH:MM] that exists";
+        return -1;
+      }
+      if (zone && !k.tz) {
+        *why = "a time zone, and the type is a local timestamp (isAdjustedToUTC=false)";
+        return -1;
+      }
       if (time_units(frac, dg, k.unit, &f, why) != 0) return -1;
       int64_t scale = k.unit == 3 ? 1000 : k.unit == 6 ? 1000000 : 1000000000;
-      if (__builtin_mul_overflow(sec, scale, &v) || __builtin_add_overflow(v, f, &v)) { *why = "out of range"; return -1; }
+      if (__builtin_mul_overflow(sec, scale, &v) || __builtin_add_overflow(v, f, &v)) {
+        *why = "out of range";
+        return -1;
+      }
       memcpy(dst, &v, 8);
       return 0;
     }
@@ -495,8 +602,10 @@ void cv_column_array(cv_column *c, struct ArrowArray *out) {
   out->null_count = c->n_null;
   c->bufs[0] = c->n_null ? c->valid : NULL;
   if (c->width == 0) {
-    if (!c->offs || c->n == 0) { static const int32_t z[1] = {0}; c->bufs[1] = z; }
-    else c->bufs[1] = c->offs;
+    if (!c->offs || c->n == 0) {
+      static const int32_t z[1] = {0};
+      c->bufs[1] = z;
+    } else c->bufs[1] = c->offs;
     c->bufs[2] = c->data ? c->data : "";
     out->n_buffers = 3;
   } else {

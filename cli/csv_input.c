@@ -72,8 +72,10 @@ static int field_done(cv_csv *c, cv_record *r, size_t start, bool q, int64_t byt
   size_t len = r->dlen - start;
   size_t bad = cv_utf8_bad((const unsigned char *)r->data + start, len);
   if (bad) {
-    snprintf(err, CV_ERR, "line %lld, column %d, byte offset %lld: not valid UTF-8 (use --input-encoding latin1 "
-             "for Latin-1 text)", (long long)c->b->line, r->nf + 1, (long long)(byte + (int64_t)bad - 1 + q));
+    snprintf(err, CV_ERR,
+             "line %lld, column %d, byte offset %lld: not valid UTF-8 (use --input-encoding latin1 "
+             "for Latin-1 text)",
+             (long long)c->b->line, r->nf + 1, (long long)(byte + (int64_t)bad - 1 + q));
     return -1;
   }
   /* quotes are CSV syntax, not a type: "7" reads as 7, as in DuckDB; only
@@ -95,7 +97,10 @@ int cv_csv_next(cv_csv *c, cv_record *r, char *err) {
   r->nf = 0;
   r->dlen = 0;
   err[0] = 0;
-  if (cv_record_put(r, "", 0) != 0) { snprintf(err, CV_ERR, "out of memory"); return -1; } /* data is never NULL */
+  if (cv_record_put(r, "", 0) != 0) {
+    snprintf(err, CV_ERR, "out of memory");
+    return -1;
+  } /* data is never NULL */
   if (!c->started) {
     c->started = true;
     skip_bom(b);

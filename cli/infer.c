@@ -68,7 +68,10 @@ static bool plain_double(const char *p, size_t n, bool json) {
   if (i == n || (p[i] == '0' && i + 1 < n && p[i + 1] != '.' && !json)) return false;
   for (; i < n; i++) {
     char c = p[i];
-    if (c == '.' && !dot) { dot = true; continue; }
+    if (c == '.' && !dot) {
+      dot = true;
+      continue;
+    }
     if ((c == 'e' || c == 'E') && json) break;
     if (c < '0' || c > '9') return false;
     if (c != '0') started = true;
@@ -90,7 +93,9 @@ void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k) {
     return;
   }
   bool text = k == CV_TEXT, num = k == CV_JSON_NUMBER;
-  if (s->can_bool) s->can_bool = (text || k == CV_JSON_BOOL) && ((n == 4 && !strncasecmp(p, "true", 4)) || (n == 5 && !strncasecmp(p, "false", 5)));
+  if (s->can_bool)
+    s->can_bool = (text || k == CV_JSON_BOOL) &&
+                  ((n == 4 && !strncasecmp(p, "true", 4)) || (n == 5 && !strncasecmp(p, "false", 5)));
   bool big = false;
   bool is_int = (text || num) && (s->can_int || s->can_double) && canonical_int(p, n, &big);
   if (s->can_int) s->can_int = is_int;
@@ -98,7 +103,10 @@ void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k) {
   s->int_over_2_53 |= big;
   bool str = text || k == CV_QUOTED;
   int dg = 0;
-  if (s->can_date) { int32_t d; s->can_date = str && cv_parse_date(p, n, &d); }
+  if (s->can_date) {
+    int32_t d;
+    s->can_date = str && cv_parse_date(p, n, &d);
+  }
   if (s->can_time) {
     int64_t ns;
     s->can_time = str && cv_parse_time(p, n, &ns, &dg);
@@ -112,7 +120,8 @@ void cv_infer_add(cv_infer *s, const char *p, size_t n, cv_kind k) {
     s->can_ts_tz = s->can_ts_tz && ok && zone;
     if (ok && dg > s->frac_digits) s->frac_digits = dg;
     int64_t v;
-    if (ok && (__builtin_mul_overflow(sec, 1000000000LL, &v) || __builtin_add_overflow(v, f, &v))) s->beyond_nanos = true;
+    if (ok && (__builtin_mul_overflow(sec, 1000000000LL, &v) || __builtin_add_overflow(v, f, &v)))
+      s->beyond_nanos = true;
   }
 }
 
@@ -148,7 +157,10 @@ int cv_schema_append(char **s, size_t *len, size_t *cap, cv_type t, int frac_dig
   char decl[96];
   switch (t) {
     case CV_T_BOOL: snprintf(decl, sizeof decl, "optional boolean `"); break;
-    case CV_T_INT64: case CV_T_TIME: case CV_T_TS: case CV_T_TS_TZ: snprintf(decl, sizeof decl, "optional int64 `"); break;
+    case CV_T_INT64:
+    case CV_T_TIME:
+    case CV_T_TS:
+    case CV_T_TS_TZ: snprintf(decl, sizeof decl, "optional int64 `"); break;
     case CV_T_DOUBLE: snprintf(decl, sizeof decl, "optional double `"); break;
     case CV_T_DATE: snprintf(decl, sizeof decl, "optional int32 `"); break;
     default: snprintf(decl, sizeof decl, "optional binary `"); break;
@@ -160,7 +172,8 @@ int cv_schema_append(char **s, size_t *len, size_t *cap, cv_type t, int frac_dig
     case CV_T_TIME: snprintf(decl, sizeof decl, " (TIME(%s,false));\n", unit); break;
     case CV_T_TS: snprintf(decl, sizeof decl, " (TIMESTAMP(%s,false));\n", unit); break;
     case CV_T_TS_TZ: snprintf(decl, sizeof decl, " (TIMESTAMP(%s,true));\n", unit); break;
-    case CV_T_STRING: case CV_T_NONE: snprintf(decl, sizeof decl, " (STRING);\n"); break;
+    case CV_T_STRING:
+    case CV_T_NONE: snprintf(decl, sizeof decl, " (STRING);\n"); break;
     case CV_T_JSON: snprintf(decl, sizeof decl, " (JSON);\n"); break;
     default: snprintf(decl, sizeof decl, ";\n"); break;
   }
@@ -176,7 +189,10 @@ int cv_schema_name(char **s, size_t *len, size_t *cap, const char *name) {
     if (*p == '`') snprintf(e, sizeof e, "``");
     else if (*p == '\\') snprintf(e, sizeof e, "\\\\");
     else if (*p < 0x20 || *p == 0x7f) snprintf(e, sizeof e, "\\x%02X", *p);
-    else { e[0] = (char)*p; e[1] = 0; }
+    else {
+      e[0] = (char)*p;
+      e[1] = 0;
+    }
     if (app(s, len, cap, e, strlen(e)) != 0) return -1;
   }
   return app(s, len, cap, "`", 1);

@@ -82,10 +82,16 @@ static int spool(int fd, const unsigned char *pre, size_t pre_len, char *err) {
   int t = temp_fd(err);
   if (t < 0) return -1;
   char *buf = malloc(1 << 16);
-  if (!buf) { close(t); return set_err(err, "out of memory"); }
+  if (!buf) {
+    close(t);
+    return set_err(err, "out of memory");
+  }
   int rc = write_full(t, pre, pre_len);
   for (long k; rc == 0 && (k = read_full(fd, buf, 1 << 16)) != 0;) {
-    if (k < 0) { rc = -1; break; }
+    if (k < 0) {
+      rc = -1;
+      break;
+    }
     rc = write_full(t, buf, (size_t)k);
   }
   free(buf);
@@ -111,7 +117,10 @@ static int gunzip(int fd, char *err) {
   int rc = t < 0 || !d ? -1 : 0;
   if (t >= 0 && !d) set_err(err, "out of memory");
   while (rc == 0 && pos < n) {
-    if (n - pos < 18) { rc = set_err(err, "gzip: truncated member"); break; }
+    if (n - pos < 18) {
+      rc = set_err(err, "gzip: truncated member");
+      break;
+    }
     /* ISIZE (the member's size mod 2^32) is the hint; grow when it is short */
     size_t in_used = 0, out_len = 0;
     enum libdeflate_result r = LIBDEFLATE_INSUFFICIENT_SPACE;
@@ -122,7 +131,10 @@ static int gunzip(int fd, char *err) {
     while (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
       if (want > cap) {
         unsigned char *o = realloc(out, want);
-        if (!o) { rc = set_err(err, "gzip: out of memory (a member too large to decompress)"); break; }
+        if (!o) {
+          rc = set_err(err, "gzip: out of memory (a member too large to decompress)");
+          break;
+        }
         out = o;
         cap = want;
       }
@@ -130,8 +142,14 @@ static int gunzip(int fd, char *err) {
       want = cap * 2;
     }
     if (rc != 0) break;
-    if (r != LIBDEFLATE_SUCCESS) { rc = set_err(err, "gzip: corrupt data"); break; }
-    if (write_full(t, out, out_len) != 0) { rc = sys_err(err, "writing the decompressed input"); break; }
+    if (r != LIBDEFLATE_SUCCESS) {
+      rc = set_err(err, "gzip: corrupt data");
+      break;
+    }
+    if (write_full(t, out, out_len) != 0) {
+      rc = sys_err(err, "writing the decompressed input");
+      break;
+    }
     pos += in_used;
     while (pos < n && src[pos] == 0) pos++; /* padding after the last member */
   }
@@ -195,12 +213,18 @@ int cv_input_open(cv_input **out, const char *path, char *err) {
   cv_input *in = calloc(1, sizeof *in);
   if (!in) return set_err(err, "out of memory");
   in->fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
-  if (in->fd < 0) { free(in); return sys_err(err, "cannot open"); }
+  if (in->fd < 0) {
+    free(in);
+    return sys_err(err, "cannot open");
+  }
   unsigned char magic[4];
   struct stat st;
   bool regular = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) && in->fd != STDIN_FILENO;
   long m = read_full(in->fd, magic, 4);
-  if (m < 0) { sys_err(err, "read"); goto fail; }
+  if (m < 0) {
+    sys_err(err, "read");
+    goto fail;
+  }
   bool is_gz = m >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   bool is_zst = m == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd;
   if (!regular) {
@@ -222,7 +246,10 @@ int cv_input_open(cv_input **out, const char *path, char *err) {
     in->dctx = ZSTD_createDCtx();
     in->zin_cap = ZSTD_DStreamInSize();
     in->zin = malloc(in->zin_cap);
-    if (!in->dctx || !in->zin) { set_err(err, "out of memory"); goto fail; }
+    if (!in->dctx || !in->zin) {
+      set_err(err, "out of memory");
+      goto fail;
+    }
   }
   if (load_head(in, err) != 0 || cv_input_rewind(in, err) != 0) goto fail;
   *out = in;
@@ -291,8 +318,14 @@ int cv_bytes_fill(cv_bytes *b) {
   if (b->eof || b->failed) return b->failed ? -1 : 0;
   size_t want = b->latin1 ? sizeof b->buf / 2 : sizeof b->buf;
   long k = cv_input_read(b->in, b->buf, want, b->err);
-  if (k < 0) { b->failed = true; return -1; }
-  if (k == 0) { b->eof = true; return 0; }
+  if (k < 0) {
+    b->failed = true;
+    return -1;
+  }
+  if (k == 0) {
+    b->eof = true;
+    return 0;
+  }
   size_t n = (size_t)k;
   if (b->latin1) {
     /* each byte >= 0x80 becomes two: work from the end */
@@ -301,7 +334,10 @@ int cv_bytes_fill(cv_bytes *b) {
     for (size_t i = n, o = n + extra; i-- > 0;) {
       unsigned char c = b->buf[i];
       if (c < 0x80) b->buf[--o] = c;
-      else { b->buf[--o] = (unsigned char)(0x80 | (c & 0x3f)); b->buf[--o] = (unsigned char)(0xc0 | (c >> 6)); }
+      else {
+        b->buf[--o] = (unsigned char)(0x80 | (c & 0x3f));
+        b->buf[--o] = (unsigned char)(0xc0 | (c >> 6));
+      }
     }
     n += extra;
   }
@@ -351,13 +387,22 @@ size_t cv_utf8_bad(const unsigned char *p, size_t n) {
   size_t i = 0;
   while (i < n) {
     unsigned char c = p[i];
-    if (c < 0x80) { i++; continue; }
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
     size_t len;
     uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
-    else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
-    else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
-    else return i + 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+      len = 2;
+      cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      len = 3;
+      cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      len = 4;
+      cp = c & 0x07;
+    } else return i + 1;
     if (i + len > n) return i + 1;
     for (size_t k = 1; k < len; k++) {
       if ((p[i + k] & 0xc0) != 0x80) return i + 1;

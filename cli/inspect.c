@@ -20,7 +20,8 @@ const char cmd_dictionary_summary[] =
     "Print the dictionary page of each column chunk of COL, one entry per line.\n\n"
     "  -c, --column PATH   the leaf column (dotted path, as `schema` shows it)\n"
     "  --json              {\"column\": PATH, \"row_groups\": [{\"row_group\": G,\n"
-    "                      \"values\": [...] or null when the chunk has no dictionary}]}" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
+    "                      \"values\": [...] or null when the chunk has no dictionary}]}"
+    "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_dictionary_usage[] = "parquetry dictionary -c COL [--json] FILE";
 
 const char cmd_column_index_summary[] =
@@ -30,7 +31,8 @@ const char cmd_column_index_summary[] =
     "  --json              {\"column\", \"row_groups\": [{\"row_group\", \"boundary_order\",\n"
     "                      \"pages\": [{\"page\", \"null_page\", \"null_count\", \"nan_count\",\n"
     "                      \"min\", \"max\", \"offset\", \"compressed_page_size\",\n"
-    "                      \"first_row_index\"}]}]} (absent parts null)" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
+    "                      \"first_row_index\"}]}]} (absent parts null)"
+    "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_column_index_usage[] = "parquetry column-index -c COL [--json] FILE";
 
 const char cmd_bloom_filter_summary[] =
@@ -40,7 +42,8 @@ const char cmd_bloom_filter_summary[] =
     "hex:... for any binary).\n\n"
     "  -c, --column PATH   the leaf column (dotted path)\n"
     "  --json              {\"column\", \"row_groups\": [{\"row_group\", \"has_bloom_filter\",\n"
-    "                      \"values\": [{\"value\": TEXT, \"might_contain\": BOOL}]}]}" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
+    "                      \"values\": [{\"value\": TEXT, \"might_contain\": BOOL}]}]}"
+    "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_bloom_filter_usage[] = "parquetry bloom-filter -c COL [--json] FILE VALUE...";
 
 const char cmd_stats_summary[] =
@@ -53,7 +56,8 @@ const char cmd_stats_summary[] =
     "                      \"null_count\", \"nan_count\", \"distinct_count\", \"legacy\",\n"
     "                      \"usable_min\", \"usable_max\"} or null, \"pages\": [{\"page\",\n"
     "                      \"null_page\", \"min\", \"max\", \"null_count\", \"nan_count\"}]\n"
-    "                      or null}]}" "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
+    "                      or null}]}"
+    "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
 const char cmd_stats_usage[] = "parquetry stats -c COL [--json] FILE";
 
 /* ---- arguments ------------------------------------------------------------------ */
@@ -93,7 +97,8 @@ static int parse(args *a, int argc, char **argv, bool want_values) {
         if (!a->path) a->path = argv[i];
         else a->values[a->n_values++] = argv[i];
       }
-    } else if (s[0] == '-' && s[1] && !(a->path && want_values)) return usage(a->cmd, "unknown or incomplete option '%s'", s);
+    } else if (s[0] == '-' && s[1] && !(a->path && want_values))
+      return usage(a->cmd, "unknown or incomplete option '%s'", s);
     else if (!a->path) a->path = s;
     else if (want_values) a->values[a->n_values++] = argv[i];
     else return usage(a->cmd, "unexpected argument '%s'", s);
@@ -408,8 +413,8 @@ static int bloom_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
       break;
     }
     bool has = ci.bloom_filter_offset >= 0;
-    if (a->json) printf("%s{\"row_group\": %d, \"has_bloom_filter\": %s, \"values\": [", g ? ", " : "", g,
-                        has ? "true" : "false");
+    if (a->json)
+      printf("%s{\"row_group\": %d, \"has_bloom_filter\": %s, \"values\": [", g ? ", " : "", g, has ? "true" : "false");
     else if (!has) printf("row group %d: no Bloom filter\n", g);
     for (int k = 0; has && rc == 0 && k < a->n_values; k++) {
       int might = 1;
@@ -492,11 +497,10 @@ static int stats_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
         if (s.min.kind != PQT_VALUE_NONE && s.min_exact == 0) line_add(&l, "min truncated");
         if (s.max.kind != PQT_VALUE_NONE && s.max_exact == 0) line_add(&l, "max truncated");
         line_end(&l);
-        printf("  %s for pruning\n",
-               s.usable_min && s.usable_max ? "usable"
-               : s.usable_min              ? "min only usable"
-               : s.usable_max              ? "max only usable"
-                                           : "not usable");
+        printf("  %s for pruning\n", s.usable_min && s.usable_max ? "usable"
+                                     : s.usable_min               ? "min only usable"
+                                     : s.usable_max               ? "max only usable"
+                                                                  : "not usable");
       }
     }
     if (rc) break;
@@ -539,4 +543,6 @@ static int stats_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
   return rc;
 }
 
-int cmd_stats(int argc, char **argv) { return run("stats", cmd_stats_usage, cmd_stats_summary, argc, argv, false, stats_body); }
+int cmd_stats(int argc, char **argv) {
+  return run("stats", cmd_stats_usage, cmd_stats_summary, argc, argv, false, stats_body);
+}

@@ -33,7 +33,10 @@ static int hex4(jp *j, uint32_t *v) {
   *v = 0;
   for (int i = 0; i < 4; i++) {
     char c = j->p[i];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
     if (d < 0) return jerr(j, "bad \\u escape");
     *v = *v << 4 | (uint32_t)d;
   }
@@ -44,10 +47,25 @@ static int hex4(jp *j, uint32_t *v) {
 static int put_cp(cv_record *r, uint32_t cp) {
   char b[4];
   size_t n;
-  if (cp < 0x80) { b[0] = (char)cp; n = 1; }
-  else if (cp < 0x800) { b[0] = (char)(0xc0 | cp >> 6); b[1] = (char)(0x80 | (cp & 0x3f)); n = 2; }
-  else if (cp < 0x10000) { b[0] = (char)(0xe0 | cp >> 12); b[1] = (char)(0x80 | ((cp >> 6) & 0x3f)); b[2] = (char)(0x80 | (cp & 0x3f)); n = 3; }
-  else { b[0] = (char)(0xf0 | cp >> 18); b[1] = (char)(0x80 | ((cp >> 12) & 0x3f)); b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)); b[3] = (char)(0x80 | (cp & 0x3f)); n = 4; }
+  if (cp < 0x80) {
+    b[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    b[0] = (char)(0xc0 | cp >> 6);
+    b[1] = (char)(0x80 | (cp & 0x3f));
+    n = 2;
+  } else if (cp < 0x10000) {
+    b[0] = (char)(0xe0 | cp >> 12);
+    b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    b[2] = (char)(0x80 | (cp & 0x3f));
+    n = 3;
+  } else {
+    b[0] = (char)(0xf0 | cp >> 18);
+    b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    b[3] = (char)(0x80 | (cp & 0x3f));
+    n = 4;
+  }
   return cv_record_put(r, b, n);
 }
 
@@ -56,7 +74,10 @@ static int escape(jp *j, cv_record *r) {
   static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
   const char *k = c ? strchr(from, c) : NULL;
   if (k) return cv_record_put(r, &to[k - from], 1);
-  if (c != 'u') { j->p--; return jerr(j, "bad escape"); }
+  if (c != 'u') {
+    j->p--;
+    return jerr(j, "bad escape");
+  }
   uint32_t cp;
   if (hex4(j, &cp) != 0) return -1;
   if (cp >= 0xdc00 && cp <= 0xdfff) return jerr(j, "lone low surrogate in \\u escape");
@@ -78,16 +99,25 @@ static int string(jp *j, cv_record *r) {
     const char *q = j->p;
     while (q < j->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20) q++;
     size_t bad = cv_utf8_bad((const unsigned char *)j->p, (size_t)(q - j->p));
-    if (bad) { j->p += bad - 1; return jerr(j, "not valid UTF-8"); }
+    if (bad) {
+      j->p += bad - 1;
+      return jerr(j, "not valid UTF-8");
+    }
     if (r && cv_record_put(r, j->p, (size_t)(q - j->p)) != 0) return jerr(j, "out of memory");
     j->p = q;
     if (q == j->end) return jerr(j, "string never closed");
-    if (*q == '"') { j->p++; return 0; }
+    if (*q == '"') {
+      j->p++;
+      return 0;
+    }
     if (*q != '\\') return jerr(j, "control character in a string");
     j->p++;
     if (j->p == j->end) return jerr(j, "string never closed");
     cv_record tmp = {0};
-    if (escape(j, r ? r : &tmp) != 0) { cv_record_free(&tmp); return -1; }
+    if (escape(j, r ? r : &tmp) != 0) {
+      cv_record_free(&tmp);
+      return -1;
+    }
     cv_record_free(&tmp);
   }
 }
@@ -96,17 +126,24 @@ static int number(jp *j) {
   const char *p = j->p;
   if (p < j->end && *p == '-') p++;
   if (p < j->end && *p == '0') p++;
-  else if (p < j->end && *p >= '1' && *p <= '9') while (p < j->end && *p >= '0' && *p <= '9') p++;
+  else if (p < j->end && *p >= '1' && *p <= '9')
+    while (p < j->end && *p >= '0' && *p <= '9') p++;
   else return jerr(j, "bad value");
   if (p < j->end && *p == '.') {
     p++;
-    if (p == j->end || *p < '0' || *p > '9') { j->p = p; return jerr(j, "bad number"); }
+    if (p == j->end || *p < '0' || *p > '9') {
+      j->p = p;
+      return jerr(j, "bad number");
+    }
     while (p < j->end && *p >= '0' && *p <= '9') p++;
   }
   if (p < j->end && (*p == 'e' || *p == 'E')) {
     p++;
     if (p < j->end && (*p == '+' || *p == '-')) p++;
-    if (p == j->end || *p < '0' || *p > '9') { j->p = p; return jerr(j, "bad number"); }
+    if (p == j->end || *p < '0' || *p > '9') {
+      j->p = p;
+      return jerr(j, "bad number");
+    }
     while (p < j->end && *p >= '0' && *p <= '9') p++;
   }
   j->p = p;
@@ -134,7 +171,10 @@ static int skip(jp *j, int depth) {
   char close = c == '{' ? '}' : ']';
   j->p++;
   ws(j);
-  if (j->p < j->end && *j->p == close) { j->p++; return 0; }
+  if (j->p < j->end && *j->p == close) {
+    j->p++;
+    return 0;
+  }
   for (;;) {
     if (c == '{') {
       ws(j);
@@ -146,8 +186,14 @@ static int skip(jp *j, int depth) {
     }
     if (skip(j, depth + 1) != 0) return -1;
     ws(j);
-    if (j->p < j->end && *j->p == ',') { j->p++; continue; }
-    if (j->p < j->end && *j->p == close) { j->p++; return 0; }
+    if (j->p < j->end && *j->p == ',') {
+      j->p++;
+      continue;
+    }
+    if (j->p < j->end && *j->p == close) {
+      j->p++;
+      return 0;
+    }
     return jerr(j, c == '{' ? "expected ',' or '}'" : "expected ',' or ']'");
   }
 }
@@ -163,7 +209,10 @@ static int value(jp *j, cv_record *r, int64_t byte0) {
   } else {
     const char *vs = j->p;
     if (skip(j, 1) != 0) return -1;
-    k = c == 'n' ? CV_NULL : c == 't' || c == 'f' ? CV_JSON_BOOL : c == '{' || c == '[' ? CV_JSON_NESTED : CV_JSON_NUMBER;
+    k = c == 'n'               ? CV_NULL
+        : c == 't' || c == 'f' ? CV_JSON_BOOL
+        : c == '{' || c == '[' ? CV_JSON_NESTED
+                               : CV_JSON_NUMBER;
     if (k != CV_NULL && cv_record_put(r, vs, (size_t)(j->p - vs)) != 0) return jerr(j, "out of memory");
   }
   if (cv_record_field(r, start, k, byte) != 0) return jerr(j, "out of memory");
@@ -200,24 +249,31 @@ int cv_json_parse_line(cv_json *jj, const char *s, size_t n, int64_t line, int64
   j.p++;
   ws(&j);
   if (j.p < j.end && *j.p == '}') j.p++;
-  else for (;;) {
-    ws(&j);
-    if (j.p == j.end || *j.p != '"') return jerr(&j, "expected a key");
-    size_t ks = r->dlen;
-    if (string(&j, r) != 0) return -1;
-    if (add_key(jj, &j, r->data + ks, r->dlen - ks) != 0) return -1;
-    r->dlen = ks;
-    ws(&j);
-    if (j.p == j.end || *j.p != ':') return jerr(&j, "expected ':'");
-    j.p++;
-    ws(&j);
-    if (j.p == j.end) return jerr(&j, "value missing");
-    if (value(&j, r, byte0) != 0) return -1;
-    ws(&j);
-    if (j.p < j.end && *j.p == ',') { j.p++; continue; }
-    if (j.p < j.end && *j.p == '}') { j.p++; break; }
-    return jerr(&j, "expected ',' or '}'");
-  }
+  else
+    for (;;) {
+      ws(&j);
+      if (j.p == j.end || *j.p != '"') return jerr(&j, "expected a key");
+      size_t ks = r->dlen;
+      if (string(&j, r) != 0) return -1;
+      if (add_key(jj, &j, r->data + ks, r->dlen - ks) != 0) return -1;
+      r->dlen = ks;
+      ws(&j);
+      if (j.p == j.end || *j.p != ':') return jerr(&j, "expected ':'");
+      j.p++;
+      ws(&j);
+      if (j.p == j.end) return jerr(&j, "value missing");
+      if (value(&j, r, byte0) != 0) return -1;
+      ws(&j);
+      if (j.p < j.end && *j.p == ',') {
+        j.p++;
+        continue;
+      }
+      if (j.p < j.end && *j.p == '}') {
+        j.p++;
+        break;
+      }
+      return jerr(&j, "expected ',' or '}'");
+    }
   ws(&j);
   if (j.p != j.end) return jerr(&j, "text after the object");
   return 1;
@@ -246,7 +302,10 @@ int cv_json_next(cv_json *jj, cv_record *r, const char **keys, char *err) {
         size_t nc = jj->lcap ? jj->lcap * 2 : 4096;
         while (nc < n + k + 1) nc *= 2;
         char *x = realloc(jj->line, nc);
-        if (!x) { snprintf(err, CV_ERR, "line %lld: out of memory", (long long)line); return -1; }
+        if (!x) {
+          snprintf(err, CV_ERR, "line %lld: out of memory", (long long)line);
+          return -1;
+        }
         jj->line = x;
         jj->lcap = nc;
       }
@@ -254,9 +313,15 @@ int cv_json_next(cv_json *jj, cv_record *r, const char **keys, char *err) {
       n += k;
       b->pos += k + (nl != NULL);
       b->offset += (int64_t)(k + (nl != NULL));
-      if (nl) { b->line++; break; }
+      if (nl) {
+        b->line++;
+        break;
+      }
     }
-    if (f < 0) { snprintf(err, CV_ERR, "%s", b->err); return -1; }
+    if (f < 0) {
+      snprintf(err, CV_ERR, "%s", b->err);
+      return -1;
+    }
     if (f == 0 && n == 0) return 0;
     if (blank(jj->line ? jj->line : "", n)) continue;
     int rc = cv_json_parse_line(jj, jj->line, n, line, byte0, r, err);
@@ -283,24 +348,31 @@ static int walk(jp *j, const cv_json_visitor *v, void *ctx, cv_record *tmp, int 
     j->p++;
     ws(j);
     if (j->p < j->end && *j->p == (obj ? '}' : ']')) j->p++;
-    else for (;;) {
-      ws(j);
-      if (obj) {
-        tmp->dlen = 0;
-        if (j->p == j->end || *j->p != '"' || string(j, tmp) != 0) return jerr(j, "expected a key");
-        if (cv_record_put(tmp, "", 0) != 0) return -1;
-        tmp->data[tmp->dlen] = 0;
-        if (v->key(ctx, tmp->data, tmp->dlen) != 0) return -1;
+    else
+      for (;;) {
         ws(j);
-        if (j->p == j->end || *j->p != ':') return jerr(j, "expected ':'");
-        j->p++;
+        if (obj) {
+          tmp->dlen = 0;
+          if (j->p == j->end || *j->p != '"' || string(j, tmp) != 0) return jerr(j, "expected a key");
+          if (cv_record_put(tmp, "", 0) != 0) return -1;
+          tmp->data[tmp->dlen] = 0;
+          if (v->key(ctx, tmp->data, tmp->dlen) != 0) return -1;
+          ws(j);
+          if (j->p == j->end || *j->p != ':') return jerr(j, "expected ':'");
+          j->p++;
+        }
+        if (walk(j, v, ctx, tmp, depth + 1) != 0) return -1;
+        ws(j);
+        if (j->p < j->end && *j->p == ',') {
+          j->p++;
+          continue;
+        }
+        if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
+          j->p++;
+          break;
+        }
+        return jerr(j, "expected ',' or a closing bracket");
       }
-      if (walk(j, v, ctx, tmp, depth + 1) != 0) return -1;
-      ws(j);
-      if (j->p < j->end && *j->p == ',') { j->p++; continue; }
-      if (j->p < j->end && *j->p == (obj ? '}' : ']')) { j->p++; break; }
-      return jerr(j, "expected ',' or a closing bracket");
-    }
     return obj ? v->end_object(ctx) : v->end_array(ctx);
   }
   const char *vs = j->p;

@@ -154,8 +154,9 @@ static int node_schema(const cv_node *n, const char *name, int depth, char **s, 
   if (cv_schema_raw(s, len, cap, "optional group ") != 0 || cv_schema_name(s, len, cap, name) != 0) return -1;
   if (arr) {
     if (cv_schema_raw(s, len, cap, " (LIST) {\n") != 0 || indent(s, len, cap, depth + 1) != 0 ||
-        cv_schema_raw(s, len, cap, "repeated group list {\n") != 0 || node_schema(n->elem, "element", depth + 2, s, len, cap) != 0 ||
-        indent(s, len, cap, depth + 1) != 0 || cv_schema_raw(s, len, cap, "}\n") != 0)
+        cv_schema_raw(s, len, cap, "repeated group list {\n") != 0 ||
+        node_schema(n->elem, "element", depth + 2, s, len, cap) != 0 || indent(s, len, cap, depth + 1) != 0 ||
+        cv_schema_raw(s, len, cap, "}\n") != 0)
       return -1;
   } else {
     if (cv_schema_raw(s, len, cap, " {\n") != 0) return -1;
@@ -178,7 +179,8 @@ int cv_build_init(cv_build *b, const struct ArrowSchema *f, char *err) {
   if (strcmp(f->format, "+s") == 0) b->kind = CV_B_STRUCT;
   else if (strcmp(f->format, "+l") == 0 && f->n_children == 1) b->kind = CV_B_LIST;
   else if (f->format[0] == '+') {
-    snprintf(err, CV_ERR, "field %s: convert cannot write this nested type (Arrow layout '%s'); give a struct or list", f->name, f->format);
+    snprintf(err, CV_ERR, "field %s: convert cannot write this nested type (Arrow layout '%s'); give a struct or list",
+             f->name, f->format);
     return -1;
   } else {
     b->kind = CV_B_LEAF;
@@ -189,7 +191,10 @@ int cv_build_init(cv_build *b, const struct ArrowSchema *f, char *err) {
   b->seen = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->seen);
   b->kida = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->kida);
   b->kidp = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->kidp);
-  if (!b->kids || !b->seen || !b->kida || !b->kidp) { snprintf(err, CV_ERR, "out of memory"); return -1; }
+  if (!b->kids || !b->seen || !b->kida || !b->kidp) {
+    snprintf(err, CV_ERR, "out of memory");
+    return -1;
+  }
   for (int i = 0; i < b->nk; i++)
     if (cv_build_init(&b->kids[i], f->children[i], err) != 0) return -1;
   return 0;
@@ -208,7 +213,10 @@ void cv_build_free(cv_build *b) {
 }
 
 void cv_build_reset(cv_build *b) {
-  if (b->kind == CV_B_LEAF) { cv_column_reset(&b->leaf); return; }
+  if (b->kind == CV_B_LEAF) {
+    cv_column_reset(&b->leaf);
+    return;
+  }
   b->n = b->n_null = 0;
   for (int i = 0; i < b->nk; i++) cv_build_reset(&b->kids[i]);
 }
@@ -238,7 +246,10 @@ static int slot(cv_build *b, bool valid) {
     b->offs[b->n + 1] = (int32_t)len;
   }
   if (valid) b->valid[b->n >> 3] |= (uint8_t)(1u << (b->n & 7));
-  else { b->valid[b->n >> 3] &= (uint8_t)~(1u << (b->n & 7)); b->n_null++; }
+  else {
+    b->valid[b->n >> 3] &= (uint8_t) ~(1u << (b->n & 7));
+    b->n_null++;
+  }
   b->n++;
   return 0;
 }
@@ -246,7 +257,10 @@ static int slot(cv_build *b, bool valid) {
 /* A null; under a null struct (fill) a required field takes one too: it is
  * not written (its parent's definition level says so). */
 int cv_build_null(cv_build *b, bool fill, char *err) {
-  if (!b->nullable && !fill) { snprintf(err, CV_ERR, "null in a required field (%s)", b->name); return -1; }
+  if (!b->nullable && !fill) {
+    snprintf(err, CV_ERR, "null in a required field (%s)", b->name);
+    return -1;
+  }
   if (b->kind == CV_B_LEAF) {
     bool was = b->leaf.nullable;
     b->leaf.nullable = true;
@@ -257,7 +271,10 @@ int cv_build_null(cv_build *b, bool fill, char *err) {
   if (b->kind == CV_B_STRUCT)
     for (int i = 0; i < b->nk; i++)
       if (cv_build_null(&b->kids[i], true, err) != 0) return -1;
-  if (slot(b, false) != 0) { snprintf(err, CV_ERR, "out of memory"); return -1; }
+  if (slot(b, false) != 0) {
+    snprintf(err, CV_ERR, "out of memory");
+    return -1;
+  }
   return 0;
 }
 
@@ -277,7 +294,10 @@ static int w_begin(wctx *c, int kind, const char *what) {
   cv_build *b = c->slot;
   if (!b || b->kind != kind || c->depth == 130) {
     snprintf(c->err, CV_ERR, "a JSON %s where field %s is %s", what, b ? b->name : "?",
-             !b ? "?" : b->kind == CV_B_STRUCT ? "a group" : b->kind == CV_B_LIST ? "a list" : "a value");
+             !b                       ? "?"
+             : b->kind == CV_B_STRUCT ? "a group"
+             : b->kind == CV_B_LIST   ? "a list"
+                                      : "a value");
     return -1;
   }
   c->stack[c->depth++] = b;
@@ -296,7 +316,10 @@ static int w_key(void *ctx, const char *name, size_t len) {
   for (int k = 0; k < o->nk; k++) {
     int i = (hint + k) % o->nk;
     if (strlen(o->kids[i].name) != len || memcmp(o->kids[i].name, name, len) != 0) continue;
-    if (o->seen[i] == o->gen) { snprintf(c->err, CV_ERR, "key '%s' given twice in field %s", name, o->name); return -1; }
+    if (o->seen[i] == o->gen) {
+      snprintf(c->err, CV_ERR, "key '%s' given twice in field %s", name, o->name);
+      return -1;
+    }
     o->seen[i] = o->gen;
     o->last_key = i;
     c->slot = &o->kids[i];
@@ -312,7 +335,10 @@ static int w_end(void *ctx) {
   if (b->kind == CV_B_STRUCT)
     for (int i = 0; i < b->nk; i++)
       if (b->seen[i] != b->gen && cv_build_null(&b->kids[i], false, c->err) != 0) return -1;
-  if (slot(b, true) != 0) { snprintf(c->err, CV_ERR, "out of memory (or a list over 2^31 values)"); return -1; }
+  if (slot(b, true) != 0) {
+    snprintf(c->err, CV_ERR, "out of memory (or a list over 2^31 values)");
+    return -1;
+  }
   w_after(c);
   return 0;
 }
@@ -340,13 +366,18 @@ static const cv_json_visitor write_visitor = {w_begin_object, w_key, w_end, w_be
 /* A JSON string as JSON text (quoted, escaped) into a JSON-text leaf. */
 static int append_json_string(cv_column *c, const char *p, size_t n, char *err) {
   char *q = malloc(n * 6 + 3);
-  if (!q) { snprintf(err, CV_ERR, "out of memory"); return -1; }
+  if (!q) {
+    snprintf(err, CV_ERR, "out of memory");
+    return -1;
+  }
   size_t o = 0;
   q[o++] = '"';
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)p[i];
-    if (ch == '"' || ch == '\\') { q[o++] = '\\'; q[o++] = (char)ch; }
-    else if (ch < 0x20) o += (size_t)snprintf(q + o, 7, "\\u%04x", ch);
+    if (ch == '"' || ch == '\\') {
+      q[o++] = '\\';
+      q[o++] = (char)ch;
+    } else if (ch < 0x20) o += (size_t)snprintf(q + o, 7, "\\u%04x", ch);
     else q[o++] = (char)ch;
   }
   q[o++] = '"';
@@ -360,7 +391,8 @@ int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err) {
   if (b->kind == CV_B_LEAF && b->json_text && k == CV_QUOTED) return append_json_string(&b->leaf, p, n, err);
   if (b->kind == CV_B_LEAF) return cv_column_append(&b->leaf, p, n, k, err);
   if (k != CV_JSON_NESTED) {
-    snprintf(err, CV_ERR, "cannot read '%.40s' as a %s", p, b->kind == CV_B_STRUCT ? "group (give a JSON object)" : "list (give a JSON array)");
+    snprintf(err, CV_ERR, "cannot read '%.40s' as a %s", p,
+             b->kind == CV_B_STRUCT ? "group (give a JSON object)" : "list (give a JSON array)");
     return -1;
   }
   wctx c = {{NULL}, 0, b, err};
@@ -376,7 +408,10 @@ int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err) {
 static void no_release(struct ArrowArray *a) { a->release = NULL; }
 
 void cv_build_array(cv_build *b, struct ArrowArray *out) {
-  if (b->kind == CV_B_LEAF) { cv_column_array(&b->leaf, out); return; }
+  if (b->kind == CV_B_LEAF) {
+    cv_column_array(&b->leaf, out);
+    return;
+  }
   for (int i = 0; i < b->nk; i++) {
     cv_build_array(&b->kids[i], &b->kida[i]);
     b->kidp[i] = &b->kida[i];

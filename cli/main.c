@@ -17,7 +17,6 @@
 #include "cli.h"
 #include "inspect.h"
 
-
 typedef struct command {
   const char *name;
   const char *summary;
@@ -43,9 +42,7 @@ static int file_error(const char *path, const pqt_error *e) { return read_fail(p
 
 static int is_help(const char *a) { return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0; }
 
-static void print_usage(const command *c) {
-  printf("usage: %s\n\n%s\n", c->usage, c->summary);
-}
+static void print_usage(const command *c) { printf("usage: %s\n\n%s\n", c->usage, c->summary); }
 
 /* The reading options (--footer-key, --skip-corrupt, limits, ...) live in
  * cli/read_options.c. */
@@ -105,7 +102,10 @@ static int cmd_meta(int argc, char **argv) {
   int json = 0, indent = 2, legend = 0;
   long width = 80;
   for (int i = 1; i < argc; i++) {
-    if (is_help(argv[i])) { print_usage(find_command("meta")); return 0; }
+    if (is_help(argv[i])) {
+      print_usage(find_command("meta"));
+      return 0;
+    }
     int ro = read_option("meta", argc, argv, &i);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
@@ -118,7 +118,8 @@ static int cmd_meta(int argc, char **argv) {
       if (*end || end == argv[i] || (width != 0 && width < 40) || width > 100000)
         return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", argv[i]);
       if (width == 0) width = 100000;
-    } else if (argv[i][0] == '-' && argv[i][1]) return usage_error("meta", "unknown or incomplete option '%s'", argv[i]);
+    } else if (argv[i][0] == '-' && argv[i][1])
+      return usage_error("meta", "unknown or incomplete option '%s'", argv[i]);
     else if (path) return usage_error("meta", "unexpected argument '%s'", argv[i]);
     else path = argv[i];
   }
@@ -131,8 +132,8 @@ static int cmd_meta(int argc, char **argv) {
   pqt_error e;
   pqt_error_init(&e);
   pqt_status st = json ? pqt_reader_metadata_json(r, indent, &s, &e)
-                       : pqt_reader_metadata_summary_styled(r, legend ? PQT_SUMMARY_PARQUET_TOOLS : PQT_SUMMARY_READABLE,
-                                                            (int32_t)width, &s, &e);
+                       : pqt_reader_metadata_summary_styled(
+                             r, legend ? PQT_SUMMARY_PARQUET_TOOLS : PQT_SUMMARY_READABLE, (int32_t)width, &s, &e);
   if (st != PQT_OK) rc = file_error(path, &e);
   else {
     if (legend) {
@@ -183,7 +184,10 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   int64_t limit = default_limit;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (is_help(a)) { print_usage(find_command(cmd)); return 0; }
+    if (is_help(a)) {
+      print_usage(find_command(cmd));
+      return 0;
+    }
     int ro = read_option(cmd, argc, argv, &i);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
@@ -218,7 +222,8 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   if (where) {
     pqt_error pe;
     pqt_error_init(&pe);
-    if (pqt_expr_parse(where, strlen(where), &filter, &pe) != PQT_OK) return usage_error(cmd, "--where: %s", pe.message);
+    if (pqt_expr_parse(where, strlen(where), &filter, &pe) != PQT_OK)
+      return usage_error(cmd, "--where: %s", pe.message);
     so.filter = filter;
   }
   char *cols_copy = NULL;
@@ -239,7 +244,8 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     pqt_error e;
     pqt_error_init(&e);
     int64_t n = 0;
-    pqt_status qs = count ? pqt_reader_count(r, &so, &n, &e) : pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e);
+    pqt_status qs =
+        count ? pqt_reader_count(r, &so, &n, &e) : pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e);
     if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
@@ -306,14 +312,16 @@ static int cmd_verify(int argc, char **argv) {
   } else if (rep.problems) {
     fflush(stdout);
     fprintf(stderr, "parquetry: %s: %lld problem%s found", path, (long long)rep.problems, rep.problems == 1 ? "" : "s");
-    if (rep.unchecked) fprintf(stderr, "; %lld thing%s not checked for lack of a key", (long long)rep.unchecked,
-                               rep.unchecked == 1 ? "" : "s");
+    if (rep.unchecked)
+      fprintf(stderr, "; %lld thing%s not checked for lack of a key", (long long)rep.unchecked,
+              rep.unchecked == 1 ? "" : "s");
     fputc('\n', stderr);
     rc = EXIT_DATA;
   } else if (rep.unchecked) {
     fflush(stdout);
-    fprintf(stderr, "parquetry: %s: no problems in what was checked, but %lld thing%s not checked for lack of a key%s\n",
-            path, (long long)rep.unchecked, rep.unchecked == 1 ? " was" : "s were",
+    fprintf(stderr,
+            "parquetry: %s: no problems in what was checked, but %lld thing%s not checked for lack of a key%s\n", path,
+            (long long)rep.unchecked, rep.unchecked == 1 ? " was" : "s were",
             allow_unchecked ? " (--allow-unchecked)" : " (give the keys, or --allow-unchecked)");
     if (!allow_unchecked) rc = EXIT_DATA;
   } else {
@@ -340,7 +348,8 @@ static int cmd_version(int argc, char **argv) {
 static int cmd_help(int argc, char **argv);
 
 static const command commands[] = {
-    {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE", cmd_schema},
+    {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE",
+     cmd_schema},
     {"meta",
      "Print the file metadata: rows, row groups, key-value metadata (values cut, with\n"
      "their length), and per column chunk its type, codec, value count, encodings,\n"
@@ -387,8 +396,7 @@ static const command commands[] = {
      "Encrypted files are checked with the keys given (every module decrypted); what\n"
      "cannot be checked without a key is listed as \"not checked\" and exits 1 too.\n\n"
      "  --allow-unchecked     exit 0 when nothing checked has a problem, even if some\n"
-     "                        columns could not be checked for lack of a key"
-     READ_OPTIONS_HELP,
+     "                        columns could not be checked for lack of a key" READ_OPTIONS_HELP,
      "parquetry verify [--allow-unchecked] FILE", cmd_verify},
     {"dictionary", cmd_dictionary_summary, cmd_dictionary_usage, cmd_dictionary},
     {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
@@ -411,8 +419,9 @@ static void print_main_usage(FILE *f) {
   fprintf(f, "usage: parquetry COMMAND [OPTIONS] FILE\n\nRead and write Apache Parquet files.\n\nCommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %.*s\n", commands[i].name, (int)strcspn(commands[i].summary, "\n"), commands[i].summary);
-  fprintf(f, "\nRun 'parquetry COMMAND --help' for a command's options.\n"
-             "Exit status: 0 all rows, 1 error, 2 usage, 3 rows lost under --skip-corrupt.\n");
+  fprintf(f,
+          "\nRun 'parquetry COMMAND --help' for a command's options.\n"
+          "Exit status: 0 all rows, 1 error, 2 usage, 3 rows lost under --skip-corrupt.\n");
 }
 
 static int cmd_help(int argc, char **argv) {
@@ -444,4 +453,3 @@ int main(int argc, char **argv) {
   if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
   return c->run(argc - 1, argv + 1);
 }
-

@@ -74,9 +74,12 @@ static int parse_bytes(const char *s, uint64_t *out) {
   unsigned shift = 0;
   if (*end) {
     switch (*end) {
-      case 'k': case 'K': shift = 10; break;
-      case 'm': case 'M': shift = 20; break;
-      case 'g': case 'G': shift = 30; break;
+      case 'k':
+      case 'K': shift = 10; break;
+      case 'm':
+      case 'M': shift = 20; break;
+      case 'g':
+      case 'G': shift = 30; break;
       default: return -1;
     }
     end++;
@@ -223,9 +226,16 @@ static void round_up(unsigned long long n, char *out, size_t len) {
   unsigned long long p = 1;
   while (p < n && p < (1ULL << 62)) p <<= 1;
   const char *unit = "";
-  if (p >= (1ULL << 30)) { p >>= 30; unit = "G"; }
-  else if (p >= (1ULL << 20)) { p >>= 20; unit = "M"; }
-  else if (p >= (1ULL << 10)) { p >>= 10; unit = "K"; }
+  if (p >= (1ULL << 30)) {
+    p >>= 30;
+    unit = "G";
+  } else if (p >= (1ULL << 20)) {
+    p >>= 20;
+    unit = "M";
+  } else if (p >= (1ULL << 10)) {
+    p >>= 10;
+    unit = "K";
+  }
   snprintf(out, len, "%llu%s", p, unit);
 }
 

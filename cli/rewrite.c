@@ -39,20 +39,21 @@ const char cmd_salvage_summary[] =
     "  --like OTHER.parquet           take the schema (and column codecs) from a file\n"
     "                                 written the same way\n"
     "  (neither: the damaged file's own footer, if it still reads)\n"
-    "  --metadata KEY=VALUE           set a key of the key-value metadata (repeatable)\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
+    "  --metadata KEY=VALUE           set a key of the key-value metadata (repeatable)\n" WRITER_OPTIONS_HELP
+    "\n" READ_OPTIONS_HELP;
 const char cmd_salvage_usage[] =
     "parquetry salvage [--schema MSG | --like OTHER.parquet] [OPTIONS] DAMAGED.parquet OUT.parquet";
 
 /* ---- options of rewrite and salvage beyond the writer's ----------------------- */
 
 typedef struct own_options {
-  char **rest;          /* argv without them, for parse_args */
+  char **rest; /* argv without them, for parse_args */
   int n_rest;
-  const char **keys;    /* --metadata KEY=VALUE */
+  const char **keys; /* --metadata KEY=VALUE */
   const char **values;
   char **copies;
   int n_kv;
-  bool drop_metadata;   /* --drop-metadata */
+  bool drop_metadata; /* --drop-metadata */
 } own_options;
 
 static void own_free(own_options *o) {
@@ -264,8 +265,8 @@ int cmd_salvage(int argc, char **argv) {
       if (w.like) {
         rc = read_fail(w.like, &e);
       } else {
-        fprintf(stderr, "parquetry: %s: the footer does not read (%s); give the schema with --schema or --like\n",
-                w.in, e.message);
+        fprintf(stderr, "parquetry: %s: the footer does not read (%s); give the schema with --schema or --like\n", w.in,
+                e.message);
         rc = EXIT_DATA;
       }
       goto out;
@@ -320,4 +321,3 @@ out:
   own_free(&own);
   return rc;
 }
-

@@ -49,8 +49,8 @@ void progress_update(progress *p, int64_t done) {
   int pct = (int)(done * 100 / p->total);
   if (pct > 100) pct = 100;
   int fill = pct * 30 / 100;
-  fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld of %lld rows", fill, "==============================", 30 - fill, "",
-          pct, (long long)done, (long long)p->total);
+  fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld of %lld rows", fill, "==============================", 30 - fill, "", pct,
+          (long long)done, (long long)p->total);
   fflush(stderr);
 }
 
@@ -77,21 +77,28 @@ int fail(const char *path, const pqt_error *e) {
 }
 
 static const char *const codec_names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"};
-static const char *const encoding_names[] = {"PLAIN", "GROUP_VAR_INT", "PLAIN_DICTIONARY", "RLE", "BIT_PACKED",
-                                             "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
-                                             "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
-static const char *const physical_names[] = {"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
-                                             "FIXED_LEN_BYTE_ARRAY"};
+static const char *const encoding_names[] = {
+    "PLAIN",          "GROUP_VAR_INT",       "PLAIN_DICTIONARY",        "RLE",
+    "BIT_PACKED",     "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+    "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
+static const char *const physical_names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
+                                             "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
 
 void name_codes(char *msg, size_t cap) {
-  static const struct { const char *word; const char *const *names; int n; } tab[] = {
-      {"codec ", codec_names, 8}, {"encoding ", encoding_names, 10}, {"physical type ", physical_names, 8}};
+  static const struct {
+    const char *word;
+    const char *const *names;
+    int n;
+  } tab[] = {{"codec ", codec_names, 8}, {"encoding ", encoding_names, 10}, {"physical type ", physical_names, 8}};
   for (int t = 0; t < 3; t++) {
     char *p = msg;
     while ((p = strstr(p, tab[t].word)) != NULL) {
       char *d = p + strlen(tab[t].word), *end;
       long v = strtol(d, &end, 10);
-      if (end == d || !isdigit((unsigned char)*d) || v < 0 || v >= tab[t].n) { p = d; continue; }
+      if (end == d || !isdigit((unsigned char)*d) || v < 0 || v >= tab[t].n) {
+        p = d;
+        continue;
+      }
       const char *name = tab[t].names[v];
       size_t nl = strlen(name), tail = strlen(end);
       if ((size_t)(d - msg) + nl + tail + 1 > cap) break;
@@ -148,9 +155,15 @@ static int parse_codec(const char *arg, pqt_column_options *c) {
   static const struct {
     const char *name;
     pqt_codec codec;
-  } names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED}, {"snappy", PQT_CODEC_SNAPPY}, {"gzip", PQT_CODEC_GZIP},
-               {"lzo", PQT_CODEC_LZO},   {"brotli", PQT_CODEC_BROTLI},   {"lz4_hadoop", PQT_CODEC_LZ4},
-               {"zstd", PQT_CODEC_ZSTD}, {"lz4_raw", PQT_CODEC_LZ4_RAW}, {"none", PQT_CODEC_UNCOMPRESSED},
+  } names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED},
+               {"snappy", PQT_CODEC_SNAPPY},
+               {"gzip", PQT_CODEC_GZIP},
+               {"lzo", PQT_CODEC_LZO},
+               {"brotli", PQT_CODEC_BROTLI},
+               {"lz4_hadoop", PQT_CODEC_LZ4},
+               {"zstd", PQT_CODEC_ZSTD},
+               {"lz4_raw", PQT_CODEC_LZ4_RAW},
+               {"none", PQT_CODEC_UNCOMPRESSED},
                {"lz4", PQT_CODEC_LZ4_RAW} /* LZ4 is written as LZ4_RAW */};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcasecmp(name, names[i].name) == 0) codec = (int)names[i].codec;
@@ -193,7 +206,8 @@ static int convert_option(const char *cmd, const char *a, const char *v, wopts *
   if ((strcmp(a, "--delimiter") == 0 || strcmp(a, "--quote") == 0) && v) {
     char c = strcmp(v, "\\t") == 0 || strcmp(v, "tab") == 0 ? '\t' : v[0];
     if (!((!v[1] || c == '\t') && c && c != '\n' && c != '\r'))
-      return -usage(cmd, a[2] == 'd' ? "bad --delimiter '%s' (one character, or \\t)" : "bad --quote '%s' (one character)", v);
+      return -usage(
+          cmd, a[2] == 'd' ? "bad --delimiter '%s' (one character, or \\t)" : "bad --quote '%s' (one character)", v);
     if (a[2] == 'd') w->delimiter = c;
     else w->quote = c;
     return 2;
@@ -203,7 +217,8 @@ static int convert_option(const char *cmd, const char *a, const char *v, wopts *
     return 2;
   }
   if (strcmp(a, "--input-encoding") == 0 && v) {
-    if (strcasecmp(v, "latin1") == 0 || strcasecmp(v, "latin-1") == 0 || strcasecmp(v, "iso-8859-1") == 0) w->latin1 = true;
+    if (strcasecmp(v, "latin1") == 0 || strcasecmp(v, "latin-1") == 0 || strcasecmp(v, "iso-8859-1") == 0)
+      w->latin1 = true;
     else if (strcasecmp(v, "utf8") != 0 && strcasecmp(v, "utf-8") != 0)
       return -usage(cmd, "unknown --input-encoding '%s' (utf8 or latin1)", v);
     return 2;
@@ -253,7 +268,8 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       s->bloom = 1;
       i++;
     } else if (strcmp(a, "--row-group-size") == 0 && v) {
-      if (parse_row_group_size(v, &w->o) != 0) return usage(cmd, "bad --row-group-size '%s' (ROWS, or a size such as 64MiB)", v);
+      if (parse_row_group_size(v, &w->o) != 0)
+        return usage(cmd, "bad --row-group-size '%s' (ROWS, or a size such as 64MiB)", v);
       i++;
     } else if (strcmp(a, "--page-version") == 0 && v) {
       if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) return usage(cmd, "bad --page-version '%s' (1 or 2)", v);
@@ -268,7 +284,8 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
     } else if (strcmp(a, "--no-write-crc") == 0) {
       w->o.defaults.crc = 0;
     } else if (strcmp(a, "--no-crc") == 0) {
-      return usage(cmd, "%s", "'--no-crc' means 'do not verify checksums when reading'; to write no page "
+      return usage(cmd, "%s",
+                   "'--no-crc' means 'do not verify checksums when reading'; to write no page "
                    "checksums say --no-write-crc");
     } else if (is_convert && (r = convert_option(cmd, a, v, w)) != 0) {
       if (r < 0) return -r;
@@ -299,7 +316,8 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       w->ovr[i].options = w->o.defaults;
       if (w->specs[i].encoding >= 0) {
         w->ovr[i].options.encoding = w->specs[i].encoding;
-        if (w->specs[i].encoding != PQT_ENCODING_RLE_DICTIONARY && w->specs[i].encoding != PQT_ENCODING_PLAIN_DICTIONARY)
+        if (w->specs[i].encoding != PQT_ENCODING_RLE_DICTIONARY &&
+            w->specs[i].encoding != PQT_ENCODING_PLAIN_DICTIONARY)
           w->ovr[i].options.dictionary = 0;
       }
       if (w->specs[i].bloom) w->ovr[i].options.bloom_filter = 1;
@@ -321,7 +339,6 @@ bool want_help(int argc, char **argv) {
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) return true;
   return false;
 }
-
 
 static bool is_column(const struct ArrowSchema *s, const char *path) {
   for (int64_t i = 0; i < s->n_children; i++) {
@@ -355,7 +372,9 @@ int check_option_columns(const char *cmd, const wopts *w, pqt_writer *wr) {
       while ((at = strstr(q, *x)) != NULL) memmove(at, at + strlen(*x), strlen(at + strlen(*x)) + 1);
     }
     if (!is_column(&as, p) && !is_column(&as, q))
-      rc = usage(cmd, w->specs[i].bloom ? "--bloom: no column '%s' in the schema" : "--encoding: no column '%s' in the schema", p);
+      rc = usage(
+          cmd, w->specs[i].bloom ? "--bloom: no column '%s' in the schema" : "--encoding: no column '%s' in the schema",
+          p);
     free(q);
   }
   if (as.release) as.release(&as);

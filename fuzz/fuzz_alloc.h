@@ -21,15 +21,15 @@
 #include "parquetry.h"
 
 typedef struct pqt_fuzz_alloc {
-  pqt_allocator base;   /* pass &fa->base; base.ctx points back here */
-  size_t max_single;    /* fail single requests above this (0 = none) */
-  size_t max_live;      /* fail when live bytes would exceed this (0 = none) */
-  uint64_t fail_at;     /* fail exactly this allocation (1-based; 0 = never) */
-  uint64_t n_calls;     /* allocations and growing reallocs so far */
-  uint64_t n_failed;    /* requests refused */
-  size_t live;          /* bytes currently allocated */
-  size_t peak;          /* largest `live` seen */
-  size_t largest;       /* largest single request granted */
+  pqt_allocator base; /* pass &fa->base; base.ctx points back here */
+  size_t max_single;  /* fail single requests above this (0 = none) */
+  size_t max_live;    /* fail when live bytes would exceed this (0 = none) */
+  uint64_t fail_at;   /* fail exactly this allocation (1-based; 0 = never) */
+  uint64_t n_calls;   /* allocations and growing reallocs so far */
+  uint64_t n_failed;  /* requests refused */
+  size_t live;        /* bytes currently allocated */
+  size_t peak;        /* largest `live` seen */
+  size_t largest;     /* largest single request granted */
   uint64_t size_mismatches;
 } pqt_fuzz_alloc;
 
@@ -48,8 +48,7 @@ static void *pqt_fuzz_alloc_realloc(void *ctx, void *p, size_t old_n, size_t new
   if (!p || new_n > real_old) {
     fa->n_calls++;
     if ((fa->fail_at && fa->n_calls == fa->fail_at) || (fa->max_single && new_n > fa->max_single) ||
-        new_n > SIZE_MAX - PQT_FUZZ_ALLOC_HDR ||
-        (fa->max_live && fa->live - real_old + new_n > fa->max_live)) {
+        new_n > SIZE_MAX - PQT_FUZZ_ALLOC_HDR || (fa->max_live && fa->live - real_old + new_n > fa->max_live)) {
       fa->n_failed++;
       return NULL;
     }

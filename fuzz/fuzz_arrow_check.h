@@ -18,7 +18,7 @@
 #include "parquetry_arrow.h"
 
 typedef struct pqt_arrow_check {
-  uint64_t sum; /* folds every byte touched, so the reads are not optimised away */
+  uint64_t sum;  /* folds every byte touched, so the reads are not optimised away */
   char msg[200]; /* details of the last problem */
 } pqt_arrow_check;
 
@@ -33,10 +33,17 @@ static void pqt_ac_touch(pqt_arrow_check *c, const void *buf, int64_t first, int
 static int pqt_ac_fixed_width(const char *f) {
   switch (f[0]) {
     case 'b': return f[1] ? 0 : -1;
-    case 'c': case 'C': return f[1] ? 0 : 1;
-    case 's': case 'S': case 'e': return f[1] ? 0 : 2;
-    case 'i': case 'I': case 'f': return f[1] ? 0 : 4;
-    case 'l': case 'L': case 'g': return f[1] ? 0 : 8;
+    case 'c':
+    case 'C': return f[1] ? 0 : 1;
+    case 's':
+    case 'S':
+    case 'e': return f[1] ? 0 : 2;
+    case 'i':
+    case 'I':
+    case 'f': return f[1] ? 0 : 4;
+    case 'l':
+    case 'L':
+    case 'g': return f[1] ? 0 : 8;
     case 'w': return f[1] == ':' ? atoi(f + 2) : 0;
     case 'd': return strstr(f, ",256") ? 32 : 16;
     case 't':
@@ -48,8 +55,8 @@ static int pqt_ac_fixed_width(const char *f) {
   }
 }
 
-static const char *pqt_arrow_check_array(pqt_arrow_check *c, const struct ArrowSchema *s,
-                                         const struct ArrowArray *a, int depth) {
+static const char *pqt_arrow_check_array(pqt_arrow_check *c, const struct ArrowSchema *s, const struct ArrowArray *a,
+                                         int depth) {
   if (depth > 300) return "nesting too deep";
   if (!s || !a || !s->format) return "missing schema or array";
   if (!a->release) return "array already released";

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int codec = data[0] & 7;
   unsigned cls = data[0] >> 3; /* 0..31 */
   size_t dst_len = ((size_t)data[1] | ((size_t)data[2] << 8));
-  if (cls < 8) dst_len &= 0xff;           /* small outputs */
+  if (cls < 8) dst_len &= 0xff;                 /* small outputs */
   else if (cls < 28) dst_len <<= (cls - 8) / 4; /* up to ~1 MiB */
   else dst_len = 0;
   const uint8_t *src = data + 3;
@@ -33,9 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pqt_error err;
   pqt_error_init(&err);
   pqt_status st = pqt_codec_decompress(ctx, codec, src, src_len, dst, dst_len, &err);
-  if (st != PQT_OK && st != PQT_ECORRUPT &&
-      !(st == PQT_EUNSUPPORTED && !pqt_codec_is_available(codec)))
-    abort();
+  if (st != PQT_OK && st != PQT_ECORRUPT && !(st == PQT_EUNSUPPORTED && !pqt_codec_is_available(codec))) abort();
   if (st != PQT_OK && err.message[0] == '\0') abort();
   free(dst);
 
@@ -45,8 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (pqt_codec_compress(ctx, codec, 0, src, src_len, &out, &err) == PQT_OK) {
       if (out.len > pqt_codec_max_compressed_len(codec, src_len) && src_len) abort();
       uint8_t *back = malloc(src_len ? src_len : 1);
-      if (pqt_codec_decompress(ctx, codec, out.data, out.len, back, src_len, &err) != PQT_OK)
-        abort();
+      if (pqt_codec_decompress(ctx, codec, out.data, out.len, back, src_len, &err) != PQT_OK) abort();
       if (src_len && memcmp(back, src, src_len) != 0) abort();
       free(back);
     }

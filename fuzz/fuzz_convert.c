@@ -39,7 +39,8 @@ static void same_fields(const cv_record *a, const cv_record *b, bool exact_kind)
     if ((x->kind == CV_NULL) != (y->kind == CV_NULL)) die("null changed on the way back");
     if (exact_kind && x->kind != y->kind) die("kind changed on the way back");
     if (x->kind == CV_NULL) continue;
-    if (x->len != y->len || memcmp(a->data + x->off, b->data + y->off, x->len) != 0) die("bytes changed on the way back");
+    if (x->len != y->len || memcmp(a->data + x->off, b->data + y->off, x->len) != 0)
+      die("bytes changed on the way back");
   }
 }
 
@@ -75,7 +76,10 @@ static void csv_check(const cv_record *r, const cv_csv_options *o) {
   cv_bytes_init(b, in, false);
   cv_csv c = {b, *o, false};
   int rc = cv_csv_next(&c, &back, err);
-  if (rc != 1) { fprintf(stderr, "%s\n", err); die("a record written back does not parse"); }
+  if (rc != 1) {
+    fprintf(stderr, "%s\n", err);
+    die("a record written back does not parse");
+  }
   same_fields(r, &back, false);
   free(b);
   cv_input_close(in);
@@ -90,9 +94,15 @@ static void json_string(cv_record *out, const char *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)p[i];
     char e[8];
-    if (c == '"' || c == '\\') { e[0] = '\\'; e[1] = (char)c; e[2] = 0; }
-    else if (c < 0x20) snprintf(e, sizeof e, "\\u%04x", c);
-    else { e[0] = (char)c; e[1] = 0; }
+    if (c == '"' || c == '\\') {
+      e[0] = '\\';
+      e[1] = (char)c;
+      e[2] = 0;
+    } else if (c < 0x20) snprintf(e, sizeof e, "\\u%04x", c);
+    else {
+      e[0] = (char)c;
+      e[1] = 0;
+    }
     if (cv_record_put(out, e, strlen(e)) != 0) die("oom");
   }
   if (cv_record_put(out, "\"", 1) != 0) die("oom");
@@ -113,14 +123,18 @@ static void json_check(cv_json *j, const cv_record *r, const char *keys) {
     json_string(&text, k, strlen(k));
     if (cv_record_put(&text, ":", 1) != 0) die("oom");
     const cv_field *f = &r->f[i];
-    if (f->kind == CV_NULL) { if (cv_record_put(&text, "null", 4) != 0) die("oom"); }
-    else if (f->kind == CV_QUOTED) json_string(&text, r->data + f->off, f->len);
+    if (f->kind == CV_NULL) {
+      if (cv_record_put(&text, "null", 4) != 0) die("oom");
+    } else if (f->kind == CV_QUOTED) json_string(&text, r->data + f->off, f->len);
     else if (cv_record_put(&text, r->data + f->off, f->len) != 0) die("oom");
   }
   if (cv_record_put(&text, "}", 1) != 0) die("oom");
   cv_json j2 = {0};
   int rc = cv_json_parse_line(&j2, text.data, text.dlen, 1, 0, &back, err);
-  if (rc != 1) { fprintf(stderr, "%s\n%.*s\n", err, (int)text.dlen, text.data); die("an object written back does not parse"); }
+  if (rc != 1) {
+    fprintf(stderr, "%s\n%.*s\n", err, (int)text.dlen, text.data);
+    die("an object written back does not parse");
+  }
   same_fields(r, &back, true);
   if (j2.klen != klen || (klen && memcmp(j2.keys, kcopy, klen) != 0)) die("keys changed on the way back");
   (void)j;
@@ -169,7 +183,8 @@ static void infer_check(const rows *rs, int ncols, const int (*map)[MAX_COLS]) {
     cv_infer_init(&s);
     for (int r = 0; r < rs->n; r++)
       for (int i = 0; i < rs->r[r].nf; i++)
-        if (map[r][i] == col) cv_infer_add(&s, rs->r[r].data + rs->r[r].f[i].off, rs->r[r].f[i].len, rs->r[r].f[i].kind);
+        if (map[r][i] == col)
+          cv_infer_add(&s, rs->r[r].data + rs->r[r].f[i].off, rs->r[r].f[i].len, rs->r[r].f[i].kind);
     cv_type t = cv_infer_result(&s);
     struct ArrowSchema sch = {0};
     sch.format = format_of(t, s.frac_digits);
@@ -209,7 +224,8 @@ static void nested_check(const rows *rs, int ncols, const int (*map)[MAX_COLS], 
   }
   for (int r = 0; r < rs->n; r++)
     for (int i = 0; i < rs->r[r].nf; i++)
-      if (map[r][i] < ncols) cv_node_add(&nodes[map[r][i]], rs->r[r].data + rs->r[r].f[i].off, rs->r[r].f[i].len, rs->r[r].f[i].kind);
+      if (map[r][i] < ncols)
+        cv_node_add(&nodes[map[r][i]], rs->r[r].data + rs->r[r].f[i].off, rs->r[r].f[i].len, rs->r[r].f[i].kind);
   char *text = malloc(32);
   size_t len = 0, cap = 32;
   if (!text) die("oom");
@@ -240,7 +256,10 @@ static void nested_check(const rows *rs, int ncols, const int (*map)[MAX_COLS], 
       set[c] = true;
       const cv_field *f = &rs->r[r].f[i];
       if (cv_build_add(&b[c], rs->r[r].data + f->off, f->len, f->kind, err) != 0) {
-        if (!strstr(err, "given twice")) { fprintf(stderr, "%s\n%s\n", err, text); die("a row does not fit the schema inferred from it"); }
+        if (!strstr(err, "given twice")) {
+          fprintf(stderr, "%s\n%s\n", err, text);
+          die("a row does not fit the schema inferred from it");
+        }
         ok = false;
       }
     }
@@ -255,7 +274,10 @@ static void nested_check(const rows *rs, int ncols, const int (*map)[MAX_COLS], 
     }
     const void *top[1] = {NULL};
     struct ArrowArray batch = {rs->n, 0, 0, 1, ncols, top, kp, NULL, no_release, NULL};
-    if (pqt_writer_write_batch(wr, &batch, &e) != PQT_OK) { fprintf(stderr, "%s\n%s\n", e.message, text); die("the writer refused the batch"); }
+    if (pqt_writer_write_batch(wr, &batch, &e) != PQT_OK) {
+      fprintf(stderr, "%s\n%s\n", e.message, text);
+      die("the writer refused the batch");
+    }
   }
   if (wr && ok) {
     if (pqt_writer_close(wr, &e) != PQT_OK) die("close");
@@ -282,7 +304,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (cv_input_open_memory(&in, data + 1, size - 1, err) != 0) return 0;
   cv_bytes *b = malloc(sizeof *b);
   rows *rs = calloc(1, sizeof *rs);
-  int (*map)[MAX_COLS] = calloc(MAX_ROWS, sizeof *map);
+  int(*map)[MAX_COLS] = calloc(MAX_ROWS, sizeof *map);
   char names[MAX_COLS][64];
   int ncols = 0;
   if (!b || !rs || !map) die("oom");
@@ -310,7 +332,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         col = -1;
         for (int k = 0; k < ncols; k++)
           if (strlen(names[k]) == kl && memcmp(names[k], keys, kl) == 0) col = k;
-        if (col < 0 && ncols < MAX_COLS && kl < sizeof names[0]) { memcpy(names[ncols], keys, kl + 1); col = ncols++; }
+        if (col < 0 && ncols < MAX_COLS && kl < sizeof names[0]) {
+          memcpy(names[ncols], keys, kl + 1);
+          col = ncols++;
+        }
         if (col < 0) fits = false;
         keys += kl + 1;
       } else if (i >= ncols) {
@@ -321,8 +346,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!fits) break;
     rs->n++;
   }
-  infer_check(rs, ncols, (const int (*)[MAX_COLS])map);
-  if (json) nested_check(rs, ncols, (const int (*)[MAX_COLS])map, names);
+  infer_check(rs, ncols, (const int(*)[MAX_COLS])map);
+  if (json) nested_check(rs, ncols, (const int(*)[MAX_COLS])map, names);
   for (int i = 0; i < MAX_ROWS; i++) cv_record_free(&rs->r[i]);
   free(rs);
   free(map);

@@ -1,8 +1,7 @@
 /* libFuzzer target for the encoding kernels (src/encoding): byte 0 picks
- * the decoder (14 of them, the delta byte-array ones also in batches), byte 1 a bit width / value width, bytes 2-3 the value count
- * (at most 65535), the rest is the untrusted span. Decoders must never
- * crash, read out of bounds or write past the bounded outputs. Outputs are
- * heap buffers of exactly the requested size so ASan sees any overrun. */
+ * the decoder (14 of them, the delta byte-array ones also in batches), byte 1 a bit width / value width, bytes 2-3 the
+ * value count (at most 65535), the rest is the untrusted span. Decoders must never crash, read out of bounds or write
+ * past the bounded outputs. Outputs are heap buffers of exactly the requested size so ASan sees any overrun. */
 #include <stdlib.h>
 
 #include "core/core.h"
@@ -103,18 +102,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       pqt_delta_byte_array_state_init(&s, NULL);
       size_t fw = param & 1 ? param % 9 : 0;
       size_t half = len / 2;
-      st = pqt_delta_byte_array_decode(&s, span, half, fw, fw ? NULL : offsets, &buf, n / 2,
-                                       &used, &err);
+      st = pqt_delta_byte_array_decode(&s, span, half, fw, fw ? NULL : offsets, &buf, n / 2, &used, &err);
       if (!st)
-        st = pqt_delta_byte_array_decode(&s, span + half, len - half, fw,
-                                         fw ? NULL : offsets + n / 2, &buf, n - n / 2, &used,
-                                         &err);
+        st = pqt_delta_byte_array_decode(&s, span + half, len - half, fw, fw ? NULL : offsets + n / 2, &buf, n - n / 2,
+                                         &used, &err);
       pqt_delta_byte_array_state_free(&s);
       break;
     }
-    case 10:
-      st = pqt_bss_decode(span, len, 1 + param % 16, param % 7, n, out, &err);
-      break;
+    case 10: st = pqt_bss_decode(span, len, 1 + param % 16, param % 7, n, out, &err); break;
     case 12: { /* DELTA_LENGTH_BYTE_ARRAY in batches of 1 + param % 64 */
       pqt_delta_length_decoder d;
       st = pqt_delta_length_init(&d, span, len, &err);
@@ -144,8 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     }
     case 11: { /* legacy BIT_PACKED levels */
-      st = pqt_levels_decode_bit_packed(span, len, param % 17, out, n, (int16_t)param, &used,
-                                        &err);
+      st = pqt_levels_decode_bit_packed(span, len, param % 17, out, n, (int16_t)param, &used, &err);
       break;
     }
   }

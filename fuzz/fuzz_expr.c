@@ -15,12 +15,12 @@
  * scheme (PQT_VERSION_NUMBER marks it); before it they are plain. */
 #ifdef PQT_VERSION_NUMBER
 #define EXPR_WRITE_SCHEMA_INIT(ws) pqt_write_schema_init(ws)
-#define EXPR_COLUMN_INFO_INIT(ci) pqt_column_info_init(ci)
-#define EXPR_COLUMN_BATCH_INIT(b) pqt_column_batch_init(b)
+#define EXPR_COLUMN_INFO_INIT(ci)  pqt_column_info_init(ci)
+#define EXPR_COLUMN_BATCH_INIT(b)  pqt_column_batch_init(b)
 #else
 #define EXPR_WRITE_SCHEMA_INIT(ws) memset((ws), 0, sizeof *(ws))
-#define EXPR_COLUMN_INFO_INIT(ci) memset((ci), 0, sizeof *(ci))
-#define EXPR_COLUMN_BATCH_INIT(b) memset((b), 0, sizeof *(b))
+#define EXPR_COLUMN_INFO_INIT(ci)  memset((ci), 0, sizeof *(ci))
+#define EXPR_COLUMN_BATCH_INIT(b)  memset((b), 0, sizeof *(b))
 #endif
 
 static const char *EXPR_SCHEMA =
@@ -65,11 +65,22 @@ static void expr_make_file(void) {
       const int32_t *off = NULL;
       int16_t defs[1] = {def};
       switch (c) {
-        case 0: memcpy(v, &i32, 4); defs[0] = 0; break; /* required */
-        case 1: case 5: case 6: memcpy(v, &i64, 8); break;
+        case 0:
+          memcpy(v, &i32, 4);
+          defs[0] = 0;
+          break; /* required */
+        case 1:
+        case 5:
+        case 6: memcpy(v, &i64, 8); break;
         case 2: memcpy(v, &dd, 8); break;
-        case 3: case 10: v[0] = (uint8_t)('a' + row % 3); v[1] = (uint8_t)('a' + row % 4); off = offs; break;
-        case 4: case 9: memcpy(v, &i32, 4); break;
+        case 3:
+        case 10:
+          v[0] = (uint8_t)('a' + row % 3);
+          v[1] = (uint8_t)('a' + row % 4);
+          off = offs;
+          break;
+        case 4:
+        case 9: memcpy(v, &i32, 4); break;
         case 7: v[15] = (uint8_t)row; break;
         case 8: v[0] = (uint8_t)(row & 1); break;
         default: break;

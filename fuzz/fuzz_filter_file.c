@@ -19,12 +19,12 @@
 #include "fuzz_alloc.h"
 #include "parquetry.h"
 
-#define FF_FAIL(...)                          \
-  do {                                        \
-    fprintf(stderr, "fuzz_filter_file: ");    \
-    fprintf(stderr, __VA_ARGS__);             \
-    fputc('\n', stderr);                      \
-    abort();                                  \
+#define FF_FAIL(...)                       \
+  do {                                     \
+    fprintf(stderr, "fuzz_filter_file: "); \
+    fprintf(stderr, __VA_ARGS__);          \
+    fputc('\n', stderr);                   \
+    abort();                               \
   } while (0)
 
 static void ff_check(pqt_status st, const pqt_error *err, const char *what) {

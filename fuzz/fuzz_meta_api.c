@@ -29,12 +29,12 @@
 #include "parquetry_arrow.h"
 #include "parquetry_meta.h"
 
-#define MA_FAIL(...)                     \
-  do {                                   \
-    fprintf(stderr, "fuzz_meta_api: ");  \
-    fprintf(stderr, __VA_ARGS__);        \
-    fputc('\n', stderr);                 \
-    abort();                             \
+#define MA_FAIL(...)                    \
+  do {                                  \
+    fprintf(stderr, "fuzz_meta_api: "); \
+    fprintf(stderr, __VA_ARGS__);       \
+    fputc('\n', stderr);                \
+    abort();                            \
   } while (0)
 
 static void ma_check(pqt_status st, const pqt_error *err, const char *what) {

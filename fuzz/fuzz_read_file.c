@@ -31,12 +31,12 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
-#define RF_FAIL(...)                  \
-  do {                                \
+#define RF_FAIL(...)                     \
+  do {                                   \
     fprintf(stderr, "fuzz_read_file: "); \
-    fprintf(stderr, __VA_ARGS__);     \
-    fputc('\n', stderr);              \
-    abort();                          \
+    fprintf(stderr, __VA_ARGS__);        \
+    fputc('\n', stderr);                 \
+    abort();                             \
   } while (0)
 
 static void rf_check_status(pqt_status st, const pqt_error *err, const char *what) {

@@ -19,12 +19,12 @@
 #include "fuzz_alloc.h"
 #include "parquetry.h"
 
-#define SV_FAIL(...)                      \
-  do {                                    \
-    fprintf(stderr, "fuzz_salvage: ");    \
-    fprintf(stderr, __VA_ARGS__);         \
-    fputc('\n', stderr);                  \
-    abort();                              \
+#define SV_FAIL(...)                   \
+  do {                                 \
+    fprintf(stderr, "fuzz_salvage: "); \
+    fprintf(stderr, __VA_ARGS__);      \
+    fputc('\n', stderr);               \
+    abort();                           \
   } while (0)
 
 static const char *const schemas[] = {

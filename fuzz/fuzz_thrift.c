@@ -11,8 +11,7 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-static void check(const pqt_thrift_desc *d, const uint8_t *data, size_t size,
-                  const pqt_thrift_limits *lim) {
+static void check(const pqt_thrift_desc *d, const uint8_t *data, size_t size, const pqt_thrift_limits *lim) {
   void *m1 = calloc(1, d->size), *m2 = calloc(1, d->size);
   pqt_arena a1, a2;
   pqt_arena_init(&a1, NULL);
@@ -57,7 +56,8 @@ static void check(const pqt_thrift_desc *d, const uint8_t *data, size_t size,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  pqt_thrift_limits tight = {.max_depth = 8, .max_string_bytes = 64, .max_container_elems = 64, .max_alloc_bytes = 4096};
+  pqt_thrift_limits tight = {
+      .max_depth = 8, .max_string_bytes = 64, .max_container_elems = 64, .max_alloc_bytes = 4096};
   const pqt_thrift_limits *lim = (size && data[0] == 0xff) ? &tight : NULL;
   check(&pqt_desc_file_metadata, data, size, lim);
   check(&pqt_desc_page_header, data, size, lim);

@@ -35,7 +35,6 @@ static void variant_check_value(const pqt_variant *v) {
   pqt_variant_owned_free(&r);
 }
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size >= 2) {

@@ -39,8 +39,8 @@ typedef struct column {
   int16_t max_def, max_rep;
   int16_t *def, *rep;
   int64_t n_levels, n_values;
-  uint8_t *values;    /* fixed width, or bytes of strings */
-  int32_t *offsets;   /* strings */
+  uint8_t *values;  /* fixed width, or bytes of strings */
+  int32_t *offsets; /* strings */
   size_t width;
 } column;
 
@@ -70,8 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       col->max_rep = 1;
       col->width = 4;
     } else {
-      pos += snprintf(schema + pos, sizeof schema - (size_t)pos, " %s %s c%d%s;", col->optional ? "optional" : "required",
-                      prim[col->type], c, col->type == T_STR ? " (STRING)" : "");
+      pos +=
+          snprintf(schema + pos, sizeof schema - (size_t)pos, " %s %s c%d%s;", col->optional ? "optional" : "required",
+                   prim[col->type], c, col->type == T_STR ? " (STRING)" : "");
       col->max_def = (int16_t)col->optional;
       col->width = widths[col->type];
     }
@@ -91,8 +92,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       int entries = 1;
       if (col->type == T_LIST) {
         uint32_t shape = take(&in, 8); /* 0 null list, 1 empty, else 1..6 elements */
-        if (shape == 0) { col->def[col->n_levels] = 0; col->rep[col->n_levels++] = 0; continue; }
-        if (shape == 1) { col->def[col->n_levels] = 1; col->rep[col->n_levels++] = 0; continue; }
+        if (shape == 0) {
+          col->def[col->n_levels] = 0;
+          col->rep[col->n_levels++] = 0;
+          continue;
+        }
+        if (shape == 1) {
+          col->def[col->n_levels] = 1;
+          col->rep[col->n_levels++] = 0;
+          continue;
+        }
         entries = (int)shape - 1;
       }
       for (int k = 0; k < entries; k++) {
@@ -162,7 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             l1++;
           } while (l1 < col->n_levels && col->rep[l1] != 0);
         }
-        const void *vals = col->type == T_STR ? (const void *)col->values : (const void *)(col->values + col->width * (size_t)vpos[c]);
+        const void *vals =
+            col->type == T_STR ? (const void *)col->values : (const void *)(col->values + col->width * (size_t)vpos[c]);
         pqt_status st = pqt_writer_write_column(w, c, l1 - l0, col->max_def ? col->def + l0 : NULL,
                                                 col->max_rep ? col->rep + l0 : NULL, vals,
                                                 col->type == T_STR ? col->offsets + vpos[c] : NULL, v1 - vpos[c], &e);
@@ -198,7 +208,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           pqt_column_batch_init(&b);
           if (pqt_column_reader_next(cr, 1 + (int64_t)(size % 97), &b, &e) != PQT_OK) fail(e.message);
           if (b.n_levels == 0) break;
-          if (lpos + b.n_levels > col->n_levels || vpos + b.n_values > col->n_values) fail("more data read than written");
+          if (lpos + b.n_levels > col->n_levels || vpos + b.n_values > col->n_values)
+            fail("more data read than written");
           for (int64_t i = 0; i < b.n_levels; i++) {
             if (col->max_def && b.def_levels[i] != col->def[lpos + i]) fail("definition level differs");
             if (col->max_rep && b.rep_levels[i] != col->rep[lpos + i]) fail("repetition level differs");

@@ -113,8 +113,11 @@ static void walk_chunk(pqt_reader *r, const uint8_t *file, int32_t g, int32_t le
     if (pg.rep_len && pg.rep_encoding == PQT_ENC_RLE) enc_seed(1, bit_width(ln->max_rep), nv, pg.rep, pg.rep_len);
     if (pg.def_len && pg.def_encoding == PQT_ENC_BIT_PACKED)
       enc_seed(11, bit_width(ln->max_def), nv, pg.def, pg.def_len);
-    size_t w = t == PQT_INT32 || t == PQT_FLOAT ? 4 : t == PQT_INT64 || t == PQT_DOUBLE ? 8 : t == PQT_INT96 ? 12
-             : t == PQT_FIXED_LEN_BYTE_ARRAY ? (size_t)ln->type_length : 0;
+    size_t w = t == PQT_INT32 || t == PQT_FLOAT    ? 4
+               : t == PQT_INT64 || t == PQT_DOUBLE ? 8
+               : t == PQT_INT96                    ? 12
+               : t == PQT_FIXED_LEN_BYTE_ARRAY     ? (size_t)ln->type_length
+                                                   : 0;
     switch (pg.encoding) {
       case PQT_ENC_PLAIN:
         if (t == PQT_BOOLEAN) enc_seed(4, 0, nv, pg.values, pg.values_len);
@@ -127,9 +130,7 @@ static void walk_chunk(pqt_reader *r, const uint8_t *file, int32_t g, int32_t le
       case PQT_ENC_RLE:
         if (t == PQT_BOOLEAN && pg.values_len > 4) enc_seed(4, 0, nv, pg.values + 4, pg.values_len - 4);
         break;
-      case PQT_ENC_DELTA_BINARY_PACKED:
-        enc_seed(t == PQT_INT32 ? 6 : 7, 31, nv, pg.values, pg.values_len);
-        break;
+      case PQT_ENC_DELTA_BINARY_PACKED: enc_seed(t == PQT_INT32 ? 6 : 7, 31, nv, pg.values, pg.values_len); break;
       case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
         enc_seed(8, 0, nv, pg.values, pg.values_len);
         enc_seed(12, 7, nv, pg.values, pg.values_len);
@@ -141,8 +142,7 @@ static void walk_chunk(pqt_reader *r, const uint8_t *file, int32_t g, int32_t le
       case PQT_ENC_BYTE_STREAM_SPLIT:
         if (w) enc_seed(10, (unsigned)(w - 1), nv, pg.values, pg.values_len);
         break;
-      default:
-        break;
+      default: break;
     }
   }
   pqt_page_reader_free(&pr);
@@ -170,7 +170,8 @@ static void do_file(const char *path) {
         put(g_arrow_out, "arrow", 8 + 16, NULL, 0, kv->value.ptr, (size_t)kv->value.len);
     }
     for (int32_t g = 0; g < r->md.row_groups.n && g < 4; g++)
-      for (int32_t i = 0; i < r->schema->n_leaves && i < 64 && r->md.row_groups.items[g].columns.n == r->schema->n_leaves; i++)
+      for (int32_t i = 0;
+           i < r->schema->n_leaves && i < 64 && r->md.row_groups.items[g].columns.n == r->schema->n_leaves; i++)
         walk_chunk(r, data, g, i);
     pqt_reader_close(r);
   }

@@ -48,9 +48,9 @@ extern "C" {
 #define PQT_API
 #endif
 
-#define PQT_VERSION_MAJOR 0
-#define PQT_VERSION_MINOR 1
-#define PQT_VERSION_PATCH 0
+#define PQT_VERSION_MAJOR  0
+#define PQT_VERSION_MINOR  1
+#define PQT_VERSION_PATCH  0
 #define PQT_VERSION_STRING "0.1.0"
 
 /* The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH
@@ -94,7 +94,7 @@ typedef enum pqt_encoding {
   PQT_ENCODING_PLAIN = 0,
   PQT_ENCODING_PLAIN_DICTIONARY = 2, /* deprecated: v1 dictionary pages */
   PQT_ENCODING_RLE = 3,
-  PQT_ENCODING_BIT_PACKED = 4,       /* deprecated: levels only */
+  PQT_ENCODING_BIT_PACKED = 4, /* deprecated: levels only */
   PQT_ENCODING_DELTA_BINARY_PACKED = 5,
   PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY = 6,
   PQT_ENCODING_DELTA_BYTE_ARRAY = 7,
@@ -150,13 +150,13 @@ typedef int pqt_status;
 
 enum {
   PQT_OK = 0,
-  PQT_EINVAL = 1,      /* misuse of the API (bad argument, wrong state) */
-  PQT_ENOMEM = 2,      /* an allocation failed */
-  PQT_EIO = 3,         /* the source or sink failed */
-  PQT_ECORRUPT = 4,    /* the file is malformed */
-  PQT_EUNSUPPORTED = 5,/* valid, but a feature or codec is not available */
-  PQT_ECRYPTO = 6,     /* a key is missing or authentication failed */
-  PQT_ELIMIT = 7       /* a configured resource limit was exceeded */
+  PQT_EINVAL = 1,       /* misuse of the API (bad argument, wrong state) */
+  PQT_ENOMEM = 2,       /* an allocation failed */
+  PQT_EIO = 3,          /* the source or sink failed */
+  PQT_ECORRUPT = 4,     /* the file is malformed */
+  PQT_EUNSUPPORTED = 5, /* valid, but a feature or codec is not available */
+  PQT_ECRYPTO = 6,      /* a key is missing or authentication failed */
+  PQT_ELIMIT = 7        /* a configured resource limit was exceeded */
 };
 
 /* Where an error happened; fields are -1 when not applicable. Output
@@ -209,8 +209,8 @@ PQT_API const pqt_allocator *pqt_default_allocator(void);
  * Thread-safe.
  */
 typedef struct pqt_buffer_pool pqt_buffer_pool;
-PQT_API pqt_status pqt_buffer_pool_create(pqt_buffer_pool **out, const pqt_allocator *alloc,
-                                          uint64_t budget_bytes, pqt_error *err);
+PQT_API pqt_status pqt_buffer_pool_create(pqt_buffer_pool **out, const pqt_allocator *alloc, uint64_t budget_bytes,
+                                          pqt_error *err);
 PQT_API void pqt_buffer_pool_destroy(pqt_buffer_pool *pool);
 
 /* ------------------------------------------------------------------ */
@@ -226,14 +226,12 @@ PQT_API void pqt_buffer_pool_destroy(pqt_buffer_pool *pool);
  * pqt_io_open_file and pqt_io_from_buffer, which fill it).
  */
 typedef struct pqt_io {
-  size_t struct_size;           /* set by pqt_io_init */
-  pqt_status (*read_at)(void *private_data, uint64_t offset, void *dst,
-                        size_t n, pqt_error *err);
-  pqt_status (*borrow_at)(void *private_data, uint64_t offset, size_t n,
-                          const uint8_t **out, pqt_error *err);
+  size_t struct_size; /* set by pqt_io_init */
+  pqt_status (*read_at)(void *private_data, uint64_t offset, void *dst, size_t n, pqt_error *err);
+  pqt_status (*borrow_at)(void *private_data, uint64_t offset, size_t n, const uint8_t **out, pqt_error *err);
   void (*release)(void *private_data); /* may be NULL */
   uint64_t size;
-  void *private_data;           /* owned by the source; freed by release */
+  void *private_data; /* owned by the source; freed by release */
 } pqt_io;
 
 PQT_API void pqt_io_init_sized(pqt_io *io, size_t struct_size);
@@ -242,15 +240,12 @@ static inline void pqt_io_init(pqt_io *io) { pqt_io_init_sized(io, sizeof *io); 
 
 /* A source over a file (memory-mapped when possible), into an io set up by
  * pqt_io_init. Release with io->release (or hand it to a reader). */
-PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path,
-                                    const pqt_allocator *alloc, pqt_error *err);
+PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allocator *alloc, pqt_error *err);
 
 /* A source over a caller's buffer (borrowed: it must outlive the source),
  * into an io set up by pqt_io_init. */
-PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
-                                      const pqt_allocator *alloc,
+PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len, const pqt_allocator *alloc,
                                       pqt_error *err);
-
 
 /* ------------------------------------------------------------------ */
 /* Strings returned by the library                                     */
@@ -292,9 +287,9 @@ PQT_API void pqt_string_free(pqt_string *s);
  * (parquet-java's external key material) is the key_retriever's business.
  */
 typedef struct pqt_column_key { /* a fixed value struct, used in arrays (no struct_size) */
-  const char *path;        /* dotted column path; borrowed until pqt_reader_open returns */
-  const uint8_t *key;      /* borrowed until pqt_reader_open returns (copied there) */
-  size_t key_len;          /* 16, 24 or 32 */
+  const char *path;             /* dotted column path; borrowed until pqt_reader_open returns */
+  const uint8_t *key;           /* borrowed until pqt_reader_open returns (copied there) */
+  size_t key_len;               /* 16, 24 or 32 */
 } pqt_column_key;
 
 /*
@@ -304,8 +299,7 @@ typedef struct pqt_column_key { /* a fixed value struct, used in arrays (no stru
  * return PQT_OK; any other status means "unknown key" (fill err to say why).
  */
 typedef pqt_status (*pqt_key_retriever_fn)(void *ctx, const uint8_t *key_metadata, size_t key_metadata_len,
-                                           const char *column_path, uint8_t *key_out, size_t *key_len,
-                                           pqt_error *err);
+                                           const char *column_path, uint8_t *key_out, size_t *key_len, pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                              */
@@ -333,15 +327,15 @@ typedef struct pqt_read_options {
   /* Decryption (see above); all empty by default. The keys, the column_keys
    * array and aad_prefix are copied at open: borrowed only until
    * pqt_reader_open returns. */
-  const uint8_t *footer_key;    /* footer key (16, 24 or 32 bytes), or NULL */
+  const uint8_t *footer_key; /* footer key (16, 24 or 32 bytes), or NULL */
   size_t footer_key_len;
   const pqt_column_key *column_keys;
   int32_t n_column_keys;
-  const uint8_t *aad_prefix;    /* NULL: none given */
+  const uint8_t *aad_prefix; /* NULL: none given */
   size_t aad_prefix_len;
   pqt_key_retriever_fn key_retriever; /* NULL: none */
-  void *key_retriever_ctx;      /* must outlive the reader (and its streams) */
-  int verify_footer_signature;  /* plaintext footers: check the signature when a key is at hand (default 1) */
+  void *key_retriever_ctx;            /* must outlive the reader (and its streams) */
+  int verify_footer_signature;        /* plaintext footers: check the signature when a key is at hand (default 1) */
   /* What corrupt data does: PQT_FAIL (default) stops the read with the
    * error. PQT_SKIP_CORRUPT reports each loss through on_skip (when set) and
    * goes on (spec: "Error recovery"): a bad page loses the rows it held, a
@@ -355,7 +349,7 @@ typedef struct pqt_read_options {
    * groups are decoded whole before any of their rows go out. */
   int on_error;
   void (*on_skip)(void *ctx, const pqt_error *what, int64_t rows_lost);
-  void *on_skip_ctx;            /* borrowed: must outlive the reader and its streams */
+  void *on_skip_ctx; /* borrowed: must outlive the reader and its streams */
   /* Decompression bombs: a page may not claim more uncompressed bytes than
    * max_page_expansion times its compressed size plus page_expansion_floor,
    * nor more than max_page_bytes (defaults 64, 1 MiB, 1 GiB; a larger claim
@@ -379,17 +373,13 @@ static inline void pqt_read_options_init(pqt_read_options *opts) { pqt_read_opti
  * still gives the caller a complete error. opts may be
  * NULL for defaults. The footer is read and validated here.
  */
-PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io,
-                                   const pqt_read_options *opts, pqt_error *err);
+PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts, pqt_error *err);
 /* Convenience: open a file by path (memory-mapped when possible). */
-PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path,
-                                        const pqt_read_options *opts,
+PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, const pqt_read_options *opts,
                                         pqt_error *err);
 /* Convenience: open a caller's buffer, which must outlive the reader and
  * the streams and column readers made from it. */
-PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data,
-                                          size_t len,
-                                          const pqt_read_options *opts,
+PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len, const pqt_read_options *opts,
                                           pqt_error *err);
 /* Close the reader. Streams and column readers made from it stay valid
  * (each holds a reference); the last one released frees what is shared. */
@@ -415,15 +405,12 @@ PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struc
                                            int32_t max);
 
 /* The schema in the message syntax ("message schema { ... }"). */
-PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out,
-                                          pqt_error *err);
+PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, pqt_error *err);
 /* The whole FileMetaData as JSON, keys named as in parquet.thrift.
  * indent 0 gives one line, otherwise pretty-printed with that many spaces. */
-PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent,
-                                            pqt_string *out, pqt_error *err);
+PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt_string *out, pqt_error *err);
 /* A readable multi-line summary of the metadata (what `parquetry meta` prints). */
-PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r,
-                                               pqt_string *out, pqt_error *err);
+PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err);
 /* The summary in a style: PQT_SUMMARY_READABLE (what pqt_reader_metadata_summary
  * gives: labelled lines no wider than `width` columns, 0 = 80; longer values
  * are cut, ending "...") or PQT_SUMMARY_PARQUET_TOOLS (a line per column chunk
@@ -441,21 +428,20 @@ PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32
  * up by pqt_column_info_init). Strings are the reader's: valid until it is
  * closed. */
 typedef struct pqt_column_info {
-  size_t struct_size;      /* set by pqt_column_info_init */
-  const char *path;        /* dotted path, e.g. "a.list.element" */
-  int32_t physical_type;   /* a pqt_type value (PQT_TYPE_INT32, ...) */
-  int32_t type_length;     /* FIXED_LEN_BYTE_ARRAY width, else 0 */
+  size_t struct_size;    /* set by pqt_column_info_init */
+  const char *path;      /* dotted path, e.g. "a.list.element" */
+  int32_t physical_type; /* a pqt_type value (PQT_TYPE_INT32, ...) */
+  int32_t type_length;   /* FIXED_LEN_BYTE_ARRAY width, else 0 */
   int16_t max_def_level;
   int16_t max_rep_level;
-  int32_t logical_type;    /* a pqt_logical value: the column's LogicalType, or the one its
-                              ConvertedType implies; PQT_LOGICAL_NONE when it has neither */
+  int32_t logical_type; /* a pqt_logical value: the column's LogicalType, or the one its
+                           ConvertedType implies; PQT_LOGICAL_NONE when it has neither */
 } pqt_column_info;
 
 PQT_API void pqt_column_info_init_sized(pqt_column_info *info, size_t struct_size);
 static inline void pqt_column_info_init(pqt_column_info *info) { pqt_column_info_init_sized(info, sizeof *info); }
 
-PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, pqt_column_info *out,
-                                          pqt_error *err);
+PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, pqt_column_info *out, pqt_error *err);
 
 /*
  * One batch of a column chunk, for callers that assemble records
@@ -468,13 +454,13 @@ PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, p
  * pqt_column_batch_init before the first call.
  */
 typedef struct pqt_column_batch {
-  size_t struct_size;      /* set by pqt_column_batch_init */
+  size_t struct_size; /* set by pqt_column_batch_init */
   int64_t n_levels;
   const int16_t *def_levels;
   const int16_t *rep_levels;
   int64_t n_values;
   const void *values;
-  const int32_t *offsets;  /* BYTE_ARRAY only: offsets[0] may be non-zero */
+  const int32_t *offsets; /* BYTE_ARRAY only: offsets[0] may be non-zero */
 } pqt_column_batch;
 
 PQT_API void pqt_column_batch_init_sized(pqt_column_batch *b, size_t struct_size);
@@ -484,8 +470,8 @@ typedef struct pqt_column_reader pqt_column_reader;
 
 /* Read column `column` of row group `row_group` (the whole chunk is
  * decoded here; batches are then handed out without further decoding). */
-PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r, int32_t row_group,
-                                          int32_t column, pqt_error *err);
+PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r, int32_t row_group, int32_t column,
+                                          pqt_error *err);
 /* The next at most max_levels entries; n_levels == 0 at the end. Batches
  * end where a record ends (the next entry has repetition level 0) unless a
  * single record is longer than max_levels. */
@@ -502,7 +488,7 @@ struct ArrowArrayStream;
 /* The pointers here are borrowed and read during the call that takes the
  * options only (pqt_reader_get_stream, pqt_reader_write_text). */
 typedef struct pqt_scan_options {
-  size_t struct_size;      /* set by pqt_scan_options_init */
+  size_t struct_size; /* set by pqt_scan_options_init */
   /* Projection: top-level field names or dotted paths ("a.b.c"), in any
    * order; the output keeps schema order. NULL/0 = every column. */
   const char *const *columns;
@@ -539,12 +525,12 @@ static inline void pqt_scan_options_init(pqt_scan_options *opts) { pqt_scan_opti
  * reference to what it needs from the reader: it stays valid after
  * pqt_reader_close (the stream's release then frees the reader's state and
  * releases its io; a buffer given to pqt_reader_open_buffer, and a shared
- * pqt_read_options.buffer_pool, must outlive the stream too). Batches (ArrowArray) stay valid after both are released. On
- * failure *out is a released stream (out->release == NULL), whatever it held.
- * See README.md for the Parquet -> Arrow type mapping.
+ * pqt_read_options.buffer_pool, must outlive the stream too). Batches (ArrowArray) stay valid after both are released.
+ * On failure *out is a released stream (out->release == NULL), whatever it held. See README.md for the Parquet -> Arrow
+ * type mapping.
  */
-PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts,
-                                         struct ArrowArrayStream *out, pqt_error *err);
+PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts, struct ArrowArrayStream *out,
+                                         pqt_error *err);
 
 typedef enum pqt_text_format {
   PQT_TEXT_JSONL = 0, /* one JSON object per row, canonical value forms */
@@ -580,8 +566,7 @@ PQT_API pqt_status pqt_reader_describe_pages(pqt_reader *r, const char *column, 
  * *n_problems counts them all.
  * Returns PQT_OK when the check ran (whatever it found).
  */
-PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems,
-                                     pqt_error *err);
+PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ctx, int64_t *n_problems, pqt_error *err);
 
 /*
  * What pqt_reader_verify_ex found. Set up with pqt_verify_report_init:
@@ -595,19 +580,18 @@ PQT_API pqt_status pqt_reader_verify(pqt_reader *r, pqt_write_fn write, void *ct
  * never as sound. pqt_reader_verify counts it in *n_problems.
  */
 typedef struct pqt_verify_report {
-  size_t struct_size;      /* sizeof(pqt_verify_report) as the caller was compiled */
-  int64_t problems;        /* problems found, each written as a line */
-  int64_t unchecked;       /* things not checked for lack of a key */
-  int64_t chunks_checked;  /* column chunks checked */
+  size_t struct_size;     /* sizeof(pqt_verify_report) as the caller was compiled */
+  int64_t problems;       /* problems found, each written as a line */
+  int64_t unchecked;      /* things not checked for lack of a key */
+  int64_t chunks_checked; /* column chunks checked */
 } pqt_verify_report;
 
 PQT_API void pqt_verify_report_init(pqt_verify_report *report);
 PQT_API pqt_status pqt_reader_verify_ex(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_verify_report *report,
                                         pqt_error *err);
 
-PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts,
-                                         pqt_text_format format, int64_t limit,
-                                         pqt_write_fn write, void *ctx, pqt_error *err);
+PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts, pqt_text_format format,
+                                         int64_t limit, pqt_write_fn write, void *ctx, pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
@@ -629,30 +613,30 @@ struct ArrowArray;
  * Embedded by value in pqt_write_options and pqt_column_override: its own
  * struct_size tells the library where the fields after it are. */
 typedef struct pqt_column_options {
-  size_t struct_size;   /* set by pqt_column_options_init (or pqt_write_options_init) */
-  int32_t codec;        /* a pqt_codec value: PQT_CODEC_SNAPPY (default), _UNCOMPRESSED,
-                           _GZIP, _BROTLI, _ZSTD, _LZ4_RAW, or _LZ4 (deprecated Hadoop
-                           framing: only on explicit request; LZO is not written) */
-  int32_t codec_level;  /* 0 = the codec's default */
-  int32_t encoding;     /* value encoding when not dictionary encoded (a pqt_encoding value);
-                           in pqt_write_options.defaults it applies to the columns whose
-                           type it fits, in an override it must fit. -1 = default: PLAIN (v1 pages); v2 pages: DELTA_BINARY_PACKED
-                           for INT32/INT64, DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY,
-                           RLE for BOOLEAN, PLAIN otherwise */
-  int32_t dictionary;   /* 1 (default): RLE_DICTIONARY first, falling back to `encoding`
-                           when the dictionary outgrows dictionary_page_size_limit */
+  size_t struct_size;                 /* set by pqt_column_options_init (or pqt_write_options_init) */
+  int32_t codec;                      /* a pqt_codec value: PQT_CODEC_SNAPPY (default), _UNCOMPRESSED,
+                                         _GZIP, _BROTLI, _ZSTD, _LZ4_RAW, or _LZ4 (deprecated Hadoop
+                                         framing: only on explicit request; LZO is not written) */
+  int32_t codec_level;                /* 0 = the codec's default */
+  int32_t encoding;                   /* value encoding when not dictionary encoded (a pqt_encoding value);
+                                         in pqt_write_options.defaults it applies to the columns whose
+                                         type it fits, in an override it must fit. -1 = default: PLAIN (v1 pages); v2 pages:
+                                         DELTA_BINARY_PACKED                   for INT32/INT64, DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY,                   RLE for BOOLEAN,
+                                         PLAIN otherwise */
+  int32_t dictionary;                 /* 1 (default): RLE_DICTIONARY first, falling back to `encoding`
+                                         when the dictionary outgrows dictionary_page_size_limit */
   int64_t dictionary_page_size_limit; /* bytes (default 1 MiB) */
-  int32_t page_version; /* 1 (default) or 2 */
-  int64_t page_size;    /* target encoded bytes per data page (default 1 MiB) */
-  int64_t page_row_limit; /* most rows per page (default 20000) */
-  int32_t statistics;   /* page and chunk statistics (default 1) */
+  int32_t page_version;               /* 1 (default) or 2 */
+  int64_t page_size;                  /* target encoded bytes per data page (default 1 MiB) */
+  int64_t page_row_limit;             /* most rows per page (default 20000) */
+  int32_t statistics;                 /* page and chunk statistics (default 1) */
   int32_t statistics_truncate_length; /* binary bounds cut to this (default 64; 0 = never) */
-  int32_t page_index;   /* ColumnIndex + OffsetIndex (default 1; a chunk with a page of
-                           only NaNs gets no ColumnIndex: such a page has no bounds) */
-  int32_t bloom_filter; /* split-block Bloom filter (default 0) */
-  int64_t bloom_ndv;    /* expected distinct values per row group (default 100000) */
-  double bloom_fpp;     /* false-positive probability (default 0.01) */
-  int32_t crc;          /* page CRC32 (default 1) */
+  int32_t page_index;                 /* ColumnIndex + OffsetIndex (default 1; a chunk with a page of
+                                         only NaNs gets no ColumnIndex: such a page has no bounds) */
+  int32_t bloom_filter;               /* split-block Bloom filter (default 0) */
+  int64_t bloom_ndv;                  /* expected distinct values per row group (default 100000) */
+  double bloom_fpp;                   /* false-positive probability (default 0.01) */
+  int32_t crc;                        /* page CRC32 (default 1) */
 } pqt_column_options;
 
 PQT_API void pqt_column_options_init_sized(pqt_column_options *o, size_t struct_size);
@@ -662,54 +646,54 @@ static inline void pqt_column_options_init(pqt_column_options *o) { pqt_column_o
  * leaves). No struct_size of its own: its size follows options.struct_size,
  * which must be the same in every element of an array. */
 typedef struct pqt_column_override {
-  const char *path;              /* borrowed until the writer is open (pqt_writer_open_* returns) */
-  pqt_column_options options;    /* start from pqt_column_options_init */
+  const char *path;           /* borrowed until the writer is open (pqt_writer_open_* returns) */
+  pqt_column_options options; /* start from pqt_column_options_init */
 } pqt_column_override;
 
 /* A fixed value struct, used in arrays (no struct_size). */
 typedef struct pqt_sorting_column_spec {
-  int32_t column;      /* leaf column index */
+  int32_t column; /* leaf column index */
   int32_t descending;
   int32_t nulls_first;
 } pqt_sorting_column_spec;
 
 /* One key-value pair of a column chunk's metadata. */
 typedef struct pqt_column_key_value {
-  int32_t column;      /* leaf column index */
+  int32_t column; /* leaf column index */
   const char *key;
-  const char *value;   /* NULL: a key without value */
+  const char *value; /* NULL: a key without value */
 } pqt_column_key_value;
 
 enum {
   PQT_COMPAT_NONE = 0,
-  PQT_COMPAT_SPARK_INT96 = 1,  /* timestamps as INT96, no unsigned 64-bit (INT64 instead) */
-  PQT_COMPAT_SPARK_MICROS = 2  /* timestamps coerced to MICROS, no unsigned 64-bit */
+  PQT_COMPAT_SPARK_INT96 = 1, /* timestamps as INT96, no unsigned 64-bit (INT64 instead) */
+  PQT_COMPAT_SPARK_MICROS = 2 /* timestamps coerced to MICROS, no unsigned 64-bit */
 };
 
 /* Read when the writer opens; pointer fields say how long they must live. */
 typedef struct pqt_write_options {
-  size_t struct_size;                /* set by pqt_write_options_init */
-  const pqt_allocator *alloc;        /* NULL: malloc. Borrowed: must outlive the writer */
-  pqt_column_options defaults;       /* for every column */
-  const pqt_column_override *columns;/* per-column overrides (last match wins); the array and
-                                        its paths are borrowed until pqt_writer_open_* returns */
+  size_t struct_size;                 /* set by pqt_write_options_init */
+  const pqt_allocator *alloc;         /* NULL: malloc. Borrowed: must outlive the writer */
+  pqt_column_options defaults;        /* for every column */
+  const pqt_column_override *columns; /* per-column overrides (last match wins); the array and
+                                         its paths are borrowed until pqt_writer_open_* returns */
   int32_t n_columns;
-  int64_t row_group_rows;            /* default 1048576 */
-  int64_t row_group_bytes;           /* compressed bytes, default 128 MiB */
-  const char *const *kv_keys;        /* key-value metadata; the arrays and strings are borrowed
-                                        until pqt_writer_close (the footer is written there) */
+  int64_t row_group_rows;     /* default 1048576 */
+  int64_t row_group_bytes;    /* compressed bytes, default 128 MiB */
+  const char *const *kv_keys; /* key-value metadata; the arrays and strings are borrowed
+                                 until pqt_writer_close (the footer is written there) */
   const char *const *kv_values;
   int32_t n_kv;
   const pqt_sorting_column_spec *sorting_columns; /* borrowed until pqt_writer_close */
   int32_t n_sorting_columns;
-  const char *created_by;            /* NULL: "parquetry version X (build Y)"; borrowed until
-                                        pqt_writer_close */
-  int32_t compat;                    /* PQT_COMPAT_* (Arrow schemas only) */
-  int32_t int96_as_fixed;            /* INT96 columns take fixed_size_binary(12) batches (the
-                                        stored bytes, as read with pqt_read_options.int96_as_fixed) */
-  int32_t write_arrow_schema;        /* store the Arrow schema as ARROW:schema (Arrow schemas
-                                        only; default 0: our encoding has been checked by our
-                                        own decoder and flatc, not yet by Arrow C++) */
+  const char *created_by;     /* NULL: "parquetry version X (build Y)"; borrowed until
+                                 pqt_writer_close */
+  int32_t compat;             /* PQT_COMPAT_* (Arrow schemas only) */
+  int32_t int96_as_fixed;     /* INT96 columns take fixed_size_binary(12) batches (the
+                                 stored bytes, as read with pqt_read_options.int96_as_fixed) */
+  int32_t write_arrow_schema; /* store the Arrow schema as ARROW:schema (Arrow schemas
+                                 only; default 0: our encoding has been checked by our
+                                 own decoder and flatc, not yet by Arrow C++) */
   /* Key-value metadata of column chunks (ColumnMetaData.key_value_metadata),
    * written on every chunk of their leaf column; a key given twice for one
    * column: the last wins. */
@@ -743,11 +727,11 @@ static inline void pqt_write_options_init(pqt_write_options *o) {
 /* Where the schema comes from: exactly one member set. Read while the
  * writer opens only: what it points to may go once pqt_writer_open_* returns. */
 typedef struct pqt_write_schema {
-  size_t struct_size;                  /* set by pqt_write_schema_init (or `.struct_size = sizeof(pqt_write_schema)`) */
-  const char *message;                 /* message syntax ("message m { ... }") */
-  const struct ArrowSchema *arrow;     /* a struct schema (record batch); not released */
-  const pqt_reader *like;              /* the schema of an open file (LIST/MAP written
-                                          in the standard 3-level form) */
+  size_t struct_size;              /* set by pqt_write_schema_init (or `.struct_size = sizeof(pqt_write_schema)`) */
+  const char *message;             /* message syntax ("message m { ... }") */
+  const struct ArrowSchema *arrow; /* a struct schema (record batch); not released */
+  const pqt_reader *like;          /* the schema of an open file (LIST/MAP written
+                                      in the standard 3-level form) */
 } pqt_write_schema;
 
 PQT_API void pqt_write_schema_init_sized(pqt_write_schema *ws, size_t struct_size);
@@ -756,29 +740,25 @@ static inline void pqt_write_schema_init(pqt_write_schema *ws) { pqt_write_schem
 
 /* Write to `path`: a temporary name in the same folder, renamed on a
  * successful close (a failed or discarded writer removes it). */
-PQT_API pqt_status pqt_writer_open_file(pqt_writer **out, const char *path,
-                                        const pqt_write_schema *schema,
+PQT_API pqt_status pqt_writer_open_file(pqt_writer **out, const char *path, const pqt_write_schema *schema,
                                         const pqt_write_options *opts, pqt_error *err);
 /* Write into *dst (bytes appended; dst->alloc used when set). The caller
  * owns dst and frees it with pqt_string_free. */
-PQT_API pqt_status pqt_writer_open_buffer(pqt_writer **out, pqt_string *dst,
-                                          const pqt_write_schema *schema,
+PQT_API pqt_status pqt_writer_open_buffer(pqt_writer **out, pqt_string *dst, const pqt_write_schema *schema,
                                           const pqt_write_options *opts, pqt_error *err);
 /* Write through a callback (called with consecutive bytes). */
 PQT_API pqt_status pqt_writer_open_callbacks(pqt_writer **out, pqt_write_fn write, void *ctx,
-                                             const pqt_write_schema *schema,
-                                             const pqt_write_options *opts, pqt_error *err);
+                                             const pqt_write_schema *schema, const pqt_write_options *opts,
+                                             pqt_error *err);
 
 /* The Arrow layout the writer expects for record batches (the usual
  * Parquet -> Arrow mapping of its schema, or the caller's ArrowSchema). */
-PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out,
-                                           pqt_error *err);
+PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out, pqt_error *err);
 PQT_API int32_t pqt_writer_num_columns(const pqt_writer *w);
 
 /* Append a record batch (struct array, one child per top-level field).
  * The batch is borrowed: it is not released. */
-PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray *batch,
-                                          pqt_error *err);
+PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray *batch, pqt_error *err);
 
 /*
  * Low-level: append to leaf column `column` n_levels levels (def may be
@@ -790,9 +770,8 @@ PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray
  * first) and the same rows to every column, then call
  * pqt_writer_flush_row_group.
  */
-PQT_API pqt_status pqt_writer_write_column(pqt_writer *w, int32_t column, int64_t n_levels,
-                                           const int16_t *def, const int16_t *rep,
-                                           const void *values, const int32_t *offsets,
+PQT_API pqt_status pqt_writer_write_column(pqt_writer *w, int32_t column, int64_t n_levels, const int16_t *def,
+                                           const int16_t *rep, const void *values, const int32_t *offsets,
                                            int64_t n_values, pqt_error *err);
 /* Close the current row group (no-op when empty). */
 PQT_API pqt_status pqt_writer_flush_row_group(pqt_writer *w, pqt_error *err);
@@ -811,10 +790,10 @@ PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w);
 
 /* Read during pqt_salvage only; the pointers must stay valid until it returns. */
 typedef struct pqt_salvage_options {
-  size_t struct_size;      /* set by pqt_salvage_options_init */
-  const pqt_reader *like;  /* a file written the same way (optional): its column codecs
-                              are used instead of detecting one codec from the pages */
-  pqt_write_fn log;        /* receives one line per finding (optional) */
+  size_t struct_size;     /* set by pqt_salvage_options_init */
+  const pqt_reader *like; /* a file written the same way (optional): its column codecs
+                             are used instead of detecting one codec from the pages */
+  pqt_write_fn log;       /* receives one line per finding (optional) */
   void *log_ctx;
   int64_t max_page_checks; /* bound on page trials while grouping pages (0: 64 per page
                               found + 100000); the search stops there */
@@ -825,14 +804,14 @@ static inline void pqt_salvage_options_init(pqt_salvage_options *o) { pqt_salvag
 
 /* Filled by pqt_salvage into a struct set up by pqt_salvage_report_init. */
 typedef struct pqt_salvage_report {
-  size_t struct_size;      /* set by pqt_salvage_report_init */
-  int64_t pages_found;     /* page headers found by the scan */
-  uint64_t scan_end;       /* offset where the scan stopped (a cut, or the footer area) */
-  int32_t row_groups;      /* complete row groups recovered */
-  int64_t rows;            /* rows written, including partial_rows */
-  int64_t partial_rows;    /* rows kept from a row group cut short */
-  int64_t pages_used;      /* pages in the row groups written */
-  int64_t pages_unused;    /* found but not recovered */
+  size_t struct_size;   /* set by pqt_salvage_report_init */
+  int64_t pages_found;  /* page headers found by the scan */
+  uint64_t scan_end;    /* offset where the scan stopped (a cut, or the footer area) */
+  int32_t row_groups;   /* complete row groups recovered */
+  int64_t rows;         /* rows written, including partial_rows */
+  int64_t partial_rows; /* rows kept from a row group cut short */
+  int64_t pages_used;   /* pages in the row groups written */
+  int64_t pages_unused; /* found but not recovered */
 } pqt_salvage_report;
 
 /*

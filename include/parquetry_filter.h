@@ -62,11 +62,7 @@ typedef enum pqt_cmp_op {
   PQT_CMP_GE = 5
 } pqt_cmp_op;
 
-typedef enum pqt_expr_unit {
-  PQT_EXPR_MILLIS = 0,
-  PQT_EXPR_MICROS = 1,
-  PQT_EXPR_NANOS = 2
-} pqt_expr_unit;
+typedef enum pqt_expr_unit { PQT_EXPR_MILLIS = 0, PQT_EXPR_MICROS = 1, PQT_EXPR_NANOS = 2 } pqt_expr_unit;
 
 /*
  * Builders. Each returns a new expression, or NULL when out of memory (or,
@@ -79,8 +75,8 @@ PQT_API pqt_expr *pqt_expr_column(const char *dotted_path);
 PQT_API pqt_expr *pqt_expr_bool(int value);
 PQT_API pqt_expr *pqt_expr_int(int64_t value);
 PQT_API pqt_expr *pqt_expr_uint(uint64_t value);
-PQT_API pqt_expr *pqt_expr_double(double value);     /* NaN allowed */
-PQT_API pqt_expr *pqt_expr_float16(uint16_t bits);   /* IEEE half, as stored */
+PQT_API pqt_expr *pqt_expr_double(double value);   /* NaN allowed */
+PQT_API pqt_expr *pqt_expr_float16(uint16_t bits); /* IEEE half, as stored */
 /* unscaled * 10^-scale, scale 0..38 */
 PQT_API pqt_expr *pqt_expr_decimal(int64_t unscaled, int32_t scale);
 PQT_API pqt_expr *pqt_expr_date(int32_t days_since_epoch);

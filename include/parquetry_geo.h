@@ -40,24 +40,18 @@ typedef enum pqt_geo_type {
 } pqt_geo_type;
 
 /* Coordinate dimensions; the value is the ISO code offset / 1000. */
-typedef enum pqt_geo_dims {
-  PQT_GEO_XY = 0,
-  PQT_GEO_XYZ = 1,
-  PQT_GEO_XYM = 2,
-  PQT_GEO_XYZM = 3
-} pqt_geo_dims;
+typedef enum pqt_geo_dims { PQT_GEO_XY = 0, PQT_GEO_XYZ = 1, PQT_GEO_XYM = 2, PQT_GEO_XYZM = 3 } pqt_geo_dims;
 
 /* Validate one WKB value. On success *iso_code (may be NULL) is the ISO
  * type code of the outer geometry (e.g. 1003 for POLYGON Z). */
-PQT_API pqt_status pqt_wkb_validate(const uint8_t *wkb, size_t len, uint32_t *iso_code,
-                                    pqt_error *err);
+PQT_API pqt_status pqt_wkb_validate(const uint8_t *wkb, size_t len, uint32_t *iso_code, pqt_error *err);
 
 /* One WKB value as WKT ("POINT (1 2)", "LINESTRING Z EMPTY", ...), the
  * coordinates in the library's shortest round-trip form, NaN as "NaN",
  * infinities as "Infinity"/"-Infinity". out is overwritten (not freed
  * first); free it with pqt_string_free. alloc may be NULL. */
-PQT_API pqt_status pqt_wkb_to_wkt(const uint8_t *wkb, size_t len, const pqt_allocator *alloc,
-                                  pqt_string *out, pqt_error *err);
+PQT_API pqt_status pqt_wkb_to_wkt(const uint8_t *wkb, size_t len, const pqt_allocator *alloc, pqt_string *out,
+                                  pqt_error *err);
 
 /* A WKB value owned by the caller; free with pqt_wkb_buffer_free.
  * A fixed value struct (no struct_size). */
@@ -74,8 +68,8 @@ PQT_API void pqt_wkb_buffer_free(pqt_wkb_buffer *b);
  * Keywords are case-insensitive; "POINT EMPTY" becomes a point of NaNs.
  * A syntax error is PQT_EINVAL naming the character position (0-based).
  * out is overwritten; alloc may be NULL. */
-PQT_API pqt_status pqt_wkt_to_wkb(const char *wkt, size_t len, const pqt_allocator *alloc,
-                                  pqt_wkb_buffer *out, pqt_error *err);
+PQT_API pqt_status pqt_wkt_to_wkb(const char *wkt, size_t len, const pqt_allocator *alloc, pqt_wkb_buffer *out,
+                                  pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Statistics: bounding box and geometry types of a column chunk       */
@@ -86,10 +80,7 @@ PQT_API pqt_status pqt_wkt_to_wkb(const char *wkt, size_t len, const pqt_allocat
 
 /* Edge model of the column: planar (GEOMETRY) or spherical/ellipsoidal
  * (GEOGRAPHY, where the X range may wrap the antimeridian). */
-typedef enum pqt_geo_edges {
-  PQT_GEO_EDGES_PLANAR = 0,
-  PQT_GEO_EDGES_GEOGRAPHY = 1
-} pqt_geo_edges;
+typedef enum pqt_geo_edges { PQT_GEO_EDGES_PLANAR = 0, PQT_GEO_EDGES_GEOGRAPHY = 1 } pqt_geo_edges;
 
 /*
  * The accumulated statistics. After pqt_geo_bbox_result:
@@ -104,17 +95,17 @@ typedef enum pqt_geo_edges {
  */
 typedef struct pqt_geo_bbox {
   size_t struct_size;
-  int32_t edges;            /* a pqt_geo_edges value */
+  int32_t edges; /* a pqt_geo_edges value */
   int has_xy, has_z, has_m;
   double xmin, xmax, ymin, ymax, zmin, zmax, mmin, mmax;
   int32_t n_types;
   uint32_t types[PQT_GEO_MAX_TYPES];
   /* accumulator state */
   int has_x_, has_y_;
-  uint32_t type_mask_;      /* bit (dims * 7 + type - 1) */
-  int arc_state_;           /* 0 empty, 1 arc [arc_lo_, arc_hi_], 2 full, 3 unusable (planar only) */
+  uint32_t type_mask_; /* bit (dims * 7 + type - 1) */
+  int arc_state_;      /* 0 empty, 1 arc [arc_lo_, arc_hi_], 2 full, 3 unusable (planar only) */
   double arc_lo_, arc_hi_;
-  double xlo_, xhi_;         /* the plain X range */
+  double xlo_, xhi_; /* the plain X range */
 } pqt_geo_bbox;
 
 PQT_API void pqt_geo_bbox_init_sized(pqt_geo_bbox *b, size_t struct_size, pqt_geo_edges edges);
@@ -123,8 +114,7 @@ static inline void pqt_geo_bbox_init(pqt_geo_bbox *b, pqt_geo_edges edges) {
 }
 /* Add one WKB value (validated first; a bad value leaves b unchanged and
  * is PQT_ECORRUPT). */
-PQT_API pqt_status pqt_geo_bbox_add_wkb(pqt_geo_bbox *b, const uint8_t *wkb, size_t len,
-                                        pqt_error *err);
+PQT_API pqt_status pqt_geo_bbox_add_wkb(pqt_geo_bbox *b, const uint8_t *wkb, size_t len, pqt_error *err);
 /* Merge src into dst (both from pqt_geo_bbox_init with the same edges). */
 PQT_API pqt_status pqt_geo_bbox_merge(pqt_geo_bbox *dst, const pqt_geo_bbox *src, pqt_error *err);
 /* Fill the public fields from the state (may be called again after more adds). */

@@ -97,20 +97,20 @@ PQT_API const char *pqt_logical_name(int32_t logical);
 /* ------------------------------------------------------------------ */
 
 typedef enum pqt_value_kind {
-  PQT_VALUE_NONE = 0,     /* no value (absent bound, null page) */
-  PQT_VALUE_BOOLEAN = 1,  /* i64 0 or 1 */
-  PQT_VALUE_INT64 = 2,    /* i64: signed integers of any width */
-  PQT_VALUE_UINT64 = 3,   /* u64: INTEGER(unsigned) / UINT_n */
-  PQT_VALUE_DOUBLE = 4,   /* f64: FLOAT (exactly widened) and DOUBLE */
-  PQT_VALUE_FLOAT16 = 5,  /* f64: FLOAT16, exactly widened; bytes: its 2 stored bytes */
-  PQT_VALUE_BYTES = 6,    /* bytes: BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY without a text type,
-                             UUID (16 bytes), INTERVAL (12), INT96 (12), geometry WKB */
-  PQT_VALUE_STRING = 7,   /* bytes: STRING, ENUM, JSON (UTF-8, not NUL-terminated) */
-  PQT_VALUE_DECIMAL = 8,  /* scale/precision; unscaled in i64 when n_bytes == 0 (INT32/INT64
-                             decimals), else bytes: big-endian two's complement */
-  PQT_VALUE_DATE = 9,     /* i64 days since 1970-01-01 */
-  PQT_VALUE_TIME = 10,    /* i64 in `unit` since midnight; is_utc */
-  PQT_VALUE_TIMESTAMP = 11/* i64 in `unit` since the epoch; is_utc (INT96: NANOS, not UTC) */
+  PQT_VALUE_NONE = 0,      /* no value (absent bound, null page) */
+  PQT_VALUE_BOOLEAN = 1,   /* i64 0 or 1 */
+  PQT_VALUE_INT64 = 2,     /* i64: signed integers of any width */
+  PQT_VALUE_UINT64 = 3,    /* u64: INTEGER(unsigned) / UINT_n */
+  PQT_VALUE_DOUBLE = 4,    /* f64: FLOAT (exactly widened) and DOUBLE */
+  PQT_VALUE_FLOAT16 = 5,   /* f64: FLOAT16, exactly widened; bytes: its 2 stored bytes */
+  PQT_VALUE_BYTES = 6,     /* bytes: BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY without a text type,
+                              UUID (16 bytes), INTERVAL (12), INT96 (12), geometry WKB */
+  PQT_VALUE_STRING = 7,    /* bytes: STRING, ENUM, JSON (UTF-8, not NUL-terminated) */
+  PQT_VALUE_DECIMAL = 8,   /* scale/precision; unscaled in i64 when n_bytes == 0 (INT32/INT64
+                              decimals), else bytes: big-endian two's complement */
+  PQT_VALUE_DATE = 9,      /* i64 days since 1970-01-01 */
+  PQT_VALUE_TIME = 10,     /* i64 in `unit` since midnight; is_utc */
+  PQT_VALUE_TIMESTAMP = 11 /* i64 in `unit` since the epoch; is_utc (INT96: NANOS, not UTC) */
 } pqt_value_kind;
 
 /*
@@ -125,17 +125,17 @@ typedef enum pqt_value_kind {
  */
 typedef struct pqt_value {
   size_t struct_size;
-  int32_t kind;           /* pqt_value_kind */
-  int32_t unit;           /* pqt_unit_kind: TIME, TIMESTAMP */
-  int32_t is_utc;         /* TIME, TIMESTAMP: adjusted to UTC */
-  int32_t scale;          /* DECIMAL */
-  int32_t precision;      /* DECIMAL */
+  int32_t kind;      /* pqt_value_kind */
+  int32_t unit;      /* pqt_unit_kind: TIME, TIMESTAMP */
+  int32_t is_utc;    /* TIME, TIMESTAMP: adjusted to UTC */
+  int32_t scale;     /* DECIMAL */
+  int32_t precision; /* DECIMAL */
   int64_t i64;
   uint64_t u64;
   double f64;
   const uint8_t *bytes;
   size_t n_bytes;
-  const uint8_t *plain;   /* PLAIN bytes as stored (NULL in values the caller builds) */
+  const uint8_t *plain; /* PLAIN bytes as stored (NULL in values the caller builds) */
   size_t n_plain;
 } pqt_value;
 
@@ -153,8 +153,8 @@ PQT_API void pqt_value_init(pqt_value *v);
  * *out. STRING values point into text itself, which must outlive *out.
  * Errors: PQT_EINVAL naming the column and what was expected.
  */
-PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, const char *text,
-                                          pqt_value *out, pqt_string *storage, pqt_error *err);
+PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, const char *text, pqt_value *out,
+                                          pqt_string *storage, pqt_error *err);
 
 /*
  * The canonical JSON text of a value of column `col`, as `parquetry cat`
@@ -162,8 +162,8 @@ PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, cons
  * out (out may be zeroed; free with pqt_string_free). A value whose kind
  * does not fit the column is PQT_EINVAL.
  */
-PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, const pqt_value *v,
-                                           pqt_string *out, pqt_error *err);
+PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, const pqt_value *v, pqt_string *out,
+                                           pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Key-value metadata                                                  */
@@ -171,9 +171,9 @@ PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, con
 
 typedef struct pqt_kv {
   size_t struct_size;
-  const char *key;        /* not NUL-terminated */
+  const char *key; /* not NUL-terminated */
   size_t key_len;
-  const char *value;      /* NULL when the entry has no value; not NUL-terminated */
+  const char *value; /* NULL when the entry has no value; not NUL-terminated */
   size_t value_len;
 } pqt_kv;
 
@@ -185,8 +185,7 @@ PQT_API pqt_status pqt_reader_kv(const pqt_reader *r, int32_t i, pqt_kv *out, pq
 /* ColumnMetaData.key_value_metadata of a chunk (count -1 on bad indexes
  * or an encrypted chunk without its key). */
 PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col);
-PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out,
-                                pqt_error *err);
+PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out, pqt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Schema                                                              */
@@ -196,44 +195,43 @@ PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, in
  * order, the root is node 0. */
 typedef struct pqt_schema_info {
   size_t struct_size;
-  const char *name;          /* NUL-terminated (names holding NUL bytes: see name_len) */
+  const char *name; /* NUL-terminated (names holding NUL bytes: see name_len) */
   size_t name_len;
-  int32_t index;             /* this node */
-  int32_t parent;            /* -1 for the root */
-  int32_t n_children;        /* pqt_reader_schema_child gives them */
-  int32_t depth;             /* root 0 */
-  int32_t repetition;        /* pqt_repetition_kind */
+  int32_t index;      /* this node */
+  int32_t parent;     /* -1 for the root */
+  int32_t n_children; /* pqt_reader_schema_child gives them */
+  int32_t depth;      /* root 0 */
+  int32_t repetition; /* pqt_repetition_kind */
   int32_t is_leaf;
-  int32_t physical;          /* pqt_type (-1 for groups) */
-  int32_t type_length;       /* FIXED_LEN_BYTE_ARRAY width, else -1 */
-  int32_t converted_type;    /* the raw ConvertedType value, -1 when absent */
+  int32_t physical;       /* pqt_type (-1 for groups) */
+  int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY width, else -1 */
+  int32_t converted_type; /* the raw ConvertedType value, -1 when absent */
   int32_t has_field_id;
   int32_t field_id;
   /* the effective logical type (see pqt_logical) and its parameters */
-  int32_t logical;           /* pqt_logical */
-  int32_t scale, precision;  /* DECIMAL */
-  int32_t unit;              /* TIME, TIMESTAMP: pqt_unit_kind */
-  int32_t is_utc;            /* TIME, TIMESTAMP */
-  int32_t bit_width;         /* INTEGER: 8, 16, 32, 64 */
-  int32_t is_signed;         /* INTEGER */
-  const char *crs;           /* GEOMETRY/GEOGRAPHY: NULL when absent (not NUL-terminated) */
+  int32_t logical;          /* pqt_logical */
+  int32_t scale, precision; /* DECIMAL */
+  int32_t unit;             /* TIME, TIMESTAMP: pqt_unit_kind */
+  int32_t is_utc;           /* TIME, TIMESTAMP */
+  int32_t bit_width;        /* INTEGER: 8, 16, 32, 64 */
+  int32_t is_signed;        /* INTEGER */
+  const char *crs;          /* GEOMETRY/GEOGRAPHY: NULL when absent (not NUL-terminated) */
   size_t crs_len;
-  int32_t edge_algorithm;    /* GEOGRAPHY: EdgeInterpolationAlgorithm value, -1 when absent */
-  int32_t vector_length;     /* VECTOR repetition, else 0 */
+  int32_t edge_algorithm; /* GEOGRAPHY: EdgeInterpolationAlgorithm value, -1 when absent */
+  int32_t vector_length;  /* VECTOR repetition, else 0 */
   /* levels */
   int32_t max_def;
   int32_t max_rep;
   /* leaves under this node: [first_leaf, first_leaf + n_leaves) */
   int32_t first_leaf;
   int32_t n_leaves;
-  int32_t column;            /* leaves: the column ordinal; -1 for groups */
-  const char *path;          /* leaves: dotted path "a.b.c" (NUL-terminated); NULL for groups */
+  int32_t column;   /* leaves: the column ordinal; -1 for groups */
+  const char *path; /* leaves: dotted path "a.b.c" (NUL-terminated); NULL for groups */
 } pqt_schema_info;
 
 PQT_API void pqt_schema_info_init(pqt_schema_info *s);
 PQT_API int32_t pqt_reader_schema_node_count(const pqt_reader *r);
-PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt_schema_info *out,
-                                          pqt_error *err);
+PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt_schema_info *out, pqt_error *err);
 /* The node index of child i of node (-1 when out of range). */
 PQT_API int32_t pqt_reader_schema_child(const pqt_reader *r, int32_t node, int32_t i);
 /* The node index of leaf column col (-1 when out of range). */
@@ -247,9 +245,9 @@ PQT_API int32_t pqt_reader_find_column(const pqt_reader *r, const char *dotted_p
 
 typedef struct pqt_chunk_info {
   size_t struct_size;
-  int32_t physical;          /* pqt_type */
-  int32_t codec;             /* pqt_codec (raw value) */
-  int64_t num_values;        /* values incl. nulls (ColumnMetaData.num_values) */
+  int32_t physical;   /* pqt_type */
+  int32_t codec;      /* pqt_codec (raw value) */
+  int64_t num_values; /* values incl. nulls (ColumnMetaData.num_values) */
   int64_t total_compressed_size;
   int64_t total_uncompressed_size;
   int64_t data_page_offset;
@@ -259,27 +257,26 @@ typedef struct pqt_chunk_info {
   int64_t bloom_filter_length;    /* -1 when absent */
   int64_t column_index_offset;    /* -1 when absent */
   int64_t column_index_length;
-  int64_t offset_index_offset;    /* -1 when absent */
+  int64_t offset_index_offset; /* -1 when absent */
   int64_t offset_index_length;
   int32_t n_encodings;
-  const int32_t *encodings;       /* pqt_encoding values as stored */
-  int32_t n_encoding_stats;       /* pqt_chunk_encoding_stats */
+  const int32_t *encodings; /* pqt_encoding values as stored */
+  int32_t n_encoding_stats; /* pqt_chunk_encoding_stats */
   int32_t has_statistics;
   int32_t has_size_statistics;
   int32_t has_geospatial_statistics;
-  int32_t encrypted;              /* the chunk is encrypted (its metadata was at hand) */
+  int32_t encrypted;                 /* the chunk is encrypted (its metadata was at hand) */
   int32_t all_data_pages_dictionary; /* 1: encoding_stats say every data page is
                                         dictionary encoded; 0: some is not; -1: unknown */
 } pqt_chunk_info;
 
 PQT_API void pqt_chunk_info_init(pqt_chunk_info *c);
-PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out,
-                                    pqt_error *err);
+PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out, pqt_error *err);
 
 typedef struct pqt_encoding_stat {
   size_t struct_size;
-  int32_t page_type;         /* pqt_page_kind */
-  int32_t encoding;          /* pqt_encoding */
+  int32_t page_type; /* pqt_page_kind */
+  int32_t encoding;  /* pqt_encoding */
   int32_t count;
 } pqt_encoding_stat;
 
@@ -306,9 +303,9 @@ PQT_API pqt_status pqt_chunk_encoding_stats(const pqt_reader *r, int32_t rg, int
  */
 typedef struct pqt_chunk_statistics {
   size_t struct_size;
-  int32_t present;          /* the chunk has a Statistics struct */
-  pqt_value min, max;       /* kind PQT_VALUE_NONE when absent */
-  int32_t from_legacy;      /* min/max are the deprecated fields */
+  int32_t present;     /* the chunk has a Statistics struct */
+  pqt_value min, max;  /* kind PQT_VALUE_NONE when absent */
+  int32_t from_legacy; /* min/max are the deprecated fields */
   int32_t usable_min, usable_max;
   int32_t min_exact, max_exact; /* 1 exact, 0 not (truncated), -1 not stated */
   int32_t has_null_count;
@@ -317,12 +314,12 @@ typedef struct pqt_chunk_statistics {
   int64_t nan_count;
   int32_t has_distinct_count;
   int64_t distinct_count;
-  int32_t column_order;     /* pqt_column_order_kind of the column */
+  int32_t column_order; /* pqt_column_order_kind of the column */
 } pqt_chunk_statistics;
 
 PQT_API void pqt_chunk_statistics_init(pqt_chunk_statistics *s);
-PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
-                                               pqt_chunk_statistics *out, pqt_error *err);
+PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_statistics *out,
+                                               pqt_error *err);
 
 /* SizeStatistics of a chunk. Histograms have max_rep+1 / max_def+1
  * entries (NULL and 0 when absent). */
@@ -375,17 +372,17 @@ typedef struct pqt_page_index {
   /* ColumnIndex: one entry per data page */
   int32_t has_column_index;
   int32_t n_pages;
-  const uint8_t *null_pages;          /* 1: the page has only nulls (no bounds) */
-  const pqt_value *min_values;        /* kind PQT_VALUE_NONE for null pages */
+  const uint8_t *null_pages;   /* 1: the page has only nulls (no bounds) */
+  const pqt_value *min_values; /* kind PQT_VALUE_NONE for null pages */
   const pqt_value *max_values;
-  int32_t boundary_order;             /* pqt_boundary_order_kind */
-  const int64_t *null_counts;         /* NULL when absent */
-  const int64_t *nan_counts;          /* NULL when absent */
-  int32_t n_rep_levels;               /* histogram width per page (max_rep + 1) */
+  int32_t boundary_order;                     /* pqt_boundary_order_kind */
+  const int64_t *null_counts;                 /* NULL when absent */
+  const int64_t *nan_counts;                  /* NULL when absent */
+  int32_t n_rep_levels;                       /* histogram width per page (max_rep + 1) */
   const int64_t *repetition_level_histograms; /* n_pages * n_rep_levels, NULL when absent */
   int32_t n_def_levels;
   const int64_t *definition_level_histograms; /* n_pages * n_def_levels, NULL when absent */
-  int32_t usable_bounds;              /* 1: min/max may prune (same rules as chunk statistics) */
+  int32_t usable_bounds;                      /* 1: min/max may prune (same rules as chunk statistics) */
   /* OffsetIndex: one entry per data page */
   int32_t has_offset_index;
   int32_t n_locations;
@@ -393,12 +390,11 @@ typedef struct pqt_page_index {
   const int32_t *compressed_page_sizes;
   const int64_t *first_row_indexes;
   const int64_t *unencoded_byte_array_data_bytes; /* NULL when absent */
-  void *private_data;                 /* the library's; do not touch */
+  void *private_data;                             /* the library's; do not touch */
 } pqt_page_index;
 
 PQT_API void pqt_page_index_init(pqt_page_index *pi);
-PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out,
-                                         pqt_error *err);
+PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out, pqt_error *err);
 PQT_API void pqt_page_index_free(pqt_page_index *pi);
 
 /* ------------------------------------------------------------------ */
@@ -414,8 +410,8 @@ PQT_API void pqt_page_index_free(pqt_page_index *pi);
  * A chunk without a Bloom filter gives *result 1 (check
  * pqt_chunk_info.bloom_filter_offset to tell the cases apart).
  */
-PQT_API pqt_status pqt_bloom_might_contain(pqt_reader *r, int32_t rg, int32_t col, const pqt_value *v,
-                                           int *result, pqt_error *err);
+PQT_API pqt_status pqt_bloom_might_contain(pqt_reader *r, int32_t rg, int32_t col, const pqt_value *v, int *result,
+                                           pqt_error *err);
 
 /*
  * The dictionary page of a chunk as an Arrow array of the column's Arrow
@@ -438,7 +434,7 @@ typedef struct pqt_dictionary {
   int32_t present;
   int64_t n_values;
   const pqt_value *values;
-  void *private_data;         /* the library's; do not touch */
+  void *private_data; /* the library's; do not touch */
 } pqt_dictionary;
 
 PQT_API void pqt_dictionary_init(pqt_dictionary *d);

@@ -41,13 +41,13 @@ typedef enum pqt_variant_kind {
   PQT_VARIANT_DECIMAL8 = 9,
   PQT_VARIANT_DECIMAL16 = 10,
   PQT_VARIANT_DATE = 11,
-  PQT_VARIANT_TIMESTAMP_MICROS = 12,    /* adjusted to UTC */
+  PQT_VARIANT_TIMESTAMP_MICROS = 12, /* adjusted to UTC */
   PQT_VARIANT_TIMESTAMP_NTZ_MICROS = 13,
   PQT_VARIANT_FLOAT = 14,
   PQT_VARIANT_BINARY = 15,
   PQT_VARIANT_STRING = 16,
   PQT_VARIANT_TIME_NTZ_MICROS = 17,
-  PQT_VARIANT_TIMESTAMP_NANOS = 18,     /* adjusted to UTC */
+  PQT_VARIANT_TIMESTAMP_NANOS = 18, /* adjusted to UTC */
   PQT_VARIANT_TIMESTAMP_NTZ_NANOS = 19,
   PQT_VARIANT_UUID = 20,
   PQT_VARIANT_OBJECT = 64,
@@ -66,18 +66,18 @@ typedef struct pqt_variant {
 typedef struct pqt_variant_scalar {
   pqt_variant_kind type;
   union {
-    int64_t i64;        /* INT8..INT64, DATE (days), TIMESTAMP*, TIME (units of the type) */
-    double f64;         /* DOUBLE */
-    float f32;          /* FLOAT */
+    int64_t i64; /* INT8..INT64, DATE (days), TIMESTAMP*, TIME (units of the type) */
+    double f64;  /* DOUBLE */
+    float f32;   /* FLOAT */
     struct {
       const uint8_t *data;
       size_t len;
-    } bytes;            /* BINARY, STRING (UTF-8) */
+    } bytes; /* BINARY, STRING (UTF-8) */
     struct {
       uint8_t unscaled_le[16]; /* two's complement, little-endian, sign-extended to 16 bytes */
       int32_t scale;
-    } decimal;          /* DECIMAL4/8/16 */
-    uint8_t uuid[16];   /* UUID, big-endian as stored */
+    } decimal;        /* DECIMAL4/8/16 */
+    uint8_t uuid[16]; /* UUID, big-endian as stored */
   } u;
 } pqt_variant_scalar;
 
@@ -96,11 +96,10 @@ PQT_API pqt_status pqt_variant_object_field(const pqt_variant *v, int64_t i, con
                                             pqt_variant *field, pqt_error *err);
 /* The field of an object with this name (binary search): *found 0 when
  * there is none. */
-PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *name, size_t name_len,
-                                           pqt_variant *field, int *found, pqt_error *err);
+PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *name, size_t name_len, pqt_variant *field,
+                                           int *found, pqt_error *err);
 /* Element i of an array. */
-PQT_API pqt_status pqt_variant_array_element(const pqt_variant *v, int64_t i, pqt_variant *element,
-                                             pqt_error *err);
+PQT_API pqt_status pqt_variant_array_element(const pqt_variant *v, int64_t i, pqt_variant *element, pqt_error *err);
 /* The value at a path: "$" (the value itself), "$.a.b", "$['a b']",
  * "$.items[0].id". *found 0 when a field or element is missing or a step
  * meets a value of the wrong kind. A malformed path is PQT_EINVAL. */

@@ -14,67 +14,68 @@ static int pqt_t_failed_checks;
 static int pqt_t_current_failed;
 static int pqt_t_current_skipped; /* an input the case needs is absent */
 
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);   \
-      pqt_t_failed_checks++;                                               \
-      pqt_t_current_failed = 1;                                            \
-    }                                                                      \
+#define CHECK(cond)                                                     \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      fprintf(stderr, "  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      pqt_t_failed_checks++;                                            \
+      pqt_t_current_failed = 1;                                         \
+    }                                                                   \
   } while (0)
 
-#define CHECK_MSG(cond, ...)                                               \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "  FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      pqt_t_failed_checks++;                                               \
-      pqt_t_current_failed = 1;                                            \
-    }                                                                      \
+#define CHECK_MSG(cond, ...)                                            \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      fprintf(stderr, "  FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                     \
+      fputc('\n', stderr);                                              \
+      pqt_t_failed_checks++;                                            \
+      pqt_t_current_failed = 1;                                         \
+    }                                                                   \
   } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                         \
-  do {                                                                             \
-    long long pqt_a_ = (long long)(a), pqt_b_ = (long long)(b);                    \
-    if (pqt_a_ != pqt_b_) {                                                        \
-      fprintf(stderr, "  FAIL %s:%d: %s == %s (%lld != %lld)\n", __FILE__,        \
-              __LINE__, #a, #b, pqt_a_, pqt_b_);                                   \
-      pqt_t_failed_checks++;                                                       \
-      pqt_t_current_failed = 1;                                                    \
-    }                                                                              \
+#define CHECK_EQ_INT(a, b)                                                                                    \
+  do {                                                                                                        \
+    long long pqt_a_ = (long long)(a), pqt_b_ = (long long)(b);                                               \
+    if (pqt_a_ != pqt_b_) {                                                                                   \
+      fprintf(stderr, "  FAIL %s:%d: %s == %s (%lld != %lld)\n", __FILE__, __LINE__, #a, #b, pqt_a_, pqt_b_); \
+      pqt_t_failed_checks++;                                                                                  \
+      pqt_t_current_failed = 1;                                                                               \
+    }                                                                                                         \
   } while (0)
 
-#define CHECK_EQ_STR(a, b)                                                         \
-  do {                                                                             \
-    const char *pqt_a_ = (a), *pqt_b_ = (b);                                       \
-    if (!pqt_a_ || !pqt_b_ || strcmp(pqt_a_, pqt_b_) != 0) {                       \
-      fprintf(stderr, "  FAIL %s:%d: %s == %s (\"%s\" != \"%s\")\n", __FILE__,    \
-              __LINE__, #a, #b, pqt_a_ ? pqt_a_ : "(null)",                        \
-              pqt_b_ ? pqt_b_ : "(null)");                                         \
-      pqt_t_failed_checks++;                                                       \
-      pqt_t_current_failed = 1;                                                    \
-    }                                                                              \
+#define CHECK_EQ_STR(a, b)                                                                       \
+  do {                                                                                           \
+    const char *pqt_a_ = (a), *pqt_b_ = (b);                                                     \
+    if (!pqt_a_ || !pqt_b_ || strcmp(pqt_a_, pqt_b_) != 0) {                                     \
+      fprintf(stderr, "  FAIL %s:%d: %s == %s (\"%s\" != \"%s\")\n", __FILE__, __LINE__, #a, #b, \
+              pqt_a_ ? pqt_a_ : "(null)", pqt_b_ ? pqt_b_ : "(null)");                           \
+      pqt_t_failed_checks++;                                                                     \
+      pqt_t_current_failed = 1;                                                                  \
+    }                                                                                            \
   } while (0)
 
-#define CHECK_OK(expr)                                                             \
-  do {                                                                             \
-    pqt_error pqt_e_;                                                              \
-    pqt_error_init(&pqt_e_);                                                       \
-    (void)pqt_e_;                                                                  \
-    int pqt_s_ = (expr);                                                           \
-    if (pqt_s_ != 0) {                                                             \
-      fprintf(stderr, "  FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #expr, \
-              pqt_s_);                                                             \
-      pqt_t_failed_checks++;                                                       \
-      pqt_t_current_failed = 1;                                                    \
-    }                                                                              \
+#define CHECK_OK(expr)                                                                      \
+  do {                                                                                      \
+    pqt_error pqt_e_;                                                                       \
+    pqt_error_init(&pqt_e_);                                                                \
+    (void)pqt_e_;                                                                           \
+    int pqt_s_ = (expr);                                                                    \
+    if (pqt_s_ != 0) {                                                                      \
+      fprintf(stderr, "  FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #expr, pqt_s_); \
+      pqt_t_failed_checks++;                                                                \
+      pqt_t_current_failed = 1;                                                             \
+    }                                                                                       \
   } while (0)
 
 typedef void (*pqt_test_fn)(void);
-typedef struct { const char *name; pqt_test_fn fn; } pqt_test_case;
+typedef struct {
+  const char *name;
+  pqt_test_fn fn;
+} pqt_test_case;
 
-#define TEST_CASE(fn) {#fn, fn}
+#define TEST_CASE(fn) \
+  { #fn, fn }
 
 /* Run the cases; print a closing "N passed, N failed" line. */
 static inline int pqt_run_tests(const char *suite, const pqt_test_case *cases, size_t n) {
@@ -100,10 +101,10 @@ static inline int pqt_run_tests(const char *suite, const pqt_test_case *cases, s
   return failed ? 1 : skipped ? 77 : 0;
 }
 
-#define RUN_TESTS(suite, ...)                                                       \
-  int main(void) {                                                                  \
-    static const pqt_test_case cases[] = {__VA_ARGS__};                             \
-    return pqt_run_tests(suite, cases, sizeof cases / sizeof cases[0]);            \
+#define RUN_TESTS(suite, ...)                                           \
+  int main(void) {                                                      \
+    static const pqt_test_case cases[] = {__VA_ARGS__};                 \
+    return pqt_run_tests(suite, cases, sizeof cases / sizeof cases[0]); \
   }
 
 /* Where the public conformance corpus is: $PARQUET_TESTING_DIR, or the
@@ -114,8 +115,10 @@ static inline const char *pqt_testing_dir(void) {
   if (!d || !*d) d = PQT_TESTING_DIR_DEFAULT;
   struct stat st;
   if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "NOTE: parquet-testing corpus not found at %s "
-                    "(set PARQUET_TESTING_DIR); corpus checks cannot run\n", d);
+    fprintf(stderr,
+            "NOTE: parquet-testing corpus not found at %s "
+            "(set PARQUET_TESTING_DIR); corpus checks cannot run\n",
+            d);
     pqt_t_current_skipped = 1;
     return NULL;
   }
@@ -163,17 +166,22 @@ static inline unsigned char *pqt_test_read_file(const char *path, size_t *len) {
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
   unsigned char *p = malloc(n > 0 ? (size_t)n : 1);
-  if (p && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) { free(p); p = NULL; }
+  if (p && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) {
+    free(p);
+    p = NULL;
+  }
   fclose(f);
   if (p) *len = (size_t)n;
   return p;
 }
 
-
 /* Text from the library's pqt_write_fn outputs, collected into one growing
  * NUL-terminated buffer (free t.p). */
 #include "parquetry.h"
-typedef struct pqt_test_text { char *p; size_t n; } pqt_test_text;
+typedef struct pqt_test_text {
+  char *p;
+  size_t n;
+} pqt_test_text;
 static inline pqt_status pqt_test_collect(void *ctx, const char *d, size_t n) {
   pqt_test_text *t = (pqt_test_text *)ctx;
   char *q = (char *)realloc(t->p, t->n + n + 1);

@@ -23,8 +23,8 @@
 
 typedef struct pqt_shared_buf {
   atomic_int refs;
-  uint8_t *data;      /* what consumers see: base + an offset */
-  uint8_t *base;      /* the allocation */
+  uint8_t *data; /* what consumers see: base + an offset */
+  uint8_t *base; /* the allocation */
   size_t len;
   size_t cap;
   const pqt_allocator *alloc;
@@ -61,9 +61,9 @@ struct pqt_array {
   bool nullable;
   int64_t length;
   int64_t null_count;
-  pqt_shared_buf *validity;    /* LSB-first bitmap; NULL when no nulls */
-  pqt_shared_buf *offsets;     /* int32: LIST/MAP (length + 1), BYTE_ARRAY leaves */
-  pqt_shared_buf *values;      /* leaves: fixed-width values, bitmap (BOOLEAN) or bytes */
+  pqt_shared_buf *validity; /* LSB-first bitmap; NULL when no nulls */
+  pqt_shared_buf *offsets;  /* int32: LIST/MAP (length + 1), BYTE_ARRAY leaves */
+  pqt_shared_buf *values;   /* leaves: fixed-width values, bitmap (BOOLEAN) or bytes */
   int32_t n_children;
   pqt_array **children;
 };

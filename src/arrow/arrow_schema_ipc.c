@@ -33,17 +33,15 @@ static int b64_value(unsigned char c) {
   return -1;
 }
 
-pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena,
-                                   uint8_t **out, size_t *out_len, pqt_error *err) {
-  if (!out || !out_len || !arena || (!s && len))
-    return pqt_error_set(err, PQT_EINVAL, "base64 decode: bad argument");
+pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,
+                                   pqt_error *err) {
+  if (!out || !out_len || !arena || (!s && len)) return pqt_error_set(err, PQT_EINVAL, "base64 decode: bad argument");
   size_t n = len, pad = 0;
   while (n > 0 && s[n - 1] == '=' && pad < 2) {
     n--;
     pad++;
   }
-  if (pad && (n + pad) % 4 != 0)
-    return pqt_corrupt(err, "base64: misplaced '=' padding (length %zu)", len);
+  if (pad && (n + pad) % 4 != 0) return pqt_corrupt(err, "base64: misplaced '=' padding (length %zu)", len);
   if (n % 4 == 1) return pqt_corrupt(err, "base64: impossible length %zu", len);
   size_t olen = n / 4 * 3 + (n % 4 == 2 ? 1 : n % 4 == 3 ? 2 : 0);
   uint8_t *o = pqt_arena_alloc(arena, olen ? olen : 1);
@@ -54,8 +52,7 @@ pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena,
   for (size_t i = 0; i < n; i++) {
     int v = b64_value((unsigned char)s[i]);
     if (v < 0)
-      return pqt_corrupt(err, "base64: invalid character 0x%02x at offset %zu",
-                         (unsigned)(unsigned char)s[i], i);
+      return pqt_corrupt(err, "base64: invalid character 0x%02x at offset %zu", (unsigned)(unsigned char)s[i], i);
     acc = (acc << 6) | (uint32_t)v;
     bits += 6;
     if (bits >= 8) {
@@ -90,49 +87,43 @@ static uint16_t ld16(const fbr *b, size_t pos) { return pqt_load_u16le(b->p + po
 static uint32_t ld32(const fbr *b, size_t pos) { return pqt_load_u32le(b->p + pos); }
 
 /* Room for n bytes at pos? */
-static bool fb_fits(const fbr *b, size_t pos, size_t n) {
-  return pos <= b->len && n <= b->len - pos;
-}
+static bool fb_fits(const fbr *b, size_t pos, size_t n) { return pos <= b->len && n <= b->len - pos; }
 
 static pqt_status fb_table_at(const fbr *b, size_t pos, fbt *t, const char *what) {
   if (!fb_fits(b, pos, 4))
-    return pqt_corrupt(b->err, "%s table at offset %zu is outside the %zu-byte message",
-                       what, pos, b->len);
+    return pqt_corrupt(b->err, "%s table at offset %zu is outside the %zu-byte message", what, pos, b->len);
   int32_t so = (int32_t)ld32(b, pos);
   int64_t vt = (int64_t)pos - (int64_t)so;
   if (vt < 0 || !fb_fits(b, (size_t)vt, 4))
-    return pqt_corrupt(b->err, "%s table at offset %zu: vtable offset %" PRId64
-                       " is outside the message", what, pos, vt);
+    return pqt_corrupt(b->err, "%s table at offset %zu: vtable offset %" PRId64 " is outside the message", what, pos,
+                       vt);
   t->pos = pos;
   t->vt = (size_t)vt;
   t->vtsize = ld16(b, t->vt);
   t->tsize = ld16(b, t->vt + 2);
   if (t->vtsize < 4 || (t->vtsize & 1u) || !fb_fits(b, t->vt, t->vtsize))
-    return pqt_corrupt(b->err, "%s table at offset %zu: bad vtable size %u", what, pos,
-                       (unsigned)t->vtsize);
+    return pqt_corrupt(b->err, "%s table at offset %zu: bad vtable size %u", what, pos, (unsigned)t->vtsize);
   if (t->tsize < 4 || !fb_fits(b, pos, t->tsize))
-    return pqt_corrupt(b->err, "%s table at offset %zu: table size %u runs past the message",
-                       what, pos, (unsigned)t->tsize);
+    return pqt_corrupt(b->err, "%s table at offset %zu: table size %u runs past the message", what, pos,
+                       (unsigned)t->tsize);
   return PQT_OK;
 }
 
 /* Position of the scalar/offset of `slot` (size bytes), or 0 when absent. */
-static pqt_status fb_field(const fbr *b, const fbt *t, unsigned slot, size_t size,
-                           size_t *fpos, const char *what) {
+static pqt_status fb_field(const fbr *b, const fbt *t, unsigned slot, size_t size, size_t *fpos, const char *what) {
   *fpos = 0;
   size_t vo = 4 + 2 * (size_t)slot;
   if (vo + 2 > t->vtsize) return PQT_OK;
   uint32_t off = ld16(b, t->vt + vo);
   if (off == 0) return PQT_OK;
   if (off < 4 || off + size > t->tsize)
-    return pqt_corrupt(b->err, "%s: field slot %u (offset %u) lies outside its %u-byte table",
-                       what, slot, (unsigned)off, (unsigned)t->tsize);
+    return pqt_corrupt(b->err, "%s: field slot %u (offset %u) lies outside its %u-byte table", what, slot,
+                       (unsigned)off, (unsigned)t->tsize);
   *fpos = t->pos + off;
   return PQT_OK;
 }
 
-static pqt_status fb_u8(const fbr *b, const fbt *t, unsigned slot, uint8_t def, uint8_t *v,
-                        const char *what) {
+static pqt_status fb_u8(const fbr *b, const fbt *t, unsigned slot, uint8_t def, uint8_t *v, const char *what) {
   size_t f;
   PQT_RETURN_NOT_OK(fb_field(b, t, slot, 1, &f, what));
   *v = f ? b->p[f] : def;
@@ -146,24 +137,21 @@ static pqt_status fb_bool(const fbr *b, const fbt *t, unsigned slot, bool *v, co
   return PQT_OK;
 }
 
-static pqt_status fb_i16(const fbr *b, const fbt *t, unsigned slot, int16_t def, int16_t *v,
-                         const char *what) {
+static pqt_status fb_i16(const fbr *b, const fbt *t, unsigned slot, int16_t def, int16_t *v, const char *what) {
   size_t f;
   PQT_RETURN_NOT_OK(fb_field(b, t, slot, 2, &f, what));
   *v = f ? (int16_t)ld16(b, f) : def;
   return PQT_OK;
 }
 
-static pqt_status fb_i32(const fbr *b, const fbt *t, unsigned slot, int32_t def, int32_t *v,
-                         const char *what) {
+static pqt_status fb_i32(const fbr *b, const fbt *t, unsigned slot, int32_t def, int32_t *v, const char *what) {
   size_t f;
   PQT_RETURN_NOT_OK(fb_field(b, t, slot, 4, &f, what));
   *v = f ? (int32_t)ld32(b, f) : def;
   return PQT_OK;
 }
 
-static pqt_status fb_i64(const fbr *b, const fbt *t, unsigned slot, int64_t def, int64_t *v,
-                         const char *what) {
+static pqt_status fb_i64(const fbr *b, const fbt *t, unsigned slot, int64_t def, int64_t *v, const char *what) {
   size_t f;
   PQT_RETURN_NOT_OK(fb_field(b, t, slot, 8, &f, what));
   *v = f ? (int64_t)pqt_load_u64le(b->p + f) : def;
@@ -172,19 +160,17 @@ static pqt_status fb_i64(const fbr *b, const fbt *t, unsigned slot, int64_t def,
 
 /* Follow the u32 offset stored at pos. */
 static pqt_status fb_deref(const fbr *b, size_t pos, size_t *target, const char *what) {
-  if (!fb_fits(b, pos, 4))
-    return pqt_corrupt(b->err, "%s: offset at %zu is outside the message", what, pos);
+  if (!fb_fits(b, pos, 4)) return pqt_corrupt(b->err, "%s: offset at %zu is outside the message", what, pos);
   uint32_t off = ld32(b, pos);
   if (off == 0 || off >= b->len - pos)
-    return pqt_corrupt(b->err, "%s: offset %" PRIu32 " at %zu points outside the %zu-byte message",
-                       what, off, pos, b->len);
+    return pqt_corrupt(b->err, "%s: offset %" PRIu32 " at %zu points outside the %zu-byte message", what, off, pos,
+                       b->len);
   *target = pos + off;
   return PQT_OK;
 }
 
 /* The target of the offset field `slot`, or 0 when absent. */
-static pqt_status fb_ref(const fbr *b, const fbt *t, unsigned slot, size_t *target,
-                         const char *what) {
+static pqt_status fb_ref(const fbr *b, const fbt *t, unsigned slot, size_t *target, const char *what) {
   size_t f;
   *target = 0;
   PQT_RETURN_NOT_OK(fb_field(b, t, slot, 4, &f, what));
@@ -194,21 +180,18 @@ static pqt_status fb_ref(const fbr *b, const fbt *t, unsigned slot, size_t *targ
 
 /* A NUL-terminated string at pos; *s points into the buffer. */
 static pqt_status fb_string_at(const fbr *b, size_t pos, const char **s, const char *what) {
-  if (!fb_fits(b, pos, 4))
-    return pqt_corrupt(b->err, "%s: string at %zu is outside the message", what, pos);
+  if (!fb_fits(b, pos, 4)) return pqt_corrupt(b->err, "%s: string at %zu is outside the message", what, pos);
   uint32_t n = ld32(b, pos);
   if ((size_t)n >= b->len - pos - 4)
-    return pqt_corrupt(b->err, "%s: string length %" PRIu32 " at %zu runs past the message",
-                       what, n, pos);
-  if (b->p[pos + 4 + n] != 0)
-    return pqt_corrupt(b->err, "%s: string at %zu is not NUL-terminated", what, pos);
+    return pqt_corrupt(b->err, "%s: string length %" PRIu32 " at %zu runs past the message", what, n, pos);
+  if (b->p[pos + 4 + n] != 0) return pqt_corrupt(b->err, "%s: string at %zu is not NUL-terminated", what, pos);
   *s = (const char *)b->p + pos + 4;
   return PQT_OK;
 }
 
 /* An optional string field: "" when absent. */
-static pqt_status fb_string(const fbr *b, const fbt *t, unsigned slot, const char **s,
-                            bool *present, const char *what) {
+static pqt_status fb_string(const fbr *b, const fbt *t, unsigned slot, const char **s, bool *present,
+                            const char *what) {
   size_t pos = 0;
   PQT_RETURN_NOT_OK(fb_ref(b, t, slot, &pos, what));
   if (present) *present = pos != 0;
@@ -220,21 +203,18 @@ static pqt_status fb_string(const fbr *b, const fbt *t, unsigned slot, const cha
 }
 
 /* A vector at pos of n elements of elem bytes; *data = first element. */
-static pqt_status fb_vector_at(const fbr *b, size_t pos, size_t elem, size_t *data,
-                               uint32_t *n, const char *what) {
-  if (!fb_fits(b, pos, 4))
-    return pqt_corrupt(b->err, "%s: vector at %zu is outside the message", what, pos);
+static pqt_status fb_vector_at(const fbr *b, size_t pos, size_t elem, size_t *data, uint32_t *n, const char *what) {
+  if (!fb_fits(b, pos, 4)) return pqt_corrupt(b->err, "%s: vector at %zu is outside the message", what, pos);
   *n = ld32(b, pos);
   if ((size_t)*n > (b->len - pos - 4) / elem)
-    return pqt_corrupt(b->err, "%s: vector of %" PRIu32 " elements at %zu runs past the message",
-                       what, *n, pos);
+    return pqt_corrupt(b->err, "%s: vector of %" PRIu32 " elements at %zu runs past the message", what, *n, pos);
   *data = pos + 4;
   return PQT_OK;
 }
 
 /* An optional vector field; n = 0 when absent. */
-static pqt_status fb_vector(const fbr *b, const fbt *t, unsigned slot, size_t elem,
-                            size_t *data, uint32_t *n, bool *present, const char *what) {
+static pqt_status fb_vector(const fbr *b, const fbt *t, unsigned slot, size_t elem, size_t *data, uint32_t *n,
+                            bool *present, const char *what) {
   size_t pos = 0;
   PQT_RETURN_NOT_OK(fb_ref(b, t, slot, &pos, what));
   if (present) *present = pos != 0;
@@ -250,10 +230,34 @@ static pqt_status fb_vector(const fbr *b, const fbt *t, unsigned slot, size_t el
 
 /* Type union members (Schema.fbs, union Type). */
 enum {
-  T_NONE = 0, T_NULL, T_INT, T_FLOAT, T_BINARY, T_UTF8, T_BOOL, T_DECIMAL, T_DATE, T_TIME,
-  T_TIMESTAMP, T_INTERVAL, T_LIST, T_STRUCT, T_UNION, T_FIXED_BINARY, T_FIXED_LIST, T_MAP,
-  T_DURATION, T_LARGE_BINARY, T_LARGE_UTF8, T_LARGE_LIST, T_RUN_END, T_BINARY_VIEW,
-  T_UTF8_VIEW, T_LIST_VIEW, T_LARGE_LIST_VIEW, T_MAX_
+  T_NONE = 0,
+  T_NULL,
+  T_INT,
+  T_FLOAT,
+  T_BINARY,
+  T_UTF8,
+  T_BOOL,
+  T_DECIMAL,
+  T_DATE,
+  T_TIME,
+  T_TIMESTAMP,
+  T_INTERVAL,
+  T_LIST,
+  T_STRUCT,
+  T_UNION,
+  T_FIXED_BINARY,
+  T_FIXED_LIST,
+  T_MAP,
+  T_DURATION,
+  T_LARGE_BINARY,
+  T_LARGE_UTF8,
+  T_LARGE_LIST,
+  T_RUN_END,
+  T_BINARY_VIEW,
+  T_UTF8_VIEW,
+  T_LIST_VIEW,
+  T_LARGE_LIST_VIEW,
+  T_MAX_
 };
 
 #define MAX_UNION_CHILDREN 128
@@ -268,8 +272,10 @@ typedef struct dctx {
 
 static pqt_status charge(dctx *c, size_t n, const char *what) {
   if (n > c->budget - c->items)
-    return pqt_corrupt(c->err, "%s: more items than a %zu-byte message can hold "
-                       "(shared or cyclic subtrees?)", what, c->b.len);
+    return pqt_corrupt(c->err,
+                       "%s: more items than a %zu-byte message can hold "
+                       "(shared or cyclic subtrees?)",
+                       what, c->b.len);
   c->items += n;
   return PQT_OK;
 }
@@ -296,15 +302,13 @@ static pqt_status int_format(dctx *c, const fbt *t, char *out, const char *what)
 }
 
 static pqt_status unit_check(dctx *c, int16_t unit, int16_t max, const char *what) {
-  if (unit < 0 || unit > max)
-    return pqt_corrupt(c->err, "%s: unit %d out of range", what, (int)unit);
+  if (unit < 0 || unit > max) return pqt_corrupt(c->err, "%s: unit %d out of range", what, (int)unit);
   return PQT_OK;
 }
 
 static pqt_status set_format(dctx *c, pqt_arrow_field *f, int n) {
   if (n < 0 || (size_t)n >= sizeof f->format)
-    return pqt_error_set(c->err, PQT_EUNSUPPORTED,
-                         "format string longer than %zu bytes", sizeof f->format - 1);
+    return pqt_error_set(c->err, PQT_EUNSUPPORTED, "format string longer than %zu bytes", sizeof f->format - 1);
   return PQT_OK;
 }
 
@@ -380,8 +384,7 @@ static pqt_status type_format(dctx *c, uint8_t tt, const fbt *t, pqt_arrow_field
       if (f->n_children > MAX_UNION_CHILDREN)
         return pqt_corrupt(c->err, "Union: %" PRId32 " children (at most 128)", f->n_children);
       if (present && n != (uint32_t)f->n_children)
-        return pqt_corrupt(c->err, "Union: %" PRIu32 " type ids for %" PRId32 " children", n,
-                           f->n_children);
+        return pqt_corrupt(c->err, "Union: %" PRIu32 " type ids for %" PRId32 " children", n, f->n_children);
       PQT_RETURN_NOT_OK(charge(c, n, "Union.typeIds"));
       size_t len = (size_t)snprintf(fmt, cap, "+u%c:", mode ? 'd' : 's');
       for (int32_t i = 0; i < f->n_children; i++) {
@@ -424,9 +427,7 @@ static pqt_status type_format(dctx *c, uint8_t tt, const fbt *t, pqt_arrow_field
     case T_UTF8_VIEW: strcpy(fmt, "vu"); return PQT_OK;
     case T_LIST_VIEW: strcpy(fmt, "+vl"); return PQT_OK;
     case T_LARGE_LIST_VIEW: strcpy(fmt, "+vL"); return PQT_OK;
-    default:
-      return pqt_error_set(c->err, PQT_EUNSUPPORTED, "unknown Arrow Type union member %u",
-                           (unsigned)tt);
+    default: return pqt_error_set(c->err, PQT_EUNSUPPORTED, "unknown Arrow Type union member %u", (unsigned)tt);
   }
 }
 
@@ -437,8 +438,10 @@ static const char *shape_problem(const pqt_arrow_field *f) {
   int32_t n = f->n_children;
   if (fm[0] != '+') return n ? "a non-nested type has children" : NULL;
   switch (fm[1]) {
-    case 'l': case 'L': case 'v': case 'w':
-      return n == 1 ? NULL : "a list type needs exactly one child";
+    case 'l':
+    case 'L':
+    case 'v':
+    case 'w': return n == 1 ? NULL : "a list type needs exactly one child";
     case 'm': {
       if (n != 1) return "a map needs exactly one child (entries)";
       const pqt_arrow_field *e = &f->children[0];
@@ -453,16 +456,14 @@ static const char *shape_problem(const pqt_arrow_field *f) {
         return "run ends must be int16, int32 or int64";
       return NULL;
     }
-    case 'u':
-      return n <= MAX_UNION_CHILDREN ? NULL : "a union has at most 128 children";
-    default:
-      return NULL; /* struct */
+    case 'u': return n <= MAX_UNION_CHILDREN ? NULL : "a union has at most 128 children";
+    default: return NULL; /* struct */
   }
 }
 
 /* A [KeyValue] vector in slot. */
-static pqt_status decode_kv(dctx *c, const fbt *t, unsigned slot, int32_t *n_out,
-                            const char ***keys, const char ***values) {
+static pqt_status decode_kv(dctx *c, const fbt *t, unsigned slot, int32_t *n_out, const char ***keys,
+                            const char ***values) {
   size_t data;
   uint32_t n;
   *n_out = 0;
@@ -487,8 +488,7 @@ static pqt_status decode_kv(dctx *c, const fbt *t, unsigned slot, int32_t *n_out
   return PQT_OK;
 }
 
-static pqt_status decode_fields(dctx *c, size_t vec_data, uint32_t n, int depth,
-                                pqt_arrow_field **out);
+static pqt_status decode_fields(dctx *c, size_t vec_data, uint32_t n, int depth, pqt_arrow_field **out);
 
 static pqt_status decode_field_body(dctx *c, const fbt *t, pqt_arrow_field *f, int depth) {
   const fbr *b = &c->b;
@@ -538,8 +538,7 @@ static pqt_status decode_field_body(dctx *c, const fbt *t, pqt_arrow_field *f, i
   return PQT_OK;
 }
 
-static pqt_status decode_fields(dctx *c, size_t vec_data, uint32_t n, int depth,
-                                pqt_arrow_field **out) {
+static pqt_status decode_fields(dctx *c, size_t vec_data, uint32_t n, int depth, pqt_arrow_field **out) {
   PQT_RETURN_NOT_OK(charge(c, n, "fields"));
   pqt_arrow_field *fs = pqt_arena_array(c->arena, n, sizeof *fs);
   if (!fs) return pqt_nomem(c->err);
@@ -573,8 +572,7 @@ static pqt_status decode_message(dctx *c, pqt_arrow_schema *out) {
   PQT_RETURN_NOT_OK(fb_table_at(b, root, &msg, "Message"));
   PQT_RETURN_NOT_OK(fb_i16(b, &msg, 0, 0, &out->version, "Message.version"));
   if (out->version < 3 || out->version > 4)
-    return pqt_error_set(c->err, PQT_EUNSUPPORTED,
-                         "Arrow IPC metadata version V%d is not supported (V4 and V5 are)",
+    return pqt_error_set(c->err, PQT_EUNSUPPORTED, "Arrow IPC metadata version V%d is not supported (V4 and V5 are)",
                          (int)out->version + 1);
   PQT_RETURN_NOT_OK(fb_u8(b, &msg, 1, 0, &ht, "Message.header_type"));
   if (ht != 1) return pqt_corrupt(c->err, "Message header type %u is not Schema (1)", (unsigned)ht);
@@ -591,16 +589,15 @@ static pqt_status decode_message(dctx *c, pqt_arrow_schema *out) {
 }
 
 /* data lives in the arena (strings point into it). */
-static pqt_status decode_owned(const uint8_t *p, size_t len, pqt_arena *arena,
-                               pqt_arrow_schema *out, pqt_error *err) {
+static pqt_status decode_owned(const uint8_t *p, size_t len, pqt_arena *arena, pqt_arrow_schema *out, pqt_error *err) {
   const uint8_t *fb = p;
   size_t fblen = len;
   if (len >= 8 && pqt_load_u32le(p) == 0xFFFFFFFFu) {
     uint32_t ml = pqt_load_u32le(p + 4);
     if (ml == 0) return pqt_corrupt(err, "ARROW:schema: end-of-stream marker instead of a Schema message");
     if (ml > len - 8)
-      return pqt_corrupt(err, "ARROW:schema: metadata length %" PRIu32 " exceeds the %zu bytes after the prefix",
-                         ml, len - 8);
+      return pqt_corrupt(err, "ARROW:schema: metadata length %" PRIu32 " exceeds the %zu bytes after the prefix", ml,
+                         len - 8);
     fb = p + 8;
     fblen = ml;
   } else if (len >= 8 && pqt_load_u32le(p) == len - 4) {
@@ -608,8 +605,7 @@ static pqt_status decode_owned(const uint8_t *p, size_t len, pqt_arena *arena,
     fblen = len - 4;
   }
   if (fblen < 8) return pqt_corrupt(err, "ARROW:schema: %zu-byte message is too short", fblen);
-  dctx c = {.b = {fb, fblen, err}, .arena = arena, .err = err, .items = 0,
-            .budget = fblen / 2 + 64};
+  dctx c = {.b = {fb, fblen, err}, .arena = arena, .err = err, .items = 0, .budget = fblen / 2 + 64};
   pqt_status st = decode_message(&c, out);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "ARROW:schema");
@@ -618,8 +614,8 @@ static pqt_status decode_owned(const uint8_t *p, size_t len, pqt_arena *arena,
   return st;
 }
 
-pqt_status pqt_arrow_schema_decode_ipc(const uint8_t *data, size_t len, pqt_arena *arena,
-                                       pqt_arrow_schema *out, pqt_error *err) {
+pqt_status pqt_arrow_schema_decode_ipc(const uint8_t *data, size_t len, pqt_arena *arena, pqt_arrow_schema *out,
+                                       pqt_error *err) {
   if (!out || !arena || (!data && len))
     return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_decode_ipc: bad argument");
   memset(out, 0, sizeof *out);
@@ -630,8 +626,8 @@ pqt_status pqt_arrow_schema_decode_ipc(const uint8_t *data, size_t len, pqt_aren
   return decode_owned(copy, len, arena, out, err);
 }
 
-pqt_status pqt_arrow_schema_decode_ex(const char *base64, size_t len, pqt_arena *arena,
-                                      pqt_arrow_schema *out, pqt_error *err) {
+pqt_status pqt_arrow_schema_decode_ex(const char *base64, size_t len, pqt_arena *arena, pqt_arrow_schema *out,
+                                      pqt_error *err) {
   if (!out || !arena || (!base64 && len))
     return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_decode: bad argument");
   memset(out, 0, sizeof *out);
@@ -646,11 +642,9 @@ pqt_status pqt_arrow_schema_decode_ex(const char *base64, size_t len, pqt_arena 
   return decode_owned(raw, n, arena, out, err);
 }
 
-pqt_status pqt_arrow_schema_decode(const char *base64, size_t len, pqt_arena *arena,
-                                   pqt_arrow_field **fields, int32_t *n_fields,
-                                   pqt_error *err) {
-  if (!fields || !n_fields)
-    return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_decode: bad argument");
+pqt_status pqt_arrow_schema_decode(const char *base64, size_t len, pqt_arena *arena, pqt_arrow_field **fields,
+                                   int32_t *n_fields, pqt_error *err) {
+  if (!fields || !n_fields) return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_decode: bad argument");
   *fields = NULL;
   *n_fields = 0;
   pqt_arrow_schema s;
@@ -666,8 +660,8 @@ pqt_status pqt_arrow_schema_decode(const char *base64, size_t len, pqt_arena *ar
 
 typedef struct ptype {
   uint8_t type;
-  int32_t a, b, c;    /* Int: width, signed; Decimal: precision, scale, width; unit/width/size */
-  const char *tz;     /* Timestamp time zone or NULL */
+  int32_t a, b, c; /* Int: width, signed; Decimal: precision, scale, width; unit/width/size */
+  const char *tz;  /* Timestamp time zone or NULL */
   int32_t n_ids;
   int32_t ids[MAX_UNION_CHILDREN];
 } ptype;
@@ -699,20 +693,24 @@ static int unit_index(char ch) {
   return (ch && u) ? (int)(u - UNIT_CHARS) : -1;
 }
 
-static const struct { const char *fmt; uint8_t type; int32_t a, b; } SIMPLE_FORMATS[] = {
-    {"n", T_NULL, 0, 0},         {"b", T_BOOL, 0, 0},          {"c", T_INT, 8, 1},
-    {"C", T_INT, 8, 0},          {"s", T_INT, 16, 1},          {"S", T_INT, 16, 0},
-    {"i", T_INT, 32, 1},         {"I", T_INT, 32, 0},          {"l", T_INT, 64, 1},
-    {"L", T_INT, 64, 0},         {"e", T_FLOAT, 0, 0},         {"f", T_FLOAT, 1, 0},
-    {"g", T_FLOAT, 2, 0},        {"z", T_BINARY, 0, 0},        {"Z", T_LARGE_BINARY, 0, 0},
-    {"vz", T_BINARY_VIEW, 0, 0}, {"u", T_UTF8, 0, 0},          {"U", T_LARGE_UTF8, 0, 0},
-    {"vu", T_UTF8_VIEW, 0, 0},   {"tdD", T_DATE, 0, 0},        {"tdm", T_DATE, 1, 0},
-    {"tts", T_TIME, 0, 32},      {"ttm", T_TIME, 1, 32},       {"ttu", T_TIME, 2, 64},
-    {"ttn", T_TIME, 3, 64},      {"tDs", T_DURATION, 0, 0},    {"tDm", T_DURATION, 1, 0},
-    {"tDu", T_DURATION, 2, 0},   {"tDn", T_DURATION, 3, 0},    {"tiM", T_INTERVAL, 0, 0},
-    {"tiD", T_INTERVAL, 1, 0},   {"tin", T_INTERVAL, 2, 0},    {"+l", T_LIST, 0, 0},
-    {"+L", T_LARGE_LIST, 0, 0},  {"+vl", T_LIST_VIEW, 0, 0},   {"+vL", T_LARGE_LIST_VIEW, 0, 0},
-    {"+s", T_STRUCT, 0, 0},      {"+m", T_MAP, 0, 0},          {"+r", T_RUN_END, 0, 0},
+static const struct {
+  const char *fmt;
+  uint8_t type;
+  int32_t a, b;
+} SIMPLE_FORMATS[] = {
+    {"n", T_NULL, 0, 0},         {"b", T_BOOL, 0, 0},        {"c", T_INT, 8, 1},
+    {"C", T_INT, 8, 0},          {"s", T_INT, 16, 1},        {"S", T_INT, 16, 0},
+    {"i", T_INT, 32, 1},         {"I", T_INT, 32, 0},        {"l", T_INT, 64, 1},
+    {"L", T_INT, 64, 0},         {"e", T_FLOAT, 0, 0},       {"f", T_FLOAT, 1, 0},
+    {"g", T_FLOAT, 2, 0},        {"z", T_BINARY, 0, 0},      {"Z", T_LARGE_BINARY, 0, 0},
+    {"vz", T_BINARY_VIEW, 0, 0}, {"u", T_UTF8, 0, 0},        {"U", T_LARGE_UTF8, 0, 0},
+    {"vu", T_UTF8_VIEW, 0, 0},   {"tdD", T_DATE, 0, 0},      {"tdm", T_DATE, 1, 0},
+    {"tts", T_TIME, 0, 32},      {"ttm", T_TIME, 1, 32},     {"ttu", T_TIME, 2, 64},
+    {"ttn", T_TIME, 3, 64},      {"tDs", T_DURATION, 0, 0},  {"tDm", T_DURATION, 1, 0},
+    {"tDu", T_DURATION, 2, 0},   {"tDn", T_DURATION, 3, 0},  {"tiM", T_INTERVAL, 0, 0},
+    {"tiD", T_INTERVAL, 1, 0},   {"tin", T_INTERVAL, 2, 0},  {"+l", T_LIST, 0, 0},
+    {"+L", T_LARGE_LIST, 0, 0},  {"+vl", T_LIST_VIEW, 0, 0}, {"+vL", T_LARGE_LIST_VIEW, 0, 0},
+    {"+s", T_STRUCT, 0, 0},      {"+m", T_MAP, 0, 0},        {"+r", T_RUN_END, 0, 0},
 };
 
 static pqt_status parse_format(const char *fm, ptype *t, pqt_error *err) {
@@ -730,12 +728,10 @@ static pqt_status parse_format(const char *fm, ptype *t, pqt_error *err) {
     p += 2;
     t->type = T_DECIMAL;
     t->c = 128;
-    if (!parse_int(&p, 1, INT32_MAX, &t->a) || *p++ != ',' || !parse_int(&p, INT32_MIN, INT32_MAX, &t->b))
-      goto bad;
+    if (!parse_int(&p, 1, INT32_MAX, &t->a) || *p++ != ',' || !parse_int(&p, INT32_MIN, INT32_MAX, &t->b)) goto bad;
     if (*p == ',') {
       p++;
-      if (!parse_int(&p, 32, 256, &t->c) || (t->c != 32 && t->c != 64 && t->c != 128 && t->c != 256))
-        goto bad;
+      if (!parse_int(&p, 32, 256, &t->c) || (t->c != 32 && t->c != 64 && t->c != 128 && t->c != 256)) goto bad;
     }
     if (*p) goto bad;
     return PQT_OK;
@@ -785,7 +781,7 @@ typedef struct wfield {
   uint8_t size; /* 1, 2, 4 or 8 */
   bool ref;     /* a u32 offset patched later */
   uint64_t v;
-  size_t pos;   /* filled by w_table: where the field landed */
+  size_t pos; /* filled by w_table: where the field landed */
 } wfield;
 
 static size_t w_pos(const fbw *w) { return w->b->len - w->base; }
@@ -907,9 +903,10 @@ static pqt_status w_type(fbw *w, const ptype *pt, const pqt_arrow_field *fl, siz
       f[n++] = (wfield){.slot = 0, .size = 4, .v = (uint32_t)pt->a};
       f[n++] = (wfield){.slot = 1, .size = 1, .v = (uint64_t)pt->b};
       break;
-    case T_FLOAT: case T_DATE: case T_INTERVAL: case T_DURATION:
-      f[n++] = (wfield){.slot = 0, .size = 2, .v = (uint16_t)pt->a};
-      break;
+    case T_FLOAT:
+    case T_DATE:
+    case T_INTERVAL:
+    case T_DURATION: f[n++] = (wfield){.slot = 0, .size = 2, .v = (uint16_t)pt->a}; break;
     case T_DECIMAL:
       f[n++] = (wfield){.slot = 0, .size = 4, .v = (uint32_t)pt->a};
       f[n++] = (wfield){.slot = 1, .size = 4, .v = (uint32_t)pt->b};
@@ -927,14 +924,10 @@ static pqt_status w_type(fbw *w, const ptype *pt, const pqt_arrow_field *fl, siz
       f[n++] = (wfield){.slot = 0, .size = 2, .v = (uint16_t)pt->a};
       f[n++] = (wfield){.slot = 1, .size = 4, .ref = true};
       break;
-    case T_FIXED_BINARY: case T_FIXED_LIST:
-      f[n++] = (wfield){.slot = 0, .size = 4, .v = (uint32_t)pt->a};
-      break;
-    case T_MAP:
-      f[n++] = (wfield){.slot = 0, .size = 1, .v = fl->map_keys_sorted ? 1 : 0};
-      break;
-    default:
-      break;
+    case T_FIXED_BINARY:
+    case T_FIXED_LIST: f[n++] = (wfield){.slot = 0, .size = 4, .v = (uint32_t)pt->a}; break;
+    case T_MAP: f[n++] = (wfield){.slot = 0, .size = 1, .v = fl->map_keys_sorted ? 1 : 0}; break;
+    default: break;
   }
   PQT_RETURN_NOT_OK(w_table(w, f, n, tpos));
   if (pt->type == T_TIMESTAMP && pt->tz) PQT_RETURN_NOT_OK(w_string_ref(w, f[1].pos, pt->tz));
@@ -959,8 +952,8 @@ static pqt_status w_field(fbw *w, const pqt_arrow_field *fl, int depth, size_t *
   ptype pt;
   PQT_RETURN_NOT_OK(parse_format(fl->format, &pt, err));
   if (pt.type == T_UNION && pt.n_ids != fl->n_children)
-    return pqt_error_set(err, PQT_EINVAL, "union format lists %" PRId32 " type ids for %" PRId32
-                         " children", pt.n_ids, fl->n_children);
+    return pqt_error_set(err, PQT_EINVAL, "union format lists %" PRId32 " type ids for %" PRId32 " children", pt.n_ids,
+                         fl->n_children);
   const char *problem = shape_problem(fl);
   if (problem) return pqt_error_set(err, PQT_EINVAL, "type %s: %s", fl->format, problem);
   ptype it = {0};
@@ -969,18 +962,17 @@ static pqt_status w_field(fbw *w, const pqt_arrow_field *fl, int depth, size_t *
       return pqt_error_set(err, PQT_EINVAL, "index format not NUL-terminated");
     PQT_RETURN_NOT_OK(parse_format(fl->index_format, &it, err));
     if (it.type != T_INT)
-      return pqt_error_set(err, PQT_EINVAL, "dictionary index type \"%s\" is not an integer",
-                           fl->index_format);
+      return pqt_error_set(err, PQT_EINVAL, "dictionary index type \"%s\" is not an integer", fl->index_format);
   }
   wfield f[7];
   int n = 0;
-  f[n++] = (wfield){.slot = 0, .size = 4, .ref = true};                          /* name */
-  f[n++] = (wfield){.slot = 1, .size = 1, .v = fl->nullable ? 1 : 0};            /* nullable */
-  f[n++] = (wfield){.slot = 2, .size = 1, .v = pt.type};                          /* type_type */
-  f[n++] = (wfield){.slot = 3, .size = 4, .ref = true};                          /* type */
-  f[n++] = (wfield){.slot = 5, .size = 4, .ref = true};                          /* children */
-  if (fl->dictionary) f[n++] = (wfield){.slot = 4, .size = 4, .ref = true};      /* dictionary */
-  if (fl->n_metadata) f[n++] = (wfield){.slot = 6, .size = 4, .ref = true};      /* custom_metadata */
+  f[n++] = (wfield){.slot = 0, .size = 4, .ref = true};                     /* name */
+  f[n++] = (wfield){.slot = 1, .size = 1, .v = fl->nullable ? 1 : 0};       /* nullable */
+  f[n++] = (wfield){.slot = 2, .size = 1, .v = pt.type};                    /* type_type */
+  f[n++] = (wfield){.slot = 3, .size = 4, .ref = true};                     /* type */
+  f[n++] = (wfield){.slot = 5, .size = 4, .ref = true};                     /* children */
+  if (fl->dictionary) f[n++] = (wfield){.slot = 4, .size = 4, .ref = true}; /* dictionary */
+  if (fl->n_metadata) f[n++] = (wfield){.slot = 6, .size = 4, .ref = true}; /* custom_metadata */
   PQT_RETURN_NOT_OK(w_table(w, f, n, tpos));
   PQT_RETURN_NOT_OK(w_string_ref(w, f[0].pos, fl->name));
   size_t t;
@@ -1004,16 +996,14 @@ static pqt_status w_fields(fbw *w, size_t at, const pqt_arrow_field *fs, int32_t
   size_t vpos, data;
   if (n < 0 || (n && !fs)) return pqt_error_set(w->err, PQT_EINVAL, "bad field list (%" PRId32 ")", n);
   if (n && depth > PQT_ARROW_SCHEMA_MAX_DEPTH)
-    return pqt_error_set(w->err, PQT_EINVAL, "fields nested deeper than %d levels",
-                         PQT_ARROW_SCHEMA_MAX_DEPTH);
+    return pqt_error_set(w->err, PQT_EINVAL, "fields nested deeper than %d levels", PQT_ARROW_SCHEMA_MAX_DEPTH);
   PQT_RETURN_NOT_OK(w_vector(w, (uint32_t)n, &vpos, &data));
   w_patch(w, at, vpos);
   for (int32_t i = 0; i < n; i++) {
     size_t t;
     pqt_status st = w_field(w, &fs[i], depth, &t);
     if (st != PQT_OK) {
-      if (depth <= 8)
-        pqt_error_prefix(w->err, "field %" PRId32 " \"%.64s\"", i, fs[i].name ? fs[i].name : "");
+      if (depth <= 8) pqt_error_prefix(w->err, "field %" PRId32 " \"%.64s\"", i, fs[i].name ? fs[i].name : "");
       return st;
     }
     w_patch(w, data + 4 * (size_t)i, t);
@@ -1021,8 +1011,7 @@ static pqt_status w_fields(fbw *w, size_t at, const pqt_arrow_field *fs, int32_t
   return PQT_OK;
 }
 
-pqt_status pqt_arrow_schema_encode_ipc(const pqt_arrow_schema *schema, pqt_buf *out,
-                                       pqt_error *err) {
+pqt_status pqt_arrow_schema_encode_ipc(const pqt_arrow_schema *schema, pqt_buf *out, pqt_error *err) {
   if (!schema || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_encode: bad argument");
   size_t start = out->len;
   /* prefix: continuation marker + length (patched) */
@@ -1061,10 +1050,8 @@ pqt_status pqt_arrow_schema_encode_ipc(const pqt_arrow_schema *schema, pqt_buf *
   return PQT_OK;
 }
 
-pqt_status pqt_arrow_schema_encode(const pqt_arrow_schema *schema, pqt_buf *base64_out,
-                                   pqt_error *err) {
-  if (!schema || !base64_out)
-    return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_encode: bad argument");
+pqt_status pqt_arrow_schema_encode(const pqt_arrow_schema *schema, pqt_buf *base64_out, pqt_error *err) {
+  if (!schema || !base64_out) return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_encode: bad argument");
   pqt_buf raw;
   pqt_buf_init(&raw, base64_out->alloc);
   pqt_status st = pqt_arrow_schema_encode_ipc(schema, &raw, err);
@@ -1073,8 +1060,8 @@ pqt_status pqt_arrow_schema_encode(const pqt_arrow_schema *schema, pqt_buf *base
   return st;
 }
 
-pqt_status pqt_arrow_schema_encode_fields(const pqt_arrow_field *fields, int32_t n_fields,
-                                          pqt_buf *base64_out, pqt_error *err) {
+pqt_status pqt_arrow_schema_encode_fields(const pqt_arrow_field *fields, int32_t n_fields, pqt_buf *base64_out,
+                                          pqt_error *err) {
   pqt_arrow_schema s;
   memset(&s, 0, sizeof s);
   s.fields = (pqt_arrow_field *)fields;
@@ -1089,8 +1076,8 @@ pqt_status pqt_arrow_schema_encode_fields(const pqt_arrow_field *fields, int32_t
 
 /* The C Data Interface metadata encoding: int32 count, then per pair an
  * int32 length and bytes for the key and the value (native endianness). */
-static pqt_status c_metadata(pqt_arena *a, const char *md, int32_t *n_out, const char ***keys,
-                             const char ***values, pqt_error *err) {
+static pqt_status c_metadata(pqt_arena *a, const char *md, int32_t *n_out, const char ***keys, const char ***values,
+                             pqt_error *err) {
   *n_out = 0;
   if (!md) return PQT_OK;
   int32_t n;
@@ -1126,11 +1113,11 @@ static pqt_status c_format(char *dst, size_t cap, const char *src, pqt_error *er
   return PQT_OK;
 }
 
-static pqt_status c_children(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_field **out,
-                             int32_t *n_out, int depth, int64_t *next_id, pqt_error *err);
+static pqt_status c_children(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_field **out, int32_t *n_out,
+                             int depth, int64_t *next_id, pqt_error *err);
 
-static pqt_status c_field(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_field *f,
-                          int depth, int64_t *next_id, pqt_error *err) {
+static pqt_status c_field(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_field *f, int depth, int64_t *next_id,
+                          pqt_error *err) {
   if (!s || !s->format || !s->release)
     return pqt_error_set(err, PQT_EINVAL, "ArrowSchema is NULL, released or has no format");
   f->name = s->name ? s->name : "";
@@ -1153,8 +1140,8 @@ static pqt_status c_field(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_f
   return c_children(a, vt, &f->children, &f->n_children, depth + 1, next_id, err);
 }
 
-static pqt_status c_children(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_field **out,
-                             int32_t *n_out, int depth, int64_t *next_id, pqt_error *err) {
+static pqt_status c_children(pqt_arena *a, const struct ArrowSchema *s, pqt_arrow_field **out, int32_t *n_out,
+                             int depth, int64_t *next_id, pqt_error *err) {
   *out = NULL;
   *n_out = 0;
   if (s->n_children < 0 || s->n_children > INT32_MAX || (s->n_children && !s->children))
@@ -1177,8 +1164,7 @@ static pqt_status c_children(pqt_arena *a, const struct ArrowSchema *s, pqt_arro
   return PQT_OK;
 }
 
-pqt_status pqt_arrow_schema_encode_from_c(const struct ArrowSchema *schema,
-                                          pqt_buf *base64_out, pqt_error *err) {
+pqt_status pqt_arrow_schema_encode_from_c(const struct ArrowSchema *schema, pqt_buf *base64_out, pqt_error *err) {
   if (!schema || !base64_out || !schema->release || !schema->format)
     return pqt_error_set(err, PQT_EINVAL, "pqt_arrow_schema_encode_from_c: bad argument");
   if (strcmp(schema->format, "+s") != 0 || schema->dictionary)
@@ -1201,12 +1187,10 @@ pqt_status pqt_arrow_schema_encode_from_c(const struct ArrowSchema *schema,
 /* Equality                                                              */
 /* ==================================================================== */
 
-static bool str_eq(const char *a, const char *b) {
-  return strcmp(a ? a : "", b ? b : "") == 0;
-}
+static bool str_eq(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : "") == 0; }
 
-static bool kv_eq(int32_t na, const char *const *ka, const char *const *va, int32_t nb,
-                  const char *const *kb, const char *const *vb) {
+static bool kv_eq(int32_t na, const char *const *ka, const char *const *va, int32_t nb, const char *const *kb,
+                  const char *const *vb) {
   if (na != nb) return false;
   for (int32_t i = 0; i < na; i++)
     if (!str_eq(ka[i], kb[i]) || !str_eq(va[i], vb[i])) return false;
@@ -1214,21 +1198,17 @@ static bool kv_eq(int32_t na, const char *const *ka, const char *const *va, int3
 }
 
 bool pqt_arrow_field_equal(const pqt_arrow_field *a, const pqt_arrow_field *b) {
-  if (!str_eq(a->name, b->name) || a->nullable != b->nullable ||
-      strncmp(a->format, b->format, sizeof a->format) != 0 || a->dictionary != b->dictionary ||
-      a->map_keys_sorted != b->map_keys_sorted)
+  if (!str_eq(a->name, b->name) || a->nullable != b->nullable || strncmp(a->format, b->format, sizeof a->format) != 0 ||
+      a->dictionary != b->dictionary || a->map_keys_sorted != b->map_keys_sorted)
     return false;
-  if (a->dictionary &&
-      (strncmp(a->index_format, b->index_format, sizeof a->index_format) != 0 ||
-       a->dictionary_ordered != b->dictionary_ordered || a->dictionary_id != b->dictionary_id))
+  if (a->dictionary && (strncmp(a->index_format, b->index_format, sizeof a->index_format) != 0 ||
+                        a->dictionary_ordered != b->dictionary_ordered || a->dictionary_id != b->dictionary_id))
     return false;
-  if (!kv_eq(a->n_metadata, a->meta_keys, a->meta_values, b->n_metadata, b->meta_keys, b->meta_values))
-    return false;
+  if (!kv_eq(a->n_metadata, a->meta_keys, a->meta_values, b->n_metadata, b->meta_keys, b->meta_values)) return false;
   return pqt_arrow_fields_equal(a->children, a->n_children, b->children, b->n_children);
 }
 
-bool pqt_arrow_fields_equal(const pqt_arrow_field *a, int32_t na, const pqt_arrow_field *b,
-                            int32_t nb) {
+bool pqt_arrow_fields_equal(const pqt_arrow_field *a, int32_t na, const pqt_arrow_field *b, int32_t nb) {
   if (na != nb) return false;
   for (int32_t i = 0; i < na; i++)
     if (!pqt_arrow_field_equal(&a[i], &b[i])) return false;

@@ -31,7 +31,7 @@
 #define PQT_ARROW_SCHEMA_MAX_DEPTH 64
 
 typedef struct pqt_arrow_field {
-  const char *name;   /* never NULL after decode ("" when the message has none) */
+  const char *name; /* never NULL after decode ("" when the message has none) */
   bool nullable;
   /* Arrow C Data Interface format string, e.g. "u", "U",
    * "tsu:America/New_York", "tDs", "+L", "w:16", "+w:3", "d:38,10", "tdm".
@@ -45,9 +45,9 @@ typedef struct pqt_arrow_field {
   const char **meta_keys;
   const char **meta_values;
   /* Beyond the format string: */
-  bool dictionary_ordered;  /* DictionaryEncoding.isOrdered */
-  int64_t dictionary_id;    /* DictionaryEncoding.id */
-  bool map_keys_sorted;     /* Map.keysSorted ("+m" only) */
+  bool dictionary_ordered; /* DictionaryEncoding.isOrdered */
+  int64_t dictionary_id;   /* DictionaryEncoding.id */
+  bool map_keys_sorted;    /* Map.keysSorted ("+m" only) */
 } pqt_arrow_field;
 
 /* The whole Schema: its fields plus schema-level metadata. */
@@ -57,50 +57,45 @@ typedef struct pqt_arrow_schema {
   int32_t n_metadata;
   const char **meta_keys;
   const char **meta_values;
-  bool big_endian;          /* Schema.endianness == Big */
-  int16_t version;          /* Message.version (4 = V5) */
+  bool big_endian; /* Schema.endianness == Big */
+  int16_t version; /* Message.version (4 = V5) */
 } pqt_arrow_schema;
 
 /* Decode the base64 text of an ARROW:schema value (len bytes, no NUL
  * needed). Everything (strings included) is allocated in arena and lives
  * until the arena is reset. Standard alphabet; padding optional. */
-pqt_status pqt_arrow_schema_decode(const char *base64, size_t len, pqt_arena *arena,
-                                   pqt_arrow_field **fields, int32_t *n_fields,
-                                   pqt_error *err);
+pqt_status pqt_arrow_schema_decode(const char *base64, size_t len, pqt_arena *arena, pqt_arrow_field **fields,
+                                   int32_t *n_fields, pqt_error *err);
 /* The same with schema-level metadata, endianness and version. */
-pqt_status pqt_arrow_schema_decode_ex(const char *base64, size_t len, pqt_arena *arena,
-                                      pqt_arrow_schema *out, pqt_error *err);
+pqt_status pqt_arrow_schema_decode_ex(const char *base64, size_t len, pqt_arena *arena, pqt_arrow_schema *out,
+                                      pqt_error *err);
 /* Decode the raw (already base64-decoded) IPC bytes. Accepted framings:
  * continuation marker + length + Message; the pre-0.15 4-byte length +
  * Message; the bare Message flatbuffer. */
-pqt_status pqt_arrow_schema_decode_ipc(const uint8_t *data, size_t len, pqt_arena *arena,
-                                       pqt_arrow_schema *out, pqt_error *err);
+pqt_status pqt_arrow_schema_decode_ipc(const uint8_t *data, size_t len, pqt_arena *arena, pqt_arrow_schema *out,
+                                       pqt_error *err);
 
 /* Append to out the encapsulated IPC Schema message (raw bytes). Field
  * formats are validated (PQT_EINVAL for a malformed tree). */
-pqt_status pqt_arrow_schema_encode_ipc(const pqt_arrow_schema *schema, pqt_buf *out,
-                                       pqt_error *err);
+pqt_status pqt_arrow_schema_encode_ipc(const pqt_arrow_schema *schema, pqt_buf *out, pqt_error *err);
 /* Append to base64_out the base64 text of that message: the ARROW:schema value. */
-pqt_status pqt_arrow_schema_encode(const pqt_arrow_schema *schema, pqt_buf *base64_out,
-                                   pqt_error *err);
-pqt_status pqt_arrow_schema_encode_fields(const pqt_arrow_field *fields, int32_t n_fields,
-                                          pqt_buf *base64_out, pqt_error *err);
+pqt_status pqt_arrow_schema_encode(const pqt_arrow_schema *schema, pqt_buf *base64_out, pqt_error *err);
+pqt_status pqt_arrow_schema_encode_fields(const pqt_arrow_field *fields, int32_t n_fields, pqt_buf *base64_out,
+                                          pqt_error *err);
 /* From an ArrowSchema: a struct ("+s") whose children are the columns; its
  * metadata becomes the schema's custom_metadata. Dictionary fields take
  * their value type from schema->dictionary and get ids 0, 1, ... in
  * pre-order. */
-pqt_status pqt_arrow_schema_encode_from_c(const struct ArrowSchema *schema,
-                                          pqt_buf *base64_out, pqt_error *err);
+pqt_status pqt_arrow_schema_encode_from_c(const struct ArrowSchema *schema, pqt_buf *base64_out, pqt_error *err);
 
 /* Deep equality of two fields / two field lists (names, types, flags,
  * dictionary, metadata, children). */
 bool pqt_arrow_field_equal(const pqt_arrow_field *a, const pqt_arrow_field *b);
-bool pqt_arrow_fields_equal(const pqt_arrow_field *a, int32_t na,
-                            const pqt_arrow_field *b, int32_t nb);
+bool pqt_arrow_fields_equal(const pqt_arrow_field *a, int32_t na, const pqt_arrow_field *b, int32_t nb);
 
 /* Standard base64 (padding optional) into arena memory; PQT_ECORRUPT on a
  * character outside the alphabet or misplaced padding. */
-pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena,
-                                   uint8_t **out, size_t *out_len, pqt_error *err);
+pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,
+                                   pqt_error *err);
 
 #endif /* PQT_ARROW_ARROW_SCHEMA_IPC_H */

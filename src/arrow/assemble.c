@@ -150,8 +150,8 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
       } else {
         st = pqt_shared_alloc_raw(c->alloc, (size_t)n_slots * w, &a->values, c->err); /* spread writes every slot */
         if (st == PQT_OK)
-          st = pqt_levels_spread_fixed(a->values->data, pqt_column_values(cd), cd->n_values, (int32_t)w, a->validity->data,
-                                       0, n_slots, c->err);
+          st = pqt_levels_spread_fixed(a->values->data, pqt_column_values(cd), cd->n_values, (int32_t)w,
+                                       a->validity->data, 0, n_slots, c->err);
       }
     }
   }
@@ -274,8 +274,7 @@ static pqt_status build_node(asm_ctx *c, const pqt_schema_node *x, pqt_array **o
     a->name = x->name;
     a->nullable = false;
     const pqt_schema_node *p = x->parent;
-    pqt_level_info li = {(int16_t)(x->max_def - 1), (int16_t)(x->max_rep - 1),
-                         p ? p->repeated_ancestor_def : 0};
+    pqt_level_info li = {(int16_t)(x->max_def - 1), (int16_t)(x->max_rep - 1), p ? p->repeated_ancestor_def : 0};
     st = list_slots(c, x, li, a);
     if (st == PQT_OK) st = build_content(c, x, &a->children[0]);
     if (st == PQT_OK) st = check_child_length(c, a, a->children[0]);
@@ -294,8 +293,7 @@ static pqt_status build_node(asm_ctx *c, const pqt_schema_node *x, pqt_array **o
         if (st == PQT_OK) st = build_children(c, x, a);
         break;
       case PQT_NODE_LIST:
-      case PQT_NODE_MAP:
-        return build_listlike(c, x, info_of(x), x->repetition == PQT_OPTIONAL, out);
+      case PQT_NODE_MAP: return build_listlike(c, x, info_of(x), x->repetition == PQT_OPTIONAL, out);
       default:
         return pqt_error_set(c->err, PQT_EUNSUPPORTED, "%s: node kind %d is not supported yet", x->name, (int)x->kind);
     }
@@ -309,8 +307,7 @@ static pqt_status build_node(asm_ctx *c, const pqt_schema_node *x, pqt_array **o
 }
 
 pqt_status pqt_assemble_field(const pqt_schema_node *field, pqt_column_data *cols, int32_t n_cols,
-                              const uint8_t *selected, const pqt_allocator *alloc, pqt_array **out,
-                              pqt_error *err) {
+                              const uint8_t *selected, const pqt_allocator *alloc, pqt_array **out, pqt_error *err) {
   asm_ctx c = {pqt_alloc_or_default(alloc), cols, n_cols, selected, err};
   return build_node(&c, field, out);
 }

@@ -13,7 +13,6 @@
  * (left empty) where they can be used as they are.
  */
 pqt_status pqt_assemble_field(const pqt_schema_node *field, pqt_column_data *cols, int32_t n_cols,
-                              const uint8_t *selected, const pqt_allocator *alloc, pqt_array **out,
-                              pqt_error *err);
+                              const uint8_t *selected, const pqt_allocator *alloc, pqt_array **out, pqt_error *err);
 
 #endif

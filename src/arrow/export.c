@@ -64,17 +64,29 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
         if (l == PQT_LT_INTEGER) {
           int bw = x->logical.integer.bit_width;
           bool sg = x->logical.integer.is_signed;
-          if (bw == 8) { f = sg ? "c" : "C"; lt->conv = CONV_I32_TO_I8; }
-          else if (bw == 16) { f = sg ? "s" : "S"; lt->conv = CONV_I32_TO_I16; }
-          else f = sg ? "i" : "I";
+          if (bw == 8) {
+            f = sg ? "c" : "C";
+            lt->conv = CONV_I32_TO_I8;
+          } else if (bw == 16) {
+            f = sg ? "s" : "S";
+            lt->conv = CONV_I32_TO_I16;
+          } else f = sg ? "i" : "I";
         } else if (l == PQT_LT_DATE) f = "tdD";
         else if (l == PQT_LT_TIME) f = "ttm";
-        else if (l == 0 && ct == PQT_CT_UINT_8) { f = "C"; lt->conv = CONV_I32_TO_I8; }
-        else if (l == 0 && ct == PQT_CT_UINT_16) { f = "S"; lt->conv = CONV_I32_TO_I16; }
-        else if (l == 0 && ct == PQT_CT_UINT_32) f = "I";
-        else if (l == 0 && ct == PQT_CT_INT_8) { f = "c"; lt->conv = CONV_I32_TO_I8; }
-        else if (l == 0 && ct == PQT_CT_INT_16) { f = "s"; lt->conv = CONV_I32_TO_I16; }
-        else if (l == 0 && ct == PQT_CT_DATE) f = "tdD";
+        else if (l == 0 && ct == PQT_CT_UINT_8) {
+          f = "C";
+          lt->conv = CONV_I32_TO_I8;
+        } else if (l == 0 && ct == PQT_CT_UINT_16) {
+          f = "S";
+          lt->conv = CONV_I32_TO_I16;
+        } else if (l == 0 && ct == PQT_CT_UINT_32) f = "I";
+        else if (l == 0 && ct == PQT_CT_INT_8) {
+          f = "c";
+          lt->conv = CONV_I32_TO_I8;
+        } else if (l == 0 && ct == PQT_CT_INT_16) {
+          f = "s";
+          lt->conv = CONV_I32_TO_I16;
+        } else if (l == 0 && ct == PQT_CT_DATE) f = "tdD";
         else if (l == 0 && ct == PQT_CT_TIME_MILLIS) f = "ttm";
         break;
       case PQT_INT64:
@@ -113,7 +125,10 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
           return;
         }
         break;
-      default: f = "n"; lt->conv = CONV_TO_NULL; break;
+      default:
+        f = "n";
+        lt->conv = CONV_TO_NULL;
+        break;
     }
   }
   snprintf(lt->format, sizeof lt->format, "%s", f);
@@ -175,13 +190,15 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
     a->offsets = nb;
     return PQT_OK;
   }
-  size_t out_w = lt.conv == CONV_I32_TO_I8 ? 1 : lt.conv == CONV_I32_TO_I16 ? 2 : lt.conv == CONV_INT96_TO_NS ? 8
-                 : lt.conv == CONV_BE_TO_DEC256 ? 32 : 16;
+  size_t out_w = lt.conv == CONV_I32_TO_I8      ? 1
+                 : lt.conv == CONV_I32_TO_I16   ? 2
+                 : lt.conv == CONV_INT96_TO_NS  ? 8
+                 : lt.conv == CONV_BE_TO_DEC256 ? 32
+                                                : 16;
   /* decimals from byte arrays leave null slots unwritten: those start zeroed */
   if (lt.conv == CONV_BE_TO_DEC128 || lt.conv == CONV_BE_TO_DEC256)
     PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)n * out_w, &nb, err));
-  else
-    PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n * out_w, &nb, err));
+  else PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n * out_w, &nb, err));
   const uint8_t *src = a->values ? a->values->data : NULL;
   uint8_t *dst = nb->data;
   pqt_status st = PQT_OK;
@@ -231,8 +248,7 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
         pqt_store_u64le(dst + 8 * i, v);
       }
       break;
-    default:
-      break;
+    default: break;
   }
   if (st != PQT_OK) {
     pqt_shared_unref(nb);
@@ -329,7 +345,7 @@ static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *
 
 /* as_content: x is a repeated node standing for its own element (required). */
 static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, bool nullable,
-                                        struct ArrowSchema *out, pqt_error *err);
+                                         struct ArrowSchema *out, pqt_error *err);
 
 static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
                                      struct ArrowSchema *out, pqt_error *err) {
@@ -357,18 +373,15 @@ static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *se
       leaf_type_of(x, &lt);
       return schema_init(out, lt.format, x->name, nullable, 0, err);
     }
-    case PQT_NODE_STRUCT:
-      return export_struct_schema(x, sel, x->name, nullable, out, err);
+    case PQT_NODE_STRUCT: return export_struct_schema(x, sel, x->name, nullable, out, err);
     case PQT_NODE_LIST:
-    case PQT_NODE_MAP:
-      return export_listlike_schema(x, sel, nullable, out, err);
-    default:
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: this node kind cannot be exported yet", x->name);
+    case PQT_NODE_MAP: return export_listlike_schema(x, sel, nullable, out, err);
+    default: return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: this node kind cannot be exported yet", x->name);
   }
 }
 
 static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, bool nullable,
-                                        struct ArrowSchema *out, pqt_error *err) {
+                                         struct ArrowSchema *out, pqt_error *err) {
   pqt_status st;
   const pqt_schema_node *r = x->repeated;
   if (x->kind == PQT_NODE_LIST) {

@@ -25,16 +25,44 @@ const char *pqt_arrow_format_name(const char *f, char *buf, size_t n) {
     snprintf(buf, n, "(no format)");
     return buf;
   }
-  static const struct { const char *fmt, *name; } simple[] = {
-      {"n", "null"},          {"b", "bool"},         {"c", "int8"},          {"C", "uint8"},
-      {"s", "int16"},         {"S", "uint16"},       {"i", "int32"},         {"I", "uint32"},
-      {"l", "int64"},         {"L", "uint64"},       {"e", "float16"},       {"f", "float32"},
-      {"g", "float64"},       {"z", "binary"},       {"Z", "large_binary"},  {"vz", "binary_view"},
-      {"u", "utf8"},          {"U", "large_utf8"},   {"vu", "utf8_view"},    {"tdD", "date32[day]"},
-      {"tdm", "date64[ms]"},  {"tts", "time32[s]"},  {"ttm", "time32[ms]"},  {"ttu", "time64[us]"},
-      {"ttn", "time64[ns]"},  {"tiM", "interval[months]"}, {"tiD", "interval[day_time]"},
-      {"tin", "interval[month_day_nano]"}, {"+l", "list"}, {"+L", "large_list"}, {"+vl", "list_view"},
-      {"+vL", "large_list_view"}, {"+s", "struct"},  {"+m", "map"},          {"+r", "run_end_encoded"},
+  static const struct {
+    const char *fmt, *name;
+  } simple[] = {
+      {"n", "null"},
+      {"b", "bool"},
+      {"c", "int8"},
+      {"C", "uint8"},
+      {"s", "int16"},
+      {"S", "uint16"},
+      {"i", "int32"},
+      {"I", "uint32"},
+      {"l", "int64"},
+      {"L", "uint64"},
+      {"e", "float16"},
+      {"f", "float32"},
+      {"g", "float64"},
+      {"z", "binary"},
+      {"Z", "large_binary"},
+      {"vz", "binary_view"},
+      {"u", "utf8"},
+      {"U", "large_utf8"},
+      {"vu", "utf8_view"},
+      {"tdD", "date32[day]"},
+      {"tdm", "date64[ms]"},
+      {"tts", "time32[s]"},
+      {"ttm", "time32[ms]"},
+      {"ttu", "time64[us]"},
+      {"ttn", "time64[ns]"},
+      {"tiM", "interval[months]"},
+      {"tiD", "interval[day_time]"},
+      {"tin", "interval[month_day_nano]"},
+      {"+l", "list"},
+      {"+L", "large_list"},
+      {"+vl", "list_view"},
+      {"+vL", "large_list_view"},
+      {"+s", "struct"},
+      {"+m", "map"},
+      {"+r", "run_end_encoded"},
   };
   for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
     if (strcmp(f, simple[i].fmt) == 0) {

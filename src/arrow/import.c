@@ -9,8 +9,7 @@
 #include "levels/levels.h"
 #include "arrow/format_name.h"
 
-pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out,
-                               pqt_error *err) {
+pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out, pqt_error *err) {
   if (!s || !s->format) return pqt_error_set(err, PQT_EINVAL, "ArrowSchema without format");
   if (s->dictionary) return pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary-encoded Arrow arrays are not supported");
   out->format = pqt_arena_strdup(arena, s->format, strlen(s->format));
@@ -65,13 +64,14 @@ typedef struct walk {
 
 static bool fmt_is(const pqt_import_fmt *f, const char *s) { return strcmp(f->format, s) == 0; }
 
-static pqt_status check_array(const struct ArrowArray *a, int64_t nbuf, int64_t nch, const char *what,
-                              pqt_error *err) {
+static pqt_status check_array(const struct ArrowArray *a, int64_t nbuf, int64_t nch, const char *what, pqt_error *err) {
   if (!a || !a->release) return pqt_error_set(err, PQT_EINVAL, "%s: released or missing array", what);
-  if (a->n_buffers < nbuf) return pqt_error_set(err, PQT_EINVAL, "%s: %lld buffers, need %lld", what,
-                                                (long long)a->n_buffers, (long long)nbuf);
-  if (a->n_children < nch) return pqt_error_set(err, PQT_EINVAL, "%s: %lld children, need %lld", what,
-                                                (long long)a->n_children, (long long)nch);
+  if (a->n_buffers < nbuf)
+    return pqt_error_set(err, PQT_EINVAL, "%s: %lld buffers, need %lld", what, (long long)a->n_buffers,
+                         (long long)nbuf);
+  if (a->n_children < nch)
+    return pqt_error_set(err, PQT_EINVAL, "%s: %lld children, need %lld", what, (long long)a->n_children,
+                         (long long)nch);
   if (a->length < 0 || a->offset < 0) return pqt_error_set(err, PQT_EINVAL, "%s: negative length/offset", what);
   return PQT_OK;
 }
@@ -101,7 +101,11 @@ static pqt_status push_list(walk *w, const struct ArrowArray *a, const pqt_impor
   if (large) nd.offsets64 = a->buffers[1];
   else nd.offsets32 = a->buffers[1];
   if (!a->buffers[1] && a->length > 0) return pqt_error_set(err, PQT_EINVAL, "list without offsets");
-  if (!a->buffers[1]) { static const int32_t zero = 0; nd.offsets32 = &zero; nd.offsets64 = NULL; }
+  if (!a->buffers[1]) {
+    static const int32_t zero = 0;
+    nd.offsets32 = &zero;
+    nd.offsets64 = NULL;
+  }
   return push(w, nd, err);
 }
 
@@ -128,11 +132,13 @@ static pqt_status walk_content(walk *w, const pqt_schema_node *x, int32_t leaf, 
         return pqt_error_set(err, PQT_EINVAL, "%s: expected a struct array, not %s", x->name,
                              pqt_arrow_format_name(f->format, (char[64]){0}, 64));
       PQT_RETURN_NOT_OK(check_array(a, 1, x->n_children, x->name, err));
-      PQT_RETURN_NOT_OK(push(w, (pqt_shred_node){PQT_LEVEL_STRUCT, nullable, validity_of(a), NULL, NULL, a->offset, a->length}, err));
+      PQT_RETURN_NOT_OK(
+          push(w, (pqt_shred_node){PQT_LEVEL_STRUCT, nullable, validity_of(a), NULL, NULL, a->offset, a->length}, err));
       for (int32_t i = 0; i < x->n_children; i++) {
         const pqt_schema_node *c = x->children[i];
         if (leaf >= c->first_leaf && leaf < c->first_leaf + c->n_leaves) {
-          if (i >= f->n_children) return pqt_error_set(err, PQT_EINVAL, "%s: struct schema has too few children", x->name);
+          if (i >= f->n_children)
+            return pqt_error_set(err, PQT_EINVAL, "%s: struct schema has too few children", x->name);
           return walk_node(w, c, leaf, a->children[i], &f->children[i], false, err);
         }
       }
@@ -148,8 +154,7 @@ static pqt_status walk_content(walk *w, const pqt_schema_node *x, int32_t leaf, 
       PQT_RETURN_NOT_OK(push_list(w, a, f, nullable, err));
       return walk_node(w, x->repeated, leaf, a->children[0], &f->children[0], true, err);
     }
-    default:
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: node kind not writable", x->name);
+    default: return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: node kind not writable", x->name);
   }
 }
 
@@ -174,7 +179,9 @@ static int unit_pow(char u) { return u == 's' ? 0 : u == 'm' ? 3 : u == 'u' ? 6 
 
 static char target_unit(const pqt_schema_node *x) {
   int l = pqt_union_which(x->logical.isset);
-  const pqt_time_unit *tu = l == PQT_LT_TIMESTAMP ? &x->logical.timestamp.unit : l == PQT_LT_TIME ? &x->logical.time.unit : NULL;
+  const pqt_time_unit *tu = l == PQT_LT_TIMESTAMP ? &x->logical.timestamp.unit
+                            : l == PQT_LT_TIME    ? &x->logical.time.unit
+                                                  : NULL;
   if (!tu) {
     int ct = x->converted_type;
     if (ct == PQT_CT_TIME_MILLIS || ct == PQT_CT_TIMESTAMP_MILLIS) return 'm';
@@ -192,7 +199,10 @@ static char source_unit(const char *f) {
 }
 
 static int64_t scale_units(int64_t v, int from, int to) {
-  while (from < to) { v *= 10; from++; }
+  while (from < to) {
+    v *= 10;
+    from++;
+  }
   while (from > to) {
     /* floor division keeps instants ordered */
     int64_t q = v / 10;
@@ -226,7 +236,8 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
   if (is_dec) {
     const char *c = strchr(f + 2, ',');
     if (c && strchr(c + 1, ',')) dec_w = atoi(strchr(c + 1, ',') + 1) / 8;
-    if (dec_w != 16 && dec_w != 32) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: decimal width %d", x->name, dec_w * 8);
+    if (dec_w != 16 && dec_w != 32)
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: decimal width %d", x->name, dec_w * 8);
   }
   switch (t) {
     case PQT_BOOLEAN: {
@@ -239,25 +250,41 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       out->values = sc->vals.data;
       return PQT_OK;
     }
-    case PQT_INT32: case PQT_FLOAT: case PQT_INT64: case PQT_DOUBLE: {
+    case PQT_INT32:
+    case PQT_FLOAT:
+    case PQT_INT64:
+    case PQT_DOUBLE: {
       size_t w = (t == PQT_INT32 || t == PQT_FLOAT) ? 4 : 8;
       char su = source_unit(f), tu = target_unit(x);
       bool same = false;
       size_t sw = 0;
-      if (t == PQT_FLOAT) { if (f[0] != 'f') goto mismatch; same = true; sw = 4; }
-      else if (t == PQT_DOUBLE) { if (f[0] != 'g') goto mismatch; same = true; sw = 8; }
-      else if (is_dec) sw = (size_t)dec_w;
-      else if (strcmp(f, "tdD") == 0) { if (t != PQT_INT32) goto mismatch; same = true; sw = 4; }
-      else if (strcmp(f, "tdm") == 0) sw = 8;
+      if (t == PQT_FLOAT) {
+        if (f[0] != 'f') goto mismatch;
+        same = true;
+        sw = 4;
+      } else if (t == PQT_DOUBLE) {
+        if (f[0] != 'g') goto mismatch;
+        same = true;
+        sw = 8;
+      } else if (is_dec) sw = (size_t)dec_w;
+      else if (strcmp(f, "tdD") == 0) {
+        if (t != PQT_INT32) goto mismatch;
+        same = true;
+        sw = 4;
+      } else if (strcmp(f, "tdm") == 0) sw = 8;
       else if (su) {
         sw = (f[1] == 't' && (su == 's' || su == 'm')) ? 4 : 8;
         same = (sw == w) && (!tu || tu == su);
       } else {
         switch (f[0]) {
-          case 'c': case 'C': sw = 1; break;
-          case 's': case 'S': sw = 2; break;
-          case 'i': case 'I': sw = 4; break;
-          case 'l': case 'L': sw = 8; break;
+          case 'c':
+          case 'C': sw = 1; break;
+          case 's':
+          case 'S': sw = 2; break;
+          case 'i':
+          case 'I': sw = 4; break;
+          case 'l':
+          case 'L': sw = 8; break;
           default: goto mismatch;
         }
         same = f[1] == 0 && sw == w;
@@ -269,8 +296,10 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv * w, err));
       uint8_t *o = sc->vals.data;
       if (same) {
-        if (w == 4) for (int64_t k = 0; k < nv; k++) memcpy(o + 4 * k, buf1 + 4 * IDX(k), 4);
-        else for (int64_t k = 0; k < nv; k++) memcpy(o + 8 * k, buf1 + 8 * IDX(k), 8);
+        if (w == 4)
+          for (int64_t k = 0; k < nv; k++) memcpy(o + 4 * k, buf1 + 4 * IDX(k), 4);
+        else
+          for (int64_t k = 0; k < nv; k++) memcpy(o + 8 * k, buf1 + 8 * IDX(k), 8);
         out->values = o;
         return PQT_OK;
       }
@@ -278,21 +307,51 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         int64_t p = IDX(k), v;
         const uint8_t *s = buf1 + (size_t)p * sw;
         if (is_dec) v = (int64_t)pqt_load_u64le(s);
-        else if (strcmp(f, "tdm") == 0) { int64_t ms; memcpy(&ms, s, 8); v = scale_units(ms, 0, -0) / 86400000; if (ms < 0 && ms % 86400000) v--; }
-        else if (su) {
-          if (sw == 4) { int32_t q; memcpy(&q, s, 4); v = q; } else memcpy(&v, s, 8);
+        else if (strcmp(f, "tdm") == 0) {
+          int64_t ms;
+          memcpy(&ms, s, 8);
+          v = scale_units(ms, 0, -0) / 86400000;
+          if (ms < 0 && ms % 86400000) v--;
+        } else if (su) {
+          if (sw == 4) {
+            int32_t q;
+            memcpy(&q, s, 4);
+            v = q;
+          } else memcpy(&v, s, 8);
           if (tu) v = scale_units(v, unit_pow(su), unit_pow(tu));
         } else switch (f[0]) {
-          case 'c': v = (int8_t)s[0]; break;
-          case 'C': v = s[0]; break;
-          case 's': { int16_t q; memcpy(&q, s, 2); v = q; break; }
-          case 'S': { uint16_t q; memcpy(&q, s, 2); v = q; break; }
-          case 'i': { int32_t q; memcpy(&q, s, 4); v = q; break; }
-          case 'I': { uint32_t q; memcpy(&q, s, 4); v = q; break; }
-          default: memcpy(&v, s, 8); break;
-        }
-        if (w == 4) { int32_t q = (int32_t)v; memcpy(o + 4 * k, &q, 4); }
-        else memcpy(o + 8 * k, &v, 8);
+            case 'c': v = (int8_t)s[0]; break;
+            case 'C': v = s[0]; break;
+            case 's': {
+              int16_t q;
+              memcpy(&q, s, 2);
+              v = q;
+              break;
+            }
+            case 'S': {
+              uint16_t q;
+              memcpy(&q, s, 2);
+              v = q;
+              break;
+            }
+            case 'i': {
+              int32_t q;
+              memcpy(&q, s, 4);
+              v = q;
+              break;
+            }
+            case 'I': {
+              uint32_t q;
+              memcpy(&q, s, 4);
+              v = q;
+              break;
+            }
+            default: memcpy(&v, s, 8); break;
+          }
+        if (w == 4) {
+          int32_t q = (int32_t)v;
+          memcpy(o + 4 * k, &q, 4);
+        } else memcpy(o + 8 * k, &v, 8);
       }
       out->values = o;
       return PQT_OK;
@@ -313,7 +372,10 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         int64_t ns = scale_units(v, unit_pow(su), 9);
         const int64_t day_ns = 86400000000000LL;
         int64_t day = ns / day_ns, rem = ns % day_ns;
-        if (rem < 0) { rem += day_ns; day--; }
+        if (rem < 0) {
+          rem += day_ns;
+          day--;
+        }
         uint8_t *o = sc->vals.data + 12 * k;
         pqt_store_u64le(o, (uint64_t)rem);
         pqt_store_u32le(o + 8, (uint32_t)(int32_t)(day + 2440588));
@@ -340,7 +402,10 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       if (f[0] == 'e') sw = 2;
       else if (f[0] == 'w' && f[1] == ':') sw = (size_t)atoi(f + 2);
       if (sw != w) goto mismatch;
-      if (!idx) { out->values = buf1 + (size_t)p0 * w; return PQT_OK; }
+      if (!idx) {
+        out->values = buf1 + (size_t)p0 * w;
+        return PQT_OK;
+      }
       PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv * w, err));
       for (int64_t k = 0; k < nv; k++) memcpy(sc->vals.data + (size_t)k * w, buf1 + (size_t)IDX(k) * w, w);
       out->values = sc->vals.data;
@@ -372,12 +437,19 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       if (!data) data = (const uint8_t *)"";
       if (!large) {
         const int32_t *so = (const int32_t *)(const void *)buf1;
-        if (!idx) { out->offsets = so + p0; out->values = data; return PQT_OK; }
+        if (!idx) {
+          out->offsets = so + p0;
+          out->values = data;
+          return PQT_OK;
+        }
         /* contiguous when null slots are empty (the usual case): no copy */
         bool contiguous = true;
         for (int64_t k = 0; k < nv; k++) {
           o[k] = so[idx[k]];
-          if (k > 0 && so[idx[k - 1] + 1] != o[k]) { contiguous = false; break; }
+          if (k > 0 && so[idx[k - 1] + 1] != o[k]) {
+            contiguous = false;
+            break;
+          }
         }
         if (contiguous) {
           o[nv] = so[idx[nv - 1] + 1];
@@ -426,13 +498,13 @@ mismatch:
                        pqt_arrow_format_name(f, (char[64]){0}, 64), pqt_physical_type_name(t));
 }
 
-pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_fmt *fmt,
-                           const struct ArrowArray *batch, int64_t start, int64_t len,
-                           pqt_import_scratch *sc, pqt_leaf_batch *out, pqt_error *err) {
+pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_fmt *fmt, const struct ArrowArray *batch,
+                           int64_t start, int64_t len, pqt_import_scratch *sc, pqt_leaf_batch *out, pqt_error *err) {
   memset(out, 0, sizeof *out);
   if (leaf < 0 || leaf >= s->n_leaves) return pqt_error_set(err, PQT_EINVAL, "no leaf %d", leaf);
   PQT_RETURN_NOT_OK(check_array(batch, 0, s->root->n_children, "record batch", err));
-  if (start < 0 || len < 0 || start + len > batch->length) return pqt_error_set(err, PQT_EINVAL, "row range out of the batch");
+  if (start < 0 || len < 0 || start + len > batch->length)
+    return pqt_error_set(err, PQT_EINVAL, "row range out of the batch");
   if (fmt->n_children < s->root->n_children) return pqt_error_set(err, PQT_EINVAL, "layout has too few fields");
   walk wk; /* about 12 KiB: the path, one node per level */
   walk *w = &wk;
@@ -458,7 +530,10 @@ pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_f
     /* flat fast path */
     const pqt_shred_node *lf = &w->nodes[1];
     p0 = lf->offset + batch->offset + start;
-    if (batch->offset + start + len > lf->length) { st = pqt_error_set(err, PQT_EINVAL, "%s: array shorter than the batch", x->name); goto done; }
+    if (batch->offset + start + len > lf->length) {
+      st = pqt_error_set(err, PQT_EINVAL, "%s: array shorter than the batch", x->name);
+      goto done;
+    }
     out->n_levels = len;
     if (max_def > 0) {
       if ((st = buf_size(&sc->def, (size_t)len * 2, err)) != PQT_OK) goto done;
@@ -483,7 +558,10 @@ pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_f
       if (lf->validity) {
         for (int64_t i = 0; i < len; i++) {
           int64_t p = p0 + i;
-          if (!((lf->validity[p >> 3] >> (p & 7)) & 1)) { st = pqt_error_set(err, PQT_EINVAL, "%s: null in a required column", x->name); goto done; }
+          if (!((lf->validity[p >> 3] >> (p & 7)) & 1)) {
+            st = pqt_error_set(err, PQT_EINVAL, "%s: null in a required column", x->name);
+            goto done;
+          }
         }
       }
       nv = len;

@@ -23,8 +23,7 @@ typedef struct pqt_import_fmt {
 } pqt_import_fmt;
 
 /* Deep-copy the formats of an ArrowSchema into arena. */
-pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out,
-                               pqt_error *err);
+pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out, pqt_error *err);
 
 typedef struct pqt_import_scratch {
   pqt_buf def, rep, idx, vals, offs, zeros;
@@ -46,8 +45,7 @@ typedef struct pqt_leaf_batch {
  * children are the schema's top-level fields, layout `fmt`) for leaf
  * column `leaf`. Output points into the batch or into sc (valid until the
  * next call with sc). */
-pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_fmt *fmt,
-                           const struct ArrowArray *batch, int64_t start, int64_t len,
-                           pqt_import_scratch *sc, pqt_leaf_batch *out, pqt_error *err);
+pqt_status pqt_import_leaf(const pqt_schema *s, int32_t leaf, const pqt_import_fmt *fmt, const struct ArrowArray *batch,
+                           int64_t start, int64_t len, pqt_import_scratch *sc, pqt_leaf_batch *out, pqt_error *err);
 
 #endif

@@ -10,19 +10,17 @@
 
 /* ---- registry --------------------------------------------------------- */
 
-static pqt_status uncompressed_decompress(pqt_codec_ctx *ctx, const uint8_t *src,
-                                          size_t src_len, uint8_t *dst, size_t dst_len,
-                                          pqt_error *err) {
+static pqt_status uncompressed_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst,
+                                          size_t dst_len, pqt_error *err) {
   (void)ctx;
   if (src_len != dst_len)
-    return pqt_corrupt(err, "UNCOMPRESSED: page has %zu bytes, page header says %zu",
-                       src_len, dst_len);
+    return pqt_corrupt(err, "UNCOMPRESSED: page has %zu bytes, page header says %zu", src_len, dst_len);
   if (src_len) memcpy(dst, src, src_len);
   return PQT_OK;
 }
 
-static pqt_status uncompressed_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src,
-                                        size_t src_len, pqt_buf *out, pqt_error *err) {
+static pqt_status uncompressed_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len, pqt_buf *out,
+                                        pqt_error *err) {
   (void)ctx;
   (void)level;
   return pqt_buf_append(out, src, src_len, err);
@@ -82,20 +80,17 @@ int pqt_codec_from_name(const char *name) {
 
 static pqt_status unsupported(int codec, pqt_error *err) {
   if (codec == 3)
-    return pqt_error_set(err, PQT_EUNSUPPORTED,
-                         "LZO support not built (configure with -DPQT_WITH_LZO=ON)");
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "LZO support not built (configure with -DPQT_WITH_LZO=ON)");
   return pqt_error_set(err, PQT_EUNSUPPORTED, "codec %s not built", pqt_codec_name(codec));
 }
 
-pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src,
-                                size_t src_len, uint8_t *dst, size_t dst_len,
-                                pqt_error *err) {
+pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src, size_t src_len, uint8_t *dst,
+                                size_t dst_len, pqt_error *err) {
   const pqt_codec_entry *e = lookup(codec);
   if (!e) return pqt_corrupt(err, "unknown compression codec %d", codec);
   if (!e->decompress) return unsupported(codec, err);
   if (!ctx) return pqt_error_set(err, PQT_EINVAL, "codec: NULL context");
-  if ((!src && src_len) || (!dst && dst_len))
-    return pqt_error_set(err, PQT_EINVAL, "codec: NULL buffer");
+  if ((!src && src_len) || (!dst && dst_len)) return pqt_error_set(err, PQT_EINVAL, "codec: NULL buffer");
   if (src_len == 0 && dst_len == 0) return PQT_OK;
   /* Some libraries dislike NULL even for 0 bytes. */
   uint8_t dummy = 0;
@@ -104,9 +99,8 @@ pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *sr
   return e->decompress(ctx, src, src_len, dst, dst_len, err);
 }
 
-pqt_status pqt_codec_compress(pqt_codec_ctx *ctx, int codec, int level,
-                              const uint8_t *src, size_t src_len, pqt_buf *out,
-                              pqt_error *err) {
+pqt_status pqt_codec_compress(pqt_codec_ctx *ctx, int codec, int level, const uint8_t *src, size_t src_len,
+                              pqt_buf *out, pqt_error *err) {
   const pqt_codec_entry *e = lookup(codec);
   if (!e) return pqt_error_set(err, PQT_EINVAL, "unknown compression codec %d", codec);
   if (!e->compress) return unsupported(codec, err);
@@ -130,8 +124,7 @@ uint32_t pqt_crc32(uint32_t crc, const void *data, size_t len) {
 
 /* ---- contexts --------------------------------------------------------- */
 
-pqt_status pqt_codec_ctx_create(pqt_codec_ctx **out, const pqt_allocator *alloc,
-                                pqt_error *err) {
+pqt_status pqt_codec_ctx_create(pqt_codec_ctx **out, const pqt_allocator *alloc, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "codec: NULL out");
   *out = NULL;
   alloc = pqt_alloc_or_default(alloc);
@@ -151,8 +144,7 @@ void pqt_codec_ctx_destroy(pqt_codec_ctx *ctx) {
   pqt_mem_free(ctx->alloc, ctx, sizeof *ctx);
 }
 
-pqt_status pqt_codec_scratch(pqt_codec_ctx *ctx, void **slot, size_t *size, size_t n,
-                             pqt_error *err) {
+pqt_status pqt_codec_scratch(pqt_codec_ctx *ctx, void **slot, size_t *size, size_t n, pqt_error *err) {
   if (*slot) return PQT_OK;
   *slot = pqt_mem_alloc(ctx->alloc, n);
   if (!*slot) return pqt_nomem(err);
@@ -184,8 +176,8 @@ void pqt_codec_shim_free(void *opaque, void *q) {
 
 /* ---- Hadoop block framing (LZ4 codec 5, LZO) -------------------------- */
 
-bool pqt_hadoop_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len,
-                           uint8_t *dst, size_t dst_len, pqt_hadoop_chunk_fn chunk) {
+bool pqt_hadoop_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                           pqt_hadoop_chunk_fn chunk) {
   size_t in = 0, out = 0;
   if (src_len < 8) return false;
   while (in < src_len) {

@@ -62,8 +62,7 @@
 typedef struct pqt_codec_ctx pqt_codec_ctx;
 
 /* A context using alloc (NULL = malloc). Destroy with pqt_codec_ctx_destroy. */
-pqt_status pqt_codec_ctx_create(pqt_codec_ctx **out, const pqt_allocator *alloc,
-                                pqt_error *err);
+pqt_status pqt_codec_ctx_create(pqt_codec_ctx **out, const pqt_allocator *alloc, pqt_error *err);
 /* Free a context and all codec state it holds (NULL is a no-op). */
 void pqt_codec_ctx_destroy(pqt_codec_ctx *ctx);
 
@@ -82,14 +81,12 @@ int pqt_codec_from_name(const char *name);
  * input, or malformed input is PQT_ECORRUPT with a message naming the codec;
  * an unknown codec is PQT_ECORRUPT too (it comes from the file); a known
  * codec not built is PQT_EUNSUPPORTED. dst may be NULL when dst_len == 0. */
-pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src,
-                                size_t src_len, uint8_t *dst, size_t dst_len,
-                                pqt_error *err);
+pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src, size_t src_len, uint8_t *dst,
+                                size_t dst_len, pqt_error *err);
 
 /* Compress src and append the result to out. level 0 = codec default. */
-pqt_status pqt_codec_compress(pqt_codec_ctx *ctx, int codec, int level,
-                              const uint8_t *src, size_t src_len, pqt_buf *out,
-                              pqt_error *err);
+pqt_status pqt_codec_compress(pqt_codec_ctx *ctx, int codec, int level, const uint8_t *src, size_t src_len,
+                              pqt_buf *out, pqt_error *err);
 
 /* Worst-case compressed size of src_len bytes with this codec at any level,
  * as pqt_codec_compress writes it; 0 for an unknown or unavailable codec or

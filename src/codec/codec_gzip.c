@@ -26,22 +26,20 @@ static bool is_zlib_header(const uint8_t *p, size_t n) {
   return (cmf & 0x0f) == 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 == 0;
 }
 
-pqt_status pqt_gzip_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len,
-                               uint8_t *dst, size_t dst_len, pqt_error *err) {
+pqt_status pqt_gzip_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                               pqt_error *err) {
   PQT_RETURN_NOT_OK(get_decompressor(ctx, err));
   size_t in = 0, out = 0;
   if (src_len >= 2 && src[0] == 0x1f && src[1] == 0x8b) {
     unsigned member = 0;
     while (in < src_len) {
       size_t used = 0, got = 0;
-      enum libdeflate_result r = libdeflate_gzip_decompress_ex(
-          ctx->deflate_d, src + in, src_len - in, dst + out, dst_len - out, &used, &got);
+      enum libdeflate_result r =
+          libdeflate_gzip_decompress_ex(ctx->deflate_d, src + in, src_len - in, dst + out, dst_len - out, &used, &got);
       if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
-        return pqt_corrupt(err, "gzip: decompresses to more than %zu bytes (page header)",
-                           dst_len);
+        return pqt_corrupt(err, "gzip: decompresses to more than %zu bytes (page header)", dst_len);
       if (r != LIBDEFLATE_SUCCESS)
-        return pqt_corrupt(err, "gzip: corrupt input in member %u (at byte %zu of %zu)",
-                           member, in, src_len);
+        return pqt_corrupt(err, "gzip: corrupt input in member %u (at byte %zu of %zu)", member, in, src_len);
       if (used == 0 || used > src_len - in || got > dst_len - out)
         return pqt_corrupt(err, "gzip: corrupt input in member %u", member);
       in += used;
@@ -50,21 +48,19 @@ pqt_status pqt_gzip_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t sr
     }
   } else if (is_zlib_header(src, src_len)) {
     size_t used = 0, got = 0;
-    enum libdeflate_result r = libdeflate_zlib_decompress_ex(ctx->deflate_d, src, src_len,
-                                                             dst, dst_len, &used, &got);
+    enum libdeflate_result r = libdeflate_zlib_decompress_ex(ctx->deflate_d, src, src_len, dst, dst_len, &used, &got);
     if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
-      return pqt_corrupt(err, "gzip: zlib stream decompresses to more than %zu bytes "
-                              "(page header)", dst_len);
+      return pqt_corrupt(err,
+                         "gzip: zlib stream decompresses to more than %zu bytes "
+                         "(page header)",
+                         dst_len);
     if (r != LIBDEFLATE_SUCCESS) return pqt_corrupt(err, "gzip: corrupt zlib stream");
-    if (used != src_len)
-      return pqt_corrupt(err, "gzip: %zu bytes after the zlib stream", src_len - used);
+    if (used != src_len) return pqt_corrupt(err, "gzip: %zu bytes after the zlib stream", src_len - used);
     out = got;
   } else {
     return pqt_corrupt(err, "gzip: input is neither gzip nor zlib data");
   }
-  if (out != dst_len)
-    return pqt_corrupt(err, "gzip: decompressed %zu bytes, page header says %zu", out,
-                       dst_len);
+  if (out != dst_len) return pqt_corrupt(err, "gzip: decompressed %zu bytes, page header says %zu", out, dst_len);
   return PQT_OK;
 }
 
@@ -73,11 +69,10 @@ size_t pqt_gzip_bound(size_t n) {
   return libdeflate_gzip_compress_bound(NULL, n);
 }
 
-pqt_status pqt_gzip_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src,
-                             size_t src_len, pqt_buf *out, pqt_error *err) {
+pqt_status pqt_gzip_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len, pqt_buf *out,
+                             pqt_error *err) {
   if (level == 0) level = GZIP_DEFAULT_LEVEL;
-  if (level < 1 || level > 12)
-    return pqt_error_set(err, PQT_EINVAL, "gzip: level %d out of range [1, 12]", level);
+  if (level < 1 || level > 12) return pqt_error_set(err, PQT_EINVAL, "gzip: level %d out of range [1, 12]", level);
   if (ctx->deflate_c && ctx->deflate_c_level != level) {
     libdeflate_free_compressor(ctx->deflate_c);
     ctx->deflate_c = NULL;
@@ -89,8 +84,7 @@ pqt_status pqt_gzip_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src,
   }
   size_t bound = libdeflate_gzip_compress_bound(ctx->deflate_c, src_len);
   PQT_RETURN_NOT_OK(pqt_buf_reserve(out, bound, err));
-  size_t n = libdeflate_gzip_compress(ctx->deflate_c, src, src_len, out->data + out->len,
-                                      bound);
+  size_t n = libdeflate_gzip_compress(ctx->deflate_c, src, src_len, out->data + out->len, bound);
   if (n == 0) return pqt_error_set(err, PQT_EINVAL, "gzip: compression failed");
   out->len += n;
   return PQT_OK;

@@ -22,7 +22,7 @@ struct pqt_codec_ctx {
   struct libdeflate_compressor *deflate_c;
   int deflate_c_level;
   struct LZ4F_dctx_s *lz4f_d;
-  void *lz4_state;   /* LZ4_sizeofState() bytes */
+  void *lz4_state; /* LZ4_sizeofState() bytes */
   size_t lz4_state_size;
   void *lz4hc_state; /* LZ4_sizeofStateHC() bytes */
   size_t lz4hc_state_size;
@@ -31,12 +31,10 @@ struct pqt_codec_ctx {
   bool lzo_ready; /* lzo_init() succeeded */
 };
 
-typedef pqt_status (*pqt_codec_decompress_fn)(pqt_codec_ctx *ctx, const uint8_t *src,
-                                              size_t src_len, uint8_t *dst,
+typedef pqt_status (*pqt_codec_decompress_fn)(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst,
                                               size_t dst_len, pqt_error *err);
 /* Appends the compressed bytes to out. */
-typedef pqt_status (*pqt_codec_compress_fn)(pqt_codec_ctx *ctx, int level,
-                                            const uint8_t *src, size_t src_len,
+typedef pqt_status (*pqt_codec_compress_fn)(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len,
                                             pqt_buf *out, pqt_error *err);
 typedef size_t (*pqt_codec_bound_fn)(size_t src_len);
 
@@ -54,18 +52,17 @@ void *pqt_codec_shim_alloc(void *opaque, size_t n);
 void pqt_codec_shim_free(void *opaque, void *p);
 
 /* Lazily allocate a scratch buffer of n bytes in *slot (size kept in *size). */
-pqt_status pqt_codec_scratch(pqt_codec_ctx *ctx, void **slot, size_t *size, size_t n,
-                             pqt_error *err);
+pqt_status pqt_codec_scratch(pqt_codec_ctx *ctx, void **slot, size_t *size, size_t n, pqt_error *err);
 
 /* One Hadoop chunk: decompress src[0..n) into at most cap bytes of dst; set
  * *produced. Returns false on malformed input. */
-typedef bool (*pqt_hadoop_chunk_fn)(pqt_codec_ctx *ctx, const uint8_t *src, size_t n,
-                                    uint8_t *dst, size_t cap, size_t *produced);
+typedef bool (*pqt_hadoop_chunk_fn)(pqt_codec_ctx *ctx, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                    size_t *produced);
 /* Decode Hadoop block framing: blocks of [BE u32 raw len] then at least one
  * [BE u32 compressed len][chunk] until the block's raw length is produced.
  * True only when the blocks exactly consume src and produce dst_len bytes. */
-bool pqt_hadoop_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len,
-                           uint8_t *dst, size_t dst_len, pqt_hadoop_chunk_fn chunk);
+bool pqt_hadoop_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                           pqt_hadoop_chunk_fn chunk);
 
 /* Adapters, one per codec (codec_<name>.c). */
 pqt_status pqt_snappy_decompress(pqt_codec_ctx *, const uint8_t *, size_t, uint8_t *, size_t, pqt_error *);

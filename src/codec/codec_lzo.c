@@ -13,15 +13,13 @@
 
 static pqt_status lzo_ready(pqt_codec_ctx *ctx, pqt_error *err) {
   if (!ctx->lzo_ready) {
-    if (lzo_init() != LZO_E_OK)
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "lzo: lzo_init failed");
+    if (lzo_init() != LZO_E_OK) return pqt_error_set(err, PQT_EUNSUPPORTED, "lzo: lzo_init failed");
     ctx->lzo_ready = true;
   }
   return PQT_OK;
 }
 
-static bool lzo_chunk(pqt_codec_ctx *ctx, const uint8_t *src, size_t n, uint8_t *dst,
-                      size_t cap, size_t *produced) {
+static bool lzo_chunk(pqt_codec_ctx *ctx, const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *produced) {
   (void)ctx;
   lzo_uint got = cap;
   int r = lzo1x_decompress_safe(src, n, dst, &got, NULL);
@@ -30,14 +28,15 @@ static bool lzo_chunk(pqt_codec_ctx *ctx, const uint8_t *src, size_t n, uint8_t 
   return true;
 }
 
-pqt_status pqt_lzo_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len,
-                              uint8_t *dst, size_t dst_len, pqt_error *err) {
+pqt_status pqt_lzo_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                              pqt_error *err) {
   PQT_RETURN_NOT_OK(lzo_ready(ctx, err));
   if (pqt_hadoop_decompress(ctx, src, src_len, dst, dst_len, lzo_chunk)) return PQT_OK;
   size_t got = 0;
   if (lzo_chunk(ctx, src, src_len, dst, dst_len, &got) && got == dst_len) return PQT_OK;
-  return pqt_corrupt(err, "lzo: %zu bytes are not Hadoop-framed LZO or an lzo1x stream "
-                          "decompressing to %zu bytes (page header)",
+  return pqt_corrupt(err,
+                     "lzo: %zu bytes are not Hadoop-framed LZO or an lzo1x stream "
+                     "decompressing to %zu bytes (page header)",
                      src_len, dst_len);
 }
 
@@ -56,12 +55,11 @@ static void store_u32be(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)v;
 }
 
-pqt_status pqt_lzo_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src,
-                            size_t src_len, pqt_buf *out, pqt_error *err) {
+pqt_status pqt_lzo_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len, pqt_buf *out,
+                            pqt_error *err) {
   (void)level;
   PQT_RETURN_NOT_OK(lzo_ready(ctx, err));
-  PQT_RETURN_NOT_OK(pqt_codec_scratch(ctx, &ctx->lzo_wrkmem, &ctx->lzo_wrkmem_size,
-                                      LZO1X_1_MEM_COMPRESS, err));
+  PQT_RETURN_NOT_OK(pqt_codec_scratch(ctx, &ctx->lzo_wrkmem, &ctx->lzo_wrkmem_size, LZO1X_1_MEM_COMPRESS, err));
   size_t pos = 0;
   do {
     size_t n = src_len - pos;

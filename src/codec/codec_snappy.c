@@ -8,21 +8,18 @@
 
 #include "codec/codec_internal.h"
 
-pqt_status pqt_snappy_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len,
-                                 uint8_t *dst, size_t dst_len, pqt_error *err) {
+pqt_status pqt_snappy_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                                 pqt_error *err) {
   (void)ctx;
   size_t declared = 0;
   if (snappy_uncompressed_length((const char *)src, src_len, &declared) != SNAPPY_OK)
     return pqt_corrupt(err, "snappy: corrupt input (bad length prefix)");
   if (declared != dst_len)
-    return pqt_corrupt(err, "snappy: decompresses to %zu bytes, page header says %zu",
-                       declared, dst_len);
+    return pqt_corrupt(err, "snappy: decompresses to %zu bytes, page header says %zu", declared, dst_len);
   size_t got = dst_len;
   if (snappy_uncompress((const char *)src, src_len, (char *)dst, &got) != SNAPPY_OK)
     return pqt_corrupt(err, "snappy: corrupt input");
-  if (got != dst_len)
-    return pqt_corrupt(err, "snappy: decompressed %zu bytes, page header says %zu", got,
-                       dst_len);
+  if (got != dst_len) return pqt_corrupt(err, "snappy: decompressed %zu bytes, page header says %zu", got, dst_len);
   return PQT_OK;
 }
 
@@ -32,18 +29,16 @@ size_t pqt_snappy_bound(size_t n) {
   return snappy_max_compressed_length(n);
 }
 
-pqt_status pqt_snappy_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src,
-                               size_t src_len, pqt_buf *out, pqt_error *err) {
+pqt_status pqt_snappy_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len, pqt_buf *out,
+                               pqt_error *err) {
   (void)ctx;
   (void)level;
   /* snappy lengths are a 32-bit varint. */
-  if (src_len > UINT32_MAX)
-    return pqt_error_set(err, PQT_EINVAL, "snappy: input of %zu bytes is too large", src_len);
+  if (src_len > UINT32_MAX) return pqt_error_set(err, PQT_EINVAL, "snappy: input of %zu bytes is too large", src_len);
   size_t bound = pqt_snappy_bound(src_len);
   PQT_RETURN_NOT_OK(pqt_buf_reserve(out, bound, err));
   size_t n = bound;
-  if (snappy_compress((const char *)src, src_len, (char *)out->data + out->len, &n) !=
-      SNAPPY_OK)
+  if (snappy_compress((const char *)src, src_len, (char *)out->data + out->len, &n) != SNAPPY_OK)
     return pqt_error_set(err, PQT_ENOMEM, "snappy: compression failed");
   out->len += n;
   return PQT_OK;

@@ -36,8 +36,10 @@ void pqt_column_data_free(pqt_column_data *cd) {
 
 size_t pqt_physical_width(int32_t t, int32_t type_length) {
   switch (t) {
-    case PQT_INT32: case PQT_FLOAT: return 4;
-    case PQT_INT64: case PQT_DOUBLE: return 8;
+    case PQT_INT32:
+    case PQT_FLOAT: return 4;
+    case PQT_INT64:
+    case PQT_DOUBLE: return 8;
     case PQT_INT96: return 12;
     case PQT_FIXED_LEN_BYTE_ARRAY: return type_length > 0 ? (size_t)type_length : 0;
     default: return 0;
@@ -51,12 +53,12 @@ typedef struct chunk_state {
   /* dictionary */
   bool has_dict;
   int64_t dict_n;
-  pqt_buf dict_values;   /* fixed width entries, or byte-array bytes */
-  pqt_buf dict_offsets;  /* byte arrays: int32[dict_n + 1] */
+  pqt_buf dict_values;    /* fixed width entries, or byte-array bytes */
+  pqt_buf dict_offsets;   /* byte arrays: int32[dict_n + 1] */
   int32_t dict_fixed_len; /* byte arrays: the length of every entry when all are equal (> 0), else -1 */
-  pqt_buf indices;       /* scratch: uint32 dictionary indices */
+  pqt_buf indices;        /* scratch: uint32 dictionary indices */
   pqt_delta_byte_array_state dba;
-  int16_t prev_def;      /* last def level of the previous page (-1 at the start) */
+  int16_t prev_def; /* last def level of the previous page (-1 at the start) */
 } chunk_state;
 
 static int bit_width_for(int16_t max_level) {
@@ -108,8 +110,8 @@ static pqt_status read_dictionary(chunk_state *cs, const pqt_page *pg, pqt_error
       if (doff[k + 1] - doff[k] != l0) l0 = -1;
     cs->dict_fixed_len = l0 > 0 ? l0 : -1;
     if (cs->desc->validate_utf8)
-      PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cs->dict_values.data, (const int32_t *)(const void *)cs->dict_offsets.data,
-                                                 (int64_t)n, err));
+      PQT_RETURN_NOT_OK(pqt_utf8_validate_values(
+          cs->dict_values.data, (const int32_t *)(const void *)cs->dict_offsets.data, (int64_t)n, err));
   } else if (t == PQT_BOOLEAN) {
     return pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary encoding of BOOLEAN columns");
   } else {
@@ -212,39 +214,39 @@ typedef enum value_kind {
   VK_RLE_BOOL,
   VK_DICT,
   VK_DBP,
-  VK_BSS,         /* vpos: value index */
+  VK_BSS, /* vpos: value index */
   VK_DLBA,
   VK_DBA,
-  VK_ALP          /* vpos: value index */
+  VK_ALP /* vpos: value index */
 } value_kind;
 
 struct pqt_column_cursor {
   const pqt_allocator *alloc;
   pqt_column_desc desc;
-  int16_t *repeated_def;  /* owned copy of desc.repeated_def */
+  int16_t *repeated_def; /* owned copy of desc.repeated_def */
   pqt_column_read_options opts;
   chunk_state cs;
   pqt_page_reader pr;
-  bool skip;              /* opts.skip_corrupt_pages: lost pages are left out */
-  bool eof;               /* no page left */
+  bool skip; /* opts.skip_corrupt_pages: lost pages are left out */
+  bool eof;  /* no page left */
   bool failed;
-  int32_t page_index;     /* the page being read (errors) */
-  int32_t data_pages;     /* data page headers read (the offset index's page ordinal) */
-  int64_t loaded;         /* entries of the data pages started (and flat pages lost) so far */
-  int64_t loaded_rows;    /* records starting in the data pages started so far */
-  bool last_was_loss;     /* nothing handed out since the last loss */
-  int64_t rows;           /* records handed out or lost */
-  pqt_buf lost;           /* pqt_lost_rows */
-  bool dict_lost;         /* the dictionary page was lost */
+  int32_t page_index;  /* the page being read (errors) */
+  int32_t data_pages;  /* data page headers read (the offset index's page ordinal) */
+  int64_t loaded;      /* entries of the data pages started (and flat pages lost) so far */
+  int64_t loaded_rows; /* records starting in the data pages started so far */
+  bool last_was_loss;  /* nothing handed out since the last loss */
+  int64_t rows;        /* records handed out or lost */
+  pqt_buf lost;        /* pqt_lost_rows */
+  bool dict_lost;      /* the dictionary page was lost */
   pqt_error dict_why;
   /* the current data page */
   bool have_page;
-  int64_t pn, ppos;       /* entries, entries handed out */
-  int64_t pvals, pvpos;   /* values present, values handed out */
+  int64_t pn, ppos;     /* entries, entries handed out */
+  int64_t pvals, pvpos; /* values present, values handed out */
   def_mode dm;
-  pqt_buf pdef, prep;     /* decoded levels of the page */
+  pqt_buf pdef, prep; /* decoded levels of the page */
   value_kind vk;
-  const uint8_t *vin;     /* the values section */
+  const uint8_t *vin; /* the values section */
   size_t vlen, vpos;
   pqt_rle_decoder rle;
   pqt_delta_bp_decoder dbp;
@@ -259,8 +261,9 @@ static pqt_status start_byte_array_deltas(pqt_column_cursor *c, int32_t enc, con
                                           size_t fixed_width, size_t nv, pqt_error *err) {
   if (enc == PQT_ENC_DELTA_BYTE_ARRAY) {
     PQT_RETURN_NOT_OK(pqt_delta_byte_array_init(&c->dba, in, len, fixed_width, err));
-    PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err, "DELTA_BYTE_ARRAY: %zu values expected, %llu present",
-                      nv, (unsigned long long)pqt_delta_byte_array_total(&c->dba));
+    PQT_CHECK_CORRUPT(pqt_delta_byte_array_total(&c->dba) >= nv, err,
+                      "DELTA_BYTE_ARRAY: %zu values expected, %llu present", nv,
+                      (unsigned long long)pqt_delta_byte_array_total(&c->dba));
     c->vk = VK_DBA;
   } else {
     PQT_RETURN_NOT_OK(pqt_delta_length_init(&c->dl, in, len, err));
@@ -284,7 +287,8 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
   c->vk = VK_NONE;
   if (nv == 0) return PQT_OK; /* nothing to decode (an all-null page may have an empty values section) */
   if (enc == PQT_ENC_RLE_DICTIONARY || enc == PQT_ENC_PLAIN_DICTIONARY) {
-    if (t == PQT_BOOLEAN) return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BOOLEAN", PQT_ENCODING_NAME(enc));
+    if (t == PQT_BOOLEAN)
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BOOLEAN", PQT_ENCODING_NAME(enc));
     PQT_CHECK_CORRUPT(cs->has_dict, err, "dictionary-encoded page but no dictionary page");
     PQT_RETURN_NOT_OK(pqt_rle_dict_page_init(&c->rle, in, len, err));
     c->vk = VK_DICT;
@@ -297,10 +301,8 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
         c->vk = VK_PLAIN_BA;
         return PQT_OK;
       case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
-      case PQT_ENC_DELTA_BYTE_ARRAY:
-        return start_byte_array_deltas(c, enc, in, len, 0, nv, err);
-      default:
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BYTE_ARRAY", PQT_ENCODING_NAME(enc));
+      case PQT_ENC_DELTA_BYTE_ARRAY: return start_byte_array_deltas(c, enc, in, len, 0, nv, err);
+      default: return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for BYTE_ARRAY", PQT_ENCODING_NAME(enc));
     }
   }
   if (t == PQT_BOOLEAN) {
@@ -343,8 +345,7 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
       c->vk = VK_BSS;
       return PQT_OK;
     case PQT_ENC_ALP:
-      if (t != PQT_FLOAT && t != PQT_DOUBLE)
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "ALP for physical type %d", t);
+      if (t != PQT_FLOAT && t != PQT_DOUBLE) return pqt_error_set(err, PQT_EUNSUPPORTED, "ALP for physical type %d", t);
       PQT_RETURN_NOT_OK(pqt_alp_page_init(&c->alp, in, len, w, err));
       PQT_CHECK_CORRUPT(nv <= c->alp.n, err, "ALP: %zu values expected, the header says %zu", nv, c->alp.n);
       c->vk = VK_ALP;
@@ -352,10 +353,12 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
     case PQT_ENC_DELTA_BYTE_ARRAY:
     case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
       if (t != PQT_FIXED_LEN_BYTE_ARRAY)
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for physical type %s", PQT_ENCODING_NAME(enc), PQT_TYPE_NAME(t));
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for physical type %s", PQT_ENCODING_NAME(enc),
+                             PQT_TYPE_NAME(t));
       return start_byte_array_deltas(c, enc, in, len, w, nv, err);
     default:
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for physical type %s", PQT_ENCODING_NAME(enc), PQT_TYPE_NAME(t));
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "encoding %s for physical type %s", PQT_ENCODING_NAME(enc),
+                           PQT_TYPE_NAME(t));
   }
 }
 
@@ -378,12 +381,8 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
         st = pqt_plain_decode_byte_array(c->vin + c->vpos, c->vlen - c->vpos, off, &cd->values, m, &used, err);
         c->vpos += used;
         break;
-      case VK_DLBA:
-        st = pqt_delta_length_next(&c->dl, off, &cd->values, m, err);
-        break;
-      case VK_DBA:
-        st = pqt_delta_byte_array_next(&c->dba, &cs->dba, off, &cd->values, m, err);
-        break;
+      case VK_DLBA: st = pqt_delta_length_next(&c->dl, off, &cd->values, m, err); break;
+      case VK_DBA: st = pqt_delta_byte_array_next(&c->dba, &cs->dba, off, &cd->values, m, err); break;
       case VK_DICT: {
         int32_t fl = cs->dict_fixed_len;
         if (fl == 1 || fl == 2 || fl == 4 || fl == 8 || fl == 12 || fl == 16) {
@@ -409,8 +408,7 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
         }
         break;
       }
-      default:
-        return pqt_corrupt(err, "value decoder %d for BYTE_ARRAY", (int)c->vk);
+      default: return pqt_corrupt(err, "value decoder %d for BYTE_ARRAY", (int)c->vk);
     }
     PQT_RETURN_NOT_OK(st);
     /* Dictionary pages were validated once when read: gathered values need no second look. */
@@ -452,9 +450,7 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
       memcpy(out, c->vin + c->vpos, bytes);
       c->vpos += bytes;
       break;
-    case VK_DICT:
-      st = pqt_rle_get_dict_fixed(&c->rle, cs->dict_values.data, (size_t)cs->dict_n, w, out, m, err);
-      break;
+    case VK_DICT: st = pqt_rle_get_dict_fixed(&c->rle, cs->dict_values.data, (size_t)cs->dict_n, w, out, m, err); break;
     case VK_DBP:
       st = t == PQT_INT32 ? pqt_delta_bp_get_i32(&c->dbp, (int32_t *)(void *)out, m, err)
                           : pqt_delta_bp_get_i64(&c->dbp, (int64_t *)(void *)out, m, err);
@@ -484,8 +480,7 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
       if (st == PQT_OK) memcpy(out, c->tmp_data.data, bytes);
       break;
     }
-    default:
-      return pqt_corrupt(err, "value decoder %d for physical type %s", (int)c->vk, PQT_TYPE_NAME(t));
+    default: return pqt_corrupt(err, "value decoder %d for physical type %s", (int)c->vk, PQT_TYPE_NAME(t));
   }
   if (st == PQT_OK) cd->values.len += bytes;
   return st;
@@ -539,8 +534,8 @@ static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_
   if (desc->max_rep > 0 && n > 0) {
     /* every rep level must continue a list that is open (see levels.h) */
     const int16_t *def = c->dm == DEF_LEVELS ? (const int16_t *)(const void *)c->pdef.data : NULL;
-    PQT_RETURN_NOT_OK(pqt_levels_validate(def, (const int16_t *)(const void *)c->prep.data, (int64_t)n,
-                                          desc->max_def, desc->max_rep, c->repeated_def, &c->cs.prev_def, err));
+    PQT_RETURN_NOT_OK(pqt_levels_validate(def, (const int16_t *)(const void *)c->prep.data, (int64_t)n, desc->max_def,
+                                          desc->max_rep, c->repeated_def, &c->cs.prev_def, err));
   }
   /* A v2 header's num_nulls is advisory (parquet-java < 1.18 writes -1):
    * the definition levels are authoritative. */
@@ -631,7 +626,8 @@ static int64_t lost_page_rows(const pqt_column_cursor *c, const pqt_page_header 
   int64_t n = -1;
   if (c->desc.max_rep == 0) {
     if (h->type == PQT_PAGE_DATA && PQT_HAS_FIELD(h, page_header, data_page_header)) n = h->data_page_header.num_values;
-    else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(h, page_header, data_page_header_v2)) n = h->data_page_header_v2.num_values;
+    else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(h, page_header, data_page_header_v2))
+      n = h->data_page_header_v2.num_values;
   } else if (h->type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(h, page_header, data_page_header_v2)) {
     n = h->data_page_header_v2.num_rows;
   } else if (indexed_at_next_row(c, ordinal)) {
@@ -688,7 +684,7 @@ static pqt_status next_page(pqt_column_cursor *c, pqt_column_data *cd, pqt_error
     /* no way to the next page, or no way to count this one's rows: the rest of the chunk */
     bool rest_of_chunk = n < 0;
     if (rest_of_chunk) n = c->opts.expected_rows - c->rows;
-    int64_t page_values = !header_ok ? 0
+    int64_t page_values = !header_ok                 ? 0
                           : h->type == PQT_PAGE_DATA ? h->data_page_header.num_values
                                                      : h->data_page_header_v2.num_values;
     /* n <= 0 with values: a page past the row group's rows, noted */
@@ -801,7 +797,8 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
     got += taken;
   }
   /* levels of pages without nulls, when an earlier page had some */
-  if (c->desc.max_def > 0 && cd->def.len > 0) PQT_RETURN_NOT_OK(fill_def_gap(cd, c->desc.max_def, (size_t)cd->n_levels, err));
+  if (c->desc.max_def > 0 && cd->def.len > 0)
+    PQT_RETURN_NOT_OK(fill_def_gap(cd, c->desc.max_def, (size_t)cd->n_levels, err));
   *rows = got;
   return PQT_OK;
 }
@@ -870,8 +867,7 @@ void pqt_column_cursor_close(pqt_column_cursor *c) {
 
 pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uint64_t offset, uint64_t len,
                                   int32_t codec, const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
-                                  const pqt_column_read_options *opts, const pqt_allocator *alloc,
-                                  pqt_error *err) {
+                                  const pqt_column_read_options *opts, const pqt_allocator *alloc, pqt_error *err) {
   *out = NULL;
   alloc = pqt_alloc_or_default(alloc);
   if (!pqt_codec_is_available(codec))
@@ -930,8 +926,8 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
 
 pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
                                  const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
-                                 const pqt_column_read_options *opts, const pqt_allocator *alloc,
-                                 pqt_column_data *cd, pqt_error *err) {
+                                 const pqt_column_read_options *opts, const pqt_allocator *alloc, pqt_column_data *cd,
+                                 pqt_error *err) {
   pqt_column_cursor *c;
   PQT_RETURN_NOT_OK(pqt_column_cursor_open(&c, io, offset, len, codec, desc, codec_ctx, opts, alloc, err));
   int64_t rows;

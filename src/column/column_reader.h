@@ -31,27 +31,27 @@
 
 typedef struct pqt_column_desc {
   int32_t physical_type;
-  int32_t type_length;   /* FLBA width */
+  int32_t type_length; /* FLBA width */
   int16_t max_def;
   int16_t max_rep;
   const int16_t *repeated_def; /* [max_rep]: def level of the r-th repeated ancestor */
-  const char *path;      /* for error messages */
-  bool validate_utf8;    /* a STRING/ENUM/JSON column: check the bytes */
+  const char *path;            /* for error messages */
+  bool validate_utf8;          /* a STRING/ENUM/JSON column: check the bytes */
 } pqt_column_desc;
 
 typedef struct pqt_column_data {
-  int64_t n_levels;      /* entries (values incl. nulls) */
-  pqt_buf def;           /* int16[n_levels] when max_def > 0; empty when every
-                          * entry is max_def (a column without nulls) */
-  pqt_buf rep;           /* int16[n_levels] when max_rep > 0 */
-  int64_t n_values;      /* dense non-null values */
-  pqt_buf values;        /* see above */
-  pqt_buf offsets;       /* BYTE_ARRAY: int32[n_values + 1] */
-  int32_t n_pages;       /* data pages finished into this buffer */
-  int64_t n_rows;        /* records (rep level 0 entries, or n_levels when flat) */
-  pqt_buf *page_ends;    /* NULL, or set by the caller (borrowed): one pqt_page_end
-                          * appended after each data page decoded (a page lost to
-                          * skip_corrupt_pages gets none) */
+  int64_t n_levels;   /* entries (values incl. nulls) */
+  pqt_buf def;        /* int16[n_levels] when max_def > 0; empty when every
+                       * entry is max_def (a column without nulls) */
+  pqt_buf rep;        /* int16[n_levels] when max_rep > 0 */
+  int64_t n_values;   /* dense non-null values */
+  pqt_buf values;     /* see above */
+  pqt_buf offsets;    /* BYTE_ARRAY: int32[n_values + 1] */
+  int32_t n_pages;    /* data pages finished into this buffer */
+  int64_t n_rows;     /* records (rep level 0 entries, or n_levels when flat) */
+  pqt_buf *page_ends; /* NULL, or set by the caller (borrowed): one pqt_page_end
+                       * appended after each data page decoded (a page lost to
+                       * skip_corrupt_pages gets none) */
 } pqt_column_data;
 
 /* Where a data page ended in a pqt_column_data: entries and dense values
@@ -73,8 +73,8 @@ size_t pqt_physical_width(int32_t physical_type, int32_t type_length);
 
 typedef struct pqt_column_read_options {
   pqt_page_reader_options page;
-  int64_t expected_rows;   /* the row group's num_rows (checked), -1 to skip the check */
-  uint64_t max_values;     /* ceiling on entries in one chunk (default 2^31 - 1) */
+  int64_t expected_rows; /* the row group's num_rows (checked), -1 to skip the check */
+  uint64_t max_values;   /* ceiling on entries in one chunk (default 2^31 - 1) */
   /* Error recovery (PQT_SKIP_CORRUPT; needs expected_rows >= 0 and the
    * chunk read in one call): a page that cannot be read is left out, the
    * rows it held recorded (pqt_column_cursor_lost), and reading goes on
@@ -97,9 +97,9 @@ typedef struct pqt_column_cursor pqt_column_cursor;
 /* Rows of a chunk left out (skip_corrupt_pages), and why. n_rows 0: the
  * chunk held data past the row group's rows, which was left out. */
 typedef struct pqt_lost_rows {
-  int64_t first_row;   /* record index within the chunk */
+  int64_t first_row; /* record index within the chunk */
   int64_t n_rows;
-  int32_t page;        /* page index (-1: the chunk as a whole) */
+  int32_t page; /* page index (-1: the chunk as a whole) */
   pqt_error why;
 } pqt_lost_rows;
 
@@ -110,8 +110,7 @@ typedef struct pqt_lost_rows {
  */
 pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uint64_t offset, uint64_t len,
                                   int32_t codec, const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
-                                  const pqt_column_read_options *opts, const pqt_allocator *alloc,
-                                  pqt_error *err);
+                                  const pqt_column_read_options *opts, const pqt_allocator *alloc, pqt_error *err);
 /*
  * Append the next max_rows records (a flat column: entries) to cd; *rows
  * says how many came, fewer only where the chunk ends. A record that goes
@@ -153,7 +152,7 @@ pqt_status pqt_column_data_patch(pqt_column_data *cd, int32_t physical_type, int
  */
 pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
                                  const pqt_column_desc *desc, pqt_codec_ctx *codec_ctx,
-                                 const pqt_column_read_options *opts, const pqt_allocator *alloc,
-                                 pqt_column_data *cd, pqt_error *err);
+                                 const pqt_column_read_options *opts, const pqt_allocator *alloc, pqt_column_data *cd,
+                                 pqt_error *err);
 
 #endif

@@ -23,10 +23,10 @@
 #define SLICE_LEVELS 4096
 
 typedef struct page_info {
-  int64_t offset;     /* in cw->pages */
+  int64_t offset; /* in cw->pages */
   int64_t first_row;
   int64_t nulls, nans, ba_bytes;
-  int32_t size;       /* header + body */
+  int32_t size; /* header + body */
   uint32_t min_off, min_len, max_off, max_len;
   uint8_t null_page, has_bounds, min_exact, max_exact;
 } page_info;
@@ -34,8 +34,10 @@ typedef struct page_info {
 static size_t fixed_width(int32_t physical, int32_t type_length) {
   switch (physical) {
     case PQT_BOOLEAN: return 1;
-    case PQT_INT32: case PQT_FLOAT: return 4;
-    case PQT_INT64: case PQT_DOUBLE: return 8;
+    case PQT_INT32:
+    case PQT_FLOAT: return 4;
+    case PQT_INT64:
+    case PQT_DOUBLE: return 8;
     case PQT_INT96: return 12;
     case PQT_FIXED_LEN_BYTE_ARRAY: return (size_t)type_length;
     default: return 0;
@@ -48,20 +50,18 @@ bool pqt_encoding_fits(int32_t enc, int32_t physical) {
     case PQT_ENC_RLE: return physical == PQT_BOOLEAN;
     case PQT_ENC_DELTA_BINARY_PACKED: return physical == PQT_INT32 || physical == PQT_INT64;
     case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY: return physical == PQT_BYTE_ARRAY;
-    case PQT_ENC_DELTA_BYTE_ARRAY:
-      return physical == PQT_BYTE_ARRAY || physical == PQT_FIXED_LEN_BYTE_ARRAY;
+    case PQT_ENC_DELTA_BYTE_ARRAY: return physical == PQT_BYTE_ARRAY || physical == PQT_FIXED_LEN_BYTE_ARRAY;
     case PQT_ENC_BYTE_STREAM_SPLIT:
-      return physical == PQT_INT32 || physical == PQT_INT64 || physical == PQT_FLOAT ||
-             physical == PQT_DOUBLE || physical == PQT_FIXED_LEN_BYTE_ARRAY;
+      return physical == PQT_INT32 || physical == PQT_INT64 || physical == PQT_FLOAT || physical == PQT_DOUBLE ||
+             physical == PQT_FIXED_LEN_BYTE_ARRAY;
     case PQT_ENC_ALP: return physical == PQT_FLOAT || physical == PQT_DOUBLE;
     default: return false;
   }
 }
 
-pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_options *o,
-                                  int32_t physical, int32_t type_length, int16_t max_def,
-                                  int16_t max_rep, const pqt_logical_type *logical,
-                                  int32_t converted_type, pqt_codec_ctx *codec,
+pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_options *o, int32_t physical,
+                                  int32_t type_length, int16_t max_def, int16_t max_rep,
+                                  const pqt_logical_type *logical, int32_t converted_type, pqt_codec_ctx *codec,
                                   const pqt_allocator *alloc, pqt_error *err) {
   memset(cw, 0, sizeof *cw);
   cw->alloc = pqt_alloc_or_default(alloc);
@@ -73,9 +73,9 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   cw->max_rep = max_rep;
   cw->codec = codec;
   int l = logical ? pqt_union_which(logical->isset) : 0;
-  cw->utf8 = l == PQT_LT_STRING || l == PQT_LT_ENUM || l == PQT_LT_JSON ||
-             (l == 0 && (converted_type == PQT_CT_UTF8 || converted_type == PQT_CT_ENUM ||
-                         converted_type == PQT_CT_JSON));
+  cw->utf8 =
+      l == PQT_LT_STRING || l == PQT_LT_ENUM || l == PQT_LT_JSON ||
+      (l == 0 && (converted_type == PQT_CT_UTF8 || converted_type == PQT_CT_ENUM || converted_type == PQT_CT_JSON));
   cw->sort = pqt_sort_kind_for(physical, logical, converted_type);
   if (cw->o.page_version != 1 && cw->o.page_version != 2)
     return pqt_error_set(err, PQT_EINVAL, "page version %d (1 or 2)", cw->o.page_version);
@@ -104,9 +104,8 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   cw->value_encoding = enc;
   cw->dict_on = cw->o.dictionary && physical != PQT_BOOLEAN;
   cw->stats_on = (cw->o.statistics || cw->o.page_index);
-  pqt_buf *bufs[] = {&cw->def, &cw->rep, &cw->vals, &cw->offs, &cw->idx, &cw->dict_page, &cw->pages,
-                     &cw->pi, &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,
-                     &cw->s_body};
+  pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
+                     &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_init(bufs[i], cw->alloc);
   pqt_stats_init(&cw->pg_stats, cw->sort, cw->width, cw->alloc);
   pqt_stats_init(&cw->ck_stats, cw->sort, cw->width, cw->alloc);
@@ -126,9 +125,8 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
 }
 
 void pqt_column_writer_free(pqt_column_writer *cw) {
-  pqt_buf *bufs[] = {&cw->def, &cw->rep, &cw->vals, &cw->offs, &cw->idx, &cw->dict_page, &cw->pages,
-                     &cw->pi, &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,
-                     &cw->s_body};
+  pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
+                     &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_free(bufs[i]);
   pqt_stats_free(&cw->pg_stats);
   pqt_stats_free(&cw->ck_stats);
@@ -142,8 +140,7 @@ void pqt_column_writer_free(pqt_column_writer *cw) {
 
 int64_t pqt_column_writer_buffered(const pqt_column_writer *cw) {
   int64_t open = (int64_t)(cw->vals.len + cw->idx.len / 2 + cw->def.len / 4);
-  return (int64_t)(cw->pages.len + cw->dict_page.len) + (cw->dict_on ? (int64_t)cw->dict.plain.len : 0) +
-         open / 2;
+  return (int64_t)(cw->pages.len + cw->dict_page.len) + (cw->dict_on ? (int64_t)cw->dict.plain.len : 0) + open / 2;
 }
 
 /* ---- encoding and emitting one page ------------------------------------ */
@@ -178,17 +175,13 @@ static pqt_status encode_values(pqt_column_writer *cw, int32_t enc, pqt_buf *out
       if (cw->physical == PQT_INT32)
         return pqt_delta_bp_encode_i32((const int32_t *)(const void *)cw->vals.data, n, out, err);
       return pqt_delta_bp_encode_i64((const int64_t *)(const void *)cw->vals.data, n, out, err);
-    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
-      return pqt_delta_length_encode(offs, cw->vals.data, n, out, err);
+    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY: return pqt_delta_length_encode(offs, cw->vals.data, n, out, err);
     case PQT_ENC_DELTA_BYTE_ARRAY:
       if (cw->physical == PQT_BYTE_ARRAY) return pqt_delta_byte_array_encode(offs, cw->vals.data, n, out, err);
       return pqt_delta_byte_array_encode_fixed(cw->vals.data, cw->width, n, out, err);
-    case PQT_ENC_BYTE_STREAM_SPLIT:
-      return pqt_bss_encode(cw->vals.data, cw->width, n, out, err);
-    case PQT_ENC_ALP:
-      return pqt_alp_encode(cw->vals.data, cw->width, n, out, err);
-    default:
-      return pqt_error_set(err, PQT_EINVAL, "encoding %s not writable", PQT_ENCODING_NAME(enc));
+    case PQT_ENC_BYTE_STREAM_SPLIT: return pqt_bss_encode(cw->vals.data, cw->width, n, out, err);
+    case PQT_ENC_ALP: return pqt_alp_encode(cw->vals.data, cw->width, n, out, err);
+    default: return pqt_error_set(err, PQT_EINVAL, "encoding %s not writable", PQT_ENCODING_NAME(enc));
   }
 }
 
@@ -209,8 +202,8 @@ static pqt_status stats_bounds(pqt_column_writer *cw, const pqt_stats *st, pqt_b
   return PQT_OK;
 }
 
-static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_arena *arena,
-                             pqt_statistics *out, pqt_buf *tmin, pqt_buf *tmax, pqt_error *err) {
+static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_arena *arena, pqt_statistics *out,
+                             pqt_buf *tmin, pqt_buf *tmax, pqt_error *err) {
   memset(out, 0, sizeof *out);
   out->null_count = st->null_count;
   PQT_SET_FIELD(out, statistics, null_count);
@@ -235,20 +228,22 @@ static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_are
   }
   out->min_value = (pqt_bytes){mn, (int64_t)tmin->len};
   out->max_value = (pqt_bytes){mx, (int64_t)tmax->len};
-  PQT_SET_FIELD(out, statistics, max_value); PQT_SET_FIELD(out, statistics, min_value);
+  PQT_SET_FIELD(out, statistics, max_value);
+  PQT_SET_FIELD(out, statistics, min_value);
   out->is_max_value_exact = mxe;
   out->is_min_value_exact = mne;
-  PQT_SET_FIELD(out, statistics, is_max_value_exact); PQT_SET_FIELD(out, statistics, is_min_value_exact);
+  PQT_SET_FIELD(out, statistics, is_max_value_exact);
+  PQT_SET_FIELD(out, statistics, is_min_value_exact);
   if (pqt_sort_kind_legacy_ok(cw->sort)) {
     out->min = out->min_value;
     out->max = out->max_value;
-    PQT_SET_FIELD(out, statistics, max); PQT_SET_FIELD(out, statistics, min);
+    PQT_SET_FIELD(out, statistics, max);
+    PQT_SET_FIELD(out, statistics, min);
   }
   return PQT_OK;
 }
 
-static pqt_status compress_into(pqt_column_writer *cw, const uint8_t *src, size_t n, pqt_buf *out,
-                                pqt_error *err) {
+static pqt_status compress_into(pqt_column_writer *cw, const uint8_t *src, size_t n, pqt_buf *out, pqt_error *err) {
   if (cw->o.codec == PQT_CODEC_UNCOMPRESSED) return pqt_buf_append(out, src, n, err);
   return pqt_codec_compress(cw->codec, cw->o.codec, cw->o.codec_level, src, n, out, err);
 }
@@ -336,7 +331,8 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
     d->encoding = enc;
     d->definition_level_encoding = PQT_ENC_RLE;
     d->repetition_level_encoding = PQT_ENC_RLE;
-    d->isset |= PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
+    d->isset |=
+        PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
     if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header, statistics);
     PQT_SET_FIELD(&h, page_header, data_page_header);
     if (cw->o.codec == PQT_CODEC_UNCOMPRESSED && cw->s_lv.len == 0) {
@@ -359,7 +355,8 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
     d->encoding = enc;
     d->definition_levels_byte_length = (int32_t)def_len;
     d->repetition_levels_byte_length = (int32_t)rep_len;
-    d->isset |= PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding, definition_levels_byte_length, repetition_levels_byte_length);
+    d->isset |= PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding,
+                               definition_levels_byte_length, repetition_levels_byte_length);
     /* The values section is stored compressed only when that makes it
      * smaller: an empty section (a page of only nulls) or one the codec
      * does not shrink is stored as is with is_compressed = false (a 1-byte
@@ -550,9 +547,8 @@ static int64_t page_estimate(const pqt_column_writer *cw) {
   return lv + (int64_t)cw->vals.len + (int64_t)cw->offs.len;
 }
 
-pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16_t *def,
-                                   const int16_t *rep, const uint8_t *values,
-                                   const int32_t *offsets, int64_t n_values, pqt_error *err) {
+pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16_t *def, const int16_t *rep,
+                                   const uint8_t *values, const int32_t *offsets, int64_t n_values, pqt_error *err) {
   if (n < 0 || n_values < 0 || n_values > n) return pqt_error_set(err, PQT_EINVAL, "bad level/value counts");
   if (n == 0) return PQT_OK;
   if (cw->max_def > 0 && !def) return pqt_error_set(err, PQT_EINVAL, "definition levels required");
@@ -562,8 +558,8 @@ pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16
   if (cw->physical == PQT_BYTE_ARRAY && n_values > 0 && !offsets)
     return pqt_error_set(err, PQT_EINVAL, "byte array offsets missing");
   if (cw->max_def == 0 && n_values != n)
-    return pqt_error_set(err, PQT_EINVAL, "%lld values for %lld levels of a required column",
-                         (long long)n_values, (long long)n);
+    return pqt_error_set(err, PQT_EINVAL, "%lld values for %lld levels of a required column", (long long)n_values,
+                         (long long)n);
   if (cw->physical == PQT_BYTE_ARRAY) {
     for (int64_t i = 0; i < n_values; i++)
       if (offsets[i + 1] < offsets[i]) return pqt_error_set(err, PQT_EINVAL, "offsets decrease at %lld", (long long)i);
@@ -589,13 +585,15 @@ pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16
     if (cw->max_def > 0) {
       nv = 0;
       for (int64_t i = s; i < e; i++) {
-        if (def[i] < 0 || def[i] > cw->max_def) return pqt_error_set(err, PQT_EINVAL, "definition level %d out of range", def[i]);
+        if (def[i] < 0 || def[i] > cw->max_def)
+          return pqt_error_set(err, PQT_EINVAL, "definition level %d out of range", def[i]);
         nv += def[i] == cw->max_def;
       }
     }
     if (cw->max_rep > 0)
       for (int64_t i = s; i < e; i++)
-        if (rep[i] < 0 || rep[i] > cw->max_rep) return pqt_error_set(err, PQT_EINVAL, "repetition level %d out of range", rep[i]);
+        if (rep[i] < 0 || rep[i] > cw->max_rep)
+          return pqt_error_set(err, PQT_EINVAL, "repetition level %d out of range", rep[i]);
     if (vpos + nv > n_values) return pqt_error_set(err, PQT_EINVAL, "more present levels than values");
     const uint8_t *vp = cw->physical == PQT_BYTE_ARRAY ? values : values + (size_t)vpos * cw->width;
     const int32_t *op = cw->physical == PQT_BYTE_ARRAY ? offsets + vpos : NULL;
@@ -609,8 +607,8 @@ pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16
       PQT_RETURN_NOT_OK(flush_page(cw, err));
     }
   }
-  if (vpos != n_values) return pqt_error_set(err, PQT_EINVAL, "%lld values given, levels say %lld",
-                                             (long long)n_values, (long long)vpos);
+  if (vpos != n_values)
+    return pqt_error_set(err, PQT_EINVAL, "%lld values given, levels say %lld", (long long)n_values, (long long)vpos);
   return PQT_OK;
 }
 
@@ -663,9 +661,8 @@ static void reset_chunk(pqt_column_writer *cw) {
   }
 }
 
-pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx,
-                                  int64_t at, pqt_arena *arena, pqt_column_chunk *cc,
-                                  pqt_buf *ci, size_t *ci_len, pqt_buf *oi, size_t *oi_len,
+pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx, int64_t at, pqt_arena *arena,
+                                  pqt_column_chunk *cc, pqt_buf *ci, size_t *ci_len, pqt_buf *oi, size_t *oi_len,
                                   pqt_buf *bloom_out, pqt_error *err) {
   *ci_len = *oi_len = 0;
   int64_t dict_len = (int64_t)cw->dict_page.len;
@@ -679,9 +676,11 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   int32_t encs[12], ne = 0;
   bool has_enc[11] = {0};
   if (cw->dict_page.len) has_enc[PQT_ENC_PLAIN] = true;
-  for (int e = 0; e < 11; e++) if (cw->enc_pages[e]) has_enc[e] = true;
+  for (int e = 0; e < 11; e++)
+    if (cw->enc_pages[e]) has_enc[e] = true;
   has_enc[PQT_ENC_RLE] = true;
-  for (int e = 0; e < 11; e++) if (has_enc[e]) encs[ne++] = e;
+  for (int e = 0; e < 11; e++)
+    if (has_enc[e]) encs[ne++] = e;
   m->encodings.items = pqt_arena_array(arena, (size_t)ne, sizeof(int32_t));
   if (!m->encodings.items) return pqt_nomem(err);
   memcpy(m->encodings.items, encs, (size_t)ne * sizeof(int32_t));
@@ -717,7 +716,10 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     int32_t n = (dict_len ? 1 : 0);
     for (int e = 0; e < 11; e++) n += cw->enc_pages[e] > 0;
     pqt_page_encoding_stats *es = pqt_arena_array(arena, (size_t)n, sizeof *es);
-    if (!es && n) { st = pqt_nomem(err); goto done; }
+    if (!es && n) {
+      st = pqt_nomem(err);
+      goto done;
+    }
     int32_t k = 0;
     if (dict_len) es[k++] = (pqt_page_encoding_stats){0xE, PQT_PAGE_DICTIONARY, PQT_ENC_PLAIN, 1};
     int32_t pt = cw->o.page_version == 2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA;
@@ -736,14 +738,20 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     }
     if (cw->max_rep > 0) {
       ss->repetition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_rep + 1, 8);
-      if (!ss->repetition_level_histogram.items) { st = pqt_nomem(err); goto done; }
+      if (!ss->repetition_level_histogram.items) {
+        st = pqt_nomem(err);
+        goto done;
+      }
       memcpy(ss->repetition_level_histogram.items, cw->ck_hist + cw->max_def + 1, ((size_t)cw->max_rep + 1) * 8);
       ss->repetition_level_histogram.n = cw->max_rep + 1;
       PQT_SET_FIELD(ss, size_statistics, repetition_level_histogram);
     }
     if (cw->max_def > 0) {
       ss->definition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_def + 1, 8);
-      if (!ss->definition_level_histogram.items) { st = pqt_nomem(err); goto done; }
+      if (!ss->definition_level_histogram.items) {
+        st = pqt_nomem(err);
+        goto done;
+      }
       memcpy(ss->definition_level_histogram.items, cw->ck_hist, ((size_t)cw->max_def + 1) * 8);
       ss->definition_level_histogram.n = cw->max_def + 1;
       PQT_SET_FIELD(ss, size_statistics, definition_level_histogram);
@@ -762,14 +770,22 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
     pqt_offset_index oix;
     memset(&oix, 0, sizeof oix);
     oix.page_locations.items = pqt_arena_array(&tmp, (size_t)np, sizeof(pqt_page_location));
-    if (!oix.page_locations.items) { pqt_arena_reset(&tmp); st = pqt_nomem(err); goto done; }
+    if (!oix.page_locations.items) {
+      pqt_arena_reset(&tmp);
+      st = pqt_nomem(err);
+      goto done;
+    }
     oix.page_locations.n = np;
     for (int32_t i = 0; i < np; i++)
       oix.page_locations.items[i] = (pqt_page_location){0xE, data_at + pis[i].offset, pis[i].size, pis[i].first_row};
     PQT_SET_FIELD(&oix, offset_index, page_locations);
     if (cw->physical == PQT_BYTE_ARRAY) {
       oix.unencoded_byte_array_data_bytes.items = pqt_arena_array(&tmp, (size_t)np, 8);
-      if (!oix.unencoded_byte_array_data_bytes.items) { pqt_arena_reset(&tmp); st = pqt_nomem(err); goto done; }
+      if (!oix.unencoded_byte_array_data_bytes.items) {
+        pqt_arena_reset(&tmp);
+        st = pqt_nomem(err);
+        goto done;
+      }
       for (int32_t i = 0; i < np; i++) oix.unencoded_byte_array_data_bytes.items[i] = pis[i].ba_bytes;
       oix.unencoded_byte_array_data_bytes.n = np;
       PQT_SET_FIELD(&oix, offset_index, unencoded_byte_array_data_bytes);
@@ -794,8 +810,10 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
       bool fl = cw->sort == PQT_SORT_FLOAT || cw->sort == PQT_SORT_DOUBLE || cw->sort == PQT_SORT_FLOAT16;
       if (fl) cix.nan_counts.items = pqt_arena_array(&tmp, (size_t)np, 8);
       size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
-      if (cw->max_rep > 0) cix.repetition_level_histograms.items = pqt_arena_array(&tmp, (size_t)np * (size_t)(cw->max_rep + 1), 8);
-      if (cw->max_def > 0) cix.definition_level_histograms.items = pqt_arena_array(&tmp, (size_t)np * (size_t)(cw->max_def + 1), 8);
+      if (cw->max_rep > 0)
+        cix.repetition_level_histograms.items = pqt_arena_array(&tmp, (size_t)np * (size_t)(cw->max_rep + 1), 8);
+      if (cw->max_def > 0)
+        cix.definition_level_histograms.items = pqt_arena_array(&tmp, (size_t)np * (size_t)(cw->max_def + 1), 8);
       if (!cix.null_pages.items || !cix.min_values.items || !cix.max_values.items || !cix.null_counts.items ||
           (fl && !cix.nan_counts.items) || (cw->max_rep > 0 && !cix.repetition_level_histograms.items) ||
           (cw->max_def > 0 && !cix.definition_level_histograms.items)) {
@@ -818,7 +836,8 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
         if (fl) cix.nan_counts.items[i] = p->nans;
         const int64_t *h = hist + (size_t)i * nh;
         if (cw->max_def > 0)
-          memcpy(cix.definition_level_histograms.items + (size_t)i * (size_t)(cw->max_def + 1), h, (size_t)(cw->max_def + 1) * 8);
+          memcpy(cix.definition_level_histograms.items + (size_t)i * (size_t)(cw->max_def + 1), h,
+                 (size_t)(cw->max_def + 1) * 8);
         if (cw->max_rep > 0)
           memcpy(cix.repetition_level_histograms.items + (size_t)i * (size_t)(cw->max_rep + 1), h + cw->max_def + 1,
                  (size_t)(cw->max_rep + 1) * 8);
@@ -826,9 +845,18 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
       cix.null_pages.n = cix.min_values.n = cix.max_values.n = cix.null_counts.n = np;
       cix.isset |= PQT_FIELD_MASK(column_index, null_pages, min_values, max_values, boundary_order, null_counts);
       cix.boundary_order = boundary_order(cw, pis, np);
-      if (fl) { cix.nan_counts.n = np; PQT_SET_FIELD(&cix, column_index, nan_counts); }
-      if (cw->max_rep > 0) { cix.repetition_level_histograms.n = np * (cw->max_rep + 1); PQT_SET_FIELD(&cix, column_index, repetition_level_histograms); }
-      if (cw->max_def > 0) { cix.definition_level_histograms.n = np * (cw->max_def + 1); PQT_SET_FIELD(&cix, column_index, definition_level_histograms); }
+      if (fl) {
+        cix.nan_counts.n = np;
+        PQT_SET_FIELD(&cix, column_index, nan_counts);
+      }
+      if (cw->max_rep > 0) {
+        cix.repetition_level_histograms.n = np * (cw->max_rep + 1);
+        PQT_SET_FIELD(&cix, column_index, repetition_level_histograms);
+      }
+      if (cw->max_def > 0) {
+        cix.definition_level_histograms.n = np * (cw->max_def + 1);
+        PQT_SET_FIELD(&cix, column_index, definition_level_histograms);
+      }
       before = ci->len;
       st = pqt_thrift_encode(&pqt_desc_column_index, &cix, ci, err);
       *ci_len = ci->len - before;

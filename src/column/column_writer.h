@@ -56,25 +56,21 @@ typedef struct pqt_column_writer {
 
 /* Set up for a leaf (physical type, FLBA length, levels, annotation).
  * codec is shared (owned by the caller). */
-pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_options *o,
-                                  int32_t physical, int32_t type_length, int16_t max_def,
-                                  int16_t max_rep, const pqt_logical_type *logical,
-                                  int32_t converted_type, pqt_codec_ctx *codec,
+pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_options *o, int32_t physical,
+                                  int32_t type_length, int16_t max_def, int16_t max_rep,
+                                  const pqt_logical_type *logical, int32_t converted_type, pqt_codec_ctx *codec,
                                   const pqt_allocator *alloc, pqt_error *err);
 void pqt_column_writer_free(pqt_column_writer *cw);
 
 /* Append n levels and the n_values present values (see header comment).
  * With max_rep > 0 the input must start a record (rep[0] == 0). */
-pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16_t *def,
-                                   const int16_t *rep, const uint8_t *values,
-                                   const int32_t *offsets, int64_t n_values, pqt_error *err);
+pqt_status pqt_column_writer_write(pqt_column_writer *cw, int64_t n, const int16_t *def, const int16_t *rep,
+                                   const uint8_t *values, const int32_t *offsets, int64_t n_values, pqt_error *err);
 /* Close the open page and the dictionary. */
 pqt_status pqt_column_writer_finish(pqt_column_writer *cw, pqt_error *err);
 /* Compressed bytes held (pages closed so far + dictionary estimate). */
 int64_t pqt_column_writer_buffered(const pqt_column_writer *cw);
-static inline int64_t pqt_column_writer_rows(const pqt_column_writer *cw) {
-  return cw->ck_rows + cw->pg_rows;
-}
+static inline int64_t pqt_column_writer_rows(const pqt_column_writer *cw) { return cw->ck_rows + cw->pg_rows; }
 
 /* May value encoding enc (not a dictionary encoding) encode this physical type? */
 bool pqt_encoding_fits(int32_t enc, int32_t physical);
@@ -86,9 +82,8 @@ typedef pqt_status (*pqt_sink_fn)(void *ctx, const void *data, size_t len, pqt_e
  * caller's). Encoded ColumnIndex / OffsetIndex bytes are appended to ci /
  * oi (*ci_len = 0 when no column index applies). Then resets for the next
  * row group. */
-pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx,
-                                  int64_t at, pqt_arena *arena, pqt_column_chunk *cc,
-                                  pqt_buf *ci, size_t *ci_len, pqt_buf *oi, size_t *oi_len,
+pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx, int64_t at, pqt_arena *arena,
+                                  pqt_column_chunk *cc, pqt_buf *ci, size_t *ci_len, pqt_buf *oi, size_t *oi_len,
                                   pqt_buf *bloom_out, pqt_error *err);
 
 #endif

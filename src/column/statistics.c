@@ -35,8 +35,7 @@ static pqt_status set_buf(pqt_buf *b, const void *p, size_t n, pqt_error *err) {
 }
 
 /* Fold one candidate pair (already min/max of a batch) into s. */
-static pqt_status fold(pqt_stats *s, const uint8_t *mn, size_t mnl, const uint8_t *mx, size_t mxl,
-                       pqt_error *err) {
+static pqt_status fold(pqt_stats *s, const uint8_t *mn, size_t mnl, const uint8_t *mx, size_t mxl, pqt_error *err) {
   if (!s->has_minmax) {
     PQT_RETURN_NOT_OK(set_buf(&s->min, mn, mnl, err));
     PQT_RETURN_NOT_OK(set_buf(&s->max, mx, mxl, err));
@@ -50,17 +49,17 @@ static pqt_status fold(pqt_stats *s, const uint8_t *mn, size_t mnl, const uint8_
   return PQT_OK;
 }
 
-#define MINMAX_LOOP(T)                                            \
-  do {                                                            \
-    T lo, hi;                                                     \
-    memcpy(&lo, values, sizeof(T));                               \
-    hi = lo;                                                      \
-    for (size_t i = 1; i < n; i++) {                              \
-      T v;                                                        \
-      memcpy(&v, values + i * sizeof(T), sizeof(T));              \
-      lo = v < lo ? v : lo;                                       \
-      hi = v > hi ? v : hi;                                       \
-    }                                                             \
+#define MINMAX_LOOP(T)                                                                     \
+  do {                                                                                     \
+    T lo, hi;                                                                              \
+    memcpy(&lo, values, sizeof(T));                                                        \
+    hi = lo;                                                                               \
+    for (size_t i = 1; i < n; i++) {                                                       \
+      T v;                                                                                 \
+      memcpy(&v, values + i * sizeof(T), sizeof(T));                                       \
+      lo = v < lo ? v : lo;                                                                \
+      hi = v > hi ? v : hi;                                                                \
+    }                                                                                      \
     return fold(s, (const uint8_t *)&lo, sizeof(T), (const uint8_t *)&hi, sizeof(T), err); \
   } while (0)
 
@@ -90,8 +89,15 @@ pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n,
       for (size_t i = 0; i < n; i++) {
         double v;
         if (dbl) memcpy(&v, values + i * 8, 8);
-        else { float f; memcpy(&f, values + i * 4, 4); v = f; }
-        if (v != v) { nans++; continue; }
+        else {
+          float f;
+          memcpy(&f, values + i * 4, 4);
+          v = f;
+        }
+        if (v != v) {
+          nans++;
+          continue;
+        }
         any = true;
         if (v < lo || (v == 0 && lo == 0 && signbit(v))) lo = v;
         if (v > hi || (v == 0 && hi == 0 && !signbit(v))) hi = v;
@@ -110,9 +116,15 @@ pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n,
         const uint8_t *v = values + i * w;
         if (s->kind == PQT_SORT_FLOAT16) {
           double f = pqt_float16_to_double(pqt_load_u16le(v));
-          if (f != f) { s->nan_count++; continue; }
+          if (f != f) {
+            s->nan_count++;
+            continue;
+          }
         }
-        if (!lo) { lo = hi = v; continue; }
+        if (!lo) {
+          lo = hi = v;
+          continue;
+        }
         if (pqt_stats_compare(s->kind, v, w, lo, w) < 0) lo = v;
         if (pqt_stats_compare(s->kind, v, w, hi, w) > 0) hi = v;
       }
@@ -122,18 +134,16 @@ pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n,
   }
 }
 
-pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const uint8_t *data,
-                                   size_t n, pqt_error *err) {
+pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const uint8_t *data, size_t n,
+                                   pqt_error *err) {
   s->n_values += (int64_t)n;
   if (n == 0 || s->kind == PQT_SORT_NONE) return PQT_OK;
   size_t lo = 0, hi = 0;
   for (size_t i = 1; i < n; i++) {
     const uint8_t *v = data + offsets[i];
     size_t vl = (size_t)(offsets[i + 1] - offsets[i]);
-    if (pqt_stats_compare(s->kind, v, vl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0)
-      lo = i;
-    else if (pqt_stats_compare(s->kind, v, vl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0)
-      hi = i;
+    if (pqt_stats_compare(s->kind, v, vl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0) lo = i;
+    else if (pqt_stats_compare(s->kind, v, vl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0) hi = i;
   }
   return fold(s, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo]), data + offsets[hi],
               (size_t)(offsets[hi + 1] - offsets[hi]), err);
@@ -156,8 +166,8 @@ static size_t utf8_cut(const uint8_t *p, size_t len, size_t lim) {
   return k;
 }
 
-bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf *out_min,
-                      pqt_buf *out_max, bool *min_exact, bool *max_exact, pqt_error *err) {
+bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf *out_min, pqt_buf *out_max,
+                      bool *min_exact, bool *max_exact, pqt_error *err) {
   *min_exact = *max_exact = true;
   if (!s->has_minmax || s->kind == PQT_SORT_NONE) return false;
   const uint8_t *mn = s->min.data, *mx = s->max.data;
@@ -166,19 +176,47 @@ bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf 
   if (s->kind == PQT_SORT_FLOAT || s->kind == PQT_SORT_DOUBLE) {
     size_t w = s->kind == PQT_SORT_FLOAT ? 4 : 8;
     double a, b;
-    if (w == 4) { float f; memcpy(&f, mn, 4); a = f; memcpy(&f, mx, 4); b = f; }
-    else { memcpy(&a, mn, 8); memcpy(&b, mx, 8); }
+    if (w == 4) {
+      float f;
+      memcpy(&f, mn, 4);
+      a = f;
+      memcpy(&f, mx, 4);
+      b = f;
+    } else {
+      memcpy(&a, mn, 8);
+      memcpy(&b, mx, 8);
+    }
     if (a == 0) {
-      if (w == 4) { float z = -0.0f; memcpy(zbuf[0], &z, 4); } else { double z = -0.0; memcpy(zbuf[0], &z, 8); }
+      if (w == 4) {
+        float z = -0.0f;
+        memcpy(zbuf[0], &z, 4);
+      } else {
+        double z = -0.0;
+        memcpy(zbuf[0], &z, 8);
+      }
       mn = zbuf[0];
     }
     if (b == 0) {
-      if (w == 4) { float z = 0.0f; memcpy(zbuf[1], &z, 4); } else { double z = 0.0; memcpy(zbuf[1], &z, 8); }
+      if (w == 4) {
+        float z = 0.0f;
+        memcpy(zbuf[1], &z, 4);
+      } else {
+        double z = 0.0;
+        memcpy(zbuf[1], &z, 8);
+      }
       mx = zbuf[1];
     }
   } else if (s->kind == PQT_SORT_FLOAT16) {
-    if (pqt_float16_to_double(pqt_load_u16le(mn)) == 0) { zbuf[0][0] = 0; zbuf[0][1] = 0x80; mn = zbuf[0]; }
-    if (pqt_float16_to_double(pqt_load_u16le(mx)) == 0) { zbuf[1][0] = 0; zbuf[1][1] = 0; mx = zbuf[1]; }
+    if (pqt_float16_to_double(pqt_load_u16le(mn)) == 0) {
+      zbuf[0][0] = 0;
+      zbuf[0][1] = 0x80;
+      mn = zbuf[0];
+    }
+    if (pqt_float16_to_double(pqt_load_u16le(mx)) == 0) {
+      zbuf[1][0] = 0;
+      zbuf[1][1] = 0;
+      mx = zbuf[1];
+    }
   }
   if (s->kind == PQT_SORT_BYTES && trunc_len > 0) {
     size_t lim = (size_t)trunc_len;

@@ -26,12 +26,12 @@
 
 typedef struct pqt_stats {
   pqt_sort_kind kind;
-  size_t width;      /* fixed value width in bytes, 0 for byte arrays */
+  size_t width; /* fixed value width in bytes, 0 for byte arrays */
   bool has_minmax;
   int64_t null_count;
   int64_t nan_count;
-  int64_t n_values;  /* non-null values seen */
-  pqt_buf min, max;  /* PLAIN bytes of the bounds */
+  int64_t n_values; /* non-null values seen */
+  pqt_buf min, max; /* PLAIN bytes of the bounds */
 } pqt_stats;
 
 void pqt_stats_init(pqt_stats *s, pqt_sort_kind kind, size_t width, const pqt_allocator *alloc);
@@ -40,8 +40,7 @@ void pqt_stats_reset(pqt_stats *s);
 /* n fixed-width values (BOOLEAN: bytes 0/1). */
 pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n, pqt_error *err);
 /* n byte arrays data[offsets[i] .. offsets[i+1]). */
-pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const uint8_t *data,
-                                   size_t n, pqt_error *err);
+pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const uint8_t *data, size_t n, pqt_error *err);
 /* Fold src into dst (same kind). */
 pqt_status pqt_stats_merge(pqt_stats *dst, const pqt_stats *src, pqt_error *err);
 
@@ -50,7 +49,7 @@ pqt_status pqt_stats_merge(pqt_stats *dst, const pqt_stats *src, pqt_error *err)
  * incremented stays exact). utf8 keeps the cut on a character boundary.
  * Appends min to out_min and max to out_max; sets exactness. Returns false
  * (nothing appended) when there are no bounds. */
-bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf *out_min,
-                      pqt_buf *out_max, bool *min_exact, bool *max_exact, pqt_error *err);
+bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf *out_min, pqt_buf *out_max,
+                      bool *min_exact, bool *max_exact, pqt_error *err);
 
 #endif

@@ -21,8 +21,7 @@ void pqt_arena_init(pqt_arena *arena, const pqt_allocator *alloc) {
 void *pqt_arena_alloc(pqt_arena *arena, size_t n) {
   size_t need = (n + 15u) & ~(size_t)15u;
   if (need < n) return NULL;
-  if (arena->limit_bytes && (need > arena->limit_bytes || arena->used_bytes > arena->limit_bytes - need))
-    return NULL;
+  if (arena->limit_bytes && (need > arena->limit_bytes || arena->used_bytes > arena->limit_bytes - need)) return NULL;
   pqt_arena_block *b = arena->head;
   if (!b || b->size - b->used < need) {
     size_t sz = need > PQT_ARENA_MIN_BLOCK ? need : PQT_ARENA_MIN_BLOCK;

@@ -44,7 +44,10 @@ pqt_status pqt_buf_reserve(pqt_buf *b, size_t extra, pqt_error *err) {
   if (need <= b->cap) return PQT_OK;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < need) {
-    if (cap > SIZE_MAX / 2) { cap = need; break; }
+    if (cap > SIZE_MAX / 2) {
+      cap = need;
+      break;
+    }
     cap *= 2;
   }
   uint8_t *p = pqt_mem_realloc(b->alloc, b->data, b->cap, cap);
@@ -113,17 +116,23 @@ static size_t utf8_seq_len(const uint8_t *s, size_t n) {
   if (c < 0x80) return 1;
   size_t len;
   uint32_t cp;
-  if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-  else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-  else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-  else return 0;
+  if ((c & 0xE0) == 0xC0) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    len = 3;
+    cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    len = 4;
+    cp = c & 0x07;
+  } else return 0;
   if (len > n) return 0;
   for (size_t i = 1; i < len; i++) {
     if ((s[i] & 0xC0) != 0x80) return 0;
     cp = (cp << 6) | (s[i] & 0x3F);
   }
-  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-      cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
     return 0;
   return len;
 }

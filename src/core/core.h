@@ -15,12 +15,12 @@
 
 #if defined(__GNUC__)
 #define PQT_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
-#define PQT_LIKELY(x) __builtin_expect(!!(x), 1)
-#define PQT_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define PQT_INTERNAL __attribute__((visibility("hidden")))
+#define PQT_LIKELY(x)                __builtin_expect(!!(x), 1)
+#define PQT_UNLIKELY(x)              __builtin_expect(!!(x), 0)
+#define PQT_INTERNAL                 __attribute__((visibility("hidden")))
 #else
 #define PQT_PRINTF(fmt_idx, arg_idx)
-#define PQT_LIKELY(x) (x)
+#define PQT_LIKELY(x)   (x)
 #define PQT_UNLIKELY(x) (x)
 #define PQT_INTERNAL
 #endif
@@ -37,20 +37,14 @@ void *pqt_mem_realloc(const pqt_allocator *a, void *p, size_t old_n, size_t new_
 void pqt_mem_free(const pqt_allocator *a, void *p, size_t n);
 
 /* Overflow-checked arithmetic: return false on overflow. */
-static inline bool pqt_add_size(size_t a, size_t b, size_t *out) {
-  return !__builtin_add_overflow(a, b, out);
-}
-static inline bool pqt_mul_size(size_t a, size_t b, size_t *out) {
-  return !__builtin_mul_overflow(a, b, out);
-}
+static inline bool pqt_add_size(size_t a, size_t b, size_t *out) { return !__builtin_add_overflow(a, b, out); }
+static inline bool pqt_mul_size(size_t a, size_t b, size_t *out) { return !__builtin_mul_overflow(a, b, out); }
 
 /* ---- errors -------------------------------------------------------- */
 
 /* Set err (if not NULL) to code and a formatted message; return code. */
-pqt_status pqt_error_set(pqt_error *err, pqt_status code, const char *fmt, ...)
-    PQT_PRINTF(3, 4);
-pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt,
-                          va_list ap);
+pqt_status pqt_error_set(pqt_error *err, pqt_status code, const char *fmt, ...) PQT_PRINTF(3, 4);
+pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt, va_list ap);
 /* Prepend "prefix: " to err's message (keeps code and places). */
 void pqt_error_prefix(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
 
@@ -65,17 +59,15 @@ pqt_status pqt_error_from_callback(pqt_error *err, pqt_status st, pqt_error *loc
 pqt_status pqt_corrupt(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
 pqt_status pqt_nomem(pqt_error *err);
 
-#define PQT_RETURN_NOT_OK(expr)          \
-  do {                                   \
-    pqt_status pqt_st_ = (expr);         \
-    if (PQT_UNLIKELY(pqt_st_ != PQT_OK)) \
-      return pqt_st_;                    \
+#define PQT_RETURN_NOT_OK(expr)                          \
+  do {                                                   \
+    pqt_status pqt_st_ = (expr);                         \
+    if (PQT_UNLIKELY(pqt_st_ != PQT_OK)) return pqt_st_; \
   } while (0)
 
-#define PQT_CHECK_CORRUPT(cond, err, ...)           \
-  do {                                              \
-    if (PQT_UNLIKELY(!(cond)))                      \
-      return pqt_corrupt((err), __VA_ARGS__);       \
+#define PQT_CHECK_CORRUPT(cond, err, ...)                              \
+  do {                                                                 \
+    if (PQT_UNLIKELY(!(cond))) return pqt_corrupt((err), __VA_ARGS__); \
   } while (0)
 
 /* ---- arena --------------------------------------------------------- */
@@ -120,31 +112,36 @@ void pqt_buf_free(pqt_buf *b);
 /* Ensure room for `extra` more bytes past len. */
 pqt_status pqt_buf_reserve(pqt_buf *b, size_t extra, pqt_error *err);
 pqt_status pqt_buf_append(pqt_buf *b, const void *p, size_t n, pqt_error *err);
-pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...)
-    PQT_PRINTF(3, 4);
+pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...) PQT_PRINTF(3, 4);
 /* PQT_OK when every append so far succeeded; else the first failure (err
  * filled). */
 pqt_status pqt_buf_status(const pqt_buf *b, pqt_error *err);
-static inline void pqt_buf_clear(pqt_buf *b) { b->len = 0; b->status = PQT_OK; }
+static inline void pqt_buf_clear(pqt_buf *b) {
+  b->len = 0;
+  b->status = PQT_OK;
+}
 
 /* ---- little-endian loads and stores -------------------------------- */
 
 static inline uint16_t pqt_load_u16le(const uint8_t *p) {
-  uint16_t v; memcpy(&v, p, 2);
+  uint16_t v;
+  memcpy(&v, p, 2);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
   v = __builtin_bswap16(v);
 #endif
   return v;
 }
 static inline uint32_t pqt_load_u32le(const uint8_t *p) {
-  uint32_t v; memcpy(&v, p, 4);
+  uint32_t v;
+  memcpy(&v, p, 4);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
   v = __builtin_bswap32(v);
 #endif
   return v;
 }
 static inline uint64_t pqt_load_u64le(const uint8_t *p) {
-  uint64_t v; memcpy(&v, p, 8);
+  uint64_t v;
+  memcpy(&v, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
   v = __builtin_bswap64(v);
 #endif

@@ -83,9 +83,7 @@ pqt_status pqt_corrupt(pqt_error *err, const char *fmt, ...) {
   return PQT_ECORRUPT;
 }
 
-pqt_status pqt_nomem(pqt_error *err) {
-  return pqt_error_set(err, PQT_ENOMEM, "out of memory");
-}
+pqt_status pqt_nomem(pqt_error *err) { return pqt_error_set(err, PQT_ENOMEM, "out of memory"); }
 
 PQT_API const char *pqt_version(void) { return PQT_VERSION_STRING; }
 PQT_API int pqt_version_number(void) { return PQT_VERSION_NUMBER; }

@@ -19,22 +19,22 @@
 #include "core/pool.h"
 
 #define POOL_MIN_BLOCK ((size_t)64 << 10)
-#define POOL_CLASSES 96
+#define POOL_CLASSES   96
 
 typedef struct pool_block {
   struct pool_block *next;
 } pool_block;
 
 struct pqt_buffer_pool {
-  pqt_allocator iface;        /* what callers use; ctx = this pool */
+  pqt_allocator iface; /* what callers use; ctx = this pool */
   const pqt_allocator *base;
   pthread_mutex_t mu;
   pool_block *free_list[POOL_CLASSES];
   size_t cached_bytes;
   size_t budget;
-  size_t live_blocks;         /* blocks handed out and not yet freed */
-  size_t live_bytes;          /* their bytes (large blocks by capacity) */
-  size_t limit;               /* live + cached bytes ceiling; 0 = none */
+  size_t live_blocks; /* blocks handed out and not yet freed */
+  size_t live_bytes;  /* their bytes (large blocks by capacity) */
+  size_t limit;       /* live + cached bytes ceiling; 0 = none */
   bool limit_hit;
   bool closed;
 };
@@ -42,7 +42,7 @@ struct pqt_buffer_pool {
 /* Size class of n (n >= POOL_MIN_BLOCK) and its capacity. */
 static int size_class(size_t n, size_t *cap) {
   int k = 63 - __builtin_clzll((unsigned long long)n); /* 2^k <= n */
-  if (k >= 40) { /* beyond the classes: served by the base allocator as is */
+  if (k >= 40) {                                       /* beyond the classes: served by the base allocator as is */
     *cap = n;
     return POOL_CLASSES;
   }

@@ -9,10 +9,16 @@
 
 #define CHUNK_MAX ((size_t)1 << 30) /* EVP lengths are ints: feed big buffers in pieces */
 
-static const char *const module_names[] = {
-    "footer",          "column metadata",          "data page",           "dictionary page",
-    "data page header", "dictionary page header",  "column index",        "offset index",
-    "bloom filter header", "bloom filter bitset"};
+static const char *const module_names[] = {"footer",
+                                           "column metadata",
+                                           "data page",
+                                           "dictionary page",
+                                           "data page header",
+                                           "dictionary page header",
+                                           "column index",
+                                           "offset index",
+                                           "bloom filter header",
+                                           "bloom filter bitset"};
 
 const char *pqt_module_name(int module_type) {
   if (module_type < 0 || module_type > PQT_MODULE_BLOOM_FILTER_BITSET) return "module";
@@ -44,8 +50,7 @@ bool pqt_module_uses_ctr(const pqt_module_decryptor *d, int module_type) {
          (module_type == PQT_MODULE_DATA_PAGE || module_type == PQT_MODULE_DICTIONARY_PAGE);
 }
 
-size_t pqt_module_aad_suffix(int module_type, int32_t row_group, int32_t column, int32_t page_ordinal,
-                             uint8_t out[7]) {
+size_t pqt_module_aad_suffix(int module_type, int32_t row_group, int32_t column, int32_t page_ordinal, uint8_t out[7]) {
   out[0] = (uint8_t)module_type;
   if (module_type == PQT_MODULE_FOOTER) return 1;
   out[1] = (uint8_t)((uint32_t)row_group & 0xff);
@@ -65,16 +70,15 @@ static const EVP_CIPHER *ctr_cipher(uint32_t key_len) {
   return key_len == 16 ? EVP_aes_128_ctr() : key_len == 24 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();
 }
 
-static pqt_status check_ordinals(const pqt_module_decryptor *d, int module_type, int32_t page_ordinal,
-                                 pqt_error *err) {
+static pqt_status check_ordinals(const pqt_module_decryptor *d, int module_type, int32_t page_ordinal, pqt_error *err) {
   if (module_type < 0 || module_type > PQT_MODULE_BLOOM_FILTER_BITSET)
     return pqt_error_set(err, PQT_EINVAL, "unknown module type %d", module_type);
   if (d->key_len != 16 && d->key_len != 24 && d->key_len != 32)
     return pqt_error_set(err, PQT_EINVAL, "module decryptor without a key");
   if (module_type == PQT_MODULE_FOOTER) return PQT_OK;
-  if (d->row_group < 0 || d->row_group > PQT_CRYPTO_MAX_ORDINAL || d->column < 0 ||
-      d->column > PQT_CRYPTO_MAX_ORDINAL)
-    return pqt_error_set(err, PQT_ELIMIT, "encrypted files hold at most %d row groups and columns (row group %d, column %d)",
+  if (d->row_group < 0 || d->row_group > PQT_CRYPTO_MAX_ORDINAL || d->column < 0 || d->column > PQT_CRYPTO_MAX_ORDINAL)
+    return pqt_error_set(err, PQT_ELIMIT,
+                         "encrypted files hold at most %d row groups and columns (row group %d, column %d)",
                          PQT_CRYPTO_MAX_ORDINAL + 1, d->row_group, d->column);
   if ((module_type == PQT_MODULE_DATA_PAGE || module_type == PQT_MODULE_DATA_PAGE_HEADER) &&
       (page_ordinal < 0 || page_ordinal > PQT_CRYPTO_MAX_ORDINAL))
@@ -107,7 +111,8 @@ static bool update_all(EVP_CIPHER_CTX *ctx, bool enc, const uint8_t *src, size_t
   while (n > 0) {
     size_t k = n < CHUNK_MAX ? n : CHUNK_MAX;
     int outl = 0;
-    if ((enc ? EVP_EncryptUpdate(ctx, dst, &outl, src, (int)k) : EVP_DecryptUpdate(ctx, dst, &outl, src, (int)k)) != 1 ||
+    if ((enc ? EVP_EncryptUpdate(ctx, dst, &outl, src, (int)k) : EVP_DecryptUpdate(ctx, dst, &outl, src, (int)k)) !=
+            1 ||
         (size_t)outl != k)
       return false;
     src += k;
@@ -132,14 +137,15 @@ static pqt_status ctr_crypt(const pqt_module_decryptor *d, const uint8_t *nonce,
   if (!ctx) return pqt_nomem(err);
   uint8_t iv[16];
   ctr_iv(nonce, iv);
-  bool ok = EVP_EncryptInit_ex(ctx, ctr_cipher(d->key_len), NULL, d->key, iv) == 1 && update_all(ctx, true, src, n, dst);
+  bool ok =
+      EVP_EncryptInit_ex(ctx, ctr_cipher(d->key_len), NULL, d->key, iv) == 1 && update_all(ctx, true, src, n, dst);
   EVP_CIPHER_CTX_free(ctx);
   if (!ok) return pqt_error_set(err, PQT_ECRYPTO, "AES-CTR failed (OpenSSL)");
   return PQT_OK;
 }
 
-pqt_status pqt_module_decrypt(const pqt_module_decryptor *d, int module_type, int32_t page_ordinal,
-                              const uint8_t *src, size_t avail, size_t *consumed, pqt_buf *out, pqt_error *err) {
+pqt_status pqt_module_decrypt(const pqt_module_decryptor *d, int module_type, int32_t page_ordinal, const uint8_t *src,
+                              size_t avail, size_t *consumed, pqt_buf *out, pqt_error *err) {
   PQT_RETURN_NOT_OK(check_ordinals(d, module_type, page_ordinal, err));
   const char *name = pqt_module_name(module_type);
   bool ctr = pqt_module_uses_ctr(d, module_type);
@@ -206,7 +212,8 @@ static pqt_status gcm_encrypt(const pqt_module_encryptor *e, int module_type, in
   if (!ctx) return pqt_nomem(err);
   bool ok = EVP_EncryptInit_ex(ctx, gcm_cipher(e->key_len), NULL, NULL, NULL) == 1 &&
             EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, PQT_CRYPTO_NONCE_BYTES, NULL) == 1 &&
-            EVP_EncryptInit_ex(ctx, NULL, NULL, e->key, nonce) == 1 && feed_aad(ctx, true, e, module_type, page_ordinal);
+            EVP_EncryptInit_ex(ctx, NULL, NULL, e->key, nonce) == 1 &&
+            feed_aad(ctx, true, e, module_type, page_ordinal);
   if (ok && ct) {
     ok = update_all(ctx, true, plain, len, ct);
   } else if (ok) {
@@ -222,7 +229,8 @@ static pqt_status gcm_encrypt(const pqt_module_encryptor *e, int module_type, in
   if (ok) ok = EVP_EncryptFinal_ex(ctx, fin, &fl) == 1;
   if (ok) ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, PQT_CRYPTO_TAG_BYTES, tag) == 1;
   EVP_CIPHER_CTX_free(ctx);
-  if (!ok) return pqt_error_set(err, PQT_ECRYPTO, "%s: AES-GCM encryption failed (OpenSSL)", pqt_module_name(module_type));
+  if (!ok)
+    return pqt_error_set(err, PQT_ECRYPTO, "%s: AES-GCM encryption failed (OpenSSL)", pqt_module_name(module_type));
   return PQT_OK;
 }
 
@@ -261,7 +269,8 @@ pqt_status pqt_footer_verify(const pqt_module_decryptor *d, const uint8_t *foote
   PQT_RETURN_NOT_OK(check_ordinals(d, PQT_MODULE_FOOTER, 0, err));
   PQT_RETURN_NOT_OK(gcm_encrypt(d, PQT_MODULE_FOOTER, 0, signature, footer, len, NULL, tag, err));
   if (CRYPTO_memcmp(tag, signature + PQT_CRYPTO_NONCE_BYTES, PQT_CRYPTO_TAG_BYTES) != 0)
-    return pqt_error_set(err, PQT_ECRYPTO,
-                         "plaintext footer: signature verification failed (wrong footer key or AAD prefix, or an altered footer)");
+    return pqt_error_set(
+        err, PQT_ECRYPTO,
+        "plaintext footer: signature verification failed (wrong footer key or AAD prefix, or an altered footer)");
   return PQT_OK;
 }

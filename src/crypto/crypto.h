@@ -44,9 +44,9 @@ enum {
   PQT_MODULE_BLOOM_FILTER_BITSET = 9
 };
 
-#define PQT_CRYPTO_LENGTH_BYTES 4
-#define PQT_CRYPTO_NONCE_BYTES 12
-#define PQT_CRYPTO_TAG_BYTES 16
+#define PQT_CRYPTO_LENGTH_BYTES  4
+#define PQT_CRYPTO_NONCE_BYTES   12
+#define PQT_CRYPTO_TAG_BYTES     16
 #define PQT_CRYPTO_MAX_KEY_BYTES 32
 /* Bytes a module adds to its plaintext. */
 #define PQT_CRYPTO_GCM_OVERHEAD (PQT_CRYPTO_LENGTH_BYTES + PQT_CRYPTO_NONCE_BYTES + PQT_CRYPTO_TAG_BYTES)
@@ -63,13 +63,13 @@ enum {
  * struct drives encryption (pqt_module_encrypt).
  */
 typedef struct pqt_module_decryptor {
-  int32_t algorithm;        /* PQT_AES_GCM_V1 or PQT_AES_GCM_CTR_V1 */
+  int32_t algorithm; /* PQT_AES_GCM_V1 or PQT_AES_GCM_CTR_V1 */
   uint8_t key[PQT_CRYPTO_MAX_KEY_BYTES];
-  uint32_t key_len;         /* 16, 24 or 32 */
-  const uint8_t *file_aad;  /* borrowed; may be NULL when file_aad_len is 0 */
+  uint32_t key_len;        /* 16, 24 or 32 */
+  const uint8_t *file_aad; /* borrowed; may be NULL when file_aad_len is 0 */
   size_t file_aad_len;
-  int32_t row_group;        /* ordinal for the AAD (not used by the footer) */
-  int32_t column;           /* leaf column ordinal for the AAD */
+  int32_t row_group; /* ordinal for the AAD (not used by the footer) */
+  int32_t column;    /* leaf column ordinal for the AAD */
 } pqt_module_decryptor;
 typedef pqt_module_decryptor pqt_module_encryptor;
 
@@ -88,8 +88,7 @@ bool pqt_module_uses_ctr(const pqt_module_decryptor *d, int module_type);
 
 /* The AAD suffix after the file AAD (type byte and ordinals); returns its
  * length (1, 5 or 7). page_ordinal is used by data pages and their headers. */
-size_t pqt_module_aad_suffix(int module_type, int32_t row_group, int32_t column, int32_t page_ordinal,
-                             uint8_t out[7]);
+size_t pqt_module_aad_suffix(int module_type, int32_t row_group, int32_t column, int32_t page_ordinal, uint8_t out[7]);
 
 /*
  * Decrypt the module that starts at src (avail bytes readable there). The
@@ -99,8 +98,8 @@ size_t pqt_module_aad_suffix(int module_type, int32_t row_group, int32_t column,
  * than avail, PQT_ECRYPTO when authentication fails. page_ordinal is ignored
  * for modules without one.
  */
-pqt_status pqt_module_decrypt(const pqt_module_decryptor *d, int module_type, int32_t page_ordinal,
-                              const uint8_t *src, size_t avail, size_t *consumed, pqt_buf *out, pqt_error *err);
+pqt_status pqt_module_decrypt(const pqt_module_decryptor *d, int module_type, int32_t page_ordinal, const uint8_t *src,
+                              size_t avail, size_t *consumed, pqt_buf *out, pqt_error *err);
 
 /*
  * Encrypt plaintext as one module appended to out (4-byte length, nonce,

@@ -19,8 +19,7 @@ static void describe_key_metadata(const uint8_t *p, size_t n, char *out, size_t 
 
 /* Ask the retriever for a key. */
 static pqt_status retrieve(const pqt_file_decryptor *fd, const pqt_bytes *km, const char *column_path,
-                           uint8_t key[PQT_CRYPTO_MAX_KEY_BYTES], uint32_t *key_len, const char *what,
-                           pqt_error *err) {
+                           uint8_t key[PQT_CRYPTO_MAX_KEY_BYTES], uint32_t *key_len, const char *what, pqt_error *err) {
   char desc[96];
   const uint8_t *kp = km ? km->ptr : NULL;
   size_t kn = km && km->len > 0 ? (size_t)km->len : 0;
@@ -41,8 +40,8 @@ static pqt_status retrieve(const pqt_file_decryptor *fd, const pqt_bytes *km, co
   }
   if (n != 16 && n != 24 && n != 32) {
     OPENSSL_cleanse(tmp, sizeof tmp);
-    return pqt_error_set(err, PQT_ECRYPTO, "%s: the key retriever gave a %zu-byte key (AES keys are 16, 24 or 32 bytes)",
-                         what, n);
+    return pqt_error_set(err, PQT_ECRYPTO,
+                         "%s: the key retriever gave a %zu-byte key (AES keys are 16, 24 or 32 bytes)", what, n);
   }
   memcpy(key, tmp, n);
   OPENSSL_cleanse(tmp, sizeof tmp);
@@ -122,9 +121,9 @@ static pqt_status setup(pqt_file_decryptor **out, const pqt_read_options *opts, 
   return PQT_OK;
 }
 
-pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt_read_options *opts,
-                                             const uint8_t *buf, size_t len, pqt_arena *arena,
-                                             const uint8_t **plain, size_t *plain_len, pqt_error *err) {
+pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt_read_options *opts, const uint8_t *buf,
+                                             size_t len, pqt_arena *arena, const uint8_t **plain, size_t *plain_len,
+                                             pqt_error *err) {
   *out = NULL;
   pqt_file_crypto_metadata fcm;
   size_t used = 0;
@@ -141,8 +140,8 @@ pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt
   }
   fd->encrypted_footer = true;
   if (!fd->have_footer_key) {
-    st = retrieve(fd, PQT_HAS_FIELD(&fcm, file_crypto_metadata, key_metadata) ? &fcm.key_metadata : NULL, NULL, fd->footer_key, &fd->footer_key_len,
-                  "encrypted footer", err);
+    st = retrieve(fd, PQT_HAS_FIELD(&fcm, file_crypto_metadata, key_metadata) ? &fcm.key_metadata : NULL, NULL,
+                  fd->footer_key, &fd->footer_key_len, "encrypted footer", err);
     if (st != PQT_OK) return st;
     fd->have_footer_key = true;
   }
@@ -185,8 +184,9 @@ pqt_status pqt_file_decryptor_open_plaintext(pqt_file_decryptor **out, const pqt
     return st;
   }
   if (!fd->have_footer_key && fd->retriever) {
-    st = retrieve(fd, PQT_HAS_FIELD(md, file_metadata, footer_signing_key_metadata) ? &md->footer_signing_key_metadata : NULL, NULL, fd->footer_key,
-                  &fd->footer_key_len, "plaintext footer signature", err);
+    st = retrieve(
+        fd, PQT_HAS_FIELD(md, file_metadata, footer_signing_key_metadata) ? &md->footer_signing_key_metadata : NULL,
+        NULL, fd->footer_key, &fd->footer_key_len, "plaintext footer signature", err);
     if (st != PQT_OK) return st;
     fd->have_footer_key = true;
   }
@@ -211,15 +211,13 @@ int32_t pqt_file_decryptor_row_group_ordinal(const pqt_row_group *rg, int32_t g)
 }
 
 pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_column_chunk *cc, const char *path,
-                                     int32_t rg_ordinal, int32_t column, pqt_module_decryptor *out,
-                                     pqt_error *err) {
+                                     int32_t rg_ordinal, int32_t column, pqt_module_decryptor *out, pqt_error *err) {
   const pqt_column_crypto_metadata *ccm = &cc->crypto_metadata;
   uint8_t key[PQT_CRYPTO_MAX_KEY_BYTES];
   uint32_t key_len = 0;
   if (PQT_HAS_FIELD(ccm, column_crypto_metadata, encryption_with_footer_key)) {
     if (!fd->have_footer_key)
-      return pqt_error_set(err, PQT_ECRYPTO,
-                           "column is encrypted with the footer key, which was not given");
+      return pqt_error_set(err, PQT_ECRYPTO, "column is encrypted with the footer key, which was not given");
     memcpy(key, fd->footer_key, fd->footer_key_len);
     key_len = fd->footer_key_len;
   } else if (PQT_HAS_FIELD(ccm, column_crypto_metadata, encryption_with_column_key)) {
@@ -233,8 +231,9 @@ pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_col
       }
     }
     if (!found)
-      PQT_RETURN_NOT_OK(retrieve(fd, PQT_HAS_FIELD(ck, encryption_with_column_key, key_metadata) ? &ck->key_metadata : NULL, path, key, &key_len,
-                                 "column is encrypted with its own key", err));
+      PQT_RETURN_NOT_OK(retrieve(fd,
+                                 PQT_HAS_FIELD(ck, encryption_with_column_key, key_metadata) ? &ck->key_metadata : NULL,
+                                 path, key, &key_len, "column is encrypted with its own key", err));
   } else {
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column crypto metadata of an unknown kind");
   }
@@ -257,7 +256,9 @@ pqt_status pqt_file_decryptor_column_metadata(const pqt_file_decryptor *fd, pqt_
     int32_t ord = pqt_file_decryptor_row_group_ordinal(rg, g);
     for (int32_t c = 0; c < rg->columns.n && c < n_leaves && st == PQT_OK; c++) {
       pqt_column_chunk *cc = &rg->columns.items[c];
-      if (!PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || !PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata)) continue;
+      if (!PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) ||
+          !PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata))
+        continue;
       pqt_module_decryptor d;
       pqt_error ignored;
       if (pqt_file_decryptor_column(fd, cc, leaf_paths[c], ord, c, &d, &ignored) != PQT_OK) continue; /* no key */
@@ -301,8 +302,7 @@ pqt_status pqt_decrypt_thrift_module(const pqt_module_decryptor *d, int module_t
 }
 
 pqt_status pqt_decrypt_bloom_filter(const pqt_module_decryptor *d, const uint8_t *src, size_t avail,
-                                    pqt_bloom_filter_header *hdr, pqt_buf *bitset, size_t *consumed,
-                                    pqt_error *err) {
+                                    pqt_bloom_filter_header *hdr, pqt_buf *bitset, size_t *consumed, pqt_error *err) {
   pqt_buf hb;
   pqt_buf_init(&hb, bitset->alloc);
   size_t hused = 0, bused = 0;
@@ -311,10 +311,10 @@ pqt_status pqt_decrypt_bloom_filter(const pqt_module_decryptor *d, const uint8_t
   pqt_buf_free(&hb);
   PQT_RETURN_NOT_OK(st);
   PQT_CHECK_CORRUPT(hdr->num_bytes >= 0, err, "bloom filter header: negative numBytes %d", hdr->num_bytes);
-  PQT_RETURN_NOT_OK(pqt_module_decrypt(d, PQT_MODULE_BLOOM_FILTER_BITSET, 0, src + hused, avail - hused, &bused,
-                                       bitset, err));
-  PQT_CHECK_CORRUPT(bitset->len == (size_t)hdr->num_bytes, err,
-                    "bloom filter bitset: %zu bytes, the header says %d", bitset->len, hdr->num_bytes);
+  PQT_RETURN_NOT_OK(
+      pqt_module_decrypt(d, PQT_MODULE_BLOOM_FILTER_BITSET, 0, src + hused, avail - hused, &bused, bitset, err));
+  PQT_CHECK_CORRUPT(bitset->len == (size_t)hdr->num_bytes, err, "bloom filter bitset: %zu bytes, the header says %d",
+                    bitset->len, hdr->num_bytes);
   if (consumed) *consumed = hused + bused;
   return PQT_OK;
 }

@@ -24,15 +24,15 @@
 #include "thrift/parquet_types.h"
 
 typedef struct pqt_file_decryptor {
-  int32_t algorithm;             /* PQT_AES_GCM_V1 / PQT_AES_GCM_CTR_V1 */
+  int32_t algorithm; /* PQT_AES_GCM_V1 / PQT_AES_GCM_CTR_V1 */
   bool encrypted_footer;
-  bool footer_verified;          /* plaintext footer: the signature was checked */
-  uint8_t *file_aad;             /* aad_prefix | aad_file_unique (arena) */
+  bool footer_verified; /* plaintext footer: the signature was checked */
+  uint8_t *file_aad;    /* aad_prefix | aad_file_unique (arena) */
   size_t file_aad_len;
   bool have_footer_key;
   uint8_t footer_key[PQT_CRYPTO_MAX_KEY_BYTES];
   uint32_t footer_key_len;
-  pqt_column_key *column_keys;   /* arena copies of the options' keys */
+  pqt_column_key *column_keys; /* arena copies of the options' keys */
   int32_t n_column_keys;
   pqt_key_retriever_fn retriever;
   void *retriever_ctx;
@@ -43,9 +43,9 @@ typedef struct pqt_file_decryptor {
  * then the footer module). Creates *out in arena and returns the decrypted
  * FileMetaData bytes (in arena) through *plain / *plain_len.
  */
-pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt_read_options *opts,
-                                             const uint8_t *buf, size_t len, pqt_arena *arena,
-                                             const uint8_t **plain, size_t *plain_len, pqt_error *err);
+pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt_read_options *opts, const uint8_t *buf,
+                                             size_t len, pqt_arena *arena, const uint8_t **plain, size_t *plain_len,
+                                             pqt_error *err);
 
 /*
  * Plaintext footer of an encrypted file (md has encryption_algorithm):
@@ -68,8 +68,7 @@ int32_t pqt_file_decryptor_row_group_ordinal(const pqt_row_group *rg, int32_t g)
  * borrows fd's file AAD.
  */
 pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_column_chunk *cc, const char *path,
-                                     int32_t rg_ordinal, int32_t column, pqt_module_decryptor *out,
-                                     pqt_error *err);
+                                     int32_t rg_ordinal, int32_t column, pqt_module_decryptor *out, pqt_error *err);
 
 /*
  * Decrypt encrypted_column_metadata of every encrypted chunk whose key is
@@ -98,8 +97,7 @@ pqt_status pqt_decrypt_thrift_module(const pqt_module_decryptor *d, int module_t
  * bytes both modules take through *consumed (may be NULL).
  */
 pqt_status pqt_decrypt_bloom_filter(const pqt_module_decryptor *d, const uint8_t *src, size_t avail,
-                                    pqt_bloom_filter_header *hdr, pqt_buf *bitset, size_t *consumed,
-                                    pqt_error *err);
+                                    pqt_bloom_filter_header *hdr, pqt_buf *bitset, size_t *consumed, pqt_error *err);
 
 /* Overwrite the key copies (called before the arena is released). */
 void pqt_file_decryptor_wipe(pqt_file_decryptor *fd);

@@ -18,24 +18,21 @@
 
 #include "encoding/bitpack.h"
 
-#define ALP_HEADER 7
-#define ALP_LOG_VS 10 /* vectors of 1024 values when writing */
-#define ALP_CHUNK 1024
-#define ALP_CANDIDATES 5
+#define ALP_HEADER       7
+#define ALP_LOG_VS       10 /* vectors of 1024 values when writing */
+#define ALP_CHUNK        1024
+#define ALP_CANDIDATES   5
 #define ALP_MAX_E_DOUBLE 18
-#define ALP_MAX_E_FLOAT 10
+#define ALP_MAX_E_FLOAT  10
 
 /* 10^i and 10^-i: decimal literals, converted by the compiler (correctly
  * rounded, IEEE 754 5.12.2); never computed with pow(). */
 static const double alp_pow10[19] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
                                      1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
-static const double alp_neg10[19] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,
-                                     1e-7,  1e-8,  1e-9,  1e-10, 1e-11, 1e-12, 1e-13,
-                                     1e-14, 1e-15, 1e-16, 1e-17, 1e-18};
-static const float alp_pow10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
-                                     1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
-static const float alp_neg10f[11] = {1e0f,  1e-1f, 1e-2f, 1e-3f, 1e-4f, 1e-5f,
-                                     1e-6f, 1e-7f, 1e-8f, 1e-9f, 1e-10f};
+static const double alp_neg10[19] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,  1e-8, 1e-9,
+                                     1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18};
+static const float alp_pow10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+static const float alp_neg10f[11] = {1e0f, 1e-1f, 1e-2f, 1e-3f, 1e-4f, 1e-5f, 1e-6f, 1e-7f, 1e-8f, 1e-9f, 1e-10f};
 
 static inline uint64_t alp_dbits(double d) {
   uint64_t u;
@@ -55,8 +52,7 @@ static inline uint32_t alp_fbits(float f) {
 
 /* ---- decoding ------------------------------------------------------------ */
 
-pqt_status pqt_alp_page_init(pqt_alp_page *pg, const uint8_t *in, size_t len, size_t width,
-                             pqt_error *err) {
+pqt_status pqt_alp_page_init(pqt_alp_page *pg, const uint8_t *in, size_t len, size_t width, pqt_error *err) {
   memset(pg, 0, sizeof *pg);
   if (width != 4 && width != 8) return pqt_error_set(err, PQT_EINVAL, "ALP: width %zu", width);
   PQT_CHECK_CORRUPT(len >= ALP_HEADER, err, "ALP: page of %zu bytes is shorter than the 7-byte header", len);
@@ -111,8 +107,7 @@ static pqt_status alp_vec_read(const pqt_alp_page *pg, size_t v, alp_vec *h, pqt
     h->bw = p[8];
   }
   PQT_CHECK_CORRUPT(h->bw <= w * 8, err, "ALP: vector %zu bit width %u above %zu", v, h->bw, w * 8);
-  PQT_CHECK_CORRUPT(h->nexc <= h->nval, err, "ALP: vector %zu has %zu exceptions for %zu values", v, h->nexc,
-                    h->nval);
+  PQT_CHECK_CORRUPT(h->nexc <= h->nval, err, "ALP: vector %zu has %zu exceptions for %zu values", v, h->nexc, h->nval);
   h->packed_len = pqt_bitpack_bytes(h->nval, h->bw);
   size_t need = h->packed_len + h->nexc * (2 + w);
   PQT_CHECK_CORRUPT(need <= left, err, "ALP: vector %zu needs %zu bytes, %zu left in the page", v, need, left);
@@ -121,8 +116,8 @@ static pqt_status alp_vec_read(const pqt_alp_page *pg, size_t v, alp_vec *h, pqt
   h->exc = h->pos + 2 * h->nexc;
   for (size_t j = 0; j < h->nexc; j++) {
     uint16_t q = pqt_load_u16le(h->pos + 2 * j);
-    PQT_CHECK_CORRUPT(q < h->nval, err, "ALP: vector %zu exception %zu at position %u, past its %zu values", v, j,
-                      q, h->nval);
+    PQT_CHECK_CORRUPT(q < h->nval, err, "ALP: vector %zu exception %zu at position %u, past its %zu values", v, j, q,
+                      h->nval);
   }
   return PQT_OK;
 }
@@ -133,36 +128,34 @@ static pqt_status alp_vec_read(const pqt_alp_page *pg, size_t v, alp_vec *h, pqt
  * Then the spec's two multiplications (the first skipped when the factor is
  * 0: x * 1.0 == x exactly). One body, compiled for AVX-512, AVX2 and the
  * baseline; the widest the CPU has is used. */
-#define ALP_CONV_BODY                                                       \
-  if (F == 1.0) {                                                           \
-    for (size_t i = 0; i < cnt; i++) {                                      \
-      uint64_t u = K + t[i];                                                \
-      double d;                                                             \
-      memcpy(&d, &u, 8);                                                    \
-      o[i] = (d - 0x1.8p52) * E;                                            \
-    }                                                                       \
-  } else {                                                                  \
-    for (size_t i = 0; i < cnt; i++) {                                      \
-      uint64_t u = K + t[i];                                                \
-      double d;                                                             \
-      memcpy(&d, &u, 8);                                                    \
-      o[i] = (d - 0x1.8p52) * F * E;                                        \
-    }                                                                       \
+#define ALP_CONV_BODY                  \
+  if (F == 1.0) {                      \
+    for (size_t i = 0; i < cnt; i++) { \
+      uint64_t u = K + t[i];           \
+      double d;                        \
+      memcpy(&d, &u, 8);               \
+      o[i] = (d - 0x1.8p52) * E;       \
+    }                                  \
+  } else {                             \
+    for (size_t i = 0; i < cnt; i++) { \
+      uint64_t u = K + t[i];           \
+      double d;                        \
+      memcpy(&d, &u, 8);               \
+      o[i] = (d - 0x1.8p52) * F * E;   \
+    }                                  \
   }
 
-static void alp_conv_base(const uint32_t *restrict t, size_t cnt, double *restrict o, uint64_t K, double F,
-                          double E) {
+static void alp_conv_base(const uint32_t *restrict t, size_t cnt, double *restrict o, uint64_t K, double F, double E) {
   ALP_CONV_BODY
 }
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ALP_HAVE_X86_CONV 1
-__attribute__((target("avx2"))) static void alp_conv_avx2(const uint32_t *restrict t, size_t cnt,
-                                                          double *restrict o, uint64_t K, double F, double E) {
+__attribute__((target("avx2"))) static void alp_conv_avx2(const uint32_t *restrict t, size_t cnt, double *restrict o,
+                                                          uint64_t K, double F, double E) {
   ALP_CONV_BODY
 }
 __attribute__((target("avx512f"))) static void alp_conv_avx512(const uint32_t *restrict t, size_t cnt,
-                                                               double *restrict o, uint64_t K, double F,
-                                                               double E) {
+                                                               double *restrict o, uint64_t K, double F, double E) {
   ALP_CONV_BODY
 }
 #endif

@@ -40,25 +40,23 @@ static PQT_AINLINE void unpack64_group(const uint8_t *in, uint64_t *out, const u
 typedef void (*unpack32_fn)(const uint8_t *in, uint32_t *out, size_t groups);
 typedef void (*unpack64_fn)(const uint8_t *in, uint64_t *out, size_t groups);
 
-#define PQT_DEF_UNPACK(W)                                                            \
-  static void unpack32_w##W(const uint8_t *in, uint32_t *out, size_t groups) {       \
-    for (size_t g = 0; g < groups; g++, in += 4 * (W), out += 32)                    \
-      unpack32_group(in, out, (W));                                                  \
+#define PQT_DEF_UNPACK(W)                                                                       \
+  static void unpack32_w##W(const uint8_t *in, uint32_t *out, size_t groups) {                  \
+    for (size_t g = 0; g < groups; g++, in += 4 * (W), out += 32) unpack32_group(in, out, (W)); \
   }
-#define PQT_DEF_UNPACK64(W)                                                          \
-  static void unpack64_w##W(const uint8_t *in, uint64_t *out, size_t groups) {       \
-    for (size_t g = 0; g < groups; g++, in += 4 * (W), out += 32)                    \
-      unpack64_group(in, out, (W));                                                  \
+#define PQT_DEF_UNPACK64(W)                                                                     \
+  static void unpack64_w##W(const uint8_t *in, uint64_t *out, size_t groups) {                  \
+    for (size_t g = 0; g < groups; g++, in += 4 * (W), out += 32) unpack64_group(in, out, (W)); \
   }
 
-#define PQT_W1_32(X)                                                                  \
-  X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
-  X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28)    \
-  X(29) X(30) X(31) X(32)
-#define PQT_W33_64(X)                                                                 \
-  X(33) X(34) X(35) X(36) X(37) X(38) X(39) X(40) X(41) X(42) X(43) X(44) X(45)    \
-  X(46) X(47) X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55) X(56) X(57) X(58)    \
-  X(59) X(60) X(61) X(62) X(63) X(64)
+#define PQT_W1_32(X)                                                                                              \
+  X(1)                                                                                                            \
+  X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) \
+      X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32)
+#define PQT_W33_64(X)                                                                                               \
+  X(33)                                                                                                             \
+  X(34) X(35) X(36) X(37) X(38) X(39) X(40) X(41) X(42) X(43) X(44) X(45) X(46) X(47) X(48) X(49) X(50) X(51) X(52) \
+      X(53) X(54) X(55) X(56) X(57) X(58) X(59) X(60) X(61) X(62) X(63) X(64)
 
 PQT_W1_32(PQT_DEF_UNPACK)
 PQT_W1_32(PQT_DEF_UNPACK64)

@@ -14,20 +14,17 @@
 #include "encoding/bitpack.h"
 #include "encoding/enc_util.h"
 
-pqt_status pqt_delta_bp_init(pqt_delta_bp_decoder *d, const uint8_t *in, size_t len,
-                             bool is_int32, pqt_error *err) {
+pqt_status pqt_delta_bp_init(pqt_delta_bp_decoder *d, const uint8_t *in, size_t len, bool is_int32, pqt_error *err) {
   memset(d, 0, sizeof *d);
   d->p = in;
   d->end = in + len;
   d->is32 = is_int32;
   uint64_t block_size, mb_count, total, first;
-  if (!pqt_enc_read_uleb(&d->p, d->end, &block_size) ||
-      !pqt_enc_read_uleb(&d->p, d->end, &mb_count) ||
+  if (!pqt_enc_read_uleb(&d->p, d->end, &block_size) || !pqt_enc_read_uleb(&d->p, d->end, &mb_count) ||
       !pqt_enc_read_uleb(&d->p, d->end, &total) || !pqt_enc_read_uleb(&d->p, d->end, &first))
     return pqt_corrupt(err, "DELTA_BINARY_PACKED: truncated header");
   if (block_size == 0 || block_size % 128 != 0 || block_size > ((uint64_t)1 << 31))
-    return pqt_corrupt(err, "DELTA_BINARY_PACKED: invalid block size %llu",
-                       (unsigned long long)block_size);
+    return pqt_corrupt(err, "DELTA_BINARY_PACKED: invalid block size %llu", (unsigned long long)block_size);
   if (mb_count == 0 || block_size % mb_count != 0 || (block_size / mb_count) % 32 != 0)
     return pqt_corrupt(err, "DELTA_BINARY_PACKED: invalid miniblock count %llu for block size %llu",
                        (unsigned long long)mb_count, (unsigned long long)block_size);
@@ -78,72 +75,71 @@ static inline void step_group(pqt_delta_bp_decoder *d) {
   d->mb_left -= 32;
 }
 
-#define PQT_DELTA_GET(NAME, T, UT, UNPACK)                                                  \
-  pqt_status NAME(pqt_delta_bp_decoder *d, T *out_s, size_t n, pqt_error *err) {            \
-    UT *out = (UT *)out_s;                                                                  \
-    if (n > d->remaining)                                                                   \
-      return pqt_corrupt(err, "DELTA_BINARY_PACKED: %zu values requested, %llu left", n,   \
-                         (unsigned long long)d->remaining);                                 \
-    size_t i = 0;                                                                           \
-    UT last = (UT)d->last;                                                                  \
-    if (n && d->first_pending) {                                                            \
-      out[0] = last;                                                                        \
-      d->first_pending = false;                                                             \
-      i = 1;                                                                                \
-    }                                                                                       \
-    while (i < n) {                                                                         \
-      const UT md = (UT)d->min_delta;                                                       \
-      if (d->buf_pos < d->buf_len) {                                                        \
-        size_t k = d->buf_len - d->buf_pos;                                                 \
-        if (k > n - i) k = n - i;                                                           \
-        const uint64_t *b = d->buf + d->buf_pos;                                            \
-        for (size_t j = 0; j < k; j++) {                                                    \
-          last += md + (UT)b[j];                                                            \
-          out[i + j] = last;                                                                \
-        }                                                                                   \
-        d->buf_pos += (unsigned)k;                                                          \
-        i += k;                                                                             \
-        continue;                                                                           \
-      }                                                                                     \
-      if (d->mb_left == 0) {                                                                \
-        d->last = last;                                                                     \
-        PQT_RETURN_NOT_OK(start_miniblock(d, err));                                         \
-        continue;                                                                           \
-      }                                                                                     \
-      size_t k = d->pending_deltas < 32 ? (size_t)d->pending_deltas : 32;                   \
-      const unsigned w = d->width;                                                          \
-      size_t avail = (size_t)(d->end - d->p);                                               \
-      if (pqt_bitpack_bytes(k, w) > avail)                                                  \
-        return pqt_corrupt(err, "DELTA_BINARY_PACKED: truncated miniblock");                \
-      if (k == 32 && n - i >= 32 && w <= 8 * sizeof(UT)) {                                  \
-        UT *o = out + i;                                                                    \
-        UNPACK(d->p, avail, o, 32, w);                                                      \
-        for (size_t j = 0; j < 32; j++) {                                                   \
-          last += md + o[j];                                                                \
-          o[j] = last;                                                                      \
-        }                                                                                   \
-        i += 32;                                                                            \
-      } else {                                                                              \
-        pqt_bitunpack64(d->p, avail, d->buf, k, w);                                         \
-        d->buf_pos = 0;                                                                     \
-        d->buf_len = (unsigned)k;                                                           \
-      }                                                                                     \
-      d->pending_deltas -= k;                                                               \
-      step_group(d);                                                                        \
-    }                                                                                       \
-    d->last = last;                                                                         \
-    d->remaining -= n;                                                                      \
-    return PQT_OK;                                                                          \
+#define PQT_DELTA_GET(NAME, T, UT, UNPACK)                                                                      \
+  pqt_status NAME(pqt_delta_bp_decoder *d, T *out_s, size_t n, pqt_error *err) {                                \
+    UT *out = (UT *)out_s;                                                                                      \
+    if (n > d->remaining)                                                                                       \
+      return pqt_corrupt(err, "DELTA_BINARY_PACKED: %zu values requested, %llu left", n,                        \
+                         (unsigned long long)d->remaining);                                                     \
+    size_t i = 0;                                                                                               \
+    UT last = (UT)d->last;                                                                                      \
+    if (n && d->first_pending) {                                                                                \
+      out[0] = last;                                                                                            \
+      d->first_pending = false;                                                                                 \
+      i = 1;                                                                                                    \
+    }                                                                                                           \
+    while (i < n) {                                                                                             \
+      const UT md = (UT)d->min_delta;                                                                           \
+      if (d->buf_pos < d->buf_len) {                                                                            \
+        size_t k = d->buf_len - d->buf_pos;                                                                     \
+        if (k > n - i) k = n - i;                                                                               \
+        const uint64_t *b = d->buf + d->buf_pos;                                                                \
+        for (size_t j = 0; j < k; j++) {                                                                        \
+          last += md + (UT)b[j];                                                                                \
+          out[i + j] = last;                                                                                    \
+        }                                                                                                       \
+        d->buf_pos += (unsigned)k;                                                                              \
+        i += k;                                                                                                 \
+        continue;                                                                                               \
+      }                                                                                                         \
+      if (d->mb_left == 0) {                                                                                    \
+        d->last = last;                                                                                         \
+        PQT_RETURN_NOT_OK(start_miniblock(d, err));                                                             \
+        continue;                                                                                               \
+      }                                                                                                         \
+      size_t k = d->pending_deltas < 32 ? (size_t)d->pending_deltas : 32;                                       \
+      const unsigned w = d->width;                                                                              \
+      size_t avail = (size_t)(d->end - d->p);                                                                   \
+      if (pqt_bitpack_bytes(k, w) > avail) return pqt_corrupt(err, "DELTA_BINARY_PACKED: truncated miniblock"); \
+      if (k == 32 && n - i >= 32 && w <= 8 * sizeof(UT)) {                                                      \
+        UT *o = out + i;                                                                                        \
+        UNPACK(d->p, avail, o, 32, w);                                                                          \
+        for (size_t j = 0; j < 32; j++) {                                                                       \
+          last += md + o[j];                                                                                    \
+          o[j] = last;                                                                                          \
+        }                                                                                                       \
+        i += 32;                                                                                                \
+      } else {                                                                                                  \
+        pqt_bitunpack64(d->p, avail, d->buf, k, w);                                                             \
+        d->buf_pos = 0;                                                                                         \
+        d->buf_len = (unsigned)k;                                                                               \
+      }                                                                                                         \
+      d->pending_deltas -= k;                                                                                   \
+      step_group(d);                                                                                            \
+    }                                                                                                           \
+    d->last = last;                                                                                             \
+    d->remaining -= n;                                                                                          \
+    return PQT_OK;                                                                                              \
   }
 
 /* For INT32 the width is <= 32, so the 32-bit kernel applies. */
 #define PQT_UNPACK_U32(in, len, o, n, w) pqt_bitunpack32((in), (len), (o), (n), (w))
 #define PQT_UNPACK_U64(in, len, o, n, w) pqt_bitunpack64((in), (len), (o), (n), (w))
 
-static PQT_DELTA_GET(delta_get_u32, int32_t, uint32_t, PQT_UNPACK_U32)
-static PQT_DELTA_GET(delta_get_u64, int64_t, uint64_t, PQT_UNPACK_U64)
+static PQT_DELTA_GET(delta_get_u32, int32_t, uint32_t, PQT_UNPACK_U32) static PQT_DELTA_GET(delta_get_u64, int64_t,
+                                                                                            uint64_t, PQT_UNPACK_U64)
 
-pqt_status pqt_delta_bp_get_i32(pqt_delta_bp_decoder *d, int32_t *out, size_t n, pqt_error *err) {
+    pqt_status pqt_delta_bp_get_i32(pqt_delta_bp_decoder *d, int32_t *out, size_t n, pqt_error *err) {
   if (!d->is32) return pqt_error_set(err, PQT_EINVAL, "DELTA_BINARY_PACKED: decoder is INT64");
   return delta_get_u32(d, out, n, err);
 }
@@ -164,8 +160,7 @@ pqt_status pqt_delta_bp_get_i64(pqt_delta_bp_decoder *d, int64_t *out, size_t n,
   return delta_get_u64(d, out, n, err);
 }
 
-pqt_status pqt_delta_bp_finish(pqt_delta_bp_decoder *d, size_t *consumed, const uint8_t *start,
-                               pqt_error *err) {
+pqt_status pqt_delta_bp_finish(pqt_delta_bp_decoder *d, size_t *consumed, const uint8_t *start, pqt_error *err) {
   /* Buffered deltas are already past; walk the rest by widths only. */
   d->buf_pos = d->buf_len = 0;
   for (;;) {
@@ -187,16 +182,16 @@ pqt_status pqt_delta_bp_finish(pqt_delta_bp_decoder *d, size_t *consumed, const 
   return PQT_OK;
 }
 
-pqt_status pqt_delta_bp_decode_i32(const uint8_t *in, size_t len, int32_t *out, size_t n,
-                                   size_t *consumed, pqt_error *err) {
+pqt_status pqt_delta_bp_decode_i32(const uint8_t *in, size_t len, int32_t *out, size_t n, size_t *consumed,
+                                   pqt_error *err) {
   pqt_delta_bp_decoder d;
   PQT_RETURN_NOT_OK(pqt_delta_bp_init(&d, in, len, true, err));
   PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&d, out, n, err));
   return consumed ? pqt_delta_bp_finish(&d, consumed, in, err) : PQT_OK;
 }
 
-pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, size_t n,
-                                   size_t *consumed, pqt_error *err) {
+pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, size_t n, size_t *consumed,
+                                   pqt_error *err) {
   pqt_delta_bp_decoder d;
   PQT_RETURN_NOT_OK(pqt_delta_bp_init(&d, in, len, false, err));
   PQT_RETURN_NOT_OK(pqt_delta_bp_get_i64(&d, out, n, err));
@@ -205,15 +200,14 @@ pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, 
 
 /* ---- encoder ------------------------------------------------------- */
 
-#define PQT_DBP_BLOCK 128
-#define PQT_DBP_MB 4
+#define PQT_DBP_BLOCK   128
+#define PQT_DBP_MB      4
 #define PQT_DBP_MB_SIZE 32
 
 static unsigned bits_u64(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 0u; }
 
 /* Values are given as uint64 of either 32-bit (is32) or 64-bit domain. */
-static pqt_status delta_encode(const void *values, size_t n, bool is32, pqt_buf *out,
-                               pqt_error *err) {
+static pqt_status delta_encode(const void *values, size_t n, bool is32, pqt_buf *out, pqt_error *err) {
   const int32_t *v32 = values;
   const int64_t *v64 = values;
 #define PQT_VAL(i) (is32 ? (uint64_t)(uint32_t)v32[(i)] : (uint64_t)v64[(i)])
@@ -267,12 +261,10 @@ static pqt_status delta_encode(const void *values, size_t n, bool is32, pqt_buf 
   return PQT_OK;
 }
 
-pqt_status pqt_delta_bp_encode_i32(const int32_t *values, size_t n, pqt_buf *out,
-                                   pqt_error *err) {
+pqt_status pqt_delta_bp_encode_i32(const int32_t *values, size_t n, pqt_buf *out, pqt_error *err) {
   return delta_encode(values, n, true, out, err);
 }
 
-pqt_status pqt_delta_bp_encode_i64(const int64_t *values, size_t n, pqt_buf *out,
-                                   pqt_error *err) {
+pqt_status pqt_delta_bp_encode_i64(const int64_t *values, size_t n, pqt_buf *out, pqt_error *err) {
   return delta_encode(values, n, false, out, err);
 }

@@ -36,13 +36,10 @@ typedef struct pqt_delta_bp_decoder {
 
 /* Parse the header of the stream at [in, in+len). is_int32 selects the
  * INT32 rules. */
-pqt_status pqt_delta_bp_init(pqt_delta_bp_decoder *d, const uint8_t *in, size_t len,
-                             bool is_int32, pqt_error *err);
+pqt_status pqt_delta_bp_init(pqt_delta_bp_decoder *d, const uint8_t *in, size_t len, bool is_int32, pqt_error *err);
 /* Values in the stream (from its header) and values not yet read. */
 static inline uint64_t pqt_delta_bp_total(const pqt_delta_bp_decoder *d) { return d->total; }
-static inline uint64_t pqt_delta_bp_remaining(const pqt_delta_bp_decoder *d) {
-  return d->remaining;
-}
+static inline uint64_t pqt_delta_bp_remaining(const pqt_delta_bp_decoder *d) { return d->remaining; }
 /* Read the next n values (n <= remaining, else PQT_ECORRUPT). */
 pqt_status pqt_delta_bp_get_i32(pqt_delta_bp_decoder *d, int32_t *out, size_t n, pqt_error *err);
 pqt_status pqt_delta_bp_get_i64(pqt_delta_bp_decoder *d, int64_t *out, size_t n, pqt_error *err);
@@ -51,21 +48,18 @@ pqt_status pqt_delta_bp_get_i64(pqt_delta_bp_decoder *d, int64_t *out, size_t n,
  * miniblock's padding; clamped to the span). Needed where another stream
  * follows (DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY). The decoder is
  * finished afterwards. */
-pqt_status pqt_delta_bp_finish(pqt_delta_bp_decoder *d, size_t *consumed, const uint8_t *start,
-                               pqt_error *err);
+pqt_status pqt_delta_bp_finish(pqt_delta_bp_decoder *d, size_t *consumed, const uint8_t *start, pqt_error *err);
 
 /* Whole-buffer helpers: decode the first n values (n <= the header's
  * count) and report the stream's byte length in *consumed. With consumed
  * NULL the rest of the stream is not walked (nor validated). */
-pqt_status pqt_delta_bp_decode_i32(const uint8_t *in, size_t len, int32_t *out, size_t n,
-                                   size_t *consumed, pqt_error *err);
-pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, size_t n,
-                                   size_t *consumed, pqt_error *err);
+pqt_status pqt_delta_bp_decode_i32(const uint8_t *in, size_t len, int32_t *out, size_t n, size_t *consumed,
+                                   pqt_error *err);
+pqt_status pqt_delta_bp_decode_i64(const uint8_t *in, size_t len, int64_t *out, size_t n, size_t *consumed,
+                                   pqt_error *err);
 
 /* Encoders (block size 128, 4 miniblocks of 32): append to out. */
-pqt_status pqt_delta_bp_encode_i32(const int32_t *values, size_t n, pqt_buf *out,
-                                   pqt_error *err);
-pqt_status pqt_delta_bp_encode_i64(const int64_t *values, size_t n, pqt_buf *out,
-                                   pqt_error *err);
+pqt_status pqt_delta_bp_encode_i32(const int32_t *values, size_t n, pqt_buf *out, pqt_error *err);
+pqt_status pqt_delta_bp_encode_i64(const int64_t *values, size_t n, pqt_buf *out, pqt_error *err);
 
 #endif

@@ -19,8 +19,8 @@ void pqt_delta_byte_array_state_init(pqt_delta_byte_array_state *s, const pqt_al
 
 void pqt_delta_byte_array_state_free(pqt_delta_byte_array_state *s) { pqt_buf_free(&s->last); }
 
-pqt_status pqt_delta_byte_array_init(pqt_delta_byte_array_decoder *d, const uint8_t *in, size_t len,
-                                     size_t fixed_width, pqt_error *err) {
+pqt_status pqt_delta_byte_array_init(pqt_delta_byte_array_decoder *d, const uint8_t *in, size_t len, size_t fixed_width,
+                                     pqt_error *err) {
   memset(d, 0, sizeof *d);
   pqt_delta_bp_decoder tmp;
   size_t prefix_end, suffix_end;
@@ -44,15 +44,15 @@ uint64_t pqt_delta_byte_array_total(const pqt_delta_byte_array_decoder *d) {
   return a < b ? a : b;
 }
 
-pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s,
-                                     int32_t *offsets, pqt_buf *data, size_t n, pqt_error *err) {
+pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s, int32_t *offsets,
+                                     pqt_buf *data, size_t n, pqt_error *err) {
   const size_t fixed_width = d->fixed_width;
   if (!fixed_width && !offsets)
     return pqt_error_set(err, PQT_EINVAL, "DELTA_BYTE_ARRAY: offsets required for BYTE_ARRAY");
   if (offsets && data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
   if (pqt_delta_bp_remaining(&d->prefixes) < n || pqt_delta_bp_remaining(&d->suffixes) < n)
-    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu more values expected, %llu prefix and %llu suffix lengths left",
-                       n, (unsigned long long)pqt_delta_bp_remaining(&d->prefixes),
+    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu more values expected, %llu prefix and %llu suffix lengths left", n,
+                       (unsigned long long)pqt_delta_bp_remaining(&d->prefixes),
                        (unsigned long long)pqt_delta_bp_remaining(&d->suffixes));
   /* previous value: (buffer, offset, length); starts as the state's copy */
   const uint8_t *prev_base = s->last.data;
@@ -69,8 +69,7 @@ pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_
     uint64_t chunk = 0, sufsum = 0;
     size_t plen = prev_len;
     for (size_t i = 0; i < k; i++) {
-      if (pl[i] < 0 || sl[i] < 0)
-        return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu: negative length", done + i);
+      if (pl[i] < 0 || sl[i] < 0) return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu: negative length", done + i);
       if ((size_t)pl[i] > plen)
         return pqt_corrupt(err,
                            "DELTA_BYTE_ARRAY: value %zu: prefix length %d exceeds the previous "
@@ -78,14 +77,14 @@ pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_
                            done + i, pl[i], plen);
       plen = (size_t)pl[i] + (size_t)sl[i];
       if (fixed_width && plen != fixed_width)
-        return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu has length %zu, expected %zu",
-                           done + i, plen, fixed_width);
+        return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu has length %zu, expected %zu", done + i, plen,
+                           fixed_width);
       chunk += plen;
       sufsum += (uint32_t)sl[i];
     }
     if (sufsum > d->suf_left)
-      return pqt_corrupt(err, "DELTA_BYTE_ARRAY: suffixes need %llu bytes, %zu left",
-                         (unsigned long long)sufsum, d->suf_left);
+      return pqt_corrupt(err, "DELTA_BYTE_ARRAY: suffixes need %llu bytes, %zu left", (unsigned long long)sufsum,
+                         d->suf_left);
     if (offsets && chunk + data->len > INT32_MAX)
       return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
     if (chunk > SIZE_MAX / 2) return pqt_nomem(err);
@@ -112,16 +111,13 @@ pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_
   }
   if (n > 0) {
     pqt_buf_clear(&s->last);
-    if (prev_len)
-      PQT_RETURN_NOT_OK(pqt_buf_append(&s->last, data->data + prev_off, prev_len, err));
+    if (prev_len) PQT_RETURN_NOT_OK(pqt_buf_append(&s->last, data->data + prev_off, prev_len, err));
   }
   return PQT_OK;
 }
 
-pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in,
-                                       size_t len, size_t fixed_width, int32_t *offsets,
-                                       pqt_buf *data, size_t n, size_t *consumed,
-                                       pqt_error *err) {
+pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in, size_t len, size_t fixed_width,
+                                       int32_t *offsets, pqt_buf *data, size_t n, size_t *consumed, pqt_error *err) {
   if (!fixed_width && !offsets)
     return pqt_error_set(err, PQT_EINVAL, "DELTA_BYTE_ARRAY: offsets required for BYTE_ARRAY");
   pqt_delta_byte_array_decoder d;
@@ -137,8 +133,8 @@ pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint
   return PQT_OK;
 }
 
-static pqt_status dba_encode(const int32_t *offsets, const uint8_t *data, size_t width, size_t n,
-                             pqt_buf *out, pqt_error *err) {
+static pqt_status dba_encode(const int32_t *offsets, const uint8_t *data, size_t width, size_t n, pqt_buf *out,
+                             pqt_error *err) {
   const pqt_allocator *a = out->alloc;
   size_t bytes;
   if (!pqt_mul_size(n ? n : 1, 2 * sizeof(int32_t), &bytes)) return pqt_nomem(err);
@@ -167,13 +163,13 @@ static pqt_status dba_encode(const int32_t *offsets, const uint8_t *data, size_t
   return st;
 }
 
-pqt_status pqt_delta_byte_array_encode(const int32_t *offsets, const uint8_t *data, size_t n,
-                                       pqt_buf *out, pqt_error *err) {
+pqt_status pqt_delta_byte_array_encode(const int32_t *offsets, const uint8_t *data, size_t n, pqt_buf *out,
+                                       pqt_error *err) {
   return dba_encode(offsets, data, 0, n, out, err);
 }
 
-pqt_status pqt_delta_byte_array_encode_fixed(const uint8_t *values, size_t width, size_t n,
-                                             pqt_buf *out, pqt_error *err) {
+pqt_status pqt_delta_byte_array_encode_fixed(const uint8_t *values, size_t width, size_t n, pqt_buf *out,
+                                             pqt_error *err) {
   if (width == 0) return pqt_error_set(err, PQT_EINVAL, "DELTA_BYTE_ARRAY: width 0");
   return dba_encode(NULL, values, width, n, out, err);
 }

@@ -23,19 +23,15 @@ typedef struct pqt_delta_byte_array_state {
 } pqt_delta_byte_array_state;
 
 void pqt_delta_byte_array_state_init(pqt_delta_byte_array_state *s, const pqt_allocator *alloc);
-static inline void pqt_delta_byte_array_state_reset(pqt_delta_byte_array_state *s) {
-  pqt_buf_clear(&s->last);
-}
+static inline void pqt_delta_byte_array_state_reset(pqt_delta_byte_array_state *s) { pqt_buf_clear(&s->last); }
 void pqt_delta_byte_array_state_free(pqt_delta_byte_array_state *s);
 
 /* Decode n values. BYTE_ARRAY (fixed_width == 0): offsets has n+1 entries
  * (offsets[0] = data->len on entry). FLBA: offsets may be NULL; n *
  * fixed_width bytes are appended to data. *consumed = bytes of the page
  * used (may be NULL). */
-pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in,
-                                       size_t len, size_t fixed_width, int32_t *offsets,
-                                       pqt_buf *data, size_t n, size_t *consumed,
-                                       pqt_error *err);
+pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in, size_t len, size_t fixed_width,
+                                       int32_t *offsets, pqt_buf *data, size_t n, size_t *consumed, pqt_error *err);
 
 /* The same in batches over one page: the decoder walks the two length
  * streams and the suffixes; the previous value lives in the state (as
@@ -45,26 +41,26 @@ typedef struct pqt_delta_byte_array_decoder {
   const uint8_t *start;                    /* the stream */
   const uint8_t *suf;                      /* the next suffix's bytes */
   size_t suf_left;
-  size_t fixed_width;                      /* FLBA width, 0 for BYTE_ARRAY */
+  size_t fixed_width; /* FLBA width, 0 for BYTE_ARRAY */
 } pqt_delta_byte_array_decoder;
 
-pqt_status pqt_delta_byte_array_init(pqt_delta_byte_array_decoder *d, const uint8_t *in, size_t len,
-                                     size_t fixed_width, pqt_error *err);
+pqt_status pqt_delta_byte_array_init(pqt_delta_byte_array_decoder *d, const uint8_t *in, size_t len, size_t fixed_width,
+                                     pqt_error *err);
 /* Values in the stream (the smaller of the two length counts). */
 uint64_t pqt_delta_byte_array_total(const pqt_delta_byte_array_decoder *d);
 /* The next n values, as pqt_delta_byte_array_decode writes them. */
-pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s,
-                                     int32_t *offsets, pqt_buf *data, size_t n, pqt_error *err);
+pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s, int32_t *offsets,
+                                     pqt_buf *data, size_t n, pqt_error *err);
 static inline size_t pqt_delta_byte_array_consumed(const pqt_delta_byte_array_decoder *d) {
   return (size_t)(d->suf - d->start);
 }
 
 /* Encode n values (data[offsets[i] .. offsets[i+1])). Each page is encoded
  * independently (first prefix length is 0). */
-pqt_status pqt_delta_byte_array_encode(const int32_t *offsets, const uint8_t *data, size_t n,
-                                       pqt_buf *out, pqt_error *err);
+pqt_status pqt_delta_byte_array_encode(const int32_t *offsets, const uint8_t *data, size_t n, pqt_buf *out,
+                                       pqt_error *err);
 /* FLBA: n values of width bytes, contiguous. */
-pqt_status pqt_delta_byte_array_encode_fixed(const uint8_t *values, size_t width, size_t n,
-                                             pqt_buf *out, pqt_error *err);
+pqt_status pqt_delta_byte_array_encode_fixed(const uint8_t *values, size_t width, size_t n, pqt_buf *out,
+                                             pqt_error *err);
 
 #endif

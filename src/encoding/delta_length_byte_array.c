@@ -39,10 +39,9 @@ pqt_status pqt_delta_length_next(pqt_delta_length_decoder *d, int32_t *offsets, 
   }
   if (neg < 0) return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: negative length");
   if (total > avail)
-    return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: lengths sum to %llu bytes, %zu left",
-                       (unsigned long long)total, avail);
-  if (total + data->len > INT32_MAX)
-    return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
+    return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: lengths sum to %llu bytes, %zu left", (unsigned long long)total,
+                       avail);
+  if (total + data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
   int32_t off = (int32_t)data->len;
   offsets[0] = off;
   for (size_t i = 0; i < n; i++) {
@@ -54,20 +53,20 @@ pqt_status pqt_delta_length_next(pqt_delta_length_decoder *d, int32_t *offsets, 
   return PQT_OK;
 }
 
-pqt_status pqt_delta_length_decode(const uint8_t *in, size_t len, int32_t *offsets,
-                                   pqt_buf *data, size_t n, size_t *consumed, pqt_error *err) {
+pqt_status pqt_delta_length_decode(const uint8_t *in, size_t len, int32_t *offsets, pqt_buf *data, size_t n,
+                                   size_t *consumed, pqt_error *err) {
   pqt_delta_length_decoder d;
   PQT_RETURN_NOT_OK(pqt_delta_length_init(&d, in, len, err));
   if (pqt_delta_length_total(&d) < n)
-    return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present",
-                       n, (unsigned long long)pqt_delta_length_total(&d));
+    return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: %zu values expected, %llu lengths present", n,
+                       (unsigned long long)pqt_delta_length_total(&d));
   PQT_RETURN_NOT_OK(pqt_delta_length_next(&d, offsets, data, n, err));
   if (consumed) *consumed = pqt_delta_length_consumed(&d);
   return PQT_OK;
 }
 
-pqt_status pqt_delta_length_encode(const int32_t *offsets, const uint8_t *data, size_t n,
-                                   pqt_buf *out, pqt_error *err) {
+pqt_status pqt_delta_length_encode(const int32_t *offsets, const uint8_t *data, size_t n, pqt_buf *out,
+                                   pqt_error *err) {
   int32_t lens[256] = {0};
   /* lengths first (chunked into one stream via a temporary array) */
   const pqt_allocator *a = out->alloc;

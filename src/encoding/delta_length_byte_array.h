@@ -15,15 +15,15 @@
 #include "core/core.h"
 #include "encoding/delta_binary_packed.h"
 
-pqt_status pqt_delta_length_decode(const uint8_t *in, size_t len, int32_t *offsets,
-                                   pqt_buf *data, size_t n, size_t *consumed, pqt_error *err);
+pqt_status pqt_delta_length_decode(const uint8_t *in, size_t len, int32_t *offsets, pqt_buf *data, size_t n,
+                                   size_t *consumed, pqt_error *err);
 
 /* The same in batches: a decoder over a borrowed span whose state carries
  * between calls (a page read a few records at a time). */
 typedef struct pqt_delta_length_decoder {
-  pqt_delta_bp_decoder lens;  /* the lengths, not yet read */
-  const uint8_t *start;       /* the stream */
-  const uint8_t *bytes;       /* the values' bytes, back to back */
+  pqt_delta_bp_decoder lens; /* the lengths, not yet read */
+  const uint8_t *start;      /* the stream */
+  const uint8_t *bytes;      /* the values' bytes, back to back */
   size_t bytes_len, bytes_pos;
 } pqt_delta_length_decoder;
 
@@ -42,7 +42,6 @@ static inline size_t pqt_delta_length_consumed(const pqt_delta_length_decoder *d
   return (size_t)(d->bytes - d->start) + d->bytes_pos;
 }
 /* Values i in [0,n) are data[offsets[i] .. offsets[i+1]). */
-pqt_status pqt_delta_length_encode(const int32_t *offsets, const uint8_t *data, size_t n,
-                                   pqt_buf *out, pqt_error *err);
+pqt_status pqt_delta_length_encode(const int32_t *offsets, const uint8_t *data, size_t n, pqt_buf *out, pqt_error *err);
 
 #endif

@@ -11,20 +11,17 @@
 
 #include <xxhash.h>
 
-pqt_status pqt_dict_gather_binary(const int32_t *dict_offsets, const uint8_t *dict_data,
-                                  size_t dict_n, const uint32_t *idx, size_t n,
-                                  int32_t *offsets, pqt_buf *data, pqt_error *err) {
+pqt_status pqt_dict_gather_binary(const int32_t *dict_offsets, const uint8_t *dict_data, size_t dict_n,
+                                  const uint32_t *idx, size_t n, int32_t *offsets, pqt_buf *data, pqt_error *err) {
   if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
   int64_t off = (int64_t)data->len;
   offsets[0] = (int32_t)off;
   for (size_t i = 0; i < n; i++) {
     uint32_t j = idx[i];
     if (j >= dict_n)
-      return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %zu entries)", j,
-                         dict_n);
+      return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %zu entries)", j, dict_n);
     off += dict_offsets[j + 1] - dict_offsets[j];
-    if (off > INT32_MAX)
-      return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
+    if (off > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
     offsets[i + 1] = (int32_t)off;
   }
   size_t total = (size_t)(off - offsets[0]);
@@ -41,9 +38,8 @@ pqt_status pqt_dict_gather_binary(const int32_t *dict_offsets, const uint8_t *di
   return PQT_OK;
 }
 
-pqt_status pqt_rle_get_dict_binary(pqt_rle_decoder *d, const int32_t *dict_offsets,
-                                   const uint8_t *dict_data, size_t dict_n, int32_t *offsets,
-                                   pqt_buf *data, size_t n, pqt_error *err) {
+pqt_status pqt_rle_get_dict_binary(pqt_rle_decoder *d, const int32_t *dict_offsets, const uint8_t *dict_data,
+                                   size_t dict_n, int32_t *offsets, pqt_buf *data, size_t n, pqt_error *err) {
   uint32_t idx[512];
   size_t done = 0;
   if (n == 0) {
@@ -54,8 +50,7 @@ pqt_status pqt_rle_get_dict_binary(pqt_rle_decoder *d, const int32_t *dict_offse
   while (done < n) {
     size_t k = n - done < 512 ? n - done : 512;
     PQT_RETURN_NOT_OK(pqt_rle_get_u32(d, idx, k, err));
-    PQT_RETURN_NOT_OK(
-        pqt_dict_gather_binary(dict_offsets, dict_data, dict_n, idx, k, offsets + done, data, err));
+    PQT_RETURN_NOT_OK(pqt_dict_gather_binary(dict_offsets, dict_data, dict_n, idx, k, offsets + done, data, err));
     done += k;
   }
   return PQT_OK;
@@ -77,8 +72,7 @@ void pqt_dict_builder_free(pqt_dict_builder *b) {
   memset(b, 0, sizeof *b);
 }
 
-static inline void entry_bytes(const pqt_dict_builder *b, uint32_t e, const uint8_t **p,
-                               size_t *l) {
+static inline void entry_bytes(const pqt_dict_builder *b, uint32_t e, const uint8_t **p, size_t *l) {
   const uint8_t *q = b->plain.data + b->starts[e];
   if (b->width) {
     *p = q;
@@ -107,8 +101,7 @@ static pqt_status grow_table(pqt_dict_builder *b, pqt_error *err) {
   return PQT_OK;
 }
 
-static pqt_status add_one(pqt_dict_builder *b, const uint8_t *v, size_t l, uint32_t *index,
-                          pqt_error *err) {
+static pqt_status add_one(pqt_dict_builder *b, const uint8_t *v, size_t l, uint32_t *index, pqt_error *err) {
   if ((b->count + 1) * 2 > b->n_slots) PQT_RETURN_NOT_OK(grow_table(b, err));
   uint64_t hv = XXH3_64bits(v, l);
   size_t mask = b->n_slots - 1, h = (size_t)hv & mask;
@@ -128,8 +121,7 @@ static pqt_status add_one(pqt_dict_builder *b, const uint8_t *v, size_t l, uint3
     return pqt_error_set(err, PQT_ELIMIT, "dictionary too large");
   if (b->count == b->starts_cap) {
     size_t nc = b->starts_cap ? b->starts_cap * 2 : 256;
-    uint32_t *ns = pqt_mem_realloc(b->alloc, b->starts, b->starts_cap * sizeof *ns,
-                                   nc * sizeof *ns);
+    uint32_t *ns = pqt_mem_realloc(b->alloc, b->starts, b->starts_cap * sizeof *ns, nc * sizeof *ns);
     if (!ns) return pqt_nomem(err);
     b->starts = ns;
     b->starts_cap = nc;
@@ -146,18 +138,16 @@ static pqt_status add_one(pqt_dict_builder *b, const uint8_t *v, size_t l, uint3
   return PQT_OK;
 }
 
-pqt_status pqt_dict_builder_add_fixed(pqt_dict_builder *b, const void *values, size_t n,
-                                      uint32_t *indices, pqt_error *err) {
+pqt_status pqt_dict_builder_add_fixed(pqt_dict_builder *b, const void *values, size_t n, uint32_t *indices,
+                                      pqt_error *err) {
   if (!b->width) return pqt_error_set(err, PQT_EINVAL, "dictionary builder is for BYTE_ARRAY");
   const uint8_t *v = values;
-  for (size_t i = 0; i < n; i++)
-    PQT_RETURN_NOT_OK(add_one(b, v + i * b->width, b->width, &indices[i], err));
+  for (size_t i = 0; i < n; i++) PQT_RETURN_NOT_OK(add_one(b, v + i * b->width, b->width, &indices[i], err));
   return PQT_OK;
 }
 
-pqt_status pqt_dict_builder_add_binary(pqt_dict_builder *b, const int32_t *offsets,
-                                       const uint8_t *data, size_t n, uint32_t *indices,
-                                       pqt_error *err) {
+pqt_status pqt_dict_builder_add_binary(pqt_dict_builder *b, const int32_t *offsets, const uint8_t *data, size_t n,
+                                       uint32_t *indices, pqt_error *err) {
   if (b->width) return pqt_error_set(err, PQT_EINVAL, "dictionary builder is fixed width");
   for (size_t i = 0; i < n; i++) {
     int32_t l = offsets[i + 1] - offsets[i];

@@ -7,12 +7,11 @@
  */
 #include "encoding/plain.h"
 
-pqt_status pqt_plain_decode_fixed(const uint8_t *in, size_t len, size_t width, void *out,
-                                  size_t n, size_t *consumed, pqt_error *err) {
+pqt_status pqt_plain_decode_fixed(const uint8_t *in, size_t len, size_t width, void *out, size_t n, size_t *consumed,
+                                  pqt_error *err) {
   size_t need;
   if (!pqt_mul_size(n, width, &need) || need > len)
-    return pqt_corrupt(err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes left", n,
-                       width, len);
+    return pqt_corrupt(err, "PLAIN: %zu values of %zu bytes exceed the %zu bytes left", n, width, len);
   if (need) memcpy(out, in, need);
   if (consumed) *consumed = need;
   return PQT_OK;
@@ -58,27 +57,23 @@ void pqt_copy_bits(const uint8_t *src, size_t src_bit, uint8_t *dst, size_t dst_
   }
 }
 
-static pqt_status bool_span(size_t len, size_t in_bit, size_t n, size_t *consumed,
-                            pqt_error *err) {
+static pqt_status bool_span(size_t len, size_t in_bit, size_t n, size_t *consumed, pqt_error *err) {
   size_t end_bit;
   if (!pqt_add_size(in_bit, n, &end_bit) || end_bit / 8 + ((end_bit & 7) != 0) > len)
-    return pqt_corrupt(err, "PLAIN BOOLEAN: %zu values past bit %zu exceed the %zu bytes", n,
-                       in_bit, len);
+    return pqt_corrupt(err, "PLAIN BOOLEAN: %zu values past bit %zu exceed the %zu bytes", n, in_bit, len);
   if (consumed) *consumed = end_bit / 8 + ((end_bit & 7) != 0);
   return PQT_OK;
 }
 
-pqt_status pqt_plain_decode_bool_bitmap(const uint8_t *in, size_t len, size_t in_bit,
-                                        uint8_t *out, size_t out_bit, size_t n,
-                                        size_t *consumed, pqt_error *err) {
+pqt_status pqt_plain_decode_bool_bitmap(const uint8_t *in, size_t len, size_t in_bit, uint8_t *out, size_t out_bit,
+                                        size_t n, size_t *consumed, pqt_error *err) {
   PQT_RETURN_NOT_OK(bool_span(len, in_bit, n, consumed, err));
   pqt_copy_bits(in, in_bit, out, out_bit, n);
   return PQT_OK;
 }
 
-pqt_status pqt_plain_decode_bool_bytes(const uint8_t *in, size_t len, size_t in_bit,
-                                       uint8_t *out, size_t n, size_t *consumed,
-                                       pqt_error *err) {
+pqt_status pqt_plain_decode_bool_bytes(const uint8_t *in, size_t len, size_t in_bit, uint8_t *out, size_t n,
+                                       size_t *consumed, pqt_error *err) {
   PQT_RETURN_NOT_OK(bool_span(len, in_bit, n, consumed, err));
   size_t i = 0;
   while (i < n && ((in_bit + i) & 7)) {
@@ -96,19 +91,16 @@ pqt_status pqt_plain_decode_bool_bytes(const uint8_t *in, size_t len, size_t in_
   return PQT_OK;
 }
 
-pqt_status pqt_plain_scan_byte_array(const uint8_t *in, size_t len, uint32_t *starts,
-                                     int32_t *lens, size_t n, size_t *consumed,
-                                     pqt_error *err) {
+pqt_status pqt_plain_scan_byte_array(const uint8_t *in, size_t len, uint32_t *starts, int32_t *lens, size_t n,
+                                     size_t *consumed, pqt_error *err) {
   size_t pos = 0;
   if (len > UINT32_MAX) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: page larger than 4 GiB");
   for (size_t i = 0; i < n; i++) {
-    if (len - pos < 4)
-      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
+    if (len - pos < 4) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
     uint32_t l = pqt_load_u32le(in + pos);
     pos += 4;
     if (l > len - pos)
-      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left",
-                         i, l, len - pos);
+      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left", i, l, len - pos);
     starts[i] = (uint32_t)pos;
     lens[i] = (int32_t)l;
     pos += l;
@@ -125,26 +117,22 @@ static pqt_status byte_array_offsets(const uint8_t *in, size_t len, int32_t *off
   int64_t off = (int64_t)data_len;
   offsets[0] = (int32_t)off;
   for (size_t i = 0; i < n; i++) {
-    if (len - pos < 4)
-      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
+    if (len - pos < 4) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
     uint32_t l = pqt_load_u32le(in + pos);
     pos += 4;
     if (l > len - pos)
-      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left",
-                         i, l, len - pos);
+      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left", i, l, len - pos);
     pos += l;
     off += l;
-    if (off > INT32_MAX)
-      return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
+    if (off > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
     offsets[i + 1] = (int32_t)off;
   }
   *pos_out = pos;
   return PQT_OK;
 }
 
-pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *offsets,
-                                       pqt_buf *data, size_t n, size_t *consumed,
-                                       pqt_error *err) {
+pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *offsets, pqt_buf *data, size_t n,
+                                       size_t *consumed, pqt_error *err) {
   if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
   size_t pos = 0;
   if (n > len / 4 || len - 4 * n > (size_t)INT32_MAX - data->len) {
@@ -220,15 +208,13 @@ pqt_status pqt_plain_decode_byte_array(const uint8_t *in, size_t len, int32_t *o
   return PQT_OK;
 }
 
-pqt_status pqt_plain_encode_fixed(const void *values, size_t width, size_t n, pqt_buf *out,
-                                  pqt_error *err) {
+pqt_status pqt_plain_encode_fixed(const void *values, size_t width, size_t n, pqt_buf *out, pqt_error *err) {
   size_t bytes;
   if (!pqt_mul_size(width, n, &bytes)) return pqt_error_set(err, PQT_EINVAL, "size overflow");
   return pqt_buf_append(out, values, bytes, err);
 }
 
-pqt_status pqt_plain_encode_bool_bitmap(const uint8_t *bitmap, size_t in_bit, size_t n,
-                                        pqt_buf *out, pqt_error *err) {
+pqt_status pqt_plain_encode_bool_bitmap(const uint8_t *bitmap, size_t in_bit, size_t n, pqt_buf *out, pqt_error *err) {
   size_t nb = n / 8 + ((n & 7) != 0);
   PQT_RETURN_NOT_OK(pqt_buf_reserve(out, nb, err));
   uint8_t *o = out->data + out->len;
@@ -238,8 +224,7 @@ pqt_status pqt_plain_encode_bool_bitmap(const uint8_t *bitmap, size_t in_bit, si
   return PQT_OK;
 }
 
-pqt_status pqt_plain_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf *out,
-                                       pqt_error *err) {
+pqt_status pqt_plain_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf *out, pqt_error *err) {
   size_t nb = n / 8 + ((n & 7) != 0);
   PQT_RETURN_NOT_OK(pqt_buf_reserve(out, nb, err));
   uint8_t *o = out->data + out->len;
@@ -249,8 +234,8 @@ pqt_status pqt_plain_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf 
   return PQT_OK;
 }
 
-pqt_status pqt_plain_encode_byte_array(const int32_t *offsets, const uint8_t *data, size_t n,
-                                       pqt_buf *out, pqt_error *err) {
+pqt_status pqt_plain_encode_byte_array(const int32_t *offsets, const uint8_t *data, size_t n, pqt_buf *out,
+                                       pqt_error *err) {
   if (n == 0) return PQT_OK;
   if (offsets[n] < offsets[0]) return pqt_error_set(err, PQT_EINVAL, "offsets not monotone");
   size_t total = (size_t)(offsets[n] - offsets[0]) + 4 * n;

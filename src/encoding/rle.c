@@ -17,11 +17,9 @@
 
 #define PQT_RLE_CHUNK 512
 
-pqt_status pqt_rle_decoder_init(pqt_rle_decoder *d, const uint8_t *in, size_t len,
-                                unsigned bit_width, pqt_error *err) {
+pqt_status pqt_rle_decoder_init(pqt_rle_decoder *d, const uint8_t *in, size_t len, unsigned bit_width, pqt_error *err) {
   memset(d, 0, sizeof *d);
-  if (bit_width > 32)
-    return pqt_corrupt(err, "RLE/bit-packed: bit width %u exceeds 32", bit_width);
+  if (bit_width > 32) return pqt_corrupt(err, "RLE/bit-packed: bit width %u exceeds 32", bit_width);
   d->p = in;
   d->end = in + len;
   d->bit_width = bit_width;
@@ -30,8 +28,7 @@ pqt_status pqt_rle_decoder_init(pqt_rle_decoder *d, const uint8_t *in, size_t le
 
 /* Read the next run header and set up the run. */
 static pqt_status rle_next_run(pqt_rle_decoder *d, pqt_error *err) {
-  if (d->p >= d->end)
-    return pqt_corrupt(err, "RLE/bit-packed data ends before all values were read");
+  if (d->p >= d->end) return pqt_corrupt(err, "RLE/bit-packed data ends before all values were read");
   uint64_t header;
   if (!pqt_enc_read_uleb(&d->p, d->end, &header))
     return pqt_corrupt(err, "RLE/bit-packed: truncated or oversized run header");
@@ -58,8 +55,7 @@ static pqt_status rle_next_run(pqt_rle_decoder *d, pqt_error *err) {
     d->p += have;
   } else {
     unsigned vb = (w + 7) / 8;
-    if ((size_t)(d->end - d->p) < vb)
-      return pqt_corrupt(err, "RLE/bit-packed: truncated RLE run value");
+    if ((size_t)(d->end - d->p) < vb) return pqt_corrupt(err, "RLE/bit-packed: truncated RLE run value");
     uint32_t v = 0;
     for (unsigned i = 0; i < vb; i++) v |= (uint32_t)d->p[i] << (8 * i);
     d->p += vb;
@@ -117,8 +113,8 @@ static void bp_take(pqt_rle_decoder *d, uint32_t *out, size_t k) {
 
 /* Next piece of at most cap values: a run (*is_run, *val) or literals in buf. */
 static inline __attribute__((always_inline)) pqt_status rle_next(pqt_rle_decoder *d, uint32_t *buf, size_t cap,
-                                            size_t *k, bool *is_run, uint32_t *val,
-                                            pqt_error *err) {
+                                                                 size_t *k, bool *is_run, uint32_t *val,
+                                                                 pqt_error *err) {
   for (;;) {
     if (d->rle_left) {
       size_t t = d->rle_left < cap ? (size_t)d->rle_left : cap;
@@ -155,15 +151,17 @@ pqt_status pqt_rle_get_u32(pqt_rle_decoder *d, uint32_t *out, size_t n, pqt_erro
 
 /* Levels of bit-packed widths 1 and 2 straight from the bytes: one table
  * row per byte (8 levels of width 1, 4 of width 2), LSB first. */
-#define PQT_U1(b)                                                                         \
-  {(b)&1, ((b) >> 1) & 1, ((b) >> 2) & 1, ((b) >> 3) & 1, ((b) >> 4) & 1, ((b) >> 5) & 1, \
-   ((b) >> 6) & 1, ((b) >> 7) & 1}
-#define PQT_U2(b) {(b)&3, ((b) >> 2) & 3, ((b) >> 4) & 3, ((b) >> 6) & 3}
-#define PQT_R4(F, b) F(b), F((b) + 1), F((b) + 2), F((b) + 3)
+#define PQT_U1(b)                                                                                            \
+  {                                                                                                          \
+    (b) & 1, ((b) >> 1) & 1, ((b) >> 2) & 1, ((b) >> 3) & 1, ((b) >> 4) & 1, ((b) >> 5) & 1, ((b) >> 6) & 1, \
+        ((b) >> 7) & 1                                                                                       \
+  }
+#define PQT_U2(b) \
+  { (b) & 3, ((b) >> 2) & 3, ((b) >> 4) & 3, ((b) >> 6) & 3 }
+#define PQT_R4(F, b)  F(b), F((b) + 1), F((b) + 2), F((b) + 3)
 #define PQT_R16(F, b) PQT_R4(F, b), PQT_R4(F, (b) + 4), PQT_R4(F, (b) + 8), PQT_R4(F, (b) + 12)
-#define PQT_R64(F, b) \
-  PQT_R16(F, b), PQT_R16(F, (b) + 16), PQT_R16(F, (b) + 32), PQT_R16(F, (b) + 48)
-#define PQT_R256(F) PQT_R64(F, 0), PQT_R64(F, 64), PQT_R64(F, 128), PQT_R64(F, 192)
+#define PQT_R64(F, b) PQT_R16(F, b), PQT_R16(F, (b) + 16), PQT_R16(F, (b) + 32), PQT_R16(F, (b) + 48)
+#define PQT_R256(F)   PQT_R64(F, 0), PQT_R64(F, 64), PQT_R64(F, 128), PQT_R64(F, 192)
 static const int16_t k_levels_w1[256][8] = {PQT_R256(PQT_U1)};
 static const int16_t k_levels_w2[256][4] = {PQT_R256(PQT_U2)};
 #undef PQT_U1
@@ -184,12 +182,9 @@ static inline size_t count_eq16(const int16_t *lv, size_t k, int16_t l) {
  * of width 1 and 2 are expanded by table, whole groups at a time; the rest
  * goes through rle_next. count (may be NULL) gets the number of levels
  * equal to count_level. */
-static inline __attribute__((always_inline)) pqt_status get_levels(pqt_rle_decoder *d,
-                                                                   int16_t *out, size_t n,
-                                                                   int16_t max_level,
-                                                                   int16_t count_level,
-                                                                   size_t *count,
-                                                                   pqt_error *err) {
+static inline __attribute__((always_inline)) pqt_status get_levels(pqt_rle_decoder *d, int16_t *out, size_t n,
+                                                                   int16_t max_level, int16_t count_level,
+                                                                   size_t *count, pqt_error *err) {
   uint32_t buf[PQT_RLE_CHUNK];
   const uint32_t maxl = max_level < 0 ? 0 : (uint32_t)max_level;
   const unsigned w = d->bit_width;
@@ -259,8 +254,7 @@ static inline __attribute__((always_inline)) pqt_status get_levels(pqt_rle_decod
   return PQT_OK;
 }
 
-pqt_status pqt_rle_get_levels(pqt_rle_decoder *d, int16_t *out, size_t n, int16_t max_level,
-                              pqt_error *err) {
+pqt_status pqt_rle_get_levels(pqt_rle_decoder *d, int16_t *out, size_t n, int16_t max_level, pqt_error *err) {
   return get_levels(d, out, n, max_level, 0, NULL, err);
 }
 
@@ -273,8 +267,7 @@ pqt_status pqt_rle_get_bool_bytes(pqt_rle_decoder *d, uint8_t *out, size_t n, pq
     bool run;
     uint32_t v;
     PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
-    if (run)
-      memset(out + done, (int)v, k);
+    if (run) memset(out + done, (int)v, k);
     else
       for (size_t i = 0; i < k; i++) out[done + i] = (uint8_t)buf[i];
     done += k;
@@ -285,7 +278,7 @@ pqt_status pqt_rle_get_bool_bytes(pqt_rle_decoder *d, uint8_t *out, size_t n, pq
 static void set_bits(uint8_t *bm, size_t bit, size_t k, bool v) {
   while (k && (bit & 7)) {
     if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-    else bm[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
+    else bm[bit >> 3] &= (uint8_t) ~(1u << (bit & 7));
     bit++;
     k--;
   }
@@ -296,14 +289,13 @@ static void set_bits(uint8_t *bm, size_t bit, size_t k, bool v) {
   }
   while (k) {
     if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-    else bm[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
+    else bm[bit >> 3] &= (uint8_t) ~(1u << (bit & 7));
     bit++;
     k--;
   }
 }
 
-pqt_status pqt_rle_get_bool_bitmap(pqt_rle_decoder *d, uint8_t *out, size_t out_bit, size_t n,
-                                   pqt_error *err) {
+pqt_status pqt_rle_get_bool_bitmap(pqt_rle_decoder *d, uint8_t *out, size_t out_bit, size_t n, pqt_error *err) {
   if (d->bit_width != 1) return pqt_corrupt(err, "RLE booleans need bit width 1");
   uint32_t buf[PQT_RLE_CHUNK];
   size_t done = 0;
@@ -390,8 +382,8 @@ static inline void fill_fixed(uint8_t *dst, const uint8_t *src, size_t width, si
   }
 }
 
-#define PQT_GATHER(W)                                                     \
-  for (size_t i = 0; i < k; i++) memcpy(o + (W) * i, dict + (size_t)idx[i] * (W), (W))
+#define PQT_GATHER(W) \
+  for (size_t i = 0; i < k; i++) memcpy(o + (W)*i, dict + (size_t)idx[i] * (W), (W))
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -424,8 +416,7 @@ __attribute__((target("avx2"))) static void gather4_avx2(uint8_t *o, const uint8
 #endif
 
 /* Indices are checked (< dict size, which is < 2^31) before any gather. */
-static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t *idx,
-                                size_t width, size_t k) {
+static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t *idx, size_t width, size_t k) {
 #ifdef PQT_HAVE_GATHER_AVX2
   if ((width == 8 || width == 4) && k >= 16 && __builtin_cpu_supports("avx2")) {
     if (width == 8) gather8_avx2(o, dict, idx, k);
@@ -452,8 +443,8 @@ static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t 
  * bytes of input after the last group. An index >= dn (dn >= 1) is clamped
  * to entry 0 and flagged in *bad; the caller then reports it. */
 #define PQT_AINLINE inline __attribute__((always_inline))
-static PQT_AINLINE void dict_groups(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o,
-                                    size_t groups, uint32_t *bad, const unsigned w, const size_t width) {
+static PQT_AINLINE void dict_groups(const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups,
+                                    uint32_t *bad, const unsigned w, const size_t width) {
   const uint64_t mask = ((uint64_t)1 << w) - 1;
   uint32_t b = 0;
   for (size_t g = 0; g < groups; g++, in += w, o += 8 * width) {
@@ -488,9 +479,10 @@ typedef void (*dict_groups_fn)(const uint8_t *in, const uint8_t *dict, uint32_t 
                                 uint32_t *bad) {                                                                \
     dict_groups(in, dict, dn, o, groups, bad, (W), 8);                                                          \
   }
-#define PQT_W1_32(X)                                                                                   \
-  X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) \
-  X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32)
+#define PQT_W1_32(X)                                                                                              \
+  X(1)                                                                                                            \
+  X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) \
+      X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32)
 PQT_W1_32(PQT_DEF_DICT_GROUPS)
 #define PQT_REF1(W) dict_groups1_w##W,
 #define PQT_REF2(W) dict_groups2_w##W,
@@ -515,9 +507,11 @@ static const dict_groups_fn dict_groups8_tab[33] = {NULL, PQT_W1_32(PQT_REF8)};
  * variable shift and a mask extract it; one compare flags indices >= dn
  * (clamped to 0, as the scalar kernel does); then hardware gathers. Returns
  * the groups done (even). */
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t dict_pairs_avx512(
-    const uint8_t *in, const uint8_t *dict, uint32_t dn, uint8_t *o, size_t groups, uint32_t *bad, unsigned w,
-    size_t width) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t dict_pairs_avx512(const uint8_t *in,
+                                                                                       const uint8_t *dict, uint32_t dn,
+                                                                                       uint8_t *o, size_t groups,
+                                                                                       uint32_t *bad, unsigned w,
+                                                                                       size_t width) {
   uint8_t perm[64], shift32[64];
   for (unsigned i = 0; i < 16; i++) {
     unsigned bit = i * w;
@@ -559,7 +553,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t dict_pairs_
 #define PQT_HAVE_DICT_AVX512 1
 #endif
 
-/* The first index >= dict_n among the g groups at in (known to hold one). *//* The first index >= dict_n among the g groups at in (known to hold one). */
+/* The first index >= dict_n among the g groups at in (known to hold one). */ /* The first index >= dict_n among the g
+                                                                                 groups at in (known to hold one). */
 static pqt_status bad_index_in_groups(const uint8_t *in, size_t in_len, unsigned w, size_t g, size_t dict_n,
                                       pqt_error *err) {
   uint32_t buf[PQT_RLE_CHUNK];
@@ -572,8 +567,8 @@ static pqt_status bad_index_in_groups(const uint8_t *in, size_t in_len, unsigned
   return pqt_corrupt(err, "dictionary index out of range (dictionary has %zu entries)", dict_n);
 }
 
-pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t dict_n,
-                                  size_t width, void *out, size_t n, pqt_error *err) {
+pqt_status pqt_rle_get_dict_fixed(pqt_rle_decoder *d, const void *dict, size_t dict_n, size_t width, void *out,
+                                  size_t n, pqt_error *err) {
   return pqt_rle_get_dict_fixed_isa(d, dict, dict_n, width, out, n, 1, err);
 }
 
@@ -585,11 +580,11 @@ pqt_status pqt_rle_get_dict_fixed_isa(pqt_rle_decoder *d, const void *dict, size
   size_t done = 0;
   const unsigned w = d->bit_width;
   const dict_groups_fn fused = w == 0 || dict_n == 0 ? NULL
-                               : width == 8           ? dict_groups8_tab[w]
-                               : width == 4           ? dict_groups4_tab[w]
-                               : width == 2           ? dict_groups2_tab[w]
-                               : width == 1           ? dict_groups1_tab[w]
-                                                      : NULL;
+                               : width == 8          ? dict_groups8_tab[w]
+                               : width == 4          ? dict_groups4_tab[w]
+                               : width == 2          ? dict_groups2_tab[w]
+                               : width == 1          ? dict_groups1_tab[w]
+                                                     : NULL;
   const uint32_t dn = dict_n > UINT32_MAX ? UINT32_MAX : (uint32_t)dict_n;
 #ifdef PQT_HAVE_DICT_AVX512
   const bool wide = vector && fused && (width == 8 || width == 4) && w <= 24 && dict_n <= INT32_MAX &&
@@ -631,8 +626,7 @@ pqt_status pqt_rle_get_dict_fixed_isa(pqt_rle_decoder *d, const void *dict, size
     PQT_RETURN_NOT_OK(rle_next(d, buf, want, &k, &run, &v, err));
     if (run) {
       if (v >= dict_n)
-        return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %zu entries)",
-                           v, dict_n);
+        return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %zu entries)", v, dict_n);
       fill_fixed(o + done * width, dp + (size_t)v * width, width, k);
     } else {
       PQT_RETURN_NOT_OK(check_indices(buf, k, d->bit_width, dict_n, err));
@@ -643,8 +637,7 @@ pqt_status pqt_rle_get_dict_fixed_isa(pqt_rle_decoder *d, const void *dict, size
   return PQT_OK;
 }
 
-pqt_status pqt_rle_dict_page_init(pqt_rle_decoder *d, const uint8_t *in, size_t len,
-                                  pqt_error *err) {
+pqt_status pqt_rle_dict_page_init(pqt_rle_decoder *d, const uint8_t *in, size_t len, pqt_error *err) {
   if (len < 1) {
     memset(d, 0, sizeof *d);
     return pqt_corrupt(err, "dictionary-encoded page has no bit-width byte");
@@ -652,29 +645,26 @@ pqt_status pqt_rle_dict_page_init(pqt_rle_decoder *d, const uint8_t *in, size_t 
   return pqt_rle_decoder_init(d, in + 1, len - 1, in[0], err);
 }
 
-pqt_status pqt_rle_v1_span(const uint8_t *in, size_t len, const uint8_t **body, size_t *body_len,
-                           size_t *consumed, pqt_error *err) {
+pqt_status pqt_rle_v1_span(const uint8_t *in, size_t len, const uint8_t **body, size_t *body_len, size_t *consumed,
+                           pqt_error *err) {
   if (len < 4) return pqt_corrupt(err, "RLE stream: truncated 4-byte length prefix");
   uint32_t n = pqt_load_u32le(in);
-  if (n > len - 4)
-    return pqt_corrupt(err, "RLE stream: length prefix %u exceeds the %zu bytes left", n,
-                       len - 4);
+  if (n > len - 4) return pqt_corrupt(err, "RLE stream: length prefix %u exceeds the %zu bytes left", n, len - 4);
   *body = in + 4;
   *body_len = n;
   *consumed = (size_t)n + 4;
   return PQT_OK;
 }
 
-pqt_status pqt_levels_decode_rle(const uint8_t *in, size_t len, unsigned bit_width, int16_t *out,
-                                 size_t n, int16_t max_level, pqt_error *err) {
+pqt_status pqt_levels_decode_rle(const uint8_t *in, size_t len, unsigned bit_width, int16_t *out, size_t n,
+                                 int16_t max_level, pqt_error *err) {
   pqt_rle_decoder d;
   PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in, len, bit_width, err));
   return pqt_rle_get_levels(&d, out, n, max_level, err);
 }
 
-pqt_status pqt_levels_decode_rle_count(const uint8_t *in, size_t len, unsigned bit_width,
-                                       int16_t *out, size_t n, int16_t max_level,
-                                       int16_t count_level, size_t *count, pqt_error *err) {
+pqt_status pqt_levels_decode_rle_count(const uint8_t *in, size_t len, unsigned bit_width, int16_t *out, size_t n,
+                                       int16_t max_level, int16_t count_level, size_t *count, pqt_error *err) {
   pqt_rle_decoder d;
   size_t c = 0;
   PQT_RETURN_NOT_OK(pqt_rle_decoder_init(&d, in, len, bit_width, err));
@@ -683,13 +673,11 @@ pqt_status pqt_levels_decode_rle_count(const uint8_t *in, size_t len, unsigned b
   return PQT_OK;
 }
 
-pqt_status pqt_levels_decode_bit_packed(const uint8_t *in, size_t len, unsigned bit_width,
-                                        int16_t *out, size_t n, int16_t max_level,
-                                        size_t *consumed, pqt_error *err) {
+pqt_status pqt_levels_decode_bit_packed(const uint8_t *in, size_t len, unsigned bit_width, int16_t *out, size_t n,
+                                        int16_t max_level, size_t *consumed, pqt_error *err) {
   if (bit_width > 16) return pqt_corrupt(err, "BIT_PACKED levels: bit width %u", bit_width);
   size_t need = pqt_bitpack_bytes(n, bit_width);
-  if (need > len)
-    return pqt_corrupt(err, "BIT_PACKED levels: need %zu bytes, %zu left", need, len);
+  if (need > len) return pqt_corrupt(err, "BIT_PACKED levels: need %zu bytes, %zu left", need, len);
   uint32_t buf[PQT_RLE_CHUNK];
   const uint32_t maxl = max_level < 0 ? 0 : (uint32_t)max_level;
   size_t done = 0;
@@ -727,8 +715,7 @@ static pqt_status emit_rle(pqt_buf *out, uint32_t v, size_t count, unsigned w, p
 }
 
 /* Bit-packed runs for values[0..count): full groups of 8, last zero-padded. */
-static pqt_status emit_literal(pqt_buf *out, const uint32_t *values, size_t count, unsigned w,
-                               pqt_error *err) {
+static pqt_status emit_literal(pqt_buf *out, const uint32_t *values, size_t count, unsigned w, pqt_error *err) {
   const size_t max_groups = PQT_RLE_MAX_RUN / 8;
   while (count > 0) {
     size_t groups = (count + 7) / 8;
@@ -752,14 +739,12 @@ static pqt_status emit_literal(pqt_buf *out, const uint32_t *values, size_t coun
   return PQT_OK;
 }
 
-pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *out,
-                              pqt_error *err) {
+pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *out, pqt_error *err) {
   if (w > 32) return pqt_error_set(err, PQT_EINVAL, "RLE encode: bit width %u > 32", w);
   if (w < 32) {
     uint32_t any = 0;
     for (size_t k = 0; k < n; k++) any |= v[k];
-    if (any >> w)
-      return pqt_error_set(err, PQT_EINVAL, "RLE encode: a value does not fit bit width %u", w);
+    if (any >> w) return pqt_error_set(err, PQT_EINVAL, "RLE encode: a value does not fit bit width %u", w);
   }
   size_t i = 0, lit_start = 0;
   while (i < n) {
@@ -790,8 +775,7 @@ pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *
   return PQT_OK;
 }
 
-static pqt_status encode_via_u32(const void *src, size_t n, int kind, unsigned w, pqt_buf *out,
-                                 pqt_error *err) {
+static pqt_status encode_via_u32(const void *src, size_t n, int kind, unsigned w, pqt_buf *out, pqt_error *err) {
   const pqt_allocator *a = out->alloc;
   size_t bytes;
   if (!pqt_mul_size(n ? n : 1, sizeof(uint32_t), &bytes)) return pqt_nomem(err);
@@ -809,18 +793,16 @@ static pqt_status encode_via_u32(const void *src, size_t n, int kind, unsigned w
   return st;
 }
 
-pqt_status pqt_rle_encode_levels(const int16_t *levels, size_t n, unsigned bit_width,
-                                 pqt_buf *out, pqt_error *err) {
+pqt_status pqt_rle_encode_levels(const int16_t *levels, size_t n, unsigned bit_width, pqt_buf *out, pqt_error *err) {
   return encode_via_u32(levels, n, 0, bit_width, out, err);
 }
 
-pqt_status pqt_rle_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf *out,
-                                     pqt_error *err) {
+pqt_status pqt_rle_encode_bool_bytes(const uint8_t *values, size_t n, pqt_buf *out, pqt_error *err) {
   return encode_via_u32(values, n, 1, 1, out, err);
 }
 
-pqt_status pqt_levels_encode_bit_packed(const int16_t *levels, size_t n, unsigned bit_width,
-                                        pqt_buf *out, pqt_error *err) {
+pqt_status pqt_levels_encode_bit_packed(const int16_t *levels, size_t n, unsigned bit_width, pqt_buf *out,
+                                        pqt_error *err) {
   if (bit_width > 16) return pqt_error_set(err, PQT_EINVAL, "bit width %u > 16", bit_width);
   const pqt_allocator *a = out->alloc;
   size_t bytes;

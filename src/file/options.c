@@ -34,11 +34,11 @@ PQT_API void pqt_salvage_options_init_sized(pqt_salvage_options *o, size_t size)
 }
 
 /* Structs whose defaults are all zero. */
-#define ZERO_INIT(type, name)                             \
-  PQT_API void name(type *o, size_t size) {               \
-    type d;                                               \
-    memset(&d, 0, sizeof d);                              \
-    pqt_struct_init(o, size, &d, sizeof d);               \
+#define ZERO_INIT(type, name)               \
+  PQT_API void name(type *o, size_t size) { \
+    type d;                                 \
+    memset(&d, 0, sizeof d);                \
+    pqt_struct_init(o, size, &d, sizeof d); \
   }
 ZERO_INIT(pqt_io, pqt_io_init_sized)
 ZERO_INIT(pqt_write_schema, pqt_write_schema_init_sized)
@@ -150,7 +150,8 @@ pqt_status pqt_write_options_load(pqt_write_options *dst, const pqt_write_option
   memcpy(q + PQT_STRUCT_SIZE_MIN, p + PQT_STRUCT_SIZE_MIN, head - PQT_STRUCT_SIZE_MIN);
   if (n <= WO_HEAD) return PQT_OK;
   size_t co_size;
-  pqt_status st = load_column_options(&dst->defaults, p + WO_HEAD, n - WO_HEAD, &co_size, "pqt_write_options.defaults", err);
+  pqt_status st =
+      load_column_options(&dst->defaults, p + WO_HEAD, n - WO_HEAD, &co_size, "pqt_write_options.defaults", err);
   if (st != PQT_OK) return st;
   size_t caller_tail = WO_HEAD + co_size;
   if (co_size == 0 || n <= caller_tail) return PQT_OK;
@@ -191,8 +192,8 @@ pqt_status pqt_column_overrides_load(pqt_arena *arena, const pqt_column_override
     snprintf(what, sizeof what, "pqt_write_options.columns[%d].options", (int)i);
     PQT_RETURN_NOT_OK(load_column_options(&o[i].options, e + at, co_size, &got, what, err));
     if (got != co_size)
-      return pqt_error_set(err, PQT_EINVAL, "%s.struct_size is %zu but columns[0]'s is %zu (one array, one size)",
-                           what, got, co_size);
+      return pqt_error_set(err, PQT_EINVAL, "%s.struct_size is %zu but columns[0]'s is %zu (one array, one size)", what,
+                           got, co_size);
   }
   *out = o;
   return PQT_OK;

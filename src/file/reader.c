@@ -34,9 +34,9 @@ void pqt_reader_page_options(const pqt_reader *r, pqt_page_reader_options *po) {
   pqt_page_reader_options_init(po);
   po->verify_crc = r->opts.verify_checksums != 0;
   if (r->opts.max_page_expansion) po->max_expansion = r->opts.max_page_expansion;
-  if (r->opts.page_expansion_floor) po->expansion_floor = r->opts.page_expansion_floor > UINT32_MAX
-                                                              ? UINT32_MAX
-                                                              : (uint32_t)r->opts.page_expansion_floor;
+  if (r->opts.page_expansion_floor)
+    po->expansion_floor =
+        r->opts.page_expansion_floor > UINT32_MAX ? UINT32_MAX : (uint32_t)r->opts.page_expansion_floor;
   if (r->opts.max_page_bytes) po->max_page_bytes = r->opts.max_page_bytes;
 }
 
@@ -93,7 +93,8 @@ static void match_arrow(pqt_schema_node *x, const pqt_arrow_field *af, int depth
 static void apply_arrow_schema(pqt_reader *r) {
   for (int32_t i = 0; i < r->md.key_value_metadata.n; i++) {
     const pqt_key_value *kv = &r->md.key_value_metadata.items[i];
-    if (kv->key.len != 12 || memcmp(kv->key.ptr, "ARROW:schema", 12) != 0 || !PQT_HAS_FIELD(kv, key_value, value)) continue;
+    if (kv->key.len != 12 || memcmp(kv->key.ptr, "ARROW:schema", 12) != 0 || !PQT_HAS_FIELD(kv, key_value, value))
+      continue;
     pqt_arrow_field *fields = NULL;
     int32_t n = 0;
     /* best effort: a schema we cannot read leaves the Parquet mapping alone */
@@ -130,8 +131,7 @@ static pqt_status guarded_borrow_at(void *pd, uint64_t offset, size_t n, const u
   return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
 }
 
-PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts,
-                                   pqt_error *err) {
+PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts, pqt_error *err) {
   if (!out || !io) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
   *out = NULL;
   pqt_read_options given;
@@ -153,8 +153,11 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   r->opts.alloc = alloc;
   pqt_arena_init(&r->arena, alloc);
   r->user_io = *io;
-  r->io = (pqt_io){.struct_size = sizeof(pqt_io), .read_at = guarded_read_at,
-                   .borrow_at = io->borrow_at ? guarded_borrow_at : NULL, .size = io->size, .private_data = r};
+  r->io = (pqt_io){.struct_size = sizeof(pqt_io),
+                   .read_at = guarded_read_at,
+                   .borrow_at = io->borrow_at ? guarded_borrow_at : NULL,
+                   .size = io->size,
+                   .private_data = r};
   io = &r->io;
 
   pqt_status st;
@@ -208,8 +211,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   for (int32_t i = 0; i < r->md.row_groups.n; i++) {
     const pqt_row_group *rg = &r->md.row_groups.items[i];
     if (rg->columns.n != r->schema->n_leaves) {
-      st = pqt_corrupt(err, "row group %d has %d column chunks but the schema has %d leaf columns", i,
-                       rg->columns.n, r->schema->n_leaves);
+      st = pqt_corrupt(err, "row group %d has %d column chunks but the schema has %d leaf columns", i, rg->columns.n,
+                       r->schema->n_leaves);
       if (err) err->row_group = i;
       goto fail;
     }
@@ -227,7 +230,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     }
   }
   if (r->crypto) {
-    const char **paths = pqt_arena_array(&r->arena, (size_t)(r->schema->n_leaves ? r->schema->n_leaves : 1), sizeof *paths);
+    const char **paths =
+        pqt_arena_array(&r->arena, (size_t)(r->schema->n_leaves ? r->schema->n_leaves : 1), sizeof *paths);
     if (!paths) {
       st = pqt_nomem(err);
       goto fail;
@@ -281,8 +285,8 @@ PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, cons
   return st;
 }
 
-PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len,
-                                          const pqt_read_options *opts, pqt_error *err) {
+PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len, const pqt_read_options *opts,
+                                          pqt_error *err) {
   pqt_read_options o;
   PQT_RETURN_NOT_OK(pqt_read_options_load(&o, opts, err));
   pqt_io io;

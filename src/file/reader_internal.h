@@ -30,21 +30,21 @@ void pqt_reader_ref(pqt_reader *r);
 void pqt_reader_unref(pqt_reader *r);
 
 struct pqt_reader {
-  atomic_int refs;                  /* see pqt_reader_ref */
-  const pqt_allocator *alloc;       /* the caller's: reader state, metadata */
-  pqt_pool *pool;                   /* caching allocator over alloc */
-  const pqt_allocator *data_alloc;  /* the pool's: decoded data, exported buffers */
+  atomic_int refs;                 /* see pqt_reader_ref */
+  const pqt_allocator *alloc;      /* the caller's: reader state, metadata */
+  pqt_pool *pool;                  /* caching allocator over alloc */
+  const pqt_allocator *data_alloc; /* the pool's: decoded data, exported buffers */
   pqt_read_options opts;
-  pqt_io io;                /* user_io behind guards (private_data: the reader) */
-  pqt_io user_io;           /* the caller's source, released with the last reference */
-  pqt_arena arena;          /* footer lists, schema tree */
-  const uint8_t *footer;    /* borrowed from io, or footer_copy */
+  pqt_io io;             /* user_io behind guards (private_data: the reader) */
+  pqt_io user_io;        /* the caller's source, released with the last reference */
+  pqt_arena arena;       /* footer lists, schema tree */
+  const uint8_t *footer; /* borrowed from io, or footer_copy */
   uint8_t *footer_copy;
   size_t footer_len;
   pqt_file_metadata md;
   pqt_schema *schema;
-  pqt_codec_ctx *codec_ctx; /* reused by every column chunk read */
-  const char *created_by;   /* NUL-terminated, "" when absent */
+  pqt_codec_ctx *codec_ctx;   /* reused by every column chunk read */
+  const char *created_by;     /* NUL-terminated, "" when absent */
   pqt_file_decryptor *crypto; /* encrypted files (arena); NULL otherwise */
 };
 

@@ -26,7 +26,7 @@
 #define PQT_BUILD_ID "release"
 #endif
 #define PQT_CREATED_BY "parquetry version " PQT_VERSION_STRING " (build " PQT_BUILD_ID ")"
-#define OBUF_SIZE (1u << 20)
+#define OBUF_SIZE      (1u << 20)
 
 enum { SINK_FILE, SINK_BUFFER, SINK_CALLBACK };
 
@@ -63,9 +63,9 @@ struct pqt_writer {
   idx_ref *refs;
   size_t n_refs, cap_refs;
   bool failed;
-  pqt_key_value *kv;              /* the file's key-value metadata (arena) */
+  pqt_key_value *kv; /* the file's key-value metadata (arena) */
   int32_t n_kv;
-  pqt_list_key_value *chunk_kv;   /* per leaf: its chunks' key-value metadata (arena) */
+  pqt_list_key_value *chunk_kv;     /* per leaf: its chunks' key-value metadata (arena) */
   pqt_sorting_column_spec *sorting; /* sorting_columns of every row group (arena) */
   int32_t n_sorting;
 };
@@ -209,12 +209,14 @@ typedef struct kv_list {
   int32_t n, cap;
 } kv_list;
 
-static bool bytes_is(pqt_bytes b, const char *s) { return (size_t)b.len == strlen(s) && memcmp(b.ptr, s, (size_t)b.len) == 0; }
+static bool bytes_is(pqt_bytes b, const char *s) {
+  return (size_t)b.len == strlen(s) && memcmp(b.ptr, s, (size_t)b.len) == 0;
+}
 
 /* Set key to value (value NULL with has_value false: a key without value);
  * a key already there is replaced in place. Both are copied. */
-static pqt_status kv_set(kv_list *L, const uint8_t *key, size_t klen, const uint8_t *value, size_t vlen,
-                         bool has_value, pqt_error *err) {
+static pqt_status kv_set(kv_list *L, const uint8_t *key, size_t klen, const uint8_t *value, size_t vlen, bool has_value,
+                         pqt_error *err) {
   pqt_key_value *kv = NULL;
   for (int32_t i = 0; i < L->n; i++)
     if ((size_t)L->items[i].key.len == klen && memcmp(L->items[i].key.ptr, key, klen) == 0) kv = &L->items[i];
@@ -246,8 +248,8 @@ static pqt_status kv_set(kv_list *L, const uint8_t *key, size_t klen, const uint
 }
 
 static pqt_status kv_set_str(kv_list *L, const char *key, const char *value, pqt_error *err) {
-  return kv_set(L, (const uint8_t *)key, strlen(key), (const uint8_t *)value, value ? strlen(value) : 0,
-                value != NULL, err);
+  return kv_set(L, (const uint8_t *)key, strlen(key), (const uint8_t *)value, value ? strlen(value) : 0, value != NULL,
+                err);
 }
 
 /* Does the schema written describe the reader's leaf for leaf (so the
@@ -297,7 +299,8 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
         history = kv;
         continue;
       }
-      if (bytes_is(kv->key, "ARROW:schema") && PQT_HAS_FIELD(kv, key_value, value) && !same_leaves(like->schema, w->schema)) {
+      if (bytes_is(kv->key, "ARROW:schema") && PQT_HAS_FIELD(kv, key_value, value) &&
+          !same_leaves(like->schema, w->schema)) {
         const char *b64;
         PQT_RETURN_NOT_OK(derive_arrow_schema(w, &b64, err));
         PQT_RETURN_NOT_OK(kv_set_str(&L, "ARROW:schema", b64, err));
@@ -315,8 +318,7 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
         st = pqt_buf_append(&h, " <- ", 4, err);
         if (st == PQT_OK) st = pqt_buf_append(&h, history->value.ptr, (size_t)history->value.len, err);
       }
-      if (st == PQT_OK)
-        st = kv_set(&L, (const uint8_t *)"parquetry.rewritten_from", 24, h.data, h.len, true, err);
+      if (st == PQT_OK) st = kv_set(&L, (const uint8_t *)"parquetry.rewritten_from", 24, h.data, h.len, true, err);
       pqt_buf_free(&h);
       PQT_RETURN_NOT_OK(st);
     }
@@ -343,7 +345,8 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
       if (src->n == 0) continue;
       for (int32_t i = 0; i < src->n; i++)
         PQT_RETURN_NOT_OK(kv_set(&C, src->items[i].key.ptr, (size_t)src->items[i].key.len, src->items[i].value.ptr,
-                                 (size_t)src->items[i].value.len, PQT_HAS_FIELD(&src->items[i], key_value, value), err));
+                                 (size_t)src->items[i].value.len, PQT_HAS_FIELD(&src->items[i], key_value, value),
+                                 err));
       break;
     }
     for (int32_t i = 0; i < o->n_column_kv; i++) {
@@ -373,7 +376,8 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
                sc->items[i].descending == first->items[i].descending &&
                sc->items[i].nulls_first == first->items[i].nulls_first;
     }
-    for (int32_t i = 0; same && i < first->n; i++) same = first->items[i].column_idx >= 0 && first->items[i].column_idx < w->n_cols;
+    for (int32_t i = 0; same && i < first->n; i++)
+      same = first->items[i].column_idx >= 0 && first->items[i].column_idx < w->n_cols;
     if (same) {
       w->sorting = pqt_arena_array(&w->arena, (size_t)first->n, sizeof *w->sorting);
       if (!w->sorting) return pqt_nomem(err);
@@ -460,8 +464,8 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
     const pqt_schema_node *x = w->schema->leaves[i];
     pqt_column_options co;
     resolve_options(&w->opts, x, &co);
-    st = pqt_column_writer_init(&w->cols[i], &co, x->physical_type, x->type_length, x->max_def, x->max_rep,
-                                &x->logical, x->converted_type, w->codec, a, err);
+    st = pqt_column_writer_init(&w->cols[i], &co, x->physical_type, x->type_length, x->max_def, x->max_rep, &x->logical,
+                                x->converted_type, w->codec, a, err);
     if (st != PQT_OK) pqt_error_prefix(err, "column %s", x->dotted_path);
   }
   if (st == PQT_OK) st = build_metadata(w, schema, err);
@@ -607,7 +611,10 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     if (w->n_refs == w->cap_refs) {
       size_t nc = w->cap_refs ? w->cap_refs * 2 : 64;
       idx_ref *n = pqt_mem_realloc(w->alloc, w->refs, w->cap_refs * sizeof *n, nc * sizeof *n);
-      if (!n) { st = pqt_nomem(err); break; }
+      if (!n) {
+        st = pqt_nomem(err);
+        break;
+      }
       w->refs = n;
       w->cap_refs = nc;
     }
@@ -625,8 +632,12 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     }
     const pqt_schema_node *x = w->schema->leaves[i];
     pqt_bytes *parts = pqt_arena_array(&w->arena, (size_t)x->path_len, sizeof *parts);
-    if (!parts) { st = pqt_nomem(err); break; }
-    for (int32_t k = 0; k < x->path_len; k++) parts[k] = (pqt_bytes){(const uint8_t *)x->path[k], (int64_t)strlen(x->path[k])};
+    if (!parts) {
+      st = pqt_nomem(err);
+      break;
+    }
+    for (int32_t k = 0; k < x->path_len; k++)
+      parts[k] = (pqt_bytes){(const uint8_t *)x->path[k], (int64_t)strlen(x->path[k])};
     cc->meta_data.path_in_schema.items = parts;
     cc->meta_data.path_in_schema.n = x->path_len;
     if (w->chunk_kv[i].n > 0) {
@@ -651,7 +662,9 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
   pqt_mem_free(w->alloc, bloom_at, ((size_t)w->n_cols + 1) * sizeof(size_t));
   if (st != PQT_OK) return st;
   rg->num_rows = rows;
-  PQT_SET_FIELD(rg, row_group, total_byte_size); PQT_SET_FIELD(rg, row_group, num_rows); PQT_SET_FIELD(rg, row_group, total_compressed_size);
+  PQT_SET_FIELD(rg, row_group, total_byte_size);
+  PQT_SET_FIELD(rg, row_group, num_rows);
+  PQT_SET_FIELD(rg, row_group, total_compressed_size);
   rg->ordinal = (int16_t)w->n_rgs;
   PQT_SET_FIELD(rg, row_group, ordinal);
   if (w->n_sorting > 0) {
@@ -752,7 +765,8 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
     pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
     cc->column_index_offset = w->offset;
     cc->column_index_length = (int32_t)r->ci_len;
-    PQT_SET_FIELD(cc, column_chunk, column_index_offset); PQT_SET_FIELD(cc, column_chunk, column_index_length);
+    PQT_SET_FIELD(cc, column_chunk, column_index_offset);
+    PQT_SET_FIELD(cc, column_chunk, column_index_length);
     PQT_RETURN_NOT_OK(sink(w, w->ci.data + r->ci_off, r->ci_len, err));
   }
   for (size_t i = 0; i < w->n_refs; i++) {
@@ -761,7 +775,8 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
     pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
     cc->offset_index_offset = w->offset;
     cc->offset_index_length = (int32_t)r->oi_len;
-    PQT_SET_FIELD(cc, column_chunk, offset_index_offset); PQT_SET_FIELD(cc, column_chunk, offset_index_length);
+    PQT_SET_FIELD(cc, column_chunk, offset_index_offset);
+    PQT_SET_FIELD(cc, column_chunk, offset_index_length);
     PQT_RETURN_NOT_OK(sink(w, w->oi.data + r->oi_off, r->oi_len, err));
   }
   pqt_file_metadata md;

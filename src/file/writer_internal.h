@@ -1,4 +1,5 @@
-/* file/writer_internal.h: shared by the file/writer*.c modules (spec: parquet-format README.md "File format", "Metadata"). */
+/* file/writer_internal.h: shared by the file/writer*.c modules (spec: parquet-format README.md "File format",
+ * "Metadata"). */
 #ifndef PQT_FILE_WRITER_INTERNAL_H
 #define PQT_FILE_WRITER_INTERNAL_H
 

@@ -107,21 +107,63 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
   if (fl == 1) {
     has_lt = false;
     switch (f[0]) {
-      case 'n': t = PQT_INT32; lt = lt_simple(PQT_LT_UNKNOWN); has_lt = true; set_rep(e, PQT_OPTIONAL); break;
+      case 'n':
+        t = PQT_INT32;
+        lt = lt_simple(PQT_LT_UNKNOWN);
+        has_lt = true;
+        set_rep(e, PQT_OPTIONAL);
+        break;
       case 'b': t = PQT_BOOLEAN; break;
-      case 'c': t = PQT_INT32; lt = lt_int(8, true); has_lt = true; break;
-      case 'C': t = PQT_INT32; lt = lt_int(8, false); has_lt = true; break;
-      case 's': t = PQT_INT32; lt = lt_int(16, true); has_lt = true; break;
-      case 'S': t = PQT_INT32; lt = lt_int(16, false); has_lt = true; break;
+      case 'c':
+        t = PQT_INT32;
+        lt = lt_int(8, true);
+        has_lt = true;
+        break;
+      case 'C':
+        t = PQT_INT32;
+        lt = lt_int(8, false);
+        has_lt = true;
+        break;
+      case 's':
+        t = PQT_INT32;
+        lt = lt_int(16, true);
+        has_lt = true;
+        break;
+      case 'S':
+        t = PQT_INT32;
+        lt = lt_int(16, false);
+        has_lt = true;
+        break;
       case 'i': t = PQT_INT32; break;
-      case 'I': t = PQT_INT32; lt = lt_int(32, false); has_lt = true; break;
+      case 'I':
+        t = PQT_INT32;
+        lt = lt_int(32, false);
+        has_lt = true;
+        break;
       case 'l': t = PQT_INT64; break;
-      case 'L': t = PQT_INT64; if (L->compat == PQT_COMPAT_NONE) { lt = lt_int(64, false); has_lt = true; } break;
-      case 'e': t = PQT_FIXED_LEN_BYTE_ARRAY; len = 2; lt = lt_simple(PQT_LT_FLOAT16); has_lt = true; break;
+      case 'L':
+        t = PQT_INT64;
+        if (L->compat == PQT_COMPAT_NONE) {
+          lt = lt_int(64, false);
+          has_lt = true;
+        }
+        break;
+      case 'e':
+        t = PQT_FIXED_LEN_BYTE_ARRAY;
+        len = 2;
+        lt = lt_simple(PQT_LT_FLOAT16);
+        has_lt = true;
+        break;
       case 'f': t = PQT_FLOAT; break;
       case 'g': t = PQT_DOUBLE; break;
-      case 'z': case 'Z': t = PQT_BYTE_ARRAY; break;
-      case 'u': case 'U': t = PQT_BYTE_ARRAY; lt = lt_simple(PQT_LT_STRING); has_lt = true; break;
+      case 'z':
+      case 'Z': t = PQT_BYTE_ARRAY; break;
+      case 'u':
+      case 'U':
+        t = PQT_BYTE_ARRAY;
+        lt = lt_simple(PQT_LT_STRING);
+        has_lt = true;
+        break;
       default: break;
     }
   } else if (f[0] == 'w' && f[1] == ':') {
@@ -165,8 +207,9 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
     }
   }
   char fn[64];
-  if (t < 0) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type %s is not supported by the writer",
-                                  s->name ? s->name : "", pqt_arrow_format_name(f, fn, sizeof fn));
+  if (t < 0)
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type %s is not supported by the writer",
+                         s->name ? s->name : "", pqt_arrow_format_name(f, fn, sizeof fn));
   set_type(e, t, len);
   if (has_lt) set_logical(e, &lt);
   return PQT_OK;
@@ -210,8 +253,9 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     return arrow_field(L, en->children[1], "value", -1, err);
   }
   char fn[64];
-  if (f[0] == '+') return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type %s is not supported by the writer",
-                                        s->name ? s->name : "", pqt_arrow_format_name(f, fn, sizeof fn));
+  if (f[0] == '+')
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow type %s is not supported by the writer",
+                         s->name ? s->name : "", pqt_arrow_format_name(f, fn, sizeof fn));
   return arrow_leaf(L, s, f, idx, err);
 }
 
@@ -253,7 +297,8 @@ static pqt_status tree_content(elist *L, const pqt_schema_node *x, const char *n
       PQT_RETURN_NOT_OK(add(L, "list", &e, err));
       set_rep(e, PQT_REPEATED);
       set_group(e, 1);
-      if (!x->element || x->element == x->repeated) return tree_node(L, x->repeated, "element", PQT_REQUIRED, true, err);
+      if (!x->element || x->element == x->repeated)
+        return tree_node(L, x->repeated, "element", PQT_REQUIRED, true, err);
       return tree_node(L, x->element, "element", -1, false, err);
     }
     case PQT_NODE_MAP: {
@@ -265,12 +310,16 @@ static pqt_status tree_content(elist *L, const pqt_schema_node *x, const char *n
       set_rep(e, PQT_REPEATED);
       set_group(e, r->n_children);
       for (int32_t i = 0; i < r->n_children; i++)
-        PQT_RETURN_NOT_OK(tree_node(L, r->children[i], i == 0 ? "key" : i == 1 ? "value" : r->children[i]->name,
+        PQT_RETURN_NOT_OK(tree_node(L, r->children[i],
+                                    i == 0   ? "key"
+                                    : i == 1 ? "value"
+                                             : r->children[i]->name,
                                     i == 0 ? PQT_REQUIRED : -1, false, err));
       return PQT_OK;
     }
     default:
-      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: node kind %s cannot be written", x->name, pqt_node_kind_name(x->kind));
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: node kind %s cannot be written", x->name,
+                           pqt_node_kind_name(x->kind));
   }
 }
 

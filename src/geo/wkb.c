@@ -10,14 +10,13 @@ typedef struct walk {
   const pqt_wkb_visitor *v;
 } walk;
 
-#define WKB_EWKB_Z 0x80000000u
-#define WKB_EWKB_M 0x40000000u
+#define WKB_EWKB_Z    0x80000000u
+#define WKB_EWKB_M    0x40000000u
 #define WKB_EWKB_SRID 0x20000000u
 
 static pqt_status read_u32(walk *w, int be, uint32_t *out, const char *what, pqt_error *err) {
   if (w->len - w->pos < 4)
-    return pqt_corrupt(err, "WKB: truncated %s at byte %zu (%zu bytes left, 4 needed)", what, w->pos,
-                       w->len - w->pos);
+    return pqt_corrupt(err, "WKB: truncated %s at byte %zu (%zu bytes left, 4 needed)", what, w->pos, w->len - w->pos);
   const uint8_t *q = w->p + w->pos;
   *out = be ? pqt_load_u32be(q) : pqt_load_u32le(q);
   w->pos += 4;
@@ -53,18 +52,17 @@ static size_t coord_size(uint32_t dims) {
 }
 
 static const char *type_name(uint32_t t) {
-  static const char *const n[] = {"?", "Point", "LineString", "Polygon", "MultiPoint",
-                                  "MultiLineString", "MultiPolygon", "GeometryCollection"};
+  static const char *const n[] = {"?",          "Point",           "LineString",   "Polygon",
+                                  "MultiPoint", "MultiLineString", "MultiPolygon", "GeometryCollection"};
   return t <= 7 ? n[t] : "?";
 }
 
 /* Check that count items of at least min_item bytes each fit in what is left. */
-static pqt_status check_count(walk *w, uint32_t count, size_t min_item, const char *what, size_t at,
-                              pqt_error *err) {
+static pqt_status check_count(walk *w, uint32_t count, size_t min_item, const char *what, size_t at, pqt_error *err) {
   size_t need;
   if (!pqt_mul_size(count, min_item, &need) || need > w->len - w->pos)
-    return pqt_corrupt(err, "WKB: %s count %" PRIu32 " at byte %zu exceeds the %zu bytes left (%zu bytes each)",
-                       what, count, at, w->len - w->pos, min_item);
+    return pqt_corrupt(err, "WKB: %s count %" PRIu32 " at byte %zu exceeds the %zu bytes left (%zu bytes each)", what,
+                       count, at, w->len - w->pos, min_item);
   return PQT_OK;
 }
 
@@ -99,8 +97,8 @@ static pqt_status geom(walk *w, const pqt_wkb_geom *parent, uint32_t index, int 
   if (t < 1 || t > 7 || d > 3)
     return pqt_corrupt(err, "WKB: unknown geometry type %" PRIu32 " at byte %zu", raw, type_at);
   if ((z || m) && d != 0 && d != (uint32_t)(z + 2 * m))
-    return pqt_corrupt(err, "WKB: geometry type %" PRIu32 " at byte %zu has conflicting ISO and EWKB dimensions",
-                       raw, type_at);
+    return pqt_corrupt(err, "WKB: geometry type %" PRIu32 " at byte %zu has conflicting ISO and EWKB dimensions", raw,
+                       type_at);
   if (z || m) d = (uint32_t)(z + 2 * m);
   if (raw & WKB_EWKB_SRID) {
     uint32_t srid;
@@ -112,9 +110,10 @@ static pqt_status geom(walk *w, const pqt_wkb_geom *parent, uint32_t index, int 
     if (d != parent->dims)
       return pqt_corrupt(err, "WKB: %s at byte %zu has other dimensions than its %s", type_name(t), g.offset,
                          type_name(parent->type));
-    uint32_t want = parent->type == PQT_GEO_MULTIPOINT ? PQT_GEO_POINT
+    uint32_t want = parent->type == PQT_GEO_MULTIPOINT        ? PQT_GEO_POINT
                     : parent->type == PQT_GEO_MULTILINESTRING ? PQT_GEO_LINESTRING
-                    : parent->type == PQT_GEO_MULTIPOLYGON ? PQT_GEO_POLYGON : 0;
+                    : parent->type == PQT_GEO_MULTIPOLYGON    ? PQT_GEO_POLYGON
+                                                              : 0;
     if (want && t != want)
       return pqt_corrupt(err, "WKB: %s at byte %zu inside a %s", type_name(t), g.offset, type_name(parent->type));
   }
@@ -174,7 +173,10 @@ pqt_status pqt_wkb_walk(const uint8_t *p, size_t len, const pqt_wkb_visitor *v, 
   return PQT_OK;
 }
 
-typedef struct { uint32_t code; int seen; } validate_ctx;
+typedef struct {
+  uint32_t code;
+  int seen;
+} validate_ctx;
 
 static pqt_status validate_begin(void *ctx, const pqt_wkb_geom *g, const pqt_wkb_geom *parent, uint32_t index,
                                  int depth, pqt_error *err) {

@@ -12,10 +12,10 @@
 
 /* One geometry as the walk meets it. */
 typedef struct pqt_wkb_geom {
-  uint32_t type;    /* pqt_geo_type */
-  uint32_t dims;    /* pqt_geo_dims */
-  uint32_t count;   /* points (LineString), rings (Polygon), parts (collections); Point: 0 when empty, else 1 */
-  size_t offset;    /* byte offset of its byte-order byte */
+  uint32_t type;  /* pqt_geo_type */
+  uint32_t dims;  /* pqt_geo_dims */
+  uint32_t count; /* points (LineString), rings (Polygon), parts (collections); Point: 0 when empty, else 1 */
+  size_t offset;  /* byte offset of its byte-order byte */
 } pqt_wkb_geom;
 
 static inline uint32_t pqt_wkb_iso_code(const pqt_wkb_geom *g) { return g->dims * 1000u + g->type; }
@@ -28,10 +28,9 @@ static inline int pqt_geo_dims_has_m(uint32_t d) { return d == PQT_GEO_XYM || d 
  * callback's non-OK status stops the walk and is returned. */
 typedef struct pqt_wkb_visitor {
   void *ctx;
-  pqt_status (*geom_begin)(void *ctx, const pqt_wkb_geom *g, const pqt_wkb_geom *parent, uint32_t index,
-                           int depth, pqt_error *err);
-  pqt_status (*geom_end)(void *ctx, const pqt_wkb_geom *g, const pqt_wkb_geom *parent, int depth,
-                         pqt_error *err);
+  pqt_status (*geom_begin)(void *ctx, const pqt_wkb_geom *g, const pqt_wkb_geom *parent, uint32_t index, int depth,
+                           pqt_error *err);
+  pqt_status (*geom_end)(void *ctx, const pqt_wkb_geom *g, const pqt_wkb_geom *parent, int depth, pqt_error *err);
   pqt_status (*ring_begin)(void *ctx, uint32_t index, uint32_t npoints, pqt_error *err);
   pqt_status (*ring_end)(void *ctx, uint32_t npoints, pqt_error *err);
   pqt_status (*coord)(void *ctx, const double xyzm[4], uint32_t index, pqt_error *err);

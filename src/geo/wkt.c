@@ -8,8 +8,8 @@
 #include "geo/wkb.h"
 #include "meta/value_format.h"
 
-static const char *const k_names[] = {"", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
-                                      "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
+static const char *const k_names[] = {"",           "POINT",           "LINESTRING",   "POLYGON",
+                                      "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
 static const char *const k_dims[] = {"", " Z", " M", " ZM"};
 
 /* ---- WKB -> WKT ---------------------------------------------------- */

@@ -28,16 +28,15 @@
 
 pqt_status pqt_meta_check_size(size_t have, size_t need, const char *what, pqt_error *err) {
   if (have < need)
-    return pqt_error_set(err, PQT_EINVAL, "%s: struct_size %zu is smaller than %zu (call its _init)", what, have,
-                         need);
+    return pqt_error_set(err, PQT_EINVAL, "%s: struct_size %zu is smaller than %zu (call its _init)", what, have, need);
   return PQT_OK;
 }
 
-#define INIT_FN(name, type)        \
-  PQT_API void name(type *p) {     \
-    if (!p) return;                \
-    memset(p, 0, sizeof *p);       \
-    p->struct_size = sizeof *p;    \
+#define INIT_FN(name, type)     \
+  PQT_API void name(type *p) {  \
+    if (!p) return;             \
+    memset(p, 0, sizeof *p);    \
+    p->struct_size = sizeof *p; \
   }
 
 INIT_FN(pqt_value_init, pqt_value)
@@ -51,10 +50,10 @@ INIT_FN(pqt_geo_stats_init, pqt_geo_stats)
 INIT_FN(pqt_page_index_init, pqt_page_index)
 
 /* Copy a filled struct into the caller's, as much as its struct_size says. */
-#define FILL_OUT(out, full)                                      \
-  do {                                                           \
-    size_t caller_size_ = (out)->struct_size;                    \
-    (full).struct_size = caller_size_;                           \
+#define FILL_OUT(out, full)                                                            \
+  do {                                                                                 \
+    size_t caller_size_ = (out)->struct_size;                                          \
+    (full).struct_size = caller_size_;                                                 \
     memcpy((out), &(full), caller_size_ < sizeof(full) ? caller_size_ : sizeof(full)); \
   } while (0)
 
@@ -73,9 +72,9 @@ PQT_API const char *pqt_repetition_kind_name(int32_t rep) {
   return rep == PQT_REPETITION_NONE ? "NONE" : enum_name(&pqt_enum_field_repetition_type, rep);
 }
 PQT_API const char *pqt_logical_name(int32_t logical) {
-  static const char *const names[] = {"NONE",    "STRING",  "MAP",     "LIST",     "ENUM",     "DECIMAL", "DATE",
-                                      "TIME",    "TIMESTAMP", "INTERVAL", "INTEGER", "UNKNOWN", "JSON",   "BSON",
-                                      "UUID",    "FLOAT16", "VARIANT", "GEOMETRY", "GEOGRAPHY", "VECTOR"};
+  static const char *const names[] = {"NONE", "STRING",    "MAP",      "LIST",     "ENUM",      "DECIMAL", "DATE",
+                                      "TIME", "TIMESTAMP", "INTERVAL", "INTEGER",  "UNKNOWN",   "JSON",    "BSON",
+                                      "UUID", "FLOAT16",   "VARIANT",  "GEOMETRY", "GEOGRAPHY", "VECTOR"};
   return logical >= 0 && logical < (int32_t)(sizeof names / sizeof names[0]) ? names[logical] : "?";
 }
 
@@ -94,19 +93,19 @@ pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pq
   const pqt_column_chunk *cc = &g->columns.items[col];
   if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
     if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata))
-      return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: the column is encrypted and its key was not given",
-                           rg, path);
+      return pqt_error_set(err, PQT_ECRYPTO,
+                           "row group %d, column %s: the column is encrypted and its key was not given", rg, path);
     return pqt_corrupt(err, "row group %d, column %s: column chunk has no metadata", rg, path);
   }
   if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
     /* With a plaintext footer an encrypted chunk keeps a stripped
      * ColumnMetaData in the clear; the real one is read only with the key. */
     if (!r->crypto)
-      return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: encrypted, but the file has no encryption algorithm",
-                           rg, path);
+      return pqt_error_set(err, PQT_ECRYPTO,
+                           "row group %d, column %s: encrypted, but the file has no encryption algorithm", rg, path);
     pqt_module_decryptor dec;
-    pqt_status st = pqt_file_decryptor_column(r->crypto, cc, path, pqt_file_decryptor_row_group_ordinal(g, rg), col,
-                                              &dec, err);
+    pqt_status st =
+        pqt_file_decryptor_column(r->crypto, cc, path, pqt_file_decryptor_row_group_ordinal(g, rg), col, &dec, err);
     if (st != PQT_OK) {
       pqt_error_prefix(err, "row group %d, column %s", rg, path);
       return st;
@@ -147,8 +146,7 @@ PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col)
   return cc->meta_data.key_value_metadata.n;
 }
 
-PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out,
-                                pqt_error *err) {
+PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_chunk_kv: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_kv), "pqt_kv", err));
   const pqt_column_chunk *cc;
@@ -163,13 +161,11 @@ PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, in
 
 PQT_API int32_t pqt_reader_schema_node_count(const pqt_reader *r) { return r ? r->schema->n_nodes : 0; }
 
-PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt_schema_info *out,
-                                          pqt_error *err) {
+PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt_schema_info *out, pqt_error *err) {
   if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_schema_node: bad arguments");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_schema_info), "pqt_schema_info", err));
   if (node < 0 || node >= r->schema->n_nodes)
-    return pqt_error_set(err, PQT_EINVAL, "schema node %d out of range (the schema has %d)", node,
-                         r->schema->n_nodes);
+    return pqt_error_set(err, PQT_EINVAL, "schema node %d out of range (the schema has %d)", node, r->schema->n_nodes);
   const pqt_schema_node *x = &r->schema->nodes[node];
   pqt_schema_info s;
   memset(&s, 0, sizeof s);
@@ -197,7 +193,7 @@ PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt
     case PQT_LOGICAL_TIMESTAMP: {
       const pqt_time_type *t = s.logical == PQT_LOGICAL_TIME ? &x->logical.time : &x->logical.timestamp;
       int w = pqt_union_which(t->unit.isset);
-      s.unit = w == PQT_TIME_UNIT_MILLIS ? PQT_UNIT_MILLIS
+      s.unit = w == PQT_TIME_UNIT_MILLIS   ? PQT_UNIT_MILLIS
                : w == PQT_TIME_UNIT_MICROS ? PQT_UNIT_MICROS
                : w == PQT_TIME_UNIT_NANOS  ? PQT_UNIT_NANOS
                                            : PQT_UNIT_NONE;
@@ -219,10 +215,10 @@ PQT_API pqt_status pqt_reader_schema_node(const pqt_reader *r, int32_t node, pqt
         s.crs = x->logical.geography.crs.ptr ? (const char *)x->logical.geography.crs.ptr : "";
         s.crs_len = (size_t)x->logical.geography.crs.len;
       }
-      if (PQT_HAS_FIELD(&x->logical.geography, geography_type, algorithm)) s.edge_algorithm = x->logical.geography.algorithm;
+      if (PQT_HAS_FIELD(&x->logical.geography, geography_type, algorithm))
+        s.edge_algorithm = x->logical.geography.algorithm;
       break;
-    default:
-      break;
+    default: break;
   }
   s.vector_length = x->vector_length;
   s.max_def = x->max_def;
@@ -256,8 +252,7 @@ PQT_API int32_t pqt_reader_find_column(const pqt_reader *r, const char *dotted_p
 
 /* ---- chunk metadata ------------------------------------------------------------ */
 
-PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out,
-                                    pqt_error *err) {
+PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_info), "pqt_chunk_info", err));
   const pqt_column_chunk *cc;
@@ -271,7 +266,10 @@ PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col
   c.total_compressed_size = cm->total_compressed_size;
   c.total_uncompressed_size = cm->total_uncompressed_size;
   c.data_page_offset = cm->data_page_offset;
-  c.dictionary_page_offset = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : -1;
+  c.dictionary_page_offset =
+      PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0
+          ? cm->dictionary_page_offset
+          : -1;
   c.index_page_offset = PQT_HAS_FIELD(cm, column_metadata, index_page_offset) ? cm->index_page_offset : -1;
   c.bloom_filter_offset = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) ? cm->bloom_filter_offset : -1;
   c.bloom_filter_length = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) ? cm->bloom_filter_length : -1;
@@ -338,11 +336,10 @@ static bool is_nan_value(const pqt_value *v) {
   return (v->kind == PQT_VALUE_DOUBLE || v->kind == PQT_VALUE_FLOAT16) && isnan(v->f64);
 }
 
-PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
-                                               pqt_chunk_statistics *out, pqt_error *err) {
+PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_statistics *out,
+                                               pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_statistics: out is NULL");
-  PQT_RETURN_NOT_OK(
-      pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_statistics), "pqt_chunk_statistics", err));
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_statistics), "pqt_chunk_statistics", err));
   const pqt_column_chunk *cc;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;

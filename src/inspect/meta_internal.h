@@ -9,8 +9,7 @@ pqt_status pqt_meta_check_size(size_t have, size_t need, const char *what, pqt_e
 /* The chunk of (rg, col) with its metadata at hand: PQT_EINVAL for bad
  * indexes, PQT_ECRYPTO naming the column when it is encrypted and its key
  * was not given. */
-pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk **cc,
-                          pqt_error *err);
+pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk **cc, pqt_error *err);
 /* pqt_column_order_kind of column col. */
 int32_t pqt_meta_column_order(const pqt_reader *r, int32_t col);
 /* May min_value/max_value of column col prune (a known column order and a

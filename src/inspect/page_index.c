@@ -27,18 +27,17 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-#define BLOOM_MAX_BYTES ((int64_t)128 << 20)
+#define BLOOM_MAX_BYTES   ((int64_t)128 << 20)
 #define BLOOM_HEADER_READ 256 /* a BloomFilterHeader takes about 15 bytes */
 
 static pqt_status chunk_decryptor(pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk *cc,
                                   pqt_module_decryptor *dec, pqt_error *err) {
   const char *path = r->schema->leaves[col]->dotted_path;
   if (!r->crypto)
-    return pqt_error_set(err, PQT_ECRYPTO, "row group %d, column %s: encrypted, but the file has no encryption algorithm",
-                         rg, path);
-  pqt_status st = pqt_file_decryptor_column(r->crypto, cc, path,
-                                            pqt_file_decryptor_row_group_ordinal(&r->md.row_groups.items[rg], rg),
-                                            col, dec, err);
+    return pqt_error_set(err, PQT_ECRYPTO,
+                         "row group %d, column %s: encrypted, but the file has no encryption algorithm", rg, path);
+  pqt_status st = pqt_file_decryptor_column(
+      r->crypto, cc, path, pqt_file_decryptor_row_group_ordinal(&r->md.row_groups.items[rg], rg), col, dec, err);
   if (st != PQT_OK) pqt_error_prefix(err, "row group %d, column %s", rg, path);
   return st;
 }
@@ -85,8 +84,7 @@ static pqt_status load_struct(pqt_reader *r, int64_t off, int64_t len, const pqt
                               const pqt_thrift_desc *desc, pqt_buf *raw, pqt_buf *plain, pqt_arena *arena, void *out,
                               pqt_error *err) {
   PQT_RETURN_NOT_OK(read_range(r, off, len, raw, err));
-  if (dec)
-    return pqt_decrypt_thrift_module(dec, module, desc, raw->data, raw->len, NULL, plain, arena, out, err);
+  if (dec) return pqt_decrypt_thrift_module(dec, module, desc, raw->data, raw->len, NULL, plain, arena, out, err);
   return pqt_thrift_decode(desc, raw->data, raw->len, NULL, arena, out, err);
 }
 
@@ -102,10 +100,12 @@ static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column
   if (PQT_HAS_FIELD(ci, column_index, nan_counts) && ci->nan_counts.n != n)
     return pqt_corrupt(err, "column index: %d nan_counts for %d pages", ci->nan_counts.n, n);
   int32_t nr = leaf->max_rep + 1, nd = leaf->max_def + 1;
-  if (PQT_HAS_FIELD(ci, column_index, repetition_level_histograms) && ci->repetition_level_histograms.n && (int64_t)ci->repetition_level_histograms.n != (int64_t)n * nr)
+  if (PQT_HAS_FIELD(ci, column_index, repetition_level_histograms) && ci->repetition_level_histograms.n &&
+      (int64_t)ci->repetition_level_histograms.n != (int64_t)n * nr)
     return pqt_corrupt(err, "column index: %d repetition level histogram entries for %d pages of %d levels",
                        ci->repetition_level_histograms.n, n, nr);
-  if (PQT_HAS_FIELD(ci, column_index, definition_level_histograms) && ci->definition_level_histograms.n && (int64_t)ci->definition_level_histograms.n != (int64_t)n * nd)
+  if (PQT_HAS_FIELD(ci, column_index, definition_level_histograms) && ci->definition_level_histograms.n &&
+      (int64_t)ci->definition_level_histograms.n != (int64_t)n * nd)
     return pqt_corrupt(err, "column index: %d definition level histogram entries for %d pages of %d levels",
                        ci->definition_level_histograms.n, n, nd);
   size_t cnt = n > 0 ? (size_t)n : 1;
@@ -121,11 +121,10 @@ static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column
       mins[i].struct_size = maxs[i].struct_size = sizeof(pqt_value);
       continue;
     }
-    pqt_status st = pqt_typed_from_plain(leaf, ci->min_values.items[i].ptr, (size_t)ci->min_values.items[i].len,
-                                         &mins[i], err);
+    pqt_status st =
+        pqt_typed_from_plain(leaf, ci->min_values.items[i].ptr, (size_t)ci->min_values.items[i].len, &mins[i], err);
     if (st == PQT_OK)
-      st = pqt_typed_from_plain(leaf, ci->max_values.items[i].ptr, (size_t)ci->max_values.items[i].len, &maxs[i],
-                                err);
+      st = pqt_typed_from_plain(leaf, ci->max_values.items[i].ptr, (size_t)ci->max_values.items[i].len, &maxs[i], err);
     if (st != PQT_OK) {
       pqt_error_prefix(err, "column index, page %d", i);
       return st;
@@ -142,9 +141,13 @@ static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column
   pi->n_rep_levels = nr;
   pi->n_def_levels = nd;
   pi->repetition_level_histograms =
-      PQT_HAS_FIELD(ci, column_index, repetition_level_histograms) && ci->repetition_level_histograms.n ? ci->repetition_level_histograms.items : NULL;
+      PQT_HAS_FIELD(ci, column_index, repetition_level_histograms) && ci->repetition_level_histograms.n
+          ? ci->repetition_level_histograms.items
+          : NULL;
   pi->definition_level_histograms =
-      PQT_HAS_FIELD(ci, column_index, definition_level_histograms) && ci->definition_level_histograms.n ? ci->definition_level_histograms.items : NULL;
+      PQT_HAS_FIELD(ci, column_index, definition_level_histograms) && ci->definition_level_histograms.n
+          ? ci->definition_level_histograms.items
+          : NULL;
   pi->usable_bounds = pqt_meta_bounds_usable(r, col);
   return PQT_OK;
 }
@@ -169,12 +172,13 @@ static pqt_status fill_offset_index(const pqt_offset_index *oi, pqt_arena *a, pq
   pi->page_offsets = offs;
   pi->compressed_page_sizes = sizes;
   pi->first_row_indexes = rows;
-  pi->unencoded_byte_array_data_bytes = PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes) ? oi->unencoded_byte_array_data_bytes.items : NULL;
+  pi->unencoded_byte_array_data_bytes = PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes)
+                                            ? oi->unencoded_byte_array_data_bytes.items
+                                            : NULL;
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out,
-                                         pqt_error *err) {
+PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_page_index: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_page_index), "pqt_page_index", err));
   const pqt_column_chunk *cc;
@@ -203,7 +207,8 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
                      PQT_MODULE_COLUMN_INDEX, &pqt_desc_column_index, &p->raw[0], &p->plain[0], &p->arena, &ci, err);
     if (st == PQT_OK) st = fill_column_index(r, col, &ci, &p->arena, &pi, err);
   }
-  if (st == PQT_OK && PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length)) {
+  if (st == PQT_OK && PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) &&
+      PQT_HAS_FIELD(cc, column_chunk, offset_index_length)) {
     pqt_offset_index oi;
     st = load_struct(r, cc->offset_index_offset, cc->offset_index_length, encrypted ? &dec : NULL,
                      PQT_MODULE_OFFSET_INDEX, &pqt_desc_offset_index, &p->raw[1], &p->plain[1], &p->arena, &oi, err);
@@ -239,7 +244,8 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
   if (off < 4 || (uint64_t)off >= r->io.size)
     return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)off);
   uint64_t avail = r->io.size - (uint64_t)off;
-  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
+  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
+      (uint64_t)cm->bloom_filter_length < avail)
     avail = (uint64_t)cm->bloom_filter_length;
   uint32_t words[8];
   pqt_status st;
@@ -282,7 +288,8 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
     PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
     if ((uint64_t)h.num_bytes > r->io.size - (uint64_t)off - used)
       return pqt_corrupt(err, "Bloom filter: %d bytes do not fit in the file", h.num_bytes);
-    if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 && used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
+    if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
+        used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
       return pqt_corrupt(err, "Bloom filter: header and %d bytes pass bloom_filter_length %d", h.num_bytes,
                          cm->bloom_filter_length);
     uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
@@ -366,8 +373,7 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
     } else if (!eof && pg.type == PQT_PAGE_DICTIONARY) {
       if (pg.encoding != PQT_ENC_PLAIN && pg.encoding != PQT_ENC_PLAIN_DICTIONARY)
         st = pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary page encoded as %s", pqt_encoding_name(pg.encoding));
-      else if (pg.num_values < 0)
-        st = pqt_corrupt(err, "dictionary page with %d values", pg.num_values);
+      else if (pg.num_values < 0) st = pqt_corrupt(err, "dictionary page with %d values", pg.num_values);
       if (st == PQT_OK) st = pqt_buf_append(bytes, pg.values ? pg.values : (const uint8_t *)"", pg.values_len, err);
       if (st == PQT_OK) {
         *n = pg.num_values;
@@ -442,7 +448,8 @@ static pqt_status leaf_schema(const pqt_reader *r, int32_t col, struct ArrowSche
   while (parent->n_children == 1 && parent->children[0]->n_children > 0) parent = parent->children[0];
   if (parent->n_children != 1) {
     root.release(&root);
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "column %s has no Arrow leaf type", r->schema->leaves[col]->dotted_path);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "column %s has no Arrow leaf type",
+                         r->schema->leaves[col]->dotted_path);
   }
   *out = *parent->children[0];
   parent->children[0]->release = NULL; /* moved: the parent frees only the struct */
@@ -535,8 +542,10 @@ PQT_API pqt_status pqt_reader_dictionary_values(pqt_reader *r, int32_t rg, int32
     size_t w = leaf->physical_type == PQT_BYTE_ARRAY ? 0 : pqt_physical_width(leaf->physical_type, leaf->type_length);
     /* every entry takes at least 4 bytes (a length) or w bytes (BOOLEAN: a bit) */
     size_t min_bytes = leaf->physical_type == PQT_BOOLEAN ? 0 : w ? w : 4;
-    if (min_bytes && (size_t)n > len / min_bytes) st = pqt_corrupt(err, "dictionary page claims %d values in %zu bytes", n, len);
-    if (leaf->physical_type == PQT_BOOLEAN && (size_t)n > len * 8) st = pqt_corrupt(err, "dictionary page claims %d values in %zu bytes", n, len);
+    if (min_bytes && (size_t)n > len / min_bytes)
+      st = pqt_corrupt(err, "dictionary page claims %d values in %zu bytes", n, len);
+    if (leaf->physical_type == PQT_BOOLEAN && (size_t)n > len * 8)
+      st = pqt_corrupt(err, "dictionary page claims %d values in %zu bytes", n, len);
     if (st == PQT_OK) {
       p->n_alloc = n > 0 ? (size_t)n : 1;
       p->values = pqt_mem_calloc(p->alloc, p->n_alloc * sizeof(pqt_value));

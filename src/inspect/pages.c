@@ -28,13 +28,16 @@ static void append_page_stats(pqt_buf *b, const pqt_statistics *s, const pqt_val
    * columns whose sort order is signed (as in the `meta` summary), never
    * for byte arrays (PARQUET-251's corrupt binary statistics live there). */
   bool legacy_ok = pqt_sort_kind_legacy_ok(pqt_sort_kind_for(vt->physical_type, &vt->logical, vt->converted_type));
-  bool legacy = !PQT_HAS_FIELD(s, statistics, min_value) && !PQT_HAS_FIELD(s, statistics, max_value) && (PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max));
+  bool legacy = !PQT_HAS_FIELD(s, statistics, min_value) && !PQT_HAS_FIELD(s, statistics, max_value) &&
+                (PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max));
   if (legacy && !legacy_ok) {
     pqt_buf_printf(b, err, "min/max: (legacy, ignored for this sort order)");
     sep = ", ";
   }
-  pqt_bytes mn = PQT_HAS_FIELD(s, statistics, min_value) ? s->min_value : s->min, mx = PQT_HAS_FIELD(s, statistics, max_value) ? s->max_value : s->max;
-  bool has_min = PQT_HAS_FIELD(s, statistics, min_value) || (PQT_HAS_FIELD(s, statistics, min) && legacy_ok), has_max = PQT_HAS_FIELD(s, statistics, max_value) || (PQT_HAS_FIELD(s, statistics, max) && legacy_ok);
+  pqt_bytes mn = PQT_HAS_FIELD(s, statistics, min_value) ? s->min_value : s->min,
+            mx = PQT_HAS_FIELD(s, statistics, max_value) ? s->max_value : s->max;
+  bool has_min = PQT_HAS_FIELD(s, statistics, min_value) || (PQT_HAS_FIELD(s, statistics, min) && legacy_ok),
+       has_max = PQT_HAS_FIELD(s, statistics, max_value) || (PQT_HAS_FIELD(s, statistics, max) && legacy_ok);
   if (has_min) {
     size_t mark = b->len;
     pqt_buf_printf(b, err, "min: ");
@@ -111,7 +114,10 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
       append_page_stats(b, &h->data_page_header.statistics, &vt, err);
     if (pg.type == PQT_PAGE_DATA_V2 && PQT_HAS_FIELD(&h->data_page_header_v2, data_page_header_v2, statistics))
       append_page_stats(b, &h->data_page_header_v2.statistics, &vt, err);
-    st = pqt_buf_printf(b, err, " crc=%s\n", !PQT_HAS_FIELD(h, page_header, crc) ? "none" : pg.crc_mismatch ? "MISMATCH" : "ok");
+    st = pqt_buf_printf(b, err, " crc=%s\n",
+                        !PQT_HAS_FIELD(h, page_header, crc) ? "none"
+                        : pg.crc_mismatch                   ? "MISMATCH"
+                                                            : "ok");
     if (st == PQT_OK && b->len >= (64u << 10)) {
       st = write(ctx, (const char *)b->data, b->len);
       if (st != PQT_OK) st = pqt_error_set(err, st, "write failed");

@@ -61,13 +61,15 @@ static pqt_status append_stats(pqt_buf *b, const pqt_statistics *s, const pqt_va
     if (PQT_HAS_FIELD(s, statistics, min_value)) {
       pqt_buf_printf(b, err, "min: ");
       append_stat_value(b, vt, s->min_value, err);
-      if (PQT_HAS_FIELD(s, statistics, is_min_value_exact) && !s->is_min_value_exact) pqt_buf_printf(b, err, " (inexact)");
+      if (PQT_HAS_FIELD(s, statistics, is_min_value_exact) && !s->is_min_value_exact)
+        pqt_buf_printf(b, err, " (inexact)");
       sep = ", ";
     }
     if (PQT_HAS_FIELD(s, statistics, max_value)) {
       pqt_buf_printf(b, err, "%smax: ", sep);
       append_stat_value(b, vt, s->max_value, err);
-      if (PQT_HAS_FIELD(s, statistics, is_max_value_exact) && !s->is_max_value_exact) pqt_buf_printf(b, err, " (inexact)");
+      if (PQT_HAS_FIELD(s, statistics, is_max_value_exact) && !s->is_max_value_exact)
+        pqt_buf_printf(b, err, " (inexact)");
       sep = ", ";
     }
   } else if ((PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max)) && legacy_stats_usable(vt)) {
@@ -86,9 +88,17 @@ static pqt_status append_stats(pqt_buf *b, const pqt_statistics *s, const pqt_va
     pqt_buf_printf(b, err, "min/max: (legacy, ignored for this sort order)");
     sep = ", ";
   }
-  if (PQT_HAS_FIELD(s, statistics, null_count)) { pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count); sep = ", "; }
-  if (PQT_HAS_FIELD(s, statistics, distinct_count)) { pqt_buf_printf(b, err, "%sdistinct: %lld", sep, (long long)s->distinct_count); sep = ", "; }
-  if (PQT_HAS_FIELD(s, statistics, nan_count)) { pqt_buf_printf(b, err, "%snans: %lld", sep, (long long)s->nan_count); }
+  if (PQT_HAS_FIELD(s, statistics, null_count)) {
+    pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count);
+    sep = ", ";
+  }
+  if (PQT_HAS_FIELD(s, statistics, distinct_count)) {
+    pqt_buf_printf(b, err, "%sdistinct: %lld", sep, (long long)s->distinct_count);
+    sep = ", ";
+  }
+  if (PQT_HAS_FIELD(s, statistics, nan_count)) {
+    pqt_buf_printf(b, err, "%snans: %lld", sep, (long long)s->nan_count);
+  }
   return pqt_buf_printf(b, err, "]");
 }
 
@@ -148,7 +158,10 @@ static void append_kv_value(pqt_buf *b, const pqt_key_value *kv, size_t room, pq
   while (end - bs > mark + 1 && b->data[end - bs - 1] == '\\') bs++;
   if (bs % 2) end--;
   for (size_t k = end; k > mark + 1 && k + 6 > end; k--)
-    if (b->data[k - 1] == '\\' && k < b->len && b->data[k] == 'u') { end = k - 1; break; }
+    if (b->data[k - 1] == '\\' && k < b->len && b->data[k] == 'u') {
+      end = k - 1;
+      break;
+    }
   b->len = end;
   pqt_buf_printf(b, err, "...\" (%lld bytes)", (long long)kv->value.len);
 }
@@ -162,12 +175,21 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
   const pqt_schema *sc = r->schema;
   char tmp[32], tmp2[32];
   size_t m;
-  m = b->len; pqt_buf_printf(b, err, LABEL "%d", "version:", md->version); end_line(b, m, width, err);
-  m = b->len; pqt_buf_printf(b, err, LABEL "%s", "created by:", r->created_by[0] ? r->created_by : "(not recorded)");
+  m = b->len;
+  pqt_buf_printf(b, err, LABEL "%d", "version:", md->version);
   end_line(b, m, width, err);
-  m = b->len; pqt_buf_printf(b, err, LABEL "%lld", "rows:", (long long)md->num_rows); end_line(b, m, width, err);
-  m = b->len; pqt_buf_printf(b, err, LABEL "%d", "row groups:", md->row_groups.n); end_line(b, m, width, err);
-  m = b->len; pqt_buf_printf(b, err, LABEL "%d", "columns:", sc->n_leaves); end_line(b, m, width, err);
+  m = b->len;
+  pqt_buf_printf(b, err, LABEL "%s", "created by:", r->created_by[0] ? r->created_by : "(not recorded)");
+  end_line(b, m, width, err);
+  m = b->len;
+  pqt_buf_printf(b, err, LABEL "%lld", "rows:", (long long)md->num_rows);
+  end_line(b, m, width, err);
+  m = b->len;
+  pqt_buf_printf(b, err, LABEL "%d", "row groups:", md->row_groups.n);
+  end_line(b, m, width, err);
+  m = b->len;
+  pqt_buf_printf(b, err, LABEL "%d", "columns:", sc->n_leaves);
+  end_line(b, m, width, err);
   if (md->key_value_metadata.n > 0) {
     m = b->len;
     pqt_buf_printf(b, err, "key-value metadata: %d key%s", md->key_value_metadata.n,
@@ -195,7 +217,8 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
     const pqt_row_group *rg = &md->row_groups.items[g];
     int64_t comp = 0;
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data)) comp += rg->columns.items[c].meta_data.total_compressed_size;
+      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data))
+        comp += rg->columns.items[c].meta_data.total_compressed_size;
     pqt_buf_printf(b, err, "\n");
     m = b->len;
     pqt_buf_printf(b, err, "row group %d: %lld rows, compressed ", g, (long long)rg->num_rows);
@@ -208,7 +231,8 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
       pqt_buf_printf(b, err, "  sorted by ");
       for (int32_t i = 0; i < rg->sorting_columns.n; i++) {
         const pqt_sorting_column *s = &rg->sorting_columns.items[i];
-        const char *name = s->column_idx >= 0 && s->column_idx < sc->n_leaves ? sc->leaves[s->column_idx]->dotted_path : "?";
+        const char *name =
+            s->column_idx >= 0 && s->column_idx < sc->n_leaves ? sc->leaves[s->column_idx]->dotted_path : "?";
         pqt_buf_printf(b, err, "%s%s %s, nulls %s", i ? "; " : "", name, s->descending ? "descending" : "ascending",
                        s->nulls_first ? "first" : "last");
       }
@@ -220,7 +244,9 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
       m = b->len;
       pqt_buf_printf(b, err, "  column %s", leaf->dotted_path);
       if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
-        pqt_buf_printf(b, err, PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? ": metadata encrypted" : ": no metadata");
+        pqt_buf_printf(
+            b, err,
+            PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? ": metadata encrypted" : ": no metadata");
         end_line(b, m, width, err);
         continue;
       }
@@ -235,7 +261,8 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
       m = b->len;
       pqt_buf_printf(b, err, "    encodings ");
       for (int32_t e = 0; e < cm->encodings.n; e++)
-        pqt_buf_printf(b, err, "%s%s", e ? ", " : "", enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
+        pqt_buf_printf(b, err, "%s%s", e ? ", " : "",
+                       enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
       if (cm->encodings.n == 0) pqt_buf_printf(b, err, "(none listed)");
       end_line(b, m, width, err);
       m = b->len;
@@ -247,7 +274,8 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, ", ratio %.2f", (double)cm->total_uncompressed_size / (double)cm->total_compressed_size);
       end_line(b, m, width, err);
       m = b->len;
-      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset)) pqt_buf_printf(b, err, "    dictionary page at %lld, ", (long long)cm->dictionary_page_offset);
+      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset))
+        pqt_buf_printf(b, err, "    dictionary page at %lld, ", (long long)cm->dictionary_page_offset);
       else pqt_buf_printf(b, err, "    no dictionary page, ");
       pqt_buf_printf(b, err, "first data page at %lld", (long long)cm->data_page_offset);
       end_line(b, m, width, err);
@@ -264,12 +292,21 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, " none");
       }
       end_line(b, m, width, err);
-      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) || PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) {
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) ||
+          PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) ||
+          PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) {
         m = b->len;
         const char *sep = "    ";
-        if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) { pqt_buf_printf(b, err, "%sbloom filter at %lld", sep, (long long)cm->bloom_filter_offset); sep = ", "; }
-        if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) { pqt_buf_printf(b, err, "%soffset index at %lld", sep, (long long)cc->offset_index_offset); sep = ", "; }
-        if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) pqt_buf_printf(b, err, "%scolumn index at %lld", sep, (long long)cc->column_index_offset);
+        if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) {
+          pqt_buf_printf(b, err, "%sbloom filter at %lld", sep, (long long)cm->bloom_filter_offset);
+          sep = ", ";
+        }
+        if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) {
+          pqt_buf_printf(b, err, "%soffset index at %lld", sep, (long long)cc->offset_index_offset);
+          sep = ", ";
+        }
+        if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset))
+          pqt_buf_printf(b, err, "%scolumn index at %lld", sep, (long long)cc->column_index_offset);
         end_line(b, m, width, err);
       }
       if (cm->key_value_metadata.n > 0) {
@@ -316,7 +353,8 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
     pqt_buf_printf(b, err, "\nrow group %d: rows %lld, ", g, (long long)rg->num_rows);
     int64_t comp = 0;
     for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data)) comp += rg->columns.items[c].meta_data.total_compressed_size;
+      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data))
+        comp += rg->columns.items[c].meta_data.total_compressed_size;
     pqt_buf_printf(b, err, "compressed ");
     append_size(b, PQT_HAS_FIELD(rg, row_group, total_compressed_size) ? rg->total_compressed_size : comp, err);
     pqt_buf_printf(b, err, ", uncompressed ");
@@ -327,7 +365,9 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
       const pqt_schema_node *leaf = sc->leaves[c];
       pqt_buf_printf(b, err, "  %s:", leaf->dotted_path);
       if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
-        pqt_buf_printf(b, err, PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? " (encrypted column metadata)\n" : " (no column metadata)\n");
+        pqt_buf_printf(b, err,
+                       PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? " (encrypted column metadata)\n"
+                                                                                  : " (no column metadata)\n");
         continue;
       }
       const pqt_column_metadata *cm = &cc->meta_data;
@@ -335,21 +375,25 @@ static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err
       pqt_value_type_from_leaf(&vt, leaf);
       pqt_buf_printf(b, err, " %s %s", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
                      enum_name(&pqt_enum_compression_codec, cm->codec, tmp, sizeof tmp));
-      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset)) pqt_buf_printf(b, err, " DO:%lld", (long long)cm->dictionary_page_offset);
+      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset))
+        pqt_buf_printf(b, err, " DO:%lld", (long long)cm->dictionary_page_offset);
       else pqt_buf_printf(b, err, " DO:-");
-      pqt_buf_printf(b, err, " FPO:%lld SZ:%lld/%lld/%.2f VC:%lld ENC:", (long long)cm->data_page_offset,
-                     (long long)cm->total_compressed_size, (long long)cm->total_uncompressed_size,
-                     cm->total_compressed_size > 0
-                         ? (double)cm->total_uncompressed_size / (double)cm->total_compressed_size
-                         : 0.0,
-                     (long long)cm->num_values);
+      pqt_buf_printf(
+          b, err, " FPO:%lld SZ:%lld/%lld/%.2f VC:%lld ENC:", (long long)cm->data_page_offset,
+          (long long)cm->total_compressed_size, (long long)cm->total_uncompressed_size,
+          cm->total_compressed_size > 0 ? (double)cm->total_uncompressed_size / (double)cm->total_compressed_size : 0.0,
+          (long long)cm->num_values);
       for (int32_t e = 0; e < cm->encodings.n; e++)
-        pqt_buf_printf(b, err, "%s%s", e ? "," : "", enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
+        pqt_buf_printf(b, err, "%s%s", e ? "," : "",
+                       enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
       if (PQT_HAS_FIELD(cm, column_metadata, statistics)) append_stats(b, &cm->statistics, &vt, err);
       else pqt_buf_printf(b, err, " ST:[none]");
-      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) pqt_buf_printf(b, err, " BLOOM:%lld", (long long)cm->bloom_filter_offset);
-      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) pqt_buf_printf(b, err, " OI:%lld", (long long)cc->offset_index_offset);
-      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) pqt_buf_printf(b, err, " CI:%lld", (long long)cc->column_index_offset);
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset))
+        pqt_buf_printf(b, err, " BLOOM:%lld", (long long)cm->bloom_filter_offset);
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset))
+        pqt_buf_printf(b, err, " OI:%lld", (long long)cc->offset_index_offset);
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset))
+        pqt_buf_printf(b, err, " CI:%lld", (long long)cc->column_index_offset);
       PQT_RETURN_NOT_OK(pqt_buf_printf(b, err, "\n"));
     }
   }
@@ -369,8 +413,8 @@ PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32
   /* the appends do not all check their status; a failure is recorded in e */
   pqt_error e;
   pqt_error_init(&e);
-  pqt_status st = style == PQT_SUMMARY_READABLE ? summary_readable(r, width ? width : 80, &b, &e)
-                                                : summary_legend(r, &b, &e);
+  pqt_status st =
+      style == PQT_SUMMARY_READABLE ? summary_readable(r, width ? width : 80, &b, &e) : summary_legend(r, &b, &e);
   if (st == PQT_OK && e.code != PQT_OK) st = e.code;
   if (st == PQT_OK) st = pqt_buf_append(&b, "", 1, &e);
   if (st != PQT_OK) {

@@ -33,9 +33,9 @@ typedef struct vctx {
   int64_t problems;
   pqt_write_fn write;
   void *ctx;
-  int32_t budget;     /* lines still printed (-1: no limit); past it problems are only counted */
-  int64_t unprinted;  /* problems counted but not printed */
-  int64_t unchecked;  /* things not checked for lack of a key */
+  int32_t budget;    /* lines still printed (-1: no limit); past it problems are only counted */
+  int64_t unprinted; /* problems counted but not printed */
+  int64_t unchecked; /* things not checked for lack of a key */
 } vctx;
 
 static void problem(vctx *v, int32_t g, const char *col, const char *fmt, ...) PQT_PRINTF(4, 5);
@@ -95,8 +95,8 @@ typedef struct value_ref {
 /* The smallest and largest of the dense values [from, to) in the column's
  * sort order, NaNs left out. false when the type has no order or no value
  * is ordered (none, or only NaNs). */
-static bool value_range(const pqt_schema_node *leaf, const pqt_column_data *cd, int64_t from, int64_t to,
-                        value_ref *mn, value_ref *mx) {
+static bool value_range(const pqt_schema_node *leaf, const pqt_column_data *cd, int64_t from, int64_t to, value_ref *mn,
+                        value_ref *mx) {
   pqt_sort_kind k = sort_kind(leaf);
   mn->p = mx->p = NULL;
   mn->n = mx->n = 0;
@@ -256,18 +256,13 @@ static void check_page_nulls(vctx *v, int32_t g, const pqt_schema_node *leaf, co
  * have their width; byte arrays may be truncated to any length. */
 static bool bound_well_formed(const pqt_schema_node *leaf, const pqt_bytes *b) {
   switch (leaf->physical_type) {
-    case PQT_BOOLEAN:
-      return b->len == 1;
+    case PQT_BOOLEAN: return b->len == 1;
     case PQT_INT32:
-    case PQT_FLOAT:
-      return b->len == 4;
+    case PQT_FLOAT: return b->len == 4;
     case PQT_INT64:
-    case PQT_DOUBLE:
-      return b->len == 8;
-    case PQT_INT96:
-      return b->len == 12;
-    default:
-      return b->len >= 0;
+    case PQT_DOUBLE: return b->len == 8;
+    case PQT_INT96: return b->len == 12;
+    default: return b->len >= 0;
   }
 }
 
@@ -291,9 +286,9 @@ static page_span span_of(const pqt_page_end *ends, int32_t i) {
  * max_level + 1 counts per page, pages concatenated) against the levels of
  * each page. levels: int16 per entry, or empty when every entry is at
  * max_level (no nulls, or a column without such levels). */
-static void check_histograms(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_list_i64 *h,
-                             int16_t max_level, const pqt_buf *levels, int64_t n_levels, const pqt_page_end *ends,
-                             int32_t np, const char *what) {
+static void check_histograms(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_list_i64 *h, int16_t max_level,
+                             const pqt_buf *levels, int64_t n_levels, const pqt_page_end *ends, int32_t np,
+                             const char *what) {
   int64_t width = (int64_t)max_level + 1;
   if (h->n != (int64_t)np * width) {
     problem(v, g, leaf->dotted_path,
@@ -318,8 +313,8 @@ static void check_histograms(vctx *v, int32_t g, const pqt_schema_node *leaf, co
     for (int64_t l = 0; l < width; l++)
       if (got[l] != counts[l]) {
         problem(v, g, leaf->dotted_path,
-                "column index, data page %d: %s_level_histograms counts %lld at level %lld, the page has %lld", i,
-                what, (long long)got[l], (long long)l, (long long)counts[l]);
+                "column index, data page %d: %s_level_histograms counts %lld at level %lld, the page has %lld", i, what,
+                (long long)got[l], (long long)l, (long long)counts[l]);
         break;
       }
   }
@@ -408,8 +403,7 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
       if (null_page)
         problem(v, g, col, "column index, data page %d: null_pages says only nulls, the page has %lld values", i,
                 (long long)nonnull);
-      else
-        problem(v, g, col, "column index, data page %d: null_pages says values, the page has only nulls", i);
+      else problem(v, g, col, "column index, data page %d: null_pages says values, the page has only nulls", i);
       continue;
     }
     if (null_page || !ordered) continue;
@@ -446,8 +440,8 @@ static void check_column_index(vctx *v, int32_t g, int32_t c, const pqt_schema_n
         int cmn = compare_values(leaf, bmin->ptr, (size_t)bmin->len, pmin->ptr, (size_t)pmin->len);
         int cmx = compare_values(leaf, bmax->ptr, (size_t)bmax->len, pmax->ptr, (size_t)pmax->len);
         if ((cmn != 2 && cmn == -want) || (cmx != 2 && cmx == -want)) {
-          problem(v, g, col, "column index, data page %d: boundary_order is %s, but the page's %s %s data page %d's",
-                  i, boundary_name(ci.boundary_order), cmn == -want ? "min_values is" : "max_values is",
+          problem(v, g, col, "column index, data page %d: boundary_order is %s, but the page's %s %s data page %d's", i,
+                  boundary_name(ci.boundary_order), cmn == -want ? "min_values is" : "max_values is",
                   want == 1 ? "below" : "above", prev);
           break;
         }
@@ -556,8 +550,7 @@ static pqt_status check_chunk(vctx *v, int32_t g, int32_t c, page_nulls *nulls, 
     if (ch.no_key)
       unchecked(v, "row group %d, column %s: not checked: no key for column %s (%s)", g, leaf->dotted_path,
                 leaf->dotted_path, e.message);
-    else
-      problem(v, g, leaf->dotted_path, "%s", e.message);
+    else problem(v, g, leaf->dotted_path, "%s", e.message);
     pqt_chunk_close(&ch);
     return PQT_OK;
   }

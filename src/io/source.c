@@ -15,14 +15,13 @@ typedef struct mem_source {
   const pqt_allocator *alloc;
   const uint8_t *data;
   uint64_t size;
-  int fd;          /* -1 for a caller's buffer */
-  int mapped;      /* data came from mmap */
+  int fd;     /* -1 for a caller's buffer */
+  int mapped; /* data came from mmap */
 } mem_source;
 
 static pqt_status range_check(const mem_source *s, uint64_t off, size_t n, pqt_error *err) {
   if (off > s->size || n > s->size - off)
-    return pqt_error_set(err, PQT_ECORRUPT,
-                         "read of %zu bytes at offset %llu is past the end of the %llu-byte input",
+    return pqt_error_set(err, PQT_ECORRUPT, "read of %zu bytes at offset %llu is past the end of the %llu-byte input",
                          n, (unsigned long long)off, (unsigned long long)s->size);
   return PQT_OK;
 }
@@ -77,8 +76,8 @@ static void src_release(void *pd) {
   pqt_mem_free(s->alloc, s, sizeof *s);
 }
 
-PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
-                                      const pqt_allocator *alloc, pqt_error *err) {
+PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len, const pqt_allocator *alloc,
+                                      pqt_error *err) {
   if (!io || (!data && len)) return pqt_error_set(err, PQT_EINVAL, "pqt_io_from_buffer: bad arguments");
   PQT_RETURN_NOT_OK(pqt_struct_size_check(pqt_struct_size_of(io), sizeof *io, "pqt_io", err));
   alloc = pqt_alloc_or_default(alloc);
@@ -93,8 +92,7 @@ PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len,
   return pqt_struct_copy_out(io, &full, sizeof full, "pqt_io", err); /* size checked above */
 }
 
-PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allocator *alloc,
-                                    pqt_error *err) {
+PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allocator *alloc, pqt_error *err) {
   if (!io || !path) return pqt_error_set(err, PQT_EINVAL, "pqt_io_open_file: bad arguments");
   PQT_RETURN_NOT_OK(pqt_struct_size_check(pqt_struct_size_of(io), sizeof *io, "pqt_io", err));
   alloc = pqt_alloc_or_default(alloc);

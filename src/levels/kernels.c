@@ -52,9 +52,7 @@ PQT_LVK_INLINE void put_bits_inline(uint8_t *bm, int64_t pos, uint64_t word, int
   }
 }
 
-void pqt_levels_put_bits(uint8_t *bm, int64_t pos, uint64_t word, int nbits) {
-  put_bits_inline(bm, pos, word, nbits);
-}
+void pqt_levels_put_bits(uint8_t *bm, int64_t pos, uint64_t word, int nbits) { put_bits_inline(bm, pos, word, nbits); }
 
 /* Append the low k (0..64) bits of bits. */
 PQT_LVK_INLINE void bw_put_n(pqt_bit_writer *w, uint64_t bits, int k) {
@@ -101,8 +99,7 @@ PQT_LVK_INLINE uint64_t cmp64(const int16_t *p, int op, int16_t t) {
 #else
   /* portable: 0/1 bytes, 8 bytes -> 8 bits by one multiply */
   uint8_t tmp[64];
-  for (int j = 0; j < 64; j++)
-    tmp[j] = op == LVK_LT ? p[j] < t : op == LVK_GT ? p[j] > t : p[j] == t;
+  for (int j = 0; j < 64; j++) tmp[j] = op == LVK_LT ? p[j] < t : op == LVK_GT ? p[j] > t : p[j] == t;
   uint64_t m = 0;
   for (int j = 0; j < 8; j++) {
     uint64_t b = 0;
@@ -157,10 +154,10 @@ PQT_LVK_INLINE int popcount_swar(uint64_t x) {
 #undef KFN
 
 #if PQT_LVK_X86
-#define KPOPCNT(x) __builtin_popcountll(x)
+#define KPOPCNT(x)     __builtin_popcountll(x)
 #define KCOMPACT(v, s) _pext_u64(v, s)
-#define KATTR __attribute__((target("avx2,bmi,bmi2,popcnt")))
-#define KFN(name) name##_bmi2
+#define KATTR          __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#define KFN(name)      name##_bmi2
 #include "levels/kernels_body.inc"
 #undef KPOPCNT
 #undef KCOMPACT
@@ -171,9 +168,8 @@ PQT_LVK_INLINE int popcount_swar(uint64_t x) {
 pqt_levels_isa pqt_levels_best_isa(void) {
 #if PQT_LVK_X86
   /* pext is microcoded (slow) on AMD Zen 1/2. */
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
-      __builtin_cpu_supports("popcnt") && !__builtin_cpu_is("znver1") &&
-      !__builtin_cpu_is("znver2"))
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
+      !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2"))
     return PQT_LEVELS_ISA_BMI2;
 #endif
   return PQT_LEVELS_ISA_BASE;
@@ -182,8 +178,7 @@ pqt_levels_isa pqt_levels_best_isa(void) {
 static pqt_levels_isa resolve(pqt_levels_isa isa) {
   if (isa == PQT_LEVELS_ISA_BEST) return pqt_levels_best_isa();
 #if PQT_LVK_X86
-  if (isa == PQT_LEVELS_ISA_BMI2 && pqt_levels_best_isa() != PQT_LEVELS_ISA_BMI2)
-    return PQT_LEVELS_ISA_BASE;
+  if (isa == PQT_LEVELS_ISA_BMI2 && pqt_levels_best_isa() != PQT_LEVELS_ISA_BMI2) return PQT_LEVELS_ISA_BASE;
   return isa;
 #else
   return isa == PQT_LEVELS_ISA_BMI2 ? PQT_LEVELS_ISA_BASE : isa;
@@ -191,48 +186,43 @@ static pqt_levels_isa resolve(pqt_levels_isa isa) {
 }
 
 #if PQT_LVK_X86
-#define DISPATCH(isa, name, ...)                                     \
-  (resolve(isa) == PQT_LEVELS_ISA_BMI2 ? name##_bmi2(__VA_ARGS__)  \
-                                       : name##_base(__VA_ARGS__))
+#define DISPATCH(isa, name, ...) \
+  (resolve(isa) == PQT_LEVELS_ISA_BMI2 ? name##_bmi2(__VA_ARGS__) : name##_base(__VA_ARGS__))
 #else
 #define DISPATCH(isa, name, ...) name##_base(__VA_ARGS__)
 #endif
 
-int64_t pqt_lvk_struct_rep(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n,
-                           pqt_level_info info, pqt_bit_writer *w, int64_t slot_capacity,
-                           int64_t *s, int64_t *nulls) {
+int64_t pqt_lvk_struct_rep(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                           pqt_bit_writer *w, int64_t slot_capacity, int64_t *s, int64_t *nulls) {
   if (isa == PQT_LEVELS_ISA_SCALAR) return 0;
   return DISPATCH(isa, struct_rep, def, rep, n, info, w, slot_capacity, s, nulls);
 }
 
-int64_t pqt_lvk_list32(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n,
-                       pqt_level_info info, int32_t *offsets, pqt_bit_writer *w,
-                       int64_t slot_capacity, int64_t *s, int64_t *nulls, int32_t *cur) {
+int64_t pqt_lvk_list32(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                       int32_t *offsets, pqt_bit_writer *w, int64_t slot_capacity, int64_t *s, int64_t *nulls,
+                       int32_t *cur) {
   if (isa == PQT_LEVELS_ISA_SCALAR) return 0;
   int64_t c = *cur;
-  int64_t done =
-      DISPATCH(isa, list32, def, rep, n, info, offsets, w, slot_capacity, s, nulls, &c);
+  int64_t done = DISPATCH(isa, list32, def, rep, n, info, offsets, w, slot_capacity, s, nulls, &c);
   *cur = (int32_t)c;
   return done;
 }
 
-int64_t pqt_lvk_list64(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n,
-                       pqt_level_info info, int64_t *offsets, pqt_bit_writer *w,
-                       int64_t slot_capacity, int64_t *s, int64_t *nulls, int64_t *cur) {
+int64_t pqt_lvk_list64(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                       int64_t *offsets, pqt_bit_writer *w, int64_t slot_capacity, int64_t *s, int64_t *nulls,
+                       int64_t *cur) {
   if (isa == PQT_LEVELS_ISA_SCALAR) return 0;
   return DISPATCH(isa, list64, def, rep, n, info, offsets, w, slot_capacity, s, nulls, cur);
 }
 
-int64_t pqt_lvk_ge_bitmap(pqt_levels_isa isa, const int16_t *def, int64_t n, int16_t thr,
-                          int16_t umax, uint8_t *valid, int64_t valid_offset,
-                          int64_t *n_valid) {
+int64_t pqt_lvk_ge_bitmap(pqt_levels_isa isa, const int16_t *def, int64_t n, int16_t thr, int16_t umax, uint8_t *valid,
+                          int64_t valid_offset, int64_t *n_valid) {
   if (isa == PQT_LEVELS_ISA_SCALAR) return 0;
   return DISPATCH(isa, ge_bitmap, def, n, thr, umax, valid, valid_offset, n_valid);
 }
 
-bool pqt_lvk_validate(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n,
-                      int16_t max_def, int16_t max_rep, const int16_t *repeated_def,
-                      int16_t prev_def) {
+bool pqt_lvk_validate(pqt_levels_isa isa, const int16_t *def, const int16_t *rep, int64_t n, int16_t max_def,
+                      int16_t max_rep, const int16_t *repeated_def, int16_t prev_def) {
   if (isa == PQT_LEVELS_ISA_SCALAR || max_rep < 1 || max_rep > PQT_LVK_MAX_REP) return false;
   return DISPATCH(isa, validate, def, rep, n, max_def, max_rep, repeated_def, prev_def);
 }

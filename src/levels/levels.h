@@ -63,11 +63,7 @@
 /* Longest logical path accepted (deeper schemas give PQT_EUNSUPPORTED). */
 #define PQT_LEVELS_MAX_NODES 256
 
-typedef enum pqt_level_kind {
-  PQT_LEVEL_STRUCT = 0,
-  PQT_LEVEL_LIST = 1,
-  PQT_LEVEL_LEAF = 2
-} pqt_level_kind;
+typedef enum pqt_level_kind { PQT_LEVEL_STRUCT = 0, PQT_LEVEL_LIST = 1, PQT_LEVEL_LEAF = 2 } pqt_level_kind;
 
 /* Parquet field repetition (the FieldRepetitionType values). */
 typedef enum pqt_level_repetition {
@@ -98,9 +94,8 @@ typedef struct pqt_level_info {
  * after the leaf, unknown kind); PQT_EUNSUPPORTED if deeper than
  * PQT_LEVELS_MAX_NODES.
  */
-pqt_status pqt_levels_path_info(const pqt_level_node *nodes, int32_t n_nodes,
-                                pqt_level_info *infos, int16_t *repeated_def,
-                                int16_t *max_def, int16_t *max_rep, pqt_error *err);
+pqt_status pqt_levels_path_info(const pqt_level_node *nodes, int32_t n_nodes, pqt_level_info *infos,
+                                int16_t *repeated_def, int16_t *max_def, int16_t *max_rep, pqt_error *err);
 
 /*
  * Build the logical path from the PHYSICAL schema path root->leaf (the
@@ -119,10 +114,8 @@ pqt_status pqt_levels_path_info(const pqt_level_node *nodes, int32_t n_nodes,
  * Errors: PQT_ECORRUPT for an annotated node that is repeated or whose
  * child is not repeated / missing; PQT_EINVAL for bad repetition values.
  */
-pqt_status pqt_levels_path_from_schema(const uint8_t *repetition, const uint8_t *is_list_or_map,
-                                       int32_t n_phys, pqt_level_node *nodes,
-                                       int32_t *phys_index, int32_t *n_nodes,
-                                       pqt_error *err);
+pqt_status pqt_levels_path_from_schema(const uint8_t *repetition, const uint8_t *is_list_or_map, int32_t n_phys,
+                                       pqt_level_node *nodes, int32_t *phys_index, int32_t *n_nodes, pqt_error *err);
 
 /* ---- reader side ---------------------------------------------------- */
 
@@ -136,10 +129,8 @@ pqt_status pqt_levels_path_from_schema(const uint8_t *repetition, const uint8_t 
  * max_def == 0); rep NULL means all 0 (only when max_rep == 0).
  * Errors: PQT_ECORRUPT naming the entry.
  */
-pqt_status pqt_levels_validate(const int16_t *def, const int16_t *rep, int64_t n,
-                               int16_t max_def, int16_t max_rep,
-                               const int16_t *repeated_def, int16_t *prev_def,
-                               pqt_error *err);
+pqt_status pqt_levels_validate(const int16_t *def, const int16_t *rep, int64_t n, int16_t max_def, int16_t max_rep,
+                               const int16_t *repeated_def, int16_t *prev_def, pqt_error *err);
 
 /*
  * Flat fast path (no repetition): bit i of the validity bitmap (at
@@ -147,9 +138,8 @@ pqt_status pqt_levels_validate(const int16_t *def, const int16_t *rep, int64_t n
  * Also validates def (PQT_ECORRUPT if any def is outside [0, max_def]).
  * def NULL: all valid. valid needs (valid_offset + n + 7) / 8 bytes.
  */
-pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def,
-                                    uint8_t *valid, int64_t valid_offset,
-                                    int64_t *null_count, pqt_error *err);
+pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def, uint8_t *valid,
+                                    int64_t valid_offset, int64_t *null_count, pqt_error *err);
 
 /*
  * Slots of a STRUCT or LEAF node at any depth: one slot per entry with
@@ -160,11 +150,9 @@ pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_d
  * With rep NULL (no repeated ancestor) a word-at-a-time path is used and
  * negative def levels are PQT_ECORRUPT.
  */
-pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, int64_t n,
-                                       pqt_level_info info, uint8_t *valid,
-                                       int64_t valid_offset, int64_t slot_capacity,
-                                       int64_t *n_slots, int64_t *null_count,
-                                       pqt_error *err);
+pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                                       uint8_t *valid, int64_t valid_offset, int64_t slot_capacity, int64_t *n_slots,
+                                       int64_t *null_count, pqt_error *err);
 
 /*
  * Slots of a LIST node: offsets has slot_capacity + 1 entries; offsets[0]
@@ -176,13 +164,11 @@ pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, i
  * continues no open list; PQT_ELIMIT when int32 offsets would overflow.
  * rep must not be NULL.
  */
-pqt_status pqt_levels_to_list32(const int16_t *def, const int16_t *rep, int64_t n,
-                                pqt_level_info info, int32_t *offsets, uint8_t *valid,
-                                int64_t valid_offset, int64_t slot_capacity,
+pqt_status pqt_levels_to_list32(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                                int32_t *offsets, uint8_t *valid, int64_t valid_offset, int64_t slot_capacity,
                                 int64_t *n_slots, int64_t *null_count, pqt_error *err);
-pqt_status pqt_levels_to_list64(const int16_t *def, const int16_t *rep, int64_t n,
-                                pqt_level_info info, int64_t *offsets, uint8_t *valid,
-                                int64_t valid_offset, int64_t slot_capacity,
+pqt_status pqt_levels_to_list64(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                                int64_t *offsets, uint8_t *valid, int64_t valid_offset, int64_t slot_capacity,
                                 int64_t *n_slots, int64_t *null_count, pqt_error *err);
 
 /*
@@ -192,23 +178,18 @@ pqt_status pqt_levels_to_list64(const int16_t *def, const int16_t *rep, int64_t 
  * done back to front); otherwise they must not overlap.
  * PQT_ECORRUPT if the bitmap's valid count differs from n_dense.
  */
-pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n_dense,
-                                   int32_t width, const uint8_t *valid,
-                                   int64_t valid_offset, int64_t n_slots, pqt_error *err);
+pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n_dense, int32_t width,
+                                   const uint8_t *valid, int64_t valid_offset, int64_t n_slots, pqt_error *err);
 
 /*
  * Same for variable-length values: dense_offsets has n_dense + 1 entries,
  * out_offsets gets n_slots + 1 entries, null slots have zero length, the
  * data buffer is unchanged. out_offsets may equal dense_offsets (in place).
  */
-pqt_status pqt_levels_spread_offsets32(int32_t *out_offsets, const int32_t *dense_offsets,
-                                       int64_t n_dense, const uint8_t *valid,
-                                       int64_t valid_offset, int64_t n_slots,
-                                       pqt_error *err);
-pqt_status pqt_levels_spread_offsets64(int64_t *out_offsets, const int64_t *dense_offsets,
-                                       int64_t n_dense, const uint8_t *valid,
-                                       int64_t valid_offset, int64_t n_slots,
-                                       pqt_error *err);
+pqt_status pqt_levels_spread_offsets32(int32_t *out_offsets, const int32_t *dense_offsets, int64_t n_dense,
+                                       const uint8_t *valid, int64_t valid_offset, int64_t n_slots, pqt_error *err);
+pqt_status pqt_levels_spread_offsets64(int64_t *out_offsets, const int64_t *dense_offsets, int64_t n_dense,
+                                       const uint8_t *valid, int64_t valid_offset, int64_t n_slots, pqt_error *err);
 
 /* Where the nth (0-based) entry equal to v is in levels[0, n), or n when
  * there are fewer; *before (may be NULL) = the entries equal to v before
@@ -228,8 +209,8 @@ int64_t pqt_levels_count_records(const int16_t *rep, int64_t n);
  * as one. Returns in *n_entries the length of the prefix holding exactly
  * *n_records complete records (0 if none is complete yet).
  */
-void pqt_levels_find_records(const int16_t *rep, int64_t n, int64_t max_records,
-                             bool data_ends_here, int64_t *n_entries, int64_t *n_records);
+void pqt_levels_find_records(const int16_t *rep, int64_t n, int64_t max_records, bool data_ends_here,
+                             int64_t *n_entries, int64_t *n_records);
 
 /* hist[l] += number of entries equal to l, for l in [0, max_level]
  * (SizeStatistics histograms); levels NULL counts n zeros. Out-of-range
@@ -286,7 +267,7 @@ typedef struct pqt_shred_out {
  * Errors: PQT_EINVAL for malformed arrays (bad or non-monotonic offsets,
  * index >= length, null in a non-nullable node, output too small).
  */
-pqt_status pqt_levels_shred(const pqt_shred_node *nodes, int32_t n_nodes, int64_t start,
-                            int64_t len, pqt_shred_out *out, pqt_error *err);
+pqt_status pqt_levels_shred(const pqt_shred_node *nodes, int32_t n_nodes, int64_t start, int64_t len,
+                            pqt_shred_out *out, pqt_error *err);
 
 #endif /* PQT_LEVELS_H */

@@ -7,25 +7,21 @@
 #include "core/core.h"
 #include "levels/levels.h"
 
-pqt_status pqt_levels_path_info(const pqt_level_node *nodes, int32_t n_nodes,
-                                pqt_level_info *infos, int16_t *repeated_def,
-                                int16_t *max_def, int16_t *max_rep, pqt_error *err) {
-  if (!nodes || !infos || n_nodes <= 0)
-    return pqt_error_set(err, PQT_EINVAL, "levels: empty path");
+pqt_status pqt_levels_path_info(const pqt_level_node *nodes, int32_t n_nodes, pqt_level_info *infos,
+                                int16_t *repeated_def, int16_t *max_def, int16_t *max_rep, pqt_error *err) {
+  if (!nodes || !infos || n_nodes <= 0) return pqt_error_set(err, PQT_EINVAL, "levels: empty path");
   if (n_nodes > PQT_LEVELS_MAX_NODES)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "levels: path of %d nodes is deeper than %d",
-                         (int)n_nodes, PQT_LEVELS_MAX_NODES);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "levels: path of %d nodes is deeper than %d", (int)n_nodes,
+                         PQT_LEVELS_MAX_NODES);
   /* Depth <= 256 nodes, each adding at most 2 levels: no int16 overflow. */
   int d = 0, r = 0, rad = 0;
   for (int32_t k = 0; k < n_nodes; k++) {
     const pqt_level_node *nd = &nodes[k];
     bool last = k == n_nodes - 1;
     if (nd->kind > PQT_LEVEL_LEAF)
-      return pqt_error_set(err, PQT_EINVAL, "levels: node %d has unknown kind %d", (int)k,
-                           (int)nd->kind);
+      return pqt_error_set(err, PQT_EINVAL, "levels: node %d has unknown kind %d", (int)k, (int)nd->kind);
     if ((nd->kind == PQT_LEVEL_LEAF) != last)
-      return pqt_error_set(err, PQT_EINVAL, "levels: node %d: the leaf must be the last node",
-                           (int)k);
+      return pqt_error_set(err, PQT_EINVAL, "levels: node %d: the leaf must be the last node", (int)k);
     if (nd->nullable) d++;
     infos[k].def_level = (int16_t)d;
     infos[k].rep_level = (int16_t)r;
@@ -42,17 +38,14 @@ pqt_status pqt_levels_path_info(const pqt_level_node *nodes, int32_t n_nodes,
   return PQT_OK;
 }
 
-pqt_status pqt_levels_path_from_schema(const uint8_t *repetition, const uint8_t *is_list_or_map,
-                                       int32_t n_phys, pqt_level_node *nodes,
-                                       int32_t *phys_index, int32_t *n_nodes,
-                                       pqt_error *err) {
+pqt_status pqt_levels_path_from_schema(const uint8_t *repetition, const uint8_t *is_list_or_map, int32_t n_phys,
+                                       pqt_level_node *nodes, int32_t *phys_index, int32_t *n_nodes, pqt_error *err) {
   if (!repetition || !nodes || !n_nodes || n_phys <= 0)
     return pqt_error_set(err, PQT_EINVAL, "levels: empty schema path");
   int32_t n = 0;
   for (int32_t i = 0; i < n_phys; i++) {
     if (repetition[i] > PQT_LEVEL_REPEATED)
-      return pqt_error_set(err, PQT_EINVAL, "levels: schema node %d: bad repetition %d",
-                           (int)i, (int)repetition[i]);
+      return pqt_error_set(err, PQT_EINVAL, "levels: schema node %d: bad repetition %d", (int)i, (int)repetition[i]);
     bool annotated = is_list_or_map && is_list_or_map[i];
     int32_t elem = i;
     if (annotated) {

@@ -26,17 +26,14 @@ static inline void bw_finish(bit_writer *w) {
   if (w->n && w->bm) pqt_levels_put_bits(w->bm, w->pos, w->word, w->n);
 }
 
-static inline bool get_bit(const uint8_t *bm, int64_t i) {
-  return (bm[i >> 3] >> (i & 7)) & 1;
-}
+static inline bool get_bit(const uint8_t *bm, int64_t i) { return (bm[i >> 3] >> (i & 7)) & 1; }
 
 /* ---- flat optional column ------------------------------------------- */
 
 /* valid bit i = def[i] >= thr, for def[i] in [0, umax] (else PQT_ECORRUPT).
  * Whole blocks of 64 by the block kernel, then the scalar loop. */
-static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t umax,
-                            uint8_t *valid, int64_t valid_offset, int64_t *n_valid_out,
-                            pqt_error *err, pqt_levels_isa isa) {
+static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t umax, uint8_t *valid,
+                            int64_t valid_offset, int64_t *n_valid_out, pqt_error *err, pqt_levels_isa isa) {
   int64_t n_valid = 0;
   int64_t i = pqt_lvk_ge_bitmap(isa, def, n, thr, (int16_t)umax, valid, valid_offset, &n_valid);
   /* The tail, or the block holding a bad level (then reported exactly). */
@@ -45,8 +42,7 @@ static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t
     uint64_t w = 0;
     for (int64_t j = 0; j < m; j++) {
       int16_t d = def[i + j];
-      PQT_CHECK_CORRUPT((uint16_t)d <= umax, err,
-                        "definition level %d at entry %lld is out of range [0, %u]", (int)d,
+      PQT_CHECK_CORRUPT((uint16_t)d <= umax, err, "definition level %d at entry %lld is out of range [0, %u]", (int)d,
                         (long long)(i + j), (unsigned)umax);
       w |= (uint64_t)(d >= thr) << j;
     }
@@ -57,17 +53,13 @@ static pqt_status ge_bitmap(const int16_t *def, int64_t n, int16_t thr, uint16_t
   return PQT_OK;
 }
 
-pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def,
-                                    uint8_t *valid, int64_t valid_offset,
-                                    int64_t *null_count, pqt_error *err) {
-  return pqt_levels_def_to_bitmap_isa(def, n, max_def, valid, valid_offset, null_count, err,
-                                      PQT_LEVELS_ISA_BEST);
+pqt_status pqt_levels_def_to_bitmap(const int16_t *def, int64_t n, int16_t max_def, uint8_t *valid,
+                                    int64_t valid_offset, int64_t *null_count, pqt_error *err) {
+  return pqt_levels_def_to_bitmap_isa(def, n, max_def, valid, valid_offset, null_count, err, PQT_LEVELS_ISA_BEST);
 }
 
-pqt_status pqt_levels_def_to_bitmap_isa(const int16_t *def, int64_t n, int16_t max_def,
-                                        uint8_t *valid, int64_t valid_offset,
-                                        int64_t *null_count, pqt_error *err,
-                                        pqt_levels_isa isa) {
+pqt_status pqt_levels_def_to_bitmap_isa(const int16_t *def, int64_t n, int16_t max_def, uint8_t *valid,
+                                        int64_t valid_offset, int64_t *null_count, pqt_error *err, pqt_levels_isa isa) {
   if (n < 0 || valid_offset < 0 || !valid || max_def < 0)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad def_to_bitmap arguments");
   int64_t n_valid = n;
@@ -78,8 +70,7 @@ pqt_status pqt_levels_def_to_bitmap_isa(const int16_t *def, int64_t n, int16_t m
     }
   } else {
     /* def <= max_def is checked, so def >= max_def means def == max_def. */
-    PQT_RETURN_NOT_OK(
-        ge_bitmap(def, n, max_def, (uint16_t)max_def, valid, valid_offset, &n_valid, err, isa));
+    PQT_RETURN_NOT_OK(ge_bitmap(def, n, max_def, (uint16_t)max_def, valid, valid_offset, &n_valid, err, isa));
   }
   if (null_count) *null_count = n - n_valid;
   return PQT_OK;
@@ -87,34 +78,25 @@ pqt_status pqt_levels_def_to_bitmap_isa(const int16_t *def, int64_t n, int16_t m
 
 /* ---- struct / leaf slots --------------------------------------------- */
 
-pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, int64_t n,
-                                       pqt_level_info info, uint8_t *valid,
-                                       int64_t valid_offset, int64_t slot_capacity,
-                                       int64_t *n_slots, int64_t *null_count,
-                                       pqt_error *err) {
-  return pqt_levels_to_struct_bitmap_isa(def, rep, n, info, valid, valid_offset, slot_capacity,
-                                         n_slots, null_count, err, PQT_LEVELS_ISA_BEST);
+pqt_status pqt_levels_to_struct_bitmap(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                                       uint8_t *valid, int64_t valid_offset, int64_t slot_capacity, int64_t *n_slots,
+                                       int64_t *null_count, pqt_error *err) {
+  return pqt_levels_to_struct_bitmap_isa(def, rep, n, info, valid, valid_offset, slot_capacity, n_slots, null_count,
+                                         err, PQT_LEVELS_ISA_BEST);
 }
 
-pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *rep, int64_t n,
-                                           pqt_level_info info, uint8_t *valid,
-                                           int64_t valid_offset, int64_t slot_capacity,
-                                           int64_t *n_slots, int64_t *null_count,
-                                           pqt_error *err, pqt_levels_isa isa) {
+pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,
+                                           uint8_t *valid, int64_t valid_offset, int64_t slot_capacity,
+                                           int64_t *n_slots, int64_t *null_count, pqt_error *err, pqt_levels_isa isa) {
   if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !n_slots)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad struct_bitmap arguments");
-  const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level,
-                dl = info.def_level;
-  if (rep && n > 0)
-    PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)",
-                      (int)rep[0]);
+  const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level, dl = info.def_level;
+  if (rep && n > 0) PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)", (int)rep[0]);
   if (!rep && def && rad <= 0 && valid) {
     /* No repetition: every entry is a slot; word-at-a-time kernel. */
-    PQT_CHECK_CORRUPT(n <= slot_capacity, err, "more than %lld slots in level batch",
-                      (long long)slot_capacity);
+    PQT_CHECK_CORRUPT(n <= slot_capacity, err, "more than %lld slots in level batch", (long long)slot_capacity);
     int64_t n_valid = 0;
-    PQT_RETURN_NOT_OK(
-        ge_bitmap(def, n, dl, INT16_MAX, valid, valid_offset, &n_valid, err, isa));
+    PQT_RETURN_NOT_OK(ge_bitmap(def, n, dl, INT16_MAX, valid, valid_offset, &n_valid, err, isa));
     *n_slots = n;
     if (null_count) *null_count = n - n_valid;
     return PQT_OK;
@@ -125,8 +107,7 @@ pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *re
     /* No def levels: everything is defined. */
     for (int64_t i = 0; i < n; i++) {
       if (rep && rep[i] > rl) continue;
-      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
-                        (long long)slot_capacity);
+      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch", (long long)slot_capacity);
       bw_put(&w, 1);
       s++;
     }
@@ -134,8 +115,7 @@ pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *re
     for (int64_t i = 0; i < n; i++) {
       int16_t d = def[i];
       if (d < rad) continue;
-      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
-                        (long long)slot_capacity);
+      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch", (long long)slot_capacity);
       bool v = d >= dl;
       nulls += !v;
       bw_put(&w, v);
@@ -143,12 +123,10 @@ pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *re
     }
   } else {
     /* Whole blocks of 64 first; the scalar loop finishes (and reports). */
-    for (int64_t i = pqt_lvk_struct_rep(isa, def, rep, n, info, &w, slot_capacity, &s, &nulls);
-         i < n; i++) {
+    for (int64_t i = pqt_lvk_struct_rep(isa, def, rep, n, info, &w, slot_capacity, &s, &nulls); i < n; i++) {
       int16_t d = def[i];
       if (d < rad || rep[i] > rl) continue;
-      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch",
-                        (long long)slot_capacity);
+      PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld slots in level batch", (long long)slot_capacity);
       bool v = d >= dl;
       nulls += !v;
       bw_put(&w, v);
@@ -163,61 +141,53 @@ pqt_status pqt_levels_to_struct_bitmap_isa(const int16_t *def, const int16_t *re
 
 /* ---- list slots ------------------------------------------------------ */
 
-#define PQT_DEFINE_TO_LIST(NAME, T, T_MAX, KERNEL)                                           \
-  pqt_status NAME(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info,   \
-                  T *offsets, uint8_t *valid, int64_t valid_offset, int64_t slot_capacity,  \
-                  int64_t *n_slots, int64_t *null_count, pqt_error *err) {                  \
-    return NAME##_isa(def, rep, n, info, offsets, valid, valid_offset, slot_capacity,       \
-                      n_slots, null_count, err, PQT_LEVELS_ISA_BEST);                       \
-  }                                                                                         \
-  pqt_status NAME##_isa(const int16_t *def, const int16_t *rep, int64_t n,                  \
-                        pqt_level_info info, T *offsets, uint8_t *valid,                    \
-                        int64_t valid_offset, int64_t slot_capacity, int64_t *n_slots,      \
-                        int64_t *null_count, pqt_error *err, pqt_levels_isa isa) {          \
-    if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !offsets || !n_slots ||          \
-        (n > 0 && (!rep || !def)))                                                          \
-      return pqt_error_set(err, PQT_EINVAL, "levels: bad to_list arguments");               \
-    const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level,              \
-                  dl = info.def_level;                                                      \
-    if (n > 0)                                                                              \
-      PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)",   \
-                        (int)rep[0]);                                                       \
-    bit_writer w = {valid, valid_offset, 0, 0};                                             \
-    int64_t s = 0, nulls = 0;                                                               \
-    T cur = offsets[0];                                                                     \
-    PQT_CHECK_CORRUPT(cur >= 0, err, "negative base list offset");                          \
-    int64_t i = 0;                                                                          \
-    /* Blocks of 64 when no offset can overflow; the scalar loop finishes. */               \
-    if (n > 0 && n <= (int64_t)(T_MAX - cur))                                               \
-      i = KERNEL(isa, def, rep, n, info, offsets, &w, slot_capacity, &s, &nulls, &cur);     \
-    for (; i < n; i++) {                                                                    \
-      int16_t d = def[i];                                                                   \
-      int16_t r = rep[i];                                                                   \
-      if (r <= rl) {                                                                        \
-        if (d < rad) continue; /* empty or null ancestor list */                           \
-        PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld lists in level batch",   \
-                          (long long)slot_capacity);                                        \
-        bool v = d >= dl;                                                                   \
-        nulls += !v;                                                                        \
-        bw_put(&w, v);                                                                      \
-        s++;                                                                                \
-      } else if (r == rl + 1) {                                                             \
-        PQT_CHECK_CORRUPT(s > 0, err, "entry %lld continues a list that is not open",       \
-                          (long long)i);                                                    \
-      } else {                                                                              \
-        continue; /* continues a deeper list */                                             \
-      }                                                                                     \
-      if (d > dl) {                                                                         \
-        if (PQT_UNLIKELY(cur == T_MAX))                                                     \
-          return pqt_error_set(err, PQT_ELIMIT, "list offsets overflow " #T);               \
-        cur++;                                                                              \
-      }                                                                                     \
-      offsets[s] = cur;                                                                     \
-    }                                                                                       \
-    bw_finish(&w);                                                                          \
-    *n_slots = s;                                                                           \
-    if (null_count) *null_count = nulls;                                                    \
-    return PQT_OK;                                                                          \
+#define PQT_DEFINE_TO_LIST(NAME, T, T_MAX, KERNEL)                                                                    \
+  pqt_status NAME(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info, T *offsets, uint8_t *valid, \
+                  int64_t valid_offset, int64_t slot_capacity, int64_t *n_slots, int64_t *null_count,                 \
+                  pqt_error *err) {                                                                                   \
+    return NAME##_isa(def, rep, n, info, offsets, valid, valid_offset, slot_capacity, n_slots, null_count, err,       \
+                      PQT_LEVELS_ISA_BEST);                                                                           \
+  }                                                                                                                   \
+  pqt_status NAME##_isa(const int16_t *def, const int16_t *rep, int64_t n, pqt_level_info info, T *offsets,           \
+                        uint8_t *valid, int64_t valid_offset, int64_t slot_capacity, int64_t *n_slots,                \
+                        int64_t *null_count, pqt_error *err, pqt_levels_isa isa) {                                    \
+    if (n < 0 || valid_offset < 0 || slot_capacity < 0 || !offsets || !n_slots || (n > 0 && (!rep || !def)))          \
+      return pqt_error_set(err, PQT_EINVAL, "levels: bad to_list arguments");                                         \
+    const int16_t rad = info.repeated_ancestor_def_level, rl = info.rep_level, dl = info.def_level;                   \
+    if (n > 0) PQT_CHECK_CORRUPT(rep[0] == 0, err, "level batch does not start a record (rep %d)", (int)rep[0]);      \
+    bit_writer w = {valid, valid_offset, 0, 0};                                                                       \
+    int64_t s = 0, nulls = 0;                                                                                         \
+    T cur = offsets[0];                                                                                               \
+    PQT_CHECK_CORRUPT(cur >= 0, err, "negative base list offset");                                                    \
+    int64_t i = 0;                                                                                                    \
+    /* Blocks of 64 when no offset can overflow; the scalar loop finishes. */                                         \
+    if (n > 0 && n <= (int64_t)(T_MAX - cur))                                                                         \
+      i = KERNEL(isa, def, rep, n, info, offsets, &w, slot_capacity, &s, &nulls, &cur);                               \
+    for (; i < n; i++) {                                                                                              \
+      int16_t d = def[i];                                                                                             \
+      int16_t r = rep[i];                                                                                             \
+      if (r <= rl) {                                                                                                  \
+        if (d < rad) continue; /* empty or null ancestor list */                                                      \
+        PQT_CHECK_CORRUPT(s < slot_capacity, err, "more than %lld lists in level batch", (long long)slot_capacity);   \
+        bool v = d >= dl;                                                                                             \
+        nulls += !v;                                                                                                  \
+        bw_put(&w, v);                                                                                                \
+        s++;                                                                                                          \
+      } else if (r == rl + 1) {                                                                                       \
+        PQT_CHECK_CORRUPT(s > 0, err, "entry %lld continues a list that is not open", (long long)i);                  \
+      } else {                                                                                                        \
+        continue; /* continues a deeper list */                                                                       \
+      }                                                                                                               \
+      if (d > dl) {                                                                                                   \
+        if (PQT_UNLIKELY(cur == T_MAX)) return pqt_error_set(err, PQT_ELIMIT, "list offsets overflow " #T);           \
+        cur++;                                                                                                        \
+      }                                                                                                               \
+      offsets[s] = cur;                                                                                               \
+    }                                                                                                                 \
+    bw_finish(&w);                                                                                                    \
+    *n_slots = s;                                                                                                     \
+    if (null_count) *null_count = nulls;                                                                              \
+    return PQT_OK;                                                                                                    \
   }
 
 PQT_DEFINE_TO_LIST(pqt_levels_to_list32, int32_t, INT32_MAX, pqt_lvk_list32)
@@ -243,22 +213,18 @@ static int64_t count_valid(const uint8_t *valid, int64_t off, int64_t n) {
   return c;
 }
 
-pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n_dense,
-                                   int32_t width, const uint8_t *valid,
-                                   int64_t valid_offset, int64_t n_slots, pqt_error *err) {
-  if (!out || width <= 0 || n_dense < 0 || n_slots < 0 || valid_offset < 0 ||
-      (n_dense > 0 && !dense))
+pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n_dense, int32_t width,
+                                   const uint8_t *valid, int64_t valid_offset, int64_t n_slots, pqt_error *err) {
+  if (!out || width <= 0 || n_dense < 0 || n_slots < 0 || valid_offset < 0 || (n_dense > 0 && !dense))
     return pqt_error_set(err, PQT_EINVAL, "levels: bad spread arguments");
   const size_t w = (size_t)width;
   if (!valid) {
-    PQT_CHECK_CORRUPT(n_dense == n_slots, err, "%lld values for %lld slots",
-                      (long long)n_dense, (long long)n_slots);
+    PQT_CHECK_CORRUPT(n_dense == n_slots, err, "%lld values for %lld slots", (long long)n_dense, (long long)n_slots);
     if (out != dense && n_slots) memcpy(out, dense, (size_t)n_slots * w);
     return PQT_OK;
   }
   int64_t nv = count_valid(valid, valid_offset, n_slots);
-  PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld",
-                    (long long)n_dense, (long long)nv);
+  PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld", (long long)n_dense, (long long)nv);
   if (out != dense && n_dense > 0 && (w == 8 || w == 4)) {
     /* Separate buffers, the common widths: front to back without
      * branches (the read index is clamped so that null slots past the
@@ -302,22 +268,22 @@ pqt_status pqt_levels_spread_fixed(uint8_t *out, const uint8_t *dense, int64_t n
   return PQT_OK;
 }
 
-#define PQT_DEFINE_SPREAD_OFFSETS(NAME, T)                                                    \
-  pqt_status NAME(T *out, const T *dense, int64_t n_dense, const uint8_t *valid,             \
-                  int64_t valid_offset, int64_t n_slots, pqt_error *err) {                   \
-    if (!out || !dense || n_dense < 0 || n_slots < 0 || valid_offset < 0)                    \
-      return pqt_error_set(err, PQT_EINVAL, "levels: bad spread arguments");                 \
-    int64_t nv = valid ? count_valid(valid, valid_offset, n_slots) : n_slots;               \
-    PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld",          \
-                      (long long)n_dense, (long long)nv);                                    \
-    /* out[i+1] = dense[#valid in [0, i]]; back to front reads dense[j], j <= i+1. */        \
-    int64_t j = n_dense;                                                                     \
-    for (int64_t i = n_slots - 1; i >= 0; i--) {                                             \
-      out[i + 1] = dense[j];                                                                 \
-      if (!valid || get_bit(valid, valid_offset + i)) j--;                                   \
-    }                                                                                        \
-    out[0] = dense[0];                                                                       \
-    return PQT_OK;                                                                           \
+#define PQT_DEFINE_SPREAD_OFFSETS(NAME, T)                                                              \
+  pqt_status NAME(T *out, const T *dense, int64_t n_dense, const uint8_t *valid, int64_t valid_offset,  \
+                  int64_t n_slots, pqt_error *err) {                                                    \
+    if (!out || !dense || n_dense < 0 || n_slots < 0 || valid_offset < 0)                               \
+      return pqt_error_set(err, PQT_EINVAL, "levels: bad spread arguments");                            \
+    int64_t nv = valid ? count_valid(valid, valid_offset, n_slots) : n_slots;                           \
+    PQT_CHECK_CORRUPT(nv == n_dense, err, "%lld values but the levels define %lld", (long long)n_dense, \
+                      (long long)nv);                                                                   \
+    /* out[i+1] = dense[#valid in [0, i]]; back to front reads dense[j], j <= i+1. */                   \
+    int64_t j = n_dense;                                                                                \
+    for (int64_t i = n_slots - 1; i >= 0; i--) {                                                        \
+      out[i + 1] = dense[j];                                                                            \
+      if (!valid || get_bit(valid, valid_offset + i)) j--;                                              \
+    }                                                                                                   \
+    out[0] = dense[0];                                                                                  \
+    return PQT_OK;                                                                                      \
   }
 
 PQT_DEFINE_SPREAD_OFFSETS(pqt_levels_spread_offsets32, int32_t)

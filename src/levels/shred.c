@@ -20,9 +20,7 @@ typedef struct shred_ctx {
   pqt_error *err;
 } shred_ctx;
 
-static inline bool bit_at(const uint8_t *bm, int64_t p) {
-  return !bm || ((bm[p >> 3] >> (p & 7)) & 1);
-}
+static inline bool bit_at(const uint8_t *bm, int64_t p) { return !bm || ((bm[p >> 3] >> (p & 7)) & 1); }
 
 static pqt_status emit(shred_ctx *c, int16_t d, int16_t r) {
   if (c->def || c->rep) {
@@ -39,9 +37,7 @@ static pqt_status emit(shred_ctx *c, int16_t d, int16_t r) {
 }
 
 static pqt_status null_in_required(shred_ctx *c, int32_t k, int64_t p) {
-  return pqt_error_set(c->err, PQT_EINVAL,
-                       "levels: null at index %lld of non-nullable node %d", (long long)p,
-                       (int)k);
+  return pqt_error_set(c->err, PQT_EINVAL, "levels: null at index %lld of non-nullable node %d", (long long)p, (int)k);
 }
 
 static pqt_status shred_leaf(shred_ctx *c, int32_t k, int64_t lo, int64_t hi, int16_t r) {
@@ -53,8 +49,7 @@ static pqt_status shred_leaf(shred_ctx *c, int32_t k, int64_t lo, int64_t hi, in
       PQT_RETURN_NOT_OK(emit(c, dmax, r));
       if (c->vidx) {
         if (PQT_UNLIKELY(c->nv >= c->out->value_capacity))
-          return pqt_error_set(c->err, PQT_EINVAL,
-                               "levels: value output capacity %lld too small",
+          return pqt_error_set(c->err, PQT_EINVAL, "levels: value output capacity %lld too small",
                                (long long)c->out->value_capacity);
         c->vidx[c->nv] = p;
       }
@@ -72,8 +67,7 @@ static pqt_status shred_leaf(shred_ctx *c, int32_t k, int64_t lo, int64_t hi, in
 static pqt_status shred_range(shred_ctx *c, int32_t k, int64_t lo, int64_t hi, int16_t r) {
   const pqt_shred_node *nd = &c->nodes[k];
   if (PQT_UNLIKELY(lo < 0 || hi < lo || hi > nd->length))
-    return pqt_error_set(c->err, PQT_EINVAL,
-                         "levels: node %d: slots [%lld, %lld) outside length %lld", (int)k,
+    return pqt_error_set(c->err, PQT_EINVAL, "levels: node %d: slots [%lld, %lld) outside length %lld", (int)k,
                          (long long)lo, (long long)hi, (long long)nd->length);
   const pqt_level_info inf = c->info[k];
   const int16_t rslot = inf.rep_level;
@@ -107,8 +101,7 @@ static pqt_status shred_range(shred_ctx *c, int32_t k, int64_t lo, int64_t hi, i
       int64_t a = nd->offsets32 ? nd->offsets32[p] : nd->offsets64[p];
       int64_t b = nd->offsets32 ? nd->offsets32[p + 1] : nd->offsets64[p + 1];
       if (PQT_UNLIKELY(a < 0 || b < a))
-        return pqt_error_set(c->err, PQT_EINVAL,
-                             "levels: node %d: bad list offsets %lld..%lld at %lld", (int)k,
+        return pqt_error_set(c->err, PQT_EINVAL, "levels: node %d: bad list offsets %lld..%lld at %lld", (int)k,
                              (long long)a, (long long)b, (long long)p);
       if (a == b) {
         PQT_RETURN_NOT_OK(emit(c, inf.def_level, r)); /* present but empty */
@@ -121,13 +114,13 @@ static pqt_status shred_range(shred_ctx *c, int32_t k, int64_t lo, int64_t hi, i
   return PQT_OK;
 }
 
-pqt_status pqt_levels_shred(const pqt_shred_node *nodes, int32_t n_nodes, int64_t start,
-                            int64_t len, pqt_shred_out *out, pqt_error *err) {
+pqt_status pqt_levels_shred(const pqt_shred_node *nodes, int32_t n_nodes, int64_t start, int64_t len,
+                            pqt_shred_out *out, pqt_error *err) {
   if (!nodes || !out || n_nodes <= 0 || start < 0 || len < 0)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad shred arguments");
   if (n_nodes > PQT_LEVELS_MAX_NODES)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "levels: path of %d nodes is deeper than %d",
-                         (int)n_nodes, PQT_LEVELS_MAX_NODES);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "levels: path of %d nodes is deeper than %d", (int)n_nodes,
+                         PQT_LEVELS_MAX_NODES);
   shred_ctx c;
   pqt_level_node ln[PQT_LEVELS_MAX_NODES];
   for (int32_t k = 0; k < n_nodes; k++) {
@@ -136,11 +129,9 @@ pqt_status pqt_levels_shred(const pqt_shred_node *nodes, int32_t n_nodes, int64_
     if (nodes[k].offset < 0 || nodes[k].length < 0)
       return pqt_error_set(err, PQT_EINVAL, "levels: node %d: bad offset or length", (int)k);
     if (nodes[k].kind == PQT_LEVEL_LIST && !nodes[k].offsets32 == !nodes[k].offsets64)
-      return pqt_error_set(err, PQT_EINVAL,
-                           "levels: list node %d needs exactly one offsets array", (int)k);
+      return pqt_error_set(err, PQT_EINVAL, "levels: list node %d needs exactly one offsets array", (int)k);
   }
-  PQT_RETURN_NOT_OK(
-      pqt_levels_path_info(ln, n_nodes, c.info, NULL, &c.max_def, &c.max_rep, err));
+  PQT_RETURN_NOT_OK(pqt_levels_path_info(ln, n_nodes, c.info, NULL, &c.max_def, &c.max_rep, err));
   c.nodes = nodes;
   c.n_nodes = n_nodes;
   c.out = out;
@@ -155,8 +146,8 @@ pqt_status pqt_levels_shred(const pqt_shred_node *nodes, int32_t n_nodes, int64_
   out->max_def = c.max_def;
   out->max_rep = c.max_rep;
   if (start > nodes[0].length || len > nodes[0].length - start)
-    return pqt_error_set(err, PQT_EINVAL, "levels: range [%lld, +%lld) outside length %lld",
-                         (long long)start, (long long)len, (long long)nodes[0].length);
+    return pqt_error_set(err, PQT_EINVAL, "levels: range [%lld, +%lld) outside length %lld", (long long)start,
+                         (long long)len, (long long)nodes[0].length);
   PQT_RETURN_NOT_OK(shred_range(&c, 0, start, start + len, 0));
   out->n_levels = c.nl;
   out->n_values = c.nv;

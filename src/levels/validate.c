@@ -24,18 +24,13 @@ static int64_t first_out_of_range(const int16_t *lv, int64_t n, int16_t max) {
   return -1;
 }
 
-pqt_status pqt_levels_validate(const int16_t *def, const int16_t *rep, int64_t n,
-                               int16_t max_def, int16_t max_rep,
-                               const int16_t *repeated_def, int16_t *prev_def,
-                               pqt_error *err) {
-  return pqt_levels_validate_isa(def, rep, n, max_def, max_rep, repeated_def, prev_def, err,
-                                 PQT_LEVELS_ISA_BEST);
+pqt_status pqt_levels_validate(const int16_t *def, const int16_t *rep, int64_t n, int16_t max_def, int16_t max_rep,
+                               const int16_t *repeated_def, int16_t *prev_def, pqt_error *err) {
+  return pqt_levels_validate_isa(def, rep, n, max_def, max_rep, repeated_def, prev_def, err, PQT_LEVELS_ISA_BEST);
 }
 
-pqt_status pqt_levels_validate_isa(const int16_t *def, const int16_t *rep, int64_t n,
-                                   int16_t max_def, int16_t max_rep,
-                                   const int16_t *repeated_def, int16_t *prev_def,
-                                   pqt_error *err, pqt_levels_isa isa) {
+pqt_status pqt_levels_validate_isa(const int16_t *def, const int16_t *rep, int64_t n, int16_t max_def, int16_t max_rep,
+                                   const int16_t *repeated_def, int16_t *prev_def, pqt_error *err, pqt_levels_isa isa) {
   if (n < 0 || max_def < 0 || max_rep < 0 || !prev_def)
     return pqt_error_set(err, PQT_EINVAL, "levels: bad validate arguments");
   if ((!def && max_def != 0) || (max_rep > 0 && !repeated_def))
@@ -49,17 +44,16 @@ pqt_status pqt_levels_validate_isa(const int16_t *def, const int16_t *rep, int64
   }
   if (def) {
     int64_t b = first_out_of_range(def, n, max_def);
-    PQT_CHECK_CORRUPT(b < 0, err, "definition level %d at entry %lld exceeds max %d",
-                      (int)def[b], (long long)b, (int)max_def);
+    PQT_CHECK_CORRUPT(b < 0, err, "definition level %d at entry %lld exceeds max %d", (int)def[b], (long long)b,
+                      (int)max_def);
   }
   if (rep) {
     int64_t b = first_out_of_range(rep, n, max_rep);
-    PQT_CHECK_CORRUPT(b < 0, err, "repetition level %d at entry %lld exceeds max %d",
-                      (int)rep[b], (long long)b, (int)max_rep);
+    PQT_CHECK_CORRUPT(b < 0, err, "repetition level %d at entry %lld exceeds max %d", (int)rep[b], (long long)b,
+                      (int)max_rep);
     if (max_rep > 0) {
       int16_t prev = *prev_def;
-      PQT_CHECK_CORRUPT(prev >= 0 || rep[0] == 0, err,
-                        "column chunk starts with repetition level %d (must be 0)",
+      PQT_CHECK_CORRUPT(prev >= 0 || rep[0] == 0, err, "column chunk starts with repetition level %d (must be 0)",
                         (int)rep[0]);
       for (int64_t i = 0; i < n; i++) {
         int16_t d = def ? def[i] : max_def;
@@ -87,8 +81,8 @@ int64_t pqt_levels_count_records(const int16_t *rep, int64_t n) {
   return c;
 }
 
-void pqt_levels_find_records(const int16_t *rep, int64_t n, int64_t max_records,
-                             bool data_ends_here, int64_t *n_entries, int64_t *n_records) {
+void pqt_levels_find_records(const int16_t *rep, int64_t n, int64_t max_records, bool data_ends_here,
+                             int64_t *n_entries, int64_t *n_records) {
   int64_t recs = 0, cut = 0;
   if (n > 0 && max_records > 0) {
     if (!rep) {

@@ -26,13 +26,11 @@ size_t pqt_bloom_optimal_bytes(int64_t ndv, double fpp) {
   return n;
 }
 
-pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc,
-                          pqt_error *err) {
+pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc, pqt_error *err) {
   memset(b, 0, sizeof *b);
   b->alloc = pqt_alloc_or_default(alloc);
   if (num_bytes < BLOOM_MIN_BYTES || num_bytes > BLOOM_MAX_BYTES || (num_bytes & (num_bytes - 1)))
-    return pqt_error_set(err, PQT_EINVAL, "bloom filter size %zu is not a power of two in [32, 128 MiB]",
-                         num_bytes);
+    return pqt_error_set(err, PQT_EINVAL, "bloom filter size %zu is not a power of two in [32, 128 MiB]", num_bytes);
   b->words = pqt_mem_calloc(b->alloc, num_bytes);
   if (!b->words) return pqt_nomem(err);
   b->n_blocks = (uint32_t)(num_bytes / 32);
@@ -90,8 +88,8 @@ pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err)
   return PQT_OK;
 }
 
-pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc,
-                           pqt_bloom *b, size_t *consumed, pqt_error *err) {
+pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc, pqt_bloom *b, size_t *consumed,
+                           pqt_error *err) {
   pqt_bloom_filter_header h;
   size_t used = 0;
   PQT_RETURN_NOT_OK(pqt_thrift_decode(&pqt_desc_bloom_filter_header, buf, len, &used, NULL, &h, err));

@@ -12,7 +12,7 @@
 
 typedef struct pqt_bloom {
   const pqt_allocator *alloc;
-  uint32_t *words;   /* n_blocks * 8 words, little-endian when serialized */
+  uint32_t *words; /* n_blocks * 8 words, little-endian when serialized */
   uint32_t n_blocks;
   size_t alloc_bytes; /* size of words as allocated (folding keeps it) */
 } pqt_bloom;
@@ -20,8 +20,7 @@ typedef struct pqt_bloom {
 /* Bytes for ndv distinct values at false-positive probability fpp: the
  * spec's formula rounded up to a power of two in [32, 128 MiB]. */
 size_t pqt_bloom_optimal_bytes(int64_t ndv, double fpp);
-pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc,
-                          pqt_error *err);
+pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc, pqt_error *err);
 void pqt_bloom_free(pqt_bloom *b);
 uint64_t pqt_bloom_hash(const void *p, size_t n);
 void pqt_bloom_insert(pqt_bloom *b, uint64_t hash);
@@ -39,7 +38,7 @@ void pqt_bloom_fold(pqt_bloom *b, size_t min_bytes);
 pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err);
 /* Reader helper: parse a filter at buf (header + bitset) into a view
  * (b->words points into a copy allocated with alloc). */
-pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc,
-                           pqt_bloom *b, size_t *consumed, pqt_error *err);
+pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc, pqt_bloom *b, size_t *consumed,
+                           pqt_error *err);
 
 #endif

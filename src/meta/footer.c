@@ -4,8 +4,8 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-pqt_status pqt_footer_locate(const uint8_t *head4, const uint8_t tail[PQT_FOOTER_TAIL_BYTES],
-                             uint64_t file_size, pqt_footer_location *loc, pqt_error *err) {
+pqt_status pqt_footer_locate(const uint8_t *head4, const uint8_t tail[PQT_FOOTER_TAIL_BYTES], uint64_t file_size,
+                             pqt_footer_location *loc, pqt_error *err) {
   if (file_size < 12)
     return pqt_corrupt(err, "file is %llu bytes, too small to be a Parquet file (needs at least 12)",
                        (unsigned long long)file_size);
@@ -24,8 +24,7 @@ pqt_status pqt_footer_locate(const uint8_t *head4, const uint8_t tail[PQT_FOOTER
   return PQT_OK;
 }
 
-pqt_status pqt_footer_decode(const uint8_t *buf, size_t len, pqt_arena *arena, pqt_file_metadata *md,
-                             pqt_error *err) {
+pqt_status pqt_footer_decode(const uint8_t *buf, size_t len, pqt_arena *arena, pqt_file_metadata *md, pqt_error *err) {
   pqt_status st = pqt_thrift_decode(&pqt_desc_file_metadata, buf, len, NULL, arena, md, err);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "footer");

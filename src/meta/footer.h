@@ -19,18 +19,17 @@
 typedef struct pqt_footer_location {
   uint64_t metadata_offset; /* where FileMetaData (or FileCryptoMetaData) starts */
   uint32_t metadata_len;
-  bool encrypted_footer;    /* "PARE" */
+  bool encrypted_footer; /* "PARE" */
 } pqt_footer_location;
 
 /* Validate the last 8 bytes of a file of file_size bytes and say where the
  * footer metadata lies. head4, when not NULL, is checked for the leading magic. */
-pqt_status pqt_footer_locate(const uint8_t *head4, const uint8_t tail[PQT_FOOTER_TAIL_BYTES],
-                             uint64_t file_size, pqt_footer_location *loc, pqt_error *err);
+pqt_status pqt_footer_locate(const uint8_t *head4, const uint8_t tail[PQT_FOOTER_TAIL_BYTES], uint64_t file_size,
+                             pqt_footer_location *loc, pqt_error *err);
 
 /* Decode FileMetaData from buf. Byte views in md point into buf, and lists
  * live in arena: both must outlive md. Checks the consistency a reader
  * relies on (non-negative counts and offsets, schema present). */
-pqt_status pqt_footer_decode(const uint8_t *buf, size_t len, pqt_arena *arena,
-                             pqt_file_metadata *md, pqt_error *err);
+pqt_status pqt_footer_decode(const uint8_t *buf, size_t len, pqt_arena *arena, pqt_file_metadata *md, pqt_error *err);
 
 #endif

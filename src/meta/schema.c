@@ -39,8 +39,9 @@
 #include "meta/schema.h"
 
 #define NAME_FMT "%.*s"
-#define NAME_ARG(e) (int)((e)->name.len > 64 ? 64 : ((e)->name.len < 0 ? 0 : (e)->name.len)), \
-                    (const char *)((e)->name.ptr ? (e)->name.ptr : (const uint8_t *)"")
+#define NAME_ARG(e)                                                         \
+  (int)((e)->name.len > 64 ? 64 : ((e)->name.len < 0 ? 0 : (e)->name.len)), \
+      (const char *)((e)->name.ptr ? (e)->name.ptr : (const uint8_t *)"")
 
 static void resolve_annotation(pqt_schema_node *node, const pqt_schema_element *e) {
   bool group = !node->is_leaf;
@@ -69,8 +70,8 @@ static void resolve_annotation(pqt_schema_node *node, const pqt_schema_element *
   }
   if (!have_logical && node->converted_type >= 0) {
     pqt_logical_type lt;
-    if (pqt_converted_to_logical(node->converted_type, PQT_HAS_FIELD(e, schema_element, scale), e->scale, PQT_HAS_FIELD(e, schema_element, precision),
-                                 e->precision, &lt))
+    if (pqt_converted_to_logical(node->converted_type, PQT_HAS_FIELD(e, schema_element, scale), e->scale,
+                                 PQT_HAS_FIELD(e, schema_element, precision), e->precision, &lt))
       node->logical = lt;
   }
   node->annotation_invalid = invalid;
@@ -139,15 +140,14 @@ typedef struct build_frame {
   int32_t remaining;
 } build_frame;
 
-pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_arena *arena,
-                            pqt_schema **out, pqt_error *err) {
+pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_arena *arena, pqt_schema **out,
+                            pqt_error *err) {
   return pqt_schema_build_limited(elems, n, PQT_SCHEMA_MAX_DEPTH, arena, out, err);
 }
 
 pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, int32_t max_depth, pqt_arena *arena,
                                     pqt_schema **out, pqt_error *err) {
-  if (!out || !arena || (n > 0 && !elems))
-    return pqt_error_set(err, PQT_EINVAL, "pqt_schema_build: NULL argument");
+  if (!out || !arena || (n > 0 && !elems)) return pqt_error_set(err, PQT_EINVAL, "pqt_schema_build: NULL argument");
   if (max_depth < 1 || max_depth > PQT_SCHEMA_MAX_DEPTH)
     return pqt_error_set(err, PQT_EINVAL, "pqt_schema_build: depth limit %d outside 1..%d", (int)max_depth,
                          PQT_SCHEMA_MAX_DEPTH);
@@ -177,29 +177,26 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
     PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, name), err, "schema element %d: the required name is missing",
                       (int)i);
     PQT_CHECK_CORRUPT(e->name.len >= 0 && (e->name.len == 0 || e->name.ptr), err,
-                      "schema element %d: bad name length %lld", (int)i,
-                      (long long)e->name.len);
+                      "schema element %d: bad name length %lld", (int)i, (long long)e->name.len);
     if (i > 0 && sp == 0)
       return pqt_corrupt(err,
-                         "schema element %d (\"" NAME_FMT "\"): the root's children end at "
+                         "schema element %d (\"" NAME_FMT
+                         "\"): the root's children end at "
                          "element %d but %d elements remain",
                          (int)i, NAME_ARG(e), (int)i - 1, (int)(n - i));
     PQT_CHECK_CORRUPT(!PQT_HAS_FIELD(e, schema_element, num_children) || e->num_children >= 0, err,
-                      "schema element %d (\"" NAME_FMT "\"): negative num_children %d", (int)i,
-                      NAME_ARG(e), (int)e->num_children);
+                      "schema element %d (\"" NAME_FMT "\"): negative num_children %d", (int)i, NAME_ARG(e),
+                      (int)e->num_children);
     bool group = PQT_HAS_FIELD(e, schema_element, num_children) && e->num_children > 0;
     if (i == 0) {
       PQT_CHECK_CORRUPT(group || !PQT_HAS_FIELD(e, schema_element, type), err,
-                        "schema element 0 (\"" NAME_FMT "\"): the root is not a group",
-                        NAME_ARG(e));
+                        "schema element 0 (\"" NAME_FMT "\"): the root is not a group", NAME_ARG(e));
     } else {
       PQT_CHECK_CORRUPT(group || PQT_HAS_FIELD(e, schema_element, type), err,
-                        "schema element %d (\"" NAME_FMT "\"): neither a type nor children",
-                        (int)i, NAME_ARG(e));
+                        "schema element %d (\"" NAME_FMT "\"): neither a type nor children", (int)i, NAME_ARG(e));
     }
 
-    char *name = pqt_arena_strdup(arena, e->name.len ? (const char *)e->name.ptr : "",
-                                  (size_t)e->name.len);
+    char *name = pqt_arena_strdup(arena, e->name.len ? (const char *)e->name.ptr : "", (size_t)e->name.len);
     if (!name) return pqt_nomem(err);
     node->name = name;
     node->name_len = (size_t)e->name.len;
@@ -219,8 +216,7 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
       if (--top->remaining == 0) sp--;
     }
     if (node->depth > max_depth)
-      return pqt_error_set(err, PQT_ELIMIT,
-                           "schema element %d (\"" NAME_FMT "\"): nesting deeper than %d levels%s",
+      return pqt_error_set(err, PQT_ELIMIT, "schema element %d (\"" NAME_FMT "\"): nesting deeper than %d levels%s",
                            (int)i, NAME_ARG(e), (int)max_depth,
                            max_depth < PQT_SCHEMA_MAX_DEPTH ? " (max_nesting_depth)" : "");
 
@@ -229,15 +225,15 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
       node->repetition = -1;
     } else {
       PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, repetition_type), err,
-                        "schema element %d (\"" NAME_FMT "\"): repetition_type is missing",
-                        (int)i, NAME_ARG(e));
-      PQT_CHECK_CORRUPT(e->repetition_type >= PQT_REQUIRED && e->repetition_type <= PQT_VECTOR,
-                        err, "schema element %d (\"" NAME_FMT "\"): repetition_type %d out of range",
-                        (int)i, NAME_ARG(e), (int)e->repetition_type);
+                        "schema element %d (\"" NAME_FMT "\"): repetition_type is missing", (int)i, NAME_ARG(e));
+      PQT_CHECK_CORRUPT(e->repetition_type >= PQT_REQUIRED && e->repetition_type <= PQT_VECTOR, err,
+                        "schema element %d (\"" NAME_FMT "\"): repetition_type %d out of range", (int)i, NAME_ARG(e),
+                        (int)e->repetition_type);
       node->repetition = e->repetition_type;
       if (node->repetition == PQT_VECTOR) {
         PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, vector_length) && e->vector_length > 0, err,
-                          "schema element %d (\"" NAME_FMT "\"): VECTOR repetition needs a "
+                          "schema element %d (\"" NAME_FMT
+                          "\"): VECTOR repetition needs a "
                           "positive vector_length",
                           (int)i, NAME_ARG(e));
         node->vector_length = e->vector_length;
@@ -247,12 +243,13 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
     /* Type. */
     if (node->is_leaf) {
       PQT_CHECK_CORRUPT(e->type >= PQT_BOOLEAN && e->type <= PQT_FIXED_LEN_BYTE_ARRAY, err,
-                        "schema element %d (\"" NAME_FMT "\"): physical type %d out of range",
-                        (int)i, NAME_ARG(e), (int)e->type);
+                        "schema element %d (\"" NAME_FMT "\"): physical type %d out of range", (int)i, NAME_ARG(e),
+                        (int)e->type);
       node->physical_type = e->type;
       if (e->type == PQT_FIXED_LEN_BYTE_ARRAY) {
         PQT_CHECK_CORRUPT(PQT_HAS_FIELD(e, schema_element, type_length) && e->type_length > 0, err,
-                          "schema element %d (\"" NAME_FMT "\"): FIXED_LEN_BYTE_ARRAY needs a "
+                          "schema element %d (\"" NAME_FMT
+                          "\"): FIXED_LEN_BYTE_ARRAY needs a "
                           "positive type_length",
                           (int)i, NAME_ARG(e));
         node->type_length = e->type_length;
@@ -269,8 +266,7 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
       int rep = node->repetition;
       node->max_def = (int16_t)(parent->max_def + (rep == PQT_OPTIONAL || rep == PQT_REPEATED));
       node->max_rep = (int16_t)(parent->max_rep + (rep == PQT_REPEATED));
-      node->repeated_ancestor_def =
-          rep == PQT_REPEATED ? node->max_def : parent->repeated_ancestor_def;
+      node->repeated_ancestor_def = rep == PQT_REPEATED ? node->max_def : parent->repeated_ancestor_def;
       prefix[i] = prefix[parent->index] + node->name_len + 1;
     }
     if (node->is_leaf) {
@@ -281,7 +277,8 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
       path_bytes += (size_t)node->depth * sizeof(char *) + prefix[i];
       if (path_bytes > PQT_SCHEMA_MAX_PATH_BYTES)
         return pqt_error_set(err, PQT_ELIMIT,
-                             "schema element %d (\"" NAME_FMT "\"): leaf paths need more than "
+                             "schema element %d (\"" NAME_FMT
+                             "\"): leaf paths need more than "
                              "%zu bytes",
                              (int)i, NAME_ARG(e), (size_t)PQT_SCHEMA_MAX_PATH_BYTES);
     }
@@ -293,7 +290,8 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
       int32_t nc = e->num_children;
       if (next_slot + nc > (int64_t)n - 1)
         return pqt_corrupt(err,
-                           "schema element %d (\"" NAME_FMT "\"): num_children %d is more than "
+                           "schema element %d (\"" NAME_FMT
+                           "\"): num_children %d is more than "
                            "the %d elements that follow can provide",
                            (int)i, NAME_ARG(e), (int)nc, (int)(n - 1 - next_slot));
       node->children = slots + next_slot;
@@ -306,10 +304,10 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
   if (sp != 0) {
     const pqt_schema_element *e = &elems[stack[sp - 1].node];
     return pqt_corrupt(err,
-                       "schema element %d (\"" NAME_FMT "\"): %d of its num_children=%d are "
+                       "schema element %d (\"" NAME_FMT
+                       "\"): %d of its num_children=%d are "
                        "missing at the end of the list",
-                       (int)stack[sp - 1].node, NAME_ARG(e), (int)stack[sp - 1].remaining,
-                       (int)e->num_children);
+                       (int)stack[sp - 1].node, NAME_ARG(e), (int)stack[sp - 1].remaining, (int)e->num_children);
   }
 
   /* Leaf ranges (children follow their parent, so a reverse sweep works). */
@@ -327,8 +325,7 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
   }
 
   /* Leaves and their paths, in one block. */
-  pqt_schema_node **leaves = pqt_arena_array(arena, n_leaves ? (size_t)n_leaves : 1,
-                                             sizeof *leaves);
+  pqt_schema_node **leaves = pqt_arena_array(arena, n_leaves ? (size_t)n_leaves : 1, sizeof *leaves);
   const char **ptrs = pqt_arena_array(arena, n_path_ptrs ? n_path_ptrs : 1, sizeof *ptrs);
   char *chars = pqt_arena_alloc(arena, n_path_chars ? n_path_chars : 1);
   if (!leaves || !ptrs || !chars) return pqt_nomem(err);
@@ -371,8 +368,7 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
   return PQT_OK;
 }
 
-bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *parts,
-                                 int32_t n_parts) {
+bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *parts, int32_t n_parts) {
   if (!node || n_parts < 0 || node->depth != n_parts || (n_parts > 0 && !parts)) return false;
   const pqt_schema_node *a = node;
   for (int32_t k = n_parts; k > 0; k--, a = a->parent) {
@@ -384,8 +380,7 @@ bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *p
   return true;
 }
 
-const pqt_schema_node *pqt_schema_find_leaf(const pqt_schema *s, const pqt_bytes *parts,
-                                            int32_t n_parts) {
+const pqt_schema_node *pqt_schema_find_leaf(const pqt_schema *s, const pqt_bytes *parts, int32_t n_parts) {
   if (!s) return NULL;
   for (int32_t c = 0; c < s->n_leaves; c++)
     if (pqt_schema_node_path_equals(s->leaves[c], parts, n_parts)) return s->leaves[c];

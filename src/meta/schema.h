@@ -39,8 +39,8 @@
  *     set) and the column is read as its physical type, as Arrow does. An
  *     invalid LogicalType falls back to the ConvertedType when that one is
  *     valid. A LogicalType union member this version does not know is
- *     treated as absent (the ConvertedType, if any, applies). A LIST/MAP annotation on a group whose shape does not fit is
- *     ignored: the group reads as a struct.
+ *     treated as absent (the ConvertedType, if any, applies). A LIST/MAP annotation on a group whose shape does not fit
+ * is ignored: the group reads as a struct.
  */
 #ifndef PQT_META_SCHEMA_H
 #define PQT_META_SCHEMA_H
@@ -64,16 +64,16 @@ typedef enum pqt_node_kind {
 
 typedef struct pqt_schema_node pqt_schema_node;
 struct pqt_schema_node {
-  const char *name;        /* NUL-terminated copy in the arena */
+  const char *name; /* NUL-terminated copy in the arena */
   size_t name_len;
-  int32_t index;           /* position in the flat element list */
+  int32_t index;                  /* position in the flat element list */
   const pqt_schema_element *elem; /* the source element (caller keeps it alive) */
 
-  int32_t repetition;      /* PQT_REQUIRED..PQT_VECTOR; -1 for the root */
+  int32_t repetition; /* PQT_REQUIRED..PQT_VECTOR; -1 for the root */
   bool is_leaf;
-  int32_t physical_type;   /* PQT_BOOLEAN..; -1 for groups */
-  int32_t type_length;     /* FLBA byte width; -1 when not FLBA */
-  int32_t vector_length;   /* for VECTOR repetition; else 0 */
+  int32_t physical_type; /* PQT_BOOLEAN..; -1 for groups */
+  int32_t type_length;   /* FLBA byte width; -1 when not FLBA */
+  int32_t vector_length; /* for VECTOR repetition; else 0 */
   bool has_field_id;
   int32_t field_id;
 
@@ -88,8 +88,8 @@ struct pqt_schema_node {
   pqt_schema_node *parent; /* NULL for the root */
   pqt_schema_node **children;
   int32_t n_children;
-  int32_t child_index;     /* position among the parent's children */
-  int32_t depth;           /* root 0 */
+  int32_t child_index; /* position among the parent's children */
+  int32_t depth;       /* root 0 */
 
   /* Dremel levels of this node (root 0/0). repeated_ancestor_def is the max
    * definition level of the nearest REPEATED node on the path root..this node
@@ -134,33 +134,31 @@ struct pqt_schema_node {
 
 typedef struct pqt_schema {
   pqt_schema_node *root;
-  pqt_schema_node *nodes;   /* all nodes, in element (depth-first) order */
+  pqt_schema_node *nodes; /* all nodes, in element (depth-first) order */
   int32_t n_nodes;
   pqt_schema_node **leaves; /* leaf columns in order */
   int32_t n_leaves;
-  int16_t max_def;          /* over all leaves */
+  int16_t max_def; /* over all leaves */
   int16_t max_rep;
 } pqt_schema;
 
 /* Build the tree from the flat depth-first list. All memory (nodes, names,
  * paths) comes from `arena`; `elems` must outlive the schema (nodes point to
  * their element, whose byte views point into the footer). */
-pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n,
-                            pqt_arena *arena, pqt_schema **out, pqt_error *err);
+pqt_status pqt_schema_build(const pqt_schema_element *elems, int32_t n, pqt_arena *arena, pqt_schema **out,
+                            pqt_error *err);
 /* The same, refusing (PQT_ELIMIT) nodes deeper than max_depth (1..
  * PQT_SCHEMA_MAX_DEPTH; the root's children are depth 1): the reader's
  * pqt_read_options.max_nesting_depth. */
-pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, int32_t max_depth,
-                                    pqt_arena *arena, pqt_schema **out, pqt_error *err);
+pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, int32_t max_depth, pqt_arena *arena,
+                                    pqt_schema **out, pqt_error *err);
 
 /* Does this node's path (names below the root) equal parts[0..n_parts)?
  * O(depth), no allocation: use it to check ColumnMetaData.path_in_schema of
  * column i against s->leaves[i]. */
-bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *parts,
-                                 int32_t n_parts);
+bool pqt_schema_node_path_equals(const pqt_schema_node *node, const pqt_bytes *parts, int32_t n_parts);
 /* Find a leaf by its path parts; NULL if absent. O(leaves * depth). */
-const pqt_schema_node *pqt_schema_find_leaf(const pqt_schema *s, const pqt_bytes *parts,
-                                            int32_t n_parts);
+const pqt_schema_node *pqt_schema_find_leaf(const pqt_schema *s, const pqt_bytes *parts, int32_t n_parts);
 
 /* Short names for enums ("INT32", "OPTIONAL", "TIMESTAMP_MILLIS", "LIST");
  * "?" when out of range. */
@@ -175,24 +173,22 @@ const char *pqt_node_kind_name(pqt_node_kind k);
  * Returns true and sets *ct (and *scale, *precision for DECIMAL) when a
  * ConvertedType exists; false for TIME/TIMESTAMP(NANOS), UUID, FLOAT16,
  * UNKNOWN, VARIANT, GEOMETRY, GEOGRAPHY, VECTOR, unknown members. */
-bool pqt_logical_to_converted(const pqt_logical_type *lt, int32_t *ct, int32_t *scale,
-                              int32_t *precision);
+bool pqt_logical_to_converted(const pqt_logical_type *lt, int32_t *ct, int32_t *scale, int32_t *precision);
 
 /* ConvertedType -> LogicalType for readers (backward-compatibility tables).
  * DECIMAL needs has_precision (scale defaults to 0). Returns false (and
  * zeroes *out) for INTERVAL, MAP_KEY_VALUE, out-of-range values and DECIMAL
  * without precision. */
-bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale,
-                              bool has_precision, int32_t precision, pqt_logical_type *out);
+bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale, bool has_precision, int32_t precision,
+                              pqt_logical_type *out);
 
 /* May logical type `lt` annotate a node of this shape? is_group selects a
  * group (physical ignored). On false, *why (if not NULL) gets a static reason. */
-bool pqt_logical_type_fits(const pqt_logical_type *lt, bool is_group, int32_t physical,
-                           int32_t type_length, const char **why);
+bool pqt_logical_type_fits(const pqt_logical_type *lt, bool is_group, int32_t physical, int32_t type_length,
+                           const char **why);
 /* The same for a ConvertedType (with the element's scale/precision). */
-bool pqt_converted_type_fits(int32_t ct, bool is_group, int32_t physical,
-                             int32_t type_length, bool has_precision, int32_t precision,
-                             int32_t scale, const char **why);
+bool pqt_converted_type_fits(int32_t ct, bool is_group, int32_t physical, int32_t type_length, bool has_precision,
+                             int32_t precision, int32_t scale, const char **why);
 
 /* Largest DECIMAL precision a FIXED_LEN_BYTE_ARRAY of n bytes can hold:
  * floor(log10(2^(8n-1) - 1)). 0 for n <= 0. */
@@ -217,13 +213,12 @@ pqt_status pqt_schema_to_text(const pqt_schema *s, pqt_buf *out, pqt_error *err)
 
 /* Append the annotation of one element as printed inside "(...)" (without
  * the parentheses); appends nothing when the element has none. */
-pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
-                                      pqt_error *err);
+pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out, pqt_error *err);
 
 /* Parse the message syntax into a flat element list (root first) allocated
  * in `arena`, with LogicalType and the matching ConvertedType (and DECIMAL
  * scale/precision) both set. Errors are PQT_EINVAL "line L, column C: ...". */
-pqt_status pqt_schema_parse(const char *text, size_t len, pqt_arena *arena,
-                            pqt_schema_element **elems_out, int32_t *n_out, pqt_error *err);
+pqt_status pqt_schema_parse(const char *text, size_t len, pqt_arena *arena, pqt_schema_element **elems_out,
+                            int32_t *n_out, pqt_error *err);
 
 #endif /* PQT_META_SCHEMA_H */

@@ -1,10 +1,9 @@
 /*
  * meta/schema_text.c: the schema message syntax (print and parse).
  *
- * Spec: the schema notation used throughout parquet-format's documents and the walkthrough in tests/fixtures/seed004.md (e.g.
- * "optional group my_list (LIST) { repeated group list { ... } }"), which is
- * the syntax of parquet-java's MessageTypeParser and the toString of its
- * LogicalTypeAnnotation. Written from those examples; no code is shared.
+ * Spec: the schema notation used throughout parquet-format's documents and the walkthrough in tests/fixtures/seed004.md
+ * (e.g. "optional group my_list (LIST) { repeated group list { ... } }"), which is the syntax of parquet-java's
+ * MessageTypeParser and the toString of its LogicalTypeAnnotation. Written from those examples; no code is shared.
  *
  * Grammar (keywords and annotation names are case-insensitive; whitespace
  * and comments, "//" or "#" to the end of a line, separate tokens):
@@ -52,9 +51,17 @@
 static bool name_byte_plain(uint8_t c) {
   if (c < 0x21 || c == 0x7f) return false;
   switch (c) {
-    case ';': case '{': case '}': case '(': case ')': case '=': case ',':
-    case '[': case ']': case '`': case '"':
-      return false;
+    case ';':
+    case '{':
+    case '}':
+    case '(':
+    case ')':
+    case '=':
+    case ',':
+    case '[':
+    case ']':
+    case '`':
+    case '"': return false;
     default: return true;
   }
 }
@@ -66,8 +73,7 @@ static bool name_needs_quotes(const uint8_t *p, size_t n) {
   return false;
 }
 
-static pqt_status append_quoted(pqt_buf *out, const uint8_t *p, size_t n, char q,
-                                pqt_error *err) {
+static pqt_status append_quoted(pqt_buf *out, const uint8_t *p, size_t n, char q, pqt_error *err) {
   PQT_RETURN_NOT_OK(pqt_buf_append(out, &q, 1, err));
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
@@ -99,8 +105,8 @@ static bool crs_plain(pqt_bytes b) {
   if (b.len <= 0) return false;
   for (int64_t i = 0; i < b.len; i++) {
     uint8_t c = b.ptr[i];
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == ':' || c == '.' || c == '/' || c == '+' || c == '-';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':' ||
+              c == '.' || c == '/' || c == '+' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -108,8 +114,7 @@ static bool crs_plain(pqt_bytes b) {
 
 static pqt_status append_crs(pqt_buf *out, pqt_bytes b, pqt_error *err) {
   if (crs_plain(b)) return pqt_buf_append(out, b.ptr, (size_t)b.len, err);
-  return append_quoted(out, b.len > 0 ? b.ptr : (const uint8_t *)"", b.len > 0 ? (size_t)b.len : 0,
-                       '"', err);
+  return append_quoted(out, b.len > 0 ? b.ptr : (const uint8_t *)"", b.len > 0 ? (size_t)b.len : 0, '"', err);
 }
 
 static const char *const k_units[] = {"?", "MILLIS", "MICROS", "NANOS"};
@@ -120,8 +125,7 @@ static const char *unit_name(const pqt_time_unit *u) {
   return (w >= 1 && w <= 3 && (u->isset & (u->isset - 1)) == 0) ? k_units[w] : "?";
 }
 
-pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
-                                      pqt_error *err) {
+pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out, pqt_error *err) {
   if (PQT_HAS_FIELD(e, schema_element, logical_type) && e->logical_type.isset != 0) {
     const pqt_logical_type *lt = &e->logical_type;
     switch (pqt_union_which(lt->isset)) {
@@ -130,8 +134,7 @@ pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
       case PQT_LT_LIST: return pqt_buf_printf(out, err, "LIST");
       case PQT_LT_ENUM: return pqt_buf_printf(out, err, "ENUM");
       case PQT_LT_DECIMAL:
-        return pqt_buf_printf(out, err, "DECIMAL(%d,%d)", (int)lt->decimal.precision,
-                              (int)lt->decimal.scale);
+        return pqt_buf_printf(out, err, "DECIMAL(%d,%d)", (int)lt->decimal.precision, (int)lt->decimal.scale);
       case PQT_LT_DATE: return pqt_buf_printf(out, err, "DATE");
       case PQT_LT_TIME:
         return pqt_buf_printf(out, err, "TIME(%s,%s)", unit_name(&lt->time.unit),
@@ -167,8 +170,7 @@ pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
         if (PQT_HAS_FIELD(g, geography_type, algorithm)) {
           if (g->algorithm >= 0 && g->algorithm <= PQT_EDGE_KARNEY)
             PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, ",%s", k_algos[g->algorithm]));
-          else
-            PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, ",%d", (int)g->algorithm));
+          else PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, ",%d", (int)g->algorithm));
         }
         return pqt_buf_printf(out, err, ")");
       }
@@ -180,22 +182,19 @@ pqt_status pqt_schema_annotation_text(const pqt_schema_element *e, pqt_buf *out,
     if (ct == PQT_CT_DECIMAL && PQT_HAS_FIELD(e, schema_element, precision))
       return pqt_buf_printf(out, err, "DECIMAL(%d,%d)", (int)e->precision,
                             PQT_HAS_FIELD(e, schema_element, scale) ? (int)e->scale : 0);
-    if (ct >= 0 && ct <= PQT_CT_INTERVAL)
-      return pqt_buf_printf(out, err, "%s", pqt_converted_type_name(ct));
+    if (ct >= 0 && ct <= PQT_CT_INTERVAL) return pqt_buf_printf(out, err, "%s", pqt_converted_type_name(ct));
     return pqt_buf_printf(out, err, "ConvertedType(%d)", (int)ct);
   }
   return PQT_OK;
 }
 
-static const char *const k_prim_lower[] = {"boolean", "int32", "int64", "int96",
-                                           "float",   "double", "binary",
-                                           "fixed_len_byte_array"};
+static const char *const k_prim_lower[] = {"boolean", "int32",  "int64",  "int96",
+                                           "float",   "double", "binary", "fixed_len_byte_array"};
 static const char *const k_rep_lower[] = {"required", "optional", "repeated", "vector"};
 
 static pqt_status print_node_line(const pqt_schema_node *node, pqt_buf *out, pqt_error *err) {
   const pqt_schema_element *e = node->elem;
-  PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "%*s%s ", node->depth * 2, "",
-                                   k_rep_lower[node->repetition]));
+  PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "%*s%s ", node->depth * 2, "", k_rep_lower[node->repetition]));
   if (!node->is_leaf) {
     PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "group "));
   } else if (node->physical_type == PQT_FIXED_LEN_BYTE_ARRAY) {
@@ -204,8 +203,7 @@ static pqt_status print_node_line(const pqt_schema_node *node, pqt_buf *out, pqt
     PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, "%s ", k_prim_lower[node->physical_type]));
   }
   PQT_RETURN_NOT_OK(append_name(out, node->name, node->name_len, err));
-  if (node->repetition == PQT_VECTOR)
-    PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, " [%d]", (int)node->vector_length));
+  if (node->repetition == PQT_VECTOR) PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, " [%d]", (int)node->vector_length));
   size_t before = out->len;
   PQT_RETURN_NOT_OK(pqt_buf_printf(out, err, " ("));
   size_t mark = out->len;
@@ -270,13 +268,10 @@ static pqt_status perr(parser *ps, const tok *t, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return pqt_error_set(ps->err, PQT_EINVAL, "schema text line %d, column %d: %s", t->line,
-                       t->col, msg);
+  return pqt_error_set(ps->err, PQT_EINVAL, "schema text line %d, column %d: %s", t->line, t->col, msg);
 }
 
-static bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 static void skip_space(parser *ps) {
   while (ps->pos < ps->len) {
@@ -314,9 +309,15 @@ static pqt_status next_tok(parser *ps, tok *t) {
       if (i >= ps->len) return perr(ps, t, "unterminated %s", c == '`' ? "quoted name" : "string");
       char d = ps->text[i];
       if (d == '\n') return perr(ps, t, "line break inside a %s", c == '`' ? "quoted name" : "string");
-      if (d == '\\') { i += 2; continue; }
+      if (d == '\\') {
+        i += 2;
+        continue;
+      }
       if (d == c) {
-        if (c == '`' && i + 1 < ps->len && ps->text[i + 1] == '`') { i += 2; continue; }
+        if (c == '`' && i + 1 < ps->len && ps->text[i + 1] == '`') {
+          i += 2;
+          continue;
+        }
         break;
       }
       i++;
@@ -327,8 +328,7 @@ static pqt_status next_tok(parser *ps, tok *t) {
     return PQT_OK;
   }
   if (!name_byte_plain((uint8_t)c)) {
-    if ((uint8_t)c < 0x20 || c == 0x7f) return perr(ps, t, "unexpected control byte 0x%02x",
-                                                   (unsigned)(uint8_t)c);
+    if ((uint8_t)c < 0x20 || c == 0x7f) return perr(ps, t, "unexpected control byte 0x%02x", (unsigned)(uint8_t)c);
     t->type = T_PUNCT;
     t->n = 1;
     ps->pos++;
@@ -359,9 +359,8 @@ static bool tok_punct(const tok *t, char c) { return t->type == T_PUNCT && t->p[
 static pqt_status expect_punct(parser *ps, tok *t, char c, const char *what) {
   PQT_RETURN_NOT_OK(next_tok(ps, t));
   if (!tok_punct(t, c))
-    return perr(ps, t, "expected '%c' %s, found %s%.*s%s", c, what,
-                t->type == T_EOF ? "the end of the text" : "'", (int)(t->n > 40 ? 40 : t->n),
-                t->p, t->type == T_EOF ? "" : "'");
+    return perr(ps, t, "expected '%c' %s, found %s%.*s%s", c, what, t->type == T_EOF ? "the end of the text" : "'",
+                (int)(t->n > 40 ? 40 : t->n), t->p, t->type == T_EOF ? "" : "'");
   return PQT_OK;
 }
 
@@ -387,8 +386,15 @@ static pqt_status tok_bytes(parser *ps, const tok *t, pqt_bytes *out) {
   size_t o = 0;
   for (size_t i = 1; i + 1 < t->n; i++) {
     char c = t->p[i];
-    if (c == q) { buf[o++] = q; i++; continue; } /* `` inside a quoted name */
-    if (c != '\\') { buf[o++] = c; continue; }
+    if (c == q) {
+      buf[o++] = q;
+      i++;
+      continue;
+    } /* `` inside a quoted name */
+    if (c != '\\') {
+      buf[o++] = c;
+      continue;
+    }
     char d = t->p[++i];
     if (d == 'x') {
       int h = i + 2 < t->n ? hexval(t->p[i + 1]) : -1;
@@ -410,9 +416,8 @@ static pqt_status tok_bytes(parser *ps, const tok *t, pqt_bytes *out) {
 static pqt_status parse_name(parser *ps, tok *t, pqt_bytes *out) {
   PQT_RETURN_NOT_OK(next_tok(ps, t));
   if (t->type != T_WORD && t->type != T_QNAME)
-    return perr(ps, t, "expected a name, found %s%.*s%s",
-                t->type == T_EOF ? "the end of the text" : "'", (int)(t->n > 40 ? 40 : t->n),
-                t->p, t->type == T_EOF ? "" : "'");
+    return perr(ps, t, "expected a name, found %s%.*s%s", t->type == T_EOF ? "the end of the text" : "'",
+                (int)(t->n > 40 ? 40 : t->n), t->p, t->type == T_EOF ? "" : "'");
   return tok_bytes(ps, t, out);
 }
 
@@ -421,13 +426,15 @@ static pqt_status parse_int(parser *ps, tok *t, int32_t *v, const char *what) {
   if (t->type != T_WORD) return perr(ps, t, "expected %s", what);
   size_t i = 0;
   bool neg = false;
-  if (t->p[0] == '-' || t->p[0] == '+') { neg = t->p[0] == '-'; i = 1; }
+  if (t->p[0] == '-' || t->p[0] == '+') {
+    neg = t->p[0] == '-';
+    i = 1;
+  }
   if (i == t->n) return perr(ps, t, "expected %s", what);
   int64_t x = 0;
   for (; i < t->n; i++) {
     char c = t->p[i];
-    if (c < '0' || c > '9') return perr(ps, t, "expected %s, found '%.*s'", what,
-                                        (int)(t->n > 40 ? 40 : t->n), t->p);
+    if (c < '0' || c > '9') return perr(ps, t, "expected %s, found '%.*s'", what, (int)(t->n > 40 ? 40 : t->n), t->p);
     x = x * 10 + (c - '0');
     if (x > (int64_t)INT32_MAX + 1) return perr(ps, t, "%s out of range", what);
   }
@@ -444,14 +451,23 @@ typedef struct ann_args {
 } ann_args;
 
 static pqt_status parse_bool(parser *ps, const tok *t, bool *b) {
-  if (tok_is(t, "true")) { *b = true; return PQT_OK; }
-  if (tok_is(t, "false")) { *b = false; return PQT_OK; }
+  if (tok_is(t, "true")) {
+    *b = true;
+    return PQT_OK;
+  }
+  if (tok_is(t, "false")) {
+    *b = false;
+    return PQT_OK;
+  }
   return perr(ps, t, "expected true or false");
 }
 
 static pqt_status parse_unit(parser *ps, const tok *t, pqt_time_unit *u) {
   for (int k = 1; k <= 3; k++)
-    if (tok_is(t, k_units[k])) { u->isset = 1u << k; return PQT_OK; }
+    if (tok_is(t, k_units[k])) {
+      u->isset = 1u << k;
+      return PQT_OK;
+    }
   return perr(ps, t, "expected a time unit (MILLIS, MICROS or NANOS)");
 }
 
@@ -469,25 +485,38 @@ static pqt_status int_arg(parser *ps, const tok *t, int32_t *v, const char *what
   return PQT_OK;
 }
 
-static const struct { const char *name; int32_t ct; } k_legacy[] = {
-    {"UTF8", PQT_CT_UTF8}, {"MAP_KEY_VALUE", PQT_CT_MAP_KEY_VALUE},
-    {"TIME_MILLIS", PQT_CT_TIME_MILLIS}, {"TIME_MICROS", PQT_CT_TIME_MICROS},
-    {"TIMESTAMP_MILLIS", PQT_CT_TIMESTAMP_MILLIS}, {"TIMESTAMP_MICROS", PQT_CT_TIMESTAMP_MICROS},
-    {"UINT_8", PQT_CT_UINT_8}, {"UINT_16", PQT_CT_UINT_16}, {"UINT_32", PQT_CT_UINT_32},
-    {"UINT_64", PQT_CT_UINT_64}, {"INT_8", PQT_CT_INT_8}, {"INT_16", PQT_CT_INT_16},
-    {"INT_32", PQT_CT_INT_32}, {"INT_64", PQT_CT_INT_64}, {"INTERVAL", PQT_CT_INTERVAL},
+static const struct {
+  const char *name;
+  int32_t ct;
+} k_legacy[] = {
+    {"UTF8", PQT_CT_UTF8},
+    {"MAP_KEY_VALUE", PQT_CT_MAP_KEY_VALUE},
+    {"TIME_MILLIS", PQT_CT_TIME_MILLIS},
+    {"TIME_MICROS", PQT_CT_TIME_MICROS},
+    {"TIMESTAMP_MILLIS", PQT_CT_TIMESTAMP_MILLIS},
+    {"TIMESTAMP_MICROS", PQT_CT_TIMESTAMP_MICROS},
+    {"UINT_8", PQT_CT_UINT_8},
+    {"UINT_16", PQT_CT_UINT_16},
+    {"UINT_32", PQT_CT_UINT_32},
+    {"UINT_64", PQT_CT_UINT_64},
+    {"INT_8", PQT_CT_INT_8},
+    {"INT_16", PQT_CT_INT_16},
+    {"INT_32", PQT_CT_INT_32},
+    {"INT_64", PQT_CT_INT_64},
+    {"INTERVAL", PQT_CT_INTERVAL},
 };
 
-static const struct { const char *name; int lt; } k_simple[] = {
-    {"STRING", PQT_LT_STRING}, {"MAP", PQT_LT_MAP},         {"LIST", PQT_LT_LIST},
-    {"ENUM", PQT_LT_ENUM},     {"DATE", PQT_LT_DATE},       {"JSON", PQT_LT_JSON},
-    {"BSON", PQT_LT_BSON},     {"UUID", PQT_LT_UUID},       {"FLOAT16", PQT_LT_FLOAT16},
-    {"UNKNOWN", PQT_LT_UNKNOWN}, {"VECTOR", PQT_LT_VECTOR},
+static const struct {
+  const char *name;
+  int lt;
+} k_simple[] = {
+    {"STRING", PQT_LT_STRING},   {"MAP", PQT_LT_MAP},         {"LIST", PQT_LT_LIST},     {"ENUM", PQT_LT_ENUM},
+    {"DATE", PQT_LT_DATE},       {"JSON", PQT_LT_JSON},       {"BSON", PQT_LT_BSON},     {"UUID", PQT_LT_UUID},
+    {"FLOAT16", PQT_LT_FLOAT16}, {"UNKNOWN", PQT_LT_UNKNOWN}, {"VECTOR", PQT_LT_VECTOR},
 };
 
 /* After "(" of an annotation: NAME [ "(" args ")" ] ")". Fills e. */
-static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_group,
-                                   tok *name_tok) {
+static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_group, tok *name_tok) {
   tok t;
   PQT_RETURN_NOT_OK(next_tok(ps, name_tok));
   if (name_tok->type != T_WORD) return perr(ps, name_tok, "expected an annotation name");
@@ -524,13 +553,12 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
   memset(lt, 0, sizeof *lt);
   int32_t legacy = -1;
   bool done = false;
-#define NEED_ARGS(lo, hi)                                                                \
-  do {                                                                                   \
-    if (args.n < (lo) || args.n > (hi))                                                  \
-      return perr(ps, nt, "%.*s takes %d to %d parameters, got %d", (int)nt->n, nt->p, \
-                  (lo), (hi), args.n);                                                   \
-    for (int a_ = 0; a_ < args.n && a_ < (lo); a_++)                                     \
-      if (args.a[a_].type == T_EOF) return perr(ps, &args.a[a_], "missing parameter");   \
+#define NEED_ARGS(lo, hi)                                                                                   \
+  do {                                                                                                      \
+    if (args.n < (lo) || args.n > (hi))                                                                     \
+      return perr(ps, nt, "%.*s takes %d to %d parameters, got %d", (int)nt->n, nt->p, (lo), (hi), args.n); \
+    for (int a_ = 0; a_ < args.n && a_ < (lo); a_++)                                                        \
+      if (args.a[a_].type == T_EOF) return perr(ps, &args.a[a_], "missing parameter");                      \
   } while (0)
 
   for (size_t k = 0; k < sizeof k_simple / sizeof k_simple[0] && !done; k++) {
@@ -589,13 +617,19 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     }
   } else if (tok_is(nt, "GEOMETRY") || tok_is(nt, "GEOGRAPHY")) {
     bool geo = tok_is(nt, "GEOGRAPHY");
-    if (geo) NEED_ARGS(0, 2); else NEED_ARGS(0, 1);
+    if (geo) NEED_ARGS(0, 2);
+    else NEED_ARGS(0, 1);
     PQT_SET(lt, geo ? PQT_LT_GEOGRAPHY : PQT_LT_GEOMETRY);
     if (args.n >= 1 && args.a[0].type != T_EOF) {
       pqt_bytes crs;
       PQT_RETURN_NOT_OK(tok_bytes(ps, &args.a[0], &crs));
-      if (geo) { lt->geography.crs = crs; PQT_SET_FIELD(&lt->geography, geography_type, crs); }
-      else { lt->geometry.crs = crs; PQT_SET_FIELD(&lt->geometry, geometry_type, crs); }
+      if (geo) {
+        lt->geography.crs = crs;
+        PQT_SET_FIELD(&lt->geography, geography_type, crs);
+      } else {
+        lt->geometry.crs = crs;
+        PQT_SET_FIELD(&lt->geometry, geometry_type, crs);
+      }
     }
     if (args.n == 2) {
       int a = -1;
@@ -640,8 +674,8 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     fits = pqt_logical_type_fits(lt, is_group, phys, tl, &why);
   }
   if (!fits)
-    return perr(ps, nt, "annotation %.*s does not fit this %s: %s",
-                (int)(nt->n > 40 ? 40 : nt->n), nt->p, is_group ? "group" : "type", why);
+    return perr(ps, nt, "annotation %.*s does not fit this %s: %s", (int)(nt->n > 40 ? 40 : nt->n), nt->p,
+                is_group ? "group" : "type", why);
   return PQT_OK;
 }
 
@@ -660,8 +694,7 @@ static pqt_status push_elem(parser *ps, pqt_schema_element **out) {
   return PQT_OK;
 }
 
-static const char *const k_prim_kw[] = {"boolean", "int32", "int64", "int96",
-                                        "float",   "double", "binary"};
+static const char *const k_prim_kw[] = {"boolean", "int32", "int64", "int96", "float", "double", "binary"};
 
 static pqt_status parse_fields(parser *ps) {
   size_t stack[PQT_SCHEMA_MAX_DEPTH + 1];
@@ -704,8 +737,10 @@ static pqt_status parse_fields(parser *ps) {
     for (int k = 0; k <= PQT_VECTOR; k++)
       if (tok_is(&t, k_rep_lower[k])) rep = k;
     if (rep < 0)
-      return perr(ps, &t, "expected a repetition (required, optional, repeated or vector) or '}'"
-                          ", found '%.*s'", (int)(t.n > 40 ? 40 : t.n), t.p);
+      return perr(ps, &t,
+                  "expected a repetition (required, optional, repeated or vector) or '}'"
+                  ", found '%.*s'",
+                  (int)(t.n > 40 ? 40 : t.n), t.p);
     size_t parent = stack[sp - 1];
     if (ps->elems[parent].num_children == INT32_MAX) return perr(ps, &t, "too many fields");
     ps->elems[parent].num_children++;
@@ -732,8 +767,7 @@ static pqt_status parse_fields(parser *ps) {
         PQT_SET_FIELD(e, schema_element, type_length);
       }
       if (phys < 0)
-        return perr(ps, &t, "expected 'group' or a primitive type, found '%.*s'",
-                    (int)(t.n > 40 ? 40 : t.n), t.p);
+        return perr(ps, &t, "expected 'group' or a primitive type, found '%.*s'", (int)(t.n > 40 ? 40 : t.n), t.p);
       e->type = phys;
       PQT_SET_FIELD(e, schema_element, type);
     }
@@ -766,16 +800,13 @@ static pqt_status parse_fields(parser *ps) {
     }
     if (is_group) {
       if (!tok_punct(&t, '{'))
-        return perr(ps, &t, "expected '{' to open group \"%.*s\"", (int)e->name.len,
-                    (const char *)e->name.ptr);
-      if (sp > PQT_SCHEMA_MAX_DEPTH - 1)
-        return perr(ps, &t, "nesting deeper than %d levels", PQT_SCHEMA_MAX_DEPTH);
+        return perr(ps, &t, "expected '{' to open group \"%.*s\"", (int)e->name.len, (const char *)e->name.ptr);
+      if (sp > PQT_SCHEMA_MAX_DEPTH - 1) return perr(ps, &t, "nesting deeper than %d levels", PQT_SCHEMA_MAX_DEPTH);
       PQT_SET_FIELD(e, schema_element, num_children);
       e->num_children = 0;
       stack[sp++] = ei;
     } else if (!tok_punct(&t, ';')) {
-      return perr(ps, &t, "expected ';' after field \"%.*s\"", (int)e->name.len,
-                  (const char *)e->name.ptr);
+      return perr(ps, &t, "expected ';' after field \"%.*s\"", (int)e->name.len, (const char *)e->name.ptr);
     }
   }
   PQT_RETURN_NOT_OK(next_tok(ps, &t));
@@ -783,8 +814,8 @@ static pqt_status parse_fields(parser *ps) {
   return PQT_OK;
 }
 
-pqt_status pqt_schema_parse(const char *text, size_t len, pqt_arena *arena,
-                            pqt_schema_element **elems_out, int32_t *n_out, pqt_error *err) {
+pqt_status pqt_schema_parse(const char *text, size_t len, pqt_arena *arena, pqt_schema_element **elems_out,
+                            int32_t *n_out, pqt_error *err) {
   if ((!text && len) || !arena || !elems_out || !n_out)
     return pqt_error_set(err, PQT_EINVAL, "pqt_schema_parse: NULL argument");
   parser ps;

@@ -17,24 +17,36 @@
  */
 #include "meta/schema.h"
 
-static const char *const k_physical_names[] = {
-    "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
-    "FIXED_LEN_BYTE_ARRAY"};
-static const char *const k_repetition_names[] = {"REQUIRED", "OPTIONAL", "REPEATED",
-                                                 "VECTOR"};
-static const char *const k_converted_names[] = {
-    "UTF8",     "MAP",          "MAP_KEY_VALUE",    "LIST",             "ENUM",
-    "DECIMAL",  "DATE",         "TIME_MILLIS",      "TIME_MICROS",      "TIMESTAMP_MILLIS",
-    "TIMESTAMP_MICROS", "UINT_8", "UINT_16",        "UINT_32",          "UINT_64",
-    "INT_8",    "INT_16",       "INT_32",           "INT_64",           "JSON",
-    "BSON",     "INTERVAL"};
+static const char *const k_physical_names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
+                                               "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+static const char *const k_repetition_names[] = {"REQUIRED", "OPTIONAL", "REPEATED", "VECTOR"};
+static const char *const k_converted_names[] = {"UTF8",
+                                                "MAP",
+                                                "MAP_KEY_VALUE",
+                                                "LIST",
+                                                "ENUM",
+                                                "DECIMAL",
+                                                "DATE",
+                                                "TIME_MILLIS",
+                                                "TIME_MICROS",
+                                                "TIMESTAMP_MILLIS",
+                                                "TIMESTAMP_MICROS",
+                                                "UINT_8",
+                                                "UINT_16",
+                                                "UINT_32",
+                                                "UINT_64",
+                                                "INT_8",
+                                                "INT_16",
+                                                "INT_32",
+                                                "INT_64",
+                                                "JSON",
+                                                "BSON",
+                                                "INTERVAL"};
 
 const char *pqt_physical_type_name(int32_t t) {
   return (t >= 0 && t <= PQT_FIXED_LEN_BYTE_ARRAY) ? k_physical_names[t] : "?";
 }
-const char *pqt_repetition_name(int32_t r) {
-  return (r >= 0 && r <= PQT_VECTOR) ? k_repetition_names[r] : "?";
-}
+const char *pqt_repetition_name(int32_t r) { return (r >= 0 && r <= PQT_VECTOR) ? k_repetition_names[r] : "?"; }
 const char *pqt_converted_type_name(int32_t ct) {
   return (ct >= 0 && ct <= PQT_CT_INTERVAL) ? k_converted_names[ct] : "?";
 }
@@ -55,8 +67,7 @@ static void set_time(pqt_time_type *t, bool utc, int unit) {
   t->unit.isset = 1u << unit;
 }
 
-bool pqt_logical_to_converted(const pqt_logical_type *lt, int32_t *ct, int32_t *scale,
-                              int32_t *precision) {
+bool pqt_logical_to_converted(const pqt_logical_type *lt, int32_t *ct, int32_t *scale, int32_t *precision) {
   int32_t c = -1;
   switch (pqt_union_which(lt->isset)) {
     case PQT_LT_STRING: c = PQT_CT_UTF8; break;
@@ -92,8 +103,8 @@ bool pqt_logical_to_converted(const pqt_logical_type *lt, int32_t *ct, int32_t *
   return true;
 }
 
-bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale,
-                              bool has_precision, int32_t precision, pqt_logical_type *out) {
+bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale, bool has_precision, int32_t precision,
+                              pqt_logical_type *out) {
   memset(out, 0, sizeof *out);
   switch (ct) {
     case PQT_CT_UTF8: PQT_SET_FIELD(out, logical_type, string); return true;
@@ -109,9 +120,13 @@ bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale,
       return true;
     case PQT_CT_DATE: PQT_SET_FIELD(out, logical_type, date); return true;
     case PQT_CT_TIME_MILLIS:
-      PQT_SET_FIELD(out, logical_type, time); set_time(&out->time, true, PQT_TIME_UNIT_MILLIS); return true;
+      PQT_SET_FIELD(out, logical_type, time);
+      set_time(&out->time, true, PQT_TIME_UNIT_MILLIS);
+      return true;
     case PQT_CT_TIME_MICROS:
-      PQT_SET_FIELD(out, logical_type, time); set_time(&out->time, true, PQT_TIME_UNIT_MICROS); return true;
+      PQT_SET_FIELD(out, logical_type, time);
+      set_time(&out->time, true, PQT_TIME_UNIT_MICROS);
+      return true;
     case PQT_CT_TIMESTAMP_MILLIS:
       PQT_SET_FIELD(out, logical_type, timestamp);
       set_time(&out->timestamp, true, PQT_TIME_UNIT_MILLIS);
@@ -120,8 +135,14 @@ bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale,
       PQT_SET_FIELD(out, logical_type, timestamp);
       set_time(&out->timestamp, true, PQT_TIME_UNIT_MICROS);
       return true;
-    case PQT_CT_UINT_8: case PQT_CT_UINT_16: case PQT_CT_UINT_32: case PQT_CT_UINT_64:
-    case PQT_CT_INT_8: case PQT_CT_INT_16: case PQT_CT_INT_32: case PQT_CT_INT_64: {
+    case PQT_CT_UINT_8:
+    case PQT_CT_UINT_16:
+    case PQT_CT_UINT_32:
+    case PQT_CT_UINT_64:
+    case PQT_CT_INT_8:
+    case PQT_CT_INT_16:
+    case PQT_CT_INT_32:
+    case PQT_CT_INT_64: {
       bool is_signed = ct >= PQT_CT_INT_8;
       int k = ct - (is_signed ? PQT_CT_INT_8 : PQT_CT_UINT_8);
       PQT_SET_FIELD(out, logical_type, integer);
@@ -146,7 +167,10 @@ int32_t pqt_decimal_max_precision_flba(int32_t n) {
   if (k <= 63) {
     uint64_t v = ((uint64_t)1 << k) - 1;
     int32_t d = 0;
-    while (v >= 10) { v /= 10; d++; }
+    while (v >= 10) {
+      v /= 10;
+      d++;
+    }
     return d;
   }
   double digits = (double)k * 0.30102999566398119521; /* truncated below */
@@ -158,16 +182,12 @@ static bool fail(const char **why, const char *reason) {
   return false;
 }
 
-static bool decimal_fits(int32_t physical, int32_t type_length, int32_t precision,
-                         int32_t scale, const char **why) {
+static bool decimal_fits(int32_t physical, int32_t type_length, int32_t precision, int32_t scale, const char **why) {
   if (precision < 1) return fail(why, "DECIMAL precision must be at least 1");
-  if (scale < 0 || scale > precision)
-    return fail(why, "DECIMAL scale must be between 0 and the precision");
+  if (scale < 0 || scale > precision) return fail(why, "DECIMAL scale must be between 0 and the precision");
   switch (physical) {
-    case PQT_INT32:
-      return precision <= 9 ? true : fail(why, "DECIMAL precision over 9 on INT32");
-    case PQT_INT64:
-      return precision <= 18 ? true : fail(why, "DECIMAL precision over 18 on INT64");
+    case PQT_INT32: return precision <= 9 ? true : fail(why, "DECIMAL precision over 9 on INT32");
+    case PQT_INT64: return precision <= 18 ? true : fail(why, "DECIMAL precision over 18 on INT64");
     case PQT_FIXED_LEN_BYTE_ARRAY:
       return precision <= pqt_decimal_max_precision_flba(type_length)
                  ? true
@@ -182,31 +202,33 @@ static bool unit_ok(const pqt_time_unit *u) {
          u->isset == (1u << PQT_TIME_UNIT_NANOS);
 }
 
-bool pqt_logical_type_fits(const pqt_logical_type *lt, bool is_group, int32_t physical,
-                           int32_t type_length, const char **why) {
+bool pqt_logical_type_fits(const pqt_logical_type *lt, bool is_group, int32_t physical, int32_t type_length,
+                           const char **why) {
   int which = pqt_union_which(lt->isset);
   if (lt->isset & (lt->isset - 1)) return fail(why, "LogicalType union has several members");
   switch (which) {
-    case PQT_LT_MAP: case PQT_LT_LIST: case PQT_LT_VARIANT: case PQT_LT_VECTOR:
-      return is_group ? true : fail(why, "annotation needs a group");
+    case PQT_LT_MAP:
+    case PQT_LT_LIST:
+    case PQT_LT_VARIANT:
+    case PQT_LT_VECTOR: return is_group ? true : fail(why, "annotation needs a group");
     case 0: return fail(why, "unknown LogicalType");
     default: break;
   }
   if (is_group) return fail(why, "annotation needs a primitive type");
   switch (which) {
-    case PQT_LT_STRING: case PQT_LT_ENUM: case PQT_LT_JSON: case PQT_LT_BSON:
-    case PQT_LT_GEOMETRY:
-      return physical == PQT_BYTE_ARRAY ? true : fail(why, "annotation needs BYTE_ARRAY");
+    case PQT_LT_STRING:
+    case PQT_LT_ENUM:
+    case PQT_LT_JSON:
+    case PQT_LT_BSON:
+    case PQT_LT_GEOMETRY: return physical == PQT_BYTE_ARRAY ? true : fail(why, "annotation needs BYTE_ARRAY");
     case PQT_LT_GEOGRAPHY:
       if (physical != PQT_BYTE_ARRAY) return fail(why, "annotation needs BYTE_ARRAY");
       if (PQT_HAS_FIELD(&lt->geography, geography_type, algorithm) &&
           (lt->geography.algorithm < 0 || lt->geography.algorithm > PQT_EDGE_KARNEY))
         return fail(why, "unknown GEOGRAPHY edge algorithm");
       return true;
-    case PQT_LT_DECIMAL:
-      return decimal_fits(physical, type_length, lt->decimal.precision, lt->decimal.scale, why);
-    case PQT_LT_DATE:
-      return physical == PQT_INT32 ? true : fail(why, "DATE needs INT32");
+    case PQT_LT_DECIMAL: return decimal_fits(physical, type_length, lt->decimal.precision, lt->decimal.scale, why);
+    case PQT_LT_DATE: return physical == PQT_INT32 ? true : fail(why, "DATE needs INT32");
     case PQT_LT_TIME:
       if (!unit_ok(&lt->time.unit)) return fail(why, "TIME has an unknown unit");
       if (lt->time.unit.isset == (1u << PQT_TIME_UNIT_MILLIS))
@@ -235,9 +257,8 @@ bool pqt_logical_type_fits(const pqt_logical_type *lt, bool is_group, int32_t ph
   }
 }
 
-bool pqt_converted_type_fits(int32_t ct, bool is_group, int32_t physical,
-                             int32_t type_length, bool has_precision, int32_t precision,
-                             int32_t scale, const char **why) {
+bool pqt_converted_type_fits(int32_t ct, bool is_group, int32_t physical, int32_t type_length, bool has_precision,
+                             int32_t precision, int32_t scale, const char **why) {
   if (ct < 0 || ct > PQT_CT_INTERVAL) return fail(why, "unknown ConvertedType");
   if (ct == PQT_CT_MAP || ct == PQT_CT_MAP_KEY_VALUE || ct == PQT_CT_LIST)
     return is_group ? true : fail(why, "annotation needs a group");
@@ -263,28 +284,25 @@ static bool bytes_eq(pqt_bytes a, pqt_bytes b) {
 bool pqt_logical_type_equal(const pqt_logical_type *a, const pqt_logical_type *b) {
   if (a->isset != b->isset) return false;
   switch (pqt_union_which(a->isset)) {
-    case PQT_LT_DECIMAL:
-      return a->decimal.scale == b->decimal.scale && a->decimal.precision == b->decimal.precision;
+    case PQT_LT_DECIMAL: return a->decimal.scale == b->decimal.scale && a->decimal.precision == b->decimal.precision;
     case PQT_LT_TIME:
-      return a->time.is_adjusted_to_utc == b->time.is_adjusted_to_utc &&
-             a->time.unit.isset == b->time.unit.isset;
+      return a->time.is_adjusted_to_utc == b->time.is_adjusted_to_utc && a->time.unit.isset == b->time.unit.isset;
     case PQT_LT_TIMESTAMP:
       return a->timestamp.is_adjusted_to_utc == b->timestamp.is_adjusted_to_utc &&
              a->timestamp.unit.isset == b->timestamp.unit.isset;
     case PQT_LT_INTEGER:
-      return a->integer.bit_width == b->integer.bit_width &&
-             a->integer.is_signed == b->integer.is_signed;
+      return a->integer.bit_width == b->integer.bit_width && a->integer.is_signed == b->integer.is_signed;
     case PQT_LT_VARIANT:
       return a->variant.isset == b->variant.isset &&
-             (!a->variant.isset ||
-              a->variant.specification_version == b->variant.specification_version);
+             (!a->variant.isset || a->variant.specification_version == b->variant.specification_version);
     case PQT_LT_GEOMETRY:
       return a->geometry.isset == b->geometry.isset &&
              (!a->geometry.isset || bytes_eq(a->geometry.crs, b->geometry.crs));
     case PQT_LT_GEOGRAPHY:
       return a->geography.isset == b->geography.isset &&
              (!PQT_HAS_FIELD(&a->geography, geography_type, crs) || bytes_eq(a->geography.crs, b->geography.crs)) &&
-             (!PQT_HAS_FIELD(&a->geography, geography_type, algorithm) || a->geography.algorithm == b->geography.algorithm);
+             (!PQT_HAS_FIELD(&a->geography, geography_type, algorithm) ||
+              a->geography.algorithm == b->geography.algorithm);
     default: return true;
   }
 }

@@ -5,15 +5,13 @@
 
 pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *lt, int32_t ct) {
   int l = lt ? pqt_union_which(lt->isset) : 0;
-  if (l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY || l == PQT_LT_VARIANT || l == PQT_LT_UNKNOWN)
-    return PQT_SORT_NONE;
+  if (l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY || l == PQT_LT_VARIANT || l == PQT_LT_UNKNOWN) return PQT_SORT_NONE;
   if (ct == PQT_CT_INTERVAL) return PQT_SORT_NONE;
   switch (physical) {
     case PQT_BOOLEAN: return PQT_SORT_BOOL;
     case PQT_INT32:
       if (l == PQT_LT_INTEGER && !lt->integer.is_signed) return PQT_SORT_U32;
-      if (l == 0 && (ct == PQT_CT_UINT_8 || ct == PQT_CT_UINT_16 || ct == PQT_CT_UINT_32))
-        return PQT_SORT_U32;
+      if (l == 0 && (ct == PQT_CT_UINT_8 || ct == PQT_CT_UINT_16 || ct == PQT_CT_UINT_32)) return PQT_SORT_U32;
       return PQT_SORT_I32;
     case PQT_INT64:
       if (l == PQT_LT_INTEGER && !lt->integer.is_signed) return PQT_SORT_U64;
@@ -32,8 +30,7 @@ pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *lt, in
 }
 
 bool pqt_sort_kind_legacy_ok(pqt_sort_kind k) {
-  return k == PQT_SORT_BOOL || k == PQT_SORT_I32 || k == PQT_SORT_I64 || k == PQT_SORT_FLOAT ||
-         k == PQT_SORT_DOUBLE;
+  return k == PQT_SORT_BOOL || k == PQT_SORT_I32 || k == PQT_SORT_I64 || k == PQT_SORT_FLOAT || k == PQT_SORT_DOUBLE;
 }
 
 /* Signed big-endian two's complement of possibly different lengths. */
@@ -60,12 +57,42 @@ static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t ble
 int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
   switch (k) {
     case PQT_SORT_BOOL: return (int)a[0] - (int)b[0];
-    case PQT_SORT_I32: { int32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
-    case PQT_SORT_U32: { uint32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
-    case PQT_SORT_I64: { int64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
-    case PQT_SORT_U64: { uint64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
-    case PQT_SORT_FLOAT: { float x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
-    case PQT_SORT_DOUBLE: { double x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
+    case PQT_SORT_I32: {
+      int32_t x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      return (x > y) - (x < y);
+    }
+    case PQT_SORT_U32: {
+      uint32_t x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      return (x > y) - (x < y);
+    }
+    case PQT_SORT_I64: {
+      int64_t x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return (x > y) - (x < y);
+    }
+    case PQT_SORT_U64: {
+      uint64_t x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return (x > y) - (x < y);
+    }
+    case PQT_SORT_FLOAT: {
+      float x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      return (x > y) - (x < y);
+    }
+    case PQT_SORT_DOUBLE: {
+      double x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return (x > y) - (x < y);
+    }
     case PQT_SORT_FLOAT16: {
       double x = pqt_float16_to_double(pqt_load_u16le(a)), y = pqt_float16_to_double(pqt_load_u16le(b));
       return (x > y) - (x < y);

@@ -35,16 +35,14 @@ typedef enum pqt_sort_kind {
 
 /* The order statistics use for a leaf of this physical type and annotation
  * (logical may be NULL; converted_type -1 when absent). */
-pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *logical,
-                                int32_t converted_type);
+pqt_sort_kind pqt_sort_kind_for(int32_t physical, const pqt_logical_type *logical, int32_t converted_type);
 /* True when the legacy signed min/max fields hold the same order. */
 bool pqt_sort_kind_legacy_ok(pqt_sort_kind k);
 
 /* Compare two encoded values of this kind (<0, 0, >0). Both must be
  * well-formed values of the kind (pqt_sort_value_ordered): fixed-width
  * kinds read their width without checking the lengths. */
-int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b,
-                      size_t blen);
+int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 /* Whether p[0..n) is a value the kind orders: the kind has an order, the
  * length is the kind's width (BOOL 1, I32/U32/FLOAT 4, I64/U64/DOUBLE 8,

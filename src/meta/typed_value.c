@@ -15,7 +15,7 @@
 
 #include "meta/value_format.h"
 
-#define JULIAN_EPOCH 2440588 /* Julian day of 1970-01-01 */
+#define JULIAN_EPOCH  2440588 /* Julian day of 1970-01-01 */
 #define NANOS_PER_DAY 86400000000000LL
 
 int32_t pqt_node_logical_kind(const pqt_schema_node *node) {
@@ -27,7 +27,7 @@ int32_t pqt_node_logical_kind(const pqt_schema_node *node) {
 
 static int32_t unit_of(const pqt_time_unit *u) {
   int w = pqt_union_which(u->isset);
-  return w == PQT_TIME_UNIT_MILLIS ? PQT_UNIT_MILLIS
+  return w == PQT_TIME_UNIT_MILLIS   ? PQT_UNIT_MILLIS
          : w == PQT_TIME_UNIT_MICROS ? PQT_UNIT_MICROS
          : w == PQT_TIME_UNIT_NANOS  ? PQT_UNIT_NANOS
                                      : PQT_UNIT_NONE;
@@ -36,8 +36,7 @@ static int32_t unit_of(const pqt_time_unit *u) {
 int32_t pqt_leaf_value_kind(const pqt_schema_node *leaf) {
   int32_t lk = pqt_node_logical_kind(leaf);
   switch (leaf->physical_type) {
-    case PQT_BOOLEAN:
-      return PQT_VALUE_BOOLEAN;
+    case PQT_BOOLEAN: return PQT_VALUE_BOOLEAN;
     case PQT_INT32:
     case PQT_INT64:
       if (lk == PQT_LOGICAL_INTEGER && !leaf->logical.integer.is_signed) return PQT_VALUE_UINT64;
@@ -48,11 +47,9 @@ int32_t pqt_leaf_value_kind(const pqt_schema_node *leaf) {
         return PQT_VALUE_TIMESTAMP;
       if (lk == PQT_LOGICAL_DECIMAL) return PQT_VALUE_DECIMAL;
       return PQT_VALUE_INT64;
-    case PQT_INT96:
-      return PQT_VALUE_TIMESTAMP;
+    case PQT_INT96: return PQT_VALUE_TIMESTAMP;
     case PQT_FLOAT:
-    case PQT_DOUBLE:
-      return PQT_VALUE_DOUBLE;
+    case PQT_DOUBLE: return PQT_VALUE_DOUBLE;
     case PQT_BYTE_ARRAY:
       if (lk == PQT_LOGICAL_STRING || lk == PQT_LOGICAL_ENUM || lk == PQT_LOGICAL_JSON) return PQT_VALUE_STRING;
       if (lk == PQT_LOGICAL_DECIMAL) return PQT_VALUE_DECIMAL;
@@ -61,16 +58,17 @@ int32_t pqt_leaf_value_kind(const pqt_schema_node *leaf) {
       if (lk == PQT_LOGICAL_DECIMAL) return PQT_VALUE_DECIMAL;
       if (lk == PQT_LOGICAL_FLOAT16 && leaf->type_length == 2) return PQT_VALUE_FLOAT16;
       return PQT_VALUE_BYTES;
-    default:
-      return PQT_VALUE_NONE;
+    default: return PQT_VALUE_NONE;
   }
 }
 
 static size_t plain_width(const pqt_schema_node *leaf) {
   switch (leaf->physical_type) {
     case PQT_BOOLEAN: return 1;
-    case PQT_INT32: case PQT_FLOAT: return 4;
-    case PQT_INT64: case PQT_DOUBLE: return 8;
+    case PQT_INT32:
+    case PQT_FLOAT: return 4;
+    case PQT_INT64:
+    case PQT_DOUBLE: return 8;
     case PQT_INT96: return 12;
     case PQT_FIXED_LEN_BYTE_ARRAY: return leaf->type_length > 0 ? (size_t)leaf->type_length : 0;
     default: return 0; /* BYTE_ARRAY: any length */
@@ -107,9 +105,7 @@ pqt_status pqt_typed_from_plain(const pqt_schema_node *leaf, const uint8_t *p, s
   out->kind = pqt_leaf_value_kind(leaf);
   set_time_fields(leaf, out);
   switch (leaf->physical_type) {
-    case PQT_BOOLEAN:
-      out->i64 = p[0] & 1;
-      break;
+    case PQT_BOOLEAN: out->i64 = p[0] & 1; break;
     case PQT_INT32: {
       uint32_t x = pqt_load_u32le(p);
       if (out->kind == PQT_VALUE_UINT64) out->u64 = x;
@@ -204,8 +200,8 @@ static bool i64_to_be(int64_t x, size_t width, uint8_t *outp) {
 static size_t i64_min_be(int64_t x, uint8_t out8[8]) {
   i64_to_be(x, 8, out8);
   size_t start = 0;
-  while (start < 7 && ((out8[start] == 0 && !(out8[start + 1] & 0x80)) ||
-                       (out8[start] == 0xFF && (out8[start + 1] & 0x80))))
+  while (start < 7 &&
+         ((out8[start] == 0 && !(out8[start + 1] & 0x80)) || (out8[start] == 0xFF && (out8[start + 1] & 0x80))))
     start++;
   memmove(out8, out8 + start, 8 - start);
   return 8 - start;
@@ -242,8 +238,8 @@ pqt_status pqt_typed_to_plain(const pqt_schema_node *leaf, const pqt_value *v, p
       if (leaf->physical_type == PQT_INT32) {
         bool is_unsigned = pqt_leaf_value_kind(leaf) == PQT_VALUE_UINT64;
         uint64_t ux = k == PQT_VALUE_UINT64 ? v->u64 : (uint64_t)x;
-        ok = ok && (is_unsigned ? (k == PQT_VALUE_UINT64 || x >= 0) && ux <= UINT32_MAX
-                                : x >= INT32_MIN && x <= INT32_MAX);
+        ok = ok &&
+             (is_unsigned ? (k == PQT_VALUE_UINT64 || x >= 0) && ux <= UINT32_MAX : x >= INT32_MIN && x <= INT32_MAX);
         if (!ok) return pqt_error_set(err, PQT_EINVAL, "column %s: value out of the INT32 range", col);
         pqt_store_u32le(tmp, (uint32_t)x);
         return pqt_buf_append(out, tmp, 4, err);
@@ -284,8 +280,8 @@ pqt_status pqt_typed_to_plain(const pqt_schema_node *leaf, const pqt_value *v, p
     }
     default: { /* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY */
       int32_t want = pqt_leaf_value_kind(leaf);
-      if (want == PQT_VALUE_FLOAT16 && (k == PQT_VALUE_DOUBLE || (k == PQT_VALUE_FLOAT16 && !v->bytes) ||
-                                        k == PQT_VALUE_INT64)) {
+      if (want == PQT_VALUE_FLOAT16 &&
+          (k == PQT_VALUE_DOUBLE || (k == PQT_VALUE_FLOAT16 && !v->bytes) || k == PQT_VALUE_INT64)) {
         double d = k == PQT_VALUE_INT64 ? (double)v->i64 : v->f64;
         uint16_t h = double_to_half(d);
         tmp[0] = (uint8_t)h;
@@ -327,8 +323,8 @@ pqt_status pqt_typed_to_plain(const pqt_schema_node *leaf, const pqt_value *v, p
       }
       if (k != PQT_VALUE_BYTES && k != PQT_VALUE_STRING && k != PQT_VALUE_FLOAT16) break;
       if (w && v->n_bytes != w)
-        return pqt_error_set(err, PQT_EINVAL, "column %s: a value of %zu bytes, the column's are %zu", col,
-                             v->n_bytes, w);
+        return pqt_error_set(err, PQT_EINVAL, "column %s: a value of %zu bytes, the column's are %zu", col, v->n_bytes,
+                             w);
       return pqt_buf_append(out, v->bytes, v->n_bytes, err);
     }
   }
@@ -582,8 +578,7 @@ pqt_status pqt_typed_parse(const pqt_schema_node *leaf, const char *text, pqt_va
       out->i64 = days * per_day + units;
       return PQT_OK;
     }
-    default:
-      break;
+    default: break;
   }
   return pqt_error_set(err, PQT_EINVAL, "column %s: '%s' is not %s", col, text, want);
 }

@@ -94,7 +94,10 @@ static void split_e(const char *s, char *digits, int *k, int *n) {
 }
 
 static bool special_float(double v, pqt_buf *out, pqt_error *err) {
-  if (isnan(v)) { pqt_buf_append(out, "\"NaN\"", 5, err); return true; }
+  if (isnan(v)) {
+    pqt_buf_append(out, "\"NaN\"", 5, err);
+    return true;
+  }
   if (isinf(v)) {
     if (v > 0) pqt_buf_append(out, "\"Infinity\"", 10, err);
     else pqt_buf_append(out, "\"-Infinity\"", 11, err);
@@ -215,9 +218,12 @@ static uint16_t float_to_half_bits(double d) {
     return sign | (uint16_t)m;
   }
   int e;
-  double f = frexp(d, &e); /* d = f * 2^e, f in [0.5,1) */
-  double m = nearbyint(ldexp(f, 11));     /* 11 significant bits */
-  if (m >= 2048.0) { m /= 2; e++; }
+  double f = frexp(d, &e);            /* d = f * 2^e, f in [0.5,1) */
+  double m = nearbyint(ldexp(f, 11)); /* 11 significant bits */
+  if (m >= 2048.0) {
+    m /= 2;
+    e++;
+  }
   int exp = e - 1 + 15;
   if (exp >= 31) return sign | 0x7C00;
   return sign | (uint16_t)(exp << 10) | ((uint16_t)m & 0x3FF);
@@ -267,7 +273,10 @@ static int64_t pow10_i64(int digits) {
 static void floordiv(int64_t a, int64_t b, int64_t *q, int64_t *r) {
   *q = a / b;
   *r = a % b;
-  if (*r < 0) { *r += b; *q -= 1; }
+  if (*r < 0) {
+    *r += b;
+    *q -= 1;
+  }
 }
 
 pqt_status pqt_format_timestamp(int64_t v, int digits, bool utc, pqt_buf *out, pqt_error *err) {
@@ -279,8 +288,8 @@ pqt_status pqt_format_timestamp(int64_t v, int digits, bool utc, pqt_buf *out, p
   pqt_civil_from_days(days, &y, &m, &d);
   PQT_RETURN_NOT_OK(pqt_buf_append(out, "\"", 1, err));
   PQT_RETURN_NOT_OK(append_year(y, out, err));
-  return pqt_buf_printf(out, err, "-%02u-%02uT%02d:%02d:%02d.%0*lld%s\"", m, d, (int)(sod / 3600),
-                        (int)(sod / 60 % 60), (int)(sod % 60), digits, (long long)frac, utc ? "Z" : "");
+  return pqt_buf_printf(out, err, "-%02u-%02uT%02d:%02d:%02d.%0*lld%s\"", m, d, (int)(sod / 3600), (int)(sod / 60 % 60),
+                        (int)(sod % 60), digits, (long long)frac, utc ? "Z" : "");
 }
 
 pqt_status pqt_format_time(int64_t v, int digits, pqt_buf *out, pqt_error *err) {
@@ -295,8 +304,7 @@ pqt_status pqt_format_time(int64_t v, int digits, pqt_buf *out, pqt_error *err) 
 
 /* Append the decimal string of a non-negative magnitude held as little-endian
  * 32-bit limbs (destroyed), with `scale` fraction digits. */
-static pqt_status append_scaled(uint32_t *limbs, size_t nl, bool neg, int32_t scale, pqt_buf *out,
-                                pqt_error *err) {
+static pqt_status append_scaled(uint32_t *limbs, size_t nl, bool neg, int32_t scale, pqt_buf *out, pqt_error *err) {
   char stackbuf[128];
   size_t cap = nl * 10 + (size_t)(scale > 0 ? scale : 0) + 8;
   char *digits = cap <= sizeof stackbuf ? stackbuf : pqt_mem_alloc(out->alloc, cap);
@@ -305,7 +313,11 @@ static pqt_status append_scaled(uint32_t *limbs, size_t nl, bool neg, int32_t sc
   /* repeated division by 10^9 */
   for (;;) {
     bool zero = true;
-    for (size_t i = 0; i < nl; i++) if (limbs[i]) { zero = false; break; }
+    for (size_t i = 0; i < nl; i++)
+      if (limbs[i]) {
+        zero = false;
+        break;
+      }
     if (zero) break;
     uint64_t rem = 0;
     for (size_t i = nl; i-- > 0;) {
@@ -313,7 +325,10 @@ static pqt_status append_scaled(uint32_t *limbs, size_t nl, bool neg, int32_t sc
       limbs[i] = (uint32_t)(cur / 1000000000u);
       rem = cur % 1000000000u;
     }
-    for (int j = 0; j < 9; j++) { digits[nd++] = (char)('0' + rem % 10); rem /= 10; }
+    for (int j = 0; j < 9; j++) {
+      digits[nd++] = (char)('0' + rem % 10);
+      rem /= 10;
+    }
   }
   while (nd > 0 && digits[nd - 1] == '0') nd--;
   size_t sc = scale > 0 ? (size_t)scale : 0;
@@ -356,7 +371,9 @@ pqt_status pqt_format_decimal_be(const uint8_t *p, size_t n, int32_t scale, pqt_
         if (valid < 4) limbs[i] &= (1u << (8 * valid)) - 1u;
       }
     }
-    for (size_t i = 0; i < nl; i++) { if (++limbs[i] != 0) break; }
+    for (size_t i = 0; i < nl; i++) {
+      if (++limbs[i] != 0) break;
+    }
   }
   pqt_status st = append_scaled(limbs, nl, neg, scale, out, err);
   if (limbs != stack_limbs) pqt_mem_free(out->alloc, limbs, nl * 4);
@@ -408,8 +425,7 @@ static int time_digits(const pqt_time_unit *u) {
   return w == PQT_TIME_UNIT_MILLIS ? 3 : w == PQT_TIME_UNIT_MICROS ? 6 : 9;
 }
 
-pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n, pqt_buf *out,
-                            pqt_error *err) {
+pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n, pqt_buf *out, pqt_error *err) {
   int lt = lt_which(vt);
   int ct = vt->converted_type;
   switch (vt->physical_type) {
@@ -486,10 +502,9 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
           (lt == 0 && (ct == PQT_CT_UTF8 || ct == PQT_CT_ENUM || ct == PQT_CT_JSON)))
         return pqt_json_string_append(out, p, n, err);
       if (lt == PQT_LT_UUID && n == 16)
-        return pqt_buf_printf(out, err,
-                              "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-                              p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
-                              p[12], p[13], p[14], p[15]);
+        return pqt_buf_printf(out, err, "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+                              p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13],
+                              p[14], p[15]);
       if (lt == PQT_LT_FLOAT16 && n == 2) {
         size_t mark = out->len;
         pqt_format_float16(pqt_load_u16le(p), out, err);
@@ -502,7 +517,6 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
       PQT_RETURN_NOT_OK(pqt_base64_append(out, p, n, err));
       return pqt_buf_append(out, "\"", 1, err);
     }
-    default:
-      return pqt_corrupt(err, "unknown physical type %d", vt->physical_type);
+    default: return pqt_corrupt(err, "unknown physical type %d", vt->physical_type);
   }
 }

@@ -22,11 +22,11 @@
 
 /* What the formatter needs to know about a leaf column's type. */
 typedef struct pqt_value_type {
-  int32_t physical_type;         /* pqt_physical_type */
-  int32_t type_length;           /* FIXED_LEN_BYTE_ARRAY width */
-  int32_t converted_type;        /* -1 when absent */
-  int32_t scale, precision;      /* from DECIMAL (logical or converted) */
-  pqt_logical_type logical;      /* isset == 0 when absent */
+  int32_t physical_type;    /* pqt_physical_type */
+  int32_t type_length;      /* FIXED_LEN_BYTE_ARRAY width */
+  int32_t converted_type;   /* -1 when absent */
+  int32_t scale, precision; /* from DECIMAL (logical or converted) */
+  pqt_logical_type logical; /* isset == 0 when absent */
 } pqt_value_type;
 
 /* Fill a pqt_value_type from a schema element. */
@@ -42,8 +42,7 @@ void pqt_value_type_from_leaf(pqt_value_type *vt, const struct pqt_schema_node *
  * for INT32/FLOAT, 8 for INT64/DOUBLE, 12 for INT96, 1 for BOOLEAN, the
  * raw bytes for byte arrays. A value of the wrong size is PQT_ECORRUPT.
  */
-pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n,
-                            pqt_buf *out, pqt_error *err);
+pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n, pqt_buf *out, pqt_error *err);
 
 /* Shortest round-trip text of a double / float / half (bits), ECMAScript layout. */
 void pqt_format_double(double v, pqt_buf *out, pqt_error *err);

@@ -29,10 +29,9 @@ void pqt_page_reader_options_init(pqt_page_reader_options *o) {
   o->expansion_floor = 1u << 20;
 }
 
-pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
-                                int32_t codec, pqt_codec_ctx *codec_ctx,
-                                const pqt_page_reader_options *opts, const pqt_allocator *alloc,
-                                pqt_error *err) {
+pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
+                                pqt_codec_ctx *codec_ctx, const pqt_page_reader_options *opts,
+                                const pqt_allocator *alloc, pqt_error *err) {
   memset(pr, 0, sizeof *pr);
   pr->alloc = pqt_alloc_or_default(alloc);
   if (opts) pr->opts = *opts;
@@ -43,8 +42,8 @@ pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t 
   pqt_buf_init(&pr->crypt_header, pr->alloc);
   pqt_buf_init(&pr->crypt_page, pr->alloc);
   if (offset > io->size || len > io->size - offset)
-    return pqt_corrupt(err, "column chunk [%llu, +%llu) lies outside the %llu-byte file",
-                       (unsigned long long)offset, (unsigned long long)len, (unsigned long long)io->size);
+    return pqt_corrupt(err, "column chunk [%llu, +%llu) lies outside the %llu-byte file", (unsigned long long)offset,
+                       (unsigned long long)len, (unsigned long long)io->size);
   if (len > SIZE_MAX) return pqt_error_set(err, PQT_ELIMIT, "column chunk too large for this platform");
   pr->chunk_offset = offset;
   pr->chunk_len = (size_t)len;
@@ -83,8 +82,7 @@ static pqt_status decompress_into_scratch(pqt_page_reader *pr, const uint8_t *sr
 
 /* Split one v1 level section off the front of [*p, *p + *left). */
 static pqt_status take_v1_levels(int32_t encoding, int16_t max_level, int32_t num_values, const uint8_t **p,
-                                 size_t *left, const uint8_t **out, size_t *out_len, const char *what,
-                                 pqt_error *err) {
+                                 size_t *left, const uint8_t **out, size_t *out_len, const char *what, pqt_error *err) {
   if (encoding == PQT_ENC_RLE) {
     PQT_CHECK_CORRUPT(*left >= 4, err, "%s levels: missing the 4-byte length", what);
     uint32_t n = pqt_load_u32le(*p);
@@ -164,8 +162,8 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
                       h->uncompressed_page_size);
     size_t csize = (size_t)h->compressed_page_size, usize = (size_t)h->uncompressed_page_size;
     PQT_CHECK_CORRUPT(csize <= left - hlen, err,
-                      "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)",
-                      csize, (unsigned long long)page->file_offset, left - hlen);
+                      "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)", csize,
+                      (unsigned long long)page->file_offset, left - hlen);
     const uint8_t *body = hp + hlen;
     page->header_len = hlen;
     pr->pos += hlen + csize;
@@ -186,7 +184,8 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
       if (mt == PQT_MODULE_DATA_PAGE) pr->data_page_ordinal++;
       size_t used = 0;
       PQT_RETURN_NOT_OK(pqt_module_decrypt(pr->opts.decryptor, mt, ordinal, body, csize, &used, &pr->crypt_page, err));
-      PQT_CHECK_CORRUPT(used == csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used, csize);
+      PQT_CHECK_CORRUPT(used == csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used,
+                        csize);
       body = pr->crypt_page.data;
       csize = pr->crypt_page.len;
     }
@@ -210,7 +209,8 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
     page->num_nulls = -1;
     page->num_rows = -1;
     if (h->type == PQT_PAGE_DICTIONARY) {
-      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, dictionary_page_header), err, "dictionary page without a dictionary_page_header");
+      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, dictionary_page_header), err,
+                        "dictionary page without a dictionary_page_header");
       const pqt_dictionary_page_header *dh = &h->dictionary_page_header;
       PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "dictionary page: negative num_values %d", dh->num_values);
       page->num_values = dh->num_values;
@@ -244,18 +244,19 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
       }
       size_t rest = usize;
       if (pr->opts.max_rep > 0)
-        PQT_RETURN_NOT_OK(take_v1_levels(page->rep_encoding, pr->opts.max_rep, page->num_values, &p, &rest,
-                                         &page->rep, &page->rep_len, "repetition", err));
+        PQT_RETURN_NOT_OK(take_v1_levels(page->rep_encoding, pr->opts.max_rep, page->num_values, &p, &rest, &page->rep,
+                                         &page->rep_len, "repetition", err));
       if (pr->opts.max_def > 0)
-        PQT_RETURN_NOT_OK(take_v1_levels(page->def_encoding, pr->opts.max_def, page->num_values, &p, &rest,
-                                         &page->def, &page->def_len, "definition", err));
+        PQT_RETURN_NOT_OK(take_v1_levels(page->def_encoding, pr->opts.max_def, page->num_values, &p, &rest, &page->def,
+                                         &page->def_len, "definition", err));
       page->values = p;
       page->values_len = rest;
       return PQT_OK;
     }
 
     /* DATA_PAGE_V2 */
-    PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header_v2), err, "v2 data page without a data_page_header_v2");
+    PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header_v2), err,
+                      "v2 data page without a data_page_header_v2");
     const pqt_data_page_header_v2 *dh = &h->data_page_header_v2;
     PQT_CHECK_CORRUPT(dh->num_values >= 0 && dh->num_rows >= 0, err, "v2 data page: negative num_values or num_rows");
     PQT_CHECK_CORRUPT(dh->definition_levels_byte_length >= 0 && dh->repetition_levels_byte_length >= 0, err,

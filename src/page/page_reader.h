@@ -22,37 +22,40 @@
 #include "thrift/parquet_types.h"
 
 typedef struct pqt_page {
-  int32_t type;          /* PQT_PAGE_DATA, PQT_PAGE_DATA_V2, PQT_PAGE_DICTIONARY */
-  int32_t index;         /* ordinal of the page in the chunk (all page types) */
-  uint64_t file_offset;  /* where the page header starts */
+  int32_t type;         /* PQT_PAGE_DATA, PQT_PAGE_DATA_V2, PQT_PAGE_DICTIONARY */
+  int32_t index;        /* ordinal of the page in the chunk (all page types) */
+  uint64_t file_offset; /* where the page header starts */
   const pqt_page_header *header;
-  int32_t num_values;    /* data pages: values incl. nulls; dictionary: entries */
-  int32_t num_nulls;     /* v2 header value (may be -1 or wrong: a hint only); v1: -1 */
-  int32_t num_rows;      /* v2 only; -1 otherwise */
-  int32_t encoding;      /* encoding of the values */
-  int32_t def_encoding;  /* v1: RLE or BIT_PACKED; v2: RLE */
+  int32_t num_values;   /* data pages: values incl. nulls; dictionary: entries */
+  int32_t num_nulls;    /* v2 header value (may be -1 or wrong: a hint only); v1: -1 */
+  int32_t num_rows;     /* v2 only; -1 otherwise */
+  int32_t encoding;     /* encoding of the values */
+  int32_t def_encoding; /* v1: RLE or BIT_PACKED; v2: RLE */
   int32_t rep_encoding;
-  const uint8_t *rep; size_t rep_len;       /* empty when the column has no rep levels */
-  const uint8_t *def; size_t def_len;       /* empty when the column has no def levels */
-  const uint8_t *values; size_t values_len;
-  bool crc_checked;      /* a CRC was present and verified */
-  bool crc_mismatch;     /* with crc_report_only: the CRC did not match */
-  size_t header_len;     /* bytes of the page header as stored */
+  const uint8_t *rep;
+  size_t rep_len; /* empty when the column has no rep levels */
+  const uint8_t *def;
+  size_t def_len; /* empty when the column has no def levels */
+  const uint8_t *values;
+  size_t values_len;
+  bool crc_checked;  /* a CRC was present and verified */
+  bool crc_mismatch; /* with crc_report_only: the CRC did not match */
+  size_t header_len; /* bytes of the page header as stored */
 } pqt_page;
 
 typedef struct pqt_page_reader_options {
   bool verify_crc;
   bool crc_report_only;
   /* with crc_report_only, a CRC mismatch is reported in the page, not an error */
-  int16_t max_def;               /* of the column: decides which level sections exist */
+  int16_t max_def; /* of the column: decides which level sections exist */
   int16_t max_rep;
-  uint64_t max_page_bytes;       /* hard ceiling on an uncompressed page (default 1 GiB) */
-  uint32_t max_expansion;        /* uncompressed <= compressed * this + floor (default 64) */
-  uint32_t expansion_floor;      /* default 1 MiB */
+  uint64_t max_page_bytes;  /* hard ceiling on an uncompressed page (default 1 GiB) */
+  uint32_t max_expansion;   /* uncompressed <= compressed * this + floor (default 64) */
+  uint32_t expansion_floor; /* default 1 MiB */
   /* Encrypted chunk (crypto/crypto.h): page headers and pages are decrypted
    * as they are read; NULL = plaintext. Borrowed. */
   const struct pqt_module_decryptor *decryptor;
-  bool dictionary_first;         /* encrypted: the chunk starts with a dictionary page (AAD hint) */
+  bool dictionary_first; /* encrypted: the chunk starts with a dictionary page (AAD hint) */
 } pqt_page_reader_options;
 
 void pqt_page_reader_options_init(pqt_page_reader_options *o);
@@ -61,30 +64,29 @@ typedef struct pqt_page_reader {
   const pqt_allocator *alloc;
   pqt_page_reader_options opts;
   int32_t codec;
-  pqt_codec_ctx *codec_ctx;      /* borrowed */
-  const uint8_t *chunk;          /* the chunk bytes */
-  uint8_t *chunk_copy;           /* owned when the source could not lend */
+  pqt_codec_ctx *codec_ctx; /* borrowed */
+  const uint8_t *chunk;     /* the chunk bytes */
+  uint8_t *chunk_copy;      /* owned when the source could not lend */
   size_t chunk_len;
-  uint64_t chunk_offset;         /* file offset of chunk[0] */
+  uint64_t chunk_offset; /* file offset of chunk[0] */
   size_t pos;
-  int32_t page_index;            /* pages started so far */
-  int32_t current;               /* index of the page being read (for errors) */
-  bool header_decoded;           /* the current page's header was read and its extent is
-                                    sound (the reader is past it), even if the page then
-                                    failed: its type and sizes are in `header` */
-  pqt_buf scratch;               /* decompressed page */
+  int32_t page_index;  /* pages started so far */
+  int32_t current;     /* index of the page being read (for errors) */
+  bool header_decoded; /* the current page's header was read and its extent is
+                          sound (the reader is past it), even if the page then
+                          failed: its type and sizes are in `header` */
+  pqt_buf scratch;     /* decompressed page */
   pqt_page_header header;
-  int32_t data_page_ordinal;     /* encrypted: data pages started (AAD page ordinal) */
-  pqt_buf crypt_header;          /* encrypted: the decrypted page header */
-  pqt_buf crypt_page;            /* encrypted: the decrypted page */
+  int32_t data_page_ordinal; /* encrypted: data pages started (AAD page ordinal) */
+  pqt_buf crypt_header;      /* encrypted: the decrypted page header */
+  pqt_buf crypt_page;        /* encrypted: the decrypted page */
 } pqt_page_reader;
 
 /* Prepare to read the chunk at [offset, offset+len) of io. The range must
  * lie inside the file (checked). codec_ctx is borrowed. */
-pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
-                                int32_t codec, pqt_codec_ctx *codec_ctx,
-                                const pqt_page_reader_options *opts, const pqt_allocator *alloc,
-                                pqt_error *err);
+pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,
+                                pqt_codec_ctx *codec_ctx, const pqt_page_reader_options *opts,
+                                const pqt_allocator *alloc, pqt_error *err);
 
 /* The next data or dictionary page; *eof is set (and PQT_OK returned) at the
  * end of the chunk. The page's spans are valid until the next call. */

@@ -9,11 +9,13 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-pqt_status pqt_page_append(pqt_buf *out, pqt_page_header *h, const uint8_t *body, size_t len,
-                           bool crc, size_t *header_len, pqt_error *err) {
+pqt_status pqt_page_append(pqt_buf *out, pqt_page_header *h, const uint8_t *body, size_t len, bool crc,
+                           size_t *header_len, pqt_error *err) {
   if (len > INT32_MAX) return pqt_error_set(err, PQT_ELIMIT, "page of %zu bytes is too large", len);
   h->compressed_page_size = (int32_t)len;
-  PQT_SET_FIELD(h, page_header, type); PQT_SET_FIELD(h, page_header, uncompressed_page_size); PQT_SET_FIELD(h, page_header, compressed_page_size);
+  PQT_SET_FIELD(h, page_header, type);
+  PQT_SET_FIELD(h, page_header, uncompressed_page_size);
+  PQT_SET_FIELD(h, page_header, compressed_page_size);
   if (crc) {
     h->crc = (int32_t)pqt_crc32(0, body, len);
     PQT_SET_FIELD(h, page_header, crc);
@@ -24,8 +26,7 @@ pqt_status pqt_page_append(pqt_buf *out, pqt_page_header *h, const uint8_t *body
   return pqt_buf_append(out, body, len, err);
 }
 
-pqt_status pqt_page_append_v1_levels(pqt_buf *out, const int16_t *levels, size_t n,
-                                     int16_t max_level, pqt_error *err) {
+pqt_status pqt_page_append_v1_levels(pqt_buf *out, const int16_t *levels, size_t n, int16_t max_level, pqt_error *err) {
   PQT_RETURN_NOT_OK(pqt_buf_reserve(out, 4, err));
   size_t at = out->len;
   out->len += 4;

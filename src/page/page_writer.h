@@ -12,11 +12,10 @@
 /* Append header h and body[0..len) to out. compressed_page_size is set to
  * len; with crc, h->crc is set from body. *header_len gets the header's
  * byte length. uncompressed_page_size must be set by the caller. */
-pqt_status pqt_page_append(pqt_buf *out, pqt_page_header *h, const uint8_t *body, size_t len,
-                           bool crc, size_t *header_len, pqt_error *err);
+pqt_status pqt_page_append(pqt_buf *out, pqt_page_header *h, const uint8_t *body, size_t len, bool crc,
+                           size_t *header_len, pqt_error *err);
 
 /* Append a v1 level stream: 4-byte LE length, then the RLE hybrid runs. */
-pqt_status pqt_page_append_v1_levels(pqt_buf *out, const int16_t *levels, size_t n,
-                                     int16_t max_level, pqt_error *err);
+pqt_status pqt_page_append_v1_levels(pqt_buf *out, const int16_t *levels, size_t n, int16_t max_level, pqt_error *err);
 
 #endif

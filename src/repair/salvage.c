@@ -38,8 +38,8 @@
 #include "thrift/parquet_desc.h"
 
 typedef struct spage {
-  uint64_t off, end;     /* header start, end of the page body */
-  int32_t type;          /* PQT_PAGE_DATA, PQT_PAGE_DATA_V2, PQT_PAGE_DICTIONARY */
+  uint64_t off, end; /* header start, end of the page body */
+  int32_t type;      /* PQT_PAGE_DATA, PQT_PAGE_DATA_V2, PQT_PAGE_DICTIONARY */
   int32_t num_values;
   int32_t hlen;
 } spage;
@@ -49,14 +49,14 @@ typedef struct scol {
   pqt_column_desc desc;
   int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
   int32_t codec;
-  size_t width;          /* fixed-width values: bytes per value; 0 otherwise */
+  size_t width; /* fixed-width values: bytes per value; 0 otherwise */
 } scol;
 
 typedef struct salv {
   const pqt_allocator *alloc;
   const pqt_salvage_options *opts;
   pqt_salvage_report *rep;
-  pqt_io mem_io;          /* over `data` */
+  pqt_io mem_io; /* over `data` */
   const uint8_t *data;
   uint64_t size;
   spage *pages;
@@ -71,7 +71,7 @@ typedef struct salv {
 } salv;
 
 typedef struct chunk_span {
-  int64_t first, end;     /* pages [first, end) */
+  int64_t first, end; /* pages [first, end) */
 } chunk_span;
 
 static void say(salv *s, const char *fmt, ...) PQT_PRINTF(2, 3);
@@ -178,8 +178,8 @@ static int32_t detect_codec(salv *s, const spage *p) {
     un -= lv;
   }
   if (un > n * (size_t)64 + ((size_t)1 << 20)) return -1;
-  static const int32_t order[] = {PQT_CODEC_ZSTD,    PQT_CODEC_GZIP, PQT_CODEC_SNAPPY, PQT_CODEC_LZ4_RAW,
-                                  PQT_CODEC_LZ4,     PQT_CODEC_BROTLI, PQT_CODEC_LZO};
+  static const int32_t order[] = {PQT_CODEC_ZSTD, PQT_CODEC_GZIP,   PQT_CODEC_SNAPPY, PQT_CODEC_LZ4_RAW,
+                                  PQT_CODEC_LZ4,  PQT_CODEC_BROTLI, PQT_CODEC_LZO};
   pqt_buf out;
   pqt_buf_init(&out, s->alloc);
   int32_t found = -1;
@@ -251,8 +251,7 @@ static bool page_fits(salv *s, const scol *c, const spage *p, int64_t *rows, int
   po.max_def = c->leaf->max_def;
   po.max_rep = c->leaf->max_rep;
   pqt_page_reader pr;
-  if (pqt_page_reader_init(&pr, &s->mem_io, p->off, p->end - p->off, c->codec, s->codec, &po, s->alloc, NULL) !=
-      PQT_OK)
+  if (pqt_page_reader_init(&pr, &s->mem_io, p->off, p->end - p->off, c->codec, s->codec, &po, s->alloc, NULL) != PQT_OK)
     return false;
   pqt_page pg;
   bool eof = true, ok = false;
@@ -291,24 +290,13 @@ static bool page_fits(salv *s, const scol *c, const spage *p, int64_t *rows, int
       else ok = vl == (size_t)nonnull * c->width;
       break;
     case PQT_ENC_RLE_DICTIONARY:
-    case PQT_ENC_PLAIN_DICTIONARY:
-      ok = t != PQT_BOOLEAN && (vl == 0 ? nonnull == 0 : pg.values[0] <= 32);
-      break;
-    case PQT_ENC_RLE:
-      ok = t == PQT_BOOLEAN && vl >= 4;
-      break;
-    case PQT_ENC_DELTA_BINARY_PACKED:
-      ok = t == PQT_INT32 || t == PQT_INT64;
-      break;
+    case PQT_ENC_PLAIN_DICTIONARY: ok = t != PQT_BOOLEAN && (vl == 0 ? nonnull == 0 : pg.values[0] <= 32); break;
+    case PQT_ENC_RLE: ok = t == PQT_BOOLEAN && vl >= 4; break;
+    case PQT_ENC_DELTA_BINARY_PACKED: ok = t == PQT_INT32 || t == PQT_INT64; break;
     case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
-    case PQT_ENC_DELTA_BYTE_ARRAY:
-      ok = t == PQT_BYTE_ARRAY || t == PQT_FIXED_LEN_BYTE_ARRAY;
-      break;
-    case PQT_ENC_BYTE_STREAM_SPLIT:
-      ok = c->width > 0 && (!sized || vl == (size_t)nonnull * c->width);
-      break;
-    default:
-      ok = false;
+    case PQT_ENC_DELTA_BYTE_ARRAY: ok = t == PQT_BYTE_ARRAY || t == PQT_FIXED_LEN_BYTE_ARRAY; break;
+    case PQT_ENC_BYTE_STREAM_SPLIT: ok = c->width > 0 && (!sized || vl == (size_t)nonnull * c->width); break;
+    default: ok = false;
   }
 out:
   pqt_page_reader_free(&pr);
@@ -500,8 +488,8 @@ static pqt_status setup_columns(salv *s, pqt_writer *w, pqt_error *err) {
     bool is_text = lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
                    (lt == 0 && (ln->converted_type == PQT_CT_UTF8 || ln->converted_type == PQT_CT_ENUM ||
                                 ln->converted_type == PQT_CT_JSON));
-    c->desc = (pqt_column_desc){ln->physical_type, ln->type_length, ln->max_def, ln->max_rep, c->repeated_def,
-                                ln->dotted_path, is_text};
+    c->desc = (pqt_column_desc){ln->physical_type, ln->type_length, ln->max_def, ln->max_rep,
+                                c->repeated_def,   ln->dotted_path, is_text};
     c->width = ln->physical_type == PQT_BOOLEAN || ln->physical_type == PQT_BYTE_ARRAY
                    ? 0
                    : pqt_physical_width(ln->physical_type, ln->type_length);
@@ -584,8 +572,8 @@ static pqt_status partition_and_write(salv *s, pqt_writer *w, pqt_error *err) {
     int64_t end = best[s->n_cols - 1].end;
     bool partial = best_kind == FIT_PARTIAL;
     if (partial)
-      say(s, "row group %d: cut short in column %s; %lld of its %lld rows are complete and kept (pages %lld..%lld)",
-          g, s->cols[s->n_cols - 1].leaf->dotted_path, (long long)best_keep, (long long)best_rows, (long long)pos,
+      say(s, "row group %d: cut short in column %s; %lld of its %lld rows are complete and kept (pages %lld..%lld)", g,
+          s->cols[s->n_cols - 1].leaf->dotted_path, (long long)best_keep, (long long)best_rows, (long long)pos,
           (long long)end - 1);
     else
       say(s, "row group %d: %lld rows (pages %lld..%lld, bytes %llu..%llu)", g, (long long)best_rows, (long long)pos,
@@ -656,6 +644,7 @@ PQT_API pqt_status pqt_salvage(pqt_io *damaged, pqt_writer *w, const pqt_salvage
   if (s.cols) pqt_mem_free(s.alloc, s.cols, sizeof(scol) * (size_t)s.n_cols);
   if (copy) pqt_mem_free(s.alloc, copy, (size_t)s.size);
   if (st == PQT_OK) s.rep->pages_unused = s.rep->pages_found - s.rep->pages_used;
-  if (report) (void)pqt_struct_copy_out(report, &full, sizeof full, "pqt_salvage_report", NULL); /* size checked above */
+  if (report)
+    (void)pqt_struct_copy_out(report, &full, sizeof full, "pqt_salvage_report", NULL); /* size checked above */
   return st;
 }

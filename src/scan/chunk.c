@@ -24,7 +24,8 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
    * with the real start in dictionary_page_offset. The page headers decide
    * what is where. */
   int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
-  if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset >= 4 && (s < 0 || cm->dictionary_page_offset < s))
+  if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset >= 4 &&
+      (s < 0 || cm->dictionary_page_offset < s))
     s = cm->dictionary_page_offset;
   PQT_CHECK_CORRUPT(s >= 4, err, "column chunk has no valid offset (data_page_offset %lld)",
                     (long long)cm->data_page_offset);
@@ -88,7 +89,8 @@ void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, pqt_page_r
   po->max_rep = ln->max_rep;
   if (ch->encrypted) {
     po->decryptor = &ch->dec;
-    po->dictionary_first = ch->cm && PQT_HAS_FIELD(ch->cm, column_metadata, dictionary_page_offset) && ch->cm->dictionary_page_offset > 0;
+    po->dictionary_first =
+        ch->cm && PQT_HAS_FIELD(ch->cm, column_metadata, dictionary_page_offset) && ch->cm->dictionary_page_offset > 0;
   }
 }
 
@@ -111,7 +113,10 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   bool column = module_type == PQT_MODULE_COLUMN_INDEX;
   const char *what = column ? "column index" : "offset index";
   const pqt_thrift_desc *desc = column ? &pqt_desc_column_index : &pqt_desc_offset_index;
-  *found = column ? PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length) : PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length);
+  *found = column ? PQT_HAS_FIELD(cc, column_chunk, column_index_offset) &&
+                        PQT_HAS_FIELD(cc, column_chunk, column_index_length)
+                  : PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) &&
+                        PQT_HAS_FIELD(cc, column_chunk, offset_index_length);
   if (!*found) return PQT_OK;
   int64_t off = column ? cc->column_index_offset : cc->offset_index_offset;
   int32_t len = column ? cc->column_index_length : cc->offset_index_length;
@@ -128,15 +133,15 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   pqt_buf_init(&raw, hold->alloc);
   size_t used = 0;
   pqt_status st = chunk_bytes(r, (uint64_t)off, (size_t)len, &raw, &p, err);
-  if (st == PQT_OK) st = pqt_decrypt_thrift_module(&ch->dec, module_type, desc, p, (size_t)len, &used, hold, arena, out, err);
+  if (st == PQT_OK)
+    st = pqt_decrypt_thrift_module(&ch->dec, module_type, desc, p, (size_t)len, &used, hold, arena, out, err);
   if (st == PQT_OK && used != (size_t)len)
     st = pqt_corrupt(err, "%s: its module takes %zu of its %d bytes", what, used, len);
   pqt_buf_free(&raw);
   return st;
 }
 
-pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bloom *b, bool *found,
-                                pqt_error *err) {
+pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bloom *b, bool *found, pqt_error *err) {
   memset(b, 0, sizeof *b);
   const pqt_column_metadata *cm = ch->cm;
   *found = cm && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset);
@@ -144,7 +149,9 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
   if (cm->bloom_filter_offset < 4 || off >= r->io.size)
     return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
-  uint64_t len = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 ? (uint64_t)cm->bloom_filter_length : 0;
+  uint64_t len = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0
+                     ? (uint64_t)cm->bloom_filter_length
+                     : 0;
   if (len > r->io.size - off)
     return pqt_corrupt(err, "Bloom filter [%lld, +%d) runs past the end of the file",
                        (long long)cm->bloom_filter_offset, cm->bloom_filter_length);

@@ -21,8 +21,7 @@ struct pqt_column_reader {
   pqt_buf scratch_bool;
 };
 
-PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, pqt_column_info *out,
-                                          pqt_error *err) {
+PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, pqt_column_info *out, pqt_error *err) {
   if (!r || !out || column < 0 || column >= r->schema->n_leaves)
     return pqt_error_set(err, PQT_EINVAL, "no column %d", column);
   const pqt_schema_node *n = r->schema->leaves[column];
@@ -40,7 +39,8 @@ PQT_API pqt_status pqt_reader_column_info(const pqt_reader *r, int32_t column, p
 PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r, int32_t row_group, int32_t column,
                                           pqt_error *err) {
   if (!out || !r) return pqt_error_set(err, PQT_EINVAL, "pqt_column_reader_open: bad arguments");
-  if (row_group < 0 || row_group >= r->md.row_groups.n) return pqt_error_set(err, PQT_EINVAL, "no row group %d", row_group);
+  if (row_group < 0 || row_group >= r->md.row_groups.n)
+    return pqt_error_set(err, PQT_EINVAL, "no row group %d", row_group);
   if (column < 0 || column >= r->schema->n_leaves) return pqt_error_set(err, PQT_EINVAL, "no column %d", column);
   const pqt_allocator *alloc = r->data_alloc;
   pqt_column_reader *cr = pqt_mem_calloc(alloc, sizeof *cr);
@@ -65,8 +65,7 @@ PQT_API pqt_status pqt_column_reader_open(pqt_column_reader **out, pqt_reader *r
   return PQT_OK;
 }
 
-static pqt_status column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out,
-                                     pqt_error *err) {
+static pqt_status column_reader_next(pqt_column_reader *cr, int64_t max_levels, pqt_column_batch *out, pqt_error *err) {
   memset(out, 0, sizeof *out);
   if (max_levels <= 0) return pqt_error_set(err, PQT_EINVAL, "max_levels must be positive");
   pqt_column_data *cd = &cr->cd;

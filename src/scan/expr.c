@@ -432,8 +432,8 @@ static bool plain_name(const char *s, size_t n) {
   if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
   for (size_t i = 1; i < n; i++)
     if (!(isalnum((unsigned char)s[i]) || s[i] == '_')) return false;
-  static const char *kw[] = {"and", "or", "not", "in", "between", "is", "null", "like", "true", "false", "date",
-                             "time", "timestamp", "uuid", "nan", "infinity"};
+  static const char *kw[] = {"and",  "or",    "not",  "in",   "between",   "is",   "null", "like",
+                             "true", "false", "date", "time", "timestamp", "uuid", "nan",  "infinity"};
   for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
     if (ieq(s, n, kw[i])) return false;
   return true;

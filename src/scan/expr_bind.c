@@ -27,7 +27,17 @@ typedef struct binder {
 /* ---- column classes ------------------------------------------------------ */
 
 typedef enum cclass {
-  C_BOOL, C_INT, C_DECIMAL, C_DATE, C_TIME, C_TS, C_FLOAT, C_STRING, C_BINARY, C_UUID, C_NONE
+  C_BOOL,
+  C_INT,
+  C_DECIMAL,
+  C_DATE,
+  C_TIME,
+  C_TS,
+  C_FLOAT,
+  C_STRING,
+  C_BINARY,
+  C_UUID,
+  C_NONE
 } cclass;
 
 typedef struct colinfo {
@@ -47,8 +57,8 @@ static colinfo classify(const pqt_schema_node *n, pqt_bound *b) {
   int l = pqt_union_which(n->logical.isset);
   int32_t t = n->physical_type;
   b->width = n->type_length > 0 ? (size_t)n->type_length : 0;
-  if (n->converted_type == PQT_CT_INTERVAL || l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY ||
-      l == PQT_LT_VARIANT || l == PQT_LT_UNKNOWN) {
+  if (n->converted_type == PQT_CT_INTERVAL || l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY || l == PQT_LT_VARIANT ||
+      l == PQT_LT_UNKNOWN) {
     ci.type_name = n->converted_type == PQT_CT_INTERVAL ? "INTERVAL" : "a type without an order";
     return ci;
   }
@@ -182,8 +192,8 @@ static pqt_status bind_column(binder *B, const pqt_expr *c, bool leaf_only, pqt_
   if (!n) return where_err(B, c, "no column '%s' in the file%s%s", c->bytes, "", "");
   for (const pqt_schema_node *x = n; x && x->parent; x = x->parent)
     if (x->repetition == PQT_REPEATED || (x != n && x->kind != PQT_NODE_STRUCT))
-      return where_err(B, c, "column '%s' is inside a list or map (a predicate tests one value per row)%s%s",
-                       c->bytes, "", "");
+      return where_err(B, c, "column '%s' is inside a list or map (a predicate tests one value per row)%s%s", c->bytes,
+                       "", "");
   if (leaf_only && !n->is_leaf)
     return where_err(B, c, "column '%s' is a group: only IS [NOT] NULL applies to it%s%s", c->bytes, "", "");
   b->node = n;
@@ -238,7 +248,8 @@ static void int_lit(pqt_blit *L, int *op, __int128 v, int32_t from, int32_t to) 
     switch (*op) {
       case PQT_CMP_EQ: *op = PQT_OP_NEVER; break;
       case PQT_CMP_NE: *op = PQT_OP_ALWAYS; break;
-      case PQT_CMP_LT: case PQT_CMP_LE: *op = above ? PQT_OP_ALWAYS : PQT_OP_NEVER; break;
+      case PQT_CMP_LT:
+      case PQT_CMP_LE: *op = above ? PQT_OP_ALWAYS : PQT_OP_NEVER; break;
       default: *op = above ? PQT_OP_NEVER : PQT_OP_ALWAYS; break;
     }
     L->i = 0;
@@ -249,7 +260,8 @@ static void int_lit(pqt_blit *L, int *op, __int128 v, int32_t from, int32_t to) 
   switch (*op) {
     case PQT_CMP_EQ: *op = PQT_OP_NEVER; break;
     case PQT_CMP_NE: *op = PQT_OP_ALWAYS; break;
-    case PQT_CMP_LT: case PQT_CMP_LE: *op = PQT_CMP_LE; break;
+    case PQT_CMP_LT:
+    case PQT_CMP_LE: *op = PQT_CMP_LE; break;
     default: *op = PQT_CMP_GT; break;
   }
 }
@@ -323,7 +335,8 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
       int64_t days;
       if (k == PQT_LIT_DATE) L->i = e->i;
       else if (k == PQT_LIT_STRING && pqt_parse_date_text(txt, e->len, &days)) L->i = days;
-      else if (k == PQT_LIT_STRING) return where_err(B, e, "'%s' is not a DATE (YYYY-MM-DD) for column '%s'%s", txt, col->bytes, "");
+      else if (k == PQT_LIT_STRING)
+        return where_err(B, e, "'%s' is not a DATE (YYYY-MM-DD) for column '%s'%s", txt, col->bytes, "");
       else return bad_lit(B, col, e, ci);
       return PQT_OK;
     }
@@ -331,7 +344,8 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
       int64_t ns;
       if (k == PQT_LIT_TIME) ns = (int64_t)e->i;
       else if (k == PQT_LIT_STRING && pqt_parse_time_text(txt, e->len, &ns)) {
-      } else if (k == PQT_LIT_STRING) return where_err(B, e, "'%s' is not a TIME for column '%s'%s", txt, col->bytes, "");
+      } else if (k == PQT_LIT_STRING)
+        return where_err(B, e, "'%s' is not a TIME for column '%s'%s", txt, col->bytes, "");
       else return bad_lit(B, col, e, ci);
       int_lit(L, op, ns, 9, ci->scale);
       return PQT_OK;
@@ -351,7 +365,8 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
         return bad_lit(B, col, e, ci);
       }
       if (zone && !ci->utc)
-        return where_err(B, e, "the TIMESTAMP has a time zone but column '%s' holds local times (not adjusted to UTC)%s%s",
+        return where_err(B, e,
+                         "the TIMESTAMP has a time zone but column '%s' holds local times (not adjusted to UTC)%s%s",
                          col->bytes, "", "");
       if (b->vx == PQT_VX_INT96) L->i = ns;
       else int_lit(L, op, ns, 9, ci->scale);
@@ -413,8 +428,8 @@ static pqt_bound *new_bound(binder *B, pqt_bkind kind) {
 }
 
 static int negate_op(int op) {
-  static const int neg[] = {PQT_CMP_NE, PQT_CMP_EQ, PQT_CMP_GE, PQT_CMP_GT, PQT_CMP_LE, PQT_CMP_LT,
-                            PQT_OP_ALWAYS, PQT_OP_NEVER};
+  static const int neg[] = {PQT_CMP_NE, PQT_CMP_EQ, PQT_CMP_GE,    PQT_CMP_GT,
+                            PQT_CMP_LE, PQT_CMP_LT, PQT_OP_ALWAYS, PQT_OP_NEVER};
   return neg[op];
 }
 
@@ -450,9 +465,7 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
   if (++B->depth > 10000) return pqt_error_set(B->err, PQT_ELIMIT, "filter nested too deeply");
   pqt_status st = PQT_OK;
   switch (e->kind) {
-    case PQT_EK_NOT:
-      st = bind(B, e->args[0], !neg, out);
-      break;
+    case PQT_EK_NOT: st = bind(B, e->args[0], !neg, out); break;
     case PQT_EK_AND:
     case PQT_EK_OR: {
       /* De Morgan under NOT */
@@ -476,8 +489,7 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
       }
       if (c->kind != PQT_EK_COLUMN || l->kind != PQT_EK_LITERAL)
         st = where_err(B, e, "a comparison needs a column and a literal%s%s%s", "", "", "");
-      else
-        st = bind_cmp(B, c, op, l, neg, out);
+      else st = bind_cmp(B, c, op, l, neg, out);
       break;
     }
     case PQT_EK_BETWEEN: {
@@ -545,9 +557,7 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
         st = where_err(B, e, "a literal alone is not a predicate%s%s%s", "", "", "");
       }
       break;
-    case PQT_EK_COLUMN:
-      st = where_err(B, e, "a column alone is not a predicate ('%s')%s%s", e->bytes, "", "");
-      break;
+    case PQT_EK_COLUMN: st = where_err(B, e, "a column alone is not a predicate ('%s')%s%s", e->bytes, "", ""); break;
   }
   B->depth--;
   return st;

@@ -38,9 +38,9 @@ typedef enum pqt_lit_kind {
 
 struct pqt_expr {
   pqt_expr_kind kind;
-  int32_t pos;       /* 1-based position in the parsed text; 0 when built */
-  int32_t op;        /* PQT_EK_CMP: pqt_cmp_op */
-  bool negate;       /* ISNULL: IS NOT NULL */
+  int32_t pos; /* 1-based position in the parsed text; 0 when built */
+  int32_t op;  /* PQT_EK_CMP: pqt_cmp_op */
+  bool negate; /* ISNULL: IS NOT NULL */
   /* column: the dotted path; literal STRING/BINARY/UUID and LIKE: the bytes */
   char *bytes;
   size_t len;

@@ -22,7 +22,7 @@ typedef enum tok_kind {
   T_RPAREN,
   T_COMMA,
   T_DOT,
-  T_OP,     /* comparison; op holds pqt_cmp_op */
+  T_OP, /* comparison; op holds pqt_cmp_op */
   T_MINUS,
   T_BAD
 } tok_kind;
@@ -37,7 +37,7 @@ typedef struct parser {
   const char *s;
   size_t n;
   size_t pos;
-  tok t;      /* current token */
+  tok t; /* current token */
   int depth;
   pqt_error *err;
   pqt_buf scratch; /* unquoted text */
@@ -157,8 +157,8 @@ static bool quote_follows(const parser *p) {
 }
 
 static bool reserved(const parser *p) {
-  static const char *kw[] = {"and", "or", "not", "in", "between", "is", "null", "like", "true", "false", "nan",
-                             "infinity"};
+  static const char *kw[] = {"and",  "or",   "not",  "in",    "between", "is",
+                             "null", "like", "true", "false", "nan",     "infinity"};
   if ((is_kw(p, "date") || is_kw(p, "time") || is_kw(p, "timestamp") || is_kw(p, "uuid")) && quote_follows(p))
     return true;
   for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
@@ -273,7 +273,10 @@ static pqt_status parse_literal(parser *p, pqt_expr **out) {
       int v = 0;
       for (int k = 0; k < 2; k++) {
         char c = (char)raw[i + (size_t)k];
-        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int h = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (h < 0) return fail(p, "bad hex digit in binary literal");
         v = v * 16 + h;
       }
@@ -502,8 +505,8 @@ static pqt_status parse_predicate(parser *p, pqt_expr **out) {
     return negate(p, neg, opat, out);
   }
   pqt_expr_free(col);
-  return fail(p, neg ? "expected IN, BETWEEN or LIKE after NOT"
-                     : "expected a comparison, IN, BETWEEN, IS [NOT] NULL or LIKE");
+  return fail(
+      p, neg ? "expected IN, BETWEEN or LIKE after NOT" : "expected a comparison, IN, BETWEEN, IS [NOT] NULL or LIKE");
 }
 
 static pqt_status parse_factor(parser *p, pqt_expr **out) {

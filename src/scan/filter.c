@@ -143,8 +143,12 @@ static inline void slot_bytes(const pqt_array *a, const pqt_bound *b, int64_t i,
 
 static size_t fixed_width(pqt_vx vx) {
   switch (vx) {
-    case PQT_VX_I32: case PQT_VX_U32: case PQT_VX_FLOAT: return 4;
-    case PQT_VX_I64: case PQT_VX_U64: case PQT_VX_DOUBLE: return 8;
+    case PQT_VX_I32:
+    case PQT_VX_U32:
+    case PQT_VX_FLOAT: return 4;
+    case PQT_VX_I64:
+    case PQT_VX_U64:
+    case PQT_VX_DOUBLE: return 8;
     case PQT_VX_INT96: return 12;
     case PQT_VX_HALF: return 2;
     default: return 0;
@@ -200,22 +204,22 @@ static inline bool slot_holds(const pqt_bound *b, const pqt_array *a, int64_t i)
 }
 
 /* Typed fast paths for the common comparisons (one literal). */
-#define FAST_LOOP(T, LOAD)                                                            \
-  do {                                                                                \
-    const uint8_t *base = a->values->data;                                            \
-    for (int64_t i = 0; i < n; i++) {                                                 \
-      T v = LOAD;                                                                     \
-      bool h;                                                                         \
-      switch (op) {                                                                   \
-        case PQT_CMP_EQ: h = v == L; break;                                           \
-        case PQT_CMP_NE: h = v != L; break;                                           \
-        case PQT_CMP_LT: h = v < L; break;                                            \
-        case PQT_CMP_LE: h = v <= L; break;                                           \
-        case PQT_CMP_GT: h = v > L; break;                                            \
-        default: h = v >= L; break;                                                   \
-      }                                                                               \
-      t[i] = h;                                                                       \
-    }                                                                                 \
+#define FAST_LOOP(T, LOAD)                  \
+  do {                                      \
+    const uint8_t *base = a->values->data;  \
+    for (int64_t i = 0; i < n; i++) {       \
+      T v = LOAD;                           \
+      bool h;                               \
+      switch (op) {                         \
+        case PQT_CMP_EQ: h = v == L; break; \
+        case PQT_CMP_NE: h = v != L; break; \
+        case PQT_CMP_LT: h = v < L; break;  \
+        case PQT_CMP_LE: h = v <= L; break; \
+        case PQT_CMP_GT: h = v > L; break;  \
+        default: h = v >= L; break;         \
+      }                                     \
+      t[i] = h;                             \
+    }                                       \
   } while (0)
 
 static bool fast_cmp(const pqt_bound *b, const pqt_array *a, int64_t n, uint8_t *t) {
@@ -239,7 +243,8 @@ static bool fast_cmp(const pqt_bound *b, const pqt_array *a, int64_t n, uint8_t 
     const uint8_t *base = a->values->data;
     bool dbl = b->vx == PQT_VX_DOUBLE;
     for (int64_t i = 0; i < n; i++) {
-      double v = dbl ? pqt_vx_float(PQT_VX_DOUBLE, base + (size_t)i * 8) : pqt_vx_float(PQT_VX_FLOAT, base + (size_t)i * 4);
+      double v =
+          dbl ? pqt_vx_float(PQT_VX_DOUBLE, base + (size_t)i * 8) : pqt_vx_float(PQT_VX_FLOAT, base + (size_t)i * 4);
       bool h;
       switch (op) {
         case PQT_CMP_EQ: h = v == L; break;
@@ -317,8 +322,7 @@ static pqt_status eval_node(eval_ctx *c, const pqt_bound *b, uint8_t *t, uint8_t
       memset(t, b->cval, (size_t)n);
       memset(f, !b->cval, (size_t)n);
       return PQT_OK;
-    case PQT_B_NOT:
-      return eval_node(c, b->a, f, t, depth + 1);
+    case PQT_B_NOT: return eval_node(c, b->a, f, t, depth + 1);
     case PQT_B_AND:
     case PQT_B_OR: {
       PQT_RETURN_NOT_OK(eval_node(c, b->a, t, f, depth + 1));
@@ -344,7 +348,8 @@ static pqt_status eval_node(eval_ctx *c, const pqt_bound *b, uint8_t *t, uint8_t
     }
     default: {
       const pqt_array *a = find_array(c->d, b->node);
-      if (!a || a->length != n || (b->kind != PQT_B_ISNULL && (!a->values || ((b->vx == PQT_VX_BA || b->vx == PQT_VX_DEC_BA) && !a->offsets))))
+      if (!a || a->length != n ||
+          (b->kind != PQT_B_ISNULL && (!a->values || ((b->vx == PQT_VX_BA || b->vx == PQT_VX_DEC_BA) && !a->offsets))))
         return pqt_error_set(c->err, PQT_EINVAL, "filter: column %s is not in the batch",
                              b->node->dotted_path ? b->node->dotted_path : b->node->name);
       return eval_leafpred(b, a, n, t, f);

@@ -29,8 +29,19 @@ typedef enum pqt_dom { PQT_DOM_INT = 0, PQT_DOM_FLOAT, PQT_DOM_BYTES } pqt_dom;
 
 /* How a stored value is read into its domain. */
 typedef enum pqt_vx {
-  PQT_VX_BOOL = 0, PQT_VX_I32, PQT_VX_U32, PQT_VX_I64, PQT_VX_U64, PQT_VX_INT96,
-  PQT_VX_DEC_FLBA, PQT_VX_DEC_BA, PQT_VX_FLOAT, PQT_VX_DOUBLE, PQT_VX_HALF, PQT_VX_FLBA, PQT_VX_BA
+  PQT_VX_BOOL = 0,
+  PQT_VX_I32,
+  PQT_VX_U32,
+  PQT_VX_I64,
+  PQT_VX_U64,
+  PQT_VX_INT96,
+  PQT_VX_DEC_FLBA,
+  PQT_VX_DEC_BA,
+  PQT_VX_FLOAT,
+  PQT_VX_DOUBLE,
+  PQT_VX_HALF,
+  PQT_VX_FLBA,
+  PQT_VX_BA
 } pqt_vx;
 
 typedef struct pqt_blit {
@@ -50,7 +61,7 @@ struct pqt_bound {
   int32_t leaf;                /* leaf decoded for node (its own, or one under a group) */
   pqt_dom dom;
   pqt_vx vx;
-  size_t width;                /* FLBA width */
+  size_t width; /* FLBA width */
   pqt_blit *lits;
   int32_t n_lits;
   const uint8_t *pat;
@@ -63,7 +74,7 @@ typedef struct pqt_filter {
   const pqt_allocator *alloc;
   const pqt_reader *r;
   pqt_bound *root;
-  uint8_t *leaves;  /* per leaf: 1 when the predicate reads it */
+  uint8_t *leaves; /* per leaf: 1 when the predicate reads it */
   int32_t n_leaves;
 } pqt_filter;
 
@@ -110,11 +121,11 @@ typedef struct pqt_count_io {
 
 typedef struct pqt_scan {
   pqt_reader *r;
-  pqt_filter *filter;     /* NULL without a predicate */
-  const uint8_t *user_sel;/* the projection (borrowed) */
-  uint8_t *read_sel;      /* projection + the predicate's leaves */
+  pqt_filter *filter;      /* NULL without a predicate */
+  const uint8_t *user_sel; /* the projection (borrowed) */
+  uint8_t *read_sel;       /* projection + the predicate's leaves */
   pqt_scan_stats stats;
-  pqt_scan_stats *out;    /* the caller's (options), may be NULL */
+  pqt_scan_stats *out; /* the caller's (options), may be NULL */
   pqt_io saved;
   pqt_count_io wrap;
   int io_depth;

@@ -107,8 +107,12 @@ typedef struct chunk_view {
 static size_t vx_width(const pqt_bound *b) {
   switch (b->vx) {
     case PQT_VX_BOOL: return 1;
-    case PQT_VX_I32: case PQT_VX_U32: case PQT_VX_FLOAT: return 4;
-    case PQT_VX_I64: case PQT_VX_U64: case PQT_VX_DOUBLE: return 8;
+    case PQT_VX_I32:
+    case PQT_VX_U32:
+    case PQT_VX_FLOAT: return 4;
+    case PQT_VX_I64:
+    case PQT_VX_U64:
+    case PQT_VX_DOUBLE: return 8;
     case PQT_VX_INT96: return 12;
     case PQT_VX_HALF: return 2;
     case PQT_VX_DEC_FLBA: return b->width;
@@ -147,12 +151,14 @@ static void view_of(const pqt_reader *r, int32_t g, const pqt_bound *b, chunk_vi
   bool total = order == PQT_ORDER_IEEE_754_TOTAL && is_float;
   const uint8_t *mn = NULL, *mx = NULL;
   size_t mnn = 0, mxn = 0;
-  if (PQT_HAS_FIELD(s, statistics, max_value) && PQT_HAS_FIELD(s, statistics, min_value) && (order == PQT_ORDER_TYPE || total)) {
+  if (PQT_HAS_FIELD(s, statistics, max_value) && PQT_HAS_FIELD(s, statistics, min_value) &&
+      (order == PQT_ORDER_TYPE || total)) {
     mn = s->min_value.ptr;
     mnn = (size_t)s->min_value.len;
     mx = s->max_value.ptr;
     mxn = (size_t)s->max_value.len;
-    bool exact = (!PQT_HAS_FIELD(s, statistics, is_min_value_exact) || s->is_min_value_exact) && (!PQT_HAS_FIELD(s, statistics, is_max_value_exact) || s->is_max_value_exact);
+    bool exact = (!PQT_HAS_FIELD(s, statistics, is_min_value_exact) || s->is_min_value_exact) &&
+                 (!PQT_HAS_FIELD(s, statistics, is_max_value_exact) || s->is_max_value_exact);
     if (!exact && b->dom != PQT_DOM_BYTES) return; /* a cut number is no bound */
   } else if (PQT_HAS_FIELD(s, statistics, max) && PQT_HAS_FIELD(s, statistics, min) && pqt_sort_kind_legacy_ok(kind)) {
     mn = s->min.ptr;
@@ -163,7 +169,8 @@ static void view_of(const pqt_reader *r, int32_t g, const pqt_bound *b, chunk_vi
     return;
   }
   if ((!mn && mnn) || (!mx && mxn)) return;
-  if (!pqt_sort_kind_legacy_ok(kind) && signed_only_writer(r) && !(mnn == mxn && (mnn == 0 || memcmp(mn, mx, mnn) == 0)))
+  if (!pqt_sort_kind_legacy_ok(kind) && signed_only_writer(r) &&
+      !(mnn == mxn && (mnn == 0 || memcmp(mn, mx, mnn) == 0)))
     return;
   size_t w = vx_width(b);
   if (w && (mnn != w || mxn != w)) return;
@@ -238,7 +245,8 @@ static bool stats_skip_leaf(const pqt_reader *r, int32_t g, const pqt_bound *b) 
 static bool is_dict_enc(int32_t e) { return e == PQT_ENC_PLAIN_DICTIONARY || e == PQT_ENC_RLE_DICTIONARY; }
 
 static bool all_pages_dictionary(const pqt_column_metadata *cm) {
-  if (!PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) || cm->dictionary_page_offset < 4 || cm->dictionary_page_offset >= cm->data_page_offset)
+  if (!PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) || cm->dictionary_page_offset < 4 ||
+      cm->dictionary_page_offset >= cm->data_page_offset)
     return false;
   if (PQT_HAS_FIELD(cm, column_metadata, encoding_stats) && cm->encoding_stats.n > 0) {
     for (int32_t k = 0; k < cm->encoding_stats.n; k++) {
@@ -261,7 +269,9 @@ static bool all_pages_dictionary(const pqt_column_metadata *cm) {
 /* The dictionary of leaf's chunk in group g as a leaf array, or NULL (keep). */
 static pqt_array *read_dictionary(pqt_reader *r, int32_t g, int32_t leaf, const pqt_allocator *alloc) {
   const pqt_column_chunk *cc = chunk_of(r, g, leaf);
-  if (!cc || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0)) return NULL;
+  if (!cc || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) ||
+      (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0))
+    return NULL;
   const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *ln = r->schema->leaves[leaf];
   if (cm->type != ln->physical_type || ln->physical_type == PQT_BOOLEAN || !all_pages_dictionary(cm)) return NULL;
@@ -391,11 +401,14 @@ typedef struct bloom_view {
 static bloom_view bloom_header(pqt_reader *r, const pqt_column_chunk *cc) {
   bloom_view v = {false, 0, 0};
   const pqt_column_metadata *cm = &cc->meta_data;
-  if (!PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || cm->bloom_filter_offset < 4 || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) return v;
+  if (!PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || cm->bloom_filter_offset < 4 ||
+      PQT_HAS_FIELD(cc, column_chunk, crypto_metadata))
+    return v;
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
   if (off >= r->io.size) return v;
   uint64_t avail = r->io.size - off;
-  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 && (uint64_t)cm->bloom_filter_length < avail)
+  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
+      (uint64_t)cm->bloom_filter_length < avail)
     avail = (uint64_t)cm->bloom_filter_length;
   uint8_t hdr[64];
   size_t n = avail < sizeof hdr ? (size_t)avail : sizeof hdr;

@@ -45,8 +45,8 @@ static pqt_status ranges_add(ranges *s, int64_t first, int64_t n, pqt_error *err
   if (n <= 0) return PQT_OK;
   if (s->n == s->cap) {
     int32_t cap = s->cap ? s->cap * 2 : 8;
-    pqt_row_range *p = pqt_mem_realloc(s->alloc, s->r, sizeof(pqt_row_range) * (size_t)s->cap,
-                                       sizeof(pqt_row_range) * (size_t)cap);
+    pqt_row_range *p =
+        pqt_mem_realloc(s->alloc, s->r, sizeof(pqt_row_range) * (size_t)s->cap, sizeof(pqt_row_range) * (size_t)cap);
     if (!p) return pqt_nomem(err);
     s->r = p;
     s->cap = cap;
@@ -99,12 +99,11 @@ static int64_t ranges_rows(const ranges *s) {
 typedef struct leaf_losses {
   pqt_lost_rows *l; /* the losses of one leaf, in row order */
   int32_t n;
-  bool chunk;       /* the whole chunk: its message is already complete */
+  bool chunk; /* the whole chunk: its message is already complete */
 } leaf_losses;
 
 /* Decode leaf i whole into cd, recording what it lost. */
-static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data *cd, leaf_losses *ll,
-                            pqt_error *err) {
+static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data *cd, leaf_losses *ll, pqt_error *err) {
   const pqt_allocator *a = r->data_alloc;
   int64_t num_rows = r->md.row_groups.items[g].num_rows;
   pqt_leaf_cursor *L = NULL;
@@ -149,12 +148,13 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data
 /* Add the losses of leaves [first, end) to s. */
 static pqt_status add_losses(ranges *s, const leaf_losses *ll, int32_t first, int32_t end, pqt_error *err) {
   for (int32_t i = first; i < end; i++)
-    for (int32_t j = 0; j < ll[i].n; j++) PQT_RETURN_NOT_OK(ranges_add(s, ll[i].l[j].first_row, ll[i].l[j].n_rows, err));
+    for (int32_t j = 0; j < ll[i].n; j++)
+      PQT_RETURN_NOT_OK(ranges_add(s, ll[i].l[j].first_row, ll[i].l[j].n_rows, err));
   return PQT_OK;
 }
 
-static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll, const pqt_lost_rows *l,
-                   bool optional, int64_t rows_lost) {
+static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll, const pqt_lost_rows *l, bool optional,
+                   int64_t rows_lost) {
   if (!r->opts.on_skip) return;
   const pqt_schema_node *ln = r->schema->leaves[leaf];
   const pqt_schema_node *f = top_field(ln);
@@ -171,18 +171,16 @@ static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll
   else if (optional)
     snprintf(what, sizeof what, "field %.60s reads as null in rows %lld-%lld", f->name, (long long)l->first_row,
              (long long)last);
-  else
-    snprintf(what, sizeof what, "rows %lld-%lld are lost", (long long)l->first_row, (long long)last);
-  if (ll->chunk)
-    snprintf(e.message, sizeof e.message, "%.330s (%s)", l->why.message, what);
+  else snprintf(what, sizeof what, "rows %lld-%lld are lost", (long long)l->first_row, (long long)last);
+  if (ll->chunk) snprintf(e.message, sizeof e.message, "%.330s (%s)", l->why.message, what);
   else
     snprintf(e.message, sizeof e.message, "row group %d, column %.100s, page %d: %.200s (%s)", g, ln->dotted_path,
              l->page, l->why.message, what);
   r->opts.on_skip(r->opts.on_skip_ctx, &e, rows_lost);
 }
 
-pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols,
-                              int64_t *rows, pqt_error *err) {
+pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols, int64_t *rows,
+                              pqt_error *err) {
   const pqt_allocator *a = r->data_alloc;
   const pqt_schema *sc = r->schema;
   int32_t nl = sc->n_leaves;

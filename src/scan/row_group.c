@@ -46,8 +46,8 @@ struct pqt_leaf_cursor {
   pqt_reader *r;
   int32_t g, leaf;
   pqt_column_cursor *cur;
-  pqt_chunk chunk;        /* the cursor's page reader borrows its decryptor */
-  int64_t *first_rows;    /* recovery: the offset index's first row per data page */
+  pqt_chunk chunk;     /* the cursor's page reader borrows its decryptor */
+  int64_t *first_rows; /* recovery: the offset index's first row per data page */
   int32_t n_first_rows;
 };
 
@@ -103,7 +103,12 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
   bool is_text = lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
                  (lt == 0 && (ln->converted_type == PQT_CT_UTF8 || ln->converted_type == PQT_CT_ENUM ||
                               ln->converted_type == PQT_CT_JSON));
-  pqt_column_desc desc = {ln->physical_type, ln->type_length,  ln->max_def, ln->max_rep, repeated_def, ln->dotted_path,
+  pqt_column_desc desc = {ln->physical_type,
+                          ln->type_length,
+                          ln->max_def,
+                          ln->max_rep,
+                          repeated_def,
+                          ln->dotted_path,
                           is_text && r->opts.validate_utf8};
   pqt_column_read_options o;
   memset(&o, 0, sizeof o);
@@ -204,11 +209,11 @@ struct pqt_rg_cursor {
   const uint8_t *selected; /* borrowed: one byte per leaf */
   int32_t nl;
   int32_t n_selected;
-  bool recovering;         /* PQT_SKIP_CORRUPT: the row group in one batch, see scan/recovery.c */
+  bool recovering;          /* PQT_SKIP_CORRUPT: the row group in one batch, see scan/recovery.c */
   pqt_leaf_cursor **leaves; /* per leaf: the cursors of the selected (not when recovering) */
-  pqt_column_data *cols;   /* per leaf: one batch */
-  bool finished;           /* every cursor checked at the chunk's end */
-  int64_t pages;           /* data pages decoded so far */
+  pqt_column_data *cols;    /* per leaf: one batch */
+  bool finished;            /* every cursor checked at the chunk's end */
+  int64_t pages;            /* data pages decoded so far */
 };
 
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
@@ -243,8 +248,7 @@ static int32_t missing_key(pqt_reader *r, int32_t g, const uint8_t *selected, pq
   return -1;
 }
 
-pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
-                              pqt_error *err) {
+pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out, pqt_error *err) {
   *out = NULL;
   if (g < 0 || g >= r->md.row_groups.n) return pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
   const pqt_row_group *rg = &r->md.row_groups.items[g];
@@ -295,7 +299,10 @@ static pqt_status assemble_batch(pqt_rg_cursor *c, int64_t rows, pqt_row_group_d
   for (int32_t k = 0; k < root->n_children; k++) {
     const pqt_schema_node *f = root->children[k];
     for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++)
-      if (selected[i]) { nf++; break; }
+      if (selected[i]) {
+        nf++;
+        break;
+      }
   }
   out->fields = pqt_mem_calloc(r->data_alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
   out->n_fields_cap = nf ? nf : 1;
@@ -378,9 +385,7 @@ pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected,
   return st;
 }
 
-bool pqt_recoverable_status(pqt_status st) {
-  return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO;
-}
+bool pqt_recoverable_status(pqt_status st) { return st == PQT_ECORRUPT || st == PQT_EUNSUPPORTED || st == PQT_ECRYPTO; }
 
 /* A row group step that failed with st (local says why): with
  * PQT_SKIP_CORRUPT and damage, the loss of `rows` rows is reported and

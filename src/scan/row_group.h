@@ -8,14 +8,13 @@
 
 typedef struct pqt_row_group_data {
   int64_t num_rows;
-  pqt_array **fields;   /* projected top-level fields, schema order */
+  pqt_array **fields; /* projected top-level fields, schema order */
   int32_t n_fields;
   int32_t n_fields_cap;
 } pqt_row_group_data;
 
 /* selected: one byte per leaf column (1 = projected), filled from options. */
-pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected,
-                                  pqt_error *err);
+pqt_status pqt_projection_resolve(const pqt_reader *r, const pqt_scan_options *opts, uint8_t *selected, pqt_error *err);
 /* The whole row group in one batch. */
 pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
                               pqt_error *err);
@@ -92,8 +91,8 @@ bool pqt_recoverable_status(pqt_status st);
  * null in its top-level field when that field is optional, and are left
  * out of every column otherwise. Each loss is reported through on_skip.
  * *rows: the rows the columns hold now. */
-pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols,
-                              int64_t *rows, pqt_error *err);
+pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols, int64_t *rows,
+                              pqt_error *err);
 
 /*
  * A row group read a batch of records at a time: every projected leaf has
@@ -104,8 +103,7 @@ pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected,
  * size).
  */
 typedef struct pqt_rg_cursor pqt_rg_cursor;
-pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out,
-                              pqt_error *err);
+pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out, pqt_error *err);
 /* The next max_rows rows (<= 0: all that are left) as top-level fields;
  * out->num_rows == 0 once the row group is read. The batch that ends the
  * row group also checks that every chunk ends there. */

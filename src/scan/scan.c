@@ -72,7 +72,9 @@ static int64_t group_pages(const pqt_scan *s, int32_t g) {
     if (!s->read_sel[i]) continue;
     if (i >= rg->columns.n) return -1;
     const pqt_column_metadata *cm = &rg->columns.items[i].meta_data;
-    if (!PQT_HAS_FIELD(&rg->columns.items[i], column_chunk, meta_data) || !PQT_HAS_FIELD(cm, column_metadata, encoding_stats)) return -1;
+    if (!PQT_HAS_FIELD(&rg->columns.items[i], column_chunk, meta_data) ||
+        !PQT_HAS_FIELD(cm, column_metadata, encoding_stats))
+      return -1;
     for (int32_t k = 0; k < cm->encoding_stats.n; k++) {
       const pqt_page_encoding_stats *es = &cm->encoding_stats.items[k];
       if ((es->page_type == PQT_PAGE_DATA || es->page_type == PQT_PAGE_DATA_V2) && es->count > 0) n += es->count;

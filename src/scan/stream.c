@@ -17,20 +17,20 @@
 #include "scan/row_group.h"
 
 typedef struct stream_priv {
-  pqt_reader *r;       /* a reference of the stream's own (pqt_reader_ref) */
+  pqt_reader *r; /* a reference of the stream's own (pqt_reader_ref) */
   uint8_t *selected;
   int32_t *groups;
   int32_t n_groups;
   int32_t next_group;
   int64_t batch_size;
-  pqt_rg_cursor *rg;   /* the row group being read */
+  pqt_rg_cursor *rg; /* the row group being read */
   /* a batch longer than batch_size (the row-group cursor decodes whole row
    * groups for PQT_SKIP_CORRUPT), handed out in slices */
   pqt_row_group_data held;
   bool have_held;
   int64_t pos;
   pqt_error err;
-  pqt_scan scan;       /* predicate, pruning, counts (scan/scan.c) */
+  pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
 } stream_priv;
 
 static int status_to_errno(pqt_status st) {
@@ -112,7 +112,8 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       pqt_row_group_data_free(alloc, &d);
       continue;
     }
-    for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++) st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
+    for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++)
+      st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
     if (st == PQT_OK && d.num_rows > p->batch_size) {
       p->held = d;
       p->have_held = true;

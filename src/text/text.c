@@ -30,8 +30,7 @@ static pqt_status leaf_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_err
 pqt_status pqt_array_row_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
   if (!pqt_array_is_valid(a, i)) return pqt_buf_append(out, "null", 4, err);
   switch (a->kind) {
-    case PQT_ARRAY_LEAF:
-      return leaf_json(a, i, out, err);
+    case PQT_ARRAY_LEAF: return leaf_json(a, i, out, err);
     case PQT_ARRAY_STRUCT:
       PQT_RETURN_NOT_OK(pqt_buf_append(out, "{", 1, err));
       for (int32_t k = 0; k < a->n_children; k++) {

@@ -28,12 +28,10 @@ _Static_assert(sizeof(pqt_list_key_value) == sizeof(pqt_list_any), "list layout"
 
 /* Wire type of a storage kind (bool: PQT_TW_TRUE stands for both). */
 static const uint8_t kind_wire[] = {
-    [PQT_TK_BOOL] = PQT_TW_TRUE,     [PQT_TK_I8] = PQT_TW_I8,
-    [PQT_TK_I16] = PQT_TW_I16,       [PQT_TK_I32] = PQT_TW_I32,
-    [PQT_TK_I64] = PQT_TW_I64,       [PQT_TK_DOUBLE] = PQT_TW_DOUBLE,
-    [PQT_TK_BINARY] = PQT_TW_BINARY, [PQT_TK_STRING] = PQT_TW_BINARY,
-    [PQT_TK_ENUM] = PQT_TW_I32,      [PQT_TK_STRUCT] = PQT_TW_STRUCT,
-    [PQT_TK_LIST] = PQT_TW_LIST,
+    [PQT_TK_BOOL] = PQT_TW_TRUE,     [PQT_TK_I8] = PQT_TW_I8,         [PQT_TK_I16] = PQT_TW_I16,
+    [PQT_TK_I32] = PQT_TW_I32,       [PQT_TK_I64] = PQT_TW_I64,       [PQT_TK_DOUBLE] = PQT_TW_DOUBLE,
+    [PQT_TK_BINARY] = PQT_TW_BINARY, [PQT_TK_STRING] = PQT_TW_BINARY, [PQT_TK_ENUM] = PQT_TW_I32,
+    [PQT_TK_STRUCT] = PQT_TW_STRUCT, [PQT_TK_LIST] = PQT_TW_LIST,
 };
 
 static size_t kind_size(int kind, const pqt_thrift_desc *sub) {
@@ -77,8 +75,7 @@ typedef struct dec_ctx {
 static void *dec_alloc(dec_ctx *c, size_t n, size_t esz, const char *what) {
   size_t total;
   if (!pqt_mul_size(n, esz, &total) || total > c->alloc_left) {
-    pqt_tcr_fail(&c->r, PQT_ELIMIT, "list %s: decoded lists would exceed the allocation limit",
-                 what);
+    pqt_tcr_fail(&c->r, PQT_ELIMIT, "list %s: decoded lists would exceed the allocation limit", what);
     return NULL;
   }
   void *p = pqt_arena_array(c->arena, n, esz);
@@ -111,8 +108,7 @@ static inline void dec_scalar(pqt_tcr *r, int kind, void *dst) {
 #define PQT_LIST_CHUNK_BYTES ((size_t)64 * 1024)
 
 /* Decode a list body whose header (elem type matching f->elem, n) was read. */
-static bool dec_list(dec_ctx *c, const pqt_thrift_field *f, pqt_list_any *dst, int32_t n,
-                     int depth) {
+static bool dec_list(dec_ctx *c, const pqt_thrift_field *f, pqt_list_any *dst, int32_t n, int depth) {
   dst->items = NULL;
   dst->n = 0;
   if (n == 0) return true;
@@ -152,8 +148,7 @@ static bool dec_list(dec_ctx *c, const pqt_thrift_field *f, pqt_list_any *dst, i
   return true;
 }
 
-static inline const pqt_thrift_field *lookup(const pqt_thrift_desc *d, int16_t id,
-                                             uint16_t *hint) {
+static inline const pqt_thrift_field *lookup(const pqt_thrift_desc *d, int16_t id, uint16_t *hint) {
   uint16_t h = *hint;
   if (h < d->n_fields && d->fields[h].id == id) {
     *hint = (uint16_t)(h + 1);
@@ -198,9 +193,7 @@ static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int dept
     }
     void *dst = f->offset >= 0 ? base + f->offset : NULL;
     switch (f->kind) {
-      case PQT_TK_BOOL:
-        *(bool *)dst = (t == PQT_TW_TRUE);
-        break;
+      case PQT_TK_BOOL: *(bool *)dst = (t == PQT_TW_TRUE); break;
       case PQT_TK_STRUCT:
         if (dst) memset(dst, 0, f->sub->size);
         if (depth + 1 > r->max_depth) {
@@ -225,9 +218,7 @@ static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int dept
         if (!dec_list(c, f, dst, n, depth + 1)) return;
         break;
       }
-      default:
-        dec_scalar(r, f->kind, dst);
-        break;
+      default: dec_scalar(r, f->kind, dst); break;
     }
     if (r->status) return;
     isset |= 1u << f->id;
@@ -235,8 +226,7 @@ static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int dept
   if (r->status) return;
   if (d->is_union) {
     if (n_wire != 1) {
-      pqt_tcr_fail(r, PQT_ECORRUPT, "union %s has %d members (exactly one expected)",
-                   d->name, n_wire);
+      pqt_tcr_fail(r, PQT_ECORRUPT, "union %s has %d members (exactly one expected)", d->name, n_wire);
       return;
     }
   } else {
@@ -253,9 +243,8 @@ static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int dept
   if (base) memcpy(base, &isset, sizeof isset);
 }
 
-pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, size_t len,
-                                size_t *consumed, pqt_arena *arena,
-                                const pqt_thrift_limits *limits, void *out, pqt_error *err) {
+pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, size_t len, size_t *consumed,
+                                pqt_arena *arena, const pqt_thrift_limits *limits, void *out, pqt_error *err) {
   if (consumed) *consumed = 0;
   if (!d || (!buf && len) || (!out && d->size))
     return pqt_error_set(err, PQT_EINVAL, "pqt_thrift_decode: bad arguments");
@@ -265,12 +254,10 @@ pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, si
   pqt_tcr_init(&c.r, buf ? buf : empty, buf ? len : 0, limits, err);
   c.arena = arena;
   if (limits && limits->max_alloc_bytes > 0) {
-    c.alloc_left = (uint64_t)limits->max_alloc_bytes > SIZE_MAX ? SIZE_MAX
-                                                                 : (size_t)limits->max_alloc_bytes;
+    c.alloc_left = (uint64_t)limits->max_alloc_bytes > SIZE_MAX ? SIZE_MAX : (size_t)limits->max_alloc_bytes;
   } else {
     size_t budget;
-    if (!pqt_mul_size(len, 64, &budget) || !pqt_add_size(budget, (size_t)1 << 20, &budget))
-      budget = SIZE_MAX;
+    if (!pqt_mul_size(len, 64, &budget) || !pqt_add_size(budget, (size_t)1 << 20, &budget)) budget = SIZE_MAX;
     c.alloc_left = budget;
   }
   dec_struct(&c, d, d->size ? out : NULL, 1);
@@ -279,8 +266,8 @@ pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, si
   return PQT_OK;
 }
 
-pqt_status pqt_thrift_decode(const pqt_thrift_desc *d, const uint8_t *buf, size_t len,
-                             size_t *consumed, pqt_arena *arena, void *out, pqt_error *err) {
+pqt_status pqt_thrift_decode(const pqt_thrift_desc *d, const uint8_t *buf, size_t len, size_t *consumed,
+                             pqt_arena *arena, void *out, pqt_error *err) {
   return pqt_thrift_decode_ex(d, buf, len, consumed, arena, NULL, out, err);
 }
 
@@ -306,8 +293,7 @@ static void enc_scalar(pqt_tcw *w, int kind, const void *src) {
     case PQT_TK_STRING: {
       const pqt_bytes *b = src;
       if (b->len < 0 || b->len > INT32_MAX || (b->len > 0 && !b->ptr)) {
-        if (!w->status)
-          w->status = pqt_error_set(w->err, PQT_EINVAL, "thrift encode: invalid bytes value");
+        if (!w->status) w->status = pqt_error_set(w->err, PQT_EINVAL, "thrift encode: invalid bytes value");
         return;
       }
       pqt_tcw_binary(w, b->ptr, (size_t)b->len);
@@ -341,9 +327,7 @@ static void enc_struct(pqt_tcw *w, const pqt_thrift_desc *d, const void *in, int
     }
     const void *src = f->offset >= 0 ? base + f->offset : NULL;
     switch (f->kind) {
-      case PQT_TK_BOOL:
-        pqt_tcw_field_begin(w, *(const bool *)src ? PQT_TW_TRUE : PQT_TW_FALSE, f->id, &last);
-        break;
+      case PQT_TK_BOOL: pqt_tcw_field_begin(w, *(const bool *)src ? PQT_TW_TRUE : PQT_TW_FALSE, f->id, &last); break;
       case PQT_TK_STRUCT:
         if (f->sub->is_union && src && load_isset(src) == 0) {
           /* A union whose member this version does not know: left out. */
@@ -382,10 +366,8 @@ static void enc_struct(pqt_tcw *w, const pqt_thrift_desc *d, const void *in, int
   pqt_tcw_stop(w);
 }
 
-pqt_status pqt_thrift_encode(const pqt_thrift_desc *d, const void *in, pqt_buf *out,
-                             pqt_error *err) {
-  if (!d || !out || (!in && d->size))
-    return pqt_error_set(err, PQT_EINVAL, "pqt_thrift_encode: bad arguments");
+pqt_status pqt_thrift_encode(const pqt_thrift_desc *d, const void *in, pqt_buf *out, pqt_error *err) {
+  if (!d || !out || (!in && d->size)) return pqt_error_set(err, PQT_EINVAL, "pqt_thrift_encode: bad arguments");
   pqt_tcw w;
   pqt_tcw_init(&w, out, err);
   size_t start = out->len;
@@ -428,8 +410,7 @@ static bool eq_struct(const pqt_thrift_desc *d, const uint8_t *a, const uint8_t 
       for (int32_t k = 0; k < lx->n; k++) {
         const uint8_t *ex = (const uint8_t *)lx->items + (size_t)k * esz;
         const uint8_t *ey = (const uint8_t *)ly->items + (size_t)k * esz;
-        bool same = f->elem == PQT_TK_STRUCT ? eq_struct(f->sub, ex, ey)
-                                             : eq_value(f->elem, f->sub, ex, ey);
+        bool same = f->elem == PQT_TK_STRUCT ? eq_struct(f->sub, ex, ey) : eq_value(f->elem, f->sub, ex, ey);
         if (!same) return false;
       }
     } else if (!eq_value(f->kind, f->sub, x, y)) {
@@ -439,9 +420,7 @@ static bool eq_struct(const pqt_thrift_desc *d, const uint8_t *a, const uint8_t 
   return true;
 }
 
-bool pqt_thrift_equal(const pqt_thrift_desc *d, const void *a, const void *b) {
-  return eq_struct(d, a, b);
-}
+bool pqt_thrift_equal(const pqt_thrift_desc *d, const void *a, const void *b) { return eq_struct(d, a, b); }
 
 /* ---- JSON ------------------------------------------------------------ */
 
@@ -469,8 +448,7 @@ static void js_newline(json_ctx *j, int level) {
 
 static void js_struct(json_ctx *j, const pqt_thrift_desc *d, const uint8_t *in, int level);
 
-static void js_value(json_ctx *j, int kind, const pqt_thrift_field *f, const uint8_t *v,
-                     int level) {
+static void js_value(json_ctx *j, int kind, const pqt_thrift_field *f, const uint8_t *v, int level) {
   if (j->st) return;
   switch (kind) {
     case PQT_TK_BOOL: js_str(j, *(const bool *)v ? "true" : "false"); break;
@@ -510,8 +488,8 @@ static void js_value(json_ctx *j, int kind, const pqt_thrift_field *f, const uin
     }
     case PQT_TK_STRING: {
       const pqt_bytes *b = (const pqt_bytes *)v;
-      j->st = pqt_json_string_append(j->b, b->len > 0 ? b->ptr : (const uint8_t *)"",
-                                     b->len > 0 ? (size_t)b->len : 0, j->err);
+      j->st = pqt_json_string_append(j->b, b->len > 0 ? b->ptr : (const uint8_t *)"", b->len > 0 ? (size_t)b->len : 0,
+                                     j->err);
       break;
     }
     case PQT_TK_STRUCT: js_struct(j, f->sub, v, level); break;
@@ -540,8 +518,7 @@ static void js_struct(json_ctx *j, const pqt_thrift_desc *d, const uint8_t *in, 
         if (k) js_raw(j, ",", 1);
         js_newline(j, level + 2);
         const uint8_t *e = (const uint8_t *)l->items + (size_t)k * esz;
-        js_value(j, f->elem, f, (f->elem == PQT_TK_STRUCT && !f->sub->size) ? NULL : e,
-                 level + 2);
+        js_value(j, f->elem, f, (f->elem == PQT_TK_STRUCT && !f->sub->size) ? NULL : e, level + 2);
       }
       if (l->n > 0) js_newline(j, level + 1);
       js_raw(j, "]", 1);
@@ -553,8 +530,7 @@ static void js_struct(json_ctx *j, const pqt_thrift_desc *d, const uint8_t *in, 
   js_raw(j, "}", 1);
 }
 
-pqt_status pqt_thrift_to_json(const pqt_thrift_desc *d, const void *in, int indent,
-                              pqt_buf *out, pqt_error *err) {
+pqt_status pqt_thrift_to_json(const pqt_thrift_desc *d, const void *in, int indent, pqt_buf *out, pqt_error *err) {
   if (!d || !out || (!in && d->size) || indent < 0)
     return pqt_error_set(err, PQT_EINVAL, "pqt_thrift_to_json: bad arguments");
   json_ctx j = {out, indent, PQT_OK, err};

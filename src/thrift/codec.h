@@ -73,20 +73,20 @@ struct pqt_thrift_desc;
 typedef struct pqt_thrift_field {
   const char *name; /* exactly as in parquet.thrift */
   int16_t id;
-  uint8_t kind;     /* PQT_TK_* */
-  uint8_t elem;     /* for PQT_TK_LIST: the element kind */
-  uint8_t flags;    /* PQT_TF_* */
-  int32_t offset;   /* offsetof in the C struct, or PQT_TF_NO_STORAGE */
+  uint8_t kind;                      /* PQT_TK_* */
+  uint8_t elem;                      /* for PQT_TK_LIST: the element kind */
+  uint8_t flags;                     /* PQT_TF_* */
+  int32_t offset;                    /* offsetof in the C struct, or PQT_TF_NO_STORAGE */
   const struct pqt_thrift_desc *sub; /* struct/union (field or element) */
   const pqt_thrift_enum *en;         /* enum (field or element) */
 } pqt_thrift_field;
 
 typedef struct pqt_thrift_desc {
-  const char *name;  /* Thrift struct name, e.g. "FileMetaData" */
+  const char *name;               /* Thrift struct name, e.g. "FileMetaData" */
   const pqt_thrift_field *fields; /* sorted by id */
   uint16_t n_fields;
   uint8_t is_union;
-  uint32_t size;     /* sizeof the C struct; 0 for storage-less empty structs */
+  uint32_t size; /* sizeof the C struct; 0 for storage-less empty structs */
 } pqt_thrift_desc;
 
 /* Decode one struct from buf[0..len). *consumed (may be NULL) gets the
@@ -94,16 +94,14 @@ typedef struct pqt_thrift_desc {
  * holds lists; it may be NULL when no non-empty list is met (else
  * PQT_EINVAL). On error the contents of out are unspecified but safe to
  * ignore (arena memory is not leaked: it belongs to the arena). */
-pqt_status pqt_thrift_decode(const pqt_thrift_desc *d, const uint8_t *buf, size_t len,
-                             size_t *consumed, pqt_arena *arena, void *out, pqt_error *err);
+pqt_status pqt_thrift_decode(const pqt_thrift_desc *d, const uint8_t *buf, size_t len, size_t *consumed,
+                             pqt_arena *arena, void *out, pqt_error *err);
 /* The same with explicit limits (NULL = defaults). */
-pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, size_t len,
-                                size_t *consumed, pqt_arena *arena,
-                                const pqt_thrift_limits *limits, void *out, pqt_error *err);
+pqt_status pqt_thrift_decode_ex(const pqt_thrift_desc *d, const uint8_t *buf, size_t len, size_t *consumed,
+                                pqt_arena *arena, const pqt_thrift_limits *limits, void *out, pqt_error *err);
 
 /* Append the compact encoding of `in` to out. */
-pqt_status pqt_thrift_encode(const pqt_thrift_desc *d, const void *in, pqt_buf *out,
-                             pqt_error *err);
+pqt_status pqt_thrift_encode(const pqt_thrift_desc *d, const void *in, pqt_buf *out, pqt_error *err);
 
 /* Append a JSON rendering of `in` to out: keys are the Thrift field names,
  * enums their Thrift names (an integer when out of range), binary fields
@@ -111,8 +109,7 @@ pqt_status pqt_thrift_encode(const pqt_thrift_desc *d, const void *in, pqt_buf *
  * ({} when no known member), doubles as numbers ("NaN"/"Infinity"/
  * "-Infinity" as strings). indent 0 = one line; indent > 0 = pretty-printed
  * with that many spaces per level. */
-pqt_status pqt_thrift_to_json(const pqt_thrift_desc *d, const void *in, int indent,
-                              pqt_buf *out, pqt_error *err);
+pqt_status pqt_thrift_to_json(const pqt_thrift_desc *d, const void *in, int indent, pqt_buf *out, pqt_error *err);
 
 /* Deep comparison of two decoded structs (isset bits, values, bytes by
  * content, lists element-wise). */

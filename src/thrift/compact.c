@@ -8,8 +8,7 @@
 
 #include "thrift/compact.h"
 
-void pqt_tcr_init(pqt_tcr *r, const uint8_t *buf, size_t len,
-                  const pqt_thrift_limits *lim, pqt_error *err) {
+void pqt_tcr_init(pqt_tcr *r, const uint8_t *buf, size_t len, const pqt_thrift_limits *lim, pqt_error *err) {
   r->begin = buf;
   r->p = buf;
   r->end = buf + len;
@@ -37,10 +36,8 @@ pqt_status pqt_tcr_fail(pqt_tcr *r, pqt_status code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (code == PQT_ECORRUPT)
-      pqt_corrupt(r->err, "thrift at byte %zu: %s", off, msg);
-    else
-      pqt_error_set(r->err, code, "thrift at byte %zu: %s", off, msg);
+    if (code == PQT_ECORRUPT) pqt_corrupt(r->err, "thrift at byte %zu: %s", off, msg);
+    else pqt_error_set(r->err, code, "thrift at byte %zu: %s", off, msg);
   }
   return code;
 }
@@ -84,7 +81,6 @@ int32_t pqt_tcr_i32_slow(pqt_tcr *r) {
   return (int32_t)pqt_zigzag_decode64(v);
 }
 
-
 double pqt_tcr_double(pqt_tcr *r) {
   if (PQT_UNLIKELY(pqt_tcr_remaining(r) < 8)) {
     pqt_tcr_fail(r, PQT_ECORRUPT, "truncated double");
@@ -103,8 +99,14 @@ bool pqt_tcr_bool_elem(pqt_tcr *r) {
     return false;
   }
   uint8_t b = *r->p;
-  if (b == 1) { r->p++; return true; }
-  if (b == 2 || b == 0) { r->p++; return false; }
+  if (b == 1) {
+    r->p++;
+    return true;
+  }
+  if (b == 2 || b == 0) {
+    r->p++;
+    return false;
+  }
   pqt_tcr_fail(r, PQT_ECORRUPT, "invalid bool byte 0x%02x", b);
   return false;
 }
@@ -114,18 +116,17 @@ pqt_bytes pqt_tcr_binary(pqt_tcr *r) {
   uint64_t n = pqt_tcr_varint(r);
   if (r->status) return out;
   if (PQT_UNLIKELY(n > INT32_MAX)) {
-    pqt_tcr_fail(r, PQT_ECORRUPT, "binary length %llu is negative or too large",
-                 (unsigned long long)n);
+    pqt_tcr_fail(r, PQT_ECORRUPT, "binary length %llu is negative or too large", (unsigned long long)n);
     return out;
   }
   if (PQT_UNLIKELY(n > pqt_tcr_remaining(r))) {
-    pqt_tcr_fail(r, PQT_ECORRUPT, "binary length %llu exceeds the %zu bytes left",
-                 (unsigned long long)n, pqt_tcr_remaining(r));
+    pqt_tcr_fail(r, PQT_ECORRUPT, "binary length %llu exceeds the %zu bytes left", (unsigned long long)n,
+                 pqt_tcr_remaining(r));
     return out;
   }
   if (PQT_UNLIKELY((int64_t)n > r->max_string_bytes)) {
-    pqt_tcr_fail(r, PQT_ELIMIT, "binary length %llu exceeds the limit %lld",
-                 (unsigned long long)n, (long long)r->max_string_bytes);
+    pqt_tcr_fail(r, PQT_ELIMIT, "binary length %llu exceeds the limit %lld", (unsigned long long)n,
+                 (long long)r->max_string_bytes);
     return out;
   }
   out.ptr = r->p;
@@ -161,27 +162,24 @@ int pqt_tcr_field_begin_slow(pqt_tcr *r, int16_t *last_id, int16_t *id) {
   return type;
 }
 
-size_t pqt_tcr_min_elem_bytes(int type) {
-  return type == PQT_TW_DOUBLE ? 8u : 1u;
-}
+size_t pqt_tcr_min_elem_bytes(int type) { return type == PQT_TW_DOUBLE ? 8u : 1u; }
 
 static bool valid_elem_type(int t) { return t >= PQT_TW_TRUE && t <= PQT_TW_STRUCT; }
 
 static bool check_count(pqt_tcr *r, uint64_t n, size_t min_each, const char *what) {
   if (PQT_UNLIKELY(n > INT32_MAX)) {
-    pqt_tcr_fail(r, PQT_ECORRUPT, "%s size %llu is negative or too large", what,
-                 (unsigned long long)n);
+    pqt_tcr_fail(r, PQT_ECORRUPT, "%s size %llu is negative or too large", what, (unsigned long long)n);
     return false;
   }
   size_t need;
   if (!pqt_mul_size((size_t)n, min_each, &need) || need > pqt_tcr_remaining(r)) {
-    pqt_tcr_fail(r, PQT_ECORRUPT, "%s of %llu elements cannot fit in the %zu bytes left",
-                 what, (unsigned long long)n, pqt_tcr_remaining(r));
+    pqt_tcr_fail(r, PQT_ECORRUPT, "%s of %llu elements cannot fit in the %zu bytes left", what, (unsigned long long)n,
+                 pqt_tcr_remaining(r));
     return false;
   }
   if (PQT_UNLIKELY((int64_t)n > r->max_container_elems)) {
-    pqt_tcr_fail(r, PQT_ELIMIT, "%s of %llu elements exceeds the limit %lld", what,
-                 (unsigned long long)n, (long long)r->max_container_elems);
+    pqt_tcr_fail(r, PQT_ELIMIT, "%s of %llu elements exceeds the limit %lld", what, (unsigned long long)n,
+                 (long long)r->max_container_elems);
     return false;
   }
   return true;
@@ -216,8 +214,7 @@ bool pqt_tcr_map_begin(pqt_tcr *r, int *ktype, int *vtype, int32_t *n) {
   if (r->status) return false;
   if (size == 0) return true;
   if (size > INT32_MAX) {
-    pqt_tcr_fail(r, PQT_ECORRUPT, "map size %llu is negative or too large",
-                 (unsigned long long)size);
+    pqt_tcr_fail(r, PQT_ECORRUPT, "map size %llu is negative or too large", (unsigned long long)size);
     return false;
   }
   uint8_t b = pqt_tcr_byte(r);
@@ -229,8 +226,7 @@ bool pqt_tcr_map_begin(pqt_tcr *r, int *ktype, int *vtype, int32_t *n) {
   }
   if (kt == PQT_TW_FALSE) kt = PQT_TW_TRUE;
   if (vt == PQT_TW_FALSE) vt = PQT_TW_TRUE;
-  if (!check_count(r, size, pqt_tcr_min_elem_bytes(kt) + pqt_tcr_min_elem_bytes(vt), "map"))
-    return false;
+  if (!check_count(r, size, pqt_tcr_min_elem_bytes(kt) + pqt_tcr_min_elem_bytes(vt), "map")) return false;
   *ktype = kt;
   *vtype = vt;
   *n = (int32_t)size;
@@ -287,9 +283,7 @@ void pqt_tcr_skip(pqt_tcr *r, int type, bool in_container, int depth) {
         pqt_tcr_skip(r, t, false, depth + 1);
       }
     }
-    default:
-      pqt_tcr_fail(r, PQT_ECORRUPT, "invalid type %d", type);
-      return;
+    default: pqt_tcr_fail(r, PQT_ECORRUPT, "invalid type %d", type); return;
   }
 }
 

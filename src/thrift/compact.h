@@ -73,8 +73,8 @@ typedef struct pqt_thrift_limits {
   int64_t max_alloc_bytes;
 } pqt_thrift_limits;
 
-#define PQT_THRIFT_DEFAULT_MAX_DEPTH 64
-#define PQT_THRIFT_DEFAULT_MAX_STRING_BYTES 100000000
+#define PQT_THRIFT_DEFAULT_MAX_DEPTH           64
+#define PQT_THRIFT_DEFAULT_MAX_STRING_BYTES    100000000
 #define PQT_THRIFT_DEFAULT_MAX_CONTAINER_ELEMS 10000000
 
 /* ---- reader ---------------------------------------------------------- */
@@ -91,13 +91,11 @@ typedef struct pqt_tcr {
 } pqt_tcr;
 
 /* Start reading buf[0..len). lim may be NULL (defaults). */
-void pqt_tcr_init(pqt_tcr *r, const uint8_t *buf, size_t len,
-                  const pqt_thrift_limits *lim, pqt_error *err);
+void pqt_tcr_init(pqt_tcr *r, const uint8_t *buf, size_t len, const pqt_thrift_limits *lim, pqt_error *err);
 
 /* Record an error (only the first one sticks); returns r->status. The
  * message is prefixed with "thrift at byte N: ". */
-pqt_status pqt_tcr_fail(pqt_tcr *r, pqt_status code, const char *fmt, ...)
-    PQT_PRINTF(3, 4);
+pqt_status pqt_tcr_fail(pqt_tcr *r, pqt_status code, const char *fmt, ...) PQT_PRINTF(3, 4);
 
 static inline size_t pqt_tcr_offset(const pqt_tcr *r) { return (size_t)(r->p - r->begin); }
 static inline size_t pqt_tcr_remaining(const pqt_tcr *r) { return (size_t)(r->end - r->p); }

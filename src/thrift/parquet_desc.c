@@ -12,30 +12,25 @@
 
 /* ---- enums ------------------------------------------------------------ */
 
-#define ENUM_TABLE(var, tname, ...)                                             \
-  static const char *const var##_names[] = {__VA_ARGS__};                      \
-  const pqt_thrift_enum var = {tname, var##_names,                             \
-                               (int32_t)(sizeof var##_names / sizeof var##_names[0])}
+#define ENUM_TABLE(var, tname, ...)                       \
+  static const char *const var##_names[] = {__VA_ARGS__}; \
+  const pqt_thrift_enum var = {tname, var##_names, (int32_t)(sizeof var##_names / sizeof var##_names[0])}
 
-ENUM_TABLE(pqt_enum_type, "Type", "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE",
-           "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY");
-ENUM_TABLE(pqt_enum_converted_type, "ConvertedType", "UTF8", "MAP", "MAP_KEY_VALUE", "LIST",
-           "ENUM", "DECIMAL", "DATE", "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS",
-           "TIMESTAMP_MICROS", "UINT_8", "UINT_16", "UINT_32", "UINT_64", "INT_8", "INT_16",
-           "INT_32", "INT_64", "JSON", "BSON", "INTERVAL");
-ENUM_TABLE(pqt_enum_field_repetition_type, "FieldRepetitionType", "REQUIRED", "OPTIONAL",
-           "REPEATED", "VECTOR");
-ENUM_TABLE(pqt_enum_encoding, "Encoding", "PLAIN", NULL /* GROUP_VAR_INT, never used */,
-           "PLAIN_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED",
-           "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "RLE_DICTIONARY",
+ENUM_TABLE(pqt_enum_type, "Type", "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+           "FIXED_LEN_BYTE_ARRAY");
+ENUM_TABLE(pqt_enum_converted_type, "ConvertedType", "UTF8", "MAP", "MAP_KEY_VALUE", "LIST", "ENUM", "DECIMAL", "DATE",
+           "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "UINT_8", "UINT_16", "UINT_32",
+           "UINT_64", "INT_8", "INT_16", "INT_32", "INT_64", "JSON", "BSON", "INTERVAL");
+ENUM_TABLE(pqt_enum_field_repetition_type, "FieldRepetitionType", "REQUIRED", "OPTIONAL", "REPEATED", "VECTOR");
+ENUM_TABLE(pqt_enum_encoding, "Encoding", "PLAIN", NULL /* GROUP_VAR_INT, never used */, "PLAIN_DICTIONARY", "RLE",
+           "BIT_PACKED", "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "RLE_DICTIONARY",
            "BYTE_STREAM_SPLIT", "ALP");
-ENUM_TABLE(pqt_enum_compression_codec, "CompressionCodec", "UNCOMPRESSED", "SNAPPY", "GZIP",
-           "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW");
-ENUM_TABLE(pqt_enum_page_type, "PageType", "DATA_PAGE", "INDEX_PAGE", "DICTIONARY_PAGE",
-           "DATA_PAGE_V2");
+ENUM_TABLE(pqt_enum_compression_codec, "CompressionCodec", "UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4",
+           "ZSTD", "LZ4_RAW");
+ENUM_TABLE(pqt_enum_page_type, "PageType", "DATA_PAGE", "INDEX_PAGE", "DICTIONARY_PAGE", "DATA_PAGE_V2");
 ENUM_TABLE(pqt_enum_boundary_order, "BoundaryOrder", "UNORDERED", "ASCENDING", "DESCENDING");
-ENUM_TABLE(pqt_enum_edge_interpolation_algorithm, "EdgeInterpolationAlgorithm", "SPHERICAL",
-           "VINCENTY", "THOMAS", "ANDOYER", "KARNEY");
+ENUM_TABLE(pqt_enum_edge_interpolation_algorithm, "EdgeInterpolationAlgorithm", "SPHERICAL", "VINCENTY", "THOMAS",
+           "ANDOYER", "KARNEY");
 
 /* ---- row macros -------------------------------------------------------- */
 
@@ -43,18 +38,25 @@ ENUM_TABLE(pqt_enum_edge_interpolation_algorithm, "EdgeInterpolationAlgorithm", 
  * of the field lists in thrift/parquet_fields.h (the only place ids are
  * written); ST is the C struct of the list being expanded. */
 #define ROW(S, m, id, kind, nm, arg, req) ROW_##kind(id, nm, arg, REQ_##req, m),
-#define REQ_REQ PQT_TF_REQUIRED
-#define REQ_OPT 0
-#define REQ_DEFAULT_TRUE PQT_TF_DEFAULT_TRUE
-#define OFF(m) ((int32_t)offsetof(ST, m))
-#define ROW_SCALAR(id, nm, kind, fl, m) {nm, id, kind, 0, fl, OFF(m), NULL, NULL}
-#define ROW_ENUM(id, nm, en, fl, m) {nm, id, PQT_TK_ENUM, 0, fl, OFF(m), NULL, &en}
-#define ROW_STRUCT(id, nm, sub, fl, m) {nm, id, PQT_TK_STRUCT, 0, fl, OFF(m), &sub, NULL}
+#define REQ_REQ                           PQT_TF_REQUIRED
+#define REQ_OPT                           0
+#define REQ_DEFAULT_TRUE                  PQT_TF_DEFAULT_TRUE
+#define OFF(m)                            ((int32_t)offsetof(ST, m))
+#define ROW_SCALAR(id, nm, kind, fl, m) \
+  { nm, id, kind, 0, fl, OFF(m), NULL, NULL }
+#define ROW_ENUM(id, nm, en, fl, m) \
+  { nm, id, PQT_TK_ENUM, 0, fl, OFF(m), NULL, &en }
+#define ROW_STRUCT(id, nm, sub, fl, m) \
+  { nm, id, PQT_TK_STRUCT, 0, fl, OFF(m), &sub, NULL }
 /* union member that is an empty marker struct: stores nothing */
-#define ROW_EMPTY(id, nm, sub, fl, m) {nm, id, PQT_TK_STRUCT, 0, 0, PQT_TF_NO_STORAGE, &sub, NULL}
-#define ROW_LIST(id, nm, ek, fl, m) {nm, id, PQT_TK_LIST, ek, fl, OFF(m), NULL, NULL}
-#define ROW_LIST_ENUM(id, nm, en, fl, m) {nm, id, PQT_TK_LIST, PQT_TK_ENUM, fl, OFF(m), NULL, &en}
-#define ROW_LIST_STRUCT(id, nm, sub, fl, m) {nm, id, PQT_TK_LIST, PQT_TK_STRUCT, fl, OFF(m), &sub, NULL}
+#define ROW_EMPTY(id, nm, sub, fl, m) \
+  { nm, id, PQT_TK_STRUCT, 0, 0, PQT_TF_NO_STORAGE, &sub, NULL }
+#define ROW_LIST(id, nm, ek, fl, m) \
+  { nm, id, PQT_TK_LIST, ek, fl, OFF(m), NULL, NULL }
+#define ROW_LIST_ENUM(id, nm, en, fl, m) \
+  { nm, id, PQT_TK_LIST, PQT_TK_ENUM, fl, OFF(m), NULL, &en }
+#define ROW_LIST_STRUCT(id, nm, sub, fl, m) \
+  { nm, id, PQT_TK_LIST, PQT_TK_STRUCT, fl, OFF(m), &sub, NULL }
 
 #define NFIELDS(a) ((uint16_t)(sizeof(a) / sizeof(a[0])))
 #define STRUCT_DESC(var, tname, rows, ctype) \
@@ -180,13 +182,11 @@ STRUCT_DESC(pqt_desc_data_page_header_v2, "DataPageHeaderV2", data_page_header_v
 #undef ST
 
 static const pqt_thrift_field bloom_filter_algorithm_rows[] = {PQT_FIELDS_bloom_filter_algorithm(ROW, ST)};
-UNION_DESC(pqt_desc_bloom_filter_algorithm, "BloomFilterAlgorithm", bloom_filter_algorithm_rows,
-           uint32_t);
+UNION_DESC(pqt_desc_bloom_filter_algorithm, "BloomFilterAlgorithm", bloom_filter_algorithm_rows, uint32_t);
 static const pqt_thrift_field bloom_filter_hash_rows[] = {PQT_FIELDS_bloom_filter_hash(ROW, ST)};
 UNION_DESC(pqt_desc_bloom_filter_hash, "BloomFilterHash", bloom_filter_hash_rows, uint32_t);
 static const pqt_thrift_field bloom_filter_compression_rows[] = {PQT_FIELDS_bloom_filter_compression(ROW, ST)};
-UNION_DESC(pqt_desc_bloom_filter_compression, "BloomFilterCompression",
-           bloom_filter_compression_rows, uint32_t);
+UNION_DESC(pqt_desc_bloom_filter_compression, "BloomFilterCompression", bloom_filter_compression_rows, uint32_t);
 
 #define ST pqt_bloom_filter_header
 static const pqt_thrift_field bloom_filter_header_rows[] = {PQT_FIELDS_bloom_filter_header(ROW, ST)};
@@ -222,8 +222,7 @@ STRUCT_DESC(pqt_desc_column_metadata, "ColumnMetaData", column_metadata_rows, ST
 
 #define ST pqt_encryption_with_column_key
 static const pqt_thrift_field encryption_with_column_key_rows[] = {PQT_FIELDS_encryption_with_column_key(ROW, ST)};
-STRUCT_DESC(pqt_desc_encryption_with_column_key, "EncryptionWithColumnKey",
-            encryption_with_column_key_rows, ST);
+STRUCT_DESC(pqt_desc_encryption_with_column_key, "EncryptionWithColumnKey", encryption_with_column_key_rows, ST);
 #undef ST
 
 #define ST pqt_column_crypto_metadata
@@ -285,26 +284,66 @@ STRUCT_DESC(pqt_desc_file_crypto_metadata, "FileCryptoMetaData", file_crypto_met
 #undef ST
 
 const pqt_thrift_desc *const pqt_thrift_all_descs[] = {
-    &pqt_desc_size_statistics, &pqt_desc_bounding_box, &pqt_desc_geospatial_statistics,
-    &pqt_desc_statistics, &pqt_desc_string_type, &pqt_desc_uuid_type, &pqt_desc_map_type,
-    &pqt_desc_list_type, &pqt_desc_vector_type, &pqt_desc_enum_type, &pqt_desc_date_type,
-    &pqt_desc_float16_type, &pqt_desc_null_type, &pqt_desc_decimal_type,
-    &pqt_desc_milli_seconds, &pqt_desc_micro_seconds, &pqt_desc_nano_seconds,
-    &pqt_desc_time_unit, &pqt_desc_timestamp_type, &pqt_desc_time_type, &pqt_desc_int_type,
-    &pqt_desc_json_type, &pqt_desc_bson_type, &pqt_desc_variant_type, &pqt_desc_geometry_type,
-    &pqt_desc_geography_type, &pqt_desc_logical_type, &pqt_desc_schema_element,
-    &pqt_desc_data_page_header, &pqt_desc_index_page_header, &pqt_desc_dictionary_page_header,
-    &pqt_desc_data_page_header_v2, &pqt_desc_split_block_algorithm,
-    &pqt_desc_bloom_filter_algorithm, &pqt_desc_xx_hash, &pqt_desc_bloom_filter_hash,
-    &pqt_desc_uncompressed, &pqt_desc_bloom_filter_compression, &pqt_desc_bloom_filter_header,
-    &pqt_desc_page_header, &pqt_desc_key_value, &pqt_desc_sorting_column,
-    &pqt_desc_page_encoding_stats, &pqt_desc_column_metadata,
-    &pqt_desc_encryption_with_footer_key, &pqt_desc_encryption_with_column_key,
-    &pqt_desc_column_crypto_metadata, &pqt_desc_column_chunk, &pqt_desc_row_group,
-    &pqt_desc_type_defined_order, &pqt_desc_ieee754_total_order,
-    &pqt_desc_int96_timestamp_order, &pqt_desc_column_order, &pqt_desc_page_location,
-    &pqt_desc_offset_index, &pqt_desc_column_index, &pqt_desc_aes_gcm_v1,
-    &pqt_desc_aes_gcm_ctr_v1, &pqt_desc_encryption_algorithm, &pqt_desc_file_metadata,
+    &pqt_desc_size_statistics,
+    &pqt_desc_bounding_box,
+    &pqt_desc_geospatial_statistics,
+    &pqt_desc_statistics,
+    &pqt_desc_string_type,
+    &pqt_desc_uuid_type,
+    &pqt_desc_map_type,
+    &pqt_desc_list_type,
+    &pqt_desc_vector_type,
+    &pqt_desc_enum_type,
+    &pqt_desc_date_type,
+    &pqt_desc_float16_type,
+    &pqt_desc_null_type,
+    &pqt_desc_decimal_type,
+    &pqt_desc_milli_seconds,
+    &pqt_desc_micro_seconds,
+    &pqt_desc_nano_seconds,
+    &pqt_desc_time_unit,
+    &pqt_desc_timestamp_type,
+    &pqt_desc_time_type,
+    &pqt_desc_int_type,
+    &pqt_desc_json_type,
+    &pqt_desc_bson_type,
+    &pqt_desc_variant_type,
+    &pqt_desc_geometry_type,
+    &pqt_desc_geography_type,
+    &pqt_desc_logical_type,
+    &pqt_desc_schema_element,
+    &pqt_desc_data_page_header,
+    &pqt_desc_index_page_header,
+    &pqt_desc_dictionary_page_header,
+    &pqt_desc_data_page_header_v2,
+    &pqt_desc_split_block_algorithm,
+    &pqt_desc_bloom_filter_algorithm,
+    &pqt_desc_xx_hash,
+    &pqt_desc_bloom_filter_hash,
+    &pqt_desc_uncompressed,
+    &pqt_desc_bloom_filter_compression,
+    &pqt_desc_bloom_filter_header,
+    &pqt_desc_page_header,
+    &pqt_desc_key_value,
+    &pqt_desc_sorting_column,
+    &pqt_desc_page_encoding_stats,
+    &pqt_desc_column_metadata,
+    &pqt_desc_encryption_with_footer_key,
+    &pqt_desc_encryption_with_column_key,
+    &pqt_desc_column_crypto_metadata,
+    &pqt_desc_column_chunk,
+    &pqt_desc_row_group,
+    &pqt_desc_type_defined_order,
+    &pqt_desc_ieee754_total_order,
+    &pqt_desc_int96_timestamp_order,
+    &pqt_desc_column_order,
+    &pqt_desc_page_location,
+    &pqt_desc_offset_index,
+    &pqt_desc_column_index,
+    &pqt_desc_aes_gcm_v1,
+    &pqt_desc_aes_gcm_ctr_v1,
+    &pqt_desc_encryption_algorithm,
+    &pqt_desc_file_metadata,
     &pqt_desc_file_crypto_metadata,
 };
 const size_t pqt_thrift_n_descs = sizeof pqt_thrift_all_descs / sizeof pqt_thrift_all_descs[0];

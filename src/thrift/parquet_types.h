@@ -35,7 +35,7 @@
 /* Field ids by name: PQT_FID_<struct>_<field>, e.g.
  * PQT_FID_column_chunk_meta_data == 3, generated from parquet_fields.h. */
 #define PQT_FID_ENUMERATOR_(S, field, id, ...) PQT_FID_##S##_##field = id,
-#define PQT_FID_ENUM_(S) enum { PQT_FIELDS_##S(PQT_FID_ENUMERATOR_, S) };
+#define PQT_FID_ENUM_(S)                       enum { PQT_FIELDS_##S(PQT_FID_ENUMERATOR_, S) };
 PQT_THRIFT_FIELD_LISTS(PQT_FID_ENUM_)
 enum { PQT_FIELDS_time_type(PQT_FID_ENUMERATOR_, timestamp_type) }; /* TimestampType */
 #undef PQT_FID_ENUM_
@@ -47,14 +47,14 @@ PQT_THRIFT_FIELD_LISTS(PQT_FID_CHECKS_)
 #undef PQT_FID_CHECKS_
 #undef PQT_FID_CHECK_
 
-#define PQT_FIELD_ID(st, field) PQT_FID_##st##_##field
+#define PQT_FIELD_ID(st, field)  PQT_FID_##st##_##field
 #define PQT_FIELD_BIT(st, field) (1u << PQT_FIELD_ID(st, field))
 
 /* Typed access: `s` must point to a pqt_<st> (else no _Generic association
  * matches: a compile error) and `field` must be a field of that struct's
  * list (else PQT_FID_<st>_<field> is undeclared: a compile error). `s` is
  * evaluated once. */
-#define PQT_ASSERT_TYPE_(s, st) ((void)sizeof(_Generic((s), pqt_##st *: 1, const pqt_##st *: 1)))
+#define PQT_ASSERT_TYPE_(s, st)     ((void)sizeof(_Generic((s), pqt_##st * : 1, const pqt_##st * : 1)))
 #define PQT_HAS_FIELD(s, st, field) (PQT_ASSERT_TYPE_(s, st), PQT_HAS(s, PQT_FIELD_ID(st, field)))
 #define PQT_SET_FIELD(s, st, field) (PQT_ASSERT_TYPE_(s, st), PQT_SET(s, PQT_FIELD_ID(st, field)))
 
@@ -63,63 +63,98 @@ PQT_THRIFT_FIELD_LISTS(PQT_FID_CHECKS_)
 #define PQT_FIELD_MASK(st, ...) \
   (0u PQT_FM_CAT_(PQT_FM_, PQT_FM_COUNT_(__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))(st, __VA_ARGS__))
 #define PQT_FM_COUNT_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, n, ...) n
-#define PQT_FM_CAT_(a, b) PQT_FM_CAT2_(a, b)
-#define PQT_FM_CAT2_(a, b) a##b
-#define PQT_FM_1(st, a) | PQT_FIELD_BIT(st, a)
-#define PQT_FM_2(st, a, ...) PQT_FM_1(st, a) PQT_FM_1(st, __VA_ARGS__)
-#define PQT_FM_3(st, a, ...) PQT_FM_1(st, a) PQT_FM_2(st, __VA_ARGS__)
-#define PQT_FM_4(st, a, ...) PQT_FM_1(st, a) PQT_FM_3(st, __VA_ARGS__)
-#define PQT_FM_5(st, a, ...) PQT_FM_1(st, a) PQT_FM_4(st, __VA_ARGS__)
-#define PQT_FM_6(st, a, ...) PQT_FM_1(st, a) PQT_FM_5(st, __VA_ARGS__)
-#define PQT_FM_7(st, a, ...) PQT_FM_1(st, a) PQT_FM_6(st, __VA_ARGS__)
-#define PQT_FM_8(st, a, ...) PQT_FM_1(st, a) PQT_FM_7(st, __VA_ARGS__)
-#define PQT_FM_9(st, a, ...) PQT_FM_1(st, a) PQT_FM_8(st, __VA_ARGS__)
-#define PQT_FM_10(st, a, ...) PQT_FM_1(st, a) PQT_FM_9(st, __VA_ARGS__)
+#define PQT_FM_CAT_(a, b)                                              PQT_FM_CAT2_(a, b)
+#define PQT_FM_CAT2_(a, b)                                             a##b
+#define PQT_FM_1(st, a)                                                | PQT_FIELD_BIT(st, a)
+#define PQT_FM_2(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_1(st, __VA_ARGS__)
+#define PQT_FM_3(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_2(st, __VA_ARGS__)
+#define PQT_FM_4(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_3(st, __VA_ARGS__)
+#define PQT_FM_5(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_4(st, __VA_ARGS__)
+#define PQT_FM_6(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_5(st, __VA_ARGS__)
+#define PQT_FM_7(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_6(st, __VA_ARGS__)
+#define PQT_FM_8(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_7(st, __VA_ARGS__)
+#define PQT_FM_9(st, a, ...)                                           PQT_FM_1(st, a) PQT_FM_8(st, __VA_ARGS__)
+#define PQT_FM_10(st, a, ...)                                          PQT_FM_1(st, a) PQT_FM_9(st, __VA_ARGS__)
 
 typedef struct pqt_bytes {
   const uint8_t *ptr;
   int64_t len;
 } pqt_bytes;
 
-typedef struct pqt_list_i32 { int32_t *items; int32_t n; } pqt_list_i32;
-typedef struct pqt_list_i64 { int64_t *items; int32_t n; } pqt_list_i64;
-typedef struct pqt_list_bool { bool *items; int32_t n; } pqt_list_bool;
-typedef struct pqt_list_bytes { pqt_bytes *items; int32_t n; } pqt_list_bytes;
+typedef struct pqt_list_i32 {
+  int32_t *items;
+  int32_t n;
+} pqt_list_i32;
+typedef struct pqt_list_i64 {
+  int64_t *items;
+  int32_t n;
+} pqt_list_i64;
+typedef struct pqt_list_bool {
+  bool *items;
+  int32_t n;
+} pqt_list_bool;
+typedef struct pqt_list_bytes {
+  pqt_bytes *items;
+  int32_t n;
+} pqt_list_bytes;
 
 /* ---- enums (values as in parquet.thrift) ---- */
 enum pqt_physical_type { /* the public PQT_TYPE_* have the same values */
-  PQT_BOOLEAN = 0, PQT_INT32 = 1, PQT_INT64 = 2, PQT_INT96 = 3,
-  PQT_FLOAT = 4, PQT_DOUBLE = 5, PQT_BYTE_ARRAY = 6, PQT_FIXED_LEN_BYTE_ARRAY = 7
+                         PQT_BOOLEAN = 0,
+                         PQT_INT32 = 1,
+                         PQT_INT64 = 2,
+                         PQT_INT96 = 3,
+                         PQT_FLOAT = 4,
+                         PQT_DOUBLE = 5,
+                         PQT_BYTE_ARRAY = 6,
+                         PQT_FIXED_LEN_BYTE_ARRAY = 7
 };
 enum pqt_converted_type {
-  PQT_CT_UTF8 = 0, PQT_CT_MAP = 1, PQT_CT_MAP_KEY_VALUE = 2, PQT_CT_LIST = 3,
-  PQT_CT_ENUM = 4, PQT_CT_DECIMAL = 5, PQT_CT_DATE = 6, PQT_CT_TIME_MILLIS = 7,
-  PQT_CT_TIME_MICROS = 8, PQT_CT_TIMESTAMP_MILLIS = 9, PQT_CT_TIMESTAMP_MICROS = 10,
-  PQT_CT_UINT_8 = 11, PQT_CT_UINT_16 = 12, PQT_CT_UINT_32 = 13, PQT_CT_UINT_64 = 14,
-  PQT_CT_INT_8 = 15, PQT_CT_INT_16 = 16, PQT_CT_INT_32 = 17, PQT_CT_INT_64 = 18,
-  PQT_CT_JSON = 19, PQT_CT_BSON = 20, PQT_CT_INTERVAL = 21
+  PQT_CT_UTF8 = 0,
+  PQT_CT_MAP = 1,
+  PQT_CT_MAP_KEY_VALUE = 2,
+  PQT_CT_LIST = 3,
+  PQT_CT_ENUM = 4,
+  PQT_CT_DECIMAL = 5,
+  PQT_CT_DATE = 6,
+  PQT_CT_TIME_MILLIS = 7,
+  PQT_CT_TIME_MICROS = 8,
+  PQT_CT_TIMESTAMP_MILLIS = 9,
+  PQT_CT_TIMESTAMP_MICROS = 10,
+  PQT_CT_UINT_8 = 11,
+  PQT_CT_UINT_16 = 12,
+  PQT_CT_UINT_32 = 13,
+  PQT_CT_UINT_64 = 14,
+  PQT_CT_INT_8 = 15,
+  PQT_CT_INT_16 = 16,
+  PQT_CT_INT_32 = 17,
+  PQT_CT_INT_64 = 18,
+  PQT_CT_JSON = 19,
+  PQT_CT_BSON = 20,
+  PQT_CT_INTERVAL = 21
 };
-enum pqt_repetition {
-  PQT_REQUIRED = 0, PQT_OPTIONAL = 1, PQT_REPEATED = 2, PQT_VECTOR = 3
-};
-enum pqt_encoding_internal { /* the public PQT_ENCODING_* (parquetry.h) have the same values */
-  PQT_ENC_PLAIN = 0, /* 1 (GROUP_VAR_INT) was never used */
-  PQT_ENC_PLAIN_DICTIONARY = 2, PQT_ENC_RLE = 3, PQT_ENC_BIT_PACKED = 4,
-  PQT_ENC_DELTA_BINARY_PACKED = 5, PQT_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
-  PQT_ENC_DELTA_BYTE_ARRAY = 7, PQT_ENC_RLE_DICTIONARY = 8,
-  PQT_ENC_BYTE_STREAM_SPLIT = 9,
-  PQT_ENC_ALP = 10 /* preview in parquet-format (AlpEncoding.md): written only on request */
+enum pqt_repetition { PQT_REQUIRED = 0, PQT_OPTIONAL = 1, PQT_REPEATED = 2, PQT_VECTOR = 3 };
+enum pqt_encoding_internal {                    /* the public PQT_ENCODING_* (parquetry.h) have the same values */
+                             PQT_ENC_PLAIN = 0, /* 1 (GROUP_VAR_INT) was never used */
+                             PQT_ENC_PLAIN_DICTIONARY = 2,
+                             PQT_ENC_RLE = 3,
+                             PQT_ENC_BIT_PACKED = 4,
+                             PQT_ENC_DELTA_BINARY_PACKED = 5,
+                             PQT_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
+                             PQT_ENC_DELTA_BYTE_ARRAY = 7,
+                             PQT_ENC_RLE_DICTIONARY = 8,
+                             PQT_ENC_BYTE_STREAM_SPLIT = 9,
+                             PQT_ENC_ALP = 10 /* preview in parquet-format (AlpEncoding.md): written only on request */
 };
 /* CompressionCodec: the public enum pqt_codec (PQT_CODEC_*) in parquetry.h. */
-enum pqt_page_type {
-  PQT_PAGE_DATA = 0, PQT_PAGE_INDEX = 1, PQT_PAGE_DICTIONARY = 2, PQT_PAGE_DATA_V2 = 3
-};
-enum pqt_boundary_order {
-  PQT_BOUNDARY_UNORDERED = 0, PQT_BOUNDARY_ASCENDING = 1, PQT_BOUNDARY_DESCENDING = 2
-};
+enum pqt_page_type { PQT_PAGE_DATA = 0, PQT_PAGE_INDEX = 1, PQT_PAGE_DICTIONARY = 2, PQT_PAGE_DATA_V2 = 3 };
+enum pqt_boundary_order { PQT_BOUNDARY_UNORDERED = 0, PQT_BOUNDARY_ASCENDING = 1, PQT_BOUNDARY_DESCENDING = 2 };
 enum pqt_edge_algorithm {
-  PQT_EDGE_SPHERICAL = 0, PQT_EDGE_VINCENTY = 1, PQT_EDGE_THOMAS = 2,
-  PQT_EDGE_ANDOYER = 3, PQT_EDGE_KARNEY = 4
+  PQT_EDGE_SPHERICAL = 0,
+  PQT_EDGE_VINCENTY = 1,
+  PQT_EDGE_THOMAS = 2,
+  PQT_EDGE_ANDOYER = 3,
+  PQT_EDGE_KARNEY = 4
 };
 
 /* ---- statistics ---- */
@@ -144,7 +179,7 @@ typedef struct pqt_geospatial_statistics {
 
 typedef struct pqt_statistics {
   uint32_t isset;
-  pqt_bytes max;            /* (deprecated, signed order) */
+  pqt_bytes max; /* (deprecated, signed order) */
   pqt_bytes min;
   int64_t null_count;
   int64_t distinct_count;
@@ -168,7 +203,9 @@ enum {
   PQT_TIME_UNIT_MICROS = PQT_FID_time_unit_micros,
   PQT_TIME_UNIT_NANOS = PQT_FID_time_unit_nanos
 };
-typedef struct pqt_time_unit { uint32_t isset; } pqt_time_unit;
+typedef struct pqt_time_unit {
+  uint32_t isset;
+} pqt_time_unit;
 
 typedef struct pqt_time_type { /* also TimestampType: same fields */
   uint32_t isset;
@@ -233,18 +270,16 @@ typedef struct pqt_logical_type {
 } pqt_logical_type;
 
 /* Which member of a decoded union is set (0 when none or unknown). */
-static inline int pqt_union_which(uint32_t isset) {
-  return isset ? __builtin_ctz(isset) : 0;
-}
+static inline int pqt_union_which(uint32_t isset) { return isset ? __builtin_ctz(isset) : 0; }
 
 typedef struct pqt_schema_element {
   uint32_t isset;
-  int32_t type;              /* Type */
+  int32_t type; /* Type */
   int32_t type_length;
-  int32_t repetition_type;   /* FieldRepetitionType */
-  pqt_bytes name;            /* required */
+  int32_t repetition_type; /* FieldRepetitionType */
+  pqt_bytes name;          /* required */
   int32_t num_children;
-  int32_t converted_type;    /* ConvertedType */
+  int32_t converted_type; /* ConvertedType */
   int32_t scale;
   int32_t precision;
   int32_t field_id;
@@ -262,7 +297,9 @@ typedef struct pqt_data_page_header {
   pqt_statistics statistics;
 } pqt_data_page_header;
 
-typedef struct pqt_index_page_header { uint32_t isset; } pqt_index_page_header;
+typedef struct pqt_index_page_header {
+  uint32_t isset;
+} pqt_index_page_header;
 
 typedef struct pqt_dictionary_page_header {
   uint32_t isset;
@@ -279,13 +316,13 @@ typedef struct pqt_data_page_header_v2 {
   int32_t encoding;
   int32_t definition_levels_byte_length;
   int32_t repetition_levels_byte_length;
-  bool is_compressed;                    /* (default true when absent) */
+  bool is_compressed; /* (default true when absent) */
   pqt_statistics statistics;
 } pqt_data_page_header_v2;
 
 typedef struct pqt_page_header {
   uint32_t isset;
-  int32_t type;                   /* PageType */
+  int32_t type; /* PageType */
   int32_t uncompressed_page_size;
   int32_t compressed_page_size;
   int32_t crc;
@@ -298,19 +335,23 @@ typedef struct pqt_page_header {
 /* ---- Bloom filter header: unions with empty members ---- */
 typedef struct pqt_bloom_filter_header {
   uint32_t isset;
-  int32_t num_bytes;   /* numBytes */
-  uint32_t algorithm;  /* union BloomFilterAlgorithm: isset bits (PQT_FIELD_MASK(bloom_filter_algorithm, block)) */
-  uint32_t hash;       /* union BloomFilterHash: isset bits (PQT_FIELD_MASK(bloom_filter_hash, xxhash)) */
-  uint32_t compression;/* union BloomFilterCompression: isset bits (PQT_FIELD_MASK(bloom_filter_compression, uncompressed)) */
+  int32_t num_bytes;    /* numBytes */
+  uint32_t algorithm;   /* union BloomFilterAlgorithm: isset bits (PQT_FIELD_MASK(bloom_filter_algorithm, block)) */
+  uint32_t hash;        /* union BloomFilterHash: isset bits (PQT_FIELD_MASK(bloom_filter_hash, xxhash)) */
+  uint32_t compression; /* union BloomFilterCompression: isset bits (PQT_FIELD_MASK(bloom_filter_compression,
+                           uncompressed)) */
 } pqt_bloom_filter_header;
 
 /* ---- column chunks and row groups ---- */
 typedef struct pqt_key_value {
   uint32_t isset;
-  pqt_bytes key;   /* required */
+  pqt_bytes key; /* required */
   pqt_bytes value;
 } pqt_key_value;
-typedef struct pqt_list_key_value { pqt_key_value *items; int32_t n; } pqt_list_key_value;
+typedef struct pqt_list_key_value {
+  pqt_key_value *items;
+  int32_t n;
+} pqt_list_key_value;
 
 typedef struct pqt_sorting_column {
   uint32_t isset;
@@ -318,7 +359,10 @@ typedef struct pqt_sorting_column {
   bool descending;
   bool nulls_first;
 } pqt_sorting_column;
-typedef struct pqt_list_sorting_column { pqt_sorting_column *items; int32_t n; } pqt_list_sorting_column;
+typedef struct pqt_list_sorting_column {
+  pqt_sorting_column *items;
+  int32_t n;
+} pqt_list_sorting_column;
 
 typedef struct pqt_page_encoding_stats {
   uint32_t isset;
@@ -326,7 +370,10 @@ typedef struct pqt_page_encoding_stats {
   int32_t encoding;
   int32_t count;
 } pqt_page_encoding_stats;
-typedef struct pqt_list_page_encoding_stats { pqt_page_encoding_stats *items; int32_t n; } pqt_list_page_encoding_stats;
+typedef struct pqt_list_page_encoding_stats {
+  pqt_page_encoding_stats *items;
+  int32_t n;
+} pqt_list_page_encoding_stats;
 
 typedef struct pqt_column_metadata {
   uint32_t isset;
@@ -373,7 +420,10 @@ typedef struct pqt_column_chunk {
   pqt_column_crypto_metadata crypto_metadata;
   pqt_bytes encrypted_column_metadata;
 } pqt_column_chunk;
-typedef struct pqt_list_column_chunk { pqt_column_chunk *items; int32_t n; } pqt_list_column_chunk;
+typedef struct pqt_list_column_chunk {
+  pqt_column_chunk *items;
+  int32_t n;
+} pqt_list_column_chunk;
 
 typedef struct pqt_row_group {
   uint32_t isset;
@@ -385,7 +435,10 @@ typedef struct pqt_row_group {
   int64_t total_compressed_size;
   int16_t ordinal;
 } pqt_row_group;
-typedef struct pqt_list_row_group { pqt_row_group *items; int32_t n; } pqt_list_row_group;
+typedef struct pqt_list_row_group {
+  pqt_row_group *items;
+  int32_t n;
+} pqt_list_row_group;
 
 /* union ColumnOrder: TYPE_ORDER, IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER (all empty) */
 enum {
@@ -393,8 +446,13 @@ enum {
   PQT_ORDER_IEEE_754_TOTAL = PQT_FID_column_order_ieee_754_total_order,
   PQT_ORDER_INT96_TIMESTAMP = PQT_FID_column_order_int96_timestamp_order
 };
-typedef struct pqt_column_order { uint32_t isset; } pqt_column_order;
-typedef struct pqt_list_column_order { pqt_column_order *items; int32_t n; } pqt_list_column_order;
+typedef struct pqt_column_order {
+  uint32_t isset;
+} pqt_column_order;
+typedef struct pqt_list_column_order {
+  pqt_column_order *items;
+  int32_t n;
+} pqt_list_column_order;
 
 /* ---- page index ---- */
 typedef struct pqt_page_location {
@@ -403,7 +461,10 @@ typedef struct pqt_page_location {
   int32_t compressed_page_size;
   int64_t first_row_index;
 } pqt_page_location;
-typedef struct pqt_list_page_location { pqt_page_location *items; int32_t n; } pqt_list_page_location;
+typedef struct pqt_list_page_location {
+  pqt_page_location *items;
+  int32_t n;
+} pqt_list_page_location;
 
 typedef struct pqt_offset_index {
   uint32_t isset;
@@ -438,7 +499,10 @@ typedef struct pqt_encryption_algorithm {
   pqt_aes_gcm_v1 aes_gcm_ctr_v1;
 } pqt_encryption_algorithm;
 
-typedef struct pqt_list_schema_element { pqt_schema_element *items; int32_t n; } pqt_list_schema_element;
+typedef struct pqt_list_schema_element {
+  pqt_schema_element *items;
+  int32_t n;
+} pqt_list_schema_element;
 
 typedef struct pqt_file_metadata {
   uint32_t isset;

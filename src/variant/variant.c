@@ -15,8 +15,7 @@ pqt_status pqt_vmeta_parse(const uint8_t *p, size_t n, pqt_vmeta *m, pqt_error *
   PQT_CHECK_CORRUPT(p && n >= 1, err, "Variant metadata is empty");
   unsigned version = p[0] & 0x0Fu;
   if (version != 1)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "Variant metadata version %u is not supported (version 1 is)",
-                         version);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "Variant metadata version %u is not supported (version 1 is)", version);
   m->sorted = (p[0] >> 4) & 1u;
   m->offset_size = ((p[0] >> 6) & 3u) + 1;
   size_t os = m->offset_size;
@@ -191,8 +190,7 @@ pqt_status pqt_vcont_child(const pqt_vcont *c, uint32_t i, const uint8_t **p, si
 /* ---- validation ----------------------------------------------------- */
 
 static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n, int depth, pqt_error *err) {
-  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels",
-                    PQT_VARIANT_MAX_DEPTH);
+  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
   size_t size;
   PQT_RETURN_NOT_OK(pqt_vvalue_size(p, n, &size, err));
   unsigned basic = p[0] & 3u, hdr = p[0] >> 2;
@@ -354,8 +352,8 @@ PQT_API pqt_status pqt_variant_object_field(const pqt_variant *v, int64_t i, con
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *name, size_t name_len,
-                                           pqt_variant *field, int *found, pqt_error *err) {
+PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *name, size_t name_len, pqt_variant *field,
+                                           int *found, pqt_error *err) {
   if (!v || !field || !found || (!name && name_len))
     return pqt_error_set(err, PQT_EINVAL, "pqt_variant_object_find: bad arguments");
   *found = 0;
@@ -386,8 +384,7 @@ PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *nam
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_variant_array_element(const pqt_variant *v, int64_t i, pqt_variant *element,
-                                             pqt_error *err) {
+PQT_API pqt_status pqt_variant_array_element(const pqt_variant *v, int64_t i, pqt_variant *element, pqt_error *err) {
   if (!v || !element || i < 0) return pqt_error_set(err, PQT_EINVAL, "pqt_variant_array_element: bad arguments");
   pqt_vcont c;
   PQT_RETURN_NOT_OK(pqt_vcont_open(v->value, v->value_len, &c, err));
@@ -442,7 +439,8 @@ PQT_API pqt_status pqt_variant_path(const pqt_variant *v, const char *path, pqt_
         if (!missing) {
           pqt_variant_kind t;
           PQT_RETURN_NOT_OK(pqt_variant_get_type(&cur, &t, err));
-          if (t == PQT_VARIANT_OBJECT) PQT_RETURN_NOT_OK(pqt_variant_object_find(&cur, path + s, e - s, &next, &f, err));
+          if (t == PQT_VARIANT_OBJECT)
+            PQT_RETURN_NOT_OK(pqt_variant_object_find(&cur, path + s, e - s, &next, &f, err));
           missing = !f;
         }
       } else {
@@ -482,8 +480,7 @@ PQT_API pqt_status pqt_variant_path(const pqt_variant *v, const char *path, pqt_
 /* ---- equality ------------------------------------------------------- */
 
 static bool is_exact_numeric(pqt_variant_kind t) {
-  return (t >= PQT_VARIANT_INT8 && t <= PQT_VARIANT_INT64) ||
-         (t >= PQT_VARIANT_DECIMAL4 && t <= PQT_VARIANT_DECIMAL16);
+  return (t >= PQT_VARIANT_INT8 && t <= PQT_VARIANT_INT64) || (t >= PQT_VARIANT_DECIMAL4 && t <= PQT_VARIANT_DECIMAL16);
 }
 
 /* An exact numeric as (unscaled, scale). */
@@ -516,8 +513,7 @@ static bool numeric_equal(__int128 a, int32_t sa, __int128 b, int32_t sb) {
 
 static pqt_status equal_rec(const pqt_variant *a, const pqt_variant *b, int depth, int *eq, pqt_error *err) {
   *eq = 0;
-  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels",
-                    PQT_VARIANT_MAX_DEPTH);
+  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
   pqt_variant_kind ta, tb;
   PQT_RETURN_NOT_OK(pqt_variant_get_type(a, &ta, err));
   PQT_RETURN_NOT_OK(pqt_variant_get_type(b, &tb, err));

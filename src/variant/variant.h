@@ -27,13 +27,13 @@ pqt_status pqt_vmeta_key(const pqt_vmeta *m, uint32_t id, const uint8_t **s, siz
 /* An object or array value, its header parsed. */
 typedef struct pqt_vcont {
   bool is_object;
-  uint32_t n;            /* fields or elements */
-  unsigned id_size;      /* objects: bytes per field id */
-  unsigned offset_size;  /* bytes per field offset */
-  const uint8_t *ids;    /* objects: n field ids */
-  const uint8_t *offsets;/* n + 1 offsets */
-  const uint8_t *fields; /* the values' bytes */
-  size_t fields_len;     /* = the last offset */
+  uint32_t n;             /* fields or elements */
+  unsigned id_size;       /* objects: bytes per field id */
+  unsigned offset_size;   /* bytes per field offset */
+  const uint8_t *ids;     /* objects: n field ids */
+  const uint8_t *offsets; /* n + 1 offsets */
+  const uint8_t *fields;  /* the values' bytes */
+  size_t fields_len;      /* = the last offset */
 } pqt_vcont;
 
 /* The size of the value starting at p (at most n bytes available): its

@@ -16,19 +16,19 @@
 
 typedef struct jnode jnode;
 struct jnode {
-  uint8_t kind;        /* PQT_VARIANT_* (OBJECT, ARRAY, STRING, NULL, TRUE, FALSE) or 0xFF: a number */
-  const uint8_t *s;    /* string bytes (unescaped) or number text */
+  uint8_t kind;     /* PQT_VARIANT_* (OBJECT, ARRAY, STRING, NULL, TRUE, FALSE) or 0xFF: a number */
+  const uint8_t *s; /* string bytes (unescaped) or number text */
   size_t len;
-  jnode **kids;        /* elements, or fields' values */
-  const uint8_t **keys;/* objects: field names (unescaped) */
+  jnode **kids;         /* elements, or fields' values */
+  const uint8_t **keys; /* objects: field names (unescaped) */
   size_t *key_lens;
   uint32_t *key_ids;
   uint32_t n;
   /* sizing */
-  size_t size;         /* encoded bytes */
-  uint8_t num_type;    /* numbers: the chosen primitive type */
+  size_t size;      /* encoded bytes */
+  uint8_t num_type; /* numbers: the chosen primitive type */
   int32_t scale;
-  uint8_t unscaled[16];/* decimals: little-endian; ints: the value */
+  uint8_t unscaled[16]; /* decimals: little-endian; ints: the value */
   double dbl;
   unsigned off_size, id_size;
   bool large;
@@ -319,18 +319,10 @@ static pqt_status jvalue(jparser *j, jnode **out) {
   switch (*j->p) {
     case '{': return jcontainer(j, node, true);
     case '[': return jcontainer(j, node, false);
-    case '"':
-      node->kind = PQT_VARIANT_STRING;
-      return jstring(j, &node->s, &node->len);
-    case 't':
-      node->kind = PQT_VARIANT_TRUE;
-      return jword(j, "true") ? PQT_OK : jfail(j, "a bad literal");
-    case 'f':
-      node->kind = PQT_VARIANT_FALSE;
-      return jword(j, "false") ? PQT_OK : jfail(j, "a bad literal");
-    case 'n':
-      node->kind = PQT_VARIANT_NULL;
-      return jword(j, "null") ? PQT_OK : jfail(j, "a bad literal");
+    case '"': node->kind = PQT_VARIANT_STRING; return jstring(j, &node->s, &node->len);
+    case 't': node->kind = PQT_VARIANT_TRUE; return jword(j, "true") ? PQT_OK : jfail(j, "a bad literal");
+    case 'f': node->kind = PQT_VARIANT_FALSE; return jword(j, "false") ? PQT_OK : jfail(j, "a bad literal");
+    case 'n': node->kind = PQT_VARIANT_NULL; return jword(j, "null") ? PQT_OK : jfail(j, "a bad literal");
     default: return jnumber(j, node);
   }
 }
@@ -435,8 +427,9 @@ static pqt_status size_number(jnode *node, pqt_error *err) {
   node->dbl = strtod(text, NULL);
   bool range = errno == ERANGE && (node->dbl == HUGE_VAL || node->dbl == -HUGE_VAL);
   if (text != buf) free(text);
-  if (range) return pqt_error_set(err, PQT_EINVAL, "JSON: the number %.*s is out of the range of a double",
-                                  (int)(n > 40 ? 40 : n), s);
+  if (range)
+    return pqt_error_set(err, PQT_EINVAL, "JSON: the number %.*s is out of the range of a double",
+                         (int)(n > 40 ? 40 : n), s);
   node->num_type = PQT_VARIANT_DOUBLE;
   node->size = 9;
   return PQT_OK;
@@ -468,7 +461,8 @@ static pqt_status size_node(jnode *node, pqt_error *err) {
   node->large = node->n > 255;
   node->off_size = width_for(total);
   node->id_size = node->kind == PQT_VARIANT_OBJECT ? width_for(max_id) : 0;
-  size_t head = (size_t)1 + (node->large ? 4u : 1u) + (size_t)node->n * node->id_size + ((size_t)node->n + 1) * node->off_size;
+  size_t head =
+      (size_t)1 + (node->large ? 4u : 1u) + (size_t)node->n * node->id_size + ((size_t)node->n + 1) * node->off_size;
   if (!pqt_add_size(head, total, &node->size))
     return pqt_error_set(err, PQT_ELIMIT, "JSON: a Variant object or array too large");
   return PQT_OK;
@@ -508,9 +502,18 @@ static pqt_status write_node(const jnode *node, uint8_t *o, const pqt_allocator 
         case PQT_VARIANT_INT16: memcpy(o + 1, node->unscaled, 2); break;
         case PQT_VARIANT_INT32: memcpy(o + 1, node->unscaled, 4); break;
         case PQT_VARIANT_INT64: memcpy(o + 1, node->unscaled, 8); break;
-        case PQT_VARIANT_DECIMAL4: o[1] = (uint8_t)node->scale; memcpy(o + 2, node->unscaled, 4); break;
-        case PQT_VARIANT_DECIMAL8: o[1] = (uint8_t)node->scale; memcpy(o + 2, node->unscaled, 8); break;
-        case PQT_VARIANT_DECIMAL16: o[1] = (uint8_t)node->scale; memcpy(o + 2, node->unscaled, 16); break;
+        case PQT_VARIANT_DECIMAL4:
+          o[1] = (uint8_t)node->scale;
+          memcpy(o + 2, node->unscaled, 4);
+          break;
+        case PQT_VARIANT_DECIMAL8:
+          o[1] = (uint8_t)node->scale;
+          memcpy(o + 2, node->unscaled, 8);
+          break;
+        case PQT_VARIANT_DECIMAL16:
+          o[1] = (uint8_t)node->scale;
+          memcpy(o + 2, node->unscaled, 16);
+          break;
         default: {
           uint64_t b;
           memcpy(&b, &node->dbl, sizeof b);
@@ -658,8 +661,7 @@ PQT_API pqt_status pqt_variant_from_json(const char *json, size_t len, const pqt
 /* ---- re-encoding an existing value ---------------------------------- */
 
 static pqt_status tree_of(const pqt_variant *v, pqt_arena *arena, int depth, jnode **out, pqt_error *err) {
-  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels",
-                    PQT_VARIANT_MAX_DEPTH);
+  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
   jnode *node = pqt_arena_alloc(arena, sizeof *node);
   if (!node) return pqt_nomem(err);
   *out = node;

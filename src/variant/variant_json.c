@@ -15,12 +15,8 @@ static pqt_status scalar_json(const pqt_variant_scalar *s, pqt_buf *out, pqt_err
     case PQT_VARIANT_INT16:
     case PQT_VARIANT_INT32:
     case PQT_VARIANT_INT64: return pqt_buf_printf(out, err, "%lld", (long long)s->u.i64);
-    case PQT_VARIANT_DOUBLE:
-      pqt_format_double(s->u.f64, out, err);
-      return out->len > mark ? PQT_OK : pqt_nomem(err);
-    case PQT_VARIANT_FLOAT:
-      pqt_format_float(s->u.f32, out, err);
-      return out->len > mark ? PQT_OK : pqt_nomem(err);
+    case PQT_VARIANT_DOUBLE: pqt_format_double(s->u.f64, out, err); return out->len > mark ? PQT_OK : pqt_nomem(err);
+    case PQT_VARIANT_FLOAT: pqt_format_float(s->u.f32, out, err); return out->len > mark ? PQT_OK : pqt_nomem(err);
     case PQT_VARIANT_DECIMAL4:
     case PQT_VARIANT_DECIMAL8:
     case PQT_VARIANT_DECIMAL16: {
@@ -53,8 +49,7 @@ static pqt_status scalar_json(const pqt_variant_scalar *s, pqt_buf *out, pqt_err
 }
 
 static pqt_status value_json(const pqt_variant *v, int depth, pqt_buf *out, pqt_error *err) {
-  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels",
-                    PQT_VARIANT_MAX_DEPTH);
+  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
   pqt_variant_kind t;
   PQT_RETURN_NOT_OK(pqt_variant_get_type(v, &t, err));
   if (t != PQT_VARIANT_OBJECT && t != PQT_VARIANT_ARRAY) {

@@ -118,8 +118,8 @@ static void test_every_bad_data_file_is_listed_and_fails_cleanly(void) {
     int64_t srows = 0;
     int rc = read_stream(path, &srows);
     if (x->status == PQT_OK) {
-      CHECK_MSG(rc == 0 && (uint64_t)srows == rows, "bad_data/%s: stream rc %d, %lld rows (text %llu)", e->d_name,
-                rc, (long long)srows, (unsigned long long)rows);
+      CHECK_MSG(rc == 0 && (uint64_t)srows == rows, "bad_data/%s: stream rc %d, %lld rows (text %llu)", e->d_name, rc,
+                (long long)srows, (unsigned long long)rows);
     } else {
       CHECK_MSG(rc != 0, "bad_data/%s: the stream read it although the text output failed", e->d_name);
     }

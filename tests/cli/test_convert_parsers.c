@@ -37,12 +37,16 @@ static void close_text(parsed *p) {
 }
 
 static bool field_is(const cv_record *r, int i, const char *want, cv_kind k) {
-  return i < r->nf && r->f[i].kind == k && r->f[i].len == strlen(want) && memcmp(r->data + r->f[i].off, want, r->f[i].len) == 0;
+  return i < r->nf && r->f[i].kind == k && r->f[i].len == strlen(want) &&
+         memcmp(r->data + r->f[i].off, want, r->f[i].len) == 0;
 }
 
 static void test_csv_records(void) {
   parsed p;
-  open_text(&p, "\xef\xbb\xbf" "a,b,c\r\n1,\"x,\"\"y\"\"\",\n\"multi\nline\",,\"\"\n", false);
+  open_text(&p,
+            "\xef\xbb\xbf"
+            "a,b,c\r\n1,\"x,\"\"y\"\"\",\n\"multi\nline\",,\"\"\n",
+            false);
   CHECK_EQ_INT(cv_csv_next(&p.c, &p.r, p.err), 1);
   CHECK(field_is(&p.r, 0, "a", CV_TEXT)); /* the BOM is not part of the name */
   CHECK_EQ_INT(p.r.nf, 3);
@@ -74,7 +78,10 @@ static void test_csv_records(void) {
 static void test_json_lines(void) {
   parsed p;
   const char *keys;
-  open_text(&p, "{\"a\": 1, \"b\":\"\\u00e9\\ud83d\\ude00\", \"c\": [1, {\"d\": null}], \"e\": false, \"f\": null}\n\n  \n{}\n", true);
+  open_text(
+      &p,
+      "{\"a\": 1, \"b\":\"\\u00e9\\ud83d\\ude00\", \"c\": [1, {\"d\": null}], \"e\": false, \"f\": null}\n\n  \n{}\n",
+      true);
   CHECK_EQ_INT(cv_json_next(&p.j, &p.r, &keys, p.err), 1);
   CHECK_EQ_INT(p.r.nf, 5);
   CHECK(field_is(&p.r, 0, "1", CV_JSON_NUMBER));
@@ -89,12 +96,19 @@ static void test_json_lines(void) {
   CHECK_EQ_INT(cv_json_next(&p.j, &p.r, &keys, p.err), 0);
   close_text(&p);
 
-  static const struct { const char *line, *msg; } bad[] = {
-      {"{\"a\":01}", "position 7"},       {"{\"a\":1,}", "expected a key"},
-      {"[1]", "must be a JSON object"},   {"{\"a\":\"\\ud800x\"}", "surrogate"},
-      {"{\"a\":1} x", "text after the object"}, {"{\"a\":tru}", "bad value"},
-      {"{\"a\":1,\"a\":2}", "given twice"}, {"{\"a\":\"\x01\"}", "control character"},
-      {"{\"a\":1.}", "bad number"},       {"{\"a\":[1,2}", "expected ',' or ']'"},
+  static const struct {
+    const char *line, *msg;
+  } bad[] = {
+      {"{\"a\":01}", "position 7"},
+      {"{\"a\":1,}", "expected a key"},
+      {"[1]", "must be a JSON object"},
+      {"{\"a\":\"\\ud800x\"}", "surrogate"},
+      {"{\"a\":1} x", "text after the object"},
+      {"{\"a\":tru}", "bad value"},
+      {"{\"a\":1,\"a\":2}", "given twice"},
+      {"{\"a\":\"\x01\"}", "control character"},
+      {"{\"a\":1.}", "bad number"},
+      {"{\"a\":[1,2}", "expected ',' or ']'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     cv_json j = {0};
@@ -125,17 +139,20 @@ static void test_inference(void) {
   CHECK_EQ_INT(infer_of((const char *[]){"9007199254740993", "2.5", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"0.8874023119893687", "0.30000000000000004", NULL}, CV_TEXT), CV_T_DOUBLE);
   CHECK_EQ_INT(infer_of((const char *[]){"0.10000000000000001", NULL}, CV_TEXT), CV_T_STRING); /* reads back as 0.1 */
-  CHECK_EQ_INT(infer_of((const char *[]){"0.12345678901234567", NULL}, CV_TEXT), CV_T_STRING); /* not a double's digits */
+  CHECK_EQ_INT(infer_of((const char *[]){"0.12345678901234567", NULL}, CV_TEXT),
+               CV_T_STRING); /* not a double's digits */
   CHECK_EQ_INT(infer_of((const char *[]){"0.123456789012345678", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"7", NULL}, CV_QUOTED), CV_T_STRING); /* a JSON string */
   CHECK_EQ_INT(infer_of((const char *[]){"TRUE", "false", NULL}, CV_TEXT), CV_T_BOOL);
   CHECK_EQ_INT(infer_of((const char *[]){"2024-02-29", NULL}, CV_QUOTED), CV_T_DATE);
   CHECK_EQ_INT(infer_of((const char *[]){"2023-02-29", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"2023-01-01 00:00:00", "2023-01-01T01:02:03.5", NULL}, CV_TEXT), CV_T_TS);
-  CHECK_EQ_INT(infer_of((const char *[]){"2023-01-01 00:00:00Z", "2023-01-01T01:02:03-05:00", NULL}, CV_TEXT), CV_T_TS_TZ);
+  CHECK_EQ_INT(infer_of((const char *[]){"2023-01-01 00:00:00Z", "2023-01-01T01:02:03-05:00", NULL}, CV_TEXT),
+               CV_T_TS_TZ);
   CHECK_EQ_INT(infer_of((const char *[]){"2023-01-01 00:00:00Z", "2023-01-01T01:02:03", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"23:59:59", NULL}, CV_TEXT), CV_T_TIME);
-  CHECK_EQ_INT(infer_of((const char *[]){"0224-02-29 10:00:00.24775807", NULL}, CV_TEXT), CV_T_STRING); /* NANOS cannot */
+  CHECK_EQ_INT(infer_of((const char *[]){"0224-02-29 10:00:00.24775807", NULL}, CV_TEXT),
+               CV_T_STRING); /* NANOS cannot */
   CHECK_EQ_INT(infer_of((const char *[]){"0224-02-29 10:00:00.247758", NULL}, CV_TEXT), CV_T_TS);
   CHECK_EQ_INT(infer_of((const char *[]){"24:00:00", NULL}, CV_TEXT), CV_T_STRING);
   CHECK_EQ_INT(infer_of((const char *[]){"1.5e3", NULL}, CV_JSON_NUMBER), CV_T_DOUBLE);
@@ -169,25 +186,73 @@ static int append(const char *format, const char *text, char *err) {
 }
 
 static void test_values(void) {
-  static const struct { const char *format, *text; int ok; } cases[] = {
-      {"c", "127", 1}, {"c", "-128", 1}, {"c", "128", 0}, {"c", "300", 0}, {"C", "255", 1}, {"C", "-1", 0},
-      {"s", "-32769", 0}, {"I", "4294967295", 1}, {"I", "4294967296", 0}, {"l", "-9223372036854775808", 1},
-      {"l", "9223372036854775808", 0}, {"L", "18446744073709551615", 1}, {"L", "18446744073709551616", 0},
-      {"l", "1.0", 0}, {"l", "", 0}, {"l", " 1", 0},
-      {"d:5,2", "123.45", 1}, {"d:5,2", "-123.45", 1}, {"d:5,2", "1234.5", 0}, {"d:5,2", "1.235", 0},
-      {"d:5,2", "1.230", 1}, {"d:5,2", "0.001", 0}, {"d:38,0", "99999999999999999999999999999999999999", 1},
-      {"d:38,0", "100000000000000000000000000000000000000", 0}, {"d:5,2", "1e2", 0},
-      {"tdD", "2023-02-28", 1}, {"tdD", "2023-02-30", 0}, {"tdD", "2023-13-01", 0}, {"tdD", "2000-02-29", 1},
-      {"tdD", "1900-02-29", 0}, {"tdD", "2023-1-01", 0},
-      {"ttm", "23:59:59.999", 1}, {"ttm", "25:00", 0}, {"ttm", "25:00:00", 0}, {"ttm", "12:00:00.0001", 0},
-      {"ttm", "12:60:00", 0}, {"ttu", "00:00:00.000001", 1}, {"ttn", "00:00:00.000000001", 1},
-      {"tsu:", "2023-01-01 00:00:00", 1}, {"tsu:", "2023-01-01 00:00:00Z", 0}, {"tsu:UTC", "2023-01-01 00:00:00+01:00", 1},
-      {"tsu:UTC", "2023-02-30 00:00:00", 0}, {"tsn:", "2262-04-11 23:47:16.854775807", 1},
-      {"tsn:", "2262-04-11 23:47:16.854775808", 0}, {"tsm:", "2023-01-01 00:00:00.0001", 0},
-      {"f", "3.4e38", 1}, {"f", "1e39", 0}, {"f", "1e-50", 0}, {"g", "1e-400", 0}, {"e", "65504", 1}, {"e", "65520", 0}, {"g", "1e400", 0}, {"g", "x", 0},
-      {"w:16", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", 1}, {"w:16", "6ba7b810-9dad-11d1-80b4-00c04fd430cg", 0},
-      {"w:3", "YWJj", 1}, {"w:3", "\\x616263", 1}, {"w:3", "\\x6162", 0}, {"z", "YW=", 0}, {"z", "YQ==", 1},
-      {"z", "YR==", 0}, {"b", "TRUE", 1}, {"b", "yes", 0},
+  static const struct {
+    const char *format, *text;
+    int ok;
+  } cases[] = {
+      {"c", "127", 1},
+      {"c", "-128", 1},
+      {"c", "128", 0},
+      {"c", "300", 0},
+      {"C", "255", 1},
+      {"C", "-1", 0},
+      {"s", "-32769", 0},
+      {"I", "4294967295", 1},
+      {"I", "4294967296", 0},
+      {"l", "-9223372036854775808", 1},
+      {"l", "9223372036854775808", 0},
+      {"L", "18446744073709551615", 1},
+      {"L", "18446744073709551616", 0},
+      {"l", "1.0", 0},
+      {"l", "", 0},
+      {"l", " 1", 0},
+      {"d:5,2", "123.45", 1},
+      {"d:5,2", "-123.45", 1},
+      {"d:5,2", "1234.5", 0},
+      {"d:5,2", "1.235", 0},
+      {"d:5,2", "1.230", 1},
+      {"d:5,2", "0.001", 0},
+      {"d:38,0", "99999999999999999999999999999999999999", 1},
+      {"d:38,0", "100000000000000000000000000000000000000", 0},
+      {"d:5,2", "1e2", 0},
+      {"tdD", "2023-02-28", 1},
+      {"tdD", "2023-02-30", 0},
+      {"tdD", "2023-13-01", 0},
+      {"tdD", "2000-02-29", 1},
+      {"tdD", "1900-02-29", 0},
+      {"tdD", "2023-1-01", 0},
+      {"ttm", "23:59:59.999", 1},
+      {"ttm", "25:00", 0},
+      {"ttm", "25:00:00", 0},
+      {"ttm", "12:00:00.0001", 0},
+      {"ttm", "12:60:00", 0},
+      {"ttu", "00:00:00.000001", 1},
+      {"ttn", "00:00:00.000000001", 1},
+      {"tsu:", "2023-01-01 00:00:00", 1},
+      {"tsu:", "2023-01-01 00:00:00Z", 0},
+      {"tsu:UTC", "2023-01-01 00:00:00+01:00", 1},
+      {"tsu:UTC", "2023-02-30 00:00:00", 0},
+      {"tsn:", "2262-04-11 23:47:16.854775807", 1},
+      {"tsn:", "2262-04-11 23:47:16.854775808", 0},
+      {"tsm:", "2023-01-01 00:00:00.0001", 0},
+      {"f", "3.4e38", 1},
+      {"f", "1e39", 0},
+      {"f", "1e-50", 0},
+      {"g", "1e-400", 0},
+      {"e", "65504", 1},
+      {"e", "65520", 0},
+      {"g", "1e400", 0},
+      {"g", "x", 0},
+      {"w:16", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", 1},
+      {"w:16", "6ba7b810-9dad-11d1-80b4-00c04fd430cg", 0},
+      {"w:3", "YWJj", 1},
+      {"w:3", "\\x616263", 1},
+      {"w:3", "\\x6162", 0},
+      {"z", "YW=", 0},
+      {"z", "YQ==", 1},
+      {"z", "YR==", 0},
+      {"b", "TRUE", 1},
+      {"b", "yes", 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char err[CV_ERR] = "";

@@ -28,10 +28,17 @@ static bool bit(const uint8_t *b, int64_t i) { return (b[i >> 3] >> (i & 7)) & 1
 
 static int64_t fixed_width(const char *f) {
   switch (f[0]) {
-    case 'c': case 'C': return 1;
-    case 's': case 'S': case 'e': return 2;
-    case 'i': case 'I': case 'f': return 4;
-    case 'l': case 'L': case 'g': return 8;
+    case 'c':
+    case 'C': return 1;
+    case 's':
+    case 'S':
+    case 'e': return 2;
+    case 'i':
+    case 'I':
+    case 'f': return 4;
+    case 'l':
+    case 'L':
+    case 'g': return 8;
     default: break;
   }
   if (strcmp(f, "tdD") == 0 || strcmp(f, "ttm") == 0) return 4;
@@ -97,7 +104,7 @@ static int validate(const struct ArrowSchema *s, const struct ArrowArray *a) {
   if (a->n_buffers != 2 || (a->length > 0 && !a->buffers[1])) return fail_at("fixed-width buffers");
   /* touch the last value so ASan checks the buffer is long enough */
   if (a->length > 0) {
-    volatile uint8_t last = ((const uint8_t *)a->buffers[1])[(end) * w - 1];
+    volatile uint8_t last = ((const uint8_t *)a->buffers[1])[(end)*w - 1];
     (void)last;
   }
   return 1;
@@ -139,8 +146,7 @@ static void check_file(const char *path, int64_t batch_size, int *n_files, int *
   if (ok_read && rc == 0) {
     int64_t want = 0;
     for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) want += pqt_reader_row_group_num_rows(r, g);
-    CHECK_MSG(rows == want, "%s: %lld rows streamed, the row groups have %lld", path, (long long)rows,
-              (long long)want);
+    CHECK_MSG(rows == want, "%s: %lld rows streamed, the row groups have %lld", path, (long long)rows, (long long)want);
     (*n_files)++;
   }
   if (rc == 0) schema.release(&schema);
@@ -221,17 +227,22 @@ static void test_arrow_schema_honoured(void) {
   struct ArrowSchema s;
   CHECK_EQ_INT(st.get_schema(&st, &s), 0);
   static const char *const want[][2] = {
-      {"string", "u"},          {"large_string", "U"},           {"timestamp_ms_gmt", "tsm:UTC"},
-      {"timestamp_ms_gmt_plus_2", "tsm:+02:00"}, {"timestamp_ms_gmt_minus_0215", "tsm:-02:15"},
-      {"binary", "z"},          {"large_binary", "Z"},           {"uint64", "L"},
+      {"string", "u"},
+      {"large_string", "U"},
+      {"timestamp_ms_gmt", "tsm:UTC"},
+      {"timestamp_ms_gmt_plus_2", "tsm:+02:00"},
+      {"timestamp_ms_gmt_minus_0215", "tsm:-02:15"},
+      {"binary", "z"},
+      {"large_binary", "Z"},
+      {"uint64", "L"},
   };
   for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
     bool found = false;
     for (int64_t i = 0; i < s.n_children; i++)
       if (strcmp(s.children[i]->name, want[w][0]) == 0) {
         found = true;
-        CHECK_MSG(strcmp(s.children[i]->format, want[w][1]) == 0, "%s: %s, want %s", want[w][0],
-                  s.children[i]->format, want[w][1]);
+        CHECK_MSG(strcmp(s.children[i]->format, want[w][1]) == 0, "%s: %s, want %s", want[w][0], s.children[i]->format,
+                  want[w][1]);
       }
     CHECK_MSG(found, "no field %s", want[w][0]);
   }
@@ -240,4 +251,5 @@ static void test_arrow_schema_honoured(void) {
   pqt_reader_close(r);
 }
 
-RUN_TESTS("arrow_export", TEST_CASE(test_arrow_schema_honoured), TEST_CASE(test_corpus_streams_are_valid_arrow), TEST_CASE(test_batches_outlive_reader))
+RUN_TESTS("arrow_export", TEST_CASE(test_arrow_schema_honoured), TEST_CASE(test_corpus_streams_are_valid_arrow),
+          TEST_CASE(test_batches_outlive_reader))

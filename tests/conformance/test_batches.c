@@ -119,8 +119,8 @@ static void check_leaf(pqt_reader *r, const char *path, int32_t g, int32_t i) {
     }
     if (st == PQT_OK || lc) pqt_leaf_cursor_close(lc);
     if (ws != PQT_OK) {
-      CHECK_MSG(st != PQT_OK, "%s rg %d %s: fails whole (%s) but reads in pieces of %lld", path, g,
-                leaf->dotted_path, pqt_status_name(ws), (long long)b);
+      CHECK_MSG(st != PQT_OK, "%s rg %d %s: fails whole (%s) but reads in pieces of %lld", path, g, leaf->dotted_path,
+                pqt_status_name(ws), (long long)b);
     } else {
       CHECK_MSG(st == PQT_OK, "%s rg %d %s: reads whole but not in pieces of %lld: %s", path, g, leaf->dotted_path,
                 (long long)b, e.message);

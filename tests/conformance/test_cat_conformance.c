@@ -22,7 +22,7 @@
 
 typedef struct expect_override {
   const char *path;
-  int status;          /* expected status of reading every row */
+  int status; /* expected status of reading every row */
   const char *reason;
 } expect_override;
 
@@ -53,7 +53,7 @@ static const expect_override *find_override(const char *path) {
 
 typedef struct sink {
   EVP_MD_CTX *md;
-  char *text;  /* first bytes of output, for diagnostics */
+  char *text; /* first bytes of output, for diagnostics */
   size_t len, cap;
 } sink;
 
@@ -161,8 +161,10 @@ static void test_corpus_against_duckdb(void) {
         char base[1024];
         size_t bl = 0;
         for (const char *p = rel; *p && bl + 3 < sizeof base; p++) {
-          if (*p == '/') { base[bl++] = '_'; base[bl++] = '_'; }
-          else base[bl++] = *p;
+          if (*p == '/') {
+            base[bl++] = '_';
+            base[bl++] = '_';
+          } else base[bl++] = *p;
         }
         base[bl] = '\0';
         char *dot = strstr(base, ".parquet");
@@ -177,8 +179,7 @@ static void test_corpus_against_duckdb(void) {
       /* DuckDB could not read it (or it was skipped): no reference values,
        * but reading must end cleanly with a clear status. */
       n_other++;
-      CHECK_MSG(st == PQT_OK || st == PQT_ECORRUPT || st == PQT_ECRYPTO || st == PQT_EUNSUPPORTED ||
-                    st == PQT_ELIMIT,
+      CHECK_MSG(st == PQT_OK || st == PQT_ECORRUPT || st == PQT_ECRYPTO || st == PQT_EUNSUPPORTED || st == PQT_ELIMIT,
                 "%s: unexpected status %s: %s", rel, pqt_status_name(st), e.message);
       if (st != PQT_OK) fprintf(stderr, "  note: %s (%s): %s\n", rel, pqt_status_name(st), e.message);
     }

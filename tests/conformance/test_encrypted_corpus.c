@@ -126,7 +126,15 @@ static int64_t check_standard_batch(const struct ArrowArray *b, const struct Arr
         bad += valid;
         continue;
       }
-      char want[10] = {'p', 'a', 'r', 'q', 'u', 'e', 't', (char)('0' + (i / 100) % 10), (char)('0' + (i / 10) % 10),
+      char want[10] = {'p',
+                       'a',
+                       'r',
+                       'q',
+                       'u',
+                       'e',
+                       't',
+                       (char)('0' + (i / 100) % 10),
+                       (char)('0' + (i / 10) % 10),
                        (char)('0' + i % 10)};
       bad += !valid || off[i + 1] - off[i] != 10 || memcmp(data + off[i], want, 10) != 0;
     }
@@ -208,11 +216,12 @@ static pqt_status scan(const char *name, const pqt_read_options *o, const char *
 }
 
 /* ---- tests ---- */
-static const char *const standard_files[] = {
-    "uniform_encryption.parquet.encrypted",           "encrypt_columns_and_footer.parquet.encrypted",
-    "encrypt_columns_and_footer_aad.parquet.encrypted", "encrypt_columns_and_footer_ctr.parquet.encrypted",
-    "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
-    "encrypt_columns_plaintext_footer.parquet.encrypted"};
+static const char *const standard_files[] = {"uniform_encryption.parquet.encrypted",
+                                             "encrypt_columns_and_footer.parquet.encrypted",
+                                             "encrypt_columns_and_footer_aad.parquet.encrypted",
+                                             "encrypt_columns_and_footer_ctr.parquet.encrypted",
+                                             "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+                                             "encrypt_columns_plaintext_footer.parquet.encrypted"};
 
 static void test_explicit_keys_128(void) {
   if (!g_dir) return;
@@ -383,7 +392,7 @@ static void test_tampering(void) {
   int64_t dict_at = has_dict ? dcm->dictionary_page_offset : -1;
   pqt_reader_close(r);
   CHECK(start > 4 && (size_t)start + 64 < len);
-  uint32_t hmod = pqt_load_u32le(img + start); /* the first page header module */
+  uint32_t hmod = pqt_load_u32le(img + start);            /* the first page header module */
   size_t page_ct = (size_t)start + 4 + hmod + 4 + 12 + 2; /* inside the first page's ciphertext */
   size_t hdr_ct = (size_t)start + 4 + 12 + 1;             /* inside the header's ciphertext */
   pqt_scan_options so;
@@ -391,10 +400,12 @@ static void test_tampering(void) {
   const char *cols[] = {"double_field"};
   so.columns = cols;
   so.n_columns = 1;
-  struct { size_t at; const char *want; } cases[] = {
-      {page_ct, "data page: AES-GCM authentication failed"},
-      {hdr_ct, "header: AES-GCM authentication failed"},
-      {len - 8 - 30, "footer: AES-GCM authentication failed"}};
+  struct {
+    size_t at;
+    const char *want;
+  } cases[] = {{page_ct, "data page: AES-GCM authentication failed"},
+               {hdr_ct, "header: AES-GCM authentication failed"},
+               {len - 8 - 30, "footer: AES-GCM authentication failed"}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     img[cases[c].at] ^= 0x40;
     pqt_error_init(&e);
@@ -521,7 +532,8 @@ static void test_bloom_filter_and_page_index(void) {
       pqt_buf_free(&bits);
       free(buf);
     }
-    if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length) && PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length)) {
+    if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length) &&
+        PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length)) {
       size_t oil = (size_t)cc->offset_index_length, cil = (size_t)cc->column_index_length;
       uint8_t *oi = malloc(oil), *ci = malloc(cil);
       CHECK_OK(r->io.read_at(r->io.private_data, (uint64_t)cc->offset_index_offset, oi, oil, &e));
@@ -599,7 +611,9 @@ static void test_reencrypt_corpus_modules(void) {
   CHECK(again.len == mod_len && memcmp(again.data, mod, mod_len) == 0);
   /* 2. the first data page header of int32_field (footer key, GCM) */
   const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[1].meta_data;
-  int64_t at = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset : cm->data_page_offset;
+  int64_t at = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0
+                   ? cm->dictionary_page_offset
+                   : cm->data_page_offset;
   bool dict = at != cm->data_page_offset;
   d.row_group = 0;
   d.column = 1;
@@ -625,8 +639,8 @@ static void test_reencrypt_corpus_modules(void) {
                                        r->crypto->file_aad_len, &e));
     d.row_group = 0;
     d.column = 5;
-    CHECK_OK(pqt_module_decrypt(&d, PQT_MODULE_DICTIONARY_PAGE_HEADER, 0, img + at, len - (size_t)at, &hused, &plain,
-                                &e));
+    CHECK_OK(
+        pqt_module_decrypt(&d, PQT_MODULE_DICTIONARY_PAGE_HEADER, 0, img + at, len - (size_t)at, &hused, &plain, &e));
     pqt_page_header ph;
     CHECK_OK(pqt_thrift_decode(&pqt_desc_page_header, plain.data, plain.len, NULL, NULL, &ph, &e));
     CHECK_EQ_INT(ph.type, PQT_PAGE_DICTIONARY);
@@ -687,8 +701,9 @@ static void test_mutations(void) {
       CHECK_OK(pqt_reader_open_buffer(&r, img, len, &h.o, &e));
       for (int k = 0; k < 2; k++) {
         const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[k ? 5 : 1].meta_data;
-        lo[k] = (uint64_t)(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? cm->dictionary_page_offset
-                                                                               : cm->data_page_offset);
+        lo[k] = (uint64_t)(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0
+                               ? cm->dictionary_page_offset
+                               : cm->data_page_offset);
         hi[k] = lo[k] + (uint64_t)cm->total_compressed_size;
       }
       pqt_reader_close(r);
@@ -718,6 +733,8 @@ static void test_mutations(void) {
 
 static void setup(void) { g_dir = pqt_testing_dir(); }
 
-RUN_TESTS("encrypted_corpus", TEST_CASE(setup), TEST_CASE(test_explicit_keys_128), TEST_CASE(test_key_retriever_128_and_256),
-          TEST_CASE(test_missing_keys), TEST_CASE(test_wrong_keys_and_prefixes), TEST_CASE(test_tampering),
-          TEST_CASE(test_bloom_filter_and_page_index), TEST_CASE(test_reencrypt_corpus_modules), TEST_CASE(test_mutations))
+RUN_TESTS("encrypted_corpus", TEST_CASE(setup), TEST_CASE(test_explicit_keys_128),
+          TEST_CASE(test_key_retriever_128_and_256), TEST_CASE(test_missing_keys),
+          TEST_CASE(test_wrong_keys_and_prefixes), TEST_CASE(test_tampering),
+          TEST_CASE(test_bloom_filter_and_page_index), TEST_CASE(test_reencrypt_corpus_modules),
+          TEST_CASE(test_mutations))

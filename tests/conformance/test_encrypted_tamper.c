@@ -143,11 +143,14 @@ static void unprotected(const uint8_t *img, size_t len, const pqt_read_options *
       pqt_chunk ch;
       CHECK_OK(pqt_chunk_open(r, g, c, &ch, &e));
       add_range(out, ch.start, ch.start + ch.len);
-      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) add_range(out, (uint64_t)cc->offset_index_offset,
-                                    (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length);
-      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) add_range(out, (uint64_t)cc->column_index_offset,
-                                    (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length);
-      CHECK(!PQT_HAS_FIELD(ch.cm, column_metadata, bloom_filter_offset)); /* no plaintext Bloom filters in the files flipped whole */
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset))
+        add_range(out, (uint64_t)cc->offset_index_offset,
+                  (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length);
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset))
+        add_range(out, (uint64_t)cc->column_index_offset,
+                  (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length);
+      CHECK(!PQT_HAS_FIELD(ch.cm, column_metadata,
+                           bloom_filter_offset)); /* no plaintext Bloom filters in the files flipped whole */
       pqt_chunk_close(&ch);
     }
   pqt_reader_close(r);
@@ -283,8 +286,13 @@ static void test_flip_bloom_and_index_modules(void) {
     const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[c];
     if (!PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) continue;
     const pqt_column_metadata *cm = &cc->meta_data;
-    CHECK(PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset));
-    if (!PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) || !PQT_HAS_FIELD(cc, column_chunk, column_index_offset) || !PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) continue;
+    CHECK(PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) &&
+          PQT_HAS_FIELD(cc, column_chunk, column_index_offset) &&
+          PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset));
+    if (!PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) ||
+        !PQT_HAS_FIELD(cc, column_chunk, column_index_offset) ||
+        !PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset))
+      continue;
     uint64_t bloom = (uint64_t)cm->bloom_filter_offset;
     CHECK(bloom + 8 < len);
     if (bloom + 8 >= len) continue;
@@ -293,7 +301,10 @@ static void test_flip_bloom_and_index_modules(void) {
     if (header_end + 4 >= len) continue;
     uint64_t bitset_end = header_end + 4 + pqt_load_u32le(img + header_end);
     CHECK(bitset_end <= len);
-    struct { uint64_t lo, hi; int step; } mods[] = {
+    struct {
+      uint64_t lo, hi;
+      int step;
+    } mods[] = {
         {(uint64_t)cc->column_index_offset, (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length, 1},
         {(uint64_t)cc->offset_index_offset, (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length, 1},
         {bloom, header_end, 1},
@@ -541,9 +552,9 @@ static outcome verify_without_borrowing(const char *name, const pqt_read_options
   outcome out = OPEN_FAILED;
   if (pqt_reader_open(&r, &io, o, &e) == PQT_OK) {
     out = pqt_reader_verify_ex(r, discard, NULL, rep, &e) != PQT_OK ? VERIFY_FAILED
-          : rep->problems                                            ? PROBLEMS
-          : rep->unchecked                                           ? UNCHECKED
-                                                                     : SOUND;
+          : rep->problems                                           ? PROBLEMS
+          : rep->unchecked                                          ? UNCHECKED
+                                                                    : SOUND;
     pqt_reader_close(r);
   }
   free(img);
@@ -555,7 +566,8 @@ static void test_verify_from_a_source_that_cannot_lend(void) {
   keys k;
   make_keys(&k);
   pqt_verify_report rep;
-  CHECK_EQ_INT(verify_without_borrowing("encrypt_columns_and_footer_bloom_filter.parquet.encrypted", &k.o, &rep), SOUND);
+  CHECK_EQ_INT(verify_without_borrowing("encrypt_columns_and_footer_bloom_filter.parquet.encrypted", &k.o, &rep),
+               SOUND);
   CHECK_EQ_INT(rep.chunks_checked, 4);
   CHECK_EQ_INT(verify_without_borrowing("uniform_encryption.parquet.encrypted", &k.o, &rep), SOUND);
   /* plaintext page index (column index min/max views) */
@@ -566,6 +578,7 @@ static void test_verify_from_a_source_that_cannot_lend(void) {
 static void setup(void) { g_dir = pqt_testing_dir(); }
 
 RUN_TESTS("encrypted_tamper", TEST_CASE(setup), TEST_CASE(test_flip_every_byte_uniform),
-          TEST_CASE(test_flip_every_encrypted_byte_column_keys), TEST_CASE(test_flip_every_protected_byte_plaintext_footer), TEST_CASE(test_flip_bloom_and_index_modules),
-          TEST_CASE(test_swap_pages), TEST_CASE(test_unchecked_without_keys),
-          TEST_CASE(test_recovery_encrypted), TEST_CASE(test_verify_from_a_source_that_cannot_lend))
+          TEST_CASE(test_flip_every_encrypted_byte_column_keys),
+          TEST_CASE(test_flip_every_protected_byte_plaintext_footer), TEST_CASE(test_flip_bloom_and_index_modules),
+          TEST_CASE(test_swap_pages), TEST_CASE(test_unchecked_without_keys), TEST_CASE(test_recovery_encrypted),
+          TEST_CASE(test_verify_from_a_source_that_cannot_lend))

@@ -62,8 +62,8 @@ static int clear_unknown_unions(const pqt_thrift_desc *d, uint8_t *s) {
 static int g_unknown_unions; /* set by roundtrip() for the tally */
 
 /* decode -> encode -> decode -> encode; compare models, bytes and JSON. */
-static pqt_status roundtrip(const pqt_thrift_desc *d, const uint8_t *buf, size_t len,
-                            size_t *consumed, const char *path, pqt_error *err) {
+static pqt_status roundtrip(const pqt_thrift_desc *d, const uint8_t *buf, size_t len, size_t *consumed,
+                            const char *path, pqt_error *err) {
   void *m1 = calloc(1, d->size ? d->size : 1), *m2 = calloc(1, d->size ? d->size : 1);
   pqt_arena a1, a2;
   pqt_arena_init(&a1, NULL);
@@ -84,15 +84,13 @@ static pqt_status roundtrip(const pqt_thrift_desc *d, const uint8_t *buf, size_t
     if (st2 == PQT_OK) {
       g_unknown_unions = clear_unknown_unions(d, m1);
       CHECK_MSG(used2 == e1.len, "%s: %s re-decode used %zu of %zu", path, d->name, used2, e1.len);
-      CHECK_MSG(pqt_thrift_equal(d, m1, m2), "%s: %s models differ after round trip", path,
-                d->name);
+      CHECK_MSG(pqt_thrift_equal(d, m1, m2), "%s: %s models differ after round trip", path, d->name);
       CHECK_OK(pqt_thrift_encode(d, m2, &e2, NULL));
-      CHECK_MSG(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0,
-                "%s: %s encodings differ", path, d->name);
+      CHECK_MSG(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0, "%s: %s encodings differ", path, d->name);
       CHECK_OK(pqt_thrift_to_json(d, m1, 0, &j1, NULL));
       CHECK_OK(pqt_thrift_to_json(d, m2, 0, &j2, NULL));
-      CHECK_MSG(j1.len > 2 && j1.len == j2.len && memcmp(j1.data, j2.data, j1.len) == 0,
-                "%s: %s JSON differs", path, d->name);
+      CHECK_MSG(j1.len > 2 && j1.len == j2.len && memcmp(j1.data, j2.data, j1.len) == 0, "%s: %s JSON differs", path,
+                d->name);
     }
   }
   pqt_buf_free(&e1);
@@ -107,32 +105,33 @@ static pqt_status roundtrip(const pqt_thrift_desc *d, const uint8_t *buf, size_t
 }
 
 /* Page headers and page index structs referenced by a good footer. */
-static void check_aux(const uint8_t *file, size_t n, const pqt_file_metadata *m, bool bad,
-                      const char *path, tally *t) {
+static void check_aux(const uint8_t *file, size_t n, const pqt_file_metadata *m, bool bad, const char *path, tally *t) {
   for (int32_t r = 0; r < m->row_groups.n; r++) {
     const pqt_row_group *rg = &m->row_groups.items[r];
     for (int32_t c = 0; c < rg->columns.n; c++) {
       const pqt_column_chunk *cc = &rg->columns.items[c];
-      if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) || PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) || PQT_HAS_FIELD(m, file_metadata, encryption_algorithm)) continue; /* encrypted */
+      if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) ||
+          PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ||
+          PQT_HAS_FIELD(m, file_metadata, encryption_algorithm))
+        continue; /* encrypted */
       if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) continue;
       const pqt_column_metadata *md = &cc->meta_data;
       int64_t off = md->data_page_offset;
-      if (PQT_HAS_FIELD(md, column_metadata, dictionary_page_offset) && md->dictionary_page_offset > 0 && md->dictionary_page_offset < off)
+      if (PQT_HAS_FIELD(md, column_metadata, dictionary_page_offset) && md->dictionary_page_offset > 0 &&
+          md->dictionary_page_offset < off)
         off = md->dictionary_page_offset;
       pqt_error e;
       pqt_error_init(&e);
       if (off >= 4 && (uint64_t)off < n) {
         size_t used = 0;
-        pqt_status st = roundtrip(&pqt_desc_page_header, file + off, n - (size_t)off, &used,
-                                  path, &e);
+        pqt_status st = roundtrip(&pqt_desc_page_header, file + off, n - (size_t)off, &used, path, &e);
         if (st == PQT_OK) t->page_headers_ok++;
         else if (bad) t->aux_failed_bad_data++;
-        else CHECK_MSG(0, "%s rg %d col %d: page header at %lld: %s", path, r, c, (long long)off,
-                       e.message);
+        else CHECK_MSG(0, "%s rg %d col %d: page header at %lld: %s", path, r, c, (long long)off, e.message);
       }
-      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length) && cc->column_index_offset >= 0 &&
-          cc->column_index_length > 0 &&
-          (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length <= n) {
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset) &&
+          PQT_HAS_FIELD(cc, column_chunk, column_index_length) && cc->column_index_offset >= 0 &&
+          cc->column_index_length > 0 && (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length <= n) {
         size_t used = 0;
         pqt_status st = roundtrip(&pqt_desc_column_index, file + cc->column_index_offset,
                                   (size_t)cc->column_index_length, &used, path, &e);
@@ -140,9 +139,9 @@ static void check_aux(const uint8_t *file, size_t n, const pqt_file_metadata *m,
         else if (bad) t->aux_failed_bad_data++;
         else CHECK_MSG(0, "%s rg %d col %d: column index: %s", path, r, c, e.message);
       }
-      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) && PQT_HAS_FIELD(cc, column_chunk, offset_index_length) && cc->offset_index_offset >= 0 &&
-          cc->offset_index_length > 0 &&
-          (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length <= n) {
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) &&
+          PQT_HAS_FIELD(cc, column_chunk, offset_index_length) && cc->offset_index_offset >= 0 &&
+          cc->offset_index_length > 0 && (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length <= n) {
         size_t used = 0;
         pqt_status st = roundtrip(&pqt_desc_offset_index, file + cc->offset_index_offset,
                                   (size_t)cc->offset_index_length, &used, path, &e);
@@ -175,7 +174,8 @@ static void check_file(const char *path, bool bad, tally *t) {
   uint32_t flen = pqt_load_u32le(file + n - 8);
   if ((uint64_t)flen + 8 > n) {
     CHECK_MSG(bad, "%s: footer length %u larger than the file", path, flen);
-    if (par1) t->par1++; else t->pare++;
+    if (par1) t->par1++;
+    else t->pare++;
     t->bad_data_rejected++;
     free(file);
     return;
@@ -199,8 +199,8 @@ static void check_file(const char *path, bool bad, tally *t) {
   g_unknown_unions = 0;
   pqt_status st = roundtrip(&pqt_desc_file_metadata, footer, flen, &used, path, &e);
   if (bad && getenv("PQT_VERBOSE"))
-    printf("  bad_data %s: footer %s%s\n", path, st == PQT_OK ? "decoded" : "rejected: ",
-           st == PQT_OK ? "" : e.message);
+    printf("  bad_data %s: footer %s%s\n", path,
+           st == PQT_OK ? "decoded" : "rejected: ", st == PQT_OK ? "" : e.message);
   if (st != PQT_OK) {
     CHECK_MSG(bad, "%s: footer decode failed: %s", path, e.message);
     if (bad) t->bad_data_rejected++;
@@ -270,16 +270,18 @@ static void test_corpus_footers_roundtrip(void) {
   tally t;
   memset(&t, 0, sizeof t);
   walk(dir, false, &t);
-  printf("corpus %s: %d files: %d PAR1 (%d footers round-tripped, %d signed plaintext footers;"
-         " bad_data: %d rejected cleanly, %d decoded; %d with unknown union members, dropped on"
-         " re-encode), %d PARE (encrypted footer: %d "
-         "FileCryptoMetaData round-tripped, FileMetaData skipped: needs a key), %d other, %d too "
-         "small\n",
-         dir, t.files, t.par1, t.footers_ok, t.signed_footers, t.bad_data_rejected, t.bad_data_ok,
-         t.unknown_union_files, t.pare, t.crypto_meta_ok, t.other, t.too_small);
-  printf("  page-level: %d page headers, %d column indexes, %d offset indexes round-tripped;"
-         " %d failures in bad_data files\n",
-         t.page_headers_ok, t.column_indexes_ok, t.offset_indexes_ok, t.aux_failed_bad_data);
+  printf(
+      "corpus %s: %d files: %d PAR1 (%d footers round-tripped, %d signed plaintext footers;"
+      " bad_data: %d rejected cleanly, %d decoded; %d with unknown union members, dropped on"
+      " re-encode), %d PARE (encrypted footer: %d "
+      "FileCryptoMetaData round-tripped, FileMetaData skipped: needs a key), %d other, %d too "
+      "small\n",
+      dir, t.files, t.par1, t.footers_ok, t.signed_footers, t.bad_data_rejected, t.bad_data_ok, t.unknown_union_files,
+      t.pare, t.crypto_meta_ok, t.other, t.too_small);
+  printf(
+      "  page-level: %d page headers, %d column indexes, %d offset indexes round-tripped;"
+      " %d failures in bad_data files\n",
+      t.page_headers_ok, t.column_indexes_ok, t.offset_indexes_ok, t.aux_failed_bad_data);
   CHECK(t.par1 > 100);
   CHECK(t.footers_ok > 100);
   CHECK(t.page_headers_ok > 100);

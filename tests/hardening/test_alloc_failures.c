@@ -43,20 +43,17 @@ static void sweep_buffer(const char *name, const uint8_t *data, size_t len) {
                    ok_or_nomem(r.summary) && ok_or_nomem(r.jsonl) && ok_or_nomem(r.csv) &&
                    (r.stream_errno <= 0 || r.stream_errno == ENOMEM);
     CHECK_MSG(steps_ok,
-              "%s, allocation %llu failed: open %d schema %d json %d summary %d stream errno %d jsonl %d csv %d",
-              name, (unsigned long long)n, r.open, r.schema_text, r.metadata_json, r.summary, r.stream_errno,
-              r.jsonl, r.csv);
+              "%s, allocation %llu failed: open %d schema %d json %d summary %d stream errno %d jsonl %d csv %d", name,
+              (unsigned long long)n, r.open, r.schema_text, r.metadata_json, r.summary, r.stream_errno, r.jsonl, r.csv);
     int any_nomem = r.open == PQT_ENOMEM || r.schema_text == PQT_ENOMEM || r.metadata_json == PQT_ENOMEM ||
-                    r.summary == PQT_ENOMEM || r.jsonl == PQT_ENOMEM || r.csv == PQT_ENOMEM ||
-                    r.stream_errno == ENOMEM;
+                    r.summary == PQT_ENOMEM || r.jsonl == PQT_ENOMEM || r.csv == PQT_ENOMEM || r.stream_errno == ENOMEM;
     if (fa.n_failed) {
-      CHECK_MSG(any_nomem, "%s: allocation %llu was refused but every step succeeded", name,
-                (unsigned long long)n);
+      CHECK_MSG(any_nomem, "%s: allocation %llu was refused but every step succeeded", name, (unsigned long long)n);
       failed_cleanly += any_nomem;
     } else {
       /* past the last allocation: the read is clean again */
-      CHECK_MSG(!any_nomem && r.open == PQT_OK && r.jsonl == PQT_OK, "%s: run %llu refused nothing but failed",
-                name, (unsigned long long)n);
+      CHECK_MSG(!any_nomem && r.open == PQT_OK && r.jsonl == PQT_OK, "%s: run %llu refused nothing but failed", name,
+                (unsigned long long)n);
       CHECK_EQ_INT(r.jsonl_lines, clean.jsonl_lines);
     }
     if (fa.n_failed && r.open == PQT_OK && r.jsonl == PQT_OK && r.stream_errno == 0)
@@ -89,11 +86,11 @@ static void test_corpus_files(void) {
   /* one per feature: dictionary + snappy, v2 pages, nested lists and maps,
    * delta and byte-stream-split encodings, CRCs, legacy lists, decimals */
   static const char *files[] = {
-      "data/alltypes_plain.snappy.parquet", "data/datapage_v2.snappy.parquet",
-      "data/nested_lists.snappy.parquet",   "data/nested_maps.snappy.parquet",
-      "data/delta_length_byte_array.parquet", "data/byte_stream_split.zstd.parquet",
+      "data/alltypes_plain.snappy.parquet",    "data/datapage_v2.snappy.parquet",
+      "data/nested_lists.snappy.parquet",      "data/nested_maps.snappy.parquet",
+      "data/delta_length_byte_array.parquet",  "data/byte_stream_split.zstd.parquet",
       "data/rle-dict-snappy-checksum.parquet", "data/old_list_structure.parquet",
-      "data/nullable.impala.parquet",       "data/fixed_length_decimal.parquet",
+      "data/nullable.impala.parquet",          "data/fixed_length_decimal.parquet",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char path[4096];

@@ -13,7 +13,6 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-
 static pqt_status cat_path(const char *path, pqt_test_text *t, pqt_error *e) {
   pqt_reader *r;
   pqt_status st = pqt_reader_open_file(&r, path, NULL, e);
@@ -68,8 +67,9 @@ static void test_offsets_past_4gib(void) {
     pqt_error e;
     pqt_error_init(&e);
     CHECK_MSG(cat_path(out, &t, &e) == PQT_OK, "%s", e.message);
-    CHECK(t.p && strcmp(t.p, "{\"text\":\"text1\"}\n{\"text\":\"text2\"}\n{\"text\":\"text3\"}\n{\"text\":\"text4\"}\n"
-                             "{\"text\":\"text5\"}\n") == 0);
+    CHECK(t.p && strcmp(t.p,
+                        "{\"text\":\"text1\"}\n{\"text\":\"text2\"}\n{\"text\":\"text3\"}\n{\"text\":\"text4\"}\n"
+                        "{\"text\":\"text5\"}\n") == 0);
     free(t.p);
     unlink(out);
   }
@@ -80,7 +80,8 @@ static void test_offsets_past_4gib(void) {
 
 static void test_file_without_rows(void) {
   pqt_string buf = {0};
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int64 a; optional binary b (STRING); }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message = "message m { required int64 a; optional binary b (STRING); }"};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &buf, &ws, NULL, NULL));
   if (!w) return;
@@ -246,12 +247,14 @@ static void test_empty_pages(void) {
   v1.data_page_header.encoding = PQT_ENC_PLAIN;
   v1.data_page_header.definition_level_encoding = PQT_ENC_RLE;
   v1.data_page_header.repetition_level_encoding = PQT_ENC_RLE;
-  v1.data_page_header.isset = PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
+  v1.data_page_header.isset =
+      PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
   memset(&v2, 0, sizeof v2);
   v2.type = PQT_PAGE_DATA_V2;
   v2.isset = PQT_FIELD_MASK(page_header, type, uncompressed_page_size, compressed_page_size, data_page_header_v2);
   v2.data_page_header_v2.encoding = PQT_ENC_PLAIN;
-  v2.data_page_header_v2.isset = PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding, definition_levels_byte_length, repetition_levels_byte_length);
+  v2.data_page_header_v2.isset = PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding,
+                                                definition_levels_byte_length, repetition_levels_byte_length);
   pqt_buf e1, e2, out;
   pqt_buf_init(&e1, NULL);
   pqt_buf_init(&e2, NULL);
@@ -381,5 +384,6 @@ static void test_deep_data(void) {
   pqt_buf_free(&schema);
 }
 
-RUN_TESTS("edge_files", TEST_CASE(test_zero_column_row_group), TEST_CASE(test_offsets_past_4gib), TEST_CASE(test_file_without_rows),
-          TEST_CASE(test_hundred_thousand_columns), TEST_CASE(test_empty_pages), TEST_CASE(test_deep_data))
+RUN_TESTS("edge_files", TEST_CASE(test_zero_column_row_group), TEST_CASE(test_offsets_past_4gib),
+          TEST_CASE(test_file_without_rows), TEST_CASE(test_hundred_thousand_columns), TEST_CASE(test_empty_pages),
+          TEST_CASE(test_deep_data))

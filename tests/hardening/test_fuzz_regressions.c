@@ -103,8 +103,7 @@ static int replay(const char *sub, fuzz_entry fn, int all_variants) {
   char dir[4096];
   if (strncmp(sub, "regressions/", 12) == 0)
     snprintf(dir, sizeof dir, "%s/tests/hardening/fuzz_regressions/%s", PQT_SOURCE_DIR, sub + 12);
-  else
-    snprintf(dir, sizeof dir, "%s/fuzz/%s", PQT_SOURCE_DIR, sub);
+  else snprintf(dir, sizeof dir, "%s/fuzz/%s", PQT_SOURCE_DIR, sub);
   int n = replay_dir(dir, fn, all_variants);
   if (n >= 0) fprintf(stderr, "  replayed %d inputs from %s\n", n, dir + strlen(PQT_SOURCE_DIR) + 1);
   return n;

@@ -48,12 +48,12 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-#define N_MUTANTS 10000
-#define SOURCE_MAX_BYTES 16384
+#define N_MUTANTS         10000
+#define SOURCE_MAX_BYTES  16384
 #define READ_TIME_LIMIT_S 2.0
-#define MAX_SINGLE_ALLOC ((size_t)256 << 20)
-#define PEAK_FIXED ((size_t)64 << 20)
-#define PEAK_PER_BYTE 256u
+#define MAX_SINGLE_ALLOC  ((size_t)256 << 20)
+#define PEAK_FIXED        ((size_t)64 << 20)
+#define PEAK_PER_BYTE     256u
 
 /* ---- PRNG ---------------------------------------------------------- */
 
@@ -116,20 +116,30 @@ static int walk_struct(walk *w);
 static int walk_value(walk *w, int type) {
   uint64_t n;
   switch (type) {
-    case 1: case 2: return 1; /* bool in a struct field: in the header */
-    case 3: if (w->pos >= w->len) return 0; w->pos++; return 1;
-    case 4: case 5: case 6: {
+    case 1:
+    case 2: return 1; /* bool in a struct field: in the header */
+    case 3:
+      if (w->pos >= w->len) return 0;
+      w->pos++;
+      return 1;
+    case 4:
+    case 5:
+    case 6: {
       size_t start = w->pos;
       if (!walk_varint(w, NULL, 0)) return 0;
       walk_note_kind(w, start, w->pos - start, 0, 1);
       return 1;
     }
-    case 7: if (w->len - w->pos < 8) return 0; w->pos += 8; return 1;
+    case 7:
+      if (w->len - w->pos < 8) return 0;
+      w->pos += 8;
+      return 1;
     case 8:
       if (!walk_varint(w, &n, 1) || n > w->len - w->pos) return 0;
       w->pos += (size_t)n;
       return 1;
-    case 9: case 10: {
+    case 9:
+    case 10: {
       if (w->pos >= w->len) return 0;
       size_t hpos = w->pos;
       uint8_t h = w->p[w->pos++];
@@ -237,8 +247,7 @@ static void analyse(source *s) {
   while (pos < limit) {
     pqt_page_header ph;
     size_t used = 0;
-    if (pqt_thrift_decode(&pqt_desc_page_header, s->data + pos, limit - pos, &used, NULL, &ph, NULL) != PQT_OK)
-      break;
+    if (pqt_thrift_decode(&pqt_desc_page_header, s->data + pos, limit - pos, &used, NULL, &ph, NULL) != PQT_OK) break;
     if (ph.compressed_page_size < 0 || (uint64_t)ph.compressed_page_size > limit - pos - used) break;
     if (s->n_pages == cap) {
       cap = cap ? cap * 2 : 16;
@@ -374,8 +383,7 @@ static void read_mutant(stats *st, const uint8_t *data, size_t len, unsigned var
   st->opened += res.open == PQT_OK;
   st->fully_read += res.open == PQT_OK && res.stream_errno == 0 && res.jsonl == PQT_OK;
   st->refused_allocs += fa.n_failed;
-  CHECK_MSG(fa.n_failed == 0, "%s: asked for an allocation above 256 MiB (largest granted %zu)", what,
-            fa.largest);
+  CHECK_MSG(fa.n_failed == 0, "%s: asked for an allocation above 256 MiB (largest granted %zu)", what, fa.largest);
   if (dt > st->worst_time) {
     st->worst_time = dt;
     snprintf(st->worst_time_name, sizeof st->worst_time_name, "%s", what);
@@ -404,10 +412,17 @@ static void report(const stats *st, const char *label) {
 
 /* ---- mutations ------------------------------------------------------- */
 
-static const int64_t interesting[] = {0,          1,         -1,         2,          7,          8,
-                                      15,         16,        127,        128,        255,        4095,
-                                      65535,      65536,     1 << 20,    (1 << 24) + 1, 1 << 28, INT32_MAX,
-                                      INT32_MIN,  INT64_MAX, INT64_MIN,  (int64_t)1 << 40};
+static const int64_t interesting[] = {0,         1,
+                                      -1,        2,
+                                      7,         8,
+                                      15,        16,
+                                      127,       128,
+                                      255,       4095,
+                                      65535,     65536,
+                                      1 << 20,   (1 << 24) + 1,
+                                      1 << 28,   INT32_MAX,
+                                      INT32_MIN, INT64_MAX,
+                                      INT64_MIN, (int64_t)1 << 40};
 
 /* A new value for a field whose current (decoded) value is orig. */
 static int64_t interesting_value(int64_t orig) {
@@ -604,8 +619,8 @@ static size_t mutate(const source *s, uint8_t *buf, size_t cap, char *what, size
       const int_field *f = NULL;
       if (k == 9 && s->n_page_fields) f = &s->page_fields[rng_below(s->n_page_fields)];
       if (k == 10 && s->n_footer_fields) f = &s->footer_fields[rng_below(s->n_footer_fields)];
-      static const int64_t big[] = {(int64_t)1 << 20, (int64_t)1 << 24, (int64_t)1 << 28, INT32_MAX,
-                                    (int64_t)1 << 40, INT64_MAX, -1, INT32_MIN};
+      static const int64_t big[] = {
+          (int64_t)1 << 20, (int64_t)1 << 24, (int64_t)1 << 28, INT32_MAX, (int64_t)1 << 40, INT64_MAX, -1, INT32_MIN};
       int64_t v = big[rng_below(sizeof big / sizeof big[0])];
       size_t n = f ? grow_field(s, f, v, buf, cap) : 0;
       if (n) {

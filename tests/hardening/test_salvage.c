@@ -12,7 +12,7 @@
 #include "thrift/parquet_desc.h"
 
 #define RG_ROWS 1000
-#define N_RGS 5
+#define N_RGS   5
 
 static const char *SCHEMA =
     "message m {\n"
@@ -27,7 +27,6 @@ static const char *SCHEMA =
     "  required boolean flag;\n"
     "  optional binary cat (STRING);\n"
     "}\n";
-
 
 static pqt_status cat_buffer(const void *data, size_t len, pqt_test_text *t, int64_t *rows, pqt_error *e) {
   pqt_reader *r;
@@ -77,8 +76,16 @@ static void write_rg(pqt_writer *w, int64_t first) {
   nv = 0;
   for (int i = 0; i < N; i++) {
     int64_t r = first + i;
-    if (r % 5 == 0) { def[nl] = 0; rep[nl++] = 0; continue; }
-    if (r % 5 == 1) { def[nl] = 1; rep[nl++] = 0; continue; }
+    if (r % 5 == 0) {
+      def[nl] = 0;
+      rep[nl++] = 0;
+      continue;
+    }
+    if (r % 5 == 1) {
+      def[nl] = 1;
+      rep[nl++] = 0;
+      continue;
+    }
     int k = (int)(r % 4) + 1;
     for (int j = 0; j < k; j++) {
       rep[nl] = j == 0 ? 0 : 1;
@@ -146,8 +153,9 @@ static int layout(const uint8_t *f, size_t len, uint64_t *rg_end, uint64_t *page
     rg_end[g] = 0;
     for (int c = 0; c < md.row_groups.items[g].columns.n; c++) {
       const pqt_column_metadata *cm = &md.row_groups.items[g].columns.items[c].meta_data;
-      uint64_t start = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 ? (uint64_t)cm->dictionary_page_offset
-                                                                          : (uint64_t)cm->data_page_offset;
+      uint64_t start = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0
+                           ? (uint64_t)cm->dictionary_page_offset
+                           : (uint64_t)cm->data_page_offset;
       uint64_t end = start + (uint64_t)cm->total_compressed_size;
       if (end > rg_end[g]) rg_end[g] = end;
       for (uint64_t p = start; p < end && np < max_pages;) {
@@ -169,8 +177,8 @@ typedef struct tally {
 } tally;
 
 /* Salvage the first `cut` bytes of f and compare with the original rows. */
-static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const pqt_test_text *orig, const uint64_t *rg_end,
-                        tally *t) {
+static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const pqt_test_text *orig,
+                        const uint64_t *rg_end, tally *t) {
   int complete = 0;
   for (int g = 0; g < N_RGS; g++)
     if (rg_end[g] <= cut) complete = g + 1;
@@ -198,8 +206,7 @@ static void salvage_cut(const variant *v, const uint8_t *f, size_t cut, const pq
   CHECK_MSG(st == PQT_OK, "%s cut %zu: %s", v->name, cut, e.message);
   CHECK_MSG(rep.row_groups >= complete, "%s cut %zu: %d row groups recovered, %d lie before the cut", v->name, cut,
             rep.row_groups, complete);
-  CHECK_MSG(rep.rows <= (int64_t)(complete + 1) * RG_ROWS, "%s cut %zu: %lld rows", v->name, cut,
-            (long long)rep.rows);
+  CHECK_MSG(rep.rows <= (int64_t)(complete + 1) * RG_ROWS, "%s cut %zu: %lld rows", v->name, cut, (long long)rep.rows);
   if (rep.partial_rows) t->partial_runs++;
   t->rows += rep.rows;
   if (st != PQT_OK || rep.rows == 0) {
@@ -227,7 +234,10 @@ static void test_variant(const variant *v) {
   const uint8_t *f = (const uint8_t *)file.data;
   if (getenv("SALVAGE_DUMP")) {
     FILE *df = fopen(getenv("SALVAGE_DUMP"), "wb");
-    if (df) { fwrite(f, 1, file.len, df); fclose(df); }
+    if (df) {
+      fwrite(f, 1, file.len, df);
+      fclose(df);
+    }
   }
   pqt_test_text orig = {0};
   int64_t n = 0;
@@ -299,7 +309,8 @@ static void test_bad_inputs(void) {
   variant v = {"v1 snappy", 1, 1, 1};
   pqt_string file;
   CHECK(build_file(&v, &file));
-  pqt_write_schema other = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int32 a; required binary b; }"};
+  pqt_write_schema other = {.struct_size = sizeof(pqt_write_schema),
+                            .message = "message m { required int32 a; required binary b; }"};
   CHECK_OK(pqt_io_from_buffer(&io, file.data, file.len, NULL, &e));
   memset(&out, 0, sizeof out);
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &other, NULL, &e));

@@ -32,7 +32,8 @@ static void test_duckdb_reads_rewrites(void) {
 static void test_duckdb_sees_metadata(void) {
   char cmd[4096];
   snprintf(cmd, sizeof cmd,
-           "bash '%s/scripts/install-duckdb.sh' >/dev/null 2>&1; rc=$?; if [ $rc -eq 3 ]; then echo '  SKIP: npm unavailable' 1>&2; exit 0; fi; "
+           "bash '%s/scripts/install-duckdb.sh' >/dev/null 2>&1; rc=$?; if [ $rc -eq 3 ]; then echo '  SKIP: npm "
+           "unavailable' 1>&2; exit 0; fi; "
            "d=$(mktemp -d) && node '%s/tests/interop/duckdb_meta.mjs' '%s' \"$d\" 1>&2; rc=$?; rm -rf \"$d\"; exit $rc",
            PQT_SOURCE_DIR, PQT_SOURCE_DIR, PQT_CLI_PATH);
   CHECK_EQ_INT(run(cmd), 0);

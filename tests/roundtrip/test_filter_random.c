@@ -17,19 +17,19 @@
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
-#include "file/reader_internal.h" /* the chunks' dictionary page sizes */
-#include "../../fuzz/fuzz_alloc.h"    /* every allocation freed, with its size */
+#include "file/reader_internal.h"  /* the chunks' dictionary page sizes */
+#include "../../fuzz/fuzz_alloc.h" /* every allocation freed, with its size */
 
 /* Public structs get a struct_size and _init functions with the growth
  * scheme (PQT_VERSION_NUMBER marks it); before it they are plain. */
 #ifdef PQT_VERSION_NUMBER
 #define T_WRITE_SCHEMA_INIT(ws) pqt_write_schema_init(ws)
-#define T_COLUMN_INFO_INIT(ci) pqt_column_info_init(ci)
-#define T_COLUMN_BATCH_INIT(b) pqt_column_batch_init(b)
+#define T_COLUMN_INFO_INIT(ci)  pqt_column_info_init(ci)
+#define T_COLUMN_BATCH_INIT(b)  pqt_column_batch_init(b)
 #else
 #define T_WRITE_SCHEMA_INIT(ws) memset((ws), 0, sizeof *(ws))
-#define T_COLUMN_INFO_INIT(ci) memset((ci), 0, sizeof *(ci))
-#define T_COLUMN_BATCH_INIT(b) memset((b), 0, sizeof *(b))
+#define T_COLUMN_INFO_INIT(ci)  memset((ci), 0, sizeof *(ci))
+#define T_COLUMN_BATCH_INIT(b)  memset((b), 0, sizeof *(b))
 #endif
 
 /* ---- a tiny deterministic RNG ---- */
@@ -145,9 +145,18 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
       for (int r = start; r < end; r++) {
         const row *x = &ds->rows[r];
         switch (c) {
-          case 0: ((int32_t *)v64)[nv++] = x->k; nl++; break;
-          case 1: def[nl++] = !x->i_null; if (!x->i_null) v64[nv++] = x->i; break;
-          case 2: def[nl++] = !x->f_null; if (!x->f_null) ((double *)v64)[nv++] = x->f; break;
+          case 0:
+            ((int32_t *)v64)[nv++] = x->k;
+            nl++;
+            break;
+          case 1:
+            def[nl++] = !x->i_null;
+            if (!x->i_null) v64[nv++] = x->i;
+            break;
+          case 2:
+            def[nl++] = !x->f_null;
+            if (!x->f_null) ((double *)v64)[nv++] = x->f;
+            break;
           case 3:
             def[nl++] = !x->s_null;
             if (!x->s_null) {
@@ -157,7 +166,10 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
               offs[++nv] = (int32_t)nb;
             }
             break;
-          case 4: def[nl++] = !x->d_null; if (!x->d_null) ((int32_t *)v64)[nv++] = x->d; break;
+          case 4:
+            def[nl++] = !x->d_null;
+            if (!x->d_null) ((int32_t *)v64)[nv++] = x->d;
+            break;
           case 5: {
             int16_t dl = x->g_null ? 0 : x->x_null ? 1 : 2;
             def[nl++] = dl;
@@ -179,9 +191,9 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
         }
       }
       (void)m;
-      pqt_status st = pqt_writer_write_column(w, c, nl, c ? def : NULL, c == 6 ? rep : NULL,
-                                              c == 3 ? (const void *)bytes : (const void *)v64, c == 3 ? offs : NULL, nv,
-                                              &err);
+      pqt_status st =
+          pqt_writer_write_column(w, c, nl, c ? def : NULL, c == 6 ? rep : NULL,
+                                  c == 3 ? (const void *)bytes : (const void *)v64, c == 3 ? offs : NULL, nv, &err);
       if (st != PQT_OK) {
         fprintf(stderr, "  write column %d: %s\n", c, err.message);
         ok = false;
@@ -499,9 +511,11 @@ static void run_case(const dataset *ds, int n_preds) {
   for (int32_t g = 0; g < r->md.row_groups.n; g++)
     for (int32_t c = 0; c < r->md.row_groups.items[g].columns.n; c++) {
       const pqt_column_metadata *cm = &r->md.row_groups.items[g].columns.items[c].meta_data;
-      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < cm->data_page_offset)
+      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0 &&
+          cm->dictionary_page_offset < cm->data_page_offset)
         dict_bytes += (uint64_t)(cm->data_page_offset - cm->dictionary_page_offset);
-      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) dict_bytes += 64 + 32 * 32; /* a Bloom filter's header and a block per literal */
+      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset))
+        dict_bytes += 64 + 32 * 32; /* a Bloom filter's header and a block per literal */
     }
   for (int q = 0; q < n_preds && n_full == (size_t)ds->n; q++) {
     pred *p = gen(ds, 0);
@@ -637,9 +651,10 @@ static void test_random(void) {
     run_case(&ds, 30);
     free(ds.rows);
   }
-  printf("  %d predicates checked, %d row groups pruned by statistics on narrow ranges of sorted columns, %d "
-         "predicates with dictionary pruning, %d with Bloom filter pruning\n",
-         g_cases, g_pruned_sorted, g_dict_checked, g_bloom_checked);
+  printf(
+      "  %d predicates checked, %d row groups pruned by statistics on narrow ranges of sorted columns, %d "
+      "predicates with dictionary pruning, %d with Bloom filter pruning\n",
+      g_cases, g_pruned_sorted, g_dict_checked, g_bloom_checked);
   CHECK(g_cases >= 24 * 25);
   CHECK(g_pruned_sorted > 0);
 }
@@ -749,12 +764,14 @@ static void test_bloom_pruning(void) {
     pruned += st.row_groups_pruned_bloom;
     probes += 4;
     CHECK_MSG(st.row_groups_read == 0 || st.bytes_read > 4 * 96, "%s", text);
-    if (st.row_groups_read == 0) CHECK_MSG(st.bytes_read <= 4 * (64 + 32), "%s: %llu bytes", text, (unsigned long long)st.bytes_read);
+    if (st.row_groups_read == 0)
+      CHECK_MSG(st.bytes_read <= 4 * (64 + 32), "%s: %llu bytes", text, (unsigned long long)st.bytes_read);
     snprintf(text, sizeof text, "i IN (%lld, 7) OR s = '%s'", (long long)x->i, x->s); /* present */
     st = count_where(&buf, text, &n);
     CHECK_EQ_INT(n, 1);
   }
-  printf("  %lld of %lld row groups skipped by Bloom filters for absent values\n", (long long)pruned, (long long)probes);
+  printf("  %lld of %lld row groups skipped by Bloom filters for absent values\n", (long long)pruned,
+         (long long)probes);
   CHECK(pruned >= probes * 9 / 10);
   pqt_string_free(&buf);
   free(ds.rows);
@@ -837,8 +854,7 @@ static void check_corpus_file(const char *path, int *checked) {
             vals = realloc(vals, sizeof(char *) * cap);
             lens = realloc(lens, sizeof(size_t) * cap);
           }
-          size_t w = ci.physical_type == 6 ? (size_t)(b.offsets[j + 1] - b.offsets[j])
-                                           : ci.physical_type == 1 ? 4 : 8;
+          size_t w = ci.physical_type == 6 ? (size_t)(b.offsets[j + 1] - b.offsets[j]) : ci.physical_type == 1 ? 4 : 8;
           const uint8_t *src = ci.physical_type == 6 ? (const uint8_t *)b.values + b.offsets[j]
                                                      : (const uint8_t *)b.values + (size_t)j * w;
           vals[nv] = malloc(w + 1);
@@ -917,11 +933,11 @@ static void check_corpus_file(const char *path, int *checked) {
 static void test_corpus_old_writers(void) {
   const char *dir = pqt_testing_dir();
   if (!dir) return;
-  const char *files[] = {"datapage_v2.snappy.parquet", "nan_in_stats.parquet", "nulls.snappy.parquet",
-                         "alltypes_plain.parquet", "alltypes_dictionary.parquet", "binary.parquet",
-                         "single_nan.parquet", "alltypes_plain.snappy.parquet", "hadoop_lz4_compressed.parquet",
-                         "delta_byte_array.parquet", "dict-page-offset-zero.parquet",
-                         "nation.dict-malformed.parquet"};
+  const char *files[] = {
+      "datapage_v2.snappy.parquet", "nan_in_stats.parquet",          "nulls.snappy.parquet",
+      "alltypes_plain.parquet",     "alltypes_dictionary.parquet",   "binary.parquet",
+      "single_nan.parquet",         "alltypes_plain.snappy.parquet", "hadoop_lz4_compressed.parquet",
+      "delta_byte_array.parquet",   "dict-page-offset-zero.parquet", "nation.dict-malformed.parquet"};
   int checked = 0;
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char path[2048];
@@ -1147,5 +1163,6 @@ static void test_exact_counts(void) {
   free(ds.rows);
 }
 
-RUN_TESTS("filter_random", TEST_CASE(test_exact_counts), TEST_CASE(test_struct_projection), TEST_CASE(test_bloom_pruning), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
+RUN_TESTS("filter_random", TEST_CASE(test_exact_counts), TEST_CASE(test_struct_projection),
+          TEST_CASE(test_bloom_pruning), TEST_CASE(test_random), TEST_CASE(test_dictionary_pruning),
           TEST_CASE(test_old_writer_rule), TEST_CASE(test_corpus_old_writers))

@@ -42,7 +42,10 @@ static void check_file(const char *path, const char *name) {
     pqt_read_options ro;
     pqt_read_options_init(&ro);
     ro.int96_as_fixed = 1;
-    if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) { skipped++; return; }
+    if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) {
+      skipped++;
+      return;
+    }
     pqt_string a = {0};
     if (pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &a, &e) != PQT_OK) {
       free(a.data);
@@ -68,10 +71,15 @@ static void check_file(const char *path, const char *name) {
     so.batch_size = c ? 33 : 0;
     struct ArrowArrayStream st;
     memset(&st, 0, sizeof st);
-    int fail = pqt_writer_open_buffer(&w, &out, &ws, &o, &e) != PQT_OK || pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK;
+    int fail =
+        pqt_writer_open_buffer(&w, &out, &ws, &o, &e) != PQT_OK || pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK;
     while (!fail) {
       struct ArrowArray b;
-      if (st.get_next(&st, &b) != 0) { fail = 1; snprintf(e.message, sizeof e.message, "%s", st.get_last_error(&st)); break; }
+      if (st.get_next(&st, &b) != 0) {
+        fail = 1;
+        snprintf(e.message, sizeof e.message, "%s", st.get_last_error(&st));
+        break;
+      }
       if (!b.release) break;
       fail = pqt_writer_write_batch(w, &b, &e) != PQT_OK;
       b.release(&b);

@@ -56,7 +56,10 @@ static int copy_rows(pqt_reader *r, pqt_writer *w) {
   for (;;) {
     struct ArrowArray b;
     memset(&b, 0, sizeof b);
-    if (st.get_next(&st, &b) != 0) { rc = -1; break; }
+    if (st.get_next(&st, &b) != 0) {
+      rc = -1;
+      break;
+    }
     if (!b.release) break;
     if (pqt_writer_write_batch(w, &b, NULL) != PQT_OK || pqt_writer_flush_row_group(w, NULL) != PQT_OK) rc = -1;
     b.release(&b);
@@ -141,10 +144,11 @@ static void test_kept_and_replaced(void) {
   CHECK(rewrite(&src, &out, &r) == 0);
   char *j1 = meta_json(&out);
   CHECK(j1 != NULL);
-  CHECK_MSG(strstr(j1, "{\"key\":\"origin\",\"value\":\"unit test\"},{\"key\":\"note\",\"value\":\"replaced\"},"
-                       "{\"key\":\"empty\"},{\"key\":\"parquetry.rewritten_from\",\"value\":\"unit-test writer 1.0\"}") !=
-                NULL,
-            "%s", j1);
+  CHECK_MSG(
+      strstr(j1,
+             "{\"key\":\"origin\",\"value\":\"unit test\"},{\"key\":\"note\",\"value\":\"replaced\"},"
+             "{\"key\":\"empty\"},{\"key\":\"parquetry.rewritten_from\",\"value\":\"unit-test writer 1.0\"}") != NULL,
+      "%s", j1);
   CHECK_MSG(strstr(j1, "\"first\"") == NULL, "%s", j1);
   /* chunk metadata on both row groups' chunks of s and t, none on a */
   const char *p = j1;
@@ -154,8 +158,9 @@ static void test_kept_and_replaced(void) {
   while ((p = strstr(p, "{\"key\":\"unit\",\"value\":\"us\"}")) != NULL) n_unit++, p++;
   CHECK_EQ_INT(n_foo, 2);
   CHECK_EQ_INT(n_unit, 2);
-  const char *sorting = "\"sorting_columns\":[{\"column_idx\":0,\"descending\":false,\"nulls_first\":false},"
-                        "{\"column_idx\":2,\"descending\":true,\"nulls_first\":true}]";
+  const char *sorting =
+      "\"sorting_columns\":[{\"column_idx\":0,\"descending\":false,\"nulls_first\":false},"
+      "{\"column_idx\":2,\"descending\":true,\"nulls_first\":true}]";
   CHECK_MSG(strstr(j1, sorting) && strstr(strstr(j1, sorting) + 1, sorting), "%s", j1);
   /* the logical type of t and the STRING of s */
   CHECK_MSG(strstr(j1, "\"TIMESTAMP\":{\"isAdjustedToUTC\":true,\"unit\":{\"MICROS\":{}}}") != NULL, "%s", j1);

@@ -28,22 +28,49 @@ static uint64_t rnd(void) {
 static int rint_(int n) { return (int)(rnd() % (uint64_t)n); }
 
 /* ---- random schema text ------------------------------------------------- */
-typedef struct { const char *decl; int key_ok; } leaf_t;
+typedef struct {
+  const char *decl;
+  int key_ok;
+} leaf_t;
 static const leaf_t LEAVES[] = {
-    {"boolean", 0}, {"int32", 1}, {"int32 (INTEGER(8,true))", 1}, {"int32 (INTEGER(16,false))", 1},
-    {"int32 (INTEGER(32,false))", 1}, {"int32 (DATE)", 1}, {"int32 (TIME(MILLIS,true))", 1},
-    {"int32 (DECIMAL(9,2))", 1}, {"int64", 1}, {"int64 (INTEGER(64,false))", 1},
-    {"int64 (TIMESTAMP(MICROS,true))", 1}, {"int64 (TIMESTAMP(NANOS,false))", 1},
-    {"int64 (TIME(NANOS,false))", 1}, {"int64 (DECIMAL(18,3))", 1}, {"int96", 0}, {"float", 0},
-    {"double", 0}, {"binary", 1}, {"binary (STRING)", 1}, {"binary (JSON)", 0}, {"binary (ENUM)", 1},
-    {"binary (BSON)", 0}, {"binary (DECIMAL(20,2))", 0}, {"fixed_len_byte_array(16) (UUID)", 1},
-    {"fixed_len_byte_array(2) (FLOAT16)", 0}, {"fixed_len_byte_array(12) (INTERVAL)", 0},
-    {"fixed_len_byte_array(5)", 1}, {"fixed_len_byte_array(16) (DECIMAL(38,10))", 0},
-    {"fixed_len_byte_array(20) (DECIMAL(45,5))", 0}, {"int32 (UNKNOWN)", 0},
+    {"boolean", 0},
+    {"int32", 1},
+    {"int32 (INTEGER(8,true))", 1},
+    {"int32 (INTEGER(16,false))", 1},
+    {"int32 (INTEGER(32,false))", 1},
+    {"int32 (DATE)", 1},
+    {"int32 (TIME(MILLIS,true))", 1},
+    {"int32 (DECIMAL(9,2))", 1},
+    {"int64", 1},
+    {"int64 (INTEGER(64,false))", 1},
+    {"int64 (TIMESTAMP(MICROS,true))", 1},
+    {"int64 (TIMESTAMP(NANOS,false))", 1},
+    {"int64 (TIME(NANOS,false))", 1},
+    {"int64 (DECIMAL(18,3))", 1},
+    {"int96", 0},
+    {"float", 0},
+    {"double", 0},
+    {"binary", 1},
+    {"binary (STRING)", 1},
+    {"binary (JSON)", 0},
+    {"binary (ENUM)", 1},
+    {"binary (BSON)", 0},
+    {"binary (DECIMAL(20,2))", 0},
+    {"fixed_len_byte_array(16) (UUID)", 1},
+    {"fixed_len_byte_array(2) (FLOAT16)", 0},
+    {"fixed_len_byte_array(12) (INTERVAL)", 0},
+    {"fixed_len_byte_array(5)", 1},
+    {"fixed_len_byte_array(16) (DECIMAL(38,10))", 0},
+    {"fixed_len_byte_array(20) (DECIMAL(45,5))", 0},
+    {"int32 (UNKNOWN)", 0},
 };
 #define N_LEAVES (int)(sizeof LEAVES / sizeof *LEAVES)
 
-typedef struct { char *s; size_t n, cap; int names; } sb;
+typedef struct {
+  char *s;
+  size_t n, cap;
+  int names;
+} sb;
 static void put(sb *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -63,7 +90,8 @@ static void gen_field(sb *b, int depth, const char *name, int force_required, in
   int kind = depth >= 4 ? 0 : rint_(leaf_only_keys ? 1 : 7); /* 0-3 leaf, 4 struct, 5 list, 6 map */
   if (kind <= 3) {
     int li;
-    do li = rint_(N_LEAVES); while ((leaf_only_keys && !LEAVES[li].key_ok) || (strstr(LEAVES[li].decl, "UNKNOWN") && !strcmp(rep, "required")));
+    do li = rint_(N_LEAVES);
+    while ((leaf_only_keys && !LEAVES[li].key_ok) || (strstr(LEAVES[li].decl, "UNKNOWN") && !strcmp(rep, "required")));
     const char *d = LEAVES[li].decl, *an = strstr(d, " (");
     int tl = an ? (int)(an - d) : (int)strlen(d);
     put(b, "%s %.*s %s%s;\n", rep, tl, d, name, an ? an : "");
@@ -113,10 +141,16 @@ static uint64_t pool[64];
 
 static int fixed_width_of(const char *f) {
   switch (f[0]) {
-    case 'c': case 'C': return 1;
-    case 's': case 'S': return 2;
-    case 'i': case 'I': case 'f': return 4;
-    case 'l': case 'L': case 'g': return 8;
+    case 'c':
+    case 'C': return 1;
+    case 's':
+    case 'S': return 2;
+    case 'i':
+    case 'I':
+    case 'f': return 4;
+    case 'l':
+    case 'L':
+    case 'g': return 8;
     case 'e': return 2;
     case 'w': return atoi(f + 2);
     case 't': return (f[1] == 'd' && f[2] == 'D') || (f[1] == 't' && (f[2] == 'm' || f[2] == 's')) ? 4 : 8;
@@ -186,7 +220,8 @@ static struct ArrowArray *mk(const struct ArrowSchema *s, int64_t len, int null_
   }
   if (f[0] == 'b') {
     uint8_t *v = calloc((size_t)len / 8 + 1, 1);
-    for (int64_t i = 0; i < len; i++) if (rint_(2)) v[i >> 3] |= (uint8_t)(1u << (i & 7));
+    for (int64_t i = 0; i < len; i++)
+      if (rint_(2)) v[i >> 3] |= (uint8_t)(1u << (i & 7));
     h->bufs[1] = v;
     h->ptrs[1] = v;
     a->n_buffers = 2;
@@ -200,11 +235,14 @@ static struct ArrowArray *mk(const struct ArrowSchema *s, int64_t len, int null_
     for (int64_t i = 0; i < len; i++) {
       uint64_t v = rint_(10) < 7 ? pool[rint_(pool_n)] : rnd();
       int l = (int)(v % 13);
-      for (int k = 0; k < l; k++) d[o[i] + k] = f[0] == 'u' ? (uint8_t)('a' + (v >> (k * 4)) % 26) : (uint8_t)(v >> (k * 5));
+      for (int k = 0; k < l; k++)
+        d[o[i] + k] = f[0] == 'u' ? (uint8_t)('a' + (v >> (k * 4)) % 26) : (uint8_t)(v >> (k * 5));
       o[i + 1] = o[i] + l;
     }
-    h->bufs[1] = o; h->ptrs[1] = o;
-    h->bufs[2] = d; h->ptrs[2] = d;
+    h->bufs[1] = o;
+    h->ptrs[1] = o;
+    h->bufs[2] = d;
+    h->ptrs[2] = d;
     a->n_buffers = 3;
     return a;
   }
@@ -232,7 +270,10 @@ static int cmp_slot(const struct ArrowSchema *s, const struct ArrowArray *a, int
   const char *f = s->format;
   if (strcmp(f, "n") == 0) return 0;
   int va = valid_at(a, ia), vb = valid_at(b, ib);
-  if (va != vb) { snprintf(where, sizeof where, "%s: validity %d vs %d", s->name, va, vb); return 1; }
+  if (va != vb) {
+    snprintf(where, sizeof where, "%s: validity %d vs %d", s->name, va, vb);
+    return 1;
+  }
   if (!va) return 0;
   if (f[0] == '+' && f[1] == 's') {
     for (int64_t c = 0; c < s->n_children; c++)
@@ -243,7 +284,10 @@ static int cmp_slot(const struct ArrowSchema *s, const struct ArrowArray *a, int
     const int32_t *oa = a->buffers[1], *ob = b->buffers[1];
     int64_t pa = a->offset + ia, pb = b->offset + ib;
     int32_t la = oa[pa + 1] - oa[pa], lb = ob[pb + 1] - ob[pb];
-    if (la != lb) { snprintf(where, sizeof where, "%s: list length %d vs %d", s->name, la, lb); return 1; }
+    if (la != lb) {
+      snprintf(where, sizeof where, "%s: list length %d vs %d", s->name, la, lb);
+      return 1;
+    }
     for (int32_t k = 0; k < la; k++)
       if (cmp_slot(s->children[0], a->children[0], oa[pa] + k, b->children[0], ob[pb] + k)) return 1;
     return 0;
@@ -252,7 +296,10 @@ static int cmp_slot(const struct ArrowSchema *s, const struct ArrowArray *a, int
   if (f[0] == 'b') {
     const uint8_t *x = a->buffers[1], *y = b->buffers[1];
     int bx = (x[pa >> 3] >> (pa & 7)) & 1, by = (y[pb >> 3] >> (pb & 7)) & 1;
-    if (bx != by) { snprintf(where, sizeof where, "%s: bool", s->name); return 1; }
+    if (bx != by) {
+      snprintf(where, sizeof where, "%s: bool", s->name);
+      return 1;
+    }
     return 0;
   }
   if (f[0] == 'u' || f[0] == 'z') {
@@ -271,8 +318,8 @@ static int cmp_slot(const struct ArrowSchema *s, const struct ArrowArray *a, int
     int64_t xv = 0, yv = 0;
     memcpy(&xv, x + pa * w, w < 8 ? (size_t)w : 8);
     memcpy(&yv, y + pb * w, w < 8 ? (size_t)w : 8);
-    snprintf(where, sizeof where, "%s: value (format %s) %lld vs %lld at %lld/%lld", s->name, f, (long long)xv, (long long)yv,
-             (long long)pa, (long long)pb);
+    snprintf(where, sizeof where, "%s: value (format %s) %lld vs %lld at %lld/%lld", s->name, f, (long long)xv,
+             (long long)yv, (long long)pa, (long long)pb);
     return 1;
   }
   return 0;
@@ -307,7 +354,10 @@ static int run_case(int seed, int cfg) {
   o.defaults.page_index = cfg % 6 != 4;
   o.row_group_rows = cfg % 4 == 1 ? 37 : 1 << 20;
   if (getenv("RT_V")) o.defaults.page_version = atoi(getenv("RT_V"));
-  if (getenv("RT_ENC")) { o.defaults.encoding = atoi(getenv("RT_ENC")); o.defaults.dictionary = 0; }
+  if (getenv("RT_ENC")) {
+    o.defaults.encoding = atoi(getenv("RT_ENC"));
+    o.defaults.dictionary = 0;
+  }
   if (getenv("RT_PRL")) o.defaults.page_row_limit = atoi(getenv("RT_PRL"));
   pqt_error e;
   pqt_error_init(&e);
@@ -335,12 +385,15 @@ static int run_case(int seed, int cfg) {
     CHECK_OK(pqt_schema_build(el, ne, &ar, &sch, NULL));
     pqt_column_override *ov = calloc((size_t)sch->n_leaves, sizeof *ov);
     for (int32_t i = 0; i < sch->n_leaves; i++) {
-      static const int I[] = {0, 5, 9}, BA[] = {0, 6, 7}, FL[] = {0, 7, 9}, F[] = {0, 9, 9}, B[] = {0, 3, 3}, P[] = {0, 0, 0};
+      static const int I[] = {0, 5, 9}, BA[] = {0, 6, 7}, FL[] = {0, 7, 9}, F[] = {0, 9, 9}, B[] = {0, 3, 3},
+                       P[] = {0, 0, 0};
       const int *set;
       switch (sch->leaves[i]->physical_type) {
         case 0: set = B; break;
-        case 1: case 2: set = I; break;
-        case 4: case 5: set = F; break;
+        case 1:
+        case 2: set = I; break;
+        case 4:
+        case 5: set = F; break;
         case 6: set = BA; break;
         case 7: set = FL; break;
         default: set = P; break;
@@ -395,7 +448,10 @@ static int run_case(int seed, int cfg) {
   }
   if (!failed && getenv("RT_DUMP")) {
     FILE *df = fopen(getenv("RT_DUMP"), "wb");
-    if (df) { fwrite(out.data, 1, out.len, df); fclose(df); }
+    if (df) {
+      fwrite(out.data, 1, out.len, df);
+      fclose(df);
+    }
   }
   if (!failed) {
     pqt_reader *r;
@@ -420,8 +476,8 @@ static int run_case(int seed, int cfg) {
         for (int64_t i = 0; i < got.length && !failed; i++, row++) {
           for (int64_t c = 0; c < as.n_children; c++) {
             if (cmp_slot(as.children[c], batch->children[c], row, got.children[c], got.offset + i)) {
-              fprintf(stderr, "  seed %d cfg %d: row %lld (%lld rows, first slice %lld): %s\n%s", seed, cfg, (long long)row,
-                      (long long)rows, (long long)half, where, getenv("RT_SEED") ? b.s : "");
+              fprintf(stderr, "  seed %d cfg %d: row %lld (%lld rows, first slice %lld): %s\n%s", seed, cfg,
+                      (long long)row, (long long)rows, (long long)half, where, getenv("RT_SEED") ? b.s : "");
               failed = 1;
               break;
             }

@@ -64,9 +64,7 @@ enum shape { SENSOR, INTEGERS, MIXED, CONSTANT, RANDOM_BITS, HUGE_SMALL, NEG_DEC
 
 static double gen_d(enum shape s, size_t i, double *walk) {
   switch (s) {
-    case SENSOR:
-      *walk += (double)((int64_t)(enc_rand() % 201) - 100) / 100.0;
-      return round(*walk * 100.0) / 100.0;
+    case SENSOR: *walk += (double)((int64_t)(enc_rand() % 201) - 100) / 100.0; return round(*walk * 100.0) / 100.0;
     case INTEGERS: return (double)(int64_t)(enc_rand() % 2000000) - 1000000.0;
     case MIXED: {
       static const uint64_t specials[] = {0x7ff8000000000000ull, 0x7ff0000000000001ull, 0xfff8dead0000beefull,
@@ -125,7 +123,8 @@ static void test_roundtrip_floats(void) {
       char what[64];
       snprintf(what, sizeof what, "float shape %d n %zu", s, n);
       size_t len = roundtrip(v, 4, n, what);
-      if (s == SENSOR && n == 100000) CHECK_MSG(len < n * 4 * 2 / 3, "sensor floats: %zu bytes for %zu values\n", len, n);
+      if (s == SENSOR && n == 100000)
+        CHECK_MSG(len < n * 4 * 2 / 3, "sensor floats: %zu bytes for %zu values\n", len, n);
       free(v);
     }
 }
@@ -213,10 +212,10 @@ static void test_bad_pages(void) {
   uint8_t *c = malloc(g.len);
   size_t v0 = 7 + 8; /* two vectors: vector 0 starts after the offsets */
   CHECK_EQ_INT(pqt_load_u32le(g.data + 7), 8);
-#define MUT(stmt, needle)         \
-  do {                            \
-    memcpy(c, g.data, g.len);     \
-    stmt;                         \
+#define MUT(stmt, needle)                \
+  do {                                   \
+    memcpy(c, g.data, g.len);            \
+    stmt;                                \
     expect_corrupt(c, g.len, 8, needle); \
   } while (0)
   /* every truncation fails cleanly */

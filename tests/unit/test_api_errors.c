@@ -34,42 +34,41 @@ static pqt_error *garbage(void) {
 static int32_t g_max_rg = 1, g_max_col = 4, g_max_page = 1000;
 static int64_t g_max_offset = 1 << 20;
 
-#define CHECK_FAILED(st, what)                                                                              \
-  do {                                                                                                      \
-    pqt_status st_ = (st);                                                                                  \
-    const pqt_error *e_ = &g_e;                                                                             \
-    CHECK_MSG(st_ != PQT_OK, "%s: expected a failure", what);                                               \
-    CHECK_MSG(e_->code == st_, "%s: code %d, status %d", what, e_->code, st_);                              \
-    const char *nul_ = memchr(e_->message, 0, sizeof e_->message);                                          \
-    CHECK_MSG(nul_ != NULL, "%s: message not NUL-terminated", what);                                        \
-    if (nul_) {                                                                                             \
-      CHECK_MSG(e_->message[0] != 0, "%s: empty message", what);                                            \
-      CHECK_MSG(strchr(e_->message, 0x7f) == NULL, "%s: garbage in the message: %s", what, e_->message);   \
-    }                                                                                                       \
-    CHECK_MSG(e_->row_group == -1 || (e_->row_group >= 0 && e_->row_group < g_max_rg), "%s: row_group %d", \
-              what, e_->row_group);                                                                         \
-    CHECK_MSG(e_->column == -1 || (e_->column >= 0 && e_->column < g_max_col), "%s: column %d", what,       \
-              e_->column);                                                                                  \
-    CHECK_MSG(e_->page == -1 || (e_->page >= 0 && e_->page < g_max_page), "%s: page %d", what, e_->page);   \
-    CHECK_MSG(e_->file_offset == -1 || (e_->file_offset >= 0 && e_->file_offset <= g_max_offset),           \
-              "%s: file_offset %lld", what, (long long)e_->file_offset);                                    \
+#define CHECK_FAILED(st, what)                                                                                     \
+  do {                                                                                                             \
+    pqt_status st_ = (st);                                                                                         \
+    const pqt_error *e_ = &g_e;                                                                                    \
+    CHECK_MSG(st_ != PQT_OK, "%s: expected a failure", what);                                                      \
+    CHECK_MSG(e_->code == st_, "%s: code %d, status %d", what, e_->code, st_);                                     \
+    const char *nul_ = memchr(e_->message, 0, sizeof e_->message);                                                 \
+    CHECK_MSG(nul_ != NULL, "%s: message not NUL-terminated", what);                                               \
+    if (nul_) {                                                                                                    \
+      CHECK_MSG(e_->message[0] != 0, "%s: empty message", what);                                                   \
+      CHECK_MSG(strchr(e_->message, 0x7f) == NULL, "%s: garbage in the message: %s", what, e_->message);           \
+    }                                                                                                              \
+    CHECK_MSG(e_->row_group == -1 || (e_->row_group >= 0 && e_->row_group < g_max_rg), "%s: row_group %d", what,   \
+              e_->row_group);                                                                                      \
+    CHECK_MSG(e_->column == -1 || (e_->column >= 0 && e_->column < g_max_col), "%s: column %d", what, e_->column); \
+    CHECK_MSG(e_->page == -1 || (e_->page >= 0 && e_->page < g_max_page), "%s: page %d", what, e_->page);          \
+    CHECK_MSG(e_->file_offset == -1 || (e_->file_offset >= 0 && e_->file_offset <= g_max_offset),                  \
+              "%s: file_offset %lld", what, (long long)e_->file_offset);                                           \
   } while (0)
 
 /* Call EXPR (which uses ERR) with a garbage error, then with NULL: both fail. */
-#define FAILS(EXPR)                                       \
-  do {                                                    \
-    pqt_error *ERR = garbage();                           \
-    CHECK_FAILED((EXPR), #EXPR);                          \
-    ERR = NULL;                                           \
+#define FAILS(EXPR)                                        \
+  do {                                                     \
+    pqt_error *ERR = garbage();                            \
+    CHECK_FAILED((EXPR), #EXPR);                           \
+    ERR = NULL;                                            \
     CHECK_MSG((EXPR) != PQT_OK, "%s (NULL error)", #EXPR); \
   } while (0)
 
 /* Call EXPR with a garbage error: it succeeds. */
-#define OK_GARBAGE(EXPR)                                                               \
-  do {                                                                                 \
-    pqt_error *ERR = garbage();                                                        \
-    pqt_status st_ = (EXPR);                                                           \
-    CHECK_MSG(st_ == PQT_OK, "%s returned %d: %.200s", #EXPR, st_, g_e.message);     \
+#define OK_GARBAGE(EXPR)                                                         \
+  do {                                                                           \
+    pqt_error *ERR = garbage();                                                  \
+    pqt_status st_ = (EXPR);                                                     \
+    CHECK_MSG(st_ == PQT_OK, "%s returned %d: %.200s", #EXPR, st_, g_e.message); \
   } while (0)
 
 static const char *SCHEMA = "message m { required int64 id; optional binary name (STRING); optional double d; }";
@@ -92,7 +91,9 @@ static pqt_status sink(void *ctx, const char *data, size_t len) {
 
 static int g_fail_after;
 static pqt_status failing_sink(void *ctx, const char *data, size_t len) {
-  (void)ctx; (void)data; (void)len;
+  (void)ctx;
+  (void)data;
+  (void)len;
   return g_fail_after-- > 0 ? PQT_OK : PQT_EIO;
 }
 
@@ -288,7 +289,11 @@ static void test_reader(void) {
 
   /* a caller's source that fails without a word: at open, then mid-read */
   lazy_src ls = {(const uint8_t *)file.data, file.len, file.len}; /* every read fails */
-  pqt_io io = {.struct_size = sizeof(pqt_io), .read_at = lazy_read, .release = lazy_release, .size = file.len, .private_data = &ls};
+  pqt_io io = {.struct_size = sizeof(pqt_io),
+               .read_at = lazy_read,
+               .release = lazy_release,
+               .size = file.len,
+               .private_data = &ls};
   FAILS(pqt_reader_open(&r, &io, NULL, ERR));
   ls.ok_from = 0;
   OK_GARBAGE(pqt_reader_open(&r, &io, NULL, ERR));
@@ -331,7 +336,9 @@ static void test_reader(void) {
 }
 
 static pqt_status nop_sink(void *ctx, const char *data, size_t len) {
-  (void)ctx; (void)data; (void)len;
+  (void)ctx;
+  (void)data;
+  (void)len;
   return PQT_OK;
 }
 
@@ -576,4 +583,5 @@ static void test_stream_outlives_reader(void) {
 }
 
 RUN_TESTS("api_errors", TEST_CASE(test_core_and_io), TEST_CASE(test_reader), TEST_CASE(test_writer_without_bounds),
-          TEST_CASE(test_writer), TEST_CASE(test_describe_pages_failing_sink), TEST_CASE(test_salvage), TEST_CASE(test_stream_outlives_reader))
+          TEST_CASE(test_writer), TEST_CASE(test_describe_pages_failing_sink), TEST_CASE(test_salvage),
+          TEST_CASE(test_stream_outlives_reader))

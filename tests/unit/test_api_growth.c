@@ -23,12 +23,15 @@
 
 /* (int): the two sides are constants of different enums */
 #define SAME(a, b) ((int)(a) == (int)(b))
-_Static_assert(SAME(PQT_TYPE_BOOLEAN, PQT_BOOLEAN) && SAME(PQT_TYPE_INT32, PQT_INT32) && SAME(PQT_TYPE_INT64, PQT_INT64) &&
-                   SAME(PQT_TYPE_INT96, PQT_INT96) && SAME(PQT_TYPE_FLOAT, PQT_FLOAT) && SAME(PQT_TYPE_DOUBLE, PQT_DOUBLE) &&
-                   SAME(PQT_TYPE_BYTE_ARRAY, PQT_BYTE_ARRAY) && SAME(PQT_TYPE_FIXED_LEN_BYTE_ARRAY, PQT_FIXED_LEN_BYTE_ARRAY),
+_Static_assert(SAME(PQT_TYPE_BOOLEAN, PQT_BOOLEAN) && SAME(PQT_TYPE_INT32, PQT_INT32) &&
+                   SAME(PQT_TYPE_INT64, PQT_INT64) && SAME(PQT_TYPE_INT96, PQT_INT96) &&
+                   SAME(PQT_TYPE_FLOAT, PQT_FLOAT) && SAME(PQT_TYPE_DOUBLE, PQT_DOUBLE) &&
+                   SAME(PQT_TYPE_BYTE_ARRAY, PQT_BYTE_ARRAY) &&
+                   SAME(PQT_TYPE_FIXED_LEN_BYTE_ARRAY, PQT_FIXED_LEN_BYTE_ARRAY),
                "pqt_type");
 _Static_assert(PQT_TYPE_BOOLEAN == 0 && PQT_TYPE_INT96 == 3 && PQT_TYPE_FIXED_LEN_BYTE_ARRAY == 7, "Type values");
-_Static_assert(SAME(PQT_ENCODING_PLAIN, PQT_ENC_PLAIN) && SAME(PQT_ENCODING_PLAIN_DICTIONARY, PQT_ENC_PLAIN_DICTIONARY) &&
+_Static_assert(SAME(PQT_ENCODING_PLAIN, PQT_ENC_PLAIN) &&
+                   SAME(PQT_ENCODING_PLAIN_DICTIONARY, PQT_ENC_PLAIN_DICTIONARY) &&
                    SAME(PQT_ENCODING_RLE, PQT_ENC_RLE) && SAME(PQT_ENCODING_BIT_PACKED, PQT_ENC_BIT_PACKED) &&
                    SAME(PQT_ENCODING_DELTA_BINARY_PACKED, PQT_ENC_DELTA_BINARY_PACKED) &&
                    SAME(PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY, PQT_ENC_DELTA_LENGTH_BYTE_ARRAY) &&
@@ -43,15 +46,15 @@ _Static_assert(PQT_ENCODING_PLAIN == 0 && PQT_ENCODING_PLAIN_DICTIONARY == 2 && 
 _Static_assert(PQT_CODEC_UNCOMPRESSED == 0 && PQT_CODEC_SNAPPY == 1 && PQT_CODEC_GZIP == 2 && PQT_CODEC_LZO == 3 &&
                    PQT_CODEC_BROTLI == 4 && PQT_CODEC_LZ4 == 5 && PQT_CODEC_ZSTD == 6 && PQT_CODEC_LZ4_RAW == 7,
                "CompressionCodec values");
-_Static_assert(SAME(PQT_LOGICAL_STRING, PQT_LT_STRING) && SAME(PQT_LOGICAL_MAP, PQT_LT_MAP) && SAME(PQT_LOGICAL_LIST, PQT_LT_LIST) &&
-                   SAME(PQT_LOGICAL_ENUM, PQT_LT_ENUM) && SAME(PQT_LOGICAL_DECIMAL, PQT_LT_DECIMAL) &&
-                   SAME(PQT_LOGICAL_DATE, PQT_LT_DATE) && SAME(PQT_LOGICAL_TIME, PQT_LT_TIME) &&
-                   SAME(PQT_LOGICAL_TIMESTAMP, PQT_LT_TIMESTAMP) && SAME(PQT_LOGICAL_INTEGER, PQT_LT_INTEGER) &&
-                   SAME(PQT_LOGICAL_UNKNOWN, PQT_LT_UNKNOWN) && SAME(PQT_LOGICAL_JSON, PQT_LT_JSON) &&
-                   SAME(PQT_LOGICAL_BSON, PQT_LT_BSON) && SAME(PQT_LOGICAL_UUID, PQT_LT_UUID) &&
-                   SAME(PQT_LOGICAL_FLOAT16, PQT_LT_FLOAT16) && SAME(PQT_LOGICAL_VARIANT, PQT_LT_VARIANT) &&
-                   SAME(PQT_LOGICAL_GEOMETRY, PQT_LT_GEOMETRY) && SAME(PQT_LOGICAL_GEOGRAPHY, PQT_LT_GEOGRAPHY) &&
-                   SAME(PQT_LOGICAL_VECTOR, PQT_LT_VECTOR),
+_Static_assert(SAME(PQT_LOGICAL_STRING, PQT_LT_STRING) && SAME(PQT_LOGICAL_MAP, PQT_LT_MAP) &&
+                   SAME(PQT_LOGICAL_LIST, PQT_LT_LIST) && SAME(PQT_LOGICAL_ENUM, PQT_LT_ENUM) &&
+                   SAME(PQT_LOGICAL_DECIMAL, PQT_LT_DECIMAL) && SAME(PQT_LOGICAL_DATE, PQT_LT_DATE) &&
+                   SAME(PQT_LOGICAL_TIME, PQT_LT_TIME) && SAME(PQT_LOGICAL_TIMESTAMP, PQT_LT_TIMESTAMP) &&
+                   SAME(PQT_LOGICAL_INTEGER, PQT_LT_INTEGER) && SAME(PQT_LOGICAL_UNKNOWN, PQT_LT_UNKNOWN) &&
+                   SAME(PQT_LOGICAL_JSON, PQT_LT_JSON) && SAME(PQT_LOGICAL_BSON, PQT_LT_BSON) &&
+                   SAME(PQT_LOGICAL_UUID, PQT_LT_UUID) && SAME(PQT_LOGICAL_FLOAT16, PQT_LT_FLOAT16) &&
+                   SAME(PQT_LOGICAL_VARIANT, PQT_LT_VARIANT) && SAME(PQT_LOGICAL_GEOMETRY, PQT_LT_GEOMETRY) &&
+                   SAME(PQT_LOGICAL_GEOGRAPHY, PQT_LT_GEOGRAPHY) && SAME(PQT_LOGICAL_VECTOR, PQT_LT_VECTOR),
                "pqt_logical");
 _Static_assert(PQT_LOGICAL_NONE == 0 && PQT_LOGICAL_STRING == 1 && PQT_LOGICAL_TIMESTAMP == 8 &&
                    PQT_LOGICAL_INTEGER == 10 && PQT_LOGICAL_GEOGRAPHY == 18,
@@ -77,7 +80,8 @@ static void test_version(void) {
 
 /* ---- a small file -------------------------------------------------------------- */
 
-#define SCHEMA3 "message m { required int32 a (INTEGER(8, true)); required int32 b (INTEGER(16, false)); required int32 c; }"
+#define SCHEMA3 \
+  "message m { required int32 a (INTEGER(8, true)); required int32 b (INTEGER(16, false)); required int32 c; }"
 
 static pqt_status write3(pqt_string *out, const pqt_write_options *wo, pqt_error *e) {
   pqt_write_schema ws;
@@ -342,7 +346,7 @@ static void test_results_older_caller(void) {
 /* An "older" pqt_column_options: everything before crc (crc is new to it). */
 #define OLD_CO offsetof(pqt_column_options, crc)
 _Static_assert(OLD_CO % _Alignof(pqt_column_options) == 0, "the older struct ends on its alignment");
-#define SHIFT (sizeof(pqt_column_options) - OLD_CO)
+#define SHIFT   (sizeof(pqt_column_options) - OLD_CO)
 #define WO_HEAD offsetof(pqt_write_options, defaults)
 /* where a field after `defaults` sits in the older caller's struct */
 #define OLD_AT(field) (offsetof(pqt_write_options, field) - SHIFT)
@@ -383,8 +387,8 @@ static void test_write_options_older_layout(void) {
 
   /* two overrides in the older stride */
   const size_t at = offsetof(pqt_column_override, options);
-  const size_t stride = (at + OLD_CO + _Alignof(pqt_column_override) - 1) / _Alignof(pqt_column_override) *
-                        _Alignof(pqt_column_override);
+  const size_t stride =
+      (at + OLD_CO + _Alignof(pqt_column_override) - 1) / _Alignof(pqt_column_override) * _Alignof(pqt_column_override);
   alignas(max_align_t) unsigned char ov[2 * sizeof(pqt_column_override)];
   memset(ov, 0x5A, sizeof ov);
   const char *paths[2] = {"a", "b"};
@@ -445,14 +449,13 @@ static void test_max_nesting_depth(void) {
   const struct {
     int32_t depth;
     pqt_status want;
-  } cases[] = {{1, PQT_ELIMIT}, {2, PQT_ELIMIT}, {3, PQT_OK}, {0, PQT_OK}, {256, PQT_OK}, {257, PQT_EINVAL},
-               {-1, PQT_EINVAL}};
+  } cases[] = {{1, PQT_ELIMIT}, {2, PQT_ELIMIT},   {3, PQT_OK},     {0, PQT_OK},
+               {256, PQT_OK},   {257, PQT_EINVAL}, {-1, PQT_EINVAL}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     o.max_nesting_depth = cases[i].depth;
     pqt_reader *r = NULL;
     pqt_status st = pqt_reader_open_buffer(&r, f.data, f.len, &o, &e);
-    CHECK_MSG(st == cases[i].want, "depth %d: %s (%s)", cases[i].depth, pqt_status_name(st),
-              st ? e.message : "");
+    CHECK_MSG(st == cases[i].want, "depth %d: %s (%s)", cases[i].depth, pqt_status_name(st), st ? e.message : "");
     if (st == PQT_ELIMIT) CHECK_MSG(has(e.message, "max_nesting_depth"), "%s", e.message);
     if (st == PQT_EINVAL) CHECK_MSG(has(e.message, "max_nesting_depth"), "%s", e.message);
     pqt_reader_close(r);

@@ -76,8 +76,7 @@ static bool corpus_open(const char *path, corpus_kv *c) {
   c->file = pqt_test_read_file(path, &len);
   if (!c->file || len < 12) return false;
   pqt_footer_location loc;
-  if (pqt_footer_locate(c->file, c->file + len - 8, len, &loc, NULL) != PQT_OK || loc.encrypted_footer)
-    return false;
+  if (pqt_footer_locate(c->file, c->file + len - 8, len, &loc, NULL) != PQT_OK || loc.encrypted_footer) return false;
   if (pqt_footer_decode(c->file + loc.metadata_offset, loc.metadata_len, &c->arena, &c->md, NULL) != PQT_OK)
     return false;
   for (int32_t i = 0; i < c->md.key_value_metadata.n; i++) {
@@ -95,8 +94,7 @@ static void corpus_close(corpus_kv *c) {
 }
 
 /* Decode a value; on success check the re-encoding decodes to the same tree. */
-static pqt_status decode_and_roundtrip(const char *b64, size_t len, pqt_arena *a,
-                                       pqt_arrow_schema *s, pqt_error *err) {
+static pqt_status decode_and_roundtrip(const char *b64, size_t len, pqt_arena *a, pqt_arrow_schema *s, pqt_error *err) {
   pqt_status st = pqt_arrow_schema_decode_ex(b64, len, a, s, err);
   if (st != PQT_OK) return st;
   pqt_buf enc;
@@ -211,8 +209,8 @@ static void test_corpus(void) {
           decoded++;
           /* as many top-level fields as the Parquet root has children */
           if (c.md.schema.n > 0)
-            CHECK_MSG(s.n_fields == c.md.schema.items[0].num_children, "%s: %d fields vs %d columns",
-                      de->d_name, (int)s.n_fields, (int)c.md.schema.items[0].num_children);
+            CHECK_MSG(s.n_fields == c.md.schema.items[0].num_children, "%s: %d fields vs %d columns", de->d_name,
+                      (int)s.n_fields, (int)c.md.schema.items[0].num_children);
           const char *r = render(s.fields, s.n_fields);
           if (dump) printf("  %s/%s: %s\n", subdirs[d], de->d_name, r);
           for (size_t i = 0; i < sizeof EXPECTED / sizeof EXPECTED[0]; i++) {
@@ -233,7 +231,6 @@ static void test_corpus(void) {
   CHECK_EQ_INT(expected_seen, N_EXPECTED);
 }
 
-
 /* ---- building trees ------------------------------------------------------ */
 
 static pqt_arrow_field leaf(const char *name, const char *format, bool nullable) {
@@ -245,8 +242,7 @@ static pqt_arrow_field leaf(const char *name, const char *format, bool nullable)
   return f;
 }
 
-static pqt_arrow_field nested(const char *name, const char *format, pqt_arrow_field *children,
-                              int32_t n) {
+static pqt_arrow_field nested(const char *name, const char *format, pqt_arrow_field *children, int32_t n) {
   pqt_arrow_field f = leaf(name, format, true);
   f.children = children;
   f.n_children = n;
@@ -280,10 +276,13 @@ static const char *roundtrip(const pqt_arrow_field *fs, int32_t n) {
 }
 
 static const char *const LEAF_FORMATS[] = {
-    "n", "b", "c", "C", "s", "S", "i", "I", "l", "L", "e", "f", "g", "z", "Z", "vz", "u", "U",
-    "vu", "d:38,10", "d:76,-3,256", "d:9,2,32", "d:18,4,64", "d:1,0", "w:0", "w:16", "tdD", "tdm",
-    "tts", "ttm", "ttu", "ttn", "tss:", "tsm:UTC", "tsu:America/New_York", "tsn:+07:30", "tDs",
-    "tDm", "tDu", "tDn", "tiM", "tiD", "tin",
+    "n",          "b",         "c",     "C",   "s",    "S",       "i",
+    "I",          "l",         "L",     "e",   "f",    "g",       "z",
+    "Z",          "vz",        "u",     "U",   "vu",   "d:38,10", "d:76,-3,256",
+    "d:9,2,32",   "d:18,4,64", "d:1,0", "w:0", "w:16", "tdD",     "tdm",
+    "tts",        "ttm",       "ttu",   "ttn", "tss:", "tsm:UTC", "tsu:America/New_York",
+    "tsn:+07:30", "tDs",       "tDm",   "tDu", "tDn",  "tiM",     "tiD",
+    "tin",
 };
 #define N_LEAF ((int32_t)(sizeof LEAF_FORMATS / sizeof LEAF_FORMATS[0]))
 
@@ -311,20 +310,13 @@ static void test_roundtrip_nested_types(void) {
   pqt_arrow_field un[3] = {leaf("a", "i", true), leaf("b", "u", true), leaf("c", "+s", true)};
   pqt_arrow_field st[3] = {leaf("x", "g", false), leaf("y", "Z", true), leaf("empty", "+s", true)};
   pqt_arrow_field fs[] = {
-      nested("list", "+l", &item, 1),
-      nested("large_list", "+L", &item, 1),
-      nested("list_view", "+vl", &item, 1),
-      nested("large_list_view", "+vL", &item, 1),
-      nested("fixed_list", "+w:3", &item, 1),
-      nested("map", "+m", &entries, 1),
-      nested("sorted_map", "+m", &entries, 1),
-      nested("ree", "+r", ree, 2),
-      nested("dense", "+ud:5,7,127", un, 3),
-      nested("sparse", "+us:0,1,2", un, 3),
-      nested("sparse1", "+us:3", un, 1),
-      nested("struct", "+s", st, 3),
-      nested("empty_struct", "+s", NULL, 0),
-      nested("empty_union", "+ud:", NULL, 0),
+      nested("list", "+l", &item, 1),          nested("large_list", "+L", &item, 1),
+      nested("list_view", "+vl", &item, 1),    nested("large_list_view", "+vL", &item, 1),
+      nested("fixed_list", "+w:3", &item, 1),  nested("map", "+m", &entries, 1),
+      nested("sorted_map", "+m", &entries, 1), nested("ree", "+r", ree, 2),
+      nested("dense", "+ud:5,7,127", un, 3),   nested("sparse", "+us:0,1,2", un, 3),
+      nested("sparse1", "+us:3", un, 1),       nested("struct", "+s", st, 3),
+      nested("empty_struct", "+s", NULL, 0),   nested("empty_union", "+ud:", NULL, 0),
   };
   fs[6].map_keys_sorted = true;
   int32_t n = (int32_t)(sizeof fs / sizeof fs[0]);
@@ -421,12 +413,12 @@ static void test_encode_rejects_bad_trees(void) {
   pqt_arrow_field item = leaf("item", "i", true);
   pqt_arrow_field two[2] = {leaf("a", "i", true), leaf("b", "i", true)};
   pqt_arrow_field bad[] = {
-      leaf("x", "q", true),            leaf("x", "d:0,1", true),   leaf("x", "d:5,1,100", true),
-      leaf("x", "w:-1", true),         leaf("x", "tsx:", true),    leaf("x", "ts", true),
-      nested("x", "+l", NULL, 0),      nested("x", "+l", two, 2),  nested("x", "+m", &item, 1),
-      nested("x", "+r", two, 1),       nested("x", "i", &item, 1), nested("x", "+ud:1", two, 2),
-      nested("x", "+ud:1,", two, 1),   nested("x", "+us:128", &item, 1),
-      leaf("x", "+w:", true),          leaf("x", "", true),
+      leaf("x", "q", true),          leaf("x", "d:0,1", true),         leaf("x", "d:5,1,100", true),
+      leaf("x", "w:-1", true),       leaf("x", "tsx:", true),          leaf("x", "ts", true),
+      nested("x", "+l", NULL, 0),    nested("x", "+l", two, 2),        nested("x", "+m", &item, 1),
+      nested("x", "+r", two, 1),     nested("x", "i", &item, 1),       nested("x", "+ud:1", two, 2),
+      nested("x", "+ud:1,", two, 1), nested("x", "+us:128", &item, 1), leaf("x", "+w:", true),
+      leaf("x", "", true),
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     pqt_buf b;
@@ -452,8 +444,8 @@ static void test_encode_rejects_bad_trees(void) {
 
 static void noop_release(struct ArrowSchema *s) { (void)s; }
 
-static struct ArrowSchema c_schema(const char *format, const char *name, int64_t flags,
-                                   struct ArrowSchema **children, int64_t n) {
+static struct ArrowSchema c_schema(const char *format, const char *name, int64_t flags, struct ArrowSchema **children,
+                                   int64_t n) {
   struct ArrowSchema s;
   memset(&s, 0, sizeof s);
   s.format = format;
@@ -470,9 +462,19 @@ static void test_encode_from_c(void) {
   char md[64];
   int32_t v;
   size_t o = 0;
-  v = 1; memcpy(md + o, &v, 4); o += 4;
-  v = 20; memcpy(md + o, &v, 4); o += 4; memcpy(md + o, "ARROW:extension:name", 20); o += 20;
-  v = 6; memcpy(md + o, &v, 4); o += 4; memcpy(md + o, "my.ext", 6); o += 6;
+  v = 1;
+  memcpy(md + o, &v, 4);
+  o += 4;
+  v = 20;
+  memcpy(md + o, &v, 4);
+  o += 4;
+  memcpy(md + o, "ARROW:extension:name", 20);
+  o += 20;
+  v = 6;
+  memcpy(md + o, &v, 4);
+  o += 4;
+  memcpy(md + o, "my.ext", 6);
+  o += 6;
 
   struct ArrowSchema dict_values = c_schema("U", NULL, 0, NULL, 0);
   struct ArrowSchema key = c_schema("u", "key", 0, NULL, 0);
@@ -501,8 +503,7 @@ static void test_encode_from_c(void) {
   pqt_arena ar;
   pqt_arena_init(&ar, NULL);
   pqt_arrow_schema s;
-  CHECK_MSG(pqt_arrow_schema_decode_ex((const char *)out.data, out.len, &ar, &s, &err) == PQT_OK,
-            "%s", err.message);
+  CHECK_MSG(pqt_arrow_schema_decode_ex((const char *)out.data, out.len, &ar, &s, &err) == PQT_OK, "%s", err.message);
   CHECK_EQ_STR(render(s.fields, s.n_fields),
                "a:l!, b:dict<s>U~ordered, m:+m~sorted<entries:+s!<key:u!, value:tDn>>, "
                "e:w:16{ARROW:extension:name=my.ext}, cat:dict<i>u");
@@ -540,8 +541,8 @@ static void sample_message(pqt_buf *raw) {
   pqt_arrow_field un[2] = {leaf("a", "i", true), leaf("b", "vu", true)};
   const char *k[] = {"ARROW:extension:name"};
   const char *v[] = {"x.y"};
-  pqt_arrow_field fs[] = {nested("l", "+L", &item, 1), nested("m", "+m", &entries, 1),
-                          nested("u", "+ud:2,9", un, 2), leaf("d", "u", true), leaf("e", "w:4", false)};
+  pqt_arrow_field fs[] = {nested("l", "+L", &item, 1), nested("m", "+m", &entries, 1), nested("u", "+ud:2,9", un, 2),
+                          leaf("d", "u", true), leaf("e", "w:4", false)};
   fs[3].dictionary = true;
   strcpy(fs[3].index_format, "c");
   fs[4].n_metadata = 1;
@@ -667,31 +668,44 @@ static size_t chain_message(uint8_t *buf, size_t cap, int depth, int fanout) {
   size_t end = 64 + (size_t)depth * 48; /* the shared empty Struct_ table: vtable at end, table at end+4 */
 #define U16(at, v) (buf[(at)] = (uint8_t)(v), buf[(at) + 1] = (uint8_t)((v) >> 8))
 #define U32(at, v) pqt_store_u32le(buf + (at), (uint32_t)(v))
-  U32(0, 16);                 /* root -> Message table at 16 */
-  U16(4, 10); U16(6, 12); U16(8, 4); U16(10, 6); U16(12, 8); /* Message vtable */
-  U32(16, 16 - 4);            /* soffset */
-  U16(20, 4);                 /* version V5 */
-  buf[22] = 1;                /* header_type Schema */
-  U32(24, 40 - 24);           /* header -> Schema table at 40 */
-  U16(32, 8); U16(34, 8); U16(36, 0); U16(38, 4); /* Schema vtable: fields at 4 */
+  U32(0, 16); /* root -> Message table at 16 */
+  U16(4, 10);
+  U16(6, 12);
+  U16(8, 4);
+  U16(10, 6);
+  U16(12, 8);       /* Message vtable */
+  U32(16, 16 - 4);  /* soffset */
+  U16(20, 4);       /* version V5 */
+  buf[22] = 1;      /* header_type Schema */
+  U32(24, 40 - 24); /* header -> Schema table at 40 */
+  U16(32, 8);
+  U16(34, 8);
+  U16(36, 0);
+  U16(38, 4); /* Schema vtable: fields at 4 */
   U32(40, 40 - 32);
-  U32(44, 48 - 44);           /* fields -> vector at 48 */
+  U32(44, 48 - 44); /* fields -> vector at 48 */
   U32(48, fanout);
   for (int j = 0; j < fanout; j++) U32(52 + 4 * j, (64 + 16) - (52 + 4 * (size_t)j));
   for (int i = 0; i < depth; i++) {
     size_t b = 64 + (size_t)i * 48;
-    U16(b, 16); U16(b + 2, 16); U16(b + 4, 0); U16(b + 6, 0); U16(b + 8, 4); U16(b + 10, 8);
-    U16(b + 12, 0); U16(b + 14, 12);
-    U32(b + 16, 16);          /* soffset */
-    buf[b + 20] = 13;         /* Struct_ */
+    U16(b, 16);
+    U16(b + 2, 16);
+    U16(b + 4, 0);
+    U16(b + 6, 0);
+    U16(b + 8, 4);
+    U16(b + 10, 8);
+    U16(b + 12, 0);
+    U16(b + 14, 12);
+    U32(b + 16, 16);  /* soffset */
+    buf[b + 20] = 13; /* Struct_ */
     U32(b + 24, (end + 4) - (b + 24));
     U32(b + 28, (b + 32) - (b + 28));
     bool last = i == depth - 1;
     U32(b + 32, last ? 0 : fanout);
-    for (int j = 0; !last && j < fanout; j++)
-      U32(b + 36 + 4 * (size_t)j, (b + 48 + 16) - (b + 36 + 4 * (size_t)j));
+    for (int j = 0; !last && j < fanout; j++) U32(b + 36 + 4 * (size_t)j, (b + 48 + 16) - (b + 36 + 4 * (size_t)j));
   }
-  U16(end, 4); U16(end + 2, 4);
+  U16(end, 4);
+  U16(end + 2, 4);
   U32(end + 4, 4);
 #undef U16
 #undef U32
@@ -734,7 +748,12 @@ static void test_offsets_outside(void) {
   pqt_error err;
   pqt_error_init(&err);
   CHECK_OK(pqt_arrow_schema_decode_ipc(good, n, &a, &s, &err));
-  struct { size_t at; uint32_t v; pqt_status want; const char *what; } cases[] = {
+  struct {
+    size_t at;
+    uint32_t v;
+    pqt_status want;
+    const char *what;
+  } cases[] = {
       {0, 0xFFFFFF00u, PQT_ECORRUPT, "root offset outside"},
       {0, 0, PQT_ECORRUPT, "root offset zero"},
       {16, 0x80000000u, PQT_ECORRUPT, "vtable far before the buffer"},
@@ -800,8 +819,7 @@ static void test_base64(void) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     pqt_error err;
     pqt_error_init(&err);
-    CHECK_MSG(pqt_arrow_base64_decode(bad[i], strlen(bad[i]), &a, &out, &n, &err) == PQT_ECORRUPT,
-              "%s", bad[i]);
+    CHECK_MSG(pqt_arrow_base64_decode(bad[i], strlen(bad[i]), &a, &out, &n, &err) == PQT_ECORRUPT, "%s", bad[i]);
   }
   /* a valid base64 text of garbage, and of an empty message */
   pqt_arrow_field *f;
@@ -814,7 +832,6 @@ static void test_base64(void) {
 
 RUN_TESTS("arrow_schema_ipc", TEST_CASE(test_corpus), TEST_CASE(test_roundtrip_leaf_types),
           TEST_CASE(test_roundtrip_nested_types), TEST_CASE(test_roundtrip_dictionary_metadata),
-          TEST_CASE(test_deep_nesting_encode), TEST_CASE(test_encode_rejects_bad_trees),
-          TEST_CASE(test_encode_from_c), TEST_CASE(test_truncation_every_byte),
-          TEST_CASE(test_random_flips), TEST_CASE(test_deep_and_shared_nesting),
+          TEST_CASE(test_deep_nesting_encode), TEST_CASE(test_encode_rejects_bad_trees), TEST_CASE(test_encode_from_c),
+          TEST_CASE(test_truncation_every_byte), TEST_CASE(test_random_flips), TEST_CASE(test_deep_and_shared_nesting),
           TEST_CASE(test_offsets_outside), TEST_CASE(test_base64))

@@ -93,6 +93,7 @@ static void test_fold(void) {
 }
 
 int main(void) {
-  static const pqt_test_case cases[] = {TEST_CASE(test_corpus_filter), TEST_CASE(test_sizes_and_fpp), TEST_CASE(test_fold)};
+  static const pqt_test_case cases[] = {TEST_CASE(test_corpus_filter), TEST_CASE(test_sizes_and_fpp),
+                                        TEST_CASE(test_fold)};
   return pqt_run_tests("bloom", cases, sizeof cases / sizeof cases[0]);
 }

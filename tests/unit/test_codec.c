@@ -45,9 +45,8 @@ static uint8_t *make_mixed(size_t n) {
   return p;
 }
 
-static const int all_codecs[] = {PQT_CODEC_UNCOMPRESSED, PQT_CODEC_SNAPPY, PQT_CODEC_GZIP,
-                                 PQT_CODEC_LZO,          PQT_CODEC_BROTLI, PQT_CODEC_LZ4,
-                                 PQT_CODEC_ZSTD,         PQT_CODEC_LZ4_RAW};
+static const int all_codecs[] = {PQT_CODEC_UNCOMPRESSED, PQT_CODEC_SNAPPY, PQT_CODEC_GZIP, PQT_CODEC_LZO,
+                                 PQT_CODEC_BROTLI,       PQT_CODEC_LZ4,    PQT_CODEC_ZSTD, PQT_CODEC_LZ4_RAW};
 #define N_CODECS (sizeof all_codecs / sizeof all_codecs[0])
 
 /* The prefix every error message of a codec starts with. */
@@ -72,8 +71,7 @@ static pqt_codec_ctx *new_ctx(void) {
 }
 
 /* Compress into a fresh buffer; returns PQT status. */
-static pqt_status compress(pqt_codec_ctx *ctx, int codec, int level, const uint8_t *src,
-                           size_t n, pqt_buf *out) {
+static pqt_status compress(pqt_codec_ctx *ctx, int codec, int level, const uint8_t *src, size_t n, pqt_buf *out) {
   pqt_buf_init(out, NULL);
   pqt_error err;
   pqt_error_init(&err);
@@ -83,8 +81,8 @@ static pqt_status compress(pqt_codec_ctx *ctx, int codec, int level, const uint8
 }
 
 /* Decompress into an exactly-sized heap buffer (so ASan sees any overrun). */
-static pqt_status decompress_exact(pqt_codec_ctx *ctx, int codec, const uint8_t *src,
-                                   size_t n, size_t dst_len, uint8_t **out, pqt_error *err) {
+static pqt_status decompress_exact(pqt_codec_ctx *ctx, int codec, const uint8_t *src, size_t n, size_t dst_len,
+                                   uint8_t **out, pqt_error *err) {
   uint8_t *dst = dst_len ? malloc(dst_len) : NULL;
   pqt_error_init(err);
   pqt_status st = pqt_codec_decompress(ctx, codec, src, n, dst, dst_len, err);
@@ -150,12 +148,10 @@ static void test_lzo_availability(void) {
   pqt_buf_init(&b, NULL);
   if (!pqt_codec_is_available(PQT_CODEC_LZO)) {
     pqt_error_init(&err);
-    CHECK_EQ_INT(pqt_codec_decompress(ctx, PQT_CODEC_LZO, src, 16, dst, 16, &err),
-                 PQT_EUNSUPPORTED);
+    CHECK_EQ_INT(pqt_codec_decompress(ctx, PQT_CODEC_LZO, src, 16, dst, 16, &err), PQT_EUNSUPPORTED);
     CHECK(strstr(err.message, "LZO support not built") != NULL);
     pqt_error_init(&err);
-    CHECK_EQ_INT(pqt_codec_compress(ctx, PQT_CODEC_LZO, 0, src, 16, &b, &err),
-                 PQT_EUNSUPPORTED);
+    CHECK_EQ_INT(pqt_codec_compress(ctx, PQT_CODEC_LZO, 0, src, 16, &b, &err), PQT_EUNSUPPORTED);
     CHECK(strstr(err.message, "LZO support not built") != NULL);
     CHECK_EQ_INT(pqt_codec_max_compressed_len(PQT_CODEC_LZO, 16), 0);
   } else {
@@ -185,7 +181,11 @@ static const int *levels_for(int codec, size_t *n) {
 static void test_roundtrip(void) {
   pqt_codec_ctx *ctx = new_ctx();
   const size_t big = 1u << 20;
-  struct { const char *name; uint8_t *data; size_t n; } inputs[] = {
+  struct {
+    const char *name;
+    uint8_t *data;
+    size_t n;
+  } inputs[] = {
       {"empty", make_random(0), 0},
       {"one byte", make_random(1), 1},
       {"random 1 MiB", make_random(big), big},
@@ -209,28 +209,27 @@ static void test_roundtrip(void) {
         pqt_error err;
         pqt_error_init(&err);
         CHECK_OK(pqt_buf_append(&out, "PFX", 3, NULL));
-        pqt_status st = pqt_codec_compress(ctx, codec, levels[l], inputs[i].data,
-                                           inputs[i].n, &out, &err);
-        CHECK_MSG(st == PQT_OK, "%s level %d %s: %s", pqt_codec_name(codec), levels[l],
-                  inputs[i].name, err.message);
-        if (st != PQT_OK) { pqt_buf_free(&out); continue; }
+        pqt_status st = pqt_codec_compress(ctx, codec, levels[l], inputs[i].data, inputs[i].n, &out, &err);
+        CHECK_MSG(st == PQT_OK, "%s level %d %s: %s", pqt_codec_name(codec), levels[l], inputs[i].name, err.message);
+        if (st != PQT_OK) {
+          pqt_buf_free(&out);
+          continue;
+        }
         CHECK(memcmp(out.data, "PFX", 3) == 0);
         size_t clen = out.len - 3;
         size_t bound = pqt_codec_max_compressed_len(codec, inputs[i].n);
-        CHECK_MSG(clen <= bound || (codec == PQT_CODEC_UNCOMPRESSED && clen == 0),
-                  "%s: %zu > bound %zu", pqt_codec_name(codec), clen, bound);
+        CHECK_MSG(clen <= bound || (codec == PQT_CODEC_UNCOMPRESSED && clen == 0), "%s: %zu > bound %zu",
+                  pqt_codec_name(codec), clen, bound);
         uint8_t *dst = NULL;
         st = decompress_exact(ctx, codec, out.data + 3, clen, inputs[i].n, &dst, &err);
-        CHECK_MSG(st == PQT_OK, "%s level %d %s: %s", pqt_codec_name(codec), levels[l],
-                  inputs[i].name, err.message);
+        CHECK_MSG(st == PQT_OK, "%s level %d %s: %s", pqt_codec_name(codec), levels[l], inputs[i].name, err.message);
         if (st == PQT_OK && inputs[i].n)
-          CHECK_MSG(memcmp(dst, inputs[i].data, inputs[i].n) == 0, "%s %s: data differs",
-                    pqt_codec_name(codec), inputs[i].name);
+          CHECK_MSG(memcmp(dst, inputs[i].data, inputs[i].n) == 0, "%s %s: data differs", pqt_codec_name(codec),
+                    inputs[i].name);
         if (codec == PQT_CODEC_ZSTD || codec == PQT_CODEC_GZIP || codec == PQT_CODEC_BROTLI ||
             codec == PQT_CODEC_LZ4_RAW) {
           if (!strcmp(inputs[i].name, "text 1 MiB"))
-            CHECK_MSG(clen < inputs[i].n / 10, "%s compresses text poorly: %zu",
-                      pqt_codec_name(codec), clen);
+            CHECK_MSG(clen < inputs[i].n / 10, "%s compresses text poorly: %zu", pqt_codec_name(codec), clen);
         }
         free(dst);
         pqt_buf_free(&out);
@@ -244,18 +243,18 @@ static void test_roundtrip(void) {
 static void test_invalid_levels(void) {
   pqt_codec_ctx *ctx = new_ctx();
   uint8_t src[10] = {0};
-  struct { int codec, level; } bad[] = {
-      {PQT_CODEC_GZIP, 13}, {PQT_CODEC_GZIP, -1}, {PQT_CODEC_BROTLI, 12},
-      {PQT_CODEC_BROTLI, -1}, {PQT_CODEC_ZSTD, 23}, {PQT_CODEC_LZ4, 13},
-      {PQT_CODEC_LZ4_RAW, 99},
+  struct {
+    int codec, level;
+  } bad[] = {
+      {PQT_CODEC_GZIP, 13}, {PQT_CODEC_GZIP, -1}, {PQT_CODEC_BROTLI, 12},  {PQT_CODEC_BROTLI, -1},
+      {PQT_CODEC_ZSTD, 23}, {PQT_CODEC_LZ4, 13},  {PQT_CODEC_LZ4_RAW, 99},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     pqt_buf b;
     pqt_buf_init(&b, NULL);
     pqt_error err;
     pqt_error_init(&err);
-    CHECK_EQ_INT(pqt_codec_compress(ctx, bad[i].codec, bad[i].level, src, 10, &b, &err),
-                 PQT_EINVAL);
+    CHECK_EQ_INT(pqt_codec_compress(ctx, bad[i].codec, bad[i].level, src, 10, &b, &err), PQT_EINVAL);
     CHECK(strstr(err.message, "level") != NULL);
     CHECK_EQ_INT(b.len, 0);
     pqt_buf_free(&b);
@@ -271,13 +270,15 @@ static void test_exact_size_enforced(void) {
     int codec = all_codecs[c];
     if (!pqt_codec_is_available(codec)) continue;
     pqt_buf out;
-    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) { CHECK(0); continue; }
+    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) {
+      CHECK(0);
+      continue;
+    }
     const size_t wrong[] = {0, 1, n - 1, n + 1, 2 * n};
     for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; w++) {
       pqt_error err;
       pqt_status st = decompress_exact(ctx, codec, out.data, out.len, wrong[w], NULL, &err);
-      CHECK_MSG(st == PQT_ECORRUPT, "%s dst_len %zu: status %d", pqt_codec_name(codec),
-                wrong[w], st);
+      CHECK_MSG(st == PQT_ECORRUPT, "%s dst_len %zu: status %d", pqt_codec_name(codec), wrong[w], st);
       CHECK_MSG(strncmp(err.message, msg_prefix(codec), strlen(msg_prefix(codec))) == 0,
                 "message '%s' should start with %s", err.message, msg_prefix(codec));
     }
@@ -299,11 +300,13 @@ static void test_bomb_is_bounded(void) {
     int codec = all_codecs[c];
     if (!pqt_codec_is_available(codec) || codec == PQT_CODEC_UNCOMPRESSED) continue;
     pqt_buf out;
-    if (compress(ctx, codec, 0, zeros, n, &out) != PQT_OK) { CHECK(0); continue; }
+    if (compress(ctx, codec, 0, zeros, n, &out) != PQT_OK) {
+      CHECK(0);
+      continue;
+    }
     CHECK_MSG(out.len < n / 16, "%s: %zu", pqt_codec_name(codec), out.len);
     pqt_error err;
-    CHECK_EQ_INT(decompress_exact(ctx, codec, out.data, out.len, 4096, NULL, &err),
-                 PQT_ECORRUPT);
+    CHECK_EQ_INT(decompress_exact(ctx, codec, out.data, out.len, 4096, NULL, &err), PQT_ECORRUPT);
     pqt_buf_free(&out);
   }
   free(zeros);
@@ -318,7 +321,10 @@ static void test_truncated_input(void) {
     int codec = all_codecs[c];
     if (!pqt_codec_is_available(codec)) continue;
     pqt_buf out;
-    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) { CHECK(0); continue; }
+    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) {
+      CHECK(0);
+      continue;
+    }
     int bad = 0;
     for (size_t len = 0; len < out.len; len++) {
       /* Copy to an exact-size buffer so reads past the end are caught. */
@@ -340,12 +346,15 @@ static void test_trailing_garbage(void) {
   pqt_codec_ctx *ctx = new_ctx();
   const size_t n = 2000;
   uint8_t *src = make_mixed(n);
-  const int strict[] = {PQT_CODEC_UNCOMPRESSED, PQT_CODEC_GZIP, PQT_CODEC_BROTLI,
-                        PQT_CODEC_ZSTD, PQT_CODEC_LZ4_RAW, PQT_CODEC_LZ4};
+  const int strict[] = {PQT_CODEC_UNCOMPRESSED, PQT_CODEC_GZIP,    PQT_CODEC_BROTLI,
+                        PQT_CODEC_ZSTD,         PQT_CODEC_LZ4_RAW, PQT_CODEC_LZ4};
   for (size_t c = 0; c < sizeof strict / sizeof strict[0]; c++) {
     int codec = strict[c];
     pqt_buf out;
-    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) { CHECK(0); continue; }
+    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) {
+      CHECK(0);
+      continue;
+    }
     const uint8_t junk[3] = {0x00, 0x1f, 0x8b};
     for (size_t k = 1; k <= 3; k++) {
       pqt_buf g;
@@ -371,7 +380,10 @@ static void test_corrupted_input(void) {
     int codec = all_codecs[c];
     if (!pqt_codec_is_available(codec) || codec == PQT_CODEC_UNCOMPRESSED) continue;
     pqt_buf out;
-    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) { CHECK(0); continue; }
+    if (compress(ctx, codec, 0, src, n, &out) != PQT_OK) {
+      CHECK(0);
+      continue;
+    }
     int errors = 0, other = 0, tries = 0, undetected = 0;
     const uint8_t masks[] = {0x01, 0x80, 0xff, 0x10};
     uint8_t *t = malloc(out.len);
@@ -398,8 +410,7 @@ static void test_corrupted_input(void) {
     free(t);
     /* Flips inside literals may go unnoticed by snappy/lz4 (no checksum), but
      * most flips must be detected. */
-    CHECK_MSG(errors > tries / 4, "%s: only %d of %d flips detected", pqt_codec_name(codec),
-              errors, tries);
+    CHECK_MSG(errors > tries / 4, "%s: only %d of %d flips detected", pqt_codec_name(codec), errors, tries);
     CHECK_EQ_INT(undetected, 0);
     CHECK_EQ_INT(other, 0);
     pqt_buf_free(&out);
@@ -436,19 +447,16 @@ static void test_gzip_members_and_zlib(void) {
   CHECK_OK(pqt_buf_append(&all, cb.data, cb.len, NULL));
   uint8_t *dst = NULL;
   pqt_error err;
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_GZIP, all.data, all.len, 10000, &dst, &err),
-               PQT_OK);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_GZIP, all.data, all.len, 10000, &dst, &err), PQT_OK);
   if (dst) {
     CHECK(memcmp(dst, a, 7000) == 0);
     CHECK(memcmp(dst + 7000, b, 3000) == 0);
   }
   free(dst);
   /* Too small for both members: an error, not a partial result. */
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_GZIP, all.data, all.len, 7000, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_GZIP, all.data, all.len, 7000, NULL, &err), PQT_ECORRUPT);
   /* Second member truncated. */
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_GZIP, all.data, all.len - 1, 10000, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_GZIP, all.data, all.len - 1, 10000, NULL, &err), PQT_ECORRUPT);
 
   /* A zlib stream is accepted (as Arrow's reader does); raw deflate is not. */
   struct libdeflate_compressor *c = libdeflate_alloc_compressor(6);
@@ -507,10 +515,8 @@ static void test_lz4_hadoop_framing(void) {
   CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, n, &dst, &err), PQT_OK);
   if (dst) CHECK(memcmp(dst, src, n) == 0);
   free(dst);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, n - 1, NULL, &err),
-               PQT_ECORRUPT);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len + 0, n + 1, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, n - 1, NULL, &err), PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len + 0, n + 1, NULL, &err), PQT_ECORRUPT);
   pqt_buf_free(&h);
 
   /* One Hadoop block made of two chunks (BlockCompressorStream style). */
@@ -533,10 +539,8 @@ static void test_lz4_hadoop_framing(void) {
   pqt_buf_init(&h, NULL);
   put_be32(&h, 1000);
   put_lz4_chunk(&h, src, 999);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, 1000, NULL, &err),
-               PQT_ECORRUPT);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, 999, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, 1000, NULL, &err), PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, h.data, h.len, 999, NULL, &err), PQT_ECORRUPT);
   pqt_buf_free(&h);
 
   /* What we write: blocks of <= 128 KiB, each [raw][clen][block]. */
@@ -604,14 +608,12 @@ static void test_lz4_frame_and_raw_under_codec5(void) {
   CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, r, (size_t)rn, n, &dst, &err), PQT_OK);
   if (dst) CHECK(memcmp(dst, src, n) == 0);
   free(dst);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, r, (size_t)rn, n - 1, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4, r, (size_t)rn, n - 1, NULL, &err), PQT_ECORRUPT);
   /* And LZ4_RAW reads it but not the Hadoop framing. */
   CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4_RAW, r, (size_t)rn, n, NULL, &err), PQT_OK);
   pqt_buf h;
   CHECK_OK(compress(ctx, PQT_CODEC_LZ4, 0, src, n, &h));
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4_RAW, h.data, h.len, n, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_LZ4_RAW, h.data, h.len, n, NULL, &err), PQT_ECORRUPT);
   pqt_buf_free(&h);
   free(r);
   free(src);
@@ -632,18 +634,15 @@ static void test_zstd_multiple_frames(void) {
   CHECK_OK(pqt_buf_append(&all, cb.data, cb.len, NULL));
   uint8_t *dst = NULL;
   pqt_error err;
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_ZSTD, all.data, all.len, 70000, &dst, &err),
-               PQT_OK);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_ZSTD, all.data, all.len, 70000, &dst, &err), PQT_OK);
   if (dst) {
     CHECK(memcmp(dst, a, 50000) == 0);
     CHECK(memcmp(dst + 50000, b, 20000) == 0);
   }
   free(dst);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_ZSTD, all.data, all.len, 69999, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_ZSTD, all.data, all.len, 69999, NULL, &err), PQT_ECORRUPT);
   CHECK(strstr(err.message, "zstd: decompresses to more than 69999") != NULL);
-  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_ZSTD, all.data, all.len, 70001, NULL, &err),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_ZSTD, all.data, all.len, 70001, NULL, &err), PQT_ECORRUPT);
   CHECK(strstr(err.message, "zstd: decompressed 70000 bytes, page header says 70001") != NULL);
   pqt_buf_free(&ca);
   pqt_buf_free(&cb);
@@ -662,14 +661,15 @@ static void test_empty_input(void) {
     if (!pqt_codec_is_available(codec)) continue;
     pqt_error err;
     CHECK_EQ_INT(decompress_exact(ctx, codec, NULL, 0, 0, NULL, &err), PQT_OK);
-    CHECK_EQ_INT(decompress_exact(ctx, codec, (const uint8_t *)"", 0, 10, NULL, &err),
-                 PQT_ECORRUPT);
+    CHECK_EQ_INT(decompress_exact(ctx, codec, (const uint8_t *)"", 0, 10, NULL, &err), PQT_ECORRUPT);
   }
   pqt_codec_ctx_destroy(ctx);
 }
 
 /* An allocator that checks every free against its allocation. */
-typedef struct { size_t live_bytes, live_blocks, bad_frees, total_allocs; } tally;
+typedef struct {
+  size_t live_bytes, live_blocks, bad_frees, total_allocs;
+} tally;
 static void *tally_realloc(void *c, void *p, size_t old_n, size_t new_n) {
   tally *t = c;
   uint8_t *q = p ? (uint8_t *)p - 16 : NULL;
@@ -766,14 +766,10 @@ static const corpus_page corpus_pages[] = {
     {"concatenated_gzip_members.parquet", 55, 1416, 4104, PQT_CODEC_GZIP, -1, 1},
     {"large_string_map.brotli.parquet", 1671, 16, 15, PQT_CODEC_BROTLI, -1, 1},
     {"byte_stream_split.zstd.parquet", 52, 1110, 1207, PQT_CODEC_ZSTD, -1, 1},
-    {"datapage_v1-snappy-compressed-checksum.parquet", 30, 735, 10240, PQT_CODEC_SNAPPY,
-     4252644304, 1},
-    {"datapage_v1-snappy-compressed-checksum.parquet", 792, 735, 10240, PQT_CODEC_SNAPPY,
-     3370649860, 1},
-    {"datapage_v1-corrupt-checksum.parquet", 32, 10240, 10240, PQT_CODEC_UNCOMPRESSED,
-     3150855069, 0},
-    {"datapage_v1-corrupt-checksum.parquet", 10300, 10240, 10240, PQT_CODEC_UNCOMPRESSED,
-     2520066165, 1},
+    {"datapage_v1-snappy-compressed-checksum.parquet", 30, 735, 10240, PQT_CODEC_SNAPPY, 4252644304, 1},
+    {"datapage_v1-snappy-compressed-checksum.parquet", 792, 735, 10240, PQT_CODEC_SNAPPY, 3370649860, 1},
+    {"datapage_v1-corrupt-checksum.parquet", 32, 10240, 10240, PQT_CODEC_UNCOMPRESSED, 3150855069, 0},
+    {"datapage_v1-corrupt-checksum.parquet", 10300, 10240, 10240, PQT_CODEC_UNCOMPRESSED, 2520066165, 1},
 };
 
 static void test_corpus_pages(void) {
@@ -789,23 +785,22 @@ static void test_corpus_pages(void) {
     CHECK_MSG(file != NULL, "cannot read %s", path);
     if (!file) continue;
     CHECK(p->offset + p->comp_len <= len);
-    if (p->offset + p->comp_len > len) { free(file); continue; }
+    if (p->offset + p->comp_len > len) {
+      free(file);
+      continue;
+    }
     uint8_t *page = malloc(p->comp_len);
     memcpy(page, file + p->offset, p->comp_len);
     pqt_error err;
     uint8_t *dst = NULL;
-    pqt_status st = decompress_exact(ctx, p->codec, page, p->comp_len, p->uncomp_len, &dst,
-                                     &err);
+    pqt_status st = decompress_exact(ctx, p->codec, page, p->comp_len, p->uncomp_len, &dst, &err);
     CHECK_MSG(st == PQT_OK, "%s @%zu: %s", p->file, p->offset, err.message);
     /* The same page against a wrong size fails. */
-    CHECK_EQ_INT(decompress_exact(ctx, p->codec, page, p->comp_len, p->uncomp_len + 1, NULL,
-                                  &err),
-                 PQT_ECORRUPT);
+    CHECK_EQ_INT(decompress_exact(ctx, p->codec, page, p->comp_len, p->uncomp_len + 1, NULL, &err), PQT_ECORRUPT);
     if (p->crc >= 0) {
       /* V1 page CRC covers the (compressed) page bytes after the header. */
       uint32_t crc = pqt_crc32(0, page, p->comp_len);
-      if (p->crc_ok) CHECK_MSG(crc == (uint32_t)p->crc, "%s @%zu crc %08x", p->file,
-                               p->offset, crc);
+      if (p->crc_ok) CHECK_MSG(crc == (uint32_t)p->crc, "%s @%zu crc %08x", p->file, p->offset, crc);
       else CHECK(crc != (uint32_t)p->crc);
     }
     free(dst);
@@ -820,30 +815,17 @@ static void test_corpus_pages(void) {
   unsigned char *file = pqt_test_read_file(path, &len);
   if (file && len > 23 + 1627) {
     pqt_error err;
-    CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_BROTLI, file + 23, 1627, 1 << 20, NULL, &err),
-                 PQT_ECORRUPT);
+    CHECK_EQ_INT(decompress_exact(ctx, PQT_CODEC_BROTLI, file + 23, 1627, 1 << 20, NULL, &err), PQT_ECORRUPT);
     CHECK(strstr(err.message, "brotli: decompresses to more than") != NULL);
   }
   free(file);
   pqt_codec_ctx_destroy(ctx);
 }
 
-RUN_TESTS("codec",
-          TEST_CASE(test_names_and_availability),
-          TEST_CASE(test_unknown_codec),
-          TEST_CASE(test_lzo_availability),
-          TEST_CASE(test_roundtrip),
-          TEST_CASE(test_invalid_levels),
-          TEST_CASE(test_exact_size_enforced),
-          TEST_CASE(test_bomb_is_bounded),
-          TEST_CASE(test_truncated_input),
-          TEST_CASE(test_trailing_garbage),
-          TEST_CASE(test_corrupted_input),
-          TEST_CASE(test_gzip_members_and_zlib),
-          TEST_CASE(test_lz4_hadoop_framing),
-          TEST_CASE(test_lz4_frame_and_raw_under_codec5),
-          TEST_CASE(test_zstd_multiple_frames),
-          TEST_CASE(test_empty_input),
-          TEST_CASE(test_allocator_is_used),
-          TEST_CASE(test_crc32),
-          TEST_CASE(test_corpus_pages))
+RUN_TESTS("codec", TEST_CASE(test_names_and_availability), TEST_CASE(test_unknown_codec),
+          TEST_CASE(test_lzo_availability), TEST_CASE(test_roundtrip), TEST_CASE(test_invalid_levels),
+          TEST_CASE(test_exact_size_enforced), TEST_CASE(test_bomb_is_bounded), TEST_CASE(test_truncated_input),
+          TEST_CASE(test_trailing_garbage), TEST_CASE(test_corrupted_input), TEST_CASE(test_gzip_members_and_zlib),
+          TEST_CASE(test_lz4_hadoop_framing), TEST_CASE(test_lz4_frame_and_raw_under_codec5),
+          TEST_CASE(test_zstd_multiple_frames), TEST_CASE(test_empty_input), TEST_CASE(test_allocator_is_used),
+          TEST_CASE(test_crc32), TEST_CASE(test_corpus_pages))

@@ -2,8 +2,15 @@
 #include "core/core.h"
 #include "harness.h"
 #include "thrift/parquet_types.h"
-static void test_isset_bits(void) { pqt_column_metadata m = {0}; PQT_SET_FIELD(&m, column_metadata, statistics); CHECK(PQT_HAS_FIELD(&m, column_metadata, statistics)); CHECK(!PQT_HAS_FIELD(&m, column_metadata, dictionary_page_offset)); pqt_logical_type lt = {0}; PQT_SET_FIELD(&lt, logical_type, timestamp); CHECK_EQ_INT(pqt_union_which(lt.isset), PQT_LT_TIMESTAMP); }
-
+static void test_isset_bits(void) {
+  pqt_column_metadata m = {0};
+  PQT_SET_FIELD(&m, column_metadata, statistics);
+  CHECK(PQT_HAS_FIELD(&m, column_metadata, statistics));
+  CHECK(!PQT_HAS_FIELD(&m, column_metadata, dictionary_page_offset));
+  pqt_logical_type lt = {0};
+  PQT_SET_FIELD(&lt, logical_type, timestamp);
+  CHECK_EQ_INT(pqt_union_which(lt.isset), PQT_LT_TIMESTAMP);
+}
 
 static void test_arena_alloc_and_limit(void) {
   pqt_arena a;
@@ -60,5 +67,5 @@ static void test_io_buffer_bounds(void) {
   io.release(io.private_data);
 }
 
-RUN_TESTS("core", TEST_CASE(test_arena_alloc_and_limit), TEST_CASE(test_buf_and_base64),
-          TEST_CASE(test_error_prefix), TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits))
+RUN_TESTS("core", TEST_CASE(test_arena_alloc_and_limit), TEST_CASE(test_buf_and_base64), TEST_CASE(test_error_prefix),
+          TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits))

@@ -96,7 +96,11 @@ static void test_roundtrip_all_widths(void) {
       free(in);
     }
   }
-  free(v); free(o); free(v32); free(o32); free(packed);
+  free(v);
+  free(o);
+  free(v32);
+  free(o32);
+  free(packed);
 }
 
 /* Hybrid: a bit-packed run with the spec's bytes, then an RLE run. */
@@ -430,7 +434,9 @@ static void test_levels_fast_paths(void) {
       pqt_status sl = pqt_rle_get_levels(&dl, out + i, k, max_level, NULL);
       bool over = false;
       for (size_t j = 0; sr == PQT_OK && j < k; j++) over |= ref[i + j] > (uint32_t)max_level;
-      CHECK_MSG(sl == (sr != PQT_OK ? sr : over ? PQT_ECORRUPT : PQT_OK),
+      CHECK_MSG(sl == (sr != PQT_OK ? sr
+                       : over       ? PQT_ECORRUPT
+                                    : PQT_OK),
                 "iter %d w %u at %zu+%zu: %d vs ref %d over %d", iter, w, i, k, sl, sr, over);
       if (sl != PQT_OK || sr != PQT_OK) break;
       for (size_t j = 0; j < k; j++)
@@ -440,8 +446,7 @@ static void test_levels_fast_paths(void) {
     /* counting variant: whole span at once */
     int16_t cl = (int16_t)(w == 0 ? 0 : enc_rand() % (1u << w));
     size_t cnt = 12345;
-    pqt_status sc = pqt_levels_decode_rle_count(in, b.len, w, out, n, (int16_t)((1 << w) - 1), cl,
-                                                &cnt, NULL);
+    pqt_status sc = pqt_levels_decode_rle_count(in, b.len, w, out, n, (int16_t)((1 << w) - 1), cl, &cnt, NULL);
     pqt_rle_decoder d2;
     CHECK_OK(pqt_rle_decoder_init(&d2, in, b.len, w, NULL));
     pqt_status s2 = pqt_rle_get_u32(&d2, ref, n, NULL);
@@ -477,8 +482,8 @@ static void test_rle_bools(void) {
   int bad = 0;
   for (int i = 0; i < 1000; i++) bad |= ((bm[(i + 3) >> 3] >> ((i + 3) & 7)) & 1) != v[i];
   CHECK(!bad);
-  CHECK_EQ_INT(bm[0] & 7, 0x5A & 7);       /* bits before out_bit kept */
-  CHECK_EQ_INT(bm[125] >> 3, 0x5A >> 3);   /* bits after kept (bit 1003 on) */
+  CHECK_EQ_INT(bm[0] & 7, 0x5A & 7);     /* bits before out_bit kept */
+  CHECK_EQ_INT(bm[125] >> 3, 0x5A >> 3); /* bits after kept (bit 1003 on) */
   CHECK_OK(pqt_rle_decoder_init(&d, b.data, b.len, 2, NULL));
   CHECK(pqt_rle_get_bool_bytes(&d, o, 1, NULL) == PQT_ECORRUPT);
   pqt_buf_free(&b);
@@ -530,9 +535,8 @@ static void test_dict_builder(void) {
 }
 
 RUN_TESTS("enc_bitpack_rle", TEST_CASE(test_spec_lsb_example), TEST_CASE(test_spec_msb_example),
-          TEST_CASE(test_roundtrip_all_widths), TEST_CASE(test_rle_spec_stream),
-          TEST_CASE(test_rle_short_last_run), TEST_CASE(test_rle_roundtrip_batches),
-          TEST_CASE(test_rle_encoder_shape), TEST_CASE(test_rle_truncation),
-          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_rle_dict_gather_widths), TEST_CASE(test_levels), TEST_CASE(test_levels_fast_paths),
-          TEST_CASE(test_rle_bools),
-          TEST_CASE(test_rle_huge_counts), TEST_CASE(test_dict_builder))
+          TEST_CASE(test_roundtrip_all_widths), TEST_CASE(test_rle_spec_stream), TEST_CASE(test_rle_short_last_run),
+          TEST_CASE(test_rle_roundtrip_batches), TEST_CASE(test_rle_encoder_shape), TEST_CASE(test_rle_truncation),
+          TEST_CASE(test_rle_dict_gather), TEST_CASE(test_rle_dict_gather_widths), TEST_CASE(test_levels),
+          TEST_CASE(test_levels_fast_paths), TEST_CASE(test_rle_bools), TEST_CASE(test_rle_huge_counts),
+          TEST_CASE(test_dict_builder))

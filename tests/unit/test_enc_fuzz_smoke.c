@@ -36,19 +36,25 @@ static void test_fuzz_smoke(void) {
     for (size_t i = 0; i < n; i++) v[i] = (uint32_t)enc_rand_bits(enc_rand() % 2 || w < 2 ? w : 2);
     uint8_t hdr[4] = {(uint8_t)mode, (uint8_t)w, (uint8_t)n, (uint8_t)(n >> 8)};
     switch (mode) {
-      case 2: case 3: {
+      case 2:
+      case 3: {
         uint8_t bw = 6;
         for (size_t i = 0; i < n; i++) v[i] %= 45;
         pqt_buf_append(&b, &bw, 1, NULL);
         pqt_rle_encode_u32(v, n, bw, &b, NULL);
         break;
       }
-      case 6: case 7: case 8: case 9:
+      case 6:
+      case 7:
+      case 8:
+      case 9:
         pqt_delta_bp_encode_i32((const int32_t *)v, n, &b, NULL);
         if (mode == 9) pqt_delta_bp_encode_i32((const int32_t *)v, n, &b, NULL);
         for (size_t i = 0; i < n && mode >= 8; i++) pqt_buf_append(&b, "xyz", 3, NULL);
         break;
-      case 1: case 11: hdr[1] = (uint8_t)(w % 17);
+      case 1:
+      case 11:
+        hdr[1] = (uint8_t)(w % 17);
         for (size_t i = 0; i < n; i++) v[i] &= (1u << (w % 17)) - 1;
         pqt_rle_encode_u32(v, n, w % 17, &b, NULL);
         break;

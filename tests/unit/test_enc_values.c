@@ -84,8 +84,7 @@ static void test_plain_byte_array(void) {
   for (size_t cut = 0; cut < enc.len; cut++) {
     uint8_t *in = enc_dup(enc.data, cut);
     out.len = 0;
-    CHECK_MSG(pqt_plain_decode_byte_array(in, cut, o, &out, 3, &used, NULL) == PQT_ECORRUPT,
-              "cut %zu", cut);
+    CHECK_MSG(pqt_plain_decode_byte_array(in, cut, o, &out, 3, &used, NULL) == PQT_ECORRUPT, "cut %zu", cut);
     CHECK(out.len == 0);
     CHECK(pqt_plain_scan_byte_array(in, cut, st, ln, 3, &used, NULL) == PQT_ECORRUPT);
     free(in);
@@ -95,8 +94,7 @@ static void test_plain_byte_array(void) {
   CHECK(pqt_plain_decode_byte_array(huge, 8, o, &out, 1, &used, NULL) == PQT_ECORRUPT);
   /* offsets overflow: data already near INT32_MAX (fails before writing) */
   pqt_buf fake = {NULL, (size_t)INT32_MAX - 2, 0, NULL, PQT_OK};
-  CHECK(pqt_plain_decode_byte_array(enc.data, enc.len, o, &fake, 1, &used, NULL) ==
-        PQT_ECORRUPT);
+  CHECK(pqt_plain_decode_byte_array(enc.data, enc.len, o, &fake, 1, &used, NULL) == PQT_ECORRUPT);
   pqt_buf_free(&enc);
   pqt_buf_free(&out);
 }
@@ -207,7 +205,15 @@ static void test_delta_invalid_headers(void) {
   /* INT32 with a 33-bit miniblock, as DuckDB writes deltas computed in 64
    * bits: 0, INT32_MAX, INT32_MIN (deltas 2^31-1 and -(2^32-1)). Read
    * modulo 2^32; a 33-bit miniblock with its bytes missing is corrupt. */
-  const uint8_t w33[] = {0x80, 0x01, 0x04, 0x03, 0x00, 0xFD, 0xFF, 0xFF, 0xFF, 0x1F, 0x21, 0x00, 0x00, 0x00, 0xFE, 0xFF, 0xFF, 0x7F, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  const uint8_t w33[] = {
+      0x80, 0x01, 0x04, 0x03, 0x00, 0xFD, 0xFF, 0xFF, 0xFF, 0x1F, 0x21, 0x00, 0x00, 0x00, 0xFE, 0xFF, 0xFF, 0x7F, 0x01,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
   CHECK_OK(pqt_delta_bp_decode_i32(w33, sizeof w33, o, 3, &used, NULL));
   CHECK(o[0] == 0 && o[1] == INT32_MAX && o[2] == INT32_MIN);
   const uint8_t w33_short[] = {0x80, 0x01, 0x04, 0x03, 0x00, 0x00, 33, 0, 0, 0};
@@ -323,8 +329,7 @@ static void test_delta_truncation(void) {
   CHECK_OK(pqt_delta_bp_encode_i64(v, 129, &b, NULL)); /* 128 deltas: no padding */
   for (size_t cut = 0; cut < b.len; cut++) {
     uint8_t *in = enc_dup(b.data, cut);
-    CHECK_MSG(pqt_delta_bp_decode_i64(in, cut, o, 129, NULL, NULL) == PQT_ECORRUPT, "cut %zu",
-              cut);
+    CHECK_MSG(pqt_delta_bp_decode_i64(in, cut, o, 129, NULL, NULL) == PQT_ECORRUPT, "cut %zu", cut);
     free(in);
   }
   pqt_buf_clear(&b);
@@ -348,8 +353,7 @@ static void test_delta_length_spec(void) {
   pqt_buf_init(&data, NULL);
   CHECK_OK(pqt_delta_length_encode(offs, (const uint8_t *)s, 4, &b, NULL));
   /* DeltaEncoding(5, 5, 6, 6): first 5, deltas 0,1,0, min 0, width 1 */
-  const uint8_t want[] = {0x80, 0x01, 0x04, 0x04, 0x0A, 0x00, 0x01, 0x00,
-                          0x00, 0x00, 0x02, 0x00, 0x00, 0x00};
+  const uint8_t want[] = {0x80, 0x01, 0x04, 0x04, 0x0A, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00};
   CHECK(b.len == sizeof want + 22 && memcmp(b.data, want, sizeof want) == 0);
   CHECK(memcmp(b.data + sizeof want, s, 22) == 0);
   uint8_t *in = enc_dup(b.data, b.len);
@@ -361,8 +365,7 @@ static void test_delta_length_spec(void) {
   for (size_t cut = 0; cut < b.len; cut++) {
     uint8_t *t = enc_dup(b.data, cut);
     data.len = 0;
-    CHECK_MSG(pqt_delta_length_decode(t, cut, o, &data, 4, &used, NULL) == PQT_ECORRUPT,
-              "cut %zu", cut);
+    CHECK_MSG(pqt_delta_length_decode(t, cut, o, &data, 4, &used, NULL) == PQT_ECORRUPT, "cut %zu", cut);
     free(t);
   }
   /* a negative length */
@@ -406,9 +409,7 @@ static void test_delta_byte_array_spec(void) {
     uint8_t *t = enc_dup(b.data, cut);
     pqt_delta_byte_array_state_reset(&st);
     data.len = 0;
-    CHECK_MSG(pqt_delta_byte_array_decode(&st, t, cut, 0, o, &data, 4, &used, NULL) ==
-                  PQT_ECORRUPT,
-              "cut %zu", cut);
+    CHECK_MSG(pqt_delta_byte_array_decode(&st, t, cut, 0, o, &data, 4, &used, NULL) == PQT_ECORRUPT, "cut %zu", cut);
     free(t);
   }
   free(in);
@@ -438,8 +439,7 @@ static void test_delta_byte_array_state_across_pages(void) {
   CHECK_OK(pqt_delta_byte_array_decode(&st, p2.data, p2.len, 0, o + 2, &data, 1, NULL, NULL));
   CHECK(o[2] == 8 && o[3] == 12 && memcmp(data.data, "axisaxleaxms", 12) == 0);
   pqt_delta_byte_array_state_reset(&st);
-  CHECK(pqt_delta_byte_array_decode(&st, p2.data, p2.len, 0, o, &data, 1, NULL, NULL) ==
-        PQT_ECORRUPT);
+  CHECK(pqt_delta_byte_array_decode(&st, p2.data, p2.len, 0, o, &data, 1, NULL, NULL) == PQT_ECORRUPT);
   /* FLBA: all values must be `width` bytes */
   pqt_buf_clear(&p1);
   data.len = 0;
@@ -448,8 +448,7 @@ static void test_delta_byte_array_state_across_pages(void) {
   CHECK_OK(pqt_delta_byte_array_decode(&st, p1.data, p1.len, 4, NULL, &data, 3, NULL, NULL));
   CHECK(data.len == 12 && memcmp(data.data, "abcdabceabzz", 12) == 0);
   pqt_delta_byte_array_state_reset(&st);
-  CHECK(pqt_delta_byte_array_decode(&st, p1.data, p1.len, 5, NULL, &data, 3, NULL, NULL) ==
-        PQT_ECORRUPT);
+  CHECK(pqt_delta_byte_array_decode(&st, p1.data, p1.len, 5, NULL, &data, 3, NULL, NULL) == PQT_ECORRUPT);
   pqt_delta_byte_array_state_free(&st);
   pqt_buf_free(&p1);
   pqt_buf_free(&p2);
@@ -467,8 +466,7 @@ static void test_delta_byte_array_random(void) {
     int keep = i ? (int)(enc_rand() % (l + 1)) : 0;
     int prevl = i ? offs[i] - offs[i - 1] : 0;
     if (keep > prevl) keep = prevl;
-    for (int k = 0; k < l; k++)
-      data[offs[i] + k] = k < keep ? data[offs[i - 1] + k] : (uint8_t)('a' + enc_rand() % 3);
+    for (int k = 0; k < l; k++) data[offs[i] + k] = k < keep ? data[offs[i - 1] + k] : (uint8_t)('a' + enc_rand() % 3);
     offs[i + 1] = offs[i] + l;
   }
   pqt_buf b, out;
@@ -610,12 +608,9 @@ static void test_plain_byte_array_in_batches(void) {
 }
 
 RUN_TESTS("enc_values", TEST_CASE(test_plain_fixed_and_bool), TEST_CASE(test_plain_byte_array),
-          TEST_CASE(test_plain_byte_array_in_batches),
-          TEST_CASE(test_plain_byte_array_random),
+          TEST_CASE(test_plain_byte_array_in_batches), TEST_CASE(test_plain_byte_array_random),
           TEST_CASE(test_delta_spec_example1), TEST_CASE(test_delta_spec_example2),
-          TEST_CASE(test_delta_invalid_headers), TEST_CASE(test_delta_roundtrip),
-          TEST_CASE(test_delta_truncation), TEST_CASE(test_delta_length_spec),
-          TEST_CASE(test_delta_byte_array_spec),
-          TEST_CASE(test_delta_byte_array_state_across_pages),
-          TEST_CASE(test_delta_byte_array_random),
+          TEST_CASE(test_delta_invalid_headers), TEST_CASE(test_delta_roundtrip), TEST_CASE(test_delta_truncation),
+          TEST_CASE(test_delta_length_spec), TEST_CASE(test_delta_byte_array_spec),
+          TEST_CASE(test_delta_byte_array_state_across_pages), TEST_CASE(test_delta_byte_array_random),
           TEST_CASE(test_empty_values_into_empty_buffer), TEST_CASE(test_bss))

@@ -12,12 +12,12 @@
  * scheme (PQT_VERSION_NUMBER marks it); before it they are plain. */
 #ifdef PQT_VERSION_NUMBER
 #define T_WRITE_SCHEMA_INIT(ws) pqt_write_schema_init(ws)
-#define T_COLUMN_INFO_INIT(ci) pqt_column_info_init(ci)
-#define T_COLUMN_BATCH_INIT(b) pqt_column_batch_init(b)
+#define T_COLUMN_INFO_INIT(ci)  pqt_column_info_init(ci)
+#define T_COLUMN_BATCH_INIT(b)  pqt_column_batch_init(b)
 #else
 #define T_WRITE_SCHEMA_INIT(ws) memset((ws), 0, sizeof *(ws))
-#define T_COLUMN_INFO_INIT(ci) memset((ci), 0, sizeof *(ci))
-#define T_COLUMN_BATCH_INIT(b) memset((b), 0, sizeof *(b))
+#define T_COLUMN_INFO_INIT(ci)  memset((ci), 0, sizeof *(ci))
+#define T_COLUMN_BATCH_INIT(b)  memset((b), 0, sizeof *(b))
 #endif
 
 /* parse `in`, print it; compare with `want` (NULL: expect an error whose
@@ -144,9 +144,9 @@ static void test_errors(void) {
 }
 
 static void test_builders(void) {
-  pqt_expr *e = pqt_expr_and(pqt_expr_compare(PQT_CMP_GE, pqt_expr_column("d"), pqt_expr_date(9131)),
-                             pqt_expr_or(pqt_expr_is_null(pqt_expr_column("a.b"), 1),
-                                         pqt_expr_like(pqt_expr_column("s"), "ab%", 3)));
+  pqt_expr *e = pqt_expr_and(
+      pqt_expr_compare(PQT_CMP_GE, pqt_expr_column("d"), pqt_expr_date(9131)),
+      pqt_expr_or(pqt_expr_is_null(pqt_expr_column("a.b"), 1), pqt_expr_like(pqt_expr_column("s"), "ab%", 3)));
   CHECK(e != NULL);
   pqt_string s = {0};
   CHECK_OK(pqt_expr_to_string(e, &s, NULL));
@@ -253,7 +253,8 @@ static void test_bind(void) {
   }
   bind_ok(r, "i = 1 AND u > 18446744073709551615 AND f > NaN AND s LIKE 'a%'");
   bind_ok(r, "d >= DATE '1995-01-01' AND d < '1996-01-01'");
-  bind_ok(r, "ts < TIMESTAMP '2020-01-01 00:00:00Z' AND ts > TIMESTAMP '2019-01-01 00:00:00' AND ts > DATE '2000-01-01'");
+  bind_ok(r,
+          "ts < TIMESTAMP '2020-01-01 00:00:00Z' AND ts > TIMESTAMP '2019-01-01 00:00:00' AND ts > DATE '2000-01-01'");
   bind_ok(r, "lts < TIMESTAMP '2020-01-01 00:00:00.123456789'");
   bind_ok(r, "dec = 1.005 AND dec BETWEEN 1 AND 2.5 AND dec IN (3, 4.25)");
   bind_ok(r, "id = UUID '00112233-4455-6677-8899-aabbccddeeff' OR id = '00112233-4455-6677-8899-aabbccddeeff'");

@@ -6,7 +6,9 @@
 #include "harness.h"
 
 static void test_names(void) {
-  static const struct { const char *fmt, *name; } cases[] = {
+  static const struct {
+    const char *fmt, *name;
+  } cases[] = {
       {"i", "int32"},
       {"L", "uint64"},
       {"u", "utf8"},

@@ -42,7 +42,9 @@ static uint64_t rnd(void) {
   return G.rng;
 }
 
-static void w_u8(uint8_t v) { if (G.n < sizeof G.d) G.d[G.n++] = v; }
+static void w_u8(uint8_t v) {
+  if (G.n < sizeof G.d) G.d[G.n++] = v;
+}
 static void w_u32(int be, uint32_t v) {
   for (int i = 0; i < 4; i++) w_u8(be ? (uint8_t)(v >> (24 - 8 * i)) : (uint8_t)(v >> (8 * i)));
 }
@@ -112,14 +114,17 @@ static void w_coord(int be, uint32_t dims, const double *c) {
   }
 }
 
-static const char *const NAMES[] = {"", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING",
-                                    "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
+static const char *const NAMES[] = {"",           "POINT",           "LINESTRING",   "POLYGON",
+                                    "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
 static const char *const DIMS[] = {"", " Z", " M", " ZM"};
 
 /* A list of n points "(..., ...)" with its count. */
 static void w_points(int be, uint32_t dims, uint32_t n) {
   w_u32(be, n);
-  if (!n) { t_put("EMPTY"); return; }
+  if (!n) {
+    t_put("EMPTY");
+    return;
+  }
   t_put("(");
   for (uint32_t i = 0; i < n; i++) {
     double c[4];
@@ -159,7 +164,10 @@ static void w_geom(uint32_t t, uint32_t dims, int be_mode, int flavor, int depth
     w_points(be, dims, n + (max_parts < 0));
   } else if (t == PQT_GEO_POLYGON) {
     w_u32(be, n);
-    if (!n) { t_put("EMPTY"); return; }
+    if (!n) {
+      t_put("EMPTY");
+      return;
+    }
     t_put("(");
     for (uint32_t i = 0; i < n; i++) {
       if (i) t_put(", ");
@@ -168,7 +176,10 @@ static void w_geom(uint32_t t, uint32_t dims, int be_mode, int flavor, int depth
     t_put(")");
   } else {
     w_u32(be, n);
-    if (!n) { t_put("EMPTY"); return; }
+    if (!n) {
+      t_put("EMPTY");
+      return;
+    }
     t_put("(");
     for (uint32_t i = 0; i < n; i++) {
       if (i) t_put(", ");
@@ -211,19 +222,22 @@ static size_t unhex(const char *h, uint8_t *out) {
 }
 
 static void test_hex_vectors(void) {
-  static const struct { const char *hex, *wkt; } v[] = {
-    {"0101000000000000000000f03f0000000000000040", "POINT (1 2)"},
-    {"00000000013ff00000000000004000000000000000", "POINT (1 2)"},
-    {"01e9030000000000000000f03f00000000000000400000000000000840", "POINT Z (1 2 3)"},
-    {"0101000080000000000000f03f00000000000000400000000000000840", "POINT Z (1 2 3)"},
-    {"0101000060e6100000000000000000f03f00000000000000400000000000000840", "POINT M (1 2 3)"},
-    {"010200000000000000", "LINESTRING EMPTY"},
-    {"0101000000000000000000f87f000000000000f87f", "POINT EMPTY"},
-    {"0104000000020000000101000000000000000000f03f0000000000000040"
-     "010100000000000000000008400000000000001040", "MULTIPOINT ((1 2), (3 4))"},
-    {"0107000000010000000101000000000000000000f03f0000000000000040", "GEOMETRYCOLLECTION (POINT (1 2))"},
-    /* big-endian collection holding a little-endian point */
-    {"0000000007000000010101000000000000000000f03f0000000000000040", "GEOMETRYCOLLECTION (POINT (1 2))"},
+  static const struct {
+    const char *hex, *wkt;
+  } v[] = {
+      {"0101000000000000000000f03f0000000000000040", "POINT (1 2)"},
+      {"00000000013ff00000000000004000000000000000", "POINT (1 2)"},
+      {"01e9030000000000000000f03f00000000000000400000000000000840", "POINT Z (1 2 3)"},
+      {"0101000080000000000000f03f00000000000000400000000000000840", "POINT Z (1 2 3)"},
+      {"0101000060e6100000000000000000f03f00000000000000400000000000000840", "POINT M (1 2 3)"},
+      {"010200000000000000", "LINESTRING EMPTY"},
+      {"0101000000000000000000f87f000000000000f87f", "POINT EMPTY"},
+      {"0104000000020000000101000000000000000000f03f0000000000000040"
+       "010100000000000000000008400000000000001040",
+       "MULTIPOINT ((1 2), (3 4))"},
+      {"0107000000010000000101000000000000000000f03f0000000000000040", "GEOMETRYCOLLECTION (POINT (1 2))"},
+      /* big-endian collection holding a little-endian point */
+      {"0000000007000000010101000000000000000000f03f0000000000000040", "GEOMETRYCOLLECTION (POINT (1 2))"},
   };
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
     uint8_t b[256];
@@ -273,7 +287,8 @@ static void test_every_type_dims_order(void) {
           /* and empty */
           gen_reset(seed);
           w_hdr(be == 1, t, d, fl);
-          if (t == 1) for (int k = 0; k < n_dims(d); k++) w_f64(be == 1, NAN);
+          if (t == 1)
+            for (int k = 0; k < n_dims(d); k++) w_f64(be == 1, NAN);
           else w_u32(be == 1, 0);
           char ew[64];
           snprintf(ew, sizeof ew, "%s%s EMPTY", NAMES[t], DIMS[d]);
@@ -285,15 +300,28 @@ static void test_every_type_dims_order(void) {
 
 static void test_wkt_round_trips(void) {
   static const char *const ok[] = {
-    "POINT (1 2)", "POINT Z (1 2 3)", "POINT M (1 2 3)", "POINT ZM (1 2 3 4)", "POINT EMPTY",
-    "POINT (1 NaN)", "POINT (0.1 -0)", "POINT (1e+21 1.5e-7)", "POINT (Infinity -Infinity)",
-    "LINESTRING EMPTY", "LINESTRING (30 10, 10 30, 40 40)",
-    "POLYGON ((30 10, 40 40, 20 40, 10 20, 30 10), (20 30, 35 35, 30 20, 20 30))", "POLYGON EMPTY",
-    "MULTIPOINT ((1 2), (3 4))", "MULTIPOINT (EMPTY, (3 4))", "MULTIPOINT EMPTY",
-    "MULTILINESTRING ((30 10, 10 30), EMPTY)", "MULTIPOLYGON (((30 10, 40 40, 20 40, 30 10)), EMPTY)",
-    "GEOMETRYCOLLECTION (POINT (1 2), LINESTRING (1 2, 3 4))",
-    "GEOMETRYCOLLECTION ZM (POINT ZM (1 2 3 4), GEOMETRYCOLLECTION ZM (MULTIPOINT ZM ((1 2 3 4))))",
-    "GEOMETRYCOLLECTION EMPTY", "GEOMETRYCOLLECTION (GEOMETRYCOLLECTION EMPTY, POINT EMPTY)",
+      "POINT (1 2)",
+      "POINT Z (1 2 3)",
+      "POINT M (1 2 3)",
+      "POINT ZM (1 2 3 4)",
+      "POINT EMPTY",
+      "POINT (1 NaN)",
+      "POINT (0.1 -0)",
+      "POINT (1e+21 1.5e-7)",
+      "POINT (Infinity -Infinity)",
+      "LINESTRING EMPTY",
+      "LINESTRING (30 10, 10 30, 40 40)",
+      "POLYGON ((30 10, 40 40, 20 40, 10 20, 30 10), (20 30, 35 35, 30 20, 20 30))",
+      "POLYGON EMPTY",
+      "MULTIPOINT ((1 2), (3 4))",
+      "MULTIPOINT (EMPTY, (3 4))",
+      "MULTIPOINT EMPTY",
+      "MULTILINESTRING ((30 10, 10 30), EMPTY)",
+      "MULTIPOLYGON (((30 10, 40 40, 20 40, 30 10)), EMPTY)",
+      "GEOMETRYCOLLECTION (POINT (1 2), LINESTRING (1 2, 3 4))",
+      "GEOMETRYCOLLECTION ZM (POINT ZM (1 2 3 4), GEOMETRYCOLLECTION ZM (MULTIPOINT ZM ((1 2 3 4))))",
+      "GEOMETRYCOLLECTION EMPTY",
+      "GEOMETRYCOLLECTION (GEOMETRYCOLLECTION EMPTY, POINT EMPTY)",
   };
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
     pqt_wkb_buffer b;
@@ -306,11 +334,11 @@ static void test_wkt_round_trips(void) {
   }
   /* accepted spellings that print canonically */
   static const char *const alt[][2] = {
-    {"  point(1 2) ", "POINT (1 2)"},
-    {"MultiPoint (1 2, 3 4)", "MULTIPOINT ((1 2), (3 4))"},
-    {"POINT(1.50 +2.0e0)", "POINT (1.5 2)"},
-    {"GEOMETRYCOLLECTION Z (POINT (1 2 3))", "GEOMETRYCOLLECTION Z (POINT Z (1 2 3))"},
-    {"POINT (nan inf)", "POINT (NaN Infinity)"},
+      {"  point(1 2) ", "POINT (1 2)"},
+      {"MultiPoint (1 2, 3 4)", "MULTIPOINT ((1 2), (3 4))"},
+      {"POINT(1.50 +2.0e0)", "POINT (1.5 2)"},
+      {"GEOMETRYCOLLECTION Z (POINT (1 2 3))", "GEOMETRYCOLLECTION Z (POINT Z (1 2 3))"},
+      {"POINT (nan inf)", "POINT (NaN Infinity)"},
   };
   for (size_t i = 0; i < sizeof alt / sizeof alt[0]; i++) {
     pqt_wkb_buffer b;
@@ -322,12 +350,20 @@ static void test_wkt_round_trips(void) {
 }
 
 static void test_wkt_errors(void) {
-  static const struct { const char *wkt, *pos; } bad[] = {
-    {"", "character 0"}, {"POINT", "character 5"}, {"POINT (1)", "character 8"},
-    {"POINT (1 2", "character 10"}, {"POINTS (1 2)", "character 0"}, {"POINT (1 2) x", "character 12"},
-    {"LINESTRING (1 2,)", "character 16"}, {"POINT (1 2e)", "character 11"},
-    {"GEOMETRYCOLLECTION Z (POINT M (1 2 3))", "character 22"}, {"POINT (0x10 1)", "character 8"},
-    {"MULTIPOINT Z (1 2)", "character 17"},
+  static const struct {
+    const char *wkt, *pos;
+  } bad[] = {
+      {"", "character 0"},
+      {"POINT", "character 5"},
+      {"POINT (1)", "character 8"},
+      {"POINT (1 2", "character 10"},
+      {"POINTS (1 2)", "character 0"},
+      {"POINT (1 2) x", "character 12"},
+      {"LINESTRING (1 2,)", "character 16"},
+      {"POINT (1 2e)", "character 11"},
+      {"GEOMETRYCOLLECTION Z (POINT M (1 2 3))", "character 22"},
+      {"POINT (0x10 1)", "character 8"},
+      {"MULTIPOINT Z (1 2)", "character 17"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     pqt_wkb_buffer b;
@@ -514,8 +550,8 @@ static void check_contains(const pqt_geo_bbox *b, const double *c, int *fails) {
   if (!isnan(c[3])) ok &= b->has_m && c[3] >= b->mmin && c[3] <= b->mmax;
   if (!ok) {
     if (*fails < 5)
-      fprintf(stderr, "  point (%g %g %g %g) outside box x[%g,%g] y[%g,%g]\n", c[0], c[1], c[2], c[3], b->xmin,
-              b->xmax, b->ymin, b->ymax);
+      fprintf(stderr, "  point (%g %g %g %g) outside box x[%g,%g] y[%g,%g]\n", c[0], c[1], c[2], c[3], b->xmin, b->xmax,
+              b->ymin, b->ymax);
     ++*fails;
   }
   if (b->has_xy && !isnan(c[0]) && !isnan(c[1])) {
@@ -585,7 +621,7 @@ static void test_property_random(void) {
 /* ---- the corpus's geospatial files ------------------------------------ */
 
 typedef struct col_vals {
-  int64_t n;          /* rows */
+  int64_t n; /* rows */
   int present[4096];
   char *val[4096];
   size_t len[4096];
@@ -693,8 +729,9 @@ static void check_file(const char *dir, const char *name, int geography, file_re
         const char *mine = to_wkt((const uint8_t *)g_geom.val[i], g_geom.len[i]);
         /* the file spells NaN "nan"; ours is the canonical float form's "NaN" */
         if (!strcasecmp(mine, g_wkt.val[i])) res->wkt_equal++;
-        else CHECK_MSG(0, "%s rg %d row %lld: WKT %s, the file's wkt column says %s", name, g, (long long)i, mine,
-                       g_wkt.val[i]);
+        else
+          CHECK_MSG(0, "%s rg %d row %lld: WKT %s, the file's wkt column says %s", name, g, (long long)i, mine,
+                    g_wkt.val[i]);
       }
     }
     pqt_geo_bbox_result(&bb);
@@ -730,8 +767,11 @@ static void check_file(const char *dir, const char *name, int geography, file_re
                       fabs(f->xmax - bb.xmax) < 1e-9;
       res->y_close += fabs(f->ymin - bb.ymin) < 1e-9 && fabs(f->ymax - bb.ymax) < 1e-9;
       if (box_covers(f, &bb)) res->stats_cover++;
-      else fprintf(stderr, "  %s rg %d: our box x[%.17g,%.17g] y[%.17g,%.17g] is not inside the file's x[%.17g,%.17g] y[%.17g,%.17g]\n",
-                   name, g, bb.xmin, bb.xmax, bb.ymin, bb.ymax, f->xmin, f->xmax, f->ymin, f->ymax);
+      else
+        fprintf(stderr,
+                "  %s rg %d: our box x[%.17g,%.17g] y[%.17g,%.17g] is not inside the file's x[%.17g,%.17g] "
+                "y[%.17g,%.17g]\n",
+                name, g, bb.xmin, bb.xmax, bb.ymin, bb.ymax, f->xmin, f->xmax, f->ymin, f->ymax);
       if (!(xy && z && m) && getenv("GEO_TEST_VERBOSE"))
         fprintf(stderr, "  note %s rg %d: box x[%.17g,%.17g] y[%.17g,%.17g], file x[%.17g,%.17g] y[%.17g,%.17g]\n",
                 name, g, bb.xmin, bb.xmax, bb.ymin, bb.ymax, f->xmin, f->xmax, f->ymin, f->ymax);
@@ -750,8 +790,9 @@ static void check_file(const char *dir, const char *name, int geography, file_re
 static void test_corpus_geometry(void) {
   const char *dir = pqt_testing_dir();
   if (!dir) return;
-  static const char *const files[] = {"geospatial.parquet", "geospatial-with-nan.parquet", "crs-default.parquet",
-                                      "crs-projjson.parquet", "crs-srid.parquet", "crs-arbitrary-value.parquet"};
+  static const char *const files[] = {"geospatial.parquet",  "geospatial-with-nan.parquet",
+                                      "crs-default.parquet", "crs-projjson.parquet",
+                                      "crs-srid.parquet",    "crs-arbitrary-value.parquet"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     file_result res;
     check_file(dir, files[i], 0, &res);
@@ -782,9 +823,11 @@ static void test_corpus_geography(void) {
     file_result res;
     check_file(dir, files[i], 1, &res);
     int with = res.groups - res.no_stats;
-    printf("  %s: %d values, %d/%d row groups with statistics: %d contain ours, %d X within 1e-9 (same wrap), %d Y within 1e-9, "
-           "%d wrap\n",
-           files[i], res.values, with, res.groups, res.stats_cover, res.x_equal, res.y_close, res.wrapped);
+    printf(
+        "  %s: %d values, %d/%d row groups with statistics: %d contain ours, %d X within 1e-9 (same wrap), %d Y within "
+        "1e-9, "
+        "%d wrap\n",
+        files[i], res.values, with, res.groups, res.stats_cover, res.x_equal, res.y_close, res.wrapped);
     CHECK(res.values > 0);
     CHECK_EQ_INT(res.stats_cover, with);
     if (i == 0) CHECK(res.x_equal == with && res.y_close == with);
@@ -836,7 +879,7 @@ static void test_fuzz_seeds_replay(void) {
   }
 }
 
-RUN_TESTS("geo", TEST_CASE(test_fuzz_seeds_replay), TEST_CASE(test_hex_vectors), TEST_CASE(test_every_type_dims_order), TEST_CASE(test_wkt_round_trips),
-          TEST_CASE(test_wkt_errors), TEST_CASE(test_wkb_errors), TEST_CASE(test_bbox_rules),
-          TEST_CASE(test_bbox_intersects), TEST_CASE(test_property_random), TEST_CASE(test_corpus_geometry),
-          TEST_CASE(test_corpus_geography))
+RUN_TESTS("geo", TEST_CASE(test_fuzz_seeds_replay), TEST_CASE(test_hex_vectors), TEST_CASE(test_every_type_dims_order),
+          TEST_CASE(test_wkt_round_trips), TEST_CASE(test_wkt_errors), TEST_CASE(test_wkb_errors),
+          TEST_CASE(test_bbox_rules), TEST_CASE(test_bbox_intersects), TEST_CASE(test_property_random),
+          TEST_CASE(test_corpus_geometry), TEST_CASE(test_corpus_geography))

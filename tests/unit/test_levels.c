@@ -20,8 +20,8 @@ typedef struct col {
   int64_t *off[MAXN];
   int64_t n_slots[MAXN];
   bool strings;
-  int64_t *ivals;  /* leaf slots, int mode */
-  int64_t *soff;   /* leaf slots + 1, string mode */
+  int64_t *ivals; /* leaf slots, int mode */
+  int64_t *soff;  /* leaf slots + 1, string mode */
   char *sdata;
 } col;
 
@@ -44,9 +44,8 @@ static void col_free(col *c) {
 
 /* Assemble levels (+ dense values) in batches of at most batch_records
  * records. Returns the pqt_status of the first failing kernel. */
-static pqt_status col_assemble(col *c, const int16_t *def, const int16_t *rep, int64_t n,
-                               const int64_t *dense_i, const char *const *dense_s,
-                               int64_t n_dense, int64_t batch_records, pqt_error *err) {
+static pqt_status col_assemble(col *c, const int16_t *def, const int16_t *rep, int64_t n, const int64_t *dense_i,
+                               const char *const *dense_s, int64_t n_dense, int64_t batch_records, pqt_error *err) {
   int64_t cap = n + 1;
   for (int k = 0; k < c->n; k++) {
     c->valid[k] = calloc((size_t)cap / 8 + 2, 1);
@@ -78,32 +77,34 @@ static pqt_status col_assemble(col *c, const int16_t *def, const int16_t *rep, i
     const int16_t *r = rep ? rep + pos : NULL;
     const int16_t *d = def ? def + pos : NULL;
     pqt_levels_find_records(r, n - pos, batch_records, true, &ne, &nr);
-    if (ne <= 0) { st = PQT_EINVAL; break; }
+    if (ne <= 0) {
+      st = PQT_EINVAL;
+      break;
+    }
     st = pqt_levels_validate(d, r, ne, c->max_def, c->max_rep, c->rdef, &prev_def, err);
     if (st) break;
     for (int k = 0; k < c->n && st == PQT_OK; k++) {
       int64_t ns = 0, nulls = 0, s0 = c->n_slots[k];
       if (c->ln[k].kind == PQT_LEVEL_LIST) {
-        st = pqt_levels_to_list64(d, r, ne, c->info[k], c->off[k] + s0, c->valid[k], s0,
-                                  cap - s0, &ns, &nulls, err);
+        st = pqt_levels_to_list64(d, r, ne, c->info[k], c->off[k] + s0, c->valid[k], s0, cap - s0, &ns, &nulls, err);
       } else if (!r && k == leaf && d) {
         st = pqt_levels_def_to_bitmap(d, ne, c->max_def, c->valid[k], s0, &nulls, err);
         ns = ne;
       } else {
-        st = pqt_levels_to_struct_bitmap(d, r, ne, c->info[k], c->valid[k], s0, cap - s0, &ns,
-                                         &nulls, err);
+        st = pqt_levels_to_struct_bitmap(d, r, ne, c->info[k], c->valid[k], s0, cap - s0, &ns, &nulls, err);
       }
       if (st) break;
       c->n_slots[k] += ns;
       if (k == leaf) {
         int64_t nv = ns - nulls;
-        if (vpos + nv > n_dense) { st = PQT_ECORRUPT; break; }
-        if (c->strings)
-          st = pqt_levels_spread_offsets64(c->soff + s0, dense_off + vpos, nv, c->valid[k], s0,
-                                           ns, err);
+        if (vpos + nv > n_dense) {
+          st = PQT_ECORRUPT;
+          break;
+        }
+        if (c->strings) st = pqt_levels_spread_offsets64(c->soff + s0, dense_off + vpos, nv, c->valid[k], s0, ns, err);
         else
-          st = pqt_levels_spread_fixed((uint8_t *)(c->ivals + s0), (const uint8_t *)(dense_i + vpos),
-                                       nv, 8, c->valid[k], s0, ns, err);
+          st = pqt_levels_spread_fixed((uint8_t *)(c->ivals + s0), (const uint8_t *)(dense_i + vpos), nv, 8,
+                                       c->valid[k], s0, ns, err);
         vpos += nv;
       }
     }
@@ -137,11 +138,8 @@ static void render(const col *c, int k, int64_t i, pqt_buf *b) {
       pqt_buf_printf(b, NULL, "]");
       break;
     default:
-      if (c->strings)
-        pqt_buf_printf(b, NULL, "\"%.*s\"", (int)(c->soff[i + 1] - c->soff[i]),
-                       c->sdata + c->soff[i]);
-      else
-        pqt_buf_printf(b, NULL, "%lld", (long long)c->ivals[i]);
+      if (c->strings) pqt_buf_printf(b, NULL, "\"%.*s\"", (int)(c->soff[i + 1] - c->soff[i]), c->sdata + c->soff[i]);
+      else pqt_buf_printf(b, NULL, "%lld", (long long)c->ivals[i]);
   }
 }
 
@@ -160,9 +158,9 @@ static char *render_all(const col *c) {
 }
 
 /* Assemble in several batch sizes; every result must equal `expect`. */
-static void check_assembles(const pqt_level_node *ln, int32_t n_nodes, const int16_t *def,
-                            const int16_t *rep, int64_t n, const int64_t *dense_i,
-                            const char *const *dense_s, int64_t n_dense, const char *expect) {
+static void check_assembles(const pqt_level_node *ln, int32_t n_nodes, const int16_t *def, const int16_t *rep,
+                            int64_t n, const int64_t *dense_i, const char *const *dense_s, int64_t n_dense,
+                            const char *expect) {
   static const int64_t batches[] = {1, 2, 3, 1000};
   for (size_t bi = 0; bi < sizeof batches / sizeof batches[0]; bi++) {
     col c;
@@ -174,8 +172,7 @@ static void check_assembles(const pqt_level_node *ln, int32_t n_nodes, const int
     CHECK_MSG(st == PQT_OK, "status %d: %s", st, e.message);
     if (st == PQT_OK) {
       char *got = render_all(&c);
-      CHECK_MSG(strcmp(got, expect) == 0, "batch %lld\n   got  %s\n   want %s",
-                (long long)batches[bi], got, expect);
+      CHECK_MSG(strcmp(got, expect) == 0, "batch %lld\n   got  %s\n   want %s", (long long)batches[bi], got, expect);
       free(got);
     }
     col_free(&c);
@@ -191,8 +188,8 @@ typedef struct shredded {
   int64_t def_hist[MAXN * 2], rep_hist[MAXN];
 } shredded;
 
-static pqt_status shred_all(const pqt_shred_node *nodes, int32_t n, int64_t start, int64_t len,
-                            shredded *s, pqt_error *err) {
+static pqt_status shred_all(const pqt_shred_node *nodes, int32_t n, int64_t start, int64_t len, shredded *s,
+                            pqt_error *err) {
   memset(s, 0, sizeof *s);
   pqt_shred_out o;
   memset(&o, 0, sizeof o);
@@ -228,9 +225,12 @@ static void check_levels(const int16_t *got, const int16_t *want, int64_t n, con
     CHECK_MSG(got[i] == want[i], "%s[%lld] = %d, want %d", what, (long long)i, got[i], want[i]);
 }
 
-#define L_STRUCT(nl) {PQT_LEVEL_STRUCT, nl}
-#define L_LIST(nl) {PQT_LEVEL_LIST, nl}
-#define L_LEAF(nl) {PQT_LEVEL_LEAF, nl}
+#define L_STRUCT(nl) \
+  { PQT_LEVEL_STRUCT, nl }
+#define L_LIST(nl) \
+  { PQT_LEVEL_LIST, nl }
+#define L_LEAF(nl) \
+  { PQT_LEVEL_LEAF, nl }
 
 /* ---- path infos -------------------------------------------------------- */
 
@@ -253,8 +253,7 @@ static void test_path_info(void) {
   CHECK(in[5].def_level == 4 && in[5].rep_level == 2 && in[5].repeated_ancestor_def_level == 4);
 
   /* Physical -> logical. */
-  const uint8_t rep4[] = {PQT_LEVEL_OPTIONAL, PQT_LEVEL_REPEATED, PQT_LEVEL_OPTIONAL,
-                          PQT_LEVEL_REPEATED};
+  const uint8_t rep4[] = {PQT_LEVEL_OPTIONAL, PQT_LEVEL_REPEATED, PQT_LEVEL_OPTIONAL, PQT_LEVEL_REPEATED};
   pqt_level_node out[8];
   int32_t phys[8], nn = 0;
   CHECK_OK(pqt_levels_path_from_schema(rep4, NULL, 4, out, phys, &nn, NULL));
@@ -331,29 +330,24 @@ static void test_dremel_paper(void) {
   const int16_t url_d[] = {2, 2, 1, 2}, url_r[] = {0, 1, 1, 0};
   {
     const char *v[] = {"en-us", "en", "en-gb"};
-    check_assembles(code, 5, code_d, code_r, 5, NULL, v, 3,
-                    "[{[{\"en-us\"},{\"en\"}]},{[]},{[{\"en-gb\"}]}]|[{[]}]");
+    check_assembles(code, 5, code_d, code_r, 5, NULL, v, 3, "[{[{\"en-us\"},{\"en\"}]},{[]},{[{\"en-gb\"}]}]|[{[]}]");
   }
   {
     const char *v[] = {"us", "gb"};
-    check_assembles(country, 5, ctry_d, ctry_r, 5, NULL, v, 2,
-                    "[{[{\"us\"},{null}]},{[]},{[{\"gb\"}]}]|[{[]}]");
+    check_assembles(country, 5, ctry_d, ctry_r, 5, NULL, v, 2, "[{[{\"us\"},{null}]},{[]},{[{\"gb\"}]}]|[{[]}]");
   }
   {
     const char *v[] = {"http://A", "http://B", "http://C"};
-    check_assembles(url, 3, url_d, url_r, 4, NULL, v, 3,
-                    "[{\"http://A\"},{\"http://B\"},{null}]|[{\"http://C\"}]");
+    check_assembles(url, 3, url_d, url_r, 4, NULL, v, 3, "[{\"http://A\"},{\"http://B\"},{null}]|[{\"http://C\"}]");
   }
   /* And shred the same two records back into the paper's levels. */
-  const int64_t name_off[] = {0, 3, 4};          /* r1: 3 Names, r2: 1 */
-  const int64_t lang_off[] = {0, 2, 2, 3, 3};    /* per Name: languages */
-  const uint8_t country_valid[] = {0x5};         /* us, null, gb */
-  const uint8_t url_valid[] = {0xB};             /* A, B, null, C */
+  const int64_t name_off[] = {0, 3, 4};       /* r1: 3 Names, r2: 1 */
+  const int64_t lang_off[] = {0, 2, 2, 3, 3}; /* per Name: languages */
+  const uint8_t country_valid[] = {0x5};      /* us, null, gb */
+  const uint8_t url_valid[] = {0xB};          /* A, B, null, C */
   pqt_shred_node sn[5] = {
-      {PQT_LEVEL_LIST, 0, NULL, NULL, name_off, 0, 2},
-      {PQT_LEVEL_STRUCT, 0, NULL, NULL, NULL, 0, 4},
-      {PQT_LEVEL_LIST, 0, NULL, NULL, lang_off, 0, 4},
-      {PQT_LEVEL_STRUCT, 0, NULL, NULL, NULL, 0, 3},
+      {PQT_LEVEL_LIST, 0, NULL, NULL, name_off, 0, 2}, {PQT_LEVEL_STRUCT, 0, NULL, NULL, NULL, 0, 4},
+      {PQT_LEVEL_LIST, 0, NULL, NULL, lang_off, 0, 4}, {PQT_LEVEL_STRUCT, 0, NULL, NULL, NULL, 0, 3},
       {PQT_LEVEL_LEAF, 0, NULL, NULL, NULL, 0, 3},
   };
   shredded s;
@@ -392,8 +386,7 @@ static void test_dremel_paper(void) {
 static void test_seed004(void) {
   /* nest.nest: D 2,2,1 R 0 */
   const uint8_t p1_rep[] = {PQT_LEVEL_OPTIONAL, PQT_LEVEL_OPTIONAL};
-  const uint8_t p2_rep[] = {PQT_LEVEL_OPTIONAL, PQT_LEVEL_REPEATED, PQT_LEVEL_OPTIONAL,
-                            PQT_LEVEL_REPEATED};
+  const uint8_t p2_rep[] = {PQT_LEVEL_OPTIONAL, PQT_LEVEL_REPEATED, PQT_LEVEL_OPTIONAL, PQT_LEVEL_REPEATED};
   pqt_level_node ln1[4], ln2[8];
   int32_t n1, n2;
   CHECK_OK(pqt_levels_path_from_schema(p1_rep, NULL, 2, ln1, NULL, &n1, NULL));
@@ -446,12 +439,9 @@ static void test_seed004(void) {
   const int64_t rep1_off[] = {0, 2, 3, 3};
   const int64_t rep2_off[] = {0, 3, 5, 6};
   pqt_shred_node sn[6] = {
-      {PQT_LEVEL_STRUCT, 1, NULL, NULL, NULL, 0, 3},
-      {PQT_LEVEL_LIST, 0, NULL, NULL, rep1_off, 0, 3},
-      {PQT_LEVEL_STRUCT, 0, NULL, NULL, NULL, 0, 3},
-      {PQT_LEVEL_STRUCT, 1, NULL, NULL, NULL, 0, 3},
-      {PQT_LEVEL_LIST, 0, NULL, NULL, rep2_off, 0, 3},
-      {PQT_LEVEL_LEAF, 0, NULL, NULL, NULL, 0, 6},
+      {PQT_LEVEL_STRUCT, 1, NULL, NULL, NULL, 0, 3},   {PQT_LEVEL_LIST, 0, NULL, NULL, rep1_off, 0, 3},
+      {PQT_LEVEL_STRUCT, 0, NULL, NULL, NULL, 0, 3},   {PQT_LEVEL_STRUCT, 1, NULL, NULL, NULL, 0, 3},
+      {PQT_LEVEL_LIST, 0, NULL, NULL, rep2_off, 0, 3}, {PQT_LEVEL_LEAF, 0, NULL, NULL, NULL, 0, 6},
   };
   shredded s;
   CHECK_OK(shred_all(sn, 6, 0, 3, &s, NULL));
@@ -496,8 +486,7 @@ static void test_list_null_empty_nullelem(void) {
   /* Shred back. */
   const int32_t soff[] = {0, 0, 0, 1, 3};
   const uint8_t lvalid[] = {0xE}, evalid[] = {0x6};
-  pqt_shred_node sn[2] = {{PQT_LEVEL_LIST, 1, lvalid, soff, NULL, 0, 4},
-                          {PQT_LEVEL_LEAF, 1, evalid, NULL, NULL, 0, 3}};
+  pqt_shred_node sn[2] = {{PQT_LEVEL_LIST, 1, lvalid, soff, NULL, 0, 4}, {PQT_LEVEL_LEAF, 1, evalid, NULL, NULL, 0, 3}};
   shredded s;
   CHECK_OK(shred_all(sn, 2, 0, 4, &s, NULL));
   CHECK_EQ_INT(s.n_levels, 5);
@@ -574,10 +563,8 @@ static void test_list_of_struct_with_list(void) {
   pqt_level_node la[] = {L_LIST(1), L_STRUCT(1), L_LEAF(1)};
   pqt_level_node lb[] = {L_LIST(1), L_STRUCT(1), L_LIST(1), L_LEAF(1)};
   const int64_t adense[] = {1, 4, 5}, bdense[] = {10, 11};
-  check_assembles(la, 3, sa.def, sa.rep, sa.n_levels, adense, NULL, 3,
-                  "[{1},null,{null},{4}]|null|[{5}]");
-  check_assembles(lb, 4, sb.def, sb.rep, sb.n_levels, bdense, NULL, 2,
-                  "[{[10,11]},null,{null},{[]}]|null|[{[null]}]");
+  check_assembles(la, 3, sa.def, sa.rep, sa.n_levels, adense, NULL, 3, "[{1},null,{null},{4}]|null|[{5}]");
+  check_assembles(lb, 4, sb.def, sb.rep, sb.n_levels, bdense, NULL, 2, "[{[10,11]},null,{null},{[]}]|null|[{[null]}]");
   shredded_free(&sa);
   shredded_free(&sb);
 }
@@ -711,7 +698,10 @@ static void test_def_to_bitmap(void) {
     for (int64_t i = 0; i < n; i++) {
       int64_t p = off + i;
       if (d[i] == maxd) ref[p >> 3] |= (uint8_t)(1u << (p & 7));
-      else { ref[p >> 3] &= (uint8_t)~(1u << (p & 7)); want_nulls++; }
+      else {
+        ref[p >> 3] &= (uint8_t) ~(1u << (p & 7));
+        want_nulls++;
+      }
     }
     int64_t nulls = -1;
     CHECK_OK(pqt_levels_def_to_bitmap(d, n, maxd, bm, off, &nulls, NULL));
@@ -750,8 +740,7 @@ static void test_spread(void) {
   CHECK_OK(pqt_levels_spread_fixed((uint8_t *)out, (const uint8_t *)dense, 5, 4, valid, 0, 9, NULL));
   for (int i = 0; i < 9; i++) CHECK_EQ_INT(out[i], want[i]);
   /* Count mismatch. */
-  CHECK_EQ_INT(pqt_levels_spread_fixed((uint8_t *)out, (const uint8_t *)dense, 4, 4, valid, 0, 9, NULL),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_spread_fixed((uint8_t *)out, (const uint8_t *)dense, 4, 4, valid, 0, 9, NULL), PQT_ECORRUPT);
   /* Offsets, in place: values "a","bb","","ccc","d". */
   int64_t offs[10] = {0, 1, 3, 3, 6, 7};
   CHECK_OK(pqt_levels_spread_offsets64(offs, offs, 5, valid, 0, 9, NULL));
@@ -854,32 +843,25 @@ static void test_malformed(void) {
   int64_t off[3] = {0, -5, -5};
   uint8_t vb[1] = {0};
   int64_t ns, nulls;
-  CHECK_EQ_INT(pqt_levels_to_list64(d, r, 4, li[0], off, vb, 0, 2, &ns, &nulls, NULL),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_list64(d, r, 4, li[0], off, vb, 0, 2, &ns, &nulls, NULL), PQT_ECORRUPT);
   const int16_t rc[] = {1, 0};
-  CHECK_EQ_INT(pqt_levels_to_list64(d, rc, 2, li[0], off, vb, 0, 2, &ns, &nulls, NULL),
-               PQT_ECORRUPT);
-  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, rc, 2, li[1], vb, 0, 2, &ns, &nulls, NULL),
-               PQT_ECORRUPT);
-  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, r, 4, li[1], vb, 0, 3, &ns, &nulls, NULL),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_list64(d, rc, 2, li[0], off, vb, 0, 2, &ns, &nulls, NULL), PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, rc, 2, li[1], vb, 0, 2, &ns, &nulls, NULL), PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, r, 4, li[1], vb, 0, 3, &ns, &nulls, NULL), PQT_ECORRUPT);
   CHECK_OK(pqt_levels_to_struct_bitmap(d, r, 4, li[1], vb, 0, 4, &ns, &nulls, NULL));
   CHECK_EQ_INT(ns, 4);
   /* The no-repetition fast path checks capacity and rejects negative levels. */
   pqt_level_info flat = {1, 0, 0};
   const int16_t dneg[] = {1, 0, -3, 1};
-  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(dneg, NULL, 4, flat, vb, 0, 4, &ns, &nulls, NULL),
-               PQT_ECORRUPT);
-  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, NULL, 4, flat, vb, 0, 3, &ns, &nulls, NULL),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(dneg, NULL, 4, flat, vb, 0, 4, &ns, &nulls, NULL), PQT_ECORRUPT);
+  CHECK_EQ_INT(pqt_levels_to_struct_bitmap(d, NULL, 4, flat, vb, 0, 3, &ns, &nulls, NULL), PQT_ECORRUPT);
   const int16_t dflat[] = {1, 0, 2, 1};
   vb[0] = 0xF0;
   CHECK_OK(pqt_levels_to_struct_bitmap(dflat, NULL, 4, flat, vb, 0, 4, &ns, &nulls, NULL));
   CHECK(ns == 4 && nulls == 1 && vb[0] == 0xFD);
   /* int32 overflow is a limit, not a crash. */
   int32_t o32[3] = {INT32_MAX - 1, 0, 0};
-  CHECK_EQ_INT(pqt_levels_to_list32(d, r, 4, li[0], o32, NULL, 0, 3, &ns, &nulls, NULL),
-               PQT_ELIMIT);
+  CHECK_EQ_INT(pqt_levels_to_list32(d, r, 4, li[0], o32, NULL, 0, 3, &ns, &nulls, NULL), PQT_ELIMIT);
   /* Garbage levels (unvalidated) stay in bounds and keep the element count
    * equal to the element node's slot count. */
   rng_state = 12345;
@@ -901,8 +883,7 @@ static void test_malformed(void) {
 
   /* Shredding: malformed arrays are EINVAL, capacities are respected. */
   const int32_t bad_off[] = {0, 3, 1};
-  pqt_shred_node sn[2] = {{PQT_LEVEL_LIST, 1, NULL, bad_off, NULL, 0, 2},
-                          {PQT_LEVEL_LEAF, 1, NULL, NULL, NULL, 0, 3}};
+  pqt_shred_node sn[2] = {{PQT_LEVEL_LIST, 1, NULL, bad_off, NULL, 0, 2}, {PQT_LEVEL_LEAF, 1, NULL, NULL, NULL, 0, 3}};
   pqt_shred_out o;
   memset(&o, 0, sizeof o);
   CHECK_EQ_INT(pqt_levels_shred(sn, 2, 0, 2, &o, NULL), PQT_EINVAL);
@@ -971,8 +952,7 @@ static void test_spread_random(void) {
     memcpy(out, dense, (size_t)nv * (size_t)w);
     CHECK_OK(pqt_levels_spread_fixed(out, out, nv, w, valid, off, n_slots, NULL));
     CHECK_MSG(memcmp(out, want, bytes) == 0, "in place: w %d n %lld", w, (long long)n_slots);
-    if (n_slots > 0)
-      CHECK(pqt_levels_spread_fixed(out, dense, nv + 1, w, valid, off, n_slots, NULL) == PQT_ECORRUPT);
+    if (n_slots > 0) CHECK(pqt_levels_spread_fixed(out, dense, nv + 1, w, valid, off, n_slots, NULL) == PQT_ECORRUPT);
     free(valid);
     free(dense);
     free(want);
@@ -1024,8 +1004,7 @@ static void test_random_round_trip(void) {
     int null_pct = (int)rndn(50);
     for (int32_t k = 0; k < n_nodes; k++) {
       pqt_shred_node *nd = &rn[k].sn;
-      nd->kind = k == n_nodes - 1 ? PQT_LEVEL_LEAF
-                                  : (rndn(2) ? PQT_LEVEL_LIST : PQT_LEVEL_STRUCT);
+      nd->kind = k == n_nodes - 1 ? PQT_LEVEL_LEAF : (rndn(2) ? PQT_LEVEL_LIST : PQT_LEVEL_STRUCT);
       nd->nullable = (uint8_t)rndn(2);
       nd->offset = rndn(4);
       nd->length = logical_len;
@@ -1035,15 +1014,14 @@ static void test_random_round_trip(void) {
         for (int64_t p = 0; p < phys; p++) {
           bool v = !nd->nullable || (int)rndn(100) >= null_pct;
           if (v) rn[k].validity[p >> 3] |= (uint8_t)(1u << (p & 7));
-          else rn[k].validity[p >> 3] &= (uint8_t)~(1u << (p & 7));
+          else rn[k].validity[p >> 3] &= (uint8_t) ~(1u << (p & 7));
         }
         nd->validity = rn[k].validity;
       }
       if (nd->kind == PQT_LEVEL_LIST) {
         rn[k].offsets = malloc((size_t)(phys + 1) * sizeof(int64_t));
         rn[k].offsets[0] = rndn(3);
-        for (int64_t p = 0; p < phys; p++)
-          rn[k].offsets[p + 1] = rn[k].offsets[p] + (rndn(4) == 0 ? 0 : rndn(4));
+        for (int64_t p = 0; p < phys; p++) rn[k].offsets[p + 1] = rn[k].offsets[p] + (rndn(4) == 0 ? 0 : rndn(4));
         nd->offsets64 = rn[k].offsets;
         logical_len = rn[k].offsets[phys] + rndn(2);
       } else if (nd->kind == PQT_LEVEL_STRUCT) {
@@ -1087,8 +1065,8 @@ static void test_random_round_trip(void) {
       CHECK_EQ_INT(sum, s.n_levels);
       CHECK_EQ_INT(pqt_levels_count_records(c0.max_rep ? s.rep : NULL, s.n_levels), len);
       col_free(&c0);
-      check_assembles(ln, n_nodes, s.def, c0.max_rep ? s.rep : NULL, s.n_levels, dense, NULL,
-                      s.n_values, (char *)b.data);
+      check_assembles(ln, n_nodes, s.def, c0.max_rep ? s.rep : NULL, s.n_levels, dense, NULL, s.n_values,
+                      (char *)b.data);
       pqt_buf_free(&b);
       free(dense);
       shredded_free(&s);
@@ -1101,10 +1079,9 @@ static void test_random_round_trip(void) {
   }
 }
 
-RUN_TESTS("levels", TEST_CASE(test_path_info), TEST_CASE(test_dremel_paper),
-          TEST_CASE(test_seed004), TEST_CASE(test_list_null_empty_nullelem),
-          TEST_CASE(test_list_of_list), TEST_CASE(test_list_of_struct_with_list),
-          TEST_CASE(test_map_with_null_values), TEST_CASE(test_struct_shapes),
-          TEST_CASE(test_legacy_lists), TEST_CASE(test_def_to_bitmap), TEST_CASE(test_spread), TEST_CASE(test_spread_random),
-          TEST_CASE(test_records), TEST_CASE(test_malformed),
+RUN_TESTS("levels", TEST_CASE(test_path_info), TEST_CASE(test_dremel_paper), TEST_CASE(test_seed004),
+          TEST_CASE(test_list_null_empty_nullelem), TEST_CASE(test_list_of_list),
+          TEST_CASE(test_list_of_struct_with_list), TEST_CASE(test_map_with_null_values), TEST_CASE(test_struct_shapes),
+          TEST_CASE(test_legacy_lists), TEST_CASE(test_def_to_bitmap), TEST_CASE(test_spread),
+          TEST_CASE(test_spread_random), TEST_CASE(test_records), TEST_CASE(test_malformed),
           TEST_CASE(test_random_round_trip))

@@ -18,10 +18,9 @@ static uint32_t rnd(uint32_t m) {
   return m ? (uint32_t)(rng_state % m) : 0;
 }
 
-#define MAXL 1200
+#define MAXL  1200
 #define N_ISA 3
-static const pqt_levels_isa isas[N_ISA] = {PQT_LEVELS_ISA_SCALAR, PQT_LEVELS_ISA_BASE,
-                                           PQT_LEVELS_ISA_BMI2};
+static const pqt_levels_isa isas[N_ISA] = {PQT_LEVELS_ISA_SCALAR, PQT_LEVELS_ISA_BASE, PQT_LEVELS_ISA_BMI2};
 
 typedef struct stream {
   int16_t def[MAXL], rep[MAXL];
@@ -115,16 +114,12 @@ typedef struct result {
 static void check_same(const result *r, int isa, const char *what, int iter) {
   const result *x = &r[0], *y = &r[isa];
   CHECK_MSG(x->st == y->st, "%s iter %d isa %d: status %d vs %d", what, iter, isa, x->st, y->st);
-  CHECK_MSG(strcmp(x->msg, y->msg) == 0, "%s iter %d isa %d: '%s' vs '%s'", what, iter, isa,
-            x->msg, y->msg);
+  CHECK_MSG(strcmp(x->msg, y->msg) == 0, "%s iter %d isa %d: '%s' vs '%s'", what, iter, isa, x->msg, y->msg);
   CHECK_MSG(x->a == y->a && x->b == y->b && x->prev == y->prev,
-            "%s iter %d isa %d: outputs %lld/%lld/%d vs %lld/%lld/%d", what, iter, isa,
-            (long long)x->a, (long long)x->b, x->prev, (long long)y->a, (long long)y->b,
-            y->prev);
-  CHECK_MSG(memcmp(x->bits, y->bits, sizeof x->bits) == 0, "%s iter %d isa %d: bitmaps differ",
-            what, iter, isa);
-  CHECK_MSG(memcmp(x->offs, y->offs, sizeof x->offs) == 0, "%s iter %d isa %d: offsets differ",
-            what, iter, isa);
+            "%s iter %d isa %d: outputs %lld/%lld/%d vs %lld/%lld/%d", what, iter, isa, (long long)x->a,
+            (long long)x->b, x->prev, (long long)y->a, (long long)y->b, y->prev);
+  CHECK_MSG(memcmp(x->bits, y->bits, sizeof x->bits) == 0, "%s iter %d isa %d: bitmaps differ", what, iter, isa);
+  CHECK_MSG(memcmp(x->offs, y->offs, sizeof x->offs) == 0, "%s iter %d isa %d: offsets differ", what, iter, isa);
 }
 
 static void prefill(result *r, uint8_t fill) {
@@ -157,8 +152,7 @@ static void test_differential(void) {
       pqt_error e;
       pqt_error_init(&e);
       r->prev = prev0;
-      r->st = pqt_levels_validate_isa(s.def, s.rep, s.n, s.max_def, s.max_rep, s.rd, &r->prev,
-                                      &e, isas[k]);
+      r->st = pqt_levels_validate_isa(s.def, s.rep, s.n, s.max_def, s.max_rep, s.rd, &r->prev, &e, isas[k]);
       snprintf(r->msg, sizeof r->msg, "%s", r->st ? e.message : "");
       if (k) check_same(res, k, "validate", iter);
     }
@@ -173,9 +167,8 @@ static void test_differential(void) {
         pqt_error_init(&e);
         pqt_level_info fl = li;
         if (flat) fl.repeated_ancestor_def_level = (int16_t)(rnd(2) ? 0 : fl.repeated_ancestor_def_level);
-        r->st = pqt_levels_to_struct_bitmap_isa(s.def, flat ? NULL : s.rep, s.n, li,
-                                                with_valid ? r->bits : NULL, voff, cap, &r->a,
-                                                &r->b, &e, isas[k]);
+        r->st = pqt_levels_to_struct_bitmap_isa(s.def, flat ? NULL : s.rep, s.n, li, with_valid ? r->bits : NULL, voff,
+                                                cap, &r->a, &r->b, &e, isas[k]);
         snprintf(r->msg, sizeof r->msg, "%s", r->st ? e.message : "");
         if (k) check_same(res, k, flat ? "struct flat" : "struct rep", iter);
       }
@@ -186,8 +179,7 @@ static void test_differential(void) {
       prefill(r, fill);
       pqt_error e;
       pqt_error_init(&e);
-      r->st = pqt_levels_def_to_bitmap_isa(s.def, s.n, s.max_def, r->bits, voff, &r->b, &e,
-                                           isas[k]);
+      r->st = pqt_levels_def_to_bitmap_isa(s.def, s.n, s.max_def, r->bits, voff, &r->b, &e, isas[k]);
       snprintf(r->msg, sizeof r->msg, "%s", r->st ? e.message : "");
       if (k) check_same(res, k, "def_to_bitmap", iter);
     }
@@ -201,14 +193,13 @@ static void test_differential(void) {
         pqt_error_init(&e);
         if (wide) {
           r->offs[0] = base;
-          r->st = pqt_levels_to_list64_isa(s.def, s.rep, s.n, li, r->offs,
-                                           with_valid ? r->bits : NULL, voff, cap, &r->a, &r->b,
-                                           &e, isas[k]);
+          r->st = pqt_levels_to_list64_isa(s.def, s.rep, s.n, li, r->offs, with_valid ? r->bits : NULL, voff, cap,
+                                           &r->a, &r->b, &e, isas[k]);
         } else {
           int32_t *o = (int32_t *)(void *)r->offs;
           o[0] = (int32_t)base;
-          r->st = pqt_levels_to_list32_isa(s.def, s.rep, s.n, li, o, with_valid ? r->bits : NULL,
-                                           voff, cap, &r->a, &r->b, &e, isas[k]);
+          r->st = pqt_levels_to_list32_isa(s.def, s.rep, s.n, li, o, with_valid ? r->bits : NULL, voff, cap, &r->a,
+                                           &r->b, &e, isas[k]);
         }
         snprintf(r->msg, sizeof r->msg, "%s", r->st ? e.message : "");
         if (k) check_same(res, k, wide ? "list64" : "list32", iter);
@@ -234,8 +225,7 @@ static void test_kernel_boundaries(void) {
       def[pos - 1] = 1; /* the list before is empty: continuation not open */
       int16_t prev = -1;
       pqt_error_init(&e);
-      CHECK_EQ_INT(pqt_levels_validate_isa(def, rep, 256, 3, 1, rd, &prev, &e, isas[isa]),
-                   PQT_ECORRUPT);
+      CHECK_EQ_INT(pqt_levels_validate_isa(def, rep, 256, 3, 1, rd, &prev, &e, isas[isa]), PQT_ECORRUPT);
       char want[32];
       snprintf(want, sizeof want, "entry %d:", pos);
       CHECK_MSG(strstr(e.message, want) != NULL, "isa %d pos %d: %s", isa, pos, e.message);
@@ -244,14 +234,12 @@ static void test_kernel_boundaries(void) {
      * open one passes. */
     for (int i = 0; i < 256; i++) def[i] = 3, rep[i] = 1;
     int16_t prev = 1;
-    CHECK_EQ_INT(pqt_levels_validate_isa(def, rep, 100, 3, 1, rd, &prev, NULL, isas[isa]),
-                 PQT_ECORRUPT);
+    CHECK_EQ_INT(pqt_levels_validate_isa(def, rep, 100, 3, 1, rd, &prev, NULL, isas[isa]), PQT_ECORRUPT);
     prev = 2;
     CHECK_OK(pqt_levels_validate_isa(def, rep, 100, 3, 1, rd, &prev, NULL, isas[isa]));
     CHECK_EQ_INT(prev, 3);
     prev = -1;
-    CHECK_EQ_INT(pqt_levels_validate_isa(def, rep, 100, 3, 1, rd, &prev, NULL, isas[isa]),
-                 PQT_ECORRUPT);
+    CHECK_EQ_INT(pqt_levels_validate_isa(def, rep, 100, 3, 1, rd, &prev, NULL, isas[isa]), PQT_ECORRUPT);
   }
   /* list32: the element count reaches INT32_MAX exactly (ok) or one past
    * it (PQT_ELIMIT), with the block kernel eligible or not. */
@@ -262,13 +250,11 @@ static void test_kernel_boundaries(void) {
     uint8_t bits[1];
     int64_t ns, nulls;
     offs[0] = INT32_MAX - 256;
-    CHECK_OK(pqt_levels_to_list32_isa(def, rep, 256, li, offs, bits, 0, 2, &ns, &nulls, NULL,
-                                      isas[isa]));
+    CHECK_OK(pqt_levels_to_list32_isa(def, rep, 256, li, offs, bits, 0, 2, &ns, &nulls, NULL, isas[isa]));
     CHECK_EQ_INT(ns, 1);
     CHECK_EQ_INT(offs[1], INT32_MAX);
     offs[0] = INT32_MAX - 255;
-    CHECK_EQ_INT(pqt_levels_to_list32_isa(def, rep, 256, li, offs, bits, 0, 2, &ns, &nulls,
-                                          NULL, isas[isa]),
+    CHECK_EQ_INT(pqt_levels_to_list32_isa(def, rep, 256, li, offs, bits, 0, 2, &ns, &nulls, NULL, isas[isa]),
                  PQT_ELIMIT);
     /* a continuation before any slot (entry 0 is no slot: def < rad) */
     pqt_level_info inner = {3, 1, 2};
@@ -276,8 +262,7 @@ static void test_kernel_boundaries(void) {
     def[0] = 1, rep[0] = 0;
     offs[0] = 0;
     pqt_error_init(&e);
-    CHECK_EQ_INT(pqt_levels_to_list32_isa(def, rep, 256, inner, offs, bits, 0, 2, &ns, &nulls,
-                                          &e, isas[isa]),
+    CHECK_EQ_INT(pqt_levels_to_list32_isa(def, rep, 256, inner, offs, bits, 0, 2, &ns, &nulls, &e, isas[isa]),
                  PQT_ECORRUPT);
     CHECK(strstr(e.message, "entry 1 ") != NULL);
   }

@@ -8,7 +8,9 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
-typedef struct counter { size_t live, peak; } counter;
+typedef struct counter {
+  size_t live, peak;
+} counter;
 
 static void *c_realloc(void *ctx, void *p, size_t old_n, size_t new_n) {
   counter *c = ctx;

@@ -135,8 +135,8 @@ static void test_chunk_and_statistics(void) {
   CHECK_OK(pqt_reader_chunk_statistics(r, 0, 6, &s, &e)); /* float_col */
   CHECK_EQ_INT(s.max.kind, PQT_VALUE_DOUBLE);
   CHECK(s.max.f64 == (double)9.9f);
-  CHECK_OK(pqt_reader_chunk_statistics(r, 0, 7, &s, &e)); /* double_col */
-  CHECK(s.max.f64 == 90.89999999999999); /* bits 0x4056B99999999999 */
+  CHECK_OK(pqt_reader_chunk_statistics(r, 0, 7, &s, &e));  /* double_col */
+  CHECK(s.max.f64 == 90.89999999999999);                   /* bits 0x4056B99999999999 */
   CHECK_OK(pqt_reader_chunk_statistics(r, 0, 11, &s, &e)); /* year */
   CHECK_EQ_INT(s.min.i64, 2009);
   CHECK_EQ_INT(s.max.i64, 2010);
@@ -537,9 +537,9 @@ static const char *TYPES_SCHEMA =
 
 typedef struct type_case {
   const char *col;
-  const char *min_text, *max_text;      /* canonical JSON text of the bounds */
-  const char *values[3];                /* the three values as text (parse input) */
-  const char *absent;                   /* a value not in the column */
+  const char *min_text, *max_text; /* canonical JSON text of the bounds */
+  const char *values[3];           /* the three values as text (parse input) */
+  const char *absent;              /* a value not in the column */
 } type_case;
 
 static const type_case TYPE_CASES[] = {
@@ -548,15 +548,22 @@ static const type_case TYPE_CASES[] = {
     {"u64", "1", "18000000000000000000", {"1", "18000000000000000000", "5"}, "6"},
     {"d", "\"1969-12-31\"", "\"2022-01-08\"", {"1970-01-01", "2022-01-08", "1969-12-31"}, "2000-01-01"},
     {"t_ms", "\"00:00:00.000\"", "\"12:34:56.789\"", {"00:00:00.000", "01:00:00", "12:34:56.789"}, "01:00:01"},
-    {"ts_us", "\"1969-12-31T23:59:59.999999Z\"", "\"2023-11-14T22:13:20.123456Z\"",
-     {"1970-01-01T00:00:00Z", "2023-11-14T22:13:20.123456Z", "1969-12-31T23:59:59.999999Z"}, "2000-01-01T00:00:00Z"},
-    {"ts_ns", "\"1970-01-01T00:00:00.000000001\"", "\"1970-01-01T00:00:00.000000005\"",
+    {"ts_us",
+     "\"1969-12-31T23:59:59.999999Z\"",
+     "\"2023-11-14T22:13:20.123456Z\"",
+     {"1970-01-01T00:00:00Z", "2023-11-14T22:13:20.123456Z", "1969-12-31T23:59:59.999999Z"},
+     "2000-01-01T00:00:00Z"},
+    {"ts_ns",
+     "\"1970-01-01T00:00:00.000000001\"",
+     "\"1970-01-01T00:00:00.000000005\"",
      {"1970-01-01T00:00:00.000000005", "1970-01-01T00:00:00.000000001", "1970-01-01T00:00:00.000000003"},
      "1970-01-01T00:00:00.000000002"},
     {"dec32", "\"-1.50\"", "\"123.45\"", {"-1.50", "123.45", "0"}, "1"},
     {"dec_flba", "\"-1.000\"", "\"123456.789\"", {"-1", "123456.789", "0.000"}, "2"},
     {"dec_ba", "\"-0.25\"", "\"9999.99\"", {"1.00", "-0.25", "9999.99"}, "2"},
-    {"id", "\"00010203-0405-0607-0809-0a0b0c0d0e0f\"", "\"ffeeddcc-bbaa-9988-7766-554433221100\"",
+    {"id",
+     "\"00010203-0405-0607-0809-0a0b0c0d0e0f\"",
+     "\"ffeeddcc-bbaa-9988-7766-554433221100\"",
      {"00010203-0405-0607-0809-0a0b0c0d0e0f", "ffeeddcc-bbaa-9988-7766-554433221100",
       "10000000-0000-0000-0000-000000000001"},
      "20000000-0000-0000-0000-000000000002"},
@@ -589,11 +596,11 @@ static pqt_reader *write_types_file(pqt_string *file) {
   uint8_t fl[3 * 16];
   int c = 0;
   pqt_status st = PQT_OK;
-#define W32(a, b, cc)                                                               \
-  i32[0] = (a), i32[1] = (b), i32[2] = (cc);                                         \
+#define W32(a, b, cc)                        \
+  i32[0] = (a), i32[1] = (b), i32[2] = (cc); \
   if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, i32, NULL, 3, &e)
-#define W64(a, b, cc)                                                               \
-  i64[0] = (int64_t)(a), i64[1] = (int64_t)(b), i64[2] = (int64_t)(cc);              \
+#define W64(a, b, cc)                                                   \
+  i64[0] = (int64_t)(a), i64[1] = (int64_t)(b), i64[2] = (int64_t)(cc); \
   if (st == PQT_OK) st = pqt_writer_write_column(w, c++, 3, NULL, NULL, i64, NULL, 3, &e)
   W32(-5, 0, 7);
   W32(1, (int32_t)4000000000u, 2);
@@ -762,7 +769,8 @@ static void test_every_type(void) {
    * keeps the dictionary) as Arrow decimal128, and as typed values */
   pqt_write_options o;
   pqt_write_options_init(&o);
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required fixed_len_byte_array(16) dec (DECIMAL(30,3)); }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message = "message m { required fixed_len_byte_array(16) dec (DECIMAL(30,3)); }"};
   pqt_writer *w;
   uint8_t fl[300 * 16];
   for (int i = 0; i < 300; i++) put_be(fl + 16 * i, 16, i % 3 == 0 ? -1000 : i % 3 == 1 ? 123456789 : 0);
@@ -831,7 +839,8 @@ static void test_source_without_borrow(void) {
   c.data = pqt_test_read_file(g_path, &c.len);
   CHECK(c.data != NULL);
   if (!c.data) return;
-  pqt_io io = {.struct_size = sizeof(pqt_io), .read_at = copy_read, .release = copy_release, .size = c.len, .private_data = &c};
+  pqt_io io = {
+      .struct_size = sizeof(pqt_io), .read_at = copy_read, .release = copy_release, .size = c.len, .private_data = &c};
   pqt_reader *r;
   pqt_error e;
   CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
@@ -841,8 +850,8 @@ static void test_source_without_borrow(void) {
   CHECK_EQ_INT(pi.n_pages, 352);
   bool all = pi.n_pages == 352;
   for (int32_t i = 0; all && i < pi.n_pages; i++)
-    all = bytes_eq(pi.min_values[i].bytes, pi.min_values[i].n_bytes, "0") &&
-          pi.max_values[i].n_bytes == 1 && pi.max_values[i].bytes[0] >= '0' && pi.max_values[i].bytes[0] <= '9';
+    all = bytes_eq(pi.min_values[i].bytes, pi.min_values[i].n_bytes, "0") && pi.max_values[i].n_bytes == 1 &&
+          pi.max_values[i].bytes[0] >= '0' && pi.max_values[i].bytes[0] <= '9';
   CHECK(all);
   pqt_page_index_free(&pi);
   pqt_dictionary d;
@@ -860,7 +869,8 @@ static void test_source_without_borrow(void) {
   c.bytes_read = 0;
   CHECK(c.data != NULL);
   if (!c.data) return;
-  io = (pqt_io){.struct_size = sizeof(pqt_io), .read_at = copy_read, .release = copy_release, .size = c.len, .private_data = &c};
+  io = (pqt_io){
+      .struct_size = sizeof(pqt_io), .read_at = copy_read, .release = copy_release, .size = c.len, .private_data = &c};
   CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
   pqt_chunk_info ci;
   pqt_chunk_info_init(&ci);
@@ -885,11 +895,16 @@ static void test_source_without_borrow(void) {
 
 int main(void) {
   if (!pqt_testing_dir()) return 77;
-  static const pqt_test_case cases[] = {TEST_CASE(test_kv_and_schema),      TEST_CASE(test_chunk_and_statistics),
-                                        TEST_CASE(test_parse_and_format),   TEST_CASE(test_page_index),
-                                        TEST_CASE(test_dictionary),         TEST_CASE(test_bloom),
-                                        TEST_CASE(test_encrypted_without_key), TEST_CASE(test_encrypted_with_keys),
-                                        TEST_CASE(test_geospatial), TEST_CASE(test_every_type),
+  static const pqt_test_case cases[] = {TEST_CASE(test_kv_and_schema),
+                                        TEST_CASE(test_chunk_and_statistics),
+                                        TEST_CASE(test_parse_and_format),
+                                        TEST_CASE(test_page_index),
+                                        TEST_CASE(test_dictionary),
+                                        TEST_CASE(test_bloom),
+                                        TEST_CASE(test_encrypted_without_key),
+                                        TEST_CASE(test_encrypted_with_keys),
+                                        TEST_CASE(test_geospatial),
+                                        TEST_CASE(test_every_type),
                                         TEST_CASE(test_source_without_borrow)};
   return pqt_run_tests("meta_api", cases, sizeof cases / sizeof cases[0]);
 }

@@ -140,12 +140,14 @@ static bool splice_pages(const pqt_string *base, const uint8_t *pages, size_t pl
   pqt_row_group *rg = &ft.md.row_groups.items[0];
   pqt_column_chunk *cc = &rg->columns.items[0];
   pqt_column_metadata *cm = &cc->meta_data;
-  cm->isset &= ~PQT_FIELD_MASK(column_metadata, dictionary_page_offset, statistics, encoding_stats, bloom_filter_offset, bloom_filter_length, size_statistics);
+  cm->isset &= ~PQT_FIELD_MASK(column_metadata, dictionary_page_offset, statistics, encoding_stats, bloom_filter_offset,
+                               bloom_filter_length, size_statistics);
   cm->codec = codec;
   cm->num_values = num_values;
   cm->total_compressed_size = cm->total_uncompressed_size = (int64_t)plen;
   cm->data_page_offset = 4;
-  cc->isset &= ~PQT_FIELD_MASK(column_chunk, offset_index_offset, offset_index_length, column_index_offset, column_index_length);
+  cc->isset &=
+      ~PQT_FIELD_MASK(column_chunk, offset_index_offset, offset_index_length, column_index_offset, column_index_length);
   cc->file_offset = 4;
   rg->total_byte_size = (int64_t)plen;
   rg->total_compressed_size = (int64_t)plen;
@@ -177,7 +179,8 @@ static pqt_page_header v1_header(int32_t num_values, int32_t encoding, int32_t d
   h.data_page_header.encoding = encoding;
   h.data_page_header.definition_level_encoding = def_enc;
   h.data_page_header.repetition_level_encoding = PQT_ENC_RLE;
-  h.data_page_header.isset = PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
+  h.data_page_header.isset =
+      PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
   return h;
 }
 
@@ -228,14 +231,24 @@ static void test_dictionary_page_offset_variants(void) {
   footer ft;
   CHECK(footer_decode(base.data, base.len, &ft));
   pqt_column_metadata *cm = &ft.md.row_groups.items[0].columns.items[0].meta_data;
-  CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset == 4 && cm->data_page_offset > 4);
+  CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset == 4 &&
+        cm->data_page_offset > 4);
   int64_t dict_at = cm->dictionary_page_offset;
   for (int variant = 0; variant < 3 && want; variant++) {
     cm->isset |= PQT_FIELD_MASK(column_metadata, dictionary_page_offset);
     switch (variant) {
-      case 0: cm->dictionary_page_offset = 0; cm->data_page_offset = dict_at; break;
-      case 1: cm->dictionary_page_offset = dict_at; cm->data_page_offset = dict_at; break;
-      default: cm->isset &= ~PQT_FIELD_MASK(column_metadata, dictionary_page_offset); cm->data_page_offset = dict_at; break;
+      case 0:
+        cm->dictionary_page_offset = 0;
+        cm->data_page_offset = dict_at;
+        break;
+      case 1:
+        cm->dictionary_page_offset = dict_at;
+        cm->data_page_offset = dict_at;
+        break;
+      default:
+        cm->isset &= ~PQT_FIELD_MASK(column_metadata, dictionary_page_offset);
+        cm->data_page_offset = dict_at;
+        break;
     }
     pqt_buf f;
     CHECK(assemble((const uint8_t *)base.data, ft.start, &ft.md, &f));
@@ -288,7 +301,9 @@ static void test_row_group_file_offset(void) {
   for (int32_t g = 0; g < ft.md.row_groups.n; g++) {
     pqt_row_group *rg = &ft.md.row_groups.items[g];
     const pqt_column_chunk *cc = &rg->columns.items[0];
-    int64_t start = PQT_HAS_FIELD(&cc->meta_data, column_metadata, dictionary_page_offset) ? cc->meta_data.dictionary_page_offset : cc->meta_data.data_page_offset;
+    int64_t start = PQT_HAS_FIELD(&cc->meta_data, column_metadata, dictionary_page_offset)
+                        ? cc->meta_data.dictionary_page_offset
+                        : cc->meta_data.data_page_offset;
     CHECK(PQT_HAS_FIELD(&cc->meta_data, column_metadata, dictionary_page_offset)); /* dictionary encoded */
     CHECK(PQT_HAS_FIELD(rg, row_group, file_offset));
     CHECK_EQ_INT(rg->file_offset, start);
@@ -440,7 +455,8 @@ static void test_legacy_page_stats_of_binary_not_shown(void) {
   if (r) {
     pqt_test_text t = {0};
     CHECK_OK(pqt_reader_describe_pages(r, NULL, pqt_test_collect, &t, NULL));
-    CHECK_MSG(t.p && !contains(t.p, "min: \"\xc3\xa9\"") && contains(t.p, "stats=[min/max: (legacy, ignored for this sort order)]"),
+    CHECK_MSG(t.p && !contains(t.p, "min: \"\xc3\xa9\"") &&
+                  contains(t.p, "stats=[min/max: (legacy, ignored for this sort order)]"),
               "%s", t.p ? t.p : "");
     free(t.p);
     pqt_reader_close(r);
@@ -464,7 +480,7 @@ static void test_min_value_needs_column_orders(void) {
   pqt_statistics *st = &ft.md.row_groups.items[0].columns.items[0].meta_data.statistics;
   static int32_t high_min = 5;
   st->min_value = bytes_of((const char *)&high_min, 4); /* above the smallest value, 3 */
-  st->isset &= ~PQT_FIELD_MASK(statistics, min);                               /* no legacy min either */
+  st->isset &= ~PQT_FIELD_MASK(statistics, min);        /* no legacy min either */
   for (int with_orders = 1; with_orders >= 0; with_orders--) {
     if (!with_orders) ft.md.isset &= ~PQT_FIELD_MASK(file_metadata, column_orders);
     pqt_buf f;
@@ -473,8 +489,7 @@ static void test_min_value_needs_column_orders(void) {
     char *vt = verify_text(f.data, f.len, &problems);
     if (with_orders)
       CHECK_MSG(problems == 1 && contains(vt, "statistics min_value is above the smallest value"), "%s", vt);
-    else
-      CHECK_MSG(problems == 0, "without column_orders: %s", vt);
+    else CHECK_MSG(problems == 0, "without column_orders: %s", vt);
     free(vt);
     pqt_buf_free(&f);
   }
@@ -517,13 +532,15 @@ static void test_float_statistics_written(void) {
   CHECK(footer_decode(file.data, file.len, &ft));
   const pqt_row_group *rg = &ft.md.row_groups.items[0];
   const pqt_statistics *sd = &rg->columns.items[0].meta_data.statistics;
-  CHECK(PQT_HAS_FIELD(sd, statistics, max_value) && PQT_HAS_FIELD(sd, statistics, min_value) && PQT_HAS_FIELD(sd, statistics, nan_count));
+  CHECK(PQT_HAS_FIELD(sd, statistics, max_value) && PQT_HAS_FIELD(sd, statistics, min_value) &&
+        PQT_HAS_FIELD(sd, statistics, nan_count));
   CHECK(dbl_of(sd->min_value) == 0 && signbit(dbl_of(sd->min_value)) && dbl_of(sd->max_value) == 2.5);
   CHECK_EQ_INT(sd->nan_count, 6);
   const pqt_statistics *sz = &rg->columns.items[1].meta_data.statistics;
   CHECK(signbit(dbl_of(sz->min_value)) && dbl_of(sz->min_value) == 0 && dbl_of(sz->max_value) == 4);
   const pqt_statistics *sn = &rg->columns.items[2].meta_data.statistics;
-  CHECK(!PQT_HAS_FIELD(sn, statistics, max_value) && !PQT_HAS_FIELD(sn, statistics, min_value) && !PQT_HAS_FIELD(sn, statistics, max) && !PQT_HAS_FIELD(sn, statistics, min));
+  CHECK(!PQT_HAS_FIELD(sn, statistics, max_value) && !PQT_HAS_FIELD(sn, statistics, min_value) &&
+        !PQT_HAS_FIELD(sn, statistics, max) && !PQT_HAS_FIELD(sn, statistics, min));
   CHECK(PQT_HAS_FIELD(sn, statistics, nan_count) && sn->nan_count == 8);
   /* column index: page 0 of z holds only zeros: [-0, +0] */
   const pqt_column_chunk *cz = &rg->columns.items[1];
@@ -608,8 +625,10 @@ static void test_unsigned_decimal_int96_statistics_written(void) {
   CHECK(sdec->max_value.len == 4 && memcmp(sdec->max_value.ptr, d + 8, 4) == 0);
   CHECK(!PQT_HAS_FIELD(sdec, statistics, max) && !PQT_HAS_FIELD(sdec, statistics, min));
   const pqt_statistics *st = &rg->columns.items[2].meta_data.statistics;
-  CHECK(!PQT_HAS_FIELD(st, statistics, max_value) && !PQT_HAS_FIELD(st, statistics, min_value) && !PQT_HAS_FIELD(st, statistics, max) && !PQT_HAS_FIELD(st, statistics, min));
-  CHECK(!PQT_HAS_FIELD(&rg->columns.items[2], column_chunk, column_index_offset)); /* no column index without an order */
+  CHECK(!PQT_HAS_FIELD(st, statistics, max_value) && !PQT_HAS_FIELD(st, statistics, min_value) &&
+        !PQT_HAS_FIELD(st, statistics, max) && !PQT_HAS_FIELD(st, statistics, min));
+  CHECK(
+      !PQT_HAS_FIELD(&rg->columns.items[2], column_chunk, column_index_offset)); /* no column index without an order */
   /* column_orders: TYPE_ORDER for the ordered columns */
   CHECK(ft.md.column_orders.n == 3 && ft.md.column_orders.items[0].isset == (1u << PQT_ORDER_TYPE));
   footer_free(&ft);
@@ -754,8 +773,9 @@ static void test_map_duplicate_keys_kept(void) {
   CHECK_OK(pqt_writer_write_column(w, 1, 3, vd, vr, vv, NULL, 2, NULL));
   CHECK_OK(pqt_writer_close(w, NULL));
   char *rows = cat(file.data, file.len);
-  CHECK_MSG(rows && strcmp(rows, "{\"mp\":[{\"key\":\"a\",\"value\":1},{\"key\":\"b\",\"value\":2},"
-                                 "{\"key\":\"a\",\"value\":null}]}\n") == 0,
+  CHECK_MSG(rows && strcmp(rows,
+                           "{\"mp\":[{\"key\":\"a\",\"value\":1},{\"key\":\"b\",\"value\":2},"
+                           "{\"key\":\"a\",\"value\":null}]}\n") == 0,
             "%s", rows ? rows : "");
   free(rows);
   /* the Arrow map keeps all three entries */
@@ -792,8 +812,10 @@ static void test_int96_layout(void) {
   pqt_string file;
   CHECK(write_one("message m { required int96 t; }", NULL, 2, NULL, NULL, t, NULL, 2, &file));
   char *rows = cat(file.data, file.len);
-  CHECK_MSG(rows && strcmp(rows, "{\"t\":\"1970-01-02T01:02:03.000000123\"}\n{\"t\":\"0001-01-01T00:00:00.000000000\"}\n") == 0,
-            "%s", rows ? rows : "");
+  CHECK_MSG(
+      rows &&
+          strcmp(rows, "{\"t\":\"1970-01-02T01:02:03.000000123\"}\n{\"t\":\"0001-01-01T00:00:00.000000000\"}\n") == 0,
+      "%s", rows ? rows : "");
   free(rows);
   for (int raw = 0; raw < 2; raw++) {
     pqt_read_options ro;
@@ -871,19 +893,29 @@ static void test_converted_types_and_timestamp_coercion(void) {
   CHECK_OK(pqt_writer_close(w, NULL));
   footer ft;
   CHECK(footer_decode(file.data, file.len, &ft));
-  static const struct { const char *name; int32_t ct; } want[] = {
-      {"a", PQT_CT_TIMESTAMP_MILLIS}, {"b", PQT_CT_TIMESTAMP_MICROS}, {"c", -1},   {"d", PQT_CT_DATE},
-      {"u", PQT_CT_UINT_64},          {"s", PQT_CT_UTF8},             {"dec", PQT_CT_DECIMAL}};
+  static const struct {
+    const char *name;
+    int32_t ct;
+  } want[] = {{"a", PQT_CT_TIMESTAMP_MILLIS},
+              {"b", PQT_CT_TIMESTAMP_MICROS},
+              {"c", -1},
+              {"d", PQT_CT_DATE},
+              {"u", PQT_CT_UINT_64},
+              {"s", PQT_CT_UTF8},
+              {"dec", PQT_CT_DECIMAL}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const pqt_schema_element *e = find_elem(&ft.md, want[i].name);
     CHECK(e && PQT_HAS_FIELD(e, schema_element, logical_type));
     if (!e) continue;
     if (want[i].ct < 0) CHECK_MSG(!PQT_HAS_FIELD(e, schema_element, converted_type), "%s", want[i].name);
-    else CHECK_MSG(PQT_HAS_FIELD(e, schema_element, converted_type) && e->converted_type == want[i].ct, "%s: converted type %d", want[i].name,
-                   PQT_HAS_FIELD(e, schema_element, converted_type) ? e->converted_type : -1);
+    else
+      CHECK_MSG(PQT_HAS_FIELD(e, schema_element, converted_type) && e->converted_type == want[i].ct,
+                "%s: converted type %d", want[i].name,
+                PQT_HAS_FIELD(e, schema_element, converted_type) ? e->converted_type : -1);
   }
   const pqt_schema_element *dec = find_elem(&ft.md, "dec");
-  CHECK(dec && PQT_HAS_FIELD(dec, schema_element, scale) && PQT_HAS_FIELD(dec, schema_element, precision) && dec->scale == 3 && dec->precision == 9);
+  CHECK(dec && PQT_HAS_FIELD(dec, schema_element, scale) && PQT_HAS_FIELD(dec, schema_element, precision) &&
+        dec->scale == 3 && dec->precision == 9);
   footer_free(&ft);
   pqt_string_free(&file);
   /* Spark-compatible: ns timestamps become MICROS (values divided), uint64 int64 */
@@ -927,9 +959,9 @@ static void test_converted_types_and_timestamp_coercion(void) {
     if (r) {
       pqt_string st = {0};
       CHECK_OK(pqt_reader_schema_text(r, &st, NULL));
-      CHECK_MSG(contains(st.data, "required int64 c (TIMESTAMP(MICROS,true));") &&
-                    contains(st.data, "required int64 u;"),
-                "%s", st.data);
+      CHECK_MSG(
+          contains(st.data, "required int64 c (TIMESTAMP(MICROS,true));") && contains(st.data, "required int64 u;"),
+          "%s", st.data);
       pqt_string_free(&st);
       CHECK_EQ_INT(r->md.schema.items[3].converted_type, PQT_CT_TIMESTAMP_MICROS);
       pqt_reader_close(r);
@@ -1041,7 +1073,8 @@ static void test_v2_page_quirks(void) {
     d->encoding = PQT_ENC_PLAIN;
     d->definition_levels_byte_length = (int32_t)lv.len;
     d->repetition_levels_byte_length = 0;
-    d->isset = PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding, definition_levels_byte_length, repetition_levels_byte_length);
+    d->isset = PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding,
+                              definition_levels_byte_length, repetition_levels_byte_length);
     if (p == 2) {
       d->is_compressed = false;
       PQT_SET_FIELD(d, data_page_header_v2, is_compressed);
@@ -1057,8 +1090,8 @@ static void test_v2_page_quirks(void) {
   pqt_buf f;
   CHECK(splice_pages(&base, pages.data, pages.len, 6, PQT_CODEC_SNAPPY, &f));
   char *rows = cat(f.data, f.len);
-  CHECK_MSG(rows && strcmp(rows, "{\"x\":1}\n{\"x\":null}\n{\"x\":3}\n{\"x\":null}\n{\"x\":null}\n{\"x\":6}\n") == 0, "%s",
-            rows ? rows : "");
+  CHECK_MSG(rows && strcmp(rows, "{\"x\":1}\n{\"x\":null}\n{\"x\":3}\n{\"x\":null}\n{\"x\":null}\n{\"x\":6}\n") == 0,
+            "%s", rows ? rows : "");
   free(rows);
   int64_t problems = -1;
   char *vt = verify_text(f.data, f.len, &problems);
@@ -1104,8 +1137,9 @@ static void test_v1_bit_packed_and_rle_levels(void) {
   pqt_buf f;
   CHECK(splice_pages(&base, pages.data, pages.len, 8, 0, &f));
   char *rows = cat(f.data, f.len);
-  CHECK_MSG(rows && strcmp(rows, "{\"x\":7}\n{\"x\":null}\n{\"x\":9}\n{\"x\":10}\n{\"x\":null}\n{\"x\":null}\n{\"x\":11}\n"
-                                 "{\"x\":12}\n") == 0,
+  CHECK_MSG(rows && strcmp(rows,
+                           "{\"x\":7}\n{\"x\":null}\n{\"x\":9}\n{\"x\":10}\n{\"x\":null}\n{\"x\":null}\n{\"x\":11}\n"
+                           "{\"x\":12}\n") == 0,
             "%s", rows ? rows : "");
   free(rows);
   pqt_buf_free(&f);
@@ -1347,9 +1381,7 @@ static void index_variants(const pqt_string *fileP, const char *want, const pqt_
     o2.page_locations.items = locs;
     const char *expect = NULL;
     switch (variant) {
-      case 0: /* null_counts absent, then -1 */
-        c2.isset &= ~PQT_FIELD_MASK(column_index, null_counts);
-        break;
+      case 0: /* null_counts absent, then -1 */ c2.isset &= ~PQT_FIELD_MASK(column_index, null_counts); break;
       case 1: /* null_pages says page 3 is all null, its count says 0, its bounds empty */
         np[3] = true;
         mins[3] = (pqt_bytes){(const uint8_t *)"", 0};
@@ -1411,7 +1443,8 @@ static void test_all_null_column_index(void) {
     pqt_arena_reset(&ar);
   }
   const pqt_statistics *st = &cc->meta_data.statistics;
-  CHECK(!PQT_HAS_FIELD(st, statistics, max_value) && !PQT_HAS_FIELD(st, statistics, min_value) && PQT_HAS_FIELD(st, statistics, null_count) && st->null_count == N);
+  CHECK(!PQT_HAS_FIELD(st, statistics, max_value) && !PQT_HAS_FIELD(st, statistics, min_value) &&
+        PQT_HAS_FIELD(st, statistics, null_count) && st->null_count == N);
   int64_t problems = -1;
   char *vt = verify_text(f.data, f.len, &problems);
   CHECK_MSG(problems == 0, "%s", vt ? vt : "");
@@ -1682,9 +1715,10 @@ RUN_TESTS("pitfalls", TEST_CASE(test_dictionary_page_offset_variants), TEST_CASE
           TEST_CASE(test_min_value_needs_column_orders), TEST_CASE(test_float_statistics_written),
           TEST_CASE(test_unsigned_decimal_int96_statistics_written), TEST_CASE(test_legacy_lists_rewritten_three_level),
           TEST_CASE(test_map_duplicate_keys_kept), TEST_CASE(test_int96_layout),
-          TEST_CASE(test_converted_types_and_timestamp_coercion), TEST_CASE(test_delta_byte_array_across_pages_in_a_file),
-          TEST_CASE(test_v2_page_quirks), TEST_CASE(test_v1_bit_packed_and_rle_levels),
-          TEST_CASE(test_record_spanning_v1_pages), TEST_CASE(test_record_spanning_into_a_lost_page), TEST_CASE(test_writer_pages_start_at_records),
-          TEST_CASE(test_inconsistent_page_index), TEST_CASE(test_all_null_column_index), TEST_CASE(test_page_crc), TEST_CASE(test_bloom_filters_written),
-          TEST_CASE(test_binary_truncation_written), TEST_CASE(test_decimal_physical_by_precision),
-          TEST_CASE(test_created_by_well_formed))
+          TEST_CASE(test_converted_types_and_timestamp_coercion),
+          TEST_CASE(test_delta_byte_array_across_pages_in_a_file), TEST_CASE(test_v2_page_quirks),
+          TEST_CASE(test_v1_bit_packed_and_rle_levels), TEST_CASE(test_record_spanning_v1_pages),
+          TEST_CASE(test_record_spanning_into_a_lost_page), TEST_CASE(test_writer_pages_start_at_records),
+          TEST_CASE(test_inconsistent_page_index), TEST_CASE(test_all_null_column_index), TEST_CASE(test_page_crc),
+          TEST_CASE(test_bloom_filters_written), TEST_CASE(test_binary_truncation_written),
+          TEST_CASE(test_decimal_physical_by_precision), TEST_CASE(test_created_by_well_formed))

@@ -14,8 +14,12 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
-
-typedef struct skips { int n; int32_t row_group; int64_t rows; char msg[512]; } skips;
+typedef struct skips {
+  int n;
+  int32_t row_group;
+  int64_t rows;
+  char msg[512];
+} skips;
 static void on_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
   skips *s = ctx;
   s->n++;
@@ -82,7 +86,8 @@ static void test_skip_corrupt_row_group(void) {
  * values read as nulls, every row and every other column survives. */
 static void test_corrupt_page_reads_as_nulls(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional int64 a; required int32 b; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message = "message m { optional int64 a; required int32 b; }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.page_row_limit = 100;
@@ -170,9 +175,11 @@ static bool damage_page(pqt_string *file, const char *col, int rg) { return dama
  * a required column costs the row group. */
 static void test_corrupt_chunk_nulls_its_field(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional group s { optional int32 x; optional binary y (STRING); }"
-                                    " optional group l (LIST) { repeated group list { optional int64 element; } }"
-                                    " required int32 b; }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message =
+                             "message m { optional group s { optional int32 x; optional binary y (STRING); }"
+                             " optional group l (LIST) { repeated group list { optional int64 element; } }"
+                             " required int32 b; }"};
   pqt_writer *w = NULL;
   CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
   if (!w) return;
@@ -251,8 +258,10 @@ static void test_corrupt_chunk_nulls_its_field(void) {
 /* 1000 rows, pages of 100 rows: l a list of i % 4 elements (the third
  * null), b = i (required), s = {x: i (required), y: "y<i>" or null}. */
 static bool write_pages_file(pqt_string *file, int page_version, int page_index) {
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional group l (LIST) { repeated group list { optional int64 element; } }"
-                                    " required int32 b; optional group s { required int32 x; optional binary y (STRING); } }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message =
+                             "message m { optional group l (LIST) { repeated group list { optional int64 element; } }"
+                             " required int32 b; optional group s { required int32 x; optional binary y (STRING); } }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.page_row_limit = 100;
@@ -318,12 +327,12 @@ static void row_text(int i, bool l_null, bool s_null, char *out, size_t cap) {
 typedef struct page_case {
   const char *name;
   int page_version, page_index;
-  const char *col;  /* damaged column */
-  int page;         /* its page */
-  bool header;      /* the header, not the body */
-  int l0, l1;       /* rows where l reads null */
-  int s0, s1;       /* rows where s reads null */
-  int d0, d1;       /* rows left out */
+  const char *col; /* damaged column */
+  int page;        /* its page */
+  bool header;     /* the header, not the body */
+  int l0, l1;      /* rows where l reads null */
+  int s0, s1;      /* rows where s reads null */
+  int d0, d1;      /* rows left out */
 } page_case;
 
 static void test_page_lost_mid_chunk(void) {

@@ -152,15 +152,13 @@ static void test_seed004_mydeep(void) {
   CHECK(s->leaves[1]->bare_repeated);
   CHECK_EQ_INT(s->max_def, 4);
   CHECK_EQ_INT(s->max_rep, 2);
-  pqt_bytes parts[4] = {fx_bytes("nest"), fx_bytes("repeated"), fx_bytes("nest"),
-                        fx_bytes("repeated")};
+  pqt_bytes parts[4] = {fx_bytes("nest"), fx_bytes("repeated"), fx_bytes("nest"), fx_bytes("repeated")};
   CHECK(pqt_schema_find_leaf(s, parts, 4) == s->leaves[1]);
   CHECK(pqt_schema_node_path_equals(s->leaves[1], parts, 4));
   CHECK(!pqt_schema_node_path_equals(s->leaves[0], parts, 4));
   CHECK(!pqt_schema_node_path_equals(s->leaves[1], parts, 3));
   CHECK(pqt_schema_node_path_equals(&s->nodes[3], parts, 2)); /* a group */
-  pqt_bytes wrong[4] = {fx_bytes("nest"), fx_bytes("repeated"), fx_bytes("nest"),
-                        fx_bytes("repeatex")};
+  pqt_bytes wrong[4] = {fx_bytes("nest"), fx_bytes("repeated"), fx_bytes("nest"), fx_bytes("repeatex")};
   CHECK(!pqt_schema_node_path_equals(s->leaves[1], wrong, 4));
   CHECK(pqt_schema_find_leaf(s, wrong, 4) == NULL);
   pqt_arena_reset(&a);
@@ -169,8 +167,7 @@ static void test_seed004_mydeep(void) {
 static void test_root_repetition_ignored_and_empty_schema(void) {
   pqt_arena a;
   pqt_arena_init(&a, NULL);
-  pqt_schema_element e[] = {fx_group("schema", PQT_REPEATED, 1),
-                            fx_leaf("x", PQT_OPTIONAL, PQT_INT32)};
+  pqt_schema_element e[] = {fx_group("schema", PQT_REPEATED, 1), fx_leaf("x", PQT_OPTIONAL, PQT_INT32)};
   pqt_schema *s = build_ok(&a, e, 2);
   if (s) {
     check_leaf(s, 0, "x", 1, 0);
@@ -237,8 +234,8 @@ static void test_list_three_level(void) {
 }
 
 /* One LIST group over the given repeated child subtree; returns the schema. */
-static void check_list_rule(const pqt_schema_element *e, int32_t n, int rule, int elem_index,
-                            int leaf_def, int leaf_rep) {
+static void check_list_rule(const pqt_schema_element *e, int32_t n, int rule, int elem_index, int leaf_def,
+                            int leaf_rep) {
   pqt_arena a;
   pqt_arena_init(&a, NULL);
   pqt_schema *s = build_ok(&a, e, n);
@@ -261,10 +258,9 @@ static void test_list_legacy_rules(void) {
                              fx_leaf("element", PQT_REPEATED, PQT_INT32)};
   check_list_rule(r1, FX_N(r1), 1, 2, 2, 1);
   /* Rule 2: repeated group element { required binary str; required int32 num; } */
-  pqt_schema_element r2[] = {fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST),
-                             fx_group("element", PQT_REPEATED, 2),
-                             fx_ct(fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_CT_UTF8),
-                             fx_leaf("num", PQT_REQUIRED, PQT_INT32)};
+  pqt_schema_element r2[] = {
+      fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST), fx_group("element", PQT_REPEATED, 2),
+      fx_ct(fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_CT_UTF8), fx_leaf("num", PQT_REQUIRED, PQT_INT32)};
   check_list_rule(r2, FX_N(r2), 2, 2, 2, 1);
   /* Rule 3: repeated group array (LIST) { repeated int32 array; } */
   pqt_schema_element r3[] = {fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST),
@@ -286,39 +282,31 @@ static void test_list_legacy_rules(void) {
   }
   /* Rule 4: repeated group array { required binary str; } */
   pqt_schema_element r4[] = {fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST),
-                             fx_group("array", PQT_REPEATED, 1),
-                             fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY)};
+                             fx_group("array", PQT_REPEATED, 1), fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY)};
   check_list_rule(r4, FX_N(r4), 4, 2, 2, 1);
   /* Rule 4: repeated group my_list_tuple { required binary str; } */
   pqt_schema_element r4b[] = {fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST),
-                              fx_group("my_list_tuple", PQT_REPEATED, 1),
-                              fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY)};
+                              fx_group("my_list_tuple", PQT_REPEATED, 1), fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY)};
   check_list_rule(r4b, FX_N(r4b), 4, 2, 2, 1);
   /* "other_tuple" is not this list's tuple name: rule 5. */
   pqt_schema_element r4c[] = {fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST),
-                              fx_group("other_tuple", PQT_REPEATED, 1),
-                              fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY)};
+                              fx_group("other_tuple", PQT_REPEATED, 1), fx_leaf("str", PQT_REQUIRED, PQT_BYTE_ARRAY)};
   check_list_rule(r4c, FX_N(r4c), 5, 3, 2, 1);
   /* Rule 5: repeated group element { optional binary str; } -> element str */
   pqt_schema_element r5[] = {fx_root("s", 1), fx_ct(fx_group("my_list", PQT_OPTIONAL, 1), PQT_CT_LIST),
-                             fx_group("element", PQT_REPEATED, 1),
-                             fx_leaf("str", PQT_OPTIONAL, PQT_BYTE_ARRAY)};
+                             fx_group("element", PQT_REPEATED, 1), fx_leaf("str", PQT_OPTIONAL, PQT_BYTE_ARRAY)};
   check_list_rule(r5, FX_N(r5), 5, 3, 3, 1);
   /* Spark writeLegacyFormat: repeated group bag { optional int32 array; } */
-  pqt_schema_element bag[] = {fx_root("spark_schema", 1),
-                              fx_ct(fx_group("a", PQT_OPTIONAL, 1), PQT_CT_LIST),
-                              fx_group("bag", PQT_REPEATED, 1),
-                              fx_leaf("array", PQT_OPTIONAL, PQT_INT32)};
+  pqt_schema_element bag[] = {fx_root("spark_schema", 1), fx_ct(fx_group("a", PQT_OPTIONAL, 1), PQT_CT_LIST),
+                              fx_group("bag", PQT_REPEATED, 1), fx_leaf("array", PQT_OPTIONAL, PQT_INT32)};
   check_list_rule(bag, FX_N(bag), 5, 3, 3, 1);
   /* Impala: optional group int_array (LIST) { repeated int32 item; } */
-  pqt_schema_element imp[] = {fx_root("schema", 1),
-                              fx_ct(fx_group("int_array", PQT_OPTIONAL, 1), PQT_CT_LIST),
+  pqt_schema_element imp[] = {fx_root("schema", 1), fx_ct(fx_group("int_array", PQT_OPTIONAL, 1), PQT_CT_LIST),
                               fx_leaf("item", PQT_REPEATED, PQT_INT32)};
   check_list_rule(imp, FX_N(imp), 1, 2, 2, 1);
   /* LIST via LogicalType only (no ConvertedType) resolves the same way. */
   pqt_schema_element lt[] = {fx_root("s", 1), fx_lt(fx_group("l", PQT_REQUIRED, 1), PQT_LT_LIST),
-                             fx_group("list", PQT_REPEATED, 1),
-                             fx_leaf("element", PQT_REQUIRED, PQT_INT32)};
+                             fx_group("list", PQT_REPEATED, 1), fx_leaf("element", PQT_REQUIRED, PQT_INT32)};
   check_list_rule(lt, FX_N(lt), 5, 3, 1, 1);
 }
 
@@ -557,10 +545,12 @@ static void test_vector(void) {
 
 static void test_converted_to_logical_table(void) {
   pqt_logical_type lt;
-  struct { int ct; int member; } simple[] = {
-      {PQT_CT_UTF8, PQT_LT_STRING}, {PQT_CT_MAP, PQT_LT_MAP}, {PQT_CT_LIST, PQT_LT_LIST},
-      {PQT_CT_ENUM, PQT_LT_ENUM},   {PQT_CT_DATE, PQT_LT_DATE}, {PQT_CT_JSON, PQT_LT_JSON},
-      {PQT_CT_BSON, PQT_LT_BSON},
+  struct {
+    int ct;
+    int member;
+  } simple[] = {
+      {PQT_CT_UTF8, PQT_LT_STRING}, {PQT_CT_MAP, PQT_LT_MAP},   {PQT_CT_LIST, PQT_LT_LIST}, {PQT_CT_ENUM, PQT_LT_ENUM},
+      {PQT_CT_DATE, PQT_LT_DATE},   {PQT_CT_JSON, PQT_LT_JSON}, {PQT_CT_BSON, PQT_LT_BSON},
   };
   for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++) {
     CHECK(pqt_converted_to_logical(simple[i].ct, false, 0, false, 0, &lt));
@@ -582,7 +572,7 @@ static void test_converted_to_logical_table(void) {
   want = fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_MICROS, false);
   CHECK(!pqt_logical_type_equal(&lt, &want));
   /* Integers: the eight rows. */
-  int cts[] = {PQT_CT_INT_8, PQT_CT_INT_16, PQT_CT_INT_32, PQT_CT_INT_64,
+  int cts[] = {PQT_CT_INT_8,  PQT_CT_INT_16,  PQT_CT_INT_32,  PQT_CT_INT_64,
                PQT_CT_UINT_8, PQT_CT_UINT_16, PQT_CT_UINT_32, PQT_CT_UINT_64};
   for (int i = 0; i < 8; i++) {
     CHECK(pqt_converted_to_logical(cts[i], false, 0, false, 0, &lt));
@@ -607,17 +597,19 @@ static void test_converted_to_logical_table(void) {
 
 static void test_logical_to_converted_table(void) {
   int32_t ct = -1, sc = -1, pr = -1;
-  struct { int member; int ct; } simple[] = {
-      {PQT_LT_STRING, PQT_CT_UTF8}, {PQT_LT_MAP, PQT_CT_MAP}, {PQT_LT_LIST, PQT_CT_LIST},
-      {PQT_LT_ENUM, PQT_CT_ENUM},   {PQT_LT_DATE, PQT_CT_DATE}, {PQT_LT_JSON, PQT_CT_JSON},
-      {PQT_LT_BSON, PQT_CT_BSON},
+  struct {
+    int member;
+    int ct;
+  } simple[] = {
+      {PQT_LT_STRING, PQT_CT_UTF8}, {PQT_LT_MAP, PQT_CT_MAP},   {PQT_LT_LIST, PQT_CT_LIST}, {PQT_LT_ENUM, PQT_CT_ENUM},
+      {PQT_LT_DATE, PQT_CT_DATE},   {PQT_LT_JSON, PQT_CT_JSON}, {PQT_LT_BSON, PQT_CT_BSON},
   };
   for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++) {
     pqt_logical_type lt = fx_simple(simple[i].member);
     CHECK(pqt_logical_to_converted(&lt, &ct, &sc, &pr));
     CHECK_EQ_INT(ct, simple[i].ct);
   }
-  int none[] = {PQT_LT_UNKNOWN, PQT_LT_UUID, PQT_LT_FLOAT16, PQT_LT_VARIANT,
+  int none[] = {PQT_LT_UNKNOWN,  PQT_LT_UUID,      PQT_LT_FLOAT16, PQT_LT_VARIANT,
                 PQT_LT_GEOMETRY, PQT_LT_GEOGRAPHY, PQT_LT_VECTOR};
   for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
     pqt_logical_type lt = fx_simple(none[i]);
@@ -643,7 +635,7 @@ static void test_logical_to_converted_table(void) {
     t = fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_NANOS, utc);
     CHECK(!pqt_logical_to_converted(&t, &ct, NULL, NULL));
   }
-  int want[8] = {PQT_CT_INT_8, PQT_CT_INT_16, PQT_CT_INT_32, PQT_CT_INT_64,
+  int want[8] = {PQT_CT_INT_8,  PQT_CT_INT_16,  PQT_CT_INT_32,  PQT_CT_INT_64,
                  PQT_CT_UINT_8, PQT_CT_UINT_16, PQT_CT_UINT_32, PQT_CT_UINT_64};
   for (int i = 0; i < 8; i++) {
     pqt_logical_type t = fx_int(8 << (i % 4), i < 4);
@@ -762,8 +754,7 @@ static void test_lenient_annotations_in_build(void) {
       /* INTERVAL: converted only */
       fx_ct(fx_flba("iv", PQT_OPTIONAL, 12), PQT_CT_INTERVAL),
       /* LogicalType wins over a disagreeing ConvertedType */
-      fx_ct(fx_with(fx_leaf("ts", PQT_REQUIRED, PQT_INT64),
-                    fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_NANOS, false)),
+      fx_ct(fx_with(fx_leaf("ts", PQT_REQUIRED, PQT_INT64), fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_NANOS, false)),
             PQT_CT_TIMESTAMP_MILLIS),
   };
   pqt_schema *s = build_ok(&a, e, FX_N(e));
@@ -799,8 +790,7 @@ static void expect_corrupt(const pqt_schema_element *e, int32_t n, const char *n
   pqt_error err;
   pqt_status st = build_err(e, n, &err);
   CHECK_EQ_INT(st, PQT_ECORRUPT);
-  CHECK_MSG(strstr(err.message, needle) != NULL, "message \"%s\" lacks \"%s\"", err.message,
-            needle);
+  CHECK_MSG(strstr(err.message, needle) != NULL, "message \"%s\" lacks \"%s\"", err.message, needle);
 }
 
 static void test_malformed(void) {
@@ -820,15 +810,13 @@ static void test_malformed(void) {
     expect_corrupt(e, 2, "negative num_children");
   }
   {
-    pqt_schema_element e[] = {fx_root("s", 2), fx_group("g", PQT_OPTIONAL, 2),
-                              fx_leaf("a", PQT_REQUIRED, PQT_INT32),
+    pqt_schema_element e[] = {fx_root("s", 2), fx_group("g", PQT_OPTIONAL, 2), fx_leaf("a", PQT_REQUIRED, PQT_INT32),
                               fx_leaf("b", PQT_REQUIRED, PQT_INT32)};
     /* g claims 2, root claims 2: the list ends with root missing one child. */
     expect_corrupt(e, 4, "num_children 2 is more");
   }
   {
-    pqt_schema_element e[] = {fx_root("s", 2), fx_group("g", PQT_OPTIONAL, 1),
-                              fx_leaf("a", PQT_REQUIRED, PQT_INT32)};
+    pqt_schema_element e[] = {fx_root("s", 2), fx_group("g", PQT_OPTIONAL, 1), fx_leaf("a", PQT_REQUIRED, PQT_INT32)};
     expect_corrupt(e, 3, "num_children");
   }
   {
@@ -899,7 +887,10 @@ static void test_deep_nesting(void) {
   /* 10000 nested groups: rejected with PQT_ELIMIT, no recursion. */
   int32_t n = 10001;
   pqt_schema_element *e = calloc((size_t)n, sizeof *e);
-  if (!e) { CHECK(e != NULL); return; }
+  if (!e) {
+    CHECK(e != NULL);
+    return;
+  }
   e[0] = fx_root("s", 1);
   for (int32_t i = 1; i < n - 1; i++) e[i] = fx_group("g", PQT_OPTIONAL, 1);
   e[n - 1] = fx_leaf("x", PQT_OPTIONAL, PQT_INT32);
@@ -938,7 +929,10 @@ static void test_path_bytes_capped(void) {
   int32_t depth = 200, leaves = 20000;
   int32_t n = 1 + depth + leaves;
   pqt_schema_element *e = calloc((size_t)n, sizeof *e);
-  if (!e) { CHECK(e != NULL); return; }
+  if (!e) {
+    CHECK(e != NULL);
+    return;
+  }
   e[0] = fx_root("s", 1);
   for (int32_t i = 1; i < depth; i++) e[i] = fx_group(big, PQT_OPTIONAL, 1);
   e[depth] = fx_group(big, PQT_OPTIONAL, leaves);
@@ -952,7 +946,10 @@ static void test_path_bytes_capped(void) {
 static void test_many_leaves_fast(void) {
   int32_t leaves = 100000;
   pqt_schema_element *e = calloc((size_t)leaves + 1, sizeof *e);
-  if (!e) { CHECK(e != NULL); return; }
+  if (!e) {
+    CHECK(e != NULL);
+    return;
+  }
   static char names[100000][8];
   e[0] = fx_root("wide", leaves);
   for (int32_t i = 0; i < leaves; i++) {
@@ -1011,9 +1008,15 @@ static void test_mutations(void) {
         case 1: x->isset ^= 1u << (rng() % 12); break;
         case 2: x->repetition_type = (int32_t)(rng() % 6) - 1; break;
         case 3: x->type = (int32_t)(rng() % 10) - 1; break;
-        case 4: x->converted_type = (int32_t)(rng() % 24) - 1; PQT_SET_FIELD(x, schema_element, converted_type); break;
+        case 4:
+          x->converted_type = (int32_t)(rng() % 24) - 1;
+          PQT_SET_FIELD(x, schema_element, converted_type);
+          break;
         case 5: x->type_length = (int32_t)(rng() % 20) - 2; break;
-        case 6: x->logical_type.isset = 1u << (rng() % 21); PQT_SET_FIELD(x, schema_element, logical_type); break;
+        case 6:
+          x->logical_type.isset = 1u << (rng() % 21);
+          PQT_SET_FIELD(x, schema_element, logical_type);
+          break;
         case 7: x->num_children = (int32_t)rng(); break;
       }
     }
@@ -1054,15 +1057,12 @@ static void test_mutations(void) {
   CHECK(ok > 100 && bad > 100);
 }
 
-RUN_TESTS("schema", TEST_CASE(test_mutations),
-          TEST_CASE(test_flat), TEST_CASE(test_nested_struct), TEST_CASE(test_seed004_mydeep),
-          TEST_CASE(test_root_repetition_ignored_and_empty_schema),
-          TEST_CASE(test_group_with_type_is_group_and_empty_names),
-          TEST_CASE(test_list_three_level), TEST_CASE(test_list_legacy_rules),
-          TEST_CASE(test_nested_lists), TEST_CASE(test_bare_repeated),
-          TEST_CASE(test_list_bad_shape_is_struct), TEST_CASE(test_maps),
-          TEST_CASE(test_map_bad_shapes), TEST_CASE(test_impala_nested), TEST_CASE(test_vector),
-          TEST_CASE(test_converted_to_logical_table), TEST_CASE(test_logical_to_converted_table),
-          TEST_CASE(test_annotation_fits), TEST_CASE(test_lenient_annotations_in_build),
-          TEST_CASE(test_malformed), TEST_CASE(test_deep_nesting),
+RUN_TESTS("schema", TEST_CASE(test_mutations), TEST_CASE(test_flat), TEST_CASE(test_nested_struct),
+          TEST_CASE(test_seed004_mydeep), TEST_CASE(test_root_repetition_ignored_and_empty_schema),
+          TEST_CASE(test_group_with_type_is_group_and_empty_names), TEST_CASE(test_list_three_level),
+          TEST_CASE(test_list_legacy_rules), TEST_CASE(test_nested_lists), TEST_CASE(test_bare_repeated),
+          TEST_CASE(test_list_bad_shape_is_struct), TEST_CASE(test_maps), TEST_CASE(test_map_bad_shapes),
+          TEST_CASE(test_impala_nested), TEST_CASE(test_vector), TEST_CASE(test_converted_to_logical_table),
+          TEST_CASE(test_logical_to_converted_table), TEST_CASE(test_annotation_fits),
+          TEST_CASE(test_lenient_annotations_in_build), TEST_CASE(test_malformed), TEST_CASE(test_deep_nesting),
           TEST_CASE(test_path_bytes_capped), TEST_CASE(test_many_leaves_fast))

@@ -54,8 +54,7 @@ static void check_parse_error(const char *text, const char *want_substr) {
   int32_t n = 0;
   pqt_status st = pqt_schema_parse(text, strlen(text), &a, &e, &n, &err);
   CHECK_EQ_INT(st, PQT_EINVAL);
-  CHECK_MSG(strstr(err.message, want_substr) != NULL, "message \"%s\" lacks \"%s\"",
-            err.message, want_substr);
+  CHECK_MSG(strstr(err.message, want_substr) != NULL, "message \"%s\" lacks \"%s\"", err.message, want_substr);
   pqt_arena_reset(&a);
 }
 
@@ -74,8 +73,7 @@ static void test_print_hand_built(void) {
       fx_group("list", PQT_REPEATED, 1),
       fx_leaf("element", PQT_OPTIONAL, PQT_INT32),
       fx_lt(fx_flba("id", PQT_REQUIRED, 16), PQT_LT_UUID),
-      fx_with(fx_leaf("ts", PQT_OPTIONAL, PQT_INT64),
-              fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_MICROS, true)),
+      fx_with(fx_leaf("ts", PQT_OPTIONAL, PQT_INT64), fx_time(PQT_LT_TIMESTAMP, PQT_TIME_UNIT_MICROS, true)),
       fx_with(fx_decimal_ct(fx_leaf("d", PQT_REQUIRED, PQT_INT32), 9, 2), fx_decimal(9, 2)),
       x,
   };
@@ -341,8 +339,7 @@ static void test_legacy_names_and_both_annotations(void) {
 
 static void test_lenient_syntax(void) {
   /* Quoting is only kept where needed. */
-  check_reprints_as("message `m` { required int32 `b\\\\s`; }",
-                    "message m {\n  required int32 b\\s;\n}\n");
+  check_reprints_as("message `m` { required int32 `b\\\\s`; }", "message m {\n  required int32 b\\s;\n}\n");
   /* Comments, case, extra spaces, ';' after '}', spec-style examples. */
   check_reprints_as(
       "# a comment line\n"
@@ -404,13 +401,11 @@ static void test_parse_errors(void) {
   check_parse_error("message m {\n  required int33 x;\n}\n",
                     "line 2, column 12: expected 'group' or a primitive type, found 'int33'");
   check_parse_error("message m {\n  required int32 x\n}\n", "line 3, column 1: expected ';'");
-  check_parse_error("message m {\n  required int32 x (FOO);\n}\n",
-                    "line 2, column 21: unknown annotation 'FOO'");
+  check_parse_error("message m {\n  required int32 x (FOO);\n}\n", "line 2, column 21: unknown annotation 'FOO'");
   check_parse_error("message m {\n  required int32 x (UUID);\n}\n",
                     "line 2, column 21: annotation UUID does not fit this type: UUID needs "
                     "FIXED_LEN_BYTE_ARRAY(16)");
-  check_parse_error("message m {\n  required int32 x (DECIMAL(10,2));\n}\n",
-                    "DECIMAL precision over 9 on INT32");
+  check_parse_error("message m {\n  required int32 x (DECIMAL(10,2));\n}\n", "DECIMAL precision over 9 on INT32");
   check_parse_error("message m {\n  required binary x (LIST);\n}\n", "annotation needs a group");
   check_parse_error("message m {\n  required group g (STRING) {\n    required int32 x;\n  }\n}\n",
                     "does not fit this group");
@@ -465,14 +460,18 @@ static void test_parse_deep_and_wide(void) {
 
 static void test_print_every_annotation_from_elements(void) {
   /* annotation text straight from elements, incl. odd values a file may hold */
-  struct { pqt_schema_element e; const char *want; } rows[6];
+  struct {
+    pqt_schema_element e;
+    const char *want;
+  } rows[6];
   memset(rows, 0, sizeof rows);
   rows[0].e = fx_with(fx_leaf("x", PQT_REQUIRED, PQT_INT32), fx_int(8, false));
   rows[0].want = "INTEGER(8,false)";
   rows[1].e = fx_ct(fx_leaf("x", PQT_REQUIRED, PQT_INT32), 77);
   rows[1].want = "ConvertedType(77)";
   rows[2].e = fx_leaf("x", PQT_REQUIRED, PQT_INT32);
-  rows[2].e.isset |= PQT_FIELD_MASK(schema_element, logical_type); /* LogicalType of a member this version does not know */
+  rows[2].e.isset |=
+      PQT_FIELD_MASK(schema_element, logical_type); /* LogicalType of a member this version does not know */
   rows[2].want = "";
   rows[3].e = fx_lt(fx_leaf("x", PQT_REQUIRED, PQT_BYTE_ARRAY), PQT_LT_GEOGRAPHY);
   rows[3].e.logical_type.geography.algorithm = 9;
@@ -520,13 +519,24 @@ static void test_text_mutations(void) {
     size_t n = len;
     int muts = 1 + iter % 4;
     for (int m = 0; m < muts; m++) {
-      st ^= st << 13; st ^= st >> 7; st ^= st << 17;
+      st ^= st << 13;
+      st ^= st >> 7;
+      st ^= st << 17;
       size_t pos = (size_t)(st % n);
       char c = alphabet[(st >> 20) % (sizeof alphabet - 1)];
       switch ((st >> 40) % 3) {
         case 0: buf[pos] = c; break;
-        case 1: memmove(buf + pos, buf + pos + 1, n - pos - 1); n--; break;
-        case 2: if (n + 1 < sizeof buf) { memmove(buf + pos + 1, buf + pos, n - pos); buf[pos] = c; n++; } break;
+        case 1:
+          memmove(buf + pos, buf + pos + 1, n - pos - 1);
+          n--;
+          break;
+        case 2:
+          if (n + 1 < sizeof buf) {
+            memmove(buf + pos + 1, buf + pos, n - pos);
+            buf[pos] = c;
+            n++;
+          }
+          break;
       }
     }
     pqt_arena a;
@@ -548,8 +558,8 @@ static void test_text_mutations(void) {
   }
 }
 
-RUN_TESTS("schema_text", TEST_CASE(test_text_mutations), TEST_CASE(test_print_hand_built), TEST_CASE(test_print_converted_only),
-          TEST_CASE(test_roundtrip_many), TEST_CASE(test_legacy_names_and_both_annotations),
-          TEST_CASE(test_lenient_syntax), TEST_CASE(test_parse_builds_levels),
-          TEST_CASE(test_parse_errors), TEST_CASE(test_parse_deep_and_wide),
+RUN_TESTS("schema_text", TEST_CASE(test_text_mutations), TEST_CASE(test_print_hand_built),
+          TEST_CASE(test_print_converted_only), TEST_CASE(test_roundtrip_many),
+          TEST_CASE(test_legacy_names_and_both_annotations), TEST_CASE(test_lenient_syntax),
+          TEST_CASE(test_parse_builds_levels), TEST_CASE(test_parse_errors), TEST_CASE(test_parse_deep_and_wide),
           TEST_CASE(test_print_every_annotation_from_elements))

@@ -35,8 +35,8 @@ static pqt_tcr reader(const uint8_t *b, size_t n) {
 
 /* Decode desc from a heap copy of exactly n bytes, so that ASan catches any
  * read past the end. */
-static pqt_status decode_copy(const pqt_thrift_desc *d, const uint8_t *b, size_t n,
-                              pqt_arena *arena, void *out, pqt_error *err) {
+static pqt_status decode_copy(const pqt_thrift_desc *d, const uint8_t *b, size_t n, pqt_arena *arena, void *out,
+                              pqt_error *err) {
   uint8_t *copy = malloc(n ? n : 1);
   if (n) memcpy(copy, b, n);
   pqt_status st = pqt_thrift_decode(d, copy, n, NULL, arena, out, err);
@@ -47,7 +47,11 @@ static pqt_status decode_copy(const pqt_thrift_desc *d, const uint8_t *b, size_t
 /* ---- primitives ------------------------------------------------------------ */
 
 static void test_varint_zigzag_i32(void) {
-  static const struct { int32_t v; uint8_t b[5]; size_t n; } cases[] = {
+  static const struct {
+    int32_t v;
+    uint8_t b[5];
+    size_t n;
+  } cases[] = {
       {0, {0x00}, 1},
       {-1, {0x01}, 1},
       {1, {0x02}, 1},
@@ -75,7 +79,7 @@ static void test_varint_zigzag_i32(void) {
   (void)pqt_tcr_i32(&r);
   CHECK_EQ_INT(r.status, PQT_ECORRUPT);
   /* i16 range */
-  static const uint8_t i16max[] = {0xfe, 0xff, 0x03};  /* 32767 */
+  static const uint8_t i16max[] = {0xfe, 0xff, 0x03}; /* 32767 */
   r = reader(i16max, sizeof i16max);
   CHECK_EQ_INT(pqt_tcr_i16(&r), 32767);
   static const uint8_t i16big[] = {0x80, 0x80, 0x04}; /* 65536 */
@@ -304,17 +308,24 @@ typedef struct test_inner {
 
 typedef struct test_outer {
   uint32_t isset;
-  int32_t a;           /* 1 required */
-  pqt_bytes s;         /* 2 */
-  pqt_list_i64 l;      /* 3 */
-  bool flag;           /* 4 */
-  test_inner inner;    /* 5 */
-  int16_t h;           /* 20 (long-form id) */
+  int32_t a;        /* 1 required */
+  pqt_bytes s;      /* 2 */
+  pqt_list_i64 l;   /* 3 */
+  bool flag;        /* 4 */
+  test_inner inner; /* 5 */
+  int16_t h;        /* 20 (long-form id) */
 } test_outer;
 
 /* Field ids of the test structs (the descriptor rows below use them too). */
 enum { TEST_INNER_X = 1 };
-enum { TEST_OUTER_A = 1, TEST_OUTER_S = 2, TEST_OUTER_L = 3, TEST_OUTER_FLAG = 4, TEST_OUTER_INNER = 5, TEST_OUTER_H = 20 };
+enum {
+  TEST_OUTER_A = 1,
+  TEST_OUTER_S = 2,
+  TEST_OUTER_L = 3,
+  TEST_OUTER_FLAG = 4,
+  TEST_OUTER_INNER = 5,
+  TEST_OUTER_H = 20
+};
 
 static const pqt_thrift_field test_inner_rows[] = {
     {"x", TEST_INNER_X, PQT_TK_I64, 0, 0, (int32_t)offsetof(test_inner, x), NULL, NULL},
@@ -423,7 +434,8 @@ static void test_skip_unknown_fields_of_every_type(void) {
   CHECK(PQT_HAS(&o, TEST_OUTER_FLAG) && o.flag == false);
   CHECK(PQT_HAS(&o, TEST_OUTER_INNER) && PQT_HAS(&o.inner, TEST_INNER_X) && o.inner.x == 99);
   CHECK(!PQT_HAS(&o, TEST_OUTER_S) && !PQT_HAS(&o, TEST_OUTER_L));
-  CHECK_EQ_INT(o.isset, (1u << TEST_OUTER_A) | (1u << TEST_OUTER_FLAG) | (1u << TEST_OUTER_INNER) | (1u << TEST_OUTER_H));
+  CHECK_EQ_INT(o.isset,
+               (1u << TEST_OUTER_A) | (1u << TEST_OUTER_FLAG) | (1u << TEST_OUTER_INNER) | (1u << TEST_OUTER_H));
 
   /* every strict prefix is an error, never a crash */
   for (size_t k = 0; k + 1 < b.len; k++) {
@@ -435,8 +447,7 @@ static void test_skip_unknown_fields_of_every_type(void) {
 static void test_wire_type_mismatch_is_skipped(void) {
   /* field 1 (i32 in the table) sent as binary, then as i32; field 2
    * (string) sent as i32; field 3 list<i64> sent as list<binary> */
-  static const uint8_t b[] = {0x18, 0x02, 'z', 'z', 0x05, 0x02, 0x0e, 0x15, 0x07,
-                              0x19, 0x18, 0x01, 'q', 0x00};
+  static const uint8_t b[] = {0x18, 0x02, 'z', 'z', 0x05, 0x02, 0x0e, 0x15, 0x07, 0x19, 0x18, 0x01, 'q', 0x00};
   test_outer o;
   CHECK_OK(decode_copy(&test_outer_desc, b, sizeof b, NULL, &o, NULL));
   CHECK_EQ_INT(o.a, 7);
@@ -473,8 +484,7 @@ static void test_depth_limit(void) {
   test_outer o;
   pqt_error e;
   pqt_error_init(&e);
-  CHECK_EQ_INT(pqt_thrift_decode(&test_outer_desc, b.data, b.len, NULL, NULL, &o, &e),
-               PQT_ELIMIT);
+  CHECK_EQ_INT(pqt_thrift_decode(&test_outer_desc, b.data, b.len, NULL, NULL, &o, &e), PQT_ELIMIT);
   CHECK(strstr(e.message, "deeper") != NULL);
   pqt_thrift_limits lim = {.max_depth = 200};
   CHECK_OK(pqt_thrift_decode_ex(&test_outer_desc, b.data, b.len, NULL, NULL, &lim, &o, NULL));
@@ -487,17 +497,14 @@ static void test_depth_limit(void) {
   for (int i = 0; i < 99; i++) pqt_tcw_list_begin(&w, PQT_TW_LIST, 1);
   pqt_tcw_list_begin(&w, PQT_TW_LIST, 0);
   pqt_tcw_stop(&w);
-  CHECK_EQ_INT(pqt_thrift_decode(&test_outer_desc, b.data, b.len, NULL, NULL, &o, NULL),
-               PQT_ELIMIT);
+  CHECK_EQ_INT(pqt_thrift_decode(&test_outer_desc, b.data, b.len, NULL, NULL, &o, NULL), PQT_ELIMIT);
   CHECK_OK(pqt_thrift_decode_ex(&test_outer_desc, b.data, b.len, NULL, NULL, &lim, &o, NULL));
   /* a limit of 1 still allows a flat struct but no nested struct */
   static const uint8_t flat[] = {0x15, 0x02, 0x00};
   pqt_thrift_limits one = {.max_depth = 1};
   CHECK_OK(pqt_thrift_decode_ex(&test_outer_desc, flat, sizeof flat, NULL, NULL, &one, &o, NULL));
   static const uint8_t nested[] = {0x15, 0x02, 0x4c, 0x00, 0x00};
-  CHECK_EQ_INT(pqt_thrift_decode_ex(&test_outer_desc, nested, sizeof nested, NULL, NULL, &one,
-                                    &o, NULL),
-               PQT_ELIMIT);
+  CHECK_EQ_INT(pqt_thrift_decode_ex(&test_outer_desc, nested, sizeof nested, NULL, NULL, &one, &o, NULL), PQT_ELIMIT);
   pqt_buf_free(&b);
 }
 
@@ -536,40 +543,73 @@ static void build_rich(pqt_file_metadata *m, rich_storage *s) {
   /* schema: root, a (int32 INTEGER(8,false)), b (timestamp micros utc),
    * c (decimal), d (geography), e (VARIANT) */
   pqt_schema_element *se = s->schema;
-  PQT_SET_FIELD(&se[0], schema_element, name); se[0].name = bytes_of("schema");
-  PQT_SET_FIELD(&se[0], schema_element, num_children); se[0].num_children = 5;
-  PQT_SET_FIELD(&se[1], schema_element, type); se[1].type = PQT_INT32;
-  PQT_SET_FIELD(&se[1], schema_element, repetition_type); se[1].repetition_type = PQT_OPTIONAL;
-  PQT_SET_FIELD(&se[1], schema_element, name); se[1].name = bytes_of("a");
-  PQT_SET_FIELD(&se[1], schema_element, converted_type); se[1].converted_type = PQT_CT_UINT_8;
-  PQT_SET_FIELD(&se[1], schema_element, field_id); se[1].field_id = -17;
-  PQT_SET_FIELD(&se[1], schema_element, logical_type); PQT_SET_FIELD(&se[1].logical_type, logical_type, integer);
-  PQT_SET_FIELD(&se[1].logical_type.integer, int_type, bit_width); se[1].logical_type.integer.bit_width = 8;
-  PQT_SET_FIELD(&se[1].logical_type.integer, int_type, is_signed); se[1].logical_type.integer.is_signed = false;
-  PQT_SET_FIELD(&se[2], schema_element, type); se[2].type = PQT_INT64;
-  PQT_SET_FIELD(&se[2], schema_element, repetition_type); se[2].repetition_type = PQT_REQUIRED;
-  PQT_SET_FIELD(&se[2], schema_element, name); se[2].name = bytes_of("b");
-  PQT_SET_FIELD(&se[2], schema_element, logical_type); PQT_SET_FIELD(&se[2].logical_type, logical_type, timestamp);
-  PQT_SET_FIELD(&se[2].logical_type.timestamp, timestamp_type, is_adjusted_to_utc); se[2].logical_type.timestamp.is_adjusted_to_utc = true;
+  PQT_SET_FIELD(&se[0], schema_element, name);
+  se[0].name = bytes_of("schema");
+  PQT_SET_FIELD(&se[0], schema_element, num_children);
+  se[0].num_children = 5;
+  PQT_SET_FIELD(&se[1], schema_element, type);
+  se[1].type = PQT_INT32;
+  PQT_SET_FIELD(&se[1], schema_element, repetition_type);
+  se[1].repetition_type = PQT_OPTIONAL;
+  PQT_SET_FIELD(&se[1], schema_element, name);
+  se[1].name = bytes_of("a");
+  PQT_SET_FIELD(&se[1], schema_element, converted_type);
+  se[1].converted_type = PQT_CT_UINT_8;
+  PQT_SET_FIELD(&se[1], schema_element, field_id);
+  se[1].field_id = -17;
+  PQT_SET_FIELD(&se[1], schema_element, logical_type);
+  PQT_SET_FIELD(&se[1].logical_type, logical_type, integer);
+  PQT_SET_FIELD(&se[1].logical_type.integer, int_type, bit_width);
+  se[1].logical_type.integer.bit_width = 8;
+  PQT_SET_FIELD(&se[1].logical_type.integer, int_type, is_signed);
+  se[1].logical_type.integer.is_signed = false;
+  PQT_SET_FIELD(&se[2], schema_element, type);
+  se[2].type = PQT_INT64;
+  PQT_SET_FIELD(&se[2], schema_element, repetition_type);
+  se[2].repetition_type = PQT_REQUIRED;
+  PQT_SET_FIELD(&se[2], schema_element, name);
+  se[2].name = bytes_of("b");
+  PQT_SET_FIELD(&se[2], schema_element, logical_type);
+  PQT_SET_FIELD(&se[2].logical_type, logical_type, timestamp);
+  PQT_SET_FIELD(&se[2].logical_type.timestamp, timestamp_type, is_adjusted_to_utc);
+  se[2].logical_type.timestamp.is_adjusted_to_utc = true;
   PQT_SET_FIELD(&se[2].logical_type.timestamp, timestamp_type, unit);
   PQT_SET_FIELD(&se[2].logical_type.timestamp.unit, time_unit, micros);
-  PQT_SET_FIELD(&se[3], schema_element, type); se[3].type = PQT_FIXED_LEN_BYTE_ARRAY;
-  PQT_SET_FIELD(&se[3], schema_element, type_length); se[3].type_length = 16;
-  PQT_SET_FIELD(&se[3], schema_element, name); se[3].name = bytes_of("c");
-  PQT_SET_FIELD(&se[3], schema_element, logical_type); PQT_SET_FIELD(&se[3].logical_type, logical_type, decimal);
-  PQT_SET_FIELD(&se[3].logical_type.decimal, decimal_type, scale); se[3].logical_type.decimal.scale = 3;
-  PQT_SET_FIELD(&se[3].logical_type.decimal, decimal_type, precision); se[3].logical_type.decimal.precision = 30;
-  PQT_SET_FIELD(&se[4], schema_element, type); se[4].type = PQT_BYTE_ARRAY;
-  PQT_SET_FIELD(&se[4], schema_element, name); se[4].name = bytes_of("d");
-  PQT_SET_FIELD(&se[4], schema_element, logical_type); PQT_SET_FIELD(&se[4].logical_type, logical_type, geography);
-  PQT_SET_FIELD(&se[4].logical_type.geography, geography_type, crs); se[4].logical_type.geography.crs = bytes_of("OGC:CRS84");
-  PQT_SET_FIELD(&se[4].logical_type.geography, geography_type, algorithm); se[4].logical_type.geography.algorithm = PQT_EDGE_KARNEY;
-  PQT_SET_FIELD(&se[5], schema_element, name); se[5].name = bytes_of("e");
-  PQT_SET_FIELD(&se[5], schema_element, logical_type); PQT_SET_FIELD(&se[5].logical_type, logical_type, variant);
-  PQT_SET_FIELD(&se[5].logical_type.variant, variant_type, specification_version); se[5].logical_type.variant.specification_version = 1;
-  PQT_SET_FIELD(&se[5], schema_element, vector_length); se[5].vector_length = 4;
-  PQT_SET_FIELD(m, file_metadata, schema); m->schema.items = se; m->schema.n = 6;
-  PQT_SET_FIELD(m, file_metadata, num_rows); m->num_rows = 1LL << 40;
+  PQT_SET_FIELD(&se[3], schema_element, type);
+  se[3].type = PQT_FIXED_LEN_BYTE_ARRAY;
+  PQT_SET_FIELD(&se[3], schema_element, type_length);
+  se[3].type_length = 16;
+  PQT_SET_FIELD(&se[3], schema_element, name);
+  se[3].name = bytes_of("c");
+  PQT_SET_FIELD(&se[3], schema_element, logical_type);
+  PQT_SET_FIELD(&se[3].logical_type, logical_type, decimal);
+  PQT_SET_FIELD(&se[3].logical_type.decimal, decimal_type, scale);
+  se[3].logical_type.decimal.scale = 3;
+  PQT_SET_FIELD(&se[3].logical_type.decimal, decimal_type, precision);
+  se[3].logical_type.decimal.precision = 30;
+  PQT_SET_FIELD(&se[4], schema_element, type);
+  se[4].type = PQT_BYTE_ARRAY;
+  PQT_SET_FIELD(&se[4], schema_element, name);
+  se[4].name = bytes_of("d");
+  PQT_SET_FIELD(&se[4], schema_element, logical_type);
+  PQT_SET_FIELD(&se[4].logical_type, logical_type, geography);
+  PQT_SET_FIELD(&se[4].logical_type.geography, geography_type, crs);
+  se[4].logical_type.geography.crs = bytes_of("OGC:CRS84");
+  PQT_SET_FIELD(&se[4].logical_type.geography, geography_type, algorithm);
+  se[4].logical_type.geography.algorithm = PQT_EDGE_KARNEY;
+  PQT_SET_FIELD(&se[5], schema_element, name);
+  se[5].name = bytes_of("e");
+  PQT_SET_FIELD(&se[5], schema_element, logical_type);
+  PQT_SET_FIELD(&se[5].logical_type, logical_type, variant);
+  PQT_SET_FIELD(&se[5].logical_type.variant, variant_type, specification_version);
+  se[5].logical_type.variant.specification_version = 1;
+  PQT_SET_FIELD(&se[5], schema_element, vector_length);
+  se[5].vector_length = 4;
+  PQT_SET_FIELD(m, file_metadata, schema);
+  m->schema.items = se;
+  m->schema.n = 6;
+  PQT_SET_FIELD(m, file_metadata, num_rows);
+  m->num_rows = 1LL << 40;
 
   /* one row group, two columns */
   pqt_column_chunk *cc = s->cols;
@@ -578,87 +618,152 @@ static void build_rich(pqt_file_metadata *m, rich_storage *s) {
   s->path1[1] = bytes_of("list");
   s->enc0[0] = PQT_ENC_PLAIN;
   s->enc0[1] = PQT_ENC_RLE_DICTIONARY;
-  PQT_SET_FIELD(&cc[0], column_chunk, file_offset); cc[0].file_offset = 0;
+  PQT_SET_FIELD(&cc[0], column_chunk, file_offset);
+  cc[0].file_offset = 0;
   PQT_SET_FIELD(&cc[0], column_chunk, meta_data);
   pqt_column_metadata *md = &cc[0].meta_data;
-  PQT_SET_FIELD(md, column_metadata, type); md->type = PQT_INT32;
-  PQT_SET_FIELD(md, column_metadata, encodings); md->encodings.items = s->enc0; md->encodings.n = 2;
-  PQT_SET_FIELD(md, column_metadata, path_in_schema); md->path_in_schema.items = s->path0; md->path_in_schema.n = 1;
-  PQT_SET_FIELD(md, column_metadata, codec); md->codec = PQT_CODEC_ZSTD;
-  PQT_SET_FIELD(md, column_metadata, num_values); md->num_values = 1000;
-  PQT_SET_FIELD(md, column_metadata, total_uncompressed_size); md->total_uncompressed_size = 5000;
-  PQT_SET_FIELD(md, column_metadata, total_compressed_size); md->total_compressed_size = 3000;
-  s->kv[0].isset = 0; PQT_SET_FIELD(&s->kv[0], key_value, key); s->kv[0].key = (pqt_bytes){kv_key, 4};
-  PQT_SET_FIELD(&s->kv[0], key_value, value); s->kv[0].value = bytes_of("v\n1");
-  PQT_SET_FIELD(&s->kv[1], key_value, key); s->kv[1].key = bytes_of("only-key");
-  PQT_SET_FIELD(md, column_metadata, key_value_metadata); md->key_value_metadata.items = s->kv; md->key_value_metadata.n = 2;
-  PQT_SET_FIELD(md, column_metadata, data_page_offset); md->data_page_offset = 4;
-  PQT_SET_FIELD(md, column_metadata, dictionary_page_offset); md->dictionary_page_offset = 4;
+  PQT_SET_FIELD(md, column_metadata, type);
+  md->type = PQT_INT32;
+  PQT_SET_FIELD(md, column_metadata, encodings);
+  md->encodings.items = s->enc0;
+  md->encodings.n = 2;
+  PQT_SET_FIELD(md, column_metadata, path_in_schema);
+  md->path_in_schema.items = s->path0;
+  md->path_in_schema.n = 1;
+  PQT_SET_FIELD(md, column_metadata, codec);
+  md->codec = PQT_CODEC_ZSTD;
+  PQT_SET_FIELD(md, column_metadata, num_values);
+  md->num_values = 1000;
+  PQT_SET_FIELD(md, column_metadata, total_uncompressed_size);
+  md->total_uncompressed_size = 5000;
+  PQT_SET_FIELD(md, column_metadata, total_compressed_size);
+  md->total_compressed_size = 3000;
+  s->kv[0].isset = 0;
+  PQT_SET_FIELD(&s->kv[0], key_value, key);
+  s->kv[0].key = (pqt_bytes){kv_key, 4};
+  PQT_SET_FIELD(&s->kv[0], key_value, value);
+  s->kv[0].value = bytes_of("v\n1");
+  PQT_SET_FIELD(&s->kv[1], key_value, key);
+  s->kv[1].key = bytes_of("only-key");
+  PQT_SET_FIELD(md, column_metadata, key_value_metadata);
+  md->key_value_metadata.items = s->kv;
+  md->key_value_metadata.n = 2;
+  PQT_SET_FIELD(md, column_metadata, data_page_offset);
+  md->data_page_offset = 4;
+  PQT_SET_FIELD(md, column_metadata, dictionary_page_offset);
+  md->dictionary_page_offset = 4;
   PQT_SET_FIELD(md, column_metadata, statistics);
-  PQT_SET_FIELD(&md->statistics, statistics, null_count); md->statistics.null_count = 0;
-  PQT_SET_FIELD(&md->statistics, statistics, max_value); md->statistics.max_value = (pqt_bytes){blob, 4};
-  PQT_SET_FIELD(&md->statistics, statistics, min_value); md->statistics.min_value = (pqt_bytes){blob, 0};
-  PQT_SET_FIELD(&md->statistics, statistics, is_max_value_exact); md->statistics.is_max_value_exact = true;
-  PQT_SET_FIELD(&md->statistics, statistics, is_min_value_exact); md->statistics.is_min_value_exact = false;
-  PQT_SET_FIELD(&s->es[0], page_encoding_stats, page_type); s->es[0].page_type = PQT_PAGE_DATA_V2;
-  PQT_SET_FIELD(&s->es[0], page_encoding_stats, encoding); s->es[0].encoding = PQT_ENC_PLAIN;
-  PQT_SET_FIELD(&s->es[0], page_encoding_stats, count); s->es[0].count = 1;
-  PQT_SET_FIELD(md, column_metadata, encoding_stats); md->encoding_stats.items = s->es; md->encoding_stats.n = 1;
-  PQT_SET_FIELD(md, column_metadata, bloom_filter_offset); md->bloom_filter_offset = 12345678901LL;
-  PQT_SET_FIELD(md, column_metadata, bloom_filter_length); md->bloom_filter_length = 1024;
-  s->hist[0] = 1; s->hist[1] = -2; s->hist[2] = INT64_MAX;
+  PQT_SET_FIELD(&md->statistics, statistics, null_count);
+  md->statistics.null_count = 0;
+  PQT_SET_FIELD(&md->statistics, statistics, max_value);
+  md->statistics.max_value = (pqt_bytes){blob, 4};
+  PQT_SET_FIELD(&md->statistics, statistics, min_value);
+  md->statistics.min_value = (pqt_bytes){blob, 0};
+  PQT_SET_FIELD(&md->statistics, statistics, is_max_value_exact);
+  md->statistics.is_max_value_exact = true;
+  PQT_SET_FIELD(&md->statistics, statistics, is_min_value_exact);
+  md->statistics.is_min_value_exact = false;
+  PQT_SET_FIELD(&s->es[0], page_encoding_stats, page_type);
+  s->es[0].page_type = PQT_PAGE_DATA_V2;
+  PQT_SET_FIELD(&s->es[0], page_encoding_stats, encoding);
+  s->es[0].encoding = PQT_ENC_PLAIN;
+  PQT_SET_FIELD(&s->es[0], page_encoding_stats, count);
+  s->es[0].count = 1;
+  PQT_SET_FIELD(md, column_metadata, encoding_stats);
+  md->encoding_stats.items = s->es;
+  md->encoding_stats.n = 1;
+  PQT_SET_FIELD(md, column_metadata, bloom_filter_offset);
+  md->bloom_filter_offset = 12345678901LL;
+  PQT_SET_FIELD(md, column_metadata, bloom_filter_length);
+  md->bloom_filter_length = 1024;
+  s->hist[0] = 1;
+  s->hist[1] = -2;
+  s->hist[2] = INT64_MAX;
   PQT_SET_FIELD(md, column_metadata, size_statistics);
-  PQT_SET_FIELD(&md->size_statistics, size_statistics, unencoded_byte_array_data_bytes); md->size_statistics.unencoded_byte_array_data_bytes = 7;
+  PQT_SET_FIELD(&md->size_statistics, size_statistics, unencoded_byte_array_data_bytes);
+  md->size_statistics.unencoded_byte_array_data_bytes = 7;
   PQT_SET_FIELD(&md->size_statistics, size_statistics, definition_level_histogram);
   md->size_statistics.definition_level_histogram.items = s->hist;
   md->size_statistics.definition_level_histogram.n = 3;
   PQT_SET_FIELD(md, column_metadata, geospatial_statistics);
   PQT_SET_FIELD(&md->geospatial_statistics, geospatial_statistics, bbox);
   pqt_bounding_box *bb = &md->geospatial_statistics.bbox;
-  PQT_SET_FIELD(bb, bounding_box, xmin); bb->xmin = -180.0;
-  PQT_SET_FIELD(bb, bounding_box, xmax); bb->xmax = 180.0;
-  PQT_SET_FIELD(bb, bounding_box, ymin); bb->ymin = -90.5;
-  PQT_SET_FIELD(bb, bounding_box, ymax); bb->ymax = 1e-300;
-  PQT_SET_FIELD(bb, bounding_box, mmin); bb->mmin = 0.1;
-  s->geotypes[0] = 1; s->geotypes[1] = 1003;
+  PQT_SET_FIELD(bb, bounding_box, xmin);
+  bb->xmin = -180.0;
+  PQT_SET_FIELD(bb, bounding_box, xmax);
+  bb->xmax = 180.0;
+  PQT_SET_FIELD(bb, bounding_box, ymin);
+  bb->ymin = -90.5;
+  PQT_SET_FIELD(bb, bounding_box, ymax);
+  bb->ymax = 1e-300;
+  PQT_SET_FIELD(bb, bounding_box, mmin);
+  bb->mmin = 0.1;
+  s->geotypes[0] = 1;
+  s->geotypes[1] = 1003;
   PQT_SET_FIELD(&md->geospatial_statistics, geospatial_statistics, geospatial_types);
   md->geospatial_statistics.geospatial_types.items = s->geotypes;
   md->geospatial_statistics.geospatial_types.n = 2;
-  PQT_SET_FIELD(&cc[0], column_chunk, offset_index_offset); cc[0].offset_index_offset = 102;
-  PQT_SET_FIELD(&cc[0], column_chunk, offset_index_length); cc[0].offset_index_length = 11;
-  PQT_SET_FIELD(&cc[0], column_chunk, crypto_metadata); PQT_SET_FIELD(&cc[0].crypto_metadata, column_crypto_metadata, encryption_with_footer_key);
+  PQT_SET_FIELD(&cc[0], column_chunk, offset_index_offset);
+  cc[0].offset_index_offset = 102;
+  PQT_SET_FIELD(&cc[0], column_chunk, offset_index_length);
+  cc[0].offset_index_length = 11;
+  PQT_SET_FIELD(&cc[0], column_chunk, crypto_metadata);
+  PQT_SET_FIELD(&cc[0].crypto_metadata, column_crypto_metadata, encryption_with_footer_key);
 
-  PQT_SET_FIELD(&cc[1], column_chunk, file_path); cc[1].file_path = bytes_of("other.parquet");
-  PQT_SET_FIELD(&cc[1], column_chunk, file_offset); cc[1].file_offset = 77;
-  PQT_SET_FIELD(&cc[1], column_chunk, crypto_metadata); PQT_SET_FIELD(&cc[1].crypto_metadata, column_crypto_metadata, encryption_with_column_key);
+  PQT_SET_FIELD(&cc[1], column_chunk, file_path);
+  cc[1].file_path = bytes_of("other.parquet");
+  PQT_SET_FIELD(&cc[1], column_chunk, file_offset);
+  cc[1].file_offset = 77;
+  PQT_SET_FIELD(&cc[1], column_chunk, crypto_metadata);
+  PQT_SET_FIELD(&cc[1].crypto_metadata, column_crypto_metadata, encryption_with_column_key);
   PQT_SET_FIELD(&cc[1].crypto_metadata.encryption_with_column_key, encryption_with_column_key, path_in_schema);
   cc[1].crypto_metadata.encryption_with_column_key.path_in_schema.items = s->path1;
   cc[1].crypto_metadata.encryption_with_column_key.path_in_schema.n = 2;
   PQT_SET_FIELD(&cc[1].crypto_metadata.encryption_with_column_key, encryption_with_column_key, key_metadata);
   cc[1].crypto_metadata.encryption_with_column_key.key_metadata = (pqt_bytes){blob, 3};
-  PQT_SET_FIELD(&cc[1], column_chunk, encrypted_column_metadata); cc[1].encrypted_column_metadata = (pqt_bytes){blob, 4};
+  PQT_SET_FIELD(&cc[1], column_chunk, encrypted_column_metadata);
+  cc[1].encrypted_column_metadata = (pqt_bytes){blob, 4};
 
   pqt_row_group *rg = s->rg;
-  PQT_SET_FIELD(rg, row_group, columns); rg->columns.items = cc; rg->columns.n = 2;
-  PQT_SET_FIELD(rg, row_group, total_byte_size); rg->total_byte_size = 5000;
-  PQT_SET_FIELD(rg, row_group, num_rows); rg->num_rows = 1000;
-  PQT_SET_FIELD(&s->sc[0], sorting_column, column_idx); s->sc[0].column_idx = 1;
-  PQT_SET_FIELD(&s->sc[0], sorting_column, descending); s->sc[0].descending = true;
-  PQT_SET_FIELD(&s->sc[0], sorting_column, nulls_first); s->sc[0].nulls_first = false;
-  PQT_SET_FIELD(rg, row_group, sorting_columns); rg->sorting_columns.items = s->sc; rg->sorting_columns.n = 1;
-  PQT_SET_FIELD(rg, row_group, ordinal); rg->ordinal = -3;
-  PQT_SET_FIELD(m, file_metadata, row_groups); m->row_groups.items = rg; m->row_groups.n = 1;
-  PQT_SET_FIELD(m, file_metadata, key_value_metadata); m->key_value_metadata.items = s->kv; m->key_value_metadata.n = 1;
-  PQT_SET_FIELD(m, file_metadata, created_by); m->created_by = bytes_of("parquetry test");
+  PQT_SET_FIELD(rg, row_group, columns);
+  rg->columns.items = cc;
+  rg->columns.n = 2;
+  PQT_SET_FIELD(rg, row_group, total_byte_size);
+  rg->total_byte_size = 5000;
+  PQT_SET_FIELD(rg, row_group, num_rows);
+  rg->num_rows = 1000;
+  PQT_SET_FIELD(&s->sc[0], sorting_column, column_idx);
+  s->sc[0].column_idx = 1;
+  PQT_SET_FIELD(&s->sc[0], sorting_column, descending);
+  s->sc[0].descending = true;
+  PQT_SET_FIELD(&s->sc[0], sorting_column, nulls_first);
+  s->sc[0].nulls_first = false;
+  PQT_SET_FIELD(rg, row_group, sorting_columns);
+  rg->sorting_columns.items = s->sc;
+  rg->sorting_columns.n = 1;
+  PQT_SET_FIELD(rg, row_group, ordinal);
+  rg->ordinal = -3;
+  PQT_SET_FIELD(m, file_metadata, row_groups);
+  m->row_groups.items = rg;
+  m->row_groups.n = 1;
+  PQT_SET_FIELD(m, file_metadata, key_value_metadata);
+  m->key_value_metadata.items = s->kv;
+  m->key_value_metadata.n = 1;
+  PQT_SET_FIELD(m, file_metadata, created_by);
+  m->created_by = bytes_of("parquetry test");
   PQT_SET_FIELD(&s->orders[0], column_order, type_order);
   PQT_SET_FIELD(&s->orders[1], column_order, ieee_754_total_order);
-  PQT_SET_FIELD(m, file_metadata, column_orders); m->column_orders.items = s->orders; m->column_orders.n = 2;
-  PQT_SET_FIELD(m, file_metadata, encryption_algorithm); PQT_SET_FIELD(&m->encryption_algorithm, encryption_algorithm, aes_gcm_ctr_v1);
+  PQT_SET_FIELD(m, file_metadata, column_orders);
+  m->column_orders.items = s->orders;
+  m->column_orders.n = 2;
+  PQT_SET_FIELD(m, file_metadata, encryption_algorithm);
+  PQT_SET_FIELD(&m->encryption_algorithm, encryption_algorithm, aes_gcm_ctr_v1);
   PQT_SET_FIELD(&m->encryption_algorithm.aes_gcm_ctr_v1, aes_gcm_v1, aad_file_unique);
   m->encryption_algorithm.aes_gcm_ctr_v1.aad_file_unique = (pqt_bytes){blob, 4};
   PQT_SET_FIELD(&m->encryption_algorithm.aes_gcm_ctr_v1, aes_gcm_v1, supply_aad_prefix);
   m->encryption_algorithm.aes_gcm_ctr_v1.supply_aad_prefix = true;
-  PQT_SET_FIELD(m, file_metadata, footer_signing_key_metadata); m->footer_signing_key_metadata = (pqt_bytes){blob, 2};
+  PQT_SET_FIELD(m, file_metadata, footer_signing_key_metadata);
+  m->footer_signing_key_metadata = (pqt_bytes){blob, 2};
 }
 
 static void test_file_metadata_roundtrip(void) {
@@ -687,18 +792,17 @@ static void test_file_metadata_roundtrip(void) {
   /* spot checks of decoded values */
   CHECK_EQ_INT(m2.schema.n, 6);
   CHECK_EQ_INT(m2.schema.items[1].logical_type.integer.bit_width, 8);
-  CHECK_EQ_INT(pqt_union_which(m2.schema.items[2].logical_type.timestamp.unit.isset),
-               PQT_TIME_UNIT_MICROS);
+  CHECK_EQ_INT(pqt_union_which(m2.schema.items[2].logical_type.timestamp.unit.isset), PQT_TIME_UNIT_MICROS);
   CHECK_EQ_INT(m2.row_groups.items[0].ordinal, -3);
   CHECK(m2.row_groups.items[0].columns.items[0].meta_data.geospatial_statistics.bbox.ymax == 1e-300);
-  CHECK_EQ_INT(m2.row_groups.items[0].columns.items[0].meta_data.size_statistics
-                   .definition_level_histogram.items[2], INT64_MAX);
+  CHECK_EQ_INT(m2.row_groups.items[0].columns.items[0].meta_data.size_statistics.definition_level_histogram.items[2],
+               INT64_MAX);
   CHECK_EQ_INT(pqt_union_which(m2.column_orders.items[1].isset), PQT_ORDER_IEEE_754_TOTAL);
   /* views point into the encoded buffer */
   CHECK(m2.created_by.ptr >= b1.data && m2.created_by.ptr < b1.data + b1.len);
   /* a change is noticed by the comparison */
-  m2.row_groups.items[0].columns.items[1].crypto_metadata.encryption_with_column_key
-      .path_in_schema.items[1] = bytes_of("lisT");
+  m2.row_groups.items[0].columns.items[1].crypto_metadata.encryption_with_column_key.path_in_schema.items[1] =
+      bytes_of("lisT");
   CHECK(!pqt_thrift_equal(&pqt_desc_file_metadata, &m, &m2));
 
   /* truncation at every byte position: error, never a crash */
@@ -750,8 +854,7 @@ static void test_required_missing_and_unions(void) {
   pqt_error_init(&e);
   /* schema (empty list), num_rows, row_groups (empty) but no version */
   static const uint8_t nover[] = {0x29, 0x0c, 0x16, 0x00, 0x19, 0x0c, 0x00};
-  CHECK_EQ_INT(decode_copy(&pqt_desc_file_metadata, nover, sizeof nover, &a, &m, &e),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decode_copy(&pqt_desc_file_metadata, nover, sizeof nover, &a, &m, &e), PQT_ECORRUPT);
   CHECK(strstr(e.message, "required field FileMetaData.version missing") != NULL);
   static const uint8_t ok[] = {0x15, 0x02, 0x19, 0x0c, 0x16, 0x00, 0x19, 0x0c, 0x00};
   CHECK_OK(decode_copy(&pqt_desc_file_metadata, ok, sizeof ok, &a, &m, NULL));
@@ -799,10 +902,15 @@ static void test_huge_counts_do_not_allocate(void) {
   size_t n = 200000;
   uint8_t *buf = malloc(n + 16);
   size_t k = 0;
-  buf[k++] = 0x15; buf[k++] = 0x02;
-  buf[k++] = 0x19; buf[k++] = 0xfc;
+  buf[k++] = 0x15;
+  buf[k++] = 0x02;
+  buf[k++] = 0x19;
+  buf[k++] = 0xfc;
   uint32_t v = (uint32_t)n;
-  while (v >= 0x80) { buf[k++] = (uint8_t)(v | 0x80); v >>= 7; }
+  while (v >= 0x80) {
+    buf[k++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
   buf[k++] = (uint8_t)v;
   memset(buf + k, 0, n);
   k += n;
@@ -813,16 +921,14 @@ static void test_huge_counts_do_not_allocate(void) {
   /* the container limit */
   pqt_thrift_limits lim = {.max_container_elems = 1000};
   pqt_arena_reset(&a);
-  CHECK_EQ_INT(pqt_thrift_decode_ex(&pqt_desc_file_metadata, buf, k, NULL, &a, &lim, &m, NULL),
-               PQT_ELIMIT);
+  CHECK_EQ_INT(pqt_thrift_decode_ex(&pqt_desc_file_metadata, buf, k, NULL, &a, &lim, &m, NULL), PQT_ELIMIT);
   free(buf);
   pqt_arena_reset(&a);
   CHECK_EQ_INT(ca.live, 0);
   /* a ColumnIndex with list<bool> claiming more bools than bytes */
   pqt_column_index ci;
   static const uint8_t bools[] = {0x19, 0xf1, 0x20, 0x01, 0x01, 0x00};
-  CHECK_EQ_INT(decode_copy(&pqt_desc_column_index, bools, sizeof bools, &a, &ci, NULL),
-               PQT_ECORRUPT);
+  CHECK_EQ_INT(decode_copy(&pqt_desc_column_index, bools, sizeof bools, &a, &ci, NULL), PQT_ECORRUPT);
   pqt_arena_reset(&a);
 }
 
@@ -832,19 +938,33 @@ static void test_allocation_budget(void) {
   size_t n = 20000;
   uint8_t *buf = malloc(3 * n + 64);
   size_t k = 0;
-  buf[k++] = 0x15; buf[k++] = 0x02;             /* version 1 */
-  buf[k++] = 0x19; buf[k++] = 0x0c;             /* schema: [] */
-  buf[k++] = 0x16; buf[k++] = 0x00;             /* num_rows 0 */
-  buf[k++] = 0x19; buf[k++] = 0x1c;             /* row_groups: 1 struct */
-  buf[k++] = 0x19; buf[k++] = 0xfc;             /* columns: long form */
+  buf[k++] = 0x15;
+  buf[k++] = 0x02; /* version 1 */
+  buf[k++] = 0x19;
+  buf[k++] = 0x0c; /* schema: [] */
+  buf[k++] = 0x16;
+  buf[k++] = 0x00; /* num_rows 0 */
+  buf[k++] = 0x19;
+  buf[k++] = 0x1c; /* row_groups: 1 struct */
+  buf[k++] = 0x19;
+  buf[k++] = 0xfc; /* columns: long form */
   uint32_t v = (uint32_t)n;
-  while (v >= 0x80) { buf[k++] = (uint8_t)(v | 0x80); v >>= 7; }
+  while (v >= 0x80) {
+    buf[k++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
   buf[k++] = (uint8_t)v;
-  for (size_t i = 0; i < n; i++) { buf[k++] = 0x26; buf[k++] = 0x00; buf[k++] = 0x00; }
-  buf[k++] = 0x16; buf[k++] = 0x00;             /* total_byte_size */
-  buf[k++] = 0x16; buf[k++] = 0x00;             /* num_rows */
-  buf[k++] = 0x00;                              /* end RowGroup */
-  buf[k++] = 0x00;                              /* end FileMetaData */
+  for (size_t i = 0; i < n; i++) {
+    buf[k++] = 0x26;
+    buf[k++] = 0x00;
+    buf[k++] = 0x00;
+  }
+  buf[k++] = 0x16;
+  buf[k++] = 0x00; /* total_byte_size */
+  buf[k++] = 0x16;
+  buf[k++] = 0x00; /* num_rows */
+  buf[k++] = 0x00; /* end RowGroup */
+  buf[k++] = 0x00; /* end FileMetaData */
   pqt_arena a;
   pqt_arena_init(&a, NULL);
   pqt_file_metadata m;
@@ -913,17 +1033,26 @@ static void test_page_header_without_arena(void) {
    * is_compressed absent (defaults to true) */
   pqt_page_header h;
   memset(&h, 0, sizeof h);
-  PQT_SET_FIELD(&h, page_header, type); h.type = PQT_PAGE_DATA;
-  PQT_SET_FIELD(&h, page_header, uncompressed_page_size); h.uncompressed_page_size = 100;
-  PQT_SET_FIELD(&h, page_header, compressed_page_size); h.compressed_page_size = 80;
-  PQT_SET_FIELD(&h, page_header, crc); h.crc = -5;
+  PQT_SET_FIELD(&h, page_header, type);
+  h.type = PQT_PAGE_DATA;
+  PQT_SET_FIELD(&h, page_header, uncompressed_page_size);
+  h.uncompressed_page_size = 100;
+  PQT_SET_FIELD(&h, page_header, compressed_page_size);
+  h.compressed_page_size = 80;
+  PQT_SET_FIELD(&h, page_header, crc);
+  h.crc = -5;
   PQT_SET_FIELD(&h, page_header, data_page_header);
-  PQT_SET_FIELD(&h.data_page_header, data_page_header, num_values); h.data_page_header.num_values = 10;
-  PQT_SET_FIELD(&h.data_page_header, data_page_header, encoding); h.data_page_header.encoding = PQT_ENC_PLAIN;
-  PQT_SET_FIELD(&h.data_page_header, data_page_header, definition_level_encoding); h.data_page_header.definition_level_encoding = PQT_ENC_RLE;
-  PQT_SET_FIELD(&h.data_page_header, data_page_header, repetition_level_encoding); h.data_page_header.repetition_level_encoding = PQT_ENC_BIT_PACKED;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, num_values);
+  h.data_page_header.num_values = 10;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, encoding);
+  h.data_page_header.encoding = PQT_ENC_PLAIN;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, definition_level_encoding);
+  h.data_page_header.definition_level_encoding = PQT_ENC_RLE;
+  PQT_SET_FIELD(&h.data_page_header, data_page_header, repetition_level_encoding);
+  h.data_page_header.repetition_level_encoding = PQT_ENC_BIT_PACKED;
   PQT_SET_FIELD(&h.data_page_header, data_page_header, statistics);
-  PQT_SET_FIELD(&h.data_page_header.statistics, statistics, nan_count); h.data_page_header.statistics.nan_count = 3;
+  PQT_SET_FIELD(&h.data_page_header.statistics, statistics, nan_count);
+  h.data_page_header.statistics.nan_count = 3;
   pqt_buf b;
   pqt_buf_init(&b, NULL);
   CHECK_OK(pqt_thrift_encode(&pqt_desc_page_header, &h, &b, NULL));
@@ -936,8 +1065,8 @@ static void test_page_header_without_arena(void) {
   CHECK_EQ_INT(h2.data_page_header.statistics.nan_count, 3);
 
   /* V2 without is_compressed */
-  static const uint8_t v2[] = {0x15, 0x06, 0x15, 0x10, 0x15, 0x10, 0x5c, 0x15, 0x02, 0x15,
-                               0x00, 0x15, 0x02, 0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x00, 0x00};
+  static const uint8_t v2[] = {0x15, 0x06, 0x15, 0x10, 0x15, 0x10, 0x5c, 0x15, 0x02, 0x15, 0x00,
+                               0x15, 0x02, 0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x00, 0x00};
   CHECK_OK(decode_copy(&pqt_desc_page_header, v2, sizeof v2, NULL, &h2, NULL));
   CHECK(PQT_HAS_FIELD(&h2, page_header, data_page_header_v2));
   CHECK(!PQT_HAS_FIELD(&h2.data_page_header_v2, data_page_header_v2, is_compressed));
@@ -968,12 +1097,23 @@ static void test_json_output(void) {
   bool np[2] = {true, false};
   pqt_bytes mins[2] = {{(const uint8_t *)"", 0}, {(const uint8_t *)"ab", 2}};
   int64_t nc[2] = {5, 0};
-  PQT_SET_FIELD(&ci, column_index, null_pages); ci.null_pages.items = np; ci.null_pages.n = 2;
-  PQT_SET_FIELD(&ci, column_index, min_values); ci.min_values.items = mins; ci.min_values.n = 2;
-  PQT_SET_FIELD(&ci, column_index, max_values); ci.max_values.items = mins; ci.max_values.n = 2;
-  PQT_SET_FIELD(&ci, column_index, boundary_order); ci.boundary_order = PQT_BOUNDARY_ASCENDING;
-  PQT_SET_FIELD(&ci, column_index, null_counts); ci.null_counts.items = nc; ci.null_counts.n = 2;
-  PQT_SET_FIELD(&ci, column_index, nan_counts); ci.nan_counts.items = nc; ci.nan_counts.n = 0;
+  PQT_SET_FIELD(&ci, column_index, null_pages);
+  ci.null_pages.items = np;
+  ci.null_pages.n = 2;
+  PQT_SET_FIELD(&ci, column_index, min_values);
+  ci.min_values.items = mins;
+  ci.min_values.n = 2;
+  PQT_SET_FIELD(&ci, column_index, max_values);
+  ci.max_values.items = mins;
+  ci.max_values.n = 2;
+  PQT_SET_FIELD(&ci, column_index, boundary_order);
+  ci.boundary_order = PQT_BOUNDARY_ASCENDING;
+  PQT_SET_FIELD(&ci, column_index, null_counts);
+  ci.null_counts.items = nc;
+  ci.null_counts.n = 2;
+  PQT_SET_FIELD(&ci, column_index, nan_counts);
+  ci.nan_counts.items = nc;
+  ci.nan_counts.n = 0;
   CHECK_OK(pqt_thrift_to_json(&pqt_desc_column_index, &ci, 0, &j, NULL));
   CHECK_OK(pqt_buf_append(&j, "", 1, NULL));
   CHECK_EQ_STR((const char *)j.data,
@@ -983,9 +1123,12 @@ static void test_json_output(void) {
   /* pretty: unions, empty structs, enum out of range and the Encoding hole */
   pqt_schema_element se;
   memset(&se, 0, sizeof se);
-  PQT_SET_FIELD(&se, schema_element, type); se.type = 42;
-  PQT_SET_FIELD(&se, schema_element, name); se.name = bytes_of("t\"x");
-  PQT_SET_FIELD(&se, schema_element, logical_type); PQT_SET_FIELD(&se.logical_type, logical_type, string);
+  PQT_SET_FIELD(&se, schema_element, type);
+  se.type = 42;
+  PQT_SET_FIELD(&se, schema_element, name);
+  se.name = bytes_of("t\"x");
+  PQT_SET_FIELD(&se, schema_element, logical_type);
+  PQT_SET_FIELD(&se.logical_type, logical_type, string);
   pqt_buf_clear(&j);
   CHECK_OK(pqt_thrift_to_json(&pqt_desc_schema_element, &se, 2, &j, NULL));
   CHECK_OK(pqt_buf_append(&j, "", 1, NULL));
@@ -993,9 +1136,12 @@ static void test_json_output(void) {
                "{\n  \"type\": 42,\n  \"name\": \"t\\\"x\",\n  \"logicalType\": {\n"
                "    \"STRING\": {}\n  }\n}");
   pqt_page_encoding_stats es = {0};
-  PQT_SET_FIELD(&es, page_encoding_stats, page_type); es.page_type = PQT_PAGE_DICTIONARY;
-  PQT_SET_FIELD(&es, page_encoding_stats, encoding); es.encoding = 1;
-  PQT_SET_FIELD(&es, page_encoding_stats, count); es.count = -1;
+  PQT_SET_FIELD(&es, page_encoding_stats, page_type);
+  es.page_type = PQT_PAGE_DICTIONARY;
+  PQT_SET_FIELD(&es, page_encoding_stats, encoding);
+  es.encoding = 1;
+  PQT_SET_FIELD(&es, page_encoding_stats, count);
+  es.count = -1;
   pqt_buf_clear(&j);
   CHECK_OK(pqt_thrift_to_json(&pqt_desc_page_encoding_stats, &es, 0, &j, NULL));
   CHECK_OK(pqt_buf_append(&j, "", 1, NULL));
@@ -1018,17 +1164,18 @@ static void test_json_output(void) {
   CHECK(strstr(js, "\"codec\":\"ZSTD\"") != NULL);
   CHECK(strstr(js, "\"key\":\"k\\\"ey\",\"value\":\"v\\n1\"") != NULL);
   CHECK(strstr(js, "\"max_value\":\"AP8QgA==\"") != NULL);
-  CHECK(strstr(js, "\"encryption_algorithm\":{\"AES_GCM_CTR_V1\":{\"aad_file_unique\":\"AP8QgA==\",\"supply_aad_prefix\":true}}") != NULL);
+  CHECK(strstr(js,
+               "\"encryption_algorithm\":{\"AES_GCM_CTR_V1\":{\"aad_file_unique\":\"AP8QgA==\",\"supply_aad_prefix\":"
+               "true}}") != NULL);
   CHECK(strstr(js, "\"path_in_schema\":[\"b\",\"list\"]") != NULL);
   free(s);
   pqt_buf_free(&j);
 }
 
 RUN_TESTS("thrift", TEST_CASE(test_varint_zigzag_i32), TEST_CASE(test_varint_i64_and_limits),
-          TEST_CASE(test_double_byte_binary), TEST_CASE(test_field_headers),
-          TEST_CASE(test_list_and_map_headers), TEST_CASE(test_skip_unknown_fields_of_every_type),
-          TEST_CASE(test_wire_type_mismatch_is_skipped), TEST_CASE(test_depth_limit),
-          TEST_CASE(test_file_metadata_roundtrip), TEST_CASE(test_encode_errors),
+          TEST_CASE(test_double_byte_binary), TEST_CASE(test_field_headers), TEST_CASE(test_list_and_map_headers),
+          TEST_CASE(test_skip_unknown_fields_of_every_type), TEST_CASE(test_wire_type_mismatch_is_skipped),
+          TEST_CASE(test_depth_limit), TEST_CASE(test_file_metadata_roundtrip), TEST_CASE(test_encode_errors),
           TEST_CASE(test_required_missing_and_unions), TEST_CASE(test_huge_counts_do_not_allocate),
-          TEST_CASE(test_allocation_budget), TEST_CASE(test_list_growth_keeps_all_elements), TEST_CASE(test_page_header_without_arena),
-          TEST_CASE(test_json_output))
+          TEST_CASE(test_allocation_budget), TEST_CASE(test_list_growth_keeps_all_elements),
+          TEST_CASE(test_page_header_without_arena), TEST_CASE(test_json_output))

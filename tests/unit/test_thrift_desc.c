@@ -270,10 +270,8 @@ static const char *kind_name(const pqt_thrift_field *f, int kind) {
 }
 
 static void field_type(const pqt_thrift_field *f, char *out, size_t n) {
-  if (f->kind == PQT_TK_LIST)
-    snprintf(out, n, "list<%s>", kind_name(f, f->elem));
-  else
-    snprintf(out, n, "%s", kind_name(f, f->kind));
+  if (f->kind == PQT_TK_LIST) snprintf(out, n, "list<%s>", kind_name(f, f->elem));
+  else snprintf(out, n, "%s", kind_name(f, f->kind));
 }
 
 static const pqt_thrift_desc *desc_by_name(const char *name) {
@@ -296,11 +294,15 @@ static void test_tables_match_parquet_thrift_facts(void) {
     p = nl + 1;
     char a[64], b[64], c[64], d[64];
     if (sscanf(line, "%63s %63s", a, b) == 2 && (!strcmp(a, "struct") || !strcmp(a, "union"))) {
-      if (cur) CHECK_MSG(n_seen_fields == cur->n_fields, "%s: %d fields in facts, %d in table",
-                         cur->name, n_seen_fields, cur->n_fields);
+      if (cur)
+        CHECK_MSG(n_seen_fields == cur->n_fields, "%s: %d fields in facts, %d in table", cur->name, n_seen_fields,
+                  cur->n_fields);
       cur = desc_by_name(b);
       CHECK_MSG(cur != NULL, "no descriptor for %s", b);
-      if (!cur) { n_seen_fields = 0; continue; }
+      if (!cur) {
+        n_seen_fields = 0;
+        continue;
+      }
       CHECK_MSG(cur->is_union == (a[0] == 'u'), "%s: union flag", b);
       seen_names[n_structs++] = cur->name;
       n_seen_fields = 0;
@@ -318,8 +320,7 @@ static void test_tables_match_parquet_thrift_facts(void) {
     char t[96];
     field_type(f, t, sizeof t);
     CHECK_MSG(strcmp(t, c) == 0, "%s.%s: type %s, facts say %s", cur->name, d, t, c);
-    int want_flags = !strcmp(b, "required") ? PQT_TF_REQUIRED
-                     : !strcmp(b, "default_true") ? PQT_TF_DEFAULT_TRUE : 0;
+    int want_flags = !strcmp(b, "required") ? PQT_TF_REQUIRED : !strcmp(b, "default_true") ? PQT_TF_DEFAULT_TRUE : 0;
     CHECK_MSG(f->flags == want_flags, "%s.%s: flags %d, facts say %s", cur->name, d, f->flags, b);
     if (cur->is_union) CHECK_MSG(!strcmp(b, "-"), "%s.%s: union member marked %s", cur->name, d, b);
   }
@@ -336,9 +337,12 @@ static size_t storage_size(const pqt_thrift_field *f) {
     case PQT_TK_BOOL: return sizeof(bool);
     case PQT_TK_I8: return 1;
     case PQT_TK_I16: return 2;
-    case PQT_TK_I32: case PQT_TK_ENUM: return 4;
-    case PQT_TK_I64: case PQT_TK_DOUBLE: return 8;
-    case PQT_TK_BINARY: case PQT_TK_STRING: return sizeof(pqt_bytes);
+    case PQT_TK_I32:
+    case PQT_TK_ENUM: return 4;
+    case PQT_TK_I64:
+    case PQT_TK_DOUBLE: return 8;
+    case PQT_TK_BINARY:
+    case PQT_TK_STRING: return sizeof(pqt_bytes);
     case PQT_TK_STRUCT: return f->sub->size;
     case PQT_TK_LIST: return sizeof(pqt_list_i64);
     default: return 0;
@@ -403,5 +407,5 @@ static void test_enum_tables(void) {
   CHECK_EQ_STR(pqt_thrift_enum_name(&pqt_enum_edge_interpolation_algorithm, PQT_EDGE_KARNEY), "KARNEY");
 }
 
-RUN_TESTS("thrift_desc", TEST_CASE(test_tables_match_parquet_thrift_facts),
-          TEST_CASE(test_table_invariants), TEST_CASE(test_enum_tables))
+RUN_TESTS("thrift_desc", TEST_CASE(test_tables_match_parquet_thrift_facts), TEST_CASE(test_table_invariants),
+          TEST_CASE(test_enum_tables))

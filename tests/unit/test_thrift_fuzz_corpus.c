@@ -34,14 +34,13 @@ static void replay(const pqt_thrift_desc *d, const uint8_t *data, size_t size, c
                 "%s as %s: our encoding does not decode", name, d->name);
       CHECK(used2 == e1.len);
       CHECK_OK(pqt_thrift_encode(d, m2, &e2, NULL));
-      CHECK_MSG(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0,
-                "%s as %s: re-encoding differs", name, d->name);
+      CHECK_MSG(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0, "%s as %s: re-encoding differs", name,
+                d->name);
     }
     CHECK_OK(pqt_thrift_to_json(d, m1, 1, &j, NULL));
   } else {
     n_err++;
-    CHECK_MSG(err.code == st && err.message[0] != 0, "%s as %s: status %d without message", name,
-              d->name, st);
+    CHECK_MSG(err.code == st && err.message[0] != 0, "%s as %s: status %d without message", name, d->name, st);
   }
   pqt_buf_free(&e1);
   pqt_buf_free(&e2);
@@ -58,9 +57,8 @@ static void test_replay_fuzz_corpus(void) {
   CHECK_MSG(dp != NULL, "no corpus at %s", dir);
   if (!dp) return;
   static const pqt_thrift_desc *const descs[] = {
-      &pqt_desc_file_metadata, &pqt_desc_page_header, &pqt_desc_column_index,
-      &pqt_desc_offset_index, &pqt_desc_bloom_filter_header, &pqt_desc_file_crypto_metadata,
-      &pqt_desc_column_metadata, &pqt_desc_statistics};
+      &pqt_desc_file_metadata,       &pqt_desc_page_header,          &pqt_desc_column_index,    &pqt_desc_offset_index,
+      &pqt_desc_bloom_filter_header, &pqt_desc_file_crypto_metadata, &pqt_desc_column_metadata, &pqt_desc_statistics};
   int files = 0;
   struct dirent *de;
   char path[4096];
@@ -81,8 +79,7 @@ static void test_replay_fuzz_corpus(void) {
     free(data);
   }
   closedir(dp);
-  printf("replayed %d corpus inputs: %d decodes succeeded, %d failed cleanly\n", files, n_ok,
-         n_err);
+  printf("replayed %d corpus inputs: %d decodes succeeded, %d failed cleanly\n", files, n_ok, n_err);
   CHECK(files > 100);
   CHECK(n_ok > 100);
 }

@@ -6,14 +6,18 @@
 static void test_invalid_at(void) {
   const char *ok = "plain ascii text, long enough for the word loop \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 end";
   CHECK_EQ_INT(pqt_utf8_invalid_at((const uint8_t *)ok, strlen(ok)), strlen(ok));
-  struct { const char *s; size_t n; size_t bad; } cases[] = {
-      {"ab\x80", 3, 2},             /* lone continuation */
-      {"\xc0\xaf", 2, 0},           /* overlong '/' */
-      {"\xe0\x80\xaf", 3, 0},       /* overlong */
-      {"\xed\xa0\x80", 3, 0},       /* surrogate U+D800 */
-      {"\xf4\x90\x80\x80", 4, 0},   /* above U+10FFFF */
-      {"abcdefgh\xc3", 9, 8},       /* truncated at the end, after a word */
-      {"\xc3\x28", 2, 0},           /* bad continuation */
+  struct {
+    const char *s;
+    size_t n;
+    size_t bad;
+  } cases[] = {
+      {"ab\x80", 3, 2},           /* lone continuation */
+      {"\xc0\xaf", 2, 0},         /* overlong '/' */
+      {"\xe0\x80\xaf", 3, 0},     /* overlong */
+      {"\xed\xa0\x80", 3, 0},     /* surrogate U+D800 */
+      {"\xf4\x90\x80\x80", 4, 0}, /* above U+10FFFF */
+      {"abcdefgh\xc3", 9, 8},     /* truncated at the end, after a word */
+      {"\xc3\x28", 2, 0},         /* bad continuation */
       {"\xf8\x88\x80\x80\x80", 5, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -21,7 +25,9 @@ static void test_invalid_at(void) {
 }
 
 static void test_values_and_boundaries(void) {
-  const uint8_t data[] = "ab\xc3\xa9" "cd";
+  const uint8_t data[] =
+      "ab\xc3\xa9"
+      "cd";
   int32_t good[] = {0, 2, 4, 6};
   CHECK_OK(pqt_utf8_validate_values(data, good, 3, NULL));
   int32_t split[] = {0, 3, 6}; /* "ab\xc3" | "\xa9cd": valid as a whole, not per value */
@@ -38,7 +44,9 @@ static void test_values_and_boundaries(void) {
 }
 
 static pqt_status sink_null(void *ctx, const char *d, size_t n) {
-  (void)ctx; (void)d; (void)n;
+  (void)ctx;
+  (void)d;
+  (void)n;
   return PQT_OK;
 }
 
@@ -76,4 +84,5 @@ static void test_string_column_validated(void) {
   free(buf);
 }
 
-RUN_TESTS("utf8", TEST_CASE(test_string_column_validated), TEST_CASE(test_invalid_at), TEST_CASE(test_values_and_boundaries))
+RUN_TESTS("utf8", TEST_CASE(test_string_column_validated), TEST_CASE(test_invalid_at),
+          TEST_CASE(test_values_and_boundaries))

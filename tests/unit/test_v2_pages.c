@@ -12,8 +12,7 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-static const int32_t CODECS[] = {PQT_CODEC_SNAPPY, PQT_CODEC_GZIP, PQT_CODEC_BROTLI, PQT_CODEC_ZSTD,
-                                 PQT_CODEC_LZ4_RAW};
+static const int32_t CODECS[] = {PQT_CODEC_SNAPPY, PQT_CODEC_GZIP, PQT_CODEC_BROTLI, PQT_CODEC_ZSTD, PQT_CODEC_LZ4_RAW};
 #define N_CODECS (sizeof CODECS / sizeof CODECS[0])
 
 enum { ALL_NULL, RANDOM, REPEATED };
@@ -33,7 +32,9 @@ static void write_file(pqt_string *out, int32_t codec, int kind, int64_t rows, i
   for (int64_t i = 0; i < rows; i++) {
     def[i] = kind != ALL_NULL;
     if (kind == RANDOM) {
-      x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
       vals[nv++] = (int64_t)x;
     } else if (kind == REPEATED) {
       vals[nv++] = 42;
@@ -58,7 +59,8 @@ static void scan_pages(const pqt_string *file, int *n_pages, int *n_compressed) 
     return;
   }
   const pqt_column_metadata *m = &r->md.row_groups.items[0].columns.items[0].meta_data;
-  int64_t pos = PQT_HAS_FIELD(m, column_metadata, dictionary_page_offset) ? m->dictionary_page_offset : m->data_page_offset;
+  int64_t pos =
+      PQT_HAS_FIELD(m, column_metadata, dictionary_page_offset) ? m->dictionary_page_offset : m->data_page_offset;
   int64_t end = pos + m->total_compressed_size;
   const uint8_t *bytes = (const uint8_t *)file->data;
   while (pos < end) {

@@ -7,21 +7,24 @@
 static char g_text[256];
 
 static const char *fmt_double(double v) {
-  pqt_buf b; pqt_buf_init(&b, NULL);
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
   pqt_format_double(v, &b, NULL);
   snprintf(g_text, sizeof g_text, "%.*s", (int)b.len, (const char *)b.data);
   pqt_buf_free(&b);
   return g_text;
 }
 static const char *fmt_float(float v) {
-  pqt_buf b; pqt_buf_init(&b, NULL);
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
   pqt_format_float(v, &b, NULL);
   snprintf(g_text, sizeof g_text, "%.*s", (int)b.len, (const char *)b.data);
   pqt_buf_free(&b);
   return g_text;
 }
 static const char *fmt_half(uint16_t bits) {
-  pqt_buf b; pqt_buf_init(&b, NULL);
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
   pqt_format_float16(bits, &b, NULL);
   snprintf(g_text, sizeof g_text, "%.*s", (int)b.len, (const char *)b.data);
   pqt_buf_free(&b);
@@ -53,7 +56,8 @@ static void test_floats_shortest_js_layout(void) {
 }
 
 static const char *fmt_value(pqt_value_type *vt, const uint8_t *p, size_t n) {
-  pqt_buf b; pqt_buf_init(&b, NULL);
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
   int st = pqt_format_value(vt, p, n, &b, NULL);
   if (st) snprintf(g_text, sizeof g_text, "<error %d>", st);
   else snprintf(g_text, sizeof g_text, "%.*s", (int)b.len, (const char *)b.data);
@@ -106,7 +110,8 @@ static void test_dates_times_decimals(void) {
   vt.scale = 3;
   const uint8_t neg[3] = {0xFF, 0xFF, 0x85}; /* -123 */
   CHECK_EQ_STR(fmt_value(&vt, neg, 3), "\"-0.123\"");
-  const uint8_t big[16] = {0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  const uint8_t big[16] = {0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
   vt.scale = 0;
   CHECK_EQ_STR(fmt_value(&vt, big, 16), "\"170141183460469231731687303715884105727\"");
   const uint8_t minv[16] = {0x80};
@@ -143,7 +148,9 @@ static void test_int96_and_misc(void) {
   vt.logical.isset = 0;
   vt.converted_type = PQT_CT_INTERVAL;
   uint8_t iv[12];
-  pqt_store_u32le(iv, 1); pqt_store_u32le(iv + 4, 2); pqt_store_u32le(iv + 8, 3);
+  pqt_store_u32le(iv, 1);
+  pqt_store_u32le(iv + 4, 2);
+  pqt_store_u32le(iv + 8, 3);
   CHECK_EQ_STR(fmt_value(&vt, iv, 12), "{\"months\":1,\"days\":2,\"millis\":3}");
   vt.converted_type = -1;
   vt.physical_type = PQT_BYTE_ARRAY;

@@ -61,15 +61,35 @@ static char *json_of(const pqt_variant *v) {
 }
 
 /* Every sample: validates, prints, re-encodes to an equal value. */
-static const char *const k_samples[] = {
-    "array_empty",          "array_nested",           "array_primitive",        "long_string",
-    "object_empty",         "object_nested",          "object_primitive",       "primitive_binary",
-    "primitive_boolean_false", "primitive_boolean_true", "primitive_date",      "primitive_decimal16",
-    "primitive_decimal4",   "primitive_decimal8",     "primitive_double",       "primitive_float",
-    "primitive_int16",      "primitive_int32",        "primitive_int64",        "primitive_int8",
-    "primitive_null",       "primitive_string",       "primitive_time",         "primitive_timestamp",
-    "primitive_timestamp_nanos", "primitive_timestampntz", "primitive_timestampntz_nanos", "primitive_uuid",
-    "short_string"};
+static const char *const k_samples[] = {"array_empty",
+                                        "array_nested",
+                                        "array_primitive",
+                                        "long_string",
+                                        "object_empty",
+                                        "object_nested",
+                                        "object_primitive",
+                                        "primitive_binary",
+                                        "primitive_boolean_false",
+                                        "primitive_boolean_true",
+                                        "primitive_date",
+                                        "primitive_decimal16",
+                                        "primitive_decimal4",
+                                        "primitive_decimal8",
+                                        "primitive_double",
+                                        "primitive_float",
+                                        "primitive_int16",
+                                        "primitive_int32",
+                                        "primitive_int64",
+                                        "primitive_int8",
+                                        "primitive_null",
+                                        "primitive_string",
+                                        "primitive_time",
+                                        "primitive_timestamp",
+                                        "primitive_timestamp_nanos",
+                                        "primitive_timestampntz",
+                                        "primitive_timestampntz_nanos",
+                                        "primitive_uuid",
+                                        "short_string"};
 
 static void test_corpus_samples(void) {
   for (size_t k = 0; k < sizeof k_samples / sizeof *k_samples; k++) {
@@ -174,10 +194,10 @@ static void test_from_json(void) {
   roundtrip_json("[1, -128, 300, 70000, 5000000000, -9223372036854775808]",
                  "[1,-128,300,70000,5000000000,-9223372036854775808]");
   roundtrip_json("{\"b\": 1, \"a\": {\"c\": [true, null]}}", "{\"a\":{\"c\":[true,null]},\"b\":1}");
-  roundtrip_json("1.50", "\"1.50\"");                       /* exact: a decimal with its scale */
+  roundtrip_json("1.50", "\"1.50\""); /* exact: a decimal with its scale */
   roundtrip_json("-0.001", "\"-0.001\"");
   roundtrip_json("123456789012345678901234567890", "\"123456789012345678901234567890\"");
-  roundtrip_json("1e5", "100000");                          /* an exponent: a double */
+  roundtrip_json("1e5", "100000"); /* an exponent: a double */
   roundtrip_json("2.5e-3", "0.0025");
   roundtrip_json("\"\\u00e9\\ud83d\\ude00 \\\"q\\\"\"", "\"\xc3\xa9\xf0\x9f\x98\x80 \\\"q\\\"\"");
   roundtrip_json("{}", "{}");
@@ -360,9 +380,18 @@ static void gen(text *t, int depth) {
   switch (k) {
     case 0: put(t, "null"); break;
     case 1: put(t, rnd() & 1 ? "true" : "false"); break;
-    case 2: snprintf(b, sizeof b, "%lld", (long long)(int64_t)rnd() >> (rnd() % 63)); put(t, b); break;
-    case 3: snprintf(b, sizeof b, "%lld.%03u", (long long)(int32_t)rnd(), (unsigned)(rnd() % 1000)); put(t, b); break;
-    case 4: snprintf(b, sizeof b, "%.17g", (double)(int64_t)rnd() * 1e-7); put(t, strchr(b, 'e') || strchr(b, '.') ? b : "0.5"); break;
+    case 2:
+      snprintf(b, sizeof b, "%lld", (long long)(int64_t)rnd() >> (rnd() % 63));
+      put(t, b);
+      break;
+    case 3:
+      snprintf(b, sizeof b, "%lld.%03u", (long long)(int32_t)rnd(), (unsigned)(rnd() % 1000));
+      put(t, b);
+      break;
+    case 4:
+      snprintf(b, sizeof b, "%.17g", (double)(int64_t)rnd() * 1e-7);
+      put(t, strchr(b, 'e') || strchr(b, '.') ? b : "0.5");
+      break;
     case 5: {
       put(t, "\"s");
       int n = (int)(rnd() % 90);

@@ -7,7 +7,10 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-typedef struct text { char buf[8192]; size_t n; } text;
+typedef struct text {
+  char buf[8192];
+  size_t n;
+} text;
 static pqt_status collect(void *ctx, const char *d, size_t n) {
   text *t = ctx;
   if (t->n + n >= sizeof t->buf) return PQT_ENOMEM;
@@ -78,7 +81,8 @@ static void test_verify_checks_bloom_filters(void) {
   CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
   if (r) {
     const pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[0].meta_data;
-    CHECK(PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length));
+    CHECK(PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) &&
+          PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length));
     int64_t off = cm->bloom_filter_offset, len = cm->bloom_filter_length;
     pqt_reader_close(r);
     CHECK(off > 4 && len > 32 && (size_t)(off + len) < file.len);
@@ -105,7 +109,7 @@ static void write_paged(pqt_string *file) {
   static int64_t ids[1000];
   int64_t n = 0;
   for (int i = 0; i < 1000; i++) {
-    def[i] = (int16_t)!(i % 10 == 0 || (i >= 300 && i < 400));
+    def[i] = (int16_t) !(i % 10 == 0 || (i >= 300 && i < 400));
     if (def[i]) ids[n++] = 3 * (int64_t)i;
   }
   CHECK_OK(pqt_writer_write_column(w, 0, 1000, def, NULL, ids, NULL, n, NULL));
@@ -200,9 +204,9 @@ static void test_verify_checks_column_index(void) {
                              "column index, data page 3: null_pages says values, the page has only nulls"),
                1);
   /* (c) a null count one too many */
-  CHECK_EQ_INT(verify_edited(&file, edit_null_count,
-                             "column index, data page 1: null_counts says 11 nulls, the page has 10"),
-               1);
+  CHECK_EQ_INT(
+      verify_edited(&file, edit_null_count, "column index, data page 1: null_counts says 11 nulls, the page has 10"),
+      1);
   /* (d) ascending bounds said to be descending */
   CHECK_EQ_INT(verify_edited(&file, edit_descending,
                              "column index, data page 1: boundary_order is DESCENDING, but the page's min_values is "
@@ -225,8 +229,10 @@ static void test_verify_checks_column_index(void) {
  * (a min that is a prefix, a max rounded up) pass. */
 static void test_verify_column_index_nested_and_truncated(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional group l (LIST) { repeated group list { optional int32 "
-                                    "element; } } required binary s (STRING); }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message =
+                             "message m { optional group l (LIST) { repeated group list { optional int32 "
+                             "element; } } required binary s (STRING); }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   wo.defaults.page_row_limit = 50;
@@ -243,13 +249,28 @@ static void test_verify_column_index_nested_and_truncated(void) {
   for (int i = 0; i < ROWS; i++) {
     switch (i % 4) {
       case 0: /* [i, null, i + 1] */
-        def[nl] = 3; rep[nl++] = 0; vals[nv++] = i;
-        def[nl] = 2; rep[nl++] = 1;
-        def[nl] = 3; rep[nl++] = 1; vals[nv++] = i + 1;
+        def[nl] = 3;
+        rep[nl++] = 0;
+        vals[nv++] = i;
+        def[nl] = 2;
+        rep[nl++] = 1;
+        def[nl] = 3;
+        rep[nl++] = 1;
+        vals[nv++] = i + 1;
         break;
-      case 1: def[nl] = 1; rep[nl++] = 0; break; /* [] */
-      case 2: def[nl] = 0; rep[nl++] = 0; break; /* null */
-      default: def[nl] = 3; rep[nl++] = 0; vals[nv++] = -i; break;
+      case 1:
+        def[nl] = 1;
+        rep[nl++] = 0;
+        break; /* [] */
+      case 2:
+        def[nl] = 0;
+        rep[nl++] = 0;
+        break; /* null */
+      default:
+        def[nl] = 3;
+        rep[nl++] = 0;
+        vals[nv++] = -i;
+        break;
     }
     char tmp[17];
     snprintf(tmp, sizeof tmp, "row-%04d-%s", (i * 7) % ROWS, i % 2 ? "odd" : "even");
@@ -269,14 +290,17 @@ static void test_verify_column_index_nested_and_truncated(void) {
   if (r) {
     for (int c = 0; c < 2; c++) {
       const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[c];
-      CHECK(PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length));
+      CHECK(PQT_HAS_FIELD(cc, column_chunk, column_index_offset) &&
+            PQT_HAS_FIELD(cc, column_chunk, column_index_length));
       pqt_arena arena;
       pqt_arena_init(&arena, NULL);
       pqt_column_index ci;
       CHECK_OK(pqt_thrift_decode(&pqt_desc_column_index, (const uint8_t *)file.data + cc->column_index_offset,
                                  (size_t)cc->column_index_length, NULL, &arena, &ci, NULL));
       CHECK(ci.null_pages.n > 1);
-      if (c == 0) CHECK(PQT_HAS_FIELD(&ci, column_index, repetition_level_histograms) && PQT_HAS_FIELD(&ci, column_index, definition_level_histograms));
+      if (c == 0)
+        CHECK(PQT_HAS_FIELD(&ci, column_index, repetition_level_histograms) &&
+              PQT_HAS_FIELD(&ci, column_index, definition_level_histograms));
       if (c == 1 && ci.min_values.n > 0) CHECK(ci.min_values.items[0].len <= 4 && ci.max_values.items[0].len <= 4);
       pqt_arena_reset(&arena);
     }
@@ -348,7 +372,8 @@ static void test_verify_checks_v2_num_nulls(void) {
  * order calls the file sound. */
 static void test_verify_float16_order_as_written(void) {
   pqt_string file = {0};
-  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required fixed_len_byte_array(2) h (FLOAT16); }"};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message = "message m { required fixed_len_byte_array(2) h (FLOAT16); }"};
   pqt_write_options wo;
   pqt_write_options_init(&wo);
   pqt_writer *w = NULL;
@@ -369,8 +394,10 @@ static void test_verify_float16_order_as_written(void) {
   }
   const pqt_column_chunk *cc = &r->md.row_groups.items[0].columns.items[0];
   const pqt_statistics *st = &cc->meta_data.statistics;
-  CHECK(PQT_HAS_FIELD(&cc->meta_data, column_metadata, statistics) && PQT_HAS_FIELD(st, statistics, max_value) && st->max_value.len == 2);
-  CHECK(PQT_HAS_FIELD(st, statistics, min_value) && st->min_value.len == 2 && memcmp(st->min_value.ptr, "\x00\xC0", 2) == 0);
+  CHECK(PQT_HAS_FIELD(&cc->meta_data, column_metadata, statistics) && PQT_HAS_FIELD(st, statistics, max_value) &&
+        st->max_value.len == 2);
+  CHECK(PQT_HAS_FIELD(st, statistics, min_value) && st->min_value.len == 2 &&
+        memcmp(st->min_value.ptr, "\x00\xC0", 2) == 0);
   ptrdiff_t max_at = (const char *)st->max_value.ptr - file.data;
   CHECK(max_at > 0 && (size_t)max_at + 2 <= file.len && memcmp(file.data + max_at, "\xFF\x7B", 2) == 0);
   int64_t ci_off = cc->column_index_offset;

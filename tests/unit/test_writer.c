@@ -56,11 +56,20 @@ static pqt_status write_sample(pqt_writer *w, int64_t rows, pqt_error *e) {
     }
     switch (i % 3) {
       case 0: /* [i, null] */
-        ldef[nl] = 3; lrep[nl++] = 0; lval[nlv++] = (int32_t)i;
-        ldef[nl] = 2; lrep[nl++] = 1;
+        ldef[nl] = 3;
+        lrep[nl++] = 0;
+        lval[nlv++] = (int32_t)i;
+        ldef[nl] = 2;
+        lrep[nl++] = 1;
         break;
-      case 1: ldef[nl] = 1; lrep[nl++] = 0; break; /* [] */
-      default: ldef[nl] = 0; lrep[nl++] = 0; break; /* null */
+      case 1:
+        ldef[nl] = 1;
+        lrep[nl++] = 0;
+        break; /* [] */
+      default:
+        ldef[nl] = 0;
+        lrep[nl++] = 0;
+        break; /* null */
     }
     ddef[i] = 1;
     dv[nd++] = i % 5 == 0 ? -0.0 : i % 5 == 1 ? (0.0 / 0.0) : 1.5 * (double)i;
@@ -70,7 +79,15 @@ static pqt_status write_sample(pqt_writer *w, int64_t rows, pqt_error *e) {
   if (st == PQT_OK) st = pqt_writer_write_column(w, 2, nl, ldef, lrep, lval, NULL, nlv, e);
   if (st == PQT_OK) st = pqt_writer_write_column(w, 3, rows, ddef, NULL, dv, NULL, nd, e);
   if (st == PQT_OK) st = pqt_writer_flush_row_group(w, e);
-  free(a); free(sdef); free(ddef); free(soff); free(sdat); free(ldef); free(lrep); free(lval); free(dv);
+  free(a);
+  free(sdef);
+  free(ddef);
+  free(soff);
+  free(sdat);
+  free(ldef);
+  free(lrep);
+  free(lval);
+  free(dv);
   return st;
 }
 
@@ -183,8 +200,10 @@ static void test_metadata(void) {
   CHECK(PQT_HAS_FIELD(&cs->meta_data, column_metadata, dictionary_page_offset));
   CHECK(cs->meta_data.statistics.min_value.len == 2 && memcmp(cs->meta_data.statistics.min_value.ptr, "v0", 2) == 0);
   CHECK_EQ_INT(cs->meta_data.statistics.null_count, 250);
-  CHECK(PQT_HAS_FIELD(&cs->meta_data, column_metadata, bloom_filter_offset) && PQT_HAS_FIELD(&cs->meta_data, column_metadata, bloom_filter_length));
-  CHECK(PQT_HAS_FIELD(&cs->meta_data.size_statistics, size_statistics, unencoded_byte_array_data_bytes) && cs->meta_data.size_statistics.unencoded_byte_array_data_bytes == 1500);
+  CHECK(PQT_HAS_FIELD(&cs->meta_data, column_metadata, bloom_filter_offset) &&
+        PQT_HAS_FIELD(&cs->meta_data, column_metadata, bloom_filter_length));
+  CHECK(PQT_HAS_FIELD(&cs->meta_data.size_statistics, size_statistics, unencoded_byte_array_data_bytes) &&
+        cs->meta_data.size_statistics.unencoded_byte_array_data_bytes == 1500);
   pqt_bloom bf;
   CHECK_OK(pqt_bloom_parse(file + cs->meta_data.bloom_filter_offset, (size_t)cs->meta_data.bloom_filter_length, NULL,
                            &bf, NULL, NULL));
@@ -300,7 +319,8 @@ static void test_misuse(void) {
   CHECK(pqt_writer_write_column(w, 2, 2, ldef2, lrep2, lv, NULL, 1, &e) == PQT_EINVAL);
   CHECK(pqt_writer_flush_row_group(w, &e) == PQT_EINVAL); /* columns 1, 2 have no rows */
   CHECK(pqt_writer_close(w, &e) == PQT_EINVAL);
-  pqt_write_schema bad = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int32 x (STRING); }"};
+  pqt_write_schema bad = {.struct_size = sizeof(pqt_write_schema),
+                          .message = "message m { required int32 x (STRING); }"};
   CHECK(pqt_writer_open_buffer(&w, &out, &bad, NULL, &e) == PQT_EINVAL);
   pqt_write_options o;
   pqt_write_options_init(&o);
@@ -392,11 +412,11 @@ static void test_arrow_conversions(void) {
   struct ArrowSchema f_dec = {"d:4,2", "dec", NULL, 0, 0, NULL, NULL, noop_schema_release, NULL};
   struct ArrowSchema *kids[6] = {&f_ts, &f_d64, &f_t32, &f_ls, &f_ll, &f_dec};
   struct ArrowSchema rec = {"+s", "", NULL, 0, 6, kids, NULL, noop_schema_release, NULL};
-  int64_t ts[2] = {-1, 86400};                    /* seconds */
-  int64_t d64[2] = {-86400000, 86400000 * 3LL};   /* ms -> days -1, 3 */
-  int32_t t32[2] = {1, 3600};                     /* s -> ms */
+  int64_t ts[2] = {-1, 86400};                  /* seconds */
+  int64_t d64[2] = {-86400000, 86400000 * 3LL}; /* ms -> days -1, 3 */
+  int32_t t32[2] = {1, 3600};                   /* s -> ms */
   int64_t lso[3] = {0, 3, 3};
-  uint8_t lsv = 0x1;                              /* second string null */
+  uint8_t lsv = 0x1; /* second string null */
   int64_t llo[3] = {0, 2, 3};
   int16_t lle[3] = {-7, 8, 9};
   uint8_t dec[32] = {0};
@@ -447,8 +467,10 @@ static void test_arrow_conversions(void) {
   CHECK_OK(pqt_reader_write_text(r, NULL, PQT_TEXT_JSONL, -1, collect, &txt, &e));
   CHECK_OK(pqt_buf_append(&txt, "", 1, NULL));
   CHECK_EQ_STR((const char *)txt.data,
-               "{\"ts\":\"1969-12-31T23:59:59.000Z\",\"d64\":\"1969-12-31\",\"t32\":\"00:00:01.000\",\"ls\":\"abc\",\"ll\":[-7,8],\"dec\":\"-12.34\"}\n"
-               "{\"ts\":\"1970-01-02T00:00:00.000Z\",\"d64\":\"1970-01-04\",\"t32\":\"01:00:00.000\",\"ls\":null,\"ll\":[9],\"dec\":\"0.05\"}\n");
+               "{\"ts\":\"1969-12-31T23:59:59.000Z\",\"d64\":\"1969-12-31\",\"t32\":\"00:00:01.000\",\"ls\":\"abc\","
+               "\"ll\":[-7,8],\"dec\":\"-12.34\"}\n"
+               "{\"ts\":\"1970-01-02T00:00:00.000Z\",\"d64\":\"1970-01-04\",\"t32\":\"01:00:00.000\",\"ls\":null,"
+               "\"ll\":[9],\"dec\":\"0.05\"}\n");
   pqt_buf_free(&txt);
   pqt_reader_close(r);
   pqt_string_free(&out);
@@ -510,7 +532,8 @@ static void test_size_limits(void) {
 
 /* Malformed Arrow input is refused with PQT_EINVAL, never a crash. */
 static void test_bad_arrow_input(void) {
-  const char *text = "message m { optional group l (LIST) { repeated group list { required int32 element; } } required binary s; }";
+  const char *text =
+      "message m { optional group l (LIST) { repeated group list { required int32 element; } } required binary s; }";
   int32_t vals[4] = {1, 2, 3, 4};
   int32_t good_off[3] = {0, 2, 4}, back_off[3] = {0, 3, 1}, far_off[3] = {0, 2, 9};
   int32_t soff[3] = {0, 1, 2};
@@ -532,11 +555,14 @@ static void test_bad_arrow_input(void) {
   CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
   CHECK_OK(pqt_writer_write_batch(w, &batch, &e)); /* well-formed */
   CHECK_OK(pqt_writer_close(w, &e));
-  struct { const int32_t *off; int64_t list_len, batch_len, leaf_nbuf; } cases[] = {
-      {back_off, 2, 2, 2},  /* offsets go backwards */
-      {far_off, 2, 2, 2},   /* offsets past the child */
-      {good_off, 1, 2, 2},  /* list shorter than the batch */
-      {good_off, 2, 2, 1},  /* leaf without its values buffer */
+  struct {
+    const int32_t *off;
+    int64_t list_len, batch_len, leaf_nbuf;
+  } cases[] = {
+      {back_off, 2, 2, 2}, /* offsets go backwards */
+      {far_off, 2, 2, 2},  /* offsets past the child */
+      {good_off, 1, 2, 2}, /* list shorter than the batch */
+      {good_off, 2, 2, 1}, /* leaf without its values buffer */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     l_bufs[1] = cases[i].off;
@@ -606,7 +632,8 @@ static void test_fixed_length_string_dictionary(void) {
       pqt_write_options_init(&o);
       o.defaults.page_row_limit = 700;
       o.defaults.page_version = pv;
-      pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { optional binary s (STRING); }"};
+      pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                             .message = "message m { optional binary s (STRING); }"};
       pqt_string out = {0};
       pqt_writer *w;
       pqt_error e;
@@ -650,10 +677,14 @@ static void test_fixed_length_string_dictionary(void) {
 }
 
 int main(void) {
-  static const pqt_test_case cases[] = {TEST_CASE(test_low_level_and_text), TEST_CASE(test_metadata),
-                                        TEST_CASE(test_sinks_and_files), TEST_CASE(test_misuse),
-                                        TEST_CASE(test_arrow_schema_mapping), TEST_CASE(test_bad_arrow_input),
-                                        TEST_CASE(test_size_limits), TEST_CASE(test_arrow_conversions),
+  static const pqt_test_case cases[] = {TEST_CASE(test_low_level_and_text),
+                                        TEST_CASE(test_metadata),
+                                        TEST_CASE(test_sinks_and_files),
+                                        TEST_CASE(test_misuse),
+                                        TEST_CASE(test_arrow_schema_mapping),
+                                        TEST_CASE(test_bad_arrow_input),
+                                        TEST_CASE(test_size_limits),
+                                        TEST_CASE(test_arrow_conversions),
                                         TEST_CASE(test_fixed_length_string_dictionary)};
   return pqt_run_tests("writer", cases, sizeof cases / sizeof cases[0]);
 }

@@ -12,10 +12,11 @@ static void no_release_array(struct ArrowArray *a) { a->release = NULL; }
 
 static void test_arrow_types_round_trip(void) {
   struct ArrowSchema c0 = {.format = "U", .name = "s", .flags = ARROW_FLAG_NULLABLE, .release = no_release_schema};
-  struct ArrowSchema c1 = {.format = "tsu:Europe/Paris", .name = "t", .flags = ARROW_FLAG_NULLABLE,
-                           .release = no_release_schema};
+  struct ArrowSchema c1 = {
+      .format = "tsu:Europe/Paris", .name = "t", .flags = ARROW_FLAG_NULLABLE, .release = no_release_schema};
   struct ArrowSchema *kids[] = {&c0, &c1};
-  struct ArrowSchema top = {.format = "+s", .name = "", .n_children = 2, .children = kids, .release = no_release_schema};
+  struct ArrowSchema top = {
+      .format = "+s", .name = "", .n_children = 2, .children = kids, .release = no_release_schema};
   int64_t off64[] = {0, 3, 8};
   const char *data = "abcdefgh";
   const void *b0[] = {NULL, off64, data};
@@ -25,8 +26,8 @@ static void test_arrow_types_round_trip(void) {
   struct ArrowArray a1 = {.length = 2, .n_buffers = 2, .buffers = b1, .release = no_release_array};
   struct ArrowArray *akids[] = {&a0, &a1};
   const void *bt[] = {NULL};
-  struct ArrowArray batch = {.length = 2, .n_buffers = 1, .buffers = bt, .n_children = 2, .children = akids,
-                             .release = no_release_array};
+  struct ArrowArray batch = {
+      .length = 2, .n_buffers = 1, .buffers = bt, .n_children = 2, .children = akids, .release = no_release_array};
   for (int with = 0; with <= 1; with++) {
     pqt_string out = {0};
     pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .arrow = &top};
