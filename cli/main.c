@@ -415,10 +415,37 @@ static const command *find_command(const char *name) {
   return NULL;
 }
 
+/* One line a command for the overview (the whole text is its --help). */
+static const struct {
+  const char *name, *brief;
+} briefs[] = {
+    {"schema", "the schema in Parquet's message syntax"},
+    {"meta", "the metadata: row groups, column chunks, sizes, statistics"},
+    {"cat", "rows as JSON Lines or CSV (--where to filter)"},
+    {"head", "the first rows"},
+    {"count", "the number of rows (--where to filter)"},
+    {"pages", "one line per page: type, encodings, sizes, statistics"},
+    {"verify", "check every page, statistic, page index and Bloom filter"},
+    {"dictionary", "a column's dictionary entries"},
+    {"column-index", "a column's page index, one line per page"},
+    {"bloom-filter", "probe a column's Bloom filters for values"},
+    {"stats", "a column's statistics per row group and page"},
+    {"convert", "CSV or JSON Lines to Parquet"},
+    {"rewrite", "read a Parquet file and write it anew"},
+    {"salvage", "recover the rows of a file whose footer is lost"},
+    {"version", "the version"},
+    {"help", "help for a command"},
+};
+
 static void print_main_usage(FILE *f) {
   fprintf(f, "usage: parquetry COMMAND [OPTIONS] FILE\n\nRead and write Apache Parquet files.\n\nCommands:\n");
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    fprintf(f, "  %-10s %.*s\n", commands[i].name, (int)strcspn(commands[i].summary, "\n"), commands[i].summary);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    const char *brief = NULL;
+    for (size_t k = 0; k < sizeof briefs / sizeof briefs[0] && !brief; k++)
+      if (strcmp(briefs[k].name, commands[i].name) == 0) brief = briefs[k].brief;
+    if (brief) fprintf(f, "  %-13s %s\n", commands[i].name, brief);
+    else fprintf(f, "  %-13s %.*s\n", commands[i].name, (int)strcspn(commands[i].summary, "\n"), commands[i].summary);
+  }
   fprintf(f,
           "\nRun 'parquetry COMMAND --help' for a command's options.\n"
           "Exit status: 0 all rows, 1 error, 2 usage, 3 rows lost under --skip-corrupt.\n");

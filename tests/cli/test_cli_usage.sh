@@ -13,7 +13,14 @@ check() { # name expected_rc command...
   local rc=$?
   if [ $rc -eq "$want" ]; then pass=$((pass+1)); else echo "FAIL: $name: exit $rc, want $want: $(head -c 300 /tmp/pqt_cli_err.$$)"; fail=$((fail+1)); fi
 }
-for c in schema meta cat head pages verify convert rewrite salvage help version; do check "$c --help" 0 "$cli" $c --help; done
+cmds="schema meta cat head count pages verify dictionary column-index bloom-filter stats convert rewrite salvage help version"
+for c in $cmds; do check "$c --help" 0 "$cli" $c --help; done
+# the overview: every command on one line of its own, nothing cut, 80 columns
+"$cli" help >/tmp/pqt_cli_out.$$ 2>&1
+for c in $cmds; do
+  line=$(grep -E "^  $c +[^ ]" /tmp/pqt_cli_out.$$)
+  if [ -n "$line" ] && [ ${#line} -le 80 ]; then pass=$((pass+1)); else echo "FAIL: help line for $c: '$line'"; fail=$((fail+1)); fi
+done
 check "no args" 2 "$cli"
 check "unknown command" 2 "$cli" frobnicate
 check "unknown option" 2 "$cli" cat --frobnicate "$simple"
