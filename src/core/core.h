@@ -44,7 +44,7 @@ static inline bool pqt_mul_size(size_t a, size_t b, size_t *out) { return !__bui
 
 /* Set err (if not NULL) to code and a formatted message; return code. */
 pqt_status pqt_error_set(pqt_error *err, pqt_status code, const char *fmt, ...) PQT_PRINTF(3, 4);
-pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt, va_list ap);
+pqt_status pqt_error_vset(pqt_error *err, pqt_status code, const char *fmt, va_list ap) PQT_PRINTF(3, 0);
 /* Prepend "prefix: " to err's message (keeps code and places). */
 void pqt_error_prefix(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
 

@@ -159,7 +159,7 @@ PQT_API pqt_expr *pqt_expr_compare(pqt_cmp_op op, pqt_expr *l, pqt_expr *r) {
     return NULL;
   }
   pqt_expr *e = combine(PQT_EK_CMP, a, 2);
-  if (e) e->op = op;
+  if (e) e->op = (int32_t)op;
   return e;
 }
 PQT_API pqt_expr *pqt_expr_in(pqt_expr *column, pqt_expr *const *values, size_t n) {
