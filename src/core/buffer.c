@@ -173,3 +173,17 @@ pqt_status pqt_json_string_append(pqt_buf *b, const uint8_t *s, size_t n, pqt_er
   }
   return pqt_buf_append(b, "\"", 1, err);
 }
+
+pqt_status pqt_buf_to_string(pqt_buf *b, pqt_string *out, pqt_error *err) {
+  pqt_status st = pqt_buf_append(b, "", 1, err);
+  if (st == PQT_OK) st = pqt_buf_status(b, err);
+  if (st != PQT_OK) {
+    pqt_buf_free(b);
+    return st;
+  }
+  out->data = (char *)b->data;
+  out->len = b->len - 1;
+  out->cap = b->cap;
+  out->alloc = b->alloc;
+  return PQT_OK;
+}

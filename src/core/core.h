@@ -116,6 +116,10 @@ pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...) PQT_
 /* PQT_OK when every append so far succeeded; else the first failure (err
  * filled). */
 pqt_status pqt_buf_status(const pqt_buf *b, pqt_error *err);
+/* Hand b's bytes over to a caller's pqt_string, NUL-terminated (len
+ * without the NUL): the one way a pqt_buf becomes a result. On failure
+ * (b's sticky error, or no room for the NUL) b is freed and out untouched. */
+pqt_status pqt_buf_to_string(pqt_buf *b, pqt_string *out, pqt_error *err);
 static inline void pqt_buf_clear(pqt_buf *b) {
   b->len = 0;
   b->status = PQT_OK;

@@ -47,20 +47,6 @@ PQT_API void pqt_string_free(pqt_string *s) {
   s->len = s->cap = 0;
 }
 
-/* Hand a pqt_buf's bytes over to a caller's pqt_string (NUL-terminated). */
-static pqt_status buf_to_string(pqt_buf *b, pqt_string *out, pqt_error *err) {
-  pqt_status st = pqt_buf_append(b, "", 1, err);
-  if (st != PQT_OK) {
-    pqt_buf_free(b);
-    return st;
-  }
-  out->data = (char *)b->data;
-  out->len = b->len - 1;
-  out->cap = b->cap;
-  out->alloc = b->alloc;
-  return PQT_OK;
-}
-
 static void reader_free(pqt_reader *r) {
   if (r->codec_ctx) pqt_codec_ctx_destroy(r->codec_ctx);
   if (r->pool && !r->opts.buffer_pool) pqt_pool_close(r->pool); /* freed once every exported buffer is released */
@@ -341,7 +327,7 @@ PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, 
     pqt_buf_free(&b);
     return st;
   }
-  return buf_to_string(&b, out, err);
+  return pqt_buf_to_string(&b, out, err);
 }
 
 PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt_string *out, pqt_error *err) {
@@ -353,7 +339,7 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt
     pqt_buf_free(&b);
     return st;
   }
-  return buf_to_string(&b, out, err);
+  return pqt_buf_to_string(&b, out, err);
 }
 
 PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err) {
@@ -371,5 +357,5 @@ PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *
     pqt_buf_free(&b);
     return st;
   }
-  return buf_to_string(&b, out, err);
+  return pqt_buf_to_string(&b, out, err);
 }

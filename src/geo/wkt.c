@@ -96,17 +96,11 @@ PQT_API pqt_status pqt_wkb_to_wkt(const uint8_t *wkb, size_t len, const pqt_allo
   wkt_out o = {&b, 0};
   pqt_wkb_visitor v = {&o, wkt_geom_begin, wkt_geom_end, wkt_ring_begin, wkt_ring_end, wkt_coord};
   pqt_status st = pqt_wkb_walk(wkb, len, &v, err);
-  if (st == PQT_OK) pqt_buf_append(&b, "", 1, NULL);
-  if (st == PQT_OK) st = pqt_buf_status(&b, err);
   if (st != PQT_OK) {
     pqt_buf_free(&b);
     return st;
   }
-  out->data = (char *)b.data;
-  out->len = b.len - 1;
-  out->cap = b.cap;
-  out->alloc = b.alloc;
-  return PQT_OK;
+  return pqt_buf_to_string(&b, out, err);
 }
 
 /* ---- WKT -> WKB ---------------------------------------------------- */

@@ -416,17 +416,12 @@ PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32
   pqt_status st =
       style == PQT_SUMMARY_READABLE ? summary_readable(r, width ? width : 80, &b, &e) : summary_legend(r, &b, &e);
   if (st == PQT_OK && e.code != PQT_OK) st = e.code;
-  if (st == PQT_OK) st = pqt_buf_append(&b, "", 1, &e);
   if (st != PQT_OK) {
     if (err) *err = e;
     pqt_buf_free(&b);
     return st;
   }
-  out->data = (char *)b.data;
-  out->len = b.len - 1;
-  out->cap = b.cap;
-  out->alloc = b.alloc;
-  return PQT_OK;
+  return pqt_buf_to_string(&b, out, err);
 }
 
 PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,

@@ -574,16 +574,11 @@ PQT_API pqt_status pqt_expr_to_string(const pqt_expr *e, pqt_string *out, pqt_er
   pqt_buf b;
   pqt_buf_init(&b, A());
   pqt_status st = put_expr(&b, e, 0, err);
-  if (st == PQT_OK) st = pqt_buf_append(&b, "", 1, err);
   if (st != PQT_OK) {
     pqt_buf_free(&b);
     return st;
   }
-  out->data = (char *)b.data;
-  out->len = b.len - 1;
-  out->cap = b.cap;
-  out->alloc = b.alloc;
-  return PQT_OK;
+  return pqt_buf_to_string(&b, out, err);
 }
 
 PQT_API void pqt_scan_stats_format(const pqt_scan_stats *s, char *buf, size_t cap) {
