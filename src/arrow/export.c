@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "arrow/arrow_schema_ipc.h"
+#include "arrow/format.h"
 #include "column/column_reader.h"
 
 /* ---- type mapping ---------------------------------------------------- */
@@ -141,15 +142,19 @@ static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
   parquet_leaf_type(x, lt);
   const pqt_arrow_field *h = x->arrow_hint;
   if (!h || h->dictionary || lt->conv != CONV_NONE) return;
-  const char *f = lt->format, *hf = h->format;
-  if (strncmp(f, "ts", 2) == 0 && strncmp(hf, "ts", 2) == 0 && f[2] == hf[2] && hf[3] == ':') {
+  const char *hf = h->format;
+  pqt_arrow_format f, hint;
+  pqt_arrow_format_parse(lt->format, &f);
+  pqt_arrow_format_parse(hf, &hint);
+  if (f.kind == PQT_AK_TIMESTAMP && hint.kind == PQT_AK_TIMESTAMP && f.unit == hint.unit) {
     snprintf(lt->format, sizeof lt->format, "%s", hf); /* same unit: take Arrow's time zone */
-  } else if (strcmp(f, "l") == 0 && strncmp(hf, "tD", 2) == 0 && hf[2] && !hf[3]) {
+  } else if (f.kind == PQT_AK_INT && f.bit_width == 64 && f.is_signed && hint.kind == PQT_AK_DURATION) {
     snprintf(lt->format, sizeof lt->format, "%s", hf); /* duration stored as INT64 */
-  } else if ((strcmp(f, "u") == 0 && strcmp(hf, "U") == 0) || (strcmp(f, "z") == 0 && strcmp(hf, "Z") == 0)) {
+  } else if ((f.kind == PQT_AK_UTF8 && hint.kind == PQT_AK_LARGE_UTF8) ||
+             (f.kind == PQT_AK_BINARY && hint.kind == PQT_AK_LARGE_BINARY)) {
     snprintf(lt->format, sizeof lt->format, "%s", hf);
     lt->conv = CONV_LARGE_OFFSETS;
-  } else if (strcmp(f, "z") == 0 && strcmp(hf, "u") == 0) {
+  } else if (f.kind == PQT_AK_BINARY && hint.kind == PQT_AK_UTF8) {
     snprintf(lt->format, sizeof lt->format, "u");
   }
 }
