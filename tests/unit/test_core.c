@@ -1,5 +1,6 @@
 /* Unit tests for src/core: arena, buffer, base64, JSON strings, errors, io. */
 #include "core/core.h"
+#include "core/cpu.h"
 #include "harness.h"
 #include "thrift/parquet_types.h"
 static void test_isset_bits(void) {
@@ -67,5 +68,16 @@ static void test_io_buffer_bounds(void) {
   io.release(io.private_data);
 }
 
+/* core/cpu.c: the levels are nested as documented, and answer the same twice. */
+static void test_cpu_levels(void) {
+  if (pqt_cpu_has(PQT_CPU_AVX2_BMI2)) CHECK(pqt_cpu_has(PQT_CPU_AVX2));
+  if (pqt_cpu_has(PQT_CPU_AVX512_VBMI)) CHECK(pqt_cpu_has(PQT_CPU_AVX512F));
+  for (int l = PQT_CPU_AVX2; l <= PQT_CPU_AVX512_VBMI; l++)
+    CHECK_EQ_INT(pqt_cpu_has((pqt_cpu_level)l), pqt_cpu_has((pqt_cpu_level)l));
+#if !defined(__x86_64__)
+  CHECK(!pqt_cpu_has(PQT_CPU_AVX2));
+#endif
+}
+
 RUN_TESTS("core", TEST_CASE(test_arena_alloc_and_limit), TEST_CASE(test_buf_and_base64), TEST_CASE(test_error_prefix),
-          TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits))
+          TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits), TEST_CASE(test_cpu_levels))
