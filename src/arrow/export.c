@@ -113,12 +113,7 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
         break;
       case PQT_FLOAT: f = "f"; break;
       case PQT_DOUBLE: f = "g"; break;
-      case PQT_BYTE_ARRAY:
-        f = (l == PQT_LT_STRING || l == PQT_LT_ENUM || l == PQT_LT_JSON ||
-             (l == 0 && (ct == PQT_CT_UTF8 || ct == PQT_CT_ENUM || ct == PQT_CT_JSON)))
-                ? "u"
-                : "z";
-        break;
+      case PQT_BYTE_ARRAY: f = pqt_is_text_type(l, ct) ? "u" : "z"; break;
       case PQT_FIXED_LEN_BYTE_ARRAY:
         if (l == PQT_LT_FLOAT16 && x->type_length == 2) f = "e";
         else {

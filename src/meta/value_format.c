@@ -498,9 +498,7 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
     case PQT_FIXED_LEN_BYTE_ARRAY: {
       if (lt == PQT_LT_DECIMAL || (lt == 0 && ct == PQT_CT_DECIMAL))
         return pqt_format_decimal_be(p, n, vt->scale, out, err);
-      if (lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
-          (lt == 0 && (ct == PQT_CT_UTF8 || ct == PQT_CT_ENUM || ct == PQT_CT_JSON)))
-        return pqt_json_string_append(out, p, n, err);
+      if (pqt_is_text_type(lt, ct)) return pqt_json_string_append(out, p, n, err);
       if (lt == PQT_LT_UUID && n == 16)
         return pqt_buf_printf(out, err, "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
                               p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13],
