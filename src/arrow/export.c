@@ -12,6 +12,7 @@
 #include "arrow/arrow_schema_ipc.h"
 #include "arrow/format.h"
 #include "column/column_reader.h"
+#include "meta/value_format.h"
 
 /* ---- type mapping ---------------------------------------------------- */
 
@@ -241,10 +242,8 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
     }
     case CONV_INT96_TO_NS:
       for (int64_t i = 0; i < n; i++) {
-        uint64_t nanos = pqt_load_u64le(src + 12 * i);
-        int64_t days = (int64_t)(int32_t)pqt_load_u32le(src + 12 * i + 8) - 2440588;
         /* wrap-around like other readers do for values outside the ns range */
-        uint64_t v = (uint64_t)days * 86400000000000ULL + nanos;
+        uint64_t v = (uint64_t)pqt_int96_to_nanos(src + 12 * i);
         pqt_store_u64le(dst + 8 * i, v);
       }
       break;

@@ -9,6 +9,7 @@
 #include "levels/levels.h"
 #include "arrow/format.h"
 #include "arrow/format_name.h"
+#include "meta/value_format.h"
 
 pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out, pqt_error *err) {
   if (!s || !s->format) return pqt_error_set(err, PQT_EINVAL, "ArrowSchema without format");
@@ -364,16 +365,7 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       for (int64_t k = 0; k < nv; k++) {
         int64_t v;
         memcpy(&v, buf1 + 8 * IDX(k), 8);
-        int64_t ns = scale_units(v, unit_pow(su), 9);
-        const int64_t day_ns = 86400000000000LL;
-        int64_t day = ns / day_ns, rem = ns % day_ns;
-        if (rem < 0) {
-          rem += day_ns;
-          day--;
-        }
-        uint8_t *o = sc->vals.data + 12 * k;
-        pqt_store_u64le(o, (uint64_t)rem);
-        pqt_store_u32le(o + 8, (uint32_t)(int32_t)(day + 2440588));
+        pqt_int96_from_nanos(scale_units(v, unit_pow(su), 9), sc->vals.data + 12 * k);
       }
       out->values = sc->vals.data;
       return PQT_OK;

@@ -42,11 +42,7 @@ __int128 pqt_vx_int(pqt_vx vx, const uint8_t *p, size_t n) {
     case PQT_VX_U32: return pqt_load_u32le(p);
     case PQT_VX_I64: return (int64_t)pqt_load_u64le(p);
     case PQT_VX_U64: return pqt_load_u64le(p);
-    case PQT_VX_INT96: {
-      uint64_t nanos = pqt_load_u64le(p);
-      uint32_t jd = pqt_load_u32le(p + 8);
-      return ((__int128)jd - 2440588) * 86400 * 1000000000 + (__int128)nanos;
-    }
+    case PQT_VX_INT96: return pqt_int96_to_nanos(p);
     case PQT_VX_DEC_FLBA:
     case PQT_VX_DEC_BA: return be_int(p, n);
     case PQT_VX_BOOL: return n ? p[0] != 0 : 0;
