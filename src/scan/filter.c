@@ -50,15 +50,6 @@ __int128 pqt_vx_int(pqt_vx vx, const uint8_t *p, size_t n) {
   }
 }
 
-static double half_to_double(uint16_t h) {
-  int s = h >> 15, ex = (h >> 10) & 0x1F, m = h & 0x3FF;
-  double v;
-  if (ex == 0) v = ldexp(m, -24);
-  else if (ex == 31) v = m ? NAN : INFINITY;
-  else v = ldexp(m + 1024, ex - 25);
-  return s ? -v : v;
-}
-
 double pqt_vx_float(pqt_vx vx, const uint8_t *p) {
   if (vx == PQT_VX_FLOAT) {
     float f;
@@ -66,7 +57,7 @@ double pqt_vx_float(pqt_vx vx, const uint8_t *p) {
     memcpy(&f, &u, 4);
     return f;
   }
-  if (vx == PQT_VX_HALF) return half_to_double(pqt_load_u16le(p));
+  if (vx == PQT_VX_HALF) return pqt_float16_to_double(pqt_load_u16le(p));
   double d;
   uint64_t u = pqt_load_u64le(p);
   memcpy(&d, &u, 8);
