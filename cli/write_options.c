@@ -17,6 +17,7 @@
 
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_meta.h"
 
 #include "cli.h"
 
@@ -76,30 +77,24 @@ int fail(const char *path, const pqt_error *e) {
   return EXIT_DATA;
 }
 
-static const char *const codec_names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"};
-static const char *const encoding_names[] = {
-    "PLAIN",          "GROUP_VAR_INT",       "PLAIN_DICTIONARY",        "RLE",
-    "BIT_PACKED",     "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
-    "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
-static const char *const physical_names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
-                                             "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
-
+/* "codec 6" -> "codec ZSTD" (and encodings, physical types): the names are
+ * the library's (pqt_compression_name & co.); a number without a name stays. */
 void name_codes(char *msg, size_t cap) {
   static const struct {
     const char *word;
-    const char *const *names;
-    int n;
-  } tab[] = {{"codec ", codec_names, 8}, {"encoding ", encoding_names, 10}, {"physical type ", physical_names, 8}};
+    const char *(*name)(int32_t);
+  } tab[] = {{"codec ", pqt_compression_name}, {"encoding ", pqt_encoding_name}, {"physical type ", pqt_physical_name}};
   for (int t = 0; t < 3; t++) {
     char *p = msg;
     while ((p = strstr(p, tab[t].word)) != NULL) {
       char *d = p + strlen(tab[t].word), *end;
       long v = strtol(d, &end, 10);
-      if (end == d || !isdigit((unsigned char)*d) || v < 0 || v >= tab[t].n) {
+      const char *name =
+          (end == d || !isdigit((unsigned char)*d) || v < 0 || v > INT32_MAX) ? "?" : tab[t].name((int32_t)v);
+      if (strcmp(name, "?") == 0) {
         p = d;
         continue;
       }
-      const char *name = tab[t].names[v];
       size_t nl = strlen(name), tail = strlen(end);
       if ((size_t)(d - msg) + nl + tail + 1 > cap) break;
       memmove(d + nl, end, tail + 1);
@@ -111,24 +106,12 @@ void name_codes(char *msg, size_t cap) {
 
 /* ---- writer options ---- */
 
-/* A value encoding by name (BIT_PACKED is for levels only: not accepted). */
+/* A value encoding by name, the library's names (pqt_encoding_from_name) and
+ * DICTIONARY for RLE_DICTIONARY; BIT_PACKED is for levels only: not accepted. */
 static int encoding_from_name(const char *s) {
-  static const struct {
-    const char *name;
-    pqt_encoding encoding;
-  } names[] = {{"PLAIN", PQT_ENCODING_PLAIN},
-               {"PLAIN_DICTIONARY", PQT_ENCODING_PLAIN_DICTIONARY},
-               {"RLE", PQT_ENCODING_RLE},
-               {"DELTA_BINARY_PACKED", PQT_ENCODING_DELTA_BINARY_PACKED},
-               {"DELTA_LENGTH_BYTE_ARRAY", PQT_ENCODING_DELTA_LENGTH_BYTE_ARRAY},
-               {"DELTA_BYTE_ARRAY", PQT_ENCODING_DELTA_BYTE_ARRAY},
-               {"RLE_DICTIONARY", PQT_ENCODING_RLE_DICTIONARY},
-               {"BYTE_STREAM_SPLIT", PQT_ENCODING_BYTE_STREAM_SPLIT},
-               {"ALP", PQT_ENCODING_ALP},
-               {"DICTIONARY", PQT_ENCODING_RLE_DICTIONARY}};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcasecmp(s, names[i].name) == 0) return (int)names[i].encoding;
-  return -1;
+  if (strcasecmp(s, "DICTIONARY") == 0) return PQT_ENCODING_RLE_DICTIONARY;
+  int32_t e = pqt_encoding_from_name(s);
+  return e == PQT_ENCODING_BIT_PACKED ? -1 : (int)e;
 }
 
 static col_spec *spec_for(wopts *w, const char *path, size_t len) {
@@ -151,22 +134,12 @@ static int parse_codec(const char *arg, pqt_column_options *c) {
   if (nl == 0 || nl >= sizeof name) return -1;
   memcpy(name, arg, nl);
   name[nl] = 0;
-  int codec = -1;
-  static const struct {
-    const char *name;
-    pqt_codec codec;
-  } names[] = {{"uncompressed", PQT_CODEC_UNCOMPRESSED},
-               {"snappy", PQT_CODEC_SNAPPY},
-               {"gzip", PQT_CODEC_GZIP},
-               {"lzo", PQT_CODEC_LZO},
-               {"brotli", PQT_CODEC_BROTLI},
-               {"lz4_hadoop", PQT_CODEC_LZ4},
-               {"zstd", PQT_CODEC_ZSTD},
-               {"lz4_raw", PQT_CODEC_LZ4_RAW},
-               {"none", PQT_CODEC_UNCOMPRESSED},
-               {"lz4", PQT_CODEC_LZ4_RAW} /* LZ4 is written as LZ4_RAW */};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcasecmp(name, names[i].name) == 0) codec = (int)names[i].codec;
+  /* the library's names (pqt_compression_from_name), except that "lz4" is
+   * written as LZ4_RAW and the Hadoop framing is asked for as lz4_hadoop */
+  int codec;
+  if (strcasecmp(name, "lz4") == 0) codec = PQT_CODEC_LZ4_RAW;
+  else if (strcasecmp(name, "lz4_hadoop") == 0) codec = PQT_CODEC_LZ4;
+  else codec = (int)pqt_compression_from_name(name);
   if (codec < 0) return -1;
   c->codec = codec;
   c->codec_level = 0;

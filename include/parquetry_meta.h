@@ -91,6 +91,12 @@ PQT_API const char *pqt_boundary_order_name(int32_t order);
 PQT_API const char *pqt_physical_name(int32_t physical);
 PQT_API const char *pqt_repetition_kind_name(int32_t repetition);
 PQT_API const char *pqt_logical_name(int32_t logical);
+/* The other way, from the same tables: the value of a name, ASCII
+ * case-insensitive ("zstd", "rle_dictionary"), or -1 when unknown.
+ * pqt_compression_from_name also takes "NONE" for UNCOMPRESSED and answers
+ * -1 for a codec this build does not know. */
+PQT_API int32_t pqt_compression_from_name(const char *name);
+PQT_API int32_t pqt_encoding_from_name(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Typed values                                                        */

@@ -16,55 +16,10 @@
  * member type (u8, 0 = NONE) then the offset to the member table.
  */
 #include "arrow/arrow_schema_ipc.h"
+#include "arrow/format.h"
 
 #include <inttypes.h>
 #include <stdio.h>
-
-/* ==================================================================== */
-/* base64                                                                */
-/* ==================================================================== */
-
-static int b64_value(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,
-                                   pqt_error *err) {
-  if (!out || !out_len || !arena || (!s && len)) return pqt_error_set(err, PQT_EINVAL, "base64 decode: bad argument");
-  size_t n = len, pad = 0;
-  while (n > 0 && s[n - 1] == '=' && pad < 2) {
-    n--;
-    pad++;
-  }
-  if (pad && (n + pad) % 4 != 0) return pqt_corrupt(err, "base64: misplaced '=' padding (length %zu)", len);
-  if (n % 4 == 1) return pqt_corrupt(err, "base64: impossible length %zu", len);
-  size_t olen = n / 4 * 3 + (n % 4 == 2 ? 1 : n % 4 == 3 ? 2 : 0);
-  uint8_t *o = pqt_arena_alloc(arena, olen ? olen : 1);
-  if (!o) return pqt_nomem(err);
-  size_t oi = 0;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; i++) {
-    int v = b64_value((unsigned char)s[i]);
-    if (v < 0)
-      return pqt_corrupt(err, "base64: invalid character 0x%02x at offset %zu", (unsigned)(unsigned char)s[i], i);
-    acc = (acc << 6) | (uint32_t)v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      o[oi++] = (uint8_t)(acc >> bits);
-      acc &= (1u << bits) - 1u;
-    }
-  }
-  *out = o;
-  *out_len = oi;
-  return PQT_OK;
-}
 
 /* ==================================================================== */
 /* FlatBuffers reader                                                    */
@@ -633,7 +588,7 @@ pqt_status pqt_arrow_schema_decode_ex(const char *base64, size_t len, pqt_arena 
   memset(out, 0, sizeof *out);
   uint8_t *raw;
   size_t n;
-  pqt_status st = pqt_arrow_base64_decode(base64, len, arena, &raw, &n, err);
+  pqt_status st = pqt_base64_decode(base64, len, arena, &raw, &n, err);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "ARROW:schema");
     return st;
@@ -666,101 +621,83 @@ typedef struct ptype {
   int32_t ids[MAX_UNION_CHILDREN];
 } ptype;
 
-/* A decimal integer in [lo, hi] at *s; advances *s. */
-static bool parse_int(const char **s, int64_t lo, int64_t hi, int32_t *v) {
-  const char *p = *s;
-  bool neg = false;
-  if (*p == '-') {
-    neg = true;
-    p++;
-  }
-  if (*p < '0' || *p > '9') return false;
-  int64_t x = 0;
-  while (*p >= '0' && *p <= '9') {
-    x = x * 10 + (*p - '0');
-    if (x > (int64_t)1 << 32) return false;
-    p++;
-  }
-  if (neg) x = -x;
-  if (x < lo || x > hi) return false;
-  *v = (int32_t)x;
-  *s = p;
-  return true;
-}
-
 static int unit_index(char ch) {
   const char *u = strchr(UNIT_CHARS, ch);
   return (ch && u) ? (int)(u - UNIT_CHARS) : -1;
 }
 
-static const struct {
-  const char *fmt;
-  uint8_t type;
-  int32_t a, b;
-} SIMPLE_FORMATS[] = {
-    {"n", T_NULL, 0, 0},         {"b", T_BOOL, 0, 0},        {"c", T_INT, 8, 1},
-    {"C", T_INT, 8, 0},          {"s", T_INT, 16, 1},        {"S", T_INT, 16, 0},
-    {"i", T_INT, 32, 1},         {"I", T_INT, 32, 0},        {"l", T_INT, 64, 1},
-    {"L", T_INT, 64, 0},         {"e", T_FLOAT, 0, 0},       {"f", T_FLOAT, 1, 0},
-    {"g", T_FLOAT, 2, 0},        {"z", T_BINARY, 0, 0},      {"Z", T_LARGE_BINARY, 0, 0},
-    {"vz", T_BINARY_VIEW, 0, 0}, {"u", T_UTF8, 0, 0},        {"U", T_LARGE_UTF8, 0, 0},
-    {"vu", T_UTF8_VIEW, 0, 0},   {"tdD", T_DATE, 0, 0},      {"tdm", T_DATE, 1, 0},
-    {"tts", T_TIME, 0, 32},      {"ttm", T_TIME, 1, 32},     {"ttu", T_TIME, 2, 64},
-    {"ttn", T_TIME, 3, 64},      {"tDs", T_DURATION, 0, 0},  {"tDm", T_DURATION, 1, 0},
-    {"tDu", T_DURATION, 2, 0},   {"tDn", T_DURATION, 3, 0},  {"tiM", T_INTERVAL, 0, 0},
-    {"tiD", T_INTERVAL, 1, 0},   {"tin", T_INTERVAL, 2, 0},  {"+l", T_LIST, 0, 0},
-    {"+L", T_LARGE_LIST, 0, 0},  {"+vl", T_LIST_VIEW, 0, 0}, {"+vL", T_LARGE_LIST_VIEW, 0, 0},
-    {"+s", T_STRUCT, 0, 0},      {"+m", T_MAP, 0, 0},        {"+r", T_RUN_END, 0, 0},
-};
-
+/* The shared parse (arrow/format.h) -> the IPC Type table's parameters. */
 static pqt_status parse_format(const char *fm, ptype *t, pqt_error *err) {
   memset(t, 0, offsetof(ptype, ids));
-  for (size_t i = 0; i < sizeof SIMPLE_FORMATS / sizeof SIMPLE_FORMATS[0]; i++) {
-    if (strcmp(fm, SIMPLE_FORMATS[i].fmt) == 0) {
-      t->type = SIMPLE_FORMATS[i].type;
-      t->a = SIMPLE_FORMATS[i].a;
-      t->b = SIMPLE_FORMATS[i].b;
-      return PQT_OK;
-    }
+  pqt_arrow_format af;
+  if (!pqt_arrow_format_parse(fm, &af)) goto bad;
+  switch (af.kind) {
+    case PQT_AK_NULL: t->type = T_NULL; break;
+    case PQT_AK_BOOL: t->type = T_BOOL; break;
+    case PQT_AK_INT:
+      t->type = T_INT;
+      t->a = af.bit_width;
+      t->b = af.is_signed ? 1 : 0;
+      break;
+    case PQT_AK_FLOAT:
+      t->type = T_FLOAT;
+      t->a = af.bit_width == 16 ? 0 : af.bit_width == 32 ? 1 : 2;
+      break;
+    case PQT_AK_BINARY: t->type = T_BINARY; break;
+    case PQT_AK_LARGE_BINARY: t->type = T_LARGE_BINARY; break;
+    case PQT_AK_BINARY_VIEW: t->type = T_BINARY_VIEW; break;
+    case PQT_AK_UTF8: t->type = T_UTF8; break;
+    case PQT_AK_LARGE_UTF8: t->type = T_LARGE_UTF8; break;
+    case PQT_AK_UTF8_VIEW: t->type = T_UTF8_VIEW; break;
+    case PQT_AK_DATE:
+      t->type = T_DATE;
+      t->a = af.unit == 'D' ? 0 : 1;
+      break;
+    case PQT_AK_TIME:
+      t->type = T_TIME;
+      t->a = unit_index(af.unit);
+      t->b = af.bit_width;
+      break;
+    case PQT_AK_DURATION:
+      t->type = T_DURATION;
+      t->a = unit_index(af.unit);
+      break;
+    case PQT_AK_INTERVAL:
+      t->type = T_INTERVAL;
+      t->a = af.unit == 'M' ? 0 : af.unit == 'D' ? 1 : 2;
+      break;
+    case PQT_AK_TIMESTAMP:
+      t->type = T_TIMESTAMP;
+      t->a = unit_index(af.unit);
+      t->tz = af.tz;
+      break;
+    case PQT_AK_DECIMAL:
+      t->type = T_DECIMAL;
+      t->a = af.precision;
+      t->b = af.scale;
+      t->c = af.bit_width;
+      break;
+    case PQT_AK_FIXED_BINARY:
+    case PQT_AK_FIXED_LIST:
+      t->type = af.kind == PQT_AK_FIXED_BINARY ? T_FIXED_BINARY : T_FIXED_LIST;
+      t->a = af.fixed_width;
+      break;
+    case PQT_AK_LIST: t->type = T_LIST; break;
+    case PQT_AK_LARGE_LIST: t->type = T_LARGE_LIST; break;
+    case PQT_AK_LIST_VIEW: t->type = T_LIST_VIEW; break;
+    case PQT_AK_LARGE_LIST_VIEW: t->type = T_LARGE_LIST_VIEW; break;
+    case PQT_AK_STRUCT: t->type = T_STRUCT; break;
+    case PQT_AK_MAP: t->type = T_MAP; break;
+    case PQT_AK_RUN_END: t->type = T_RUN_END; break;
+    case PQT_AK_UNION:
+      t->type = T_UNION;
+      t->a = af.union_dense ? 1 : 0;
+      t->n_ids = af.n_union_ids;
+      memcpy(t->ids, af.union_ids, (size_t)af.n_union_ids * sizeof t->ids[0]);
+      break;
+    default: goto bad;
   }
-  const char *p = fm;
-  if (strncmp(p, "d:", 2) == 0) {
-    p += 2;
-    t->type = T_DECIMAL;
-    t->c = 128;
-    if (!parse_int(&p, 1, INT32_MAX, &t->a) || *p++ != ',' || !parse_int(&p, INT32_MIN, INT32_MAX, &t->b)) goto bad;
-    if (*p == ',') {
-      p++;
-      if (!parse_int(&p, 32, 256, &t->c) || (t->c != 32 && t->c != 64 && t->c != 128 && t->c != 256)) goto bad;
-    }
-    if (*p) goto bad;
-    return PQT_OK;
-  }
-  if (strncmp(p, "w:", 2) == 0 || strncmp(p, "+w:", 3) == 0) {
-    t->type = p[0] == 'w' ? T_FIXED_BINARY : T_FIXED_LIST;
-    p += p[0] == 'w' ? 2 : 3;
-    if (!parse_int(&p, 0, INT32_MAX, &t->a) || *p) goto bad;
-    return PQT_OK;
-  }
-  if (p[0] == 't' && p[1] == 's' && unit_index(p[2]) >= 0 && p[3] == ':') {
-    t->type = T_TIMESTAMP;
-    t->a = unit_index(p[2]);
-    t->tz = p[4] ? p + 4 : NULL;
-    return PQT_OK;
-  }
-  if (p[0] == '+' && p[1] == 'u' && (p[2] == 'd' || p[2] == 's') && p[3] == ':') {
-    t->type = T_UNION;
-    t->a = p[2] == 'd' ? 1 : 0;
-    p += 4;
-    while (*p) {
-      if (t->n_ids == MAX_UNION_CHILDREN) goto bad;
-      if (!parse_int(&p, 0, 127, &t->ids[t->n_ids])) goto bad;
-      t->n_ids++;
-      if (*p == ',' && p[1]) p++;
-      else if (*p) goto bad;
-    }
-    return PQT_OK;
-  }
+  return PQT_OK;
 bad:
   return pqt_error_set(err, PQT_EINVAL, "format string \"%.80s\" is not an Arrow type IPC can store", fm);
 }

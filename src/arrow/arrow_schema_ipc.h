@@ -93,9 +93,6 @@ pqt_status pqt_arrow_schema_encode_from_c(const struct ArrowSchema *schema, pqt_
 bool pqt_arrow_field_equal(const pqt_arrow_field *a, const pqt_arrow_field *b);
 bool pqt_arrow_fields_equal(const pqt_arrow_field *a, int32_t na, const pqt_arrow_field *b, int32_t nb);
 
-/* Standard base64 (padding optional) into arena memory; PQT_ECORRUPT on a
- * character outside the alphabet or misplaced padding. */
-pqt_status pqt_arrow_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,
-                                   pqt_error *err);
+/* base64: pqt_base64_decode / pqt_base64_append in core/core.h */
 
 #endif /* PQT_ARROW_ARROW_SCHEMA_IPC_H */

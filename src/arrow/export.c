@@ -10,7 +10,9 @@
 #include <stdlib.h>
 
 #include "arrow/arrow_schema_ipc.h"
+#include "arrow/format.h"
 #include "column/column_reader.h"
+#include "meta/value_format.h"
 
 /* ---- type mapping ---------------------------------------------------- */
 
@@ -112,12 +114,7 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
         break;
       case PQT_FLOAT: f = "f"; break;
       case PQT_DOUBLE: f = "g"; break;
-      case PQT_BYTE_ARRAY:
-        f = (l == PQT_LT_STRING || l == PQT_LT_ENUM || l == PQT_LT_JSON ||
-             (l == 0 && (ct == PQT_CT_UTF8 || ct == PQT_CT_ENUM || ct == PQT_CT_JSON)))
-                ? "u"
-                : "z";
-        break;
+      case PQT_BYTE_ARRAY: f = pqt_is_text_type(l, ct) ? "u" : "z"; break;
       case PQT_FIXED_LEN_BYTE_ARRAY:
         if (l == PQT_LT_FLOAT16 && x->type_length == 2) f = "e";
         else {
@@ -141,15 +138,19 @@ static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
   parquet_leaf_type(x, lt);
   const pqt_arrow_field *h = x->arrow_hint;
   if (!h || h->dictionary || lt->conv != CONV_NONE) return;
-  const char *f = lt->format, *hf = h->format;
-  if (strncmp(f, "ts", 2) == 0 && strncmp(hf, "ts", 2) == 0 && f[2] == hf[2] && hf[3] == ':') {
+  const char *hf = h->format;
+  pqt_arrow_format f, hint;
+  pqt_arrow_format_parse(lt->format, &f);
+  pqt_arrow_format_parse(hf, &hint);
+  if (f.kind == PQT_AK_TIMESTAMP && hint.kind == PQT_AK_TIMESTAMP && f.unit == hint.unit) {
     snprintf(lt->format, sizeof lt->format, "%s", hf); /* same unit: take Arrow's time zone */
-  } else if (strcmp(f, "l") == 0 && strncmp(hf, "tD", 2) == 0 && hf[2] && !hf[3]) {
+  } else if (f.kind == PQT_AK_INT && f.bit_width == 64 && f.is_signed && hint.kind == PQT_AK_DURATION) {
     snprintf(lt->format, sizeof lt->format, "%s", hf); /* duration stored as INT64 */
-  } else if ((strcmp(f, "u") == 0 && strcmp(hf, "U") == 0) || (strcmp(f, "z") == 0 && strcmp(hf, "Z") == 0)) {
+  } else if ((f.kind == PQT_AK_UTF8 && hint.kind == PQT_AK_LARGE_UTF8) ||
+             (f.kind == PQT_AK_BINARY && hint.kind == PQT_AK_LARGE_BINARY)) {
     snprintf(lt->format, sizeof lt->format, "%s", hf);
     lt->conv = CONV_LARGE_OFFSETS;
-  } else if (strcmp(f, "z") == 0 && strcmp(hf, "u") == 0) {
+  } else if (f.kind == PQT_AK_BINARY && hint.kind == PQT_AK_UTF8) {
     snprintf(lt->format, sizeof lt->format, "u");
   }
 }
@@ -241,10 +242,8 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
     }
     case CONV_INT96_TO_NS:
       for (int64_t i = 0; i < n; i++) {
-        uint64_t nanos = pqt_load_u64le(src + 12 * i);
-        int64_t days = (int64_t)(int32_t)pqt_load_u32le(src + 12 * i + 8) - 2440588;
         /* wrap-around like other readers do for values outside the ns range */
-        uint64_t v = (uint64_t)days * 86400000000000ULL + nanos;
+        uint64_t v = (uint64_t)pqt_int96_to_nanos(src + 12 * i);
         pqt_store_u64le(dst + 8 * i, v);
       }
       break;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arrow/format.h"
 #include "arrow/format_name.h"
 
 static const char *unit_name(char u) {
@@ -69,23 +70,25 @@ const char *pqt_arrow_format_name(const char *f, char *buf, size_t n) {
       snprintf(buf, n, "%s", simple[i].name);
       return buf;
     }
-  int p = 0, s = 0, w = 0;
+  pqt_arrow_format af;
   const char *u;
-  if (f[0] == 'd' && f[1] == ':' && sscanf(f + 2, "%d,%d,%d", &p, &s, &w) == 3) {
-    snprintf(buf, n, "decimal%d(%d,%d)", w, p, s);
-  } else if (f[0] == 'd' && f[1] == ':' && sscanf(f + 2, "%d,%d", &p, &s) == 2) {
-    snprintf(buf, n, "decimal(%d,%d)", p, s);
-  } else if (f[0] == 'w' && f[1] == ':') {
-    snprintf(buf, n, "fixed_size_binary[%s]", f + 2);
-  } else if (f[0] == '+' && f[1] == 'w' && f[2] == ':') {
-    snprintf(buf, n, "fixed_size_list[%s]", f + 3);
-  } else if (f[0] == 't' && f[1] == 's' && (u = unit_name(f[2])) != NULL && f[3] == ':') {
-    if (f[4]) snprintf(buf, n, "timestamp[%s, tz=%s]", u, f + 4);
+  if (!pqt_arrow_format_parse(f, &af)) {
+    snprintf(buf, n, "Arrow format '%s'", f);
+  } else if (af.kind == PQT_AK_DECIMAL && af.width_given) {
+    snprintf(buf, n, "decimal%d(%d,%d)", (int)af.bit_width, (int)af.precision, (int)af.scale);
+  } else if (af.kind == PQT_AK_DECIMAL) {
+    snprintf(buf, n, "decimal(%d,%d)", (int)af.precision, (int)af.scale);
+  } else if (af.kind == PQT_AK_FIXED_BINARY) {
+    snprintf(buf, n, "fixed_size_binary[%d]", (int)af.fixed_width);
+  } else if (af.kind == PQT_AK_FIXED_LIST) {
+    snprintf(buf, n, "fixed_size_list[%d]", (int)af.fixed_width);
+  } else if (af.kind == PQT_AK_TIMESTAMP && (u = unit_name(af.unit)) != NULL) {
+    if (af.tz) snprintf(buf, n, "timestamp[%s, tz=%s]", u, af.tz);
     else snprintf(buf, n, "timestamp[%s]", u);
-  } else if (f[0] == 't' && f[1] == 'D' && (u = unit_name(f[2])) != NULL && !f[3]) {
+  } else if (af.kind == PQT_AK_DURATION && (u = unit_name(af.unit)) != NULL) {
     snprintf(buf, n, "duration[%s]", u);
-  } else if (f[0] == '+' && f[1] == 'u' && (f[2] == 'd' || f[2] == 's') && f[3] == ':') {
-    snprintf(buf, n, "%s_union", f[2] == 'd' ? "dense" : "sparse");
+  } else if (af.kind == PQT_AK_UNION) {
+    snprintf(buf, n, "%s_union", af.union_dense ? "dense" : "sparse");
   } else {
     snprintf(buf, n, "Arrow format '%s'", f);
   }

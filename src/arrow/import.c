@@ -7,7 +7,9 @@
 #include <stdlib.h>
 
 #include "levels/levels.h"
+#include "arrow/format.h"
 #include "arrow/format_name.h"
+#include "meta/value_format.h"
 
 pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pqt_import_fmt *out, pqt_error *err) {
   if (!s || !s->format) return pqt_error_set(err, PQT_EINVAL, "ArrowSchema without format");
@@ -16,6 +18,9 @@ pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pq
   out->n_children = (int32_t)s->n_children;
   out->children = NULL;
   if (!out->format) return pqt_nomem(err);
+  pqt_arrow_format af;
+  pqt_arrow_format_parse(out->format, &af);
+  out->kind = af.kind;
   if (s->n_children < 0 || s->n_children > INT32_MAX) return pqt_error_set(err, PQT_EINVAL, "bad n_children");
   if (s->n_children) {
     out->children = pqt_arena_array(arena, (size_t)s->n_children, sizeof *out->children);
@@ -62,7 +67,7 @@ typedef struct walk {
   pqt_import_scratch *sc;
 } walk;
 
-static bool fmt_is(const pqt_import_fmt *f, const char *s) { return strcmp(f->format, s) == 0; }
+static bool fmt_is(const pqt_import_fmt *f, pqt_arrow_kind k) { return f->kind == k; }
 
 static pqt_status check_array(const struct ArrowArray *a, int64_t nbuf, int64_t nch, const char *what, pqt_error *err) {
   if (!a || !a->release) return pqt_error_set(err, PQT_EINVAL, "%s: released or missing array", what);
@@ -91,8 +96,8 @@ static pqt_status walk_node(walk *w, const pqt_schema_node *x, int32_t leaf, con
 
 static pqt_status push_list(walk *w, const struct ArrowArray *a, const pqt_import_fmt *f, bool nullable,
                             pqt_error *err) {
-  bool large = fmt_is(f, "+L");
-  if (!large && !fmt_is(f, "+l") && !fmt_is(f, "+m"))
+  bool large = fmt_is(f, PQT_AK_LARGE_LIST);
+  if (!large && !fmt_is(f, PQT_AK_LIST) && !fmt_is(f, PQT_AK_MAP))
     return pqt_error_set(err, PQT_EINVAL, "expected a list or map array, not %s",
                          pqt_arrow_format_name(f->format, (char[64]){0}, 64));
   if (f->n_children < 1) return pqt_error_set(err, PQT_EINVAL, "list schema without child");
@@ -113,8 +118,8 @@ static pqt_status walk_content(walk *w, const pqt_schema_node *x, int32_t leaf, 
                                const pqt_import_fmt *f, bool nullable, pqt_error *err) {
   if (x->is_leaf) {
     PQT_RETURN_NOT_OK(check_array(a, 0, 0, "leaf", err));
-    const uint8_t *valid = fmt_is(f, "n") ? NULL : (a->n_buffers > 0 ? validity_of(a) : NULL);
-    if (fmt_is(f, "n") && a->length > 0) {
+    const uint8_t *valid = fmt_is(f, PQT_AK_NULL) ? NULL : (a->n_buffers > 0 ? validity_of(a) : NULL);
+    if (fmt_is(f, PQT_AK_NULL) && a->length > 0) {
       /* Arrow null arrays carry no bitmap: every slot is null. */
       pqt_buf *z = &w->sc->zeros;
       size_t nb = (size_t)((a->offset + a->length + 7) / 8);
@@ -128,7 +133,7 @@ static pqt_status walk_content(walk *w, const pqt_schema_node *x, int32_t leaf, 
   }
   switch (x->kind) {
     case PQT_NODE_STRUCT: {
-      if (!fmt_is(f, "+s"))
+      if (!fmt_is(f, PQT_AK_STRUCT))
         return pqt_error_set(err, PQT_EINVAL, "%s: expected a struct array, not %s", x->name,
                              pqt_arrow_format_name(f->format, (char[64]){0}, 64));
       PQT_RETURN_NOT_OK(check_array(a, 1, x->n_children, x->name, err));
@@ -175,7 +180,7 @@ static pqt_status walk_node(walk *w, const pqt_schema_node *x, int32_t leaf, con
 
 /* ---- value conversion ---------------------------------------------------- */
 
-static int unit_pow(char u) { return u == 's' ? 0 : u == 'm' ? 3 : u == 'u' ? 6 : 9; }
+static int unit_pow(char u) { return u == 'n' ? 9 : pqt_arrow_unit_pow10(u); }
 
 static char target_unit(const pqt_schema_node *x) {
   int l = pqt_union_which(x->logical.isset);
@@ -192,10 +197,9 @@ static char target_unit(const pqt_schema_node *x) {
   return w == PQT_TIME_UNIT_MILLIS ? 'm' : w == PQT_TIME_UNIT_MICROS ? 'u' : 'n';
 }
 
-/* Source unit of an Arrow temporal format ("tss:", "ttm", "tdm", ...), 0 if none. */
-static char source_unit(const char *f) {
-  if ((f[0] == 't') && (f[1] == 's' || f[1] == 't')) return f[2];
-  return 0;
+/* Source unit of an Arrow time or timestamp ("tss:", "ttm", ...), 0 if none. */
+static char source_unit(const pqt_arrow_format *af) {
+  return (af->kind == PQT_AK_TIMESTAMP || af->kind == PQT_AK_TIME) ? af->unit : 0;
 }
 
 static int64_t scale_units(int64_t v, int from, int to) {
@@ -228,20 +232,21 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
     out->values = (const uint8_t *)"";
     return PQT_OK;
   }
-  if (f[0] == 'n') return pqt_error_set(err, PQT_EINVAL, "%s: null array with values", x->name);
+  pqt_arrow_format af;
+  pqt_arrow_format_parse(f, &af);
+  if (af.kind == PQT_AK_NULL) return pqt_error_set(err, PQT_EINVAL, "%s: null array with values", x->name);
   const uint8_t *buf1 = a->n_buffers > 1 ? a->buffers[1] : NULL;
   if (!buf1) return pqt_error_set(err, PQT_EINVAL, "%s: values buffer missing", x->name);
-  bool is_dec = f[0] == 'd' && f[1] == ':';
+  bool is_dec = af.kind == PQT_AK_DECIMAL;
   int dec_w = 16;
   if (is_dec) {
-    const char *c = strchr(f + 2, ',');
-    if (c && strchr(c + 1, ',')) dec_w = atoi(strchr(c + 1, ',') + 1) / 8;
+    dec_w = (int)(af.bit_width / 8);
     if (dec_w != 16 && dec_w != 32)
       return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: decimal width %d", x->name, dec_w * 8);
   }
   switch (t) {
     case PQT_BOOLEAN: {
-      if (f[0] != 'b') goto mismatch;
+      if (af.kind != PQT_AK_BOOL) goto mismatch;
       PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv, err));
       for (int64_t k = 0; k < nv; k++) {
         int64_t p = IDX(k);
@@ -255,39 +260,30 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
     case PQT_INT64:
     case PQT_DOUBLE: {
       size_t w = (t == PQT_INT32 || t == PQT_FLOAT) ? 4 : 8;
-      char su = source_unit(f), tu = target_unit(x);
+      char su = source_unit(&af), tu = target_unit(x);
       bool same = false;
       size_t sw = 0;
       if (t == PQT_FLOAT) {
-        if (f[0] != 'f') goto mismatch;
+        if (af.kind != PQT_AK_FLOAT || af.bit_width != 32) goto mismatch;
         same = true;
         sw = 4;
       } else if (t == PQT_DOUBLE) {
-        if (f[0] != 'g') goto mismatch;
+        if (af.kind != PQT_AK_FLOAT || af.bit_width != 64) goto mismatch;
         same = true;
         sw = 8;
       } else if (is_dec) sw = (size_t)dec_w;
-      else if (strcmp(f, "tdD") == 0) {
+      else if (af.kind == PQT_AK_DATE && af.unit == 'D') {
         if (t != PQT_INT32) goto mismatch;
         same = true;
         sw = 4;
-      } else if (strcmp(f, "tdm") == 0) sw = 8;
+      } else if (af.kind == PQT_AK_DATE) sw = 8;
       else if (su) {
-        sw = (f[1] == 't' && (su == 's' || su == 'm')) ? 4 : 8;
+        sw = (size_t)af.bit_width / 8;
         same = (sw == w) && (!tu || tu == su);
       } else {
-        switch (f[0]) {
-          case 'c':
-          case 'C': sw = 1; break;
-          case 's':
-          case 'S': sw = 2; break;
-          case 'i':
-          case 'I': sw = 4; break;
-          case 'l':
-          case 'L': sw = 8; break;
-          default: goto mismatch;
-        }
-        same = f[1] == 0 && sw == w;
+        if (af.kind != PQT_AK_INT) goto mismatch;
+        sw = (size_t)af.bit_width / 8;
+        same = sw == w;
       }
       if (same && !idx) {
         out->values = buf1 + (size_t)p0 * w;
@@ -307,7 +303,7 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         int64_t p = IDX(k), v;
         const uint8_t *s = buf1 + (size_t)p * sw;
         if (is_dec) v = (int64_t)pqt_load_u64le(s);
-        else if (strcmp(f, "tdm") == 0) {
+        else if (af.kind == PQT_AK_DATE) {
           int64_t ms;
           memcpy(&ms, s, 8);
           v = scale_units(ms, 0, -0) / 86400000;
@@ -319,28 +315,28 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
             v = q;
           } else memcpy(&v, s, 8);
           if (tu) v = scale_units(v, unit_pow(su), unit_pow(tu));
-        } else switch (f[0]) {
-            case 'c': v = (int8_t)s[0]; break;
-            case 'C': v = s[0]; break;
-            case 's': {
+        } else switch (af.bit_width * (af.is_signed ? -1 : 1)) {
+            case -8: v = (int8_t)s[0]; break;
+            case 8: v = s[0]; break;
+            case -16: {
               int16_t q;
               memcpy(&q, s, 2);
               v = q;
               break;
             }
-            case 'S': {
+            case 16: {
               uint16_t q;
               memcpy(&q, s, 2);
               v = q;
               break;
             }
-            case 'i': {
+            case -32: {
               int32_t q;
               memcpy(&q, s, 4);
               v = q;
               break;
             }
-            case 'I': {
+            case 32: {
               uint32_t q;
               memcpy(&q, s, 4);
               v = q;
@@ -357,28 +353,19 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       return PQT_OK;
     }
     case PQT_INT96: {
-      if (f[0] == 'w' && strcmp(f, "w:12") == 0) { /* the stored 12 bytes */
+      if (af.kind == PQT_AK_FIXED_BINARY && af.fixed_width == 12) { /* the stored 12 bytes */
         PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv * 12, err));
         for (int64_t k = 0; k < nv; k++) memcpy(sc->vals.data + 12 * k, buf1 + 12 * IDX(k), 12);
         out->values = sc->vals.data;
         return PQT_OK;
       }
-      char su = source_unit(f);
-      if (!su || f[1] != 's') goto mismatch;
+      if (af.kind != PQT_AK_TIMESTAMP) goto mismatch;
+      char su = af.unit;
       PQT_RETURN_NOT_OK(buf_size(&sc->vals, (size_t)nv * 12, err));
       for (int64_t k = 0; k < nv; k++) {
         int64_t v;
         memcpy(&v, buf1 + 8 * IDX(k), 8);
-        int64_t ns = scale_units(v, unit_pow(su), 9);
-        const int64_t day_ns = 86400000000000LL;
-        int64_t day = ns / day_ns, rem = ns % day_ns;
-        if (rem < 0) {
-          rem += day_ns;
-          day--;
-        }
-        uint8_t *o = sc->vals.data + 12 * k;
-        pqt_store_u64le(o, (uint64_t)rem);
-        pqt_store_u32le(o + 8, (uint32_t)(int32_t)(day + 2440588));
+        pqt_int96_from_nanos(scale_units(v, unit_pow(su), 9), sc->vals.data + 12 * k);
       }
       out->values = sc->vals.data;
       return PQT_OK;
@@ -399,8 +386,8 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         return PQT_OK;
       }
       size_t sw = 0;
-      if (f[0] == 'e') sw = 2;
-      else if (f[0] == 'w' && f[1] == ':') sw = (size_t)atoi(f + 2);
+      if (af.kind == PQT_AK_FLOAT && af.bit_width == 16) sw = 2;
+      else if (af.kind == PQT_AK_FIXED_BINARY) sw = (size_t)af.fixed_width;
       if (sw != w) goto mismatch;
       if (!idx) {
         out->values = buf1 + (size_t)p0 * w;
@@ -431,8 +418,8 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         out->offsets = o;
         return PQT_OK;
       }
-      bool large = f[0] == 'U' || f[0] == 'Z';
-      if (!(f[1] == 0 && (f[0] == 'u' || f[0] == 'z' || large))) goto mismatch;
+      bool large = af.kind == PQT_AK_LARGE_UTF8 || af.kind == PQT_AK_LARGE_BINARY;
+      if (!(af.kind == PQT_AK_UTF8 || af.kind == PQT_AK_BINARY || large)) goto mismatch;
       const uint8_t *data = a->n_buffers > 2 ? a->buffers[2] : NULL;
       if (!data) data = (const uint8_t *)"";
       if (!large) {

@@ -12,12 +12,14 @@
 #define PQT_ARROW_IMPORT_H
 
 #include "core/core.h"
+#include "arrow/format.h"
 #include "meta/schema.h"
 #include "parquetry_arrow.h"
 
 /* The Arrow formats of the expected layout, as a tree mirroring ArrowSchema. */
 typedef struct pqt_import_fmt {
   const char *format;
+  pqt_arrow_kind kind; /* format parsed (arrow/format.h) */
   int32_t n_children;
   struct pqt_import_fmt *children;
 } pqt_import_fmt;

@@ -7,6 +7,7 @@
 #include <libdeflate.h>
 
 #include "codec/codec_internal.h"
+#include "thrift/parquet_desc.h"
 
 /* ---- registry --------------------------------------------------------- */
 
@@ -31,18 +32,18 @@ static size_t uncompressed_bound(size_t n) { return n; }
 #define PQT_CODEC_COUNT 8
 
 static const pqt_codec_entry pqt_codec_registry[PQT_CODEC_COUNT] = {
-    {"UNCOMPRESSED", uncompressed_decompress, uncompressed_compress, uncompressed_bound},
-    {"SNAPPY", pqt_snappy_decompress, pqt_snappy_compress, pqt_snappy_bound},
-    {"GZIP", pqt_gzip_decompress, pqt_gzip_compress, pqt_gzip_bound},
+    {uncompressed_decompress, uncompressed_compress, uncompressed_bound},
+    {pqt_snappy_decompress, pqt_snappy_compress, pqt_snappy_bound},
+    {pqt_gzip_decompress, pqt_gzip_compress, pqt_gzip_bound},
 #ifdef PQT_WITH_LZO
-    {"LZO", pqt_lzo_decompress, pqt_lzo_compress, pqt_lzo_bound},
+    {pqt_lzo_decompress, pqt_lzo_compress, pqt_lzo_bound},
 #else
-    {"LZO", NULL, NULL, NULL},
+    {NULL, NULL, NULL},
 #endif
-    {"BROTLI", pqt_brotli_decompress, pqt_brotli_compress, pqt_brotli_bound},
-    {"LZ4", pqt_lz4_hadoop_decompress, pqt_lz4_hadoop_compress, pqt_lz4_hadoop_bound},
-    {"ZSTD", pqt_zstd_decompress, pqt_zstd_compress, pqt_zstd_bound},
-    {"LZ4_RAW", pqt_lz4_raw_decompress, pqt_lz4_raw_compress, pqt_lz4_raw_bound},
+    {pqt_brotli_decompress, pqt_brotli_compress, pqt_brotli_bound},
+    {pqt_lz4_hadoop_decompress, pqt_lz4_hadoop_compress, pqt_lz4_hadoop_bound},
+    {pqt_zstd_decompress, pqt_zstd_compress, pqt_zstd_bound},
+    {pqt_lz4_raw_decompress, pqt_lz4_raw_compress, pqt_lz4_raw_bound},
 };
 
 static const pqt_codec_entry *lookup(int codec) {
@@ -55,27 +56,18 @@ bool pqt_codec_is_available(int codec) {
   return e && e->decompress != NULL;
 }
 
+/* The names are parquet.thrift's CompressionCodec table (thrift/parquet_desc.c). */
 const char *pqt_codec_name(int codec) {
-  const pqt_codec_entry *e = lookup(codec);
-  return e ? e->name : "UNKNOWN";
-}
-
-static bool name_equal(const char *a, const char *b) {
-  for (; *a && *b; a++, b++) {
-    char x = *a, y = *b;
-    if (x >= 'a' && x <= 'z') x = (char)(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = (char)(y - 'a' + 'A');
-    if (x != y) return false;
-  }
-  return *a == *b;
+  const char *s = lookup(codec) ? pqt_thrift_enum_name(&pqt_enum_compression_codec, codec) : NULL;
+  return s ? s : "UNKNOWN";
 }
 
 int pqt_codec_from_name(const char *name) {
-  if (!name) return -1;
-  if (name_equal(name, "NONE")) return 0;
-  for (int i = 0; i < PQT_CODEC_COUNT; i++)
-    if (name_equal(name, pqt_codec_registry[i].name)) return i;
-  return -1;
+  static const char *const none_name[] = {"NONE"}; /* UNCOMPRESSED's other spelling */
+  static const pqt_thrift_enum none = {"CompressionCodec", none_name, 1};
+  if (pqt_enum_from_name(&none, name) == 0) return PQT_CODEC_UNCOMPRESSED;
+  int32_t v = pqt_enum_from_name(&pqt_enum_compression_codec, name);
+  return lookup(v) ? (int)v : -1;
 }
 
 static pqt_status unsupported(int codec, pqt_error *err) {

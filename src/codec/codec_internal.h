@@ -39,7 +39,6 @@ typedef pqt_status (*pqt_codec_compress_fn)(pqt_codec_ctx *ctx, int level, const
 typedef size_t (*pqt_codec_bound_fn)(size_t src_len);
 
 typedef struct pqt_codec_entry {
-  const char *name;
   pqt_codec_decompress_fn decompress; /* NULL when not built */
   pqt_codec_compress_fn compress;
   pqt_codec_bound_fn max_compressed_len;

@@ -9,6 +9,7 @@
 #include "column/column_reader.h"
 
 #include "core/utf8.h"
+#include "core/varint.h"
 
 #include "encoding/alp.h"
 #include "encoding/byte_stream_split.h"
@@ -170,13 +171,9 @@ static pqt_status gather_byte_array(chunk_state *cs, const uint32_t *idx, size_t
 static bool levels_one_run(int32_t encoding, const uint8_t *p, size_t len, int16_t value, int16_t max_level, size_t n) {
   if (encoding != PQT_ENC_RLE) return false;
   uint64_t h = 0;
-  size_t i = 0;
-  for (int shift = 0; i < len && shift < 35; shift += 7) {
-    uint8_t b = p[i++];
-    h |= (uint64_t)(b & 0x7F) << shift;
-    if (!(b & 0x80)) break;
-    if (i == len) return false;
-  }
+  const uint8_t *q = p;
+  if (pqt_uleb_read(&q, p + len, &h) != PQT_ULEB_OK) return false;
+  size_t i = (size_t)(q - p);
   if ((h & 1) || (h >> 1) < n) return false;
   unsigned nb = ((unsigned)bit_width_for(max_level) + 7) / 8;
   if (len - i < nb) return false;

@@ -16,6 +16,7 @@
 #include "encoding/plain.h"
 #include "encoding/rle.h"
 #include "levels/levels.h"
+#include "meta/schema.h"
 #include "page/page_writer.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
@@ -73,9 +74,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   cw->max_rep = max_rep;
   cw->codec = codec;
   int l = logical ? pqt_union_which(logical->isset) : 0;
-  cw->utf8 =
-      l == PQT_LT_STRING || l == PQT_LT_ENUM || l == PQT_LT_JSON ||
-      (l == 0 && (converted_type == PQT_CT_UTF8 || converted_type == PQT_CT_ENUM || converted_type == PQT_CT_JSON));
+  cw->utf8 = pqt_is_text_type(l, converted_type);
   cw->sort = pqt_sort_kind_for(physical, logical, converted_type);
   if (cw->o.page_version != 1 && cw->o.page_version != 2)
     return pqt_error_set(err, PQT_EINVAL, "page version %d (1 or 2)", cw->o.page_version);

@@ -80,6 +80,50 @@ pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...) {
   return PQT_OK;
 }
 
+/* ---- base64 -------------------------------------------------------- */
+
+static int b64_value(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+pqt_status pqt_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,
+                             pqt_error *err) {
+  if (!out || !out_len || !arena || (!s && len)) return pqt_error_set(err, PQT_EINVAL, "base64 decode: bad argument");
+  size_t n = len, pad = 0;
+  while (n > 0 && s[n - 1] == '=' && pad < 2) {
+    n--;
+    pad++;
+  }
+  if (pad && (n + pad) % 4 != 0) return pqt_corrupt(err, "base64: misplaced '=' padding (length %zu)", len);
+  if (n % 4 == 1) return pqt_corrupt(err, "base64: impossible length %zu", len);
+  size_t olen = n / 4 * 3 + (n % 4 == 2 ? 1 : n % 4 == 3 ? 2 : 0);
+  uint8_t *o = pqt_arena_alloc(arena, olen ? olen : 1);
+  if (!o) return pqt_nomem(err);
+  size_t oi = 0;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (size_t i = 0; i < n; i++) {
+    int v = b64_value((unsigned char)s[i]);
+    if (v < 0)
+      return pqt_corrupt(err, "base64: invalid character 0x%02x at offset %zu", (unsigned)(unsigned char)s[i], i);
+    acc = (acc << 6) | (uint32_t)v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      o[oi++] = (uint8_t)(acc >> bits);
+      acc &= (1u << bits) - 1u;
+    }
+  }
+  *out = o;
+  *out_len = oi;
+  return PQT_OK;
+}
+
 pqt_status pqt_base64_append(pqt_buf *b, const uint8_t *p, size_t n, pqt_error *err) {
   static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   size_t out_n = ((n + 2) / 3) * 4;

@@ -171,8 +171,12 @@ static inline uint32_t pqt_load_u32be(const uint8_t *p) {
 static inline int64_t pqt_zigzag_decode64(uint64_t v) { return (int64_t)((v >> 1) ^ (~(v & 1) + 1)); }
 static inline uint64_t pqt_zigzag_encode64(int64_t v) { return ((uint64_t)v << 1) ^ (0 - ((uint64_t)v >> 63)); }
 
-/* ---- base64 (used by JSON output of binary fields) ------------------ */
+/* ---- base64 (JSON output of binary fields, the ARROW:schema value) ---- */
 pqt_status pqt_base64_append(pqt_buf *b, const uint8_t *p, size_t n, pqt_error *err);
+/* Standard base64 (padding optional) into arena memory; PQT_ECORRUPT on a
+ * character outside the alphabet or misplaced padding. */
+pqt_status pqt_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,
+                             pqt_error *err);
 /* Append s as a JSON string literal (with quotes), escaping as needed.
  * Invalid UTF-8 bytes are written as \u00XX escapes of the byte value. */
 pqt_status pqt_json_string_append(pqt_buf *b, const uint8_t *s, size_t n, pqt_error *err);

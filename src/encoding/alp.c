@@ -16,6 +16,7 @@
  */
 #include "encoding/alp.h"
 
+#include "core/cpu.h"
 #include "encoding/bitpack.h"
 
 #define ALP_HEADER       7
@@ -162,11 +163,11 @@ __attribute__((target("avx512f"))) static void alp_conv_avx512(const uint32_t *r
 
 static void alp_conv(const uint32_t *t, size_t cnt, double *o, uint64_t K, double F, double E) {
 #ifdef ALP_HAVE_X86_CONV
-  if (__builtin_cpu_supports("avx512f")) {
+  if (pqt_cpu_has(PQT_CPU_AVX512F)) {
     alp_conv_avx512(t, cnt, o, K, F, E);
     return;
   }
-  if (__builtin_cpu_supports("avx2")) {
+  if (pqt_cpu_has(PQT_CPU_AVX2)) {
     alp_conv_avx2(t, cnt, o, K, F, E);
     return;
   }

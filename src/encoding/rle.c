@@ -12,6 +12,7 @@
  */
 #include "encoding/rle.h"
 
+#include "core/cpu.h"
 #include "encoding/bitpack.h"
 #include "encoding/enc_util.h"
 
@@ -418,7 +419,7 @@ __attribute__((target("avx2"))) static void gather4_avx2(uint8_t *o, const uint8
 /* Indices are checked (< dict size, which is < 2^31) before any gather. */
 static inline void gather_fixed(uint8_t *o, const uint8_t *dict, const uint32_t *idx, size_t width, size_t k) {
 #ifdef PQT_HAVE_GATHER_AVX2
-  if ((width == 8 || width == 4) && k >= 16 && __builtin_cpu_supports("avx2")) {
+  if ((width == 8 || width == 4) && k >= 16 && pqt_cpu_has(PQT_CPU_AVX2)) {
     if (width == 8) gather8_avx2(o, dict, idx, k);
     else gather4_avx2(o, dict, idx, k);
     return;
@@ -588,8 +589,7 @@ pqt_status pqt_rle_get_dict_fixed_isa(pqt_rle_decoder *d, const void *dict, size
   const uint32_t dn = dict_n > UINT32_MAX ? UINT32_MAX : (uint32_t)dict_n;
 #ifdef PQT_HAVE_DICT_AVX512
   const bool wide = vector && fused && (width == 8 || width == 4) && w <= 24 && dict_n <= INT32_MAX &&
-                    __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                    __builtin_cpu_supports("avx512vbmi");
+                    pqt_cpu_has(PQT_CPU_AVX512_VBMI);
 #else
   (void)vector;
 #endif

@@ -11,6 +11,7 @@
 
 #include "file/writer_internal.h"
 #include "meta/schema.h"
+#include "arrow/format.h"
 #include "arrow/format_name.h"
 
 typedef struct elist {
@@ -103,81 +104,56 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
   pqt_logical_type lt;
   bool has_lt = true;
   int32_t t = -1, len = 0;
-  size_t fl = strlen(f);
-  if (fl == 1) {
-    has_lt = false;
-    switch (f[0]) {
-      case 'n':
-        t = PQT_INT32;
-        lt = lt_simple(PQT_LT_UNKNOWN);
-        has_lt = true;
-        set_rep(e, PQT_OPTIONAL);
-        break;
-      case 'b': t = PQT_BOOLEAN; break;
-      case 'c':
-        t = PQT_INT32;
-        lt = lt_int(8, true);
-        has_lt = true;
-        break;
-      case 'C':
-        t = PQT_INT32;
-        lt = lt_int(8, false);
-        has_lt = true;
-        break;
-      case 's':
-        t = PQT_INT32;
-        lt = lt_int(16, true);
-        has_lt = true;
-        break;
-      case 'S':
-        t = PQT_INT32;
-        lt = lt_int(16, false);
-        has_lt = true;
-        break;
-      case 'i': t = PQT_INT32; break;
-      case 'I':
-        t = PQT_INT32;
-        lt = lt_int(32, false);
-        has_lt = true;
-        break;
-      case 'l': t = PQT_INT64; break;
-      case 'L':
-        t = PQT_INT64;
-        if (L->compat == PQT_COMPAT_NONE) {
-          lt = lt_int(64, false);
-          has_lt = true;
-        }
-        break;
-      case 'e':
+  pqt_arrow_format af;
+  pqt_arrow_format_parse(f, &af); /* an unknown format stays t = -1 */
+  switch (af.kind) {
+    case PQT_AK_NULL:
+      t = PQT_INT32;
+      lt = lt_simple(PQT_LT_UNKNOWN);
+      set_rep(e, PQT_OPTIONAL);
+      break;
+    case PQT_AK_BOOL:
+      t = PQT_BOOLEAN;
+      has_lt = false;
+      break;
+    case PQT_AK_INT:
+      t = af.bit_width == 64 ? PQT_INT64 : PQT_INT32;
+      lt = lt_int(af.bit_width, af.is_signed);
+      /* int32 and int64 are the plain physical types; uint64 is annotated
+       * unless a compatibility mode asks for the bare INT64 */
+      has_lt = !(af.is_signed && af.bit_width >= 32) && !(af.bit_width == 64 && L->compat != PQT_COMPAT_NONE);
+      break;
+    case PQT_AK_FLOAT:
+      if (af.bit_width == 16) {
         t = PQT_FIXED_LEN_BYTE_ARRAY;
         len = 2;
         lt = lt_simple(PQT_LT_FLOAT16);
-        has_lt = true;
-        break;
-      case 'f': t = PQT_FLOAT; break;
-      case 'g': t = PQT_DOUBLE; break;
-      case 'z':
-      case 'Z': t = PQT_BYTE_ARRAY; break;
-      case 'u':
-      case 'U':
-        t = PQT_BYTE_ARRAY;
-        lt = lt_simple(PQT_LT_STRING);
-        has_lt = true;
-        break;
-      default: break;
-    }
-  } else if (f[0] == 'w' && f[1] == ':') {
-    t = PQT_FIXED_LEN_BYTE_ARRAY;
-    len = atoi(f + 2);
-    has_lt = false;
-    if (len <= 0) t = -1;
-  } else if (f[0] == 'd' && f[1] == ':') {
-    int p = 0, sc = 0;
-    if (sscanf(f + 2, "%d,%d", &p, &sc) != 2 || p < 1) t = -1;
-    else {
+      } else {
+        t = af.bit_width == 32 ? PQT_FLOAT : PQT_DOUBLE;
+        has_lt = false;
+      }
+      break;
+    case PQT_AK_BINARY:
+    case PQT_AK_LARGE_BINARY:
+      t = PQT_BYTE_ARRAY;
+      has_lt = false;
+      break;
+    case PQT_AK_UTF8:
+    case PQT_AK_LARGE_UTF8:
+      t = PQT_BYTE_ARRAY;
+      lt = lt_simple(PQT_LT_STRING);
+      break;
+    case PQT_AK_FIXED_BINARY:
+      t = PQT_FIXED_LEN_BYTE_ARRAY;
+      len = af.fixed_width;
+      has_lt = false;
+      if (len <= 0) t = -1;
+      break;
+    case PQT_AK_DECIMAL: {
+      int32_t p = af.precision;
       lt = lt_simple(PQT_LT_DECIMAL);
       lt.decimal.precision = p;
-      lt.decimal.scale = sc;
+      lt.decimal.scale = af.scale;
       lt.decimal.isset = PQT_FIELD_MASK(decimal_type, scale, precision);
       if (p <= 9) t = PQT_INT32;
       else if (p <= 18) t = PQT_INT64;
@@ -186,25 +162,31 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
         len = 1;
         while (pqt_decimal_max_precision_flba(len) < p) len++;
       }
+      break;
     }
-  } else if (strcmp(f, "tdD") == 0 || strcmp(f, "tdm") == 0) {
-    t = PQT_INT32;
-    lt = lt_simple(PQT_LT_DATE);
-  } else if (f[0] == 't' && f[1] == 't' && fl == 3) {
-    char u = f[2] == 's' ? 'm' : f[2];
-    t = (u == 'm') ? PQT_INT32 : PQT_INT64;
-    lt = lt_time(PQT_LT_TIME, u, true);
-  } else if (f[0] == 't' && f[1] == 's' && fl >= 4 && f[3] == ':') {
-    char u = f[2] == 's' ? 'm' : f[2];
-    bool utc = f[4] != 0;
-    if (L->compat == PQT_COMPAT_SPARK_INT96) {
-      t = PQT_INT96;
-      has_lt = false;
-    } else {
-      if (L->compat == PQT_COMPAT_SPARK_MICROS) u = 'u';
-      t = PQT_INT64;
-      lt = lt_time(PQT_LT_TIMESTAMP, u, utc);
+    case PQT_AK_DATE:
+      t = PQT_INT32;
+      lt = lt_simple(PQT_LT_DATE);
+      break;
+    case PQT_AK_TIME: {
+      char u = af.unit == 's' ? 'm' : af.unit;
+      t = (u == 'm') ? PQT_INT32 : PQT_INT64;
+      lt = lt_time(PQT_LT_TIME, u, true);
+      break;
     }
+    case PQT_AK_TIMESTAMP: {
+      char u = af.unit == 's' ? 'm' : af.unit;
+      if (L->compat == PQT_COMPAT_SPARK_INT96) {
+        t = PQT_INT96;
+        has_lt = false;
+      } else {
+        if (L->compat == PQT_COMPAT_SPARK_MICROS) u = 'u';
+        t = PQT_INT64;
+        lt = lt_time(PQT_LT_TIMESTAMP, u, af.tz != NULL);
+      }
+      break;
+    }
+    default: break;
   }
   char fn[64];
   if (t < 0)
@@ -224,13 +206,15 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   PQT_RETURN_NOT_OK(add(L, name ? name : s->name, &e, err));
   int32_t idx = L->n - 1;
   set_rep(e, rep);
-  if (strcmp(f, "+s") == 0) {
+  pqt_arrow_format af;
+  pqt_arrow_format_parse(f, &af);
+  if (af.kind == PQT_AK_STRUCT) {
     if (s->n_children < 1) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: empty struct", s->name ? s->name : "");
     set_group(e, (int32_t)s->n_children);
     for (int64_t i = 0; i < s->n_children; i++) PQT_RETURN_NOT_OK(arrow_field(L, s->children[i], NULL, -1, err));
     return PQT_OK;
   }
-  if (strcmp(f, "+l") == 0 || strcmp(f, "+L") == 0) {
+  if (af.kind == PQT_AK_LIST || af.kind == PQT_AK_LARGE_LIST) {
     if (s->n_children != 1) return pqt_error_set(err, PQT_EINVAL, "list without one child");
     set_group(e, 1);
     pqt_logical_type lt = lt_simple(PQT_LT_LIST);
@@ -240,7 +224,7 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     set_group(e, 1);
     return arrow_field(L, s->children[0], "element", -1, err);
   }
-  if (strcmp(f, "+m") == 0) {
+  if (af.kind == PQT_AK_MAP) {
     const struct ArrowSchema *en = s->n_children == 1 ? s->children[0] : NULL;
     if (!en || en->n_children != 2) return pqt_error_set(err, PQT_EINVAL, "map without key/value entries");
     set_group(e, 1);

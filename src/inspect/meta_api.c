@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/codec.h"
 #include "column/statistics.h"
 #include "crypto/crypto.h"
 #include "crypto/file_decryptor.h"
@@ -65,6 +66,8 @@ static const char *enum_name(const pqt_thrift_enum *e, int32_t v) {
 }
 PQT_API const char *pqt_compression_name(int32_t codec) { return enum_name(&pqt_enum_compression_codec, codec); }
 PQT_API const char *pqt_encoding_name(int32_t encoding) { return enum_name(&pqt_enum_encoding, encoding); }
+PQT_API int32_t pqt_compression_from_name(const char *name) { return pqt_codec_from_name(name); }
+PQT_API int32_t pqt_encoding_from_name(const char *name) { return pqt_enum_from_name(&pqt_enum_encoding, name); }
 PQT_API const char *pqt_page_kind_name(int32_t page_type) { return enum_name(&pqt_enum_page_type, page_type); }
 PQT_API const char *pqt_boundary_order_name(int32_t order) { return enum_name(&pqt_enum_boundary_order, order); }
 PQT_API const char *pqt_physical_name(int32_t physical) { return enum_name(&pqt_enum_type, physical); }

@@ -6,6 +6,8 @@
  */
 #include "levels/levels_kernels.h"
 
+#include "core/cpu.h"
+
 #include <string.h>
 
 /* PQT_LVK_PORTABLE (for testing): the portable compare loop even with SSE2. */
@@ -167,10 +169,8 @@ PQT_LVK_INLINE int popcount_swar(uint64_t x) {
 
 pqt_levels_isa pqt_levels_best_isa(void) {
 #if PQT_LVK_X86
-  /* pext is microcoded (slow) on AMD Zen 1/2. */
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
-      !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2"))
-    return PQT_LEVELS_ISA_BMI2;
+  /* pext is microcoded (slow) on AMD Zen 1/2: core/cpu.c leaves those out. */
+  if (pqt_cpu_has(PQT_CPU_AVX2_BMI2)) return PQT_LEVELS_ISA_BMI2;
 #endif
   return PQT_LEVELS_ISA_BASE;
 }

@@ -194,6 +194,12 @@ bool pqt_converted_type_fits(int32_t ct, bool is_group, int32_t physical, int32_
  * floor(log10(2^(8n-1) - 1)). 0 for n <= 0. */
 int32_t pqt_decimal_max_precision_flba(int32_t n);
 
+/* True for the types that hold text (UTF-8): STRING, ENUM and JSON, by
+ * logical type (pqt_union_which of its isset) or, when there is none
+ * (logical == 0), by converted type (UTF8, ENUM, JSON). The one test used
+ * by the writer's UTF-8 check, text output, export, scans and salvage. */
+bool pqt_is_text_type(int logical, int32_t converted_type);
+
 /* Equality of two logical types (member and parameters; byte views compared
  * by content). */
 bool pqt_logical_type_equal(const pqt_logical_type *a, const pqt_logical_type *b);

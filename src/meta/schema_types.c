@@ -157,6 +157,11 @@ bool pqt_converted_to_logical(int32_t ct, bool has_scale, int32_t scale, bool ha
   }
 }
 
+bool pqt_is_text_type(int logical, int32_t converted_type) {
+  if (logical != 0) return logical == PQT_LT_STRING || logical == PQT_LT_ENUM || logical == PQT_LT_JSON;
+  return converted_type == PQT_CT_UTF8 || converted_type == PQT_CT_ENUM || converted_type == PQT_CT_JSON;
+}
+
 int32_t pqt_decimal_max_precision_flba(int32_t n) {
   if (n <= 0) return 0;
   /* 2^k - 1 is never a power of ten for k >= 1, so

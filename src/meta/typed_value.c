@@ -15,7 +15,6 @@
 
 #include "meta/value_format.h"
 
-#define JULIAN_EPOCH  2440588 /* Julian day of 1970-01-01 */
 #define NANOS_PER_DAY 86400000000000LL
 
 int32_t pqt_node_logical_kind(const pqt_schema_node *node) {
@@ -119,10 +118,8 @@ pqt_status pqt_typed_from_plain(const pqt_schema_node *leaf, const uint8_t *p, s
       break;
     }
     case PQT_INT96: {
-      int64_t nanos = (int64_t)pqt_load_u64le(p);
-      int64_t julian = (int32_t)pqt_load_u32le(p + 8);
       int64_t days, nod;
-      pqt_int96_split(julian, nanos, &days, &nod);
+      pqt_int96_split_bytes(p, &days, &nod);
       /* days * NANOS_PER_DAY + nod must fit an int64 (about 1677..2262) */
       if (days > INT64_MAX / NANOS_PER_DAY - 1 || days < INT64_MIN / NANOS_PER_DAY + 1) {
         out->kind = PQT_VALUE_BYTES;
@@ -250,13 +247,7 @@ pqt_status pqt_typed_to_plain(const pqt_schema_node *leaf, const pqt_value *v, p
     }
     case PQT_INT96: {
       if (k != PQT_VALUE_TIMESTAMP && k != PQT_VALUE_INT64) break;
-      int64_t days = v->i64 / NANOS_PER_DAY, nod = v->i64 % NANOS_PER_DAY;
-      if (nod < 0) {
-        nod += NANOS_PER_DAY;
-        days--;
-      }
-      pqt_store_u64le(tmp, (uint64_t)nod);
-      pqt_store_u32le(tmp + 8, (uint32_t)(days + JULIAN_EPOCH));
+      pqt_int96_from_nanos(v->i64, tmp);
       return pqt_buf_append(out, tmp, 12, err);
     }
     case PQT_FLOAT:

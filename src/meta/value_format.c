@@ -397,6 +397,26 @@ pqt_status pqt_format_decimal_i64(int64_t v, int32_t scale, pqt_buf *out, pqt_er
  * years beyond that range come out wrapped (interop pitfall 10); wrapping
  * back the same way recovers the value Spark meant.
  */
+void pqt_int96_split_bytes(const uint8_t *p, int64_t *days, int64_t *nod) {
+  pqt_int96_split((int32_t)pqt_load_u32le(p + 8), (int64_t)pqt_load_u64le(p), days, nod);
+}
+
+__int128 pqt_int96_to_nanos(const uint8_t *p) {
+  int64_t julian = (int32_t)pqt_load_u32le(p + 8);
+  return ((__int128)julian - PQT_INT96_JULIAN_EPOCH) * 86400 * 1000000000 + (__int128)pqt_load_u64le(p);
+}
+
+void pqt_int96_from_nanos(int64_t ns, uint8_t *out) {
+  const int64_t day_ns = 86400000000000LL;
+  int64_t day = ns / day_ns, rem = ns % day_ns;
+  if (rem < 0) {
+    rem += day_ns;
+    day--;
+  }
+  pqt_store_u64le(out, (uint64_t)rem);
+  pqt_store_u32le(out + 8, (uint32_t)(int32_t)(day + PQT_INT96_JULIAN_EPOCH));
+}
+
 void pqt_int96_split(int64_t julian, int64_t nanos, int64_t *days, int64_t *nod) {
   const __int128 ns_per_day = (__int128)86400 * 1000000000;
   __int128 total = (__int128)(julian - 2440588) * ns_per_day + nanos;
@@ -463,10 +483,8 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
     }
     case PQT_INT96: {
       PQT_CHECK_CORRUPT(n == 12, err, "INT96 value needs 12 bytes, has %zu", n);
-      int64_t nanos = (int64_t)pqt_load_u64le(p);
-      int64_t julian = (int32_t)pqt_load_u32le(p + 8);
       int64_t days, nod;
-      pqt_int96_split(julian, nanos, &days, &nod);
+      pqt_int96_split_bytes(p, &days, &nod);
       int64_t y;
       unsigned m, d;
       pqt_civil_from_days(days, &y, &m, &d);
@@ -498,9 +516,7 @@ pqt_status pqt_format_value(const pqt_value_type *vt, const uint8_t *p, size_t n
     case PQT_FIXED_LEN_BYTE_ARRAY: {
       if (lt == PQT_LT_DECIMAL || (lt == 0 && ct == PQT_CT_DECIMAL))
         return pqt_format_decimal_be(p, n, vt->scale, out, err);
-      if (lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
-          (lt == 0 && (ct == PQT_CT_UTF8 || ct == PQT_CT_ENUM || ct == PQT_CT_JSON)))
-        return pqt_json_string_append(out, p, n, err);
+      if (pqt_is_text_type(lt, ct)) return pqt_json_string_append(out, p, n, err);
       if (lt == PQT_LT_UUID && n == 16)
         return pqt_buf_printf(out, err, "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
                               p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13],

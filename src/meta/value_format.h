@@ -54,6 +54,18 @@ double pqt_float16_to_double(uint16_t bits);
  * day, reading Spark's wrapped out-of-range values as Spark meant them. */
 void pqt_int96_split(int64_t julian, int64_t nanos, int64_t *days, int64_t *nod);
 
+/* The INT96 helpers, one copy. An INT96 timestamp is 12 bytes: nanoseconds
+ * of the day (u64 LE) then the Julian day (i32 LE); Julian day 2440588 is
+ * 1970-01-01. */
+#define PQT_INT96_JULIAN_EPOCH 2440588
+/* pqt_int96_split of the 12 bytes at p. */
+void pqt_int96_split_bytes(const uint8_t *p, int64_t *days, int64_t *nod);
+/* Nanoseconds since the epoch, exactly (no wrapping; the low 64 bits are
+ * what wrapping int64 arithmetic would give). */
+__int128 pqt_int96_to_nanos(const uint8_t *p);
+/* Nanoseconds since the epoch -> the 12 bytes at out (floor to whole days). */
+void pqt_int96_from_nanos(int64_t ns, uint8_t *out);
+
 /* Civil date from days since 1970-01-01 (proleptic Gregorian). */
 void pqt_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
 

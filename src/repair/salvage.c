@@ -485,9 +485,7 @@ static pqt_status setup_columns(salv *s, pqt_writer *w, pqt_error *err) {
       if (x->repetition == PQT_REPEATED && k > 0) c->repeated_def[--k] = x->max_def;
     /* text is checked as the reader checks it: a salvaged file must read */
     int lt = pqt_union_which(ln->logical.isset);
-    bool is_text = lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
-                   (lt == 0 && (ln->converted_type == PQT_CT_UTF8 || ln->converted_type == PQT_CT_ENUM ||
-                                ln->converted_type == PQT_CT_JSON));
+    bool is_text = pqt_is_text_type(lt, ln->converted_type);
     c->desc = (pqt_column_desc){ln->physical_type, ln->type_length, ln->max_def, ln->max_rep,
                                 c->repeated_def,   ln->dotted_path, is_text};
     c->width = ln->physical_type == PQT_BOOLEAN || ln->physical_type == PQT_BYTE_ARRAY

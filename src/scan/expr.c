@@ -80,19 +80,11 @@ PQT_API pqt_expr *pqt_expr_double(double v) {
   if (e) e->d = v;
   return e;
 }
-static double half_to_double(uint16_t h) {
-  int s = h >> 15, ex = (h >> 10) & 0x1F, m = h & 0x3FF;
-  double v;
-  if (ex == 0) v = ldexp(m, -24);
-  else if (ex == 31) v = m ? NAN : INFINITY;
-  else v = ldexp(m + 1024, ex - 25);
-  return s ? -v : v;
-}
 PQT_API pqt_expr *pqt_expr_float16(uint16_t bits) {
   pqt_expr *e = lit(PQT_LIT_FLOAT16);
   if (e) {
     e->i = bits;
-    e->d = half_to_double(bits);
+    e->d = pqt_float16_to_double(bits);
   }
   return e;
 }

@@ -42,25 +42,12 @@ __int128 pqt_vx_int(pqt_vx vx, const uint8_t *p, size_t n) {
     case PQT_VX_U32: return pqt_load_u32le(p);
     case PQT_VX_I64: return (int64_t)pqt_load_u64le(p);
     case PQT_VX_U64: return pqt_load_u64le(p);
-    case PQT_VX_INT96: {
-      uint64_t nanos = pqt_load_u64le(p);
-      uint32_t jd = pqt_load_u32le(p + 8);
-      return ((__int128)jd - 2440588) * 86400 * 1000000000 + (__int128)nanos;
-    }
+    case PQT_VX_INT96: return pqt_int96_to_nanos(p);
     case PQT_VX_DEC_FLBA:
     case PQT_VX_DEC_BA: return be_int(p, n);
     case PQT_VX_BOOL: return n ? p[0] != 0 : 0;
     default: return 0;
   }
-}
-
-static double half_to_double(uint16_t h) {
-  int s = h >> 15, ex = (h >> 10) & 0x1F, m = h & 0x3FF;
-  double v;
-  if (ex == 0) v = ldexp(m, -24);
-  else if (ex == 31) v = m ? NAN : INFINITY;
-  else v = ldexp(m + 1024, ex - 25);
-  return s ? -v : v;
 }
 
 double pqt_vx_float(pqt_vx vx, const uint8_t *p) {
@@ -70,7 +57,7 @@ double pqt_vx_float(pqt_vx vx, const uint8_t *p) {
     memcpy(&f, &u, 4);
     return f;
   }
-  if (vx == PQT_VX_HALF) return half_to_double(pqt_load_u16le(p));
+  if (vx == PQT_VX_HALF) return pqt_float16_to_double(pqt_load_u16le(p));
   double d;
   uint64_t u = pqt_load_u64le(p);
   memcpy(&d, &u, 8);

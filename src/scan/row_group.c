@@ -100,9 +100,7 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
   for (const pqt_schema_node *x = ln; x; x = x->parent)
     if (x->repetition == PQT_REPEATED) repeated_def[--k] = x->max_def;
   int lt = pqt_union_which(ln->logical.isset);
-  bool is_text = lt == PQT_LT_STRING || lt == PQT_LT_ENUM || lt == PQT_LT_JSON ||
-                 (lt == 0 && (ln->converted_type == PQT_CT_UTF8 || ln->converted_type == PQT_CT_ENUM ||
-                              ln->converted_type == PQT_CT_JSON));
+  bool is_text = pqt_is_text_type(lt, ln->converted_type);
   pqt_column_desc desc = {ln->physical_type,
                           ln->type_length,
                           ln->max_def,

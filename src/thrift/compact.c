@@ -8,6 +8,8 @@
 
 #include "thrift/compact.h"
 
+#include "core/varint.h"
+
 void pqt_tcr_init(pqt_tcr *r, const uint8_t *buf, size_t len, const pqt_thrift_limits *lim, pqt_error *err) {
   r->begin = buf;
   r->p = buf;
@@ -44,21 +46,18 @@ pqt_status pqt_tcr_fail(pqt_tcr *r, pqt_status code, const char *fmt, ...) {
 
 uint64_t pqt_tcr_varint_slow(pqt_tcr *r) {
   uint64_t v = 0;
-  for (int i = 0; i < 10; i++) {
-    if (r->p >= r->end) {
+  const uint8_t *start = r->p;
+  switch (pqt_uleb_read(&r->p, r->end, &v)) {
+    case PQT_ULEB_OK: return v;
+    case PQT_ULEB_TRUNCATED:
+      r->p = r->end; /* the bytes were consumed: the error offset is the end */
       pqt_tcr_fail(r, PQT_ECORRUPT, "truncated varint");
       return 0;
-    }
-    uint8_t b = *r->p++;
-    if (i == 9 && b > 1) {
+    default:
+      r->p = start + PQT_ULEB_MAX_BYTES; /* where the 10th byte was read */
       pqt_tcr_fail(r, PQT_ECORRUPT, "varint overflows 64 bits");
       return 0;
-    }
-    v |= (uint64_t)(b & 0x7f) << (7 * i);
-    if (!(b & 0x80)) return v;
   }
-  pqt_tcr_fail(r, PQT_ECORRUPT, "varint longer than 10 bytes");
-  return 0;
 }
 
 int8_t pqt_tcr_i8(pqt_tcr *r) { return (int8_t)pqt_tcr_byte(r); }
@@ -312,15 +311,9 @@ void pqt_tcw_byte(pqt_tcw *w, uint8_t b) {
 }
 
 void pqt_tcw_varint(pqt_tcw *w, uint64_t v) {
-  uint8_t *o = tcw_room(w, 10);
+  uint8_t *o = tcw_room(w, PQT_ULEB_MAX_BYTES);
   if (!o) return;
-  size_t i = 0;
-  while (v >= 0x80) {
-    o[i++] = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  o[i++] = (uint8_t)v;
-  w->out->len += i;
+  w->out->len += pqt_uleb_put(o, v);
 }
 
 void pqt_tcw_i8(pqt_tcw *w, int8_t v) { pqt_tcw_byte(w, (uint8_t)v); }

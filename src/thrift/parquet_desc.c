@@ -16,6 +16,23 @@
   static const char *const var##_names[] = {__VA_ARGS__}; \
   const pqt_thrift_enum var = {tname, var##_names, (int32_t)(sizeof var##_names / sizeof var##_names[0])}
 
+static bool name_equal(const char *a, const char *b) {
+  for (; *a && *b; a++, b++) {
+    char x = *a, y = *b;
+    if (x >= 'a' && x <= 'z') x = (char)(x - 'a' + 'A');
+    if (y >= 'a' && y <= 'z') y = (char)(y - 'a' + 'A');
+    if (x != y) return false;
+  }
+  return *a == *b;
+}
+
+int32_t pqt_enum_from_name(const pqt_thrift_enum *e, const char *name) {
+  if (!name) return -1;
+  for (int32_t i = 0; i < e->count; i++)
+    if (e->names[i] && name_equal(name, e->names[i])) return i;
+  return -1;
+}
+
 ENUM_TABLE(pqt_enum_type, "Type", "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
            "FIXED_LEN_BYTE_ARRAY");
 ENUM_TABLE(pqt_enum_converted_type, "ConvertedType", "UTF8", "MAP", "MAP_KEY_VALUE", "LIST", "ENUM", "DECIMAL", "DATE",

@@ -37,6 +37,11 @@ static inline const char *pqt_enum_label(const pqt_thrift_enum *e, int32_t v, ch
   snprintf(buf, n, "unknown %d", (int)v);
   return buf;
 }
+/* The value named name in an enum, ASCII case-insensitive ("zstd",
+ * "RLE_DICTIONARY"), or -1. The one name -> value lookup over the tables
+ * above (codec and encoding names for options and the CLI). */
+int32_t pqt_enum_from_name(const pqt_thrift_enum *e, const char *name);
+
 #define PQT_ENCODING_NAME(v) pqt_enum_label(&pqt_enum_encoding, (v), (char[24]){0}, 24)
 #define PQT_TYPE_NAME(v)     pqt_enum_label(&pqt_enum_type, (v), (char[24]){0}, 24)
 

@@ -809,17 +809,17 @@ static void test_base64(void) {
   pqt_arena_init(&a, NULL);
   uint8_t *out;
   size_t n;
-  CHECK_OK(pqt_arrow_base64_decode("aGVsbG8=", 8, &a, &out, &n, NULL));
+  CHECK_OK(pqt_base64_decode("aGVsbG8=", 8, &a, &out, &n, NULL));
   CHECK(n == 5 && memcmp(out, "hello", 5) == 0);
-  CHECK_OK(pqt_arrow_base64_decode("aGVsbG8", 7, &a, &out, &n, NULL));
+  CHECK_OK(pqt_base64_decode("aGVsbG8", 7, &a, &out, &n, NULL));
   CHECK(n == 5 && memcmp(out, "hello", 5) == 0);
-  CHECK_OK(pqt_arrow_base64_decode("", 0, &a, &out, &n, NULL));
+  CHECK_OK(pqt_base64_decode("", 0, &a, &out, &n, NULL));
   CHECK_EQ_INT(n, 0);
   const char *bad[] = {"aGVsbG8==", "a", "aGV*bG8=", "aG=sbG8=", "====", "aGVsbG8=\n"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     pqt_error err;
     pqt_error_init(&err);
-    CHECK_MSG(pqt_arrow_base64_decode(bad[i], strlen(bad[i]), &a, &out, &n, &err) == PQT_ECORRUPT, "%s", bad[i]);
+    CHECK_MSG(pqt_base64_decode(bad[i], strlen(bad[i]), &a, &out, &n, &err) == PQT_ECORRUPT, "%s", bad[i]);
   }
   /* a valid base64 text of garbage, and of an empty message */
   pqt_arrow_field *f;

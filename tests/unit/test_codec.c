@@ -8,6 +8,7 @@
 
 #include "codec/codec.h"
 #include "harness.h"
+#include "parquetry_meta.h"
 #include "thrift/parquet_types.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -110,6 +111,25 @@ static void test_names_and_availability(void) {
   CHECK(!pqt_codec_is_available(-1));
   CHECK(!pqt_codec_is_available(1000000));
   CHECK_EQ_INT(pqt_codec_from_name("zstd"), PQT_CODEC_ZSTD);
+  /* one name table (thrift/parquet_desc.c) both ways, internal and public */
+  for (int c = 0; c < 8; c++) {
+    CHECK_EQ_INT(pqt_codec_from_name(pqt_codec_name(c)), c);
+    CHECK_EQ_INT(pqt_compression_from_name(pqt_compression_name(c)), c);
+    CHECK_EQ_STR(pqt_compression_name(c), pqt_codec_name(c));
+  }
+  CHECK_EQ_INT(pqt_compression_from_name("none"), PQT_CODEC_UNCOMPRESSED);
+  CHECK_EQ_INT(pqt_compression_from_name("lz4"), PQT_CODEC_LZ4);
+  CHECK_EQ_INT(pqt_compression_from_name("lz4_raw"), PQT_CODEC_LZ4_RAW);
+  CHECK_EQ_INT(pqt_compression_from_name("zstdx"), -1);
+  CHECK_EQ_INT(pqt_compression_from_name(""), -1);
+  CHECK_EQ_INT(pqt_compression_from_name(NULL), -1);
+  for (int e = 0; e <= PQT_ENCODING_ALP; e++)
+    if (e != 1) CHECK_EQ_INT(pqt_encoding_from_name(pqt_encoding_name(e)), e);
+  CHECK_EQ_INT(pqt_encoding_from_name("rle_dictionary"), PQT_ENCODING_RLE_DICTIONARY);
+  CHECK_EQ_INT(pqt_encoding_from_name("alp"), PQT_ENCODING_ALP);
+  CHECK_EQ_INT(pqt_encoding_from_name("GROUP_VAR_INT"), -1); /* a hole in the table */
+  CHECK_EQ_INT(pqt_encoding_from_name("PLAINX"), -1);
+  CHECK_EQ_STR(pqt_encoding_name(1), "?");
   CHECK_EQ_INT(pqt_codec_from_name("Lz4_Raw"), PQT_CODEC_LZ4_RAW);
   CHECK_EQ_INT(pqt_codec_from_name("LZ4"), PQT_CODEC_LZ4);
   CHECK_EQ_INT(pqt_codec_from_name("none"), PQT_CODEC_UNCOMPRESSED);

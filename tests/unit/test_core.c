@@ -1,5 +1,7 @@
 /* Unit tests for src/core: arena, buffer, base64, JSON strings, errors, io. */
 #include "core/core.h"
+#include "core/cpu.h"
+#include "core/varint.h"
 #include "harness.h"
 #include "thrift/parquet_types.h"
 static void test_isset_bits(void) {
@@ -67,5 +69,43 @@ static void test_io_buffer_bounds(void) {
   io.release(io.private_data);
 }
 
+/* core/varint.h: the one ULEB128 reader/writer (Thrift and the encodings). */
+static void test_uleb(void) {
+  const uint64_t vals[] = {0, 1, 127, 128, 300, UINT32_MAX, (uint64_t)1 << 63, UINT64_MAX};
+  for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+    uint8_t b[PQT_ULEB_MAX_BYTES];
+    size_t n = pqt_uleb_put(b, vals[i]);
+    const uint8_t *p = b;
+    uint64_t v = 0;
+    CHECK_EQ_INT(pqt_uleb_read(&p, b + n, &v), PQT_ULEB_OK);
+    CHECK(v == vals[i]);
+    CHECK(p == b + n);
+    p = b; /* one byte short: truncated, nothing consumed */
+    CHECK_EQ_INT(pqt_uleb_read(&p, b + n - 1, &v), PQT_ULEB_TRUNCATED);
+    CHECK(p == b);
+  }
+  const uint8_t over[10] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+  const uint8_t cont[11] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x81, 0x00};
+  const uint8_t *p = over;
+  uint64_t v;
+  CHECK_EQ_INT(pqt_uleb_read(&p, over + 10, &v), PQT_ULEB_OVERFLOW);
+  CHECK(p == over);
+  p = cont;
+  CHECK_EQ_INT(pqt_uleb_read(&p, cont + 11, &v), PQT_ULEB_OVERFLOW);
+  CHECK_EQ_INT(pqt_uleb_put((uint8_t[10]){0}, UINT64_MAX), 10);
+}
+
+/* core/cpu.c: the levels are nested as documented, and answer the same twice. */
+static void test_cpu_levels(void) {
+  if (pqt_cpu_has(PQT_CPU_AVX2_BMI2)) CHECK(pqt_cpu_has(PQT_CPU_AVX2));
+  if (pqt_cpu_has(PQT_CPU_AVX512_VBMI)) CHECK(pqt_cpu_has(PQT_CPU_AVX512F));
+  for (int l = PQT_CPU_AVX2; l <= PQT_CPU_AVX512_VBMI; l++)
+    CHECK_EQ_INT(pqt_cpu_has((pqt_cpu_level)l), pqt_cpu_has((pqt_cpu_level)l));
+#if !defined(__x86_64__)
+  CHECK(!pqt_cpu_has(PQT_CPU_AVX2));
+#endif
+}
+
 RUN_TESTS("core", TEST_CASE(test_arena_alloc_and_limit), TEST_CASE(test_buf_and_base64), TEST_CASE(test_error_prefix),
-          TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits))
+          TEST_CASE(test_io_buffer_bounds), TEST_CASE(test_isset_bits), TEST_CASE(test_cpu_levels),
+          TEST_CASE(test_uleb))

@@ -1057,8 +1057,23 @@ static void test_mutations(void) {
   CHECK(ok > 100 && bad > 100);
 }
 
-RUN_TESTS("schema", TEST_CASE(test_mutations), TEST_CASE(test_flat), TEST_CASE(test_nested_struct),
-          TEST_CASE(test_seed004_mydeep), TEST_CASE(test_root_repetition_ignored_and_empty_schema),
+/* The one "is this column text" test (meta/schema_types.c). */
+static void test_is_text_type(void) {
+  CHECK(pqt_is_text_type(PQT_LT_STRING, -1));
+  CHECK(pqt_is_text_type(PQT_LT_ENUM, -1));
+  CHECK(pqt_is_text_type(PQT_LT_JSON, PQT_CT_JSON));
+  CHECK(!pqt_is_text_type(PQT_LT_BSON, -1));
+  CHECK(!pqt_is_text_type(PQT_LT_UUID, PQT_CT_UTF8)); /* the logical type decides when there is one */
+  CHECK(pqt_is_text_type(0, PQT_CT_UTF8));
+  CHECK(pqt_is_text_type(0, PQT_CT_ENUM));
+  CHECK(pqt_is_text_type(0, PQT_CT_JSON));
+  CHECK(!pqt_is_text_type(0, PQT_CT_BSON));
+  CHECK(!pqt_is_text_type(0, -1));
+}
+
+RUN_TESTS("schema", TEST_CASE(test_is_text_type), TEST_CASE(test_mutations), TEST_CASE(test_flat),
+          TEST_CASE(test_nested_struct), TEST_CASE(test_seed004_mydeep),
+          TEST_CASE(test_root_repetition_ignored_and_empty_schema),
           TEST_CASE(test_group_with_type_is_group_and_empty_names), TEST_CASE(test_list_three_level),
           TEST_CASE(test_list_legacy_rules), TEST_CASE(test_nested_lists), TEST_CASE(test_bare_repeated),
           TEST_CASE(test_list_bad_shape_is_struct), TEST_CASE(test_maps), TEST_CASE(test_map_bad_shapes),

@@ -159,5 +159,25 @@ static void test_int96_and_misc(void) {
   CHECK_EQ_STR(fmt_value(&vt, (const uint8_t *)"text1", 5), "\"text1\"");
 }
 
-RUN_TESTS("value_format", TEST_CASE(test_floats_shortest_js_layout), TEST_CASE(test_dates_times_decimals),
-          TEST_CASE(test_int96_and_misc))
+/* The INT96 helpers: bytes <-> nanoseconds since the epoch, both ways. */
+static void test_int96_helpers(void) {
+  const int64_t ns[] = {0, 1, -1, 86400000000000LL, -86400000000000LL - 5, 1700000000123456789LL, INT64_MIN, INT64_MAX};
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+    uint8_t b[12];
+    pqt_int96_from_nanos(ns[i], b);
+    CHECK(pqt_int96_to_nanos(b) == (__int128)ns[i]);
+    CHECK(pqt_load_u64le(b) < 86400000000000ULL); /* nanoseconds of the day */
+    int64_t days, nod;
+    pqt_int96_split_bytes(b, &days, &nod);
+    if (ns[i] > INT64_MIN / 2 && ns[i] < INT64_MAX / 2) CHECK((__int128)days * 86400000000000LL + nod == ns[i]);
+  }
+  uint8_t epoch[12];
+  pqt_int96_from_nanos(0, epoch);
+  CHECK_EQ_INT(pqt_load_u32le(epoch + 8), PQT_INT96_JULIAN_EPOCH);
+  /* a Julian day before day 0 is negative, not a huge unsigned day */
+  uint8_t neg[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  CHECK(pqt_int96_to_nanos(neg) == (__int128)(-1 - PQT_INT96_JULIAN_EPOCH) * 86400000000000LL);
+}
+
+RUN_TESTS("value_format", TEST_CASE(test_int96_helpers), TEST_CASE(test_floats_shortest_js_layout),
+          TEST_CASE(test_dates_times_decimals), TEST_CASE(test_int96_and_misc))
