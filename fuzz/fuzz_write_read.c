@@ -49,6 +49,7 @@ static void fail(const char *what) {
   abort();
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in = {data, size};
   int ncols = 1 + (int)take(&in, 4);

@@ -38,7 +38,6 @@
 #include "../../fuzz/fuzz_codec.c"
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_write_read
-int pqt_fuzz_entry_write_read(const uint8_t *data, size_t size);
 #include "../../fuzz/fuzz_write_read.c"
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_salvage
