@@ -251,22 +251,26 @@ static pqt_status coord(wkt_in *in, uint32_t dims) {
   return PQT_OK;
 }
 
-/* "(x y, x y, ...)" or "EMPTY": a count and the coordinates. */
-static pqt_status point_list(wkt_in *in, uint32_t dims) {
+/* "(item, item, ...)" or "EMPTY": a count, then the items. */
+static pqt_status counted_list(wkt_in *in, uint32_t dims, pqt_status (*item)(wkt_in *, uint32_t),
+                               const char *too_many) {
   size_t at = in->b->len;
   put_u32(in->b, 0);
   if (accept_word(in, "EMPTY")) return PQT_OK;
   PQT_RETURN_NOT_OK(expect_char(in, '('));
   uint32_t n = 0;
   do {
-    if (n == UINT32_MAX) return syntax(in, "too many points");
-    PQT_RETURN_NOT_OK(coord(in, dims));
+    if (n == UINT32_MAX) return syntax(in, too_many);
+    PQT_RETURN_NOT_OK(item(in, dims));
     n++;
   } while (accept_char(in, ','));
   PQT_RETURN_NOT_OK(expect_char(in, ')'));
   patch_u32(in->b, at, n);
   return PQT_OK;
 }
+
+/* "(x y, x y, ...)" or "EMPTY": a count and the coordinates. */
+static pqt_status point_list(wkt_in *in, uint32_t dims) { return counted_list(in, dims, coord, "too many points"); }
 
 static void header(pqt_buf *b, uint32_t type, uint32_t dims) {
   pqt_buf_append(b, "\x01", 1, NULL);
@@ -285,19 +289,7 @@ static pqt_status point_body(wkt_in *in, uint32_t dims) {
 }
 
 static pqt_status polygon_body(wkt_in *in, uint32_t dims) {
-  size_t at = in->b->len;
-  put_u32(in->b, 0);
-  if (accept_word(in, "EMPTY")) return PQT_OK;
-  PQT_RETURN_NOT_OK(expect_char(in, '('));
-  uint32_t n = 0;
-  do {
-    if (n == UINT32_MAX) return syntax(in, "too many rings");
-    PQT_RETURN_NOT_OK(point_list(in, dims));
-    n++;
-  } while (accept_char(in, ','));
-  PQT_RETURN_NOT_OK(expect_char(in, ')'));
-  patch_u32(in->b, at, n);
-  return PQT_OK;
+  return counted_list(in, dims, point_list, "too many rings");
 }
 
 static pqt_status tagged(wkt_in *in, int depth, int want_dims, uint32_t *dims_out);
