@@ -1,33 +1,144 @@
 #!/usr/bin/env bash
-# `make install` works for another C program: install the build into a
-# temporary prefix, then compile and run the README's API example against it
-# with pkg-config. Usage: CLI CORPUS_DIR (the build dir is the CLI's folder).
+# `make install` works for another C program. The test build is installed into
+# a temporary DESTDIR under /usr/local, and a second build configured for
+# /usr (GNUInstallDirs: a multiarch libdir such as lib/x86_64-linux-gnu on
+# Debian) under another one. Against each copy the README's API example is
+# built with pkg-config (shared, --static, and the archive via
+# parquetry-static) and with CMake's find_package(parquetry CONFIG) (both
+# imported targets), then run; ldd shows which libparquetry each one uses.
+# The shared library must carry a SONAME and export only pqt_* symbols.
+# Usage: CLI CORPUS_DIR (the build dir is the CLI's folder).
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
-if cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1; then pass=$((pass+1)); else echo "FAIL: install: $(tail -5 "$tmp/install.log")"; fail=$((fail+1)); fi
-for f in include/parquetry.h include/parquetry_arrow.h lib/libparquetry.a; do
-  if [ -e "$tmp/prefix/$f" ]; then pass=$((pass+1)); else echo "FAIL: $f not installed"; fail=$((fail+1)); fi
+ok() { pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+for tool in pkg-config cmake ldd nm readelf; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool not found"; exit 77; }
 done
-pc=$(find "$tmp/prefix" -name parquetry.pc | head -1)
-[ -n "$pc" ] && pass=$((pass+1)) || { echo "FAIL: parquetry.pc not installed"; fail=$((fail+1)); }
+# the test build carries sanitizers: build the examples the same way
+san=""
+grep -q "PQT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
+fixture="$here/tests/fixtures/seed004_nested.parquet"
+
 # the README's example, extracted from README.md so the two cannot drift apart
 # (a whole program: it reads the file named by its argument; the fixture
 # has other columns than the example's)
 awk '/^```c$/{n++; if (n==1) {on=1; next}} /^```$/{on=0} on' "$here/README.md" |
   sed "s|{\"id\", \"address.city\"}|{\"nest.nest\", \"nest.repeated\"}|" > "$tmp/example.c"
-# the test build carries sanitizers: link the example the same way
-san=""
-grep -q "PQT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
-export PKG_CONFIG_PATH="$(dirname "$pc")"
-if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$tmp/example" $(pkg-config --cflags --libs --static parquetry) -Wl,-rpath,"$tmp/prefix/lib" >"$tmp/cc.log" 2>&1; then
-  pass=$((pass+1))
-  out=$("$tmp/example" "$here/tests/fixtures/seed004_nested.parquet" 2>&1)
-  if [ $? -eq 0 ] && echo "$out" | grep -Eq '^[1-9][0-9]* rows$'; then pass=$((pass+1)); else echo "FAIL: example output: $out"; fail=$((fail+1)); fi
-else
-  echo "FAIL: compiling the README example: $(head -20 "$tmp/cc.log")"; fail=$((fail+1))
-fi
+
+# run_example NAME BINARY: it prints its row count and exits 0
+run_example() {
+  local out
+  out=$("$2" "$fixture" 2>&1)
+  if [ $? -eq 0 ] && echo "$out" | grep -Eq '^[1-9][0-9]* rows$'; then ok; else bad "$1: example output: $out"; fi
+}
+# uses_shared BINARY: does the dynamic loader load libparquetry.so?
+uses_shared() { ldd "$1" 2>/dev/null | grep -q 'libparquetry\.so'; }
+
+# check_install LABEL DESTDIR PREFIX EXPECTED_LIBDIR (relative to PREFIX; "" = any)
+check_install() {
+  local label=$1 dest=$2 prefix=$3 want=$4
+  local root="$dest$prefix" pc libdir rel
+  for f in include/parquetry.h include/parquetry_arrow.h include/parquetry_filter.h; do
+    [ -e "$root/$f" ] && ok || bad "$label: $f not installed"
+  done
+  pc=$(find "$root" -name parquetry.pc | head -1)
+  if [ -z "$pc" ]; then bad "$label: parquetry.pc not installed"; return; fi
+  libdir=$(dirname "$(dirname "$pc")")
+  rel=${libdir#"$root"/}
+  if [ -n "$want" ] && [ "$rel" != "$want" ]; then bad "$label: libdir is $rel, expected $want"; else ok; fi
+  for f in libparquetry.a libparquetry.so pkgconfig/parquetry-static.pc \
+           cmake/parquetry/parquetryConfig.cmake cmake/parquetry/parquetryConfigVersion.cmake; do
+    [ -e "$libdir/$f" ] && ok || bad "$label: $rel/$f not installed"
+  done
+  # SONAME, and the real file behind the libparquetry.so.0 link
+  local soname
+  soname=$(readelf -d "$libdir/libparquetry.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+  if [ "$soname" = libparquetry.so.0 ] && [ -e "$libdir/$soname" ]; then ok; else bad "$label: SONAME '$soname'"; fi
+  # only pqt_* exported (the linker's own _init/_fini/_edata/_end/__bss_start aside)
+  local extra
+  extra=$(nm -D --defined-only "$libdir/libparquetry.so" | awk '{print $NF}' |
+          grep -Ev '^(pqt_|_init$|_fini$|_edata$|_end$|__bss_start$)')
+  [ -z "$extra" ] && ok || bad "$label: libparquetry.so exports non-pqt_ symbols: $(echo $extra | head -c 300)"
+
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  # the .pc's paths resolve into this very installation
+  local pl pi
+  pl=$(cd "$(pkg-config --variable=libdir parquetry)" 2>/dev/null && pwd -P)
+  pi=$(cd "$(pkg-config --variable=includedir parquetry)" 2>/dev/null && pwd -P)
+  if [ "$pl" = "$(cd "$libdir" && pwd -P)" ] && [ "$pi" = "$(cd "$root/include" && pwd -P)" ]; then ok
+  else bad "$label: parquetry.pc points at libdir '$pl', includedir '$pi'"; fi
+  # --static names what libparquetry.a needs
+  local sl
+  sl=" $(pkg-config --static --libs parquetry) "
+  for l in -lparquetry -lzstd -llz4 -lbrotlienc -lbrotlidec -ldeflate -lxxhash -lcrypto -lsnappy -lm; do
+    case "$sl" in *" $l "*) ok ;; *) bad "$label: pkg-config --static --libs lacks $l: $sl" ;; esac
+  done
+
+  # pkg-config, shared
+  local b="$tmp/$label"
+  mkdir -p "$b"
+  if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$b/ex_shared" \
+       $(pkg-config --cflags --libs parquetry) -Wl,-rpath,"$libdir" >"$b/cc.log" 2>&1; then
+    ok; uses_shared "$b/ex_shared" && ok || bad "$label: pkg-config shared build does not load libparquetry.so"
+    run_example "$label pkg-config shared" "$b/ex_shared"
+  else bad "$label: pkg-config shared build: $(head -20 "$b/cc.log")"; fi
+  # pkg-config --static (with the shared library installed too, -lparquetry
+  # may pick either; the link must work and the program run)
+  if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$b/ex_static_flags" \
+       $(pkg-config --cflags --libs --static parquetry) -Wl,-rpath,"$libdir" >"$b/cc.log" 2>&1; then
+    ok; run_example "$label pkg-config --static" "$b/ex_static_flags"
+  else bad "$label: pkg-config --static build: $(head -20 "$b/cc.log")"; fi
+  # parquetry-static: the archive, never the shared library
+  if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$b/ex_static" \
+       $(pkg-config --cflags --libs --static parquetry-static) >"$b/cc.log" 2>&1; then
+    ok; uses_shared "$b/ex_static" && bad "$label: parquetry-static build needs libparquetry.so" || ok
+    run_example "$label pkg-config parquetry-static" "$b/ex_static"
+  else bad "$label: parquetry-static build: $(head -20 "$b/cc.log")"; fi
+
+  # CMake: find_package(parquetry CONFIG), both imported targets
+  mkdir -p "$b/proj"
+  cp "$tmp/example.c" "$b/proj/example.c"
+  cat > "$b/proj/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(uses_parquetry C)
+find_package(parquetry 0.1 CONFIG REQUIRED)
+add_executable(ex_shared example.c)
+target_link_libraries(ex_shared PRIVATE parquetry::parquetry)
+add_executable(ex_static example.c)
+target_link_libraries(ex_static PRIVATE parquetry::parquetry_static)
+CM
+  if cmake -S "$b/proj" -B "$b/proj/build" -DCMAKE_PREFIX_PATH="$root" -DCMAKE_C_FLAGS="$san" \
+       -DCMAKE_EXE_LINKER_FLAGS="$san" >"$b/cmake.log" 2>&1 &&
+     cmake --build "$b/proj/build" >>"$b/cmake.log" 2>&1; then
+    ok
+    uses_shared "$b/proj/build/ex_shared" && ok || bad "$label: parquetry::parquetry does not load libparquetry.so"
+    uses_shared "$b/proj/build/ex_static" && bad "$label: parquetry::parquetry_static needs libparquetry.so" || ok
+    run_example "$label cmake shared" "$b/proj/build/ex_shared"
+    run_example "$label cmake static" "$b/proj/build/ex_static"
+  else bad "$label: CMake build: $(tail -20 "$b/cmake.log")"; fi
+}
+
+# 1. this build, DESTDIR + /usr/local
+if DESTDIR="$tmp/d1" cmake --install "$build" --prefix /usr/local >"$tmp/install1.log" 2>&1; then ok
+  check_install usr_local "$tmp/d1" /usr/local ""
+else bad "install into DESTDIR/usr/local: $(tail -5 "$tmp/install1.log")"; fi
+[ -e "$tmp/d1/usr/local/bin/parquetry" ] && ok || bad "usr_local: bin/parquetry not installed"
+
+# 2. a build configured for /usr: the libdir GNUInstallDirs picks there
+#    (the compiler's multiarch triplet on Debian), DESTDIR honoured
+multi=$(cc -print-multiarch 2>/dev/null)
+want=""; [ -n "$multi" ] && want="lib/$multi"
+sanopt=OFF; [ -n "$san" ] && sanopt=ON
+if cmake -S "$here" -B "$tmp/b2" -DCMAKE_BUILD_TYPE=Debug -DPQT_SANITIZE=$sanopt -DPQT_BUILD_TESTS=OFF \
+     -DCMAKE_INSTALL_PREFIX=/usr >"$tmp/b2.log" 2>&1 &&
+   cmake --build "$tmp/b2" -j2 --target parquetry_static parquetry_shared parquetry_cli >>"$tmp/b2.log" 2>&1 &&
+   DESTDIR="$tmp/d2" cmake --install "$tmp/b2" >>"$tmp/b2.log" 2>&1; then ok
+  check_install usr "$tmp/d2" /usr "$want"
+else bad "build and install for /usr: $(tail -10 "$tmp/b2.log")"; fi
+
 echo "install: $pass passed, $fail failed"
 [ $fail -eq 0 ]
