@@ -7,7 +7,7 @@ FUZZ_DIR := build/fuzz
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps release demo test fuzz fuzz-smoke valgrind lint coverage check-layers install clean
+.PHONY: all deps release build-release demo test fuzz fuzz-smoke valgrind lint coverage check-layers install clean
 
 all: release
 
@@ -15,6 +15,11 @@ deps:
 	@bash scripts/install-deps.sh
 
 release: deps
+	@$(MAKE) build-release
+
+# The Release build alone (no package manager call; `make deps` first if the
+# configure step reports a missing library).
+build-release:
 	@cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	@cmake --build $(RELEASE_DIR) -j $(JOBS)
 
@@ -56,8 +61,9 @@ coverage: deps
 check-layers:
 	@bash tools/check_layers.sh
 
-install: release
-	@cmake --install $(RELEASE_DIR)
+# Builds if needed, then copies into $(DESTDIR)$(PREFIX): never installs packages.
+install: build-release
+	@DESTDIR="$(DESTDIR)" cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
 
 clean:
 	rm -rf build

@@ -122,6 +122,14 @@ CM
   else bad "$label: CMake build: $(tail -20 "$b/cmake.log")"; fi
 }
 
+# 0. `make install` only builds and copies, into $(DESTDIR)$(PREFIX): no
+#    package manager call (that is `make deps`)
+mk=$(make -n -C "$here" install PREFIX=/opt/pq DESTDIR=/tmp/stage 2>&1)
+if echo "$mk" | grep -Eq 'install-deps|apt-get|dpkg|sudo'; then bad "make install calls the package manager: $mk"; else ok; fi
+echo "$mk" | grep -q 'DESTDIR="/tmp/stage" cmake --install .* --prefix /opt/pq' && ok ||
+  bad "make install ignores DESTDIR or PREFIX: $mk"
+echo "$mk" | grep -q 'CMAKE_INSTALL_PREFIX=/opt/pq' && ok || bad "make install does not configure for PREFIX: $mk"
+
 # 1. this build, DESTDIR + /usr/local
 if DESTDIR="$tmp/d1" cmake --install "$build" --prefix /usr/local >"$tmp/install1.log" 2>&1; then ok
   check_install usr_local "$tmp/d1" /usr/local ""
