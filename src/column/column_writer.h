@@ -15,6 +15,7 @@
 #include "core/core.h"
 #include "encoding/dictionary.h"
 #include "meta/bloom.h"
+#include "parquetry_geo.h"
 #include "thrift/parquet_types.h"
 
 typedef struct pqt_column_writer {
@@ -50,6 +51,10 @@ typedef struct pqt_column_writer {
   bool bloom_on;
   pqt_bloom bloom;
   uint32_t bloom_blocks; /* the filter's full size (it is folded per row group) */
+  /* GEOMETRY/GEOGRAPHY leaf: the chunk's GeospatialStatistics */
+  bool geo;
+  pqt_geo_bbox geo_box;
+  int64_t rows_before_chunk; /* rows of the chunks already emitted (for error messages) */
   /* scratch */
   pqt_buf s_lv, s_val, s_comp, s_body;
 } pqt_column_writer;

@@ -3,12 +3,36 @@
  * `parquetry cat` form, see meta/value_format.h) or as a CSV cell.
  * Leaves are formatted from their Parquet physical layout, so nothing is
  * lost to an in-memory type (INT96 beyond the nanosecond range, unsigned
- * 64-bit integers, decimals of any precision).
+ * 64-bit integers, decimals of any precision). GEOMETRY and GEOGRAPHY
+ * values are printed as WKT strings (geo/ is below text/, above meta/, so
+ * the WKT call is made here rather than in meta/value_format.c); a value
+ * that is not valid WKB keeps the plain binary form (base64) instead of
+ * failing the output.
  */
 #include "text/text.h"
 
 #include "column/column_reader.h"
 #include "meta/value_format.h"
+#include "parquetry_geo.h"
+
+/* A GEOMETRY/GEOGRAPHY value as a JSON string of its WKT; *done false (and
+ * nothing appended) when the bytes are not valid WKB. */
+static pqt_status geo_json(const uint8_t *p, size_t n, pqt_buf *out, bool *done, pqt_error *err) {
+  *done = false;
+  pqt_string wkt = {0};
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = pqt_wkb_to_wkt(n ? p : (const uint8_t *)"", n, out->alloc, &wkt, &e);
+  if (st == PQT_ENOMEM) {
+    if (err) *err = e;
+    return st;
+  }
+  if (st != PQT_OK) return PQT_OK; /* not WKB: printed as binary by the caller */
+  st = pqt_json_string_append(out, (const uint8_t *)wkt.data, wkt.len, err);
+  pqt_string_free(&wkt);
+  *done = st == PQT_OK;
+  return st;
+}
 
 static pqt_status leaf_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
   const pqt_schema_node *leaf = a->node;
@@ -17,6 +41,12 @@ static pqt_status leaf_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_err
   int32_t t = leaf->physical_type;
   if (t == PQT_BYTE_ARRAY) {
     const int32_t *off = (const int32_t *)(const void *)a->offsets->data;
+    int l = pqt_union_which(leaf->logical.isset);
+    if (l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY) {
+      bool done;
+      PQT_RETURN_NOT_OK(geo_json(a->values->data + off[i], (size_t)(off[i + 1] - off[i]), out, &done, err));
+      if (done) return PQT_OK;
+    }
     return pqt_format_value(&vt, a->values->data + off[i], (size_t)(off[i + 1] - off[i]), out, err);
   }
   if (t == PQT_BOOLEAN) {
