@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #if !__has_include("core/core.h")
 int main(void) {
   puts("alp_bench: built without src/ on the include path");
@@ -25,19 +27,8 @@ int main(void) {
 #include "encoding/dictionary.h"
 #include "encoding/rle.h"
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t next(void) { return xorshift64(&rng); }
 
 enum { ALP, BSS_ZSTD, DICT, N_ENC };
 static const char *names[N_ENC] = {"ALP", "BYTE_STREAM_SPLIT+zstd", "RLE_DICTIONARY"};

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 /* This program needs src/ on the include path (internal kernels), which
  * CMake gives the bench targets; built elsewhere without it, it is a stub. */
 #if !__has_include("core/core.h")
@@ -20,19 +22,8 @@ int main(void) {
 #include "encoding/plain.h"
 #include "encoding/rle.h"
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t next(void) { return xorshift64(&rng); }
 
 static volatile uint64_t sink;
 

@@ -12,24 +12,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "core/core.h"
 #include "encoding/rle.h"
 #include "levels/levels.h"
 #include "levels/levels_kernels.h"
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static uint64_t rng = 0x9E3779B97F4A7C15u;
-static uint32_t rnd(uint32_t m) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng % m);
-}
+static uint32_t rnd(uint32_t m) { return (uint32_t)(xorshift64(&rng) % m); }
 
 typedef struct levels {
   int16_t *def, *rep;

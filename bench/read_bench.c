@@ -14,14 +14,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "parquetry.h"
 #include "parquetry_arrow.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
