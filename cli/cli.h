@@ -65,9 +65,12 @@ typedef struct wopts {
   char delimiter, quote; /* 0: not given */
   const char *null_string;
   bool no_header, latin1, dry_run, force;
+  /* merge only: -o OUT sets `out`, every other argument is an input */
+  const char **inputs;
+  int n_inputs;
 } wopts;
 
-enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE };
+enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE, CMD_MERGE };
 /* Parse argv into w; returns 0, or an exit status (free_args either way). */
 int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind);
 void free_args(wopts *w);

@@ -15,6 +15,7 @@
 #include "parquetry.h"
 
 #include "cli.h"
+#include "edit.h"
 #include "inspect.h"
 
 typedef struct command {
@@ -405,6 +406,9 @@ static const command commands[] = {
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},
+    {"concat", cmd_concat_summary, cmd_concat_usage, cmd_concat},
+    {"prune", cmd_prune_summary, cmd_prune_usage, cmd_prune},
+    {"merge", cmd_merge_summary, cmd_merge_usage, cmd_merge},
     {"version", "Print the version.", "parquetry version", cmd_version},
     {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
 };
@@ -433,6 +437,9 @@ static const struct {
     {"convert", "CSV or JSON Lines to Parquet"},
     {"rewrite", "read a Parquet file and write it anew"},
     {"salvage", "recover the rows of a file whose footer is lost"},
+    {"concat", "append files' row groups without re-encoding"},
+    {"prune", "drop columns without re-encoding the others"},
+    {"merge", "re-encode files into one with row groups of a size"},
     {"version", "the version"},
     {"help", "help for a command"},
 };

@@ -265,7 +265,10 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       i += r - 1;
     } else if (strcmp(a, "--force") == 0) {
       w->force = true;
-    } else if (kind != CMD_REWRITE && strcmp(a, "--schema") == 0 && v) {
+    } else if (kind == CMD_MERGE && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && v) {
+      w->out = v;
+      i++;
+    } else if (kind != CMD_REWRITE && kind != CMD_MERGE && strcmp(a, "--schema") == 0 && v) {
       w->schema = v;
       i++;
     } else if (kind == CMD_SALVAGE && strcmp(a, "--like") == 0 && v) {
@@ -273,14 +276,23 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       i++;
     } else if (a[0] == '-' && a[1]) {
       return usage(cmd, "unknown or incomplete option '%s'", a);
+    } else if (kind == CMD_MERGE) {
+      if (!w->inputs && !(w->inputs = calloc((size_t)argc, sizeof *w->inputs))) return EXIT_DATA;
+      w->inputs[w->n_inputs++] = a;
     } else {
       if (npos == 2) return usage(cmd, "unexpected argument '%s'", a);
       pos[npos++] = a;
     }
   }
-  if (npos != 2 && !(w->dry_run && npos == 1)) return usage(cmd, "%s", "need an input and an output file");
-  w->in = pos[0];
-  w->out = npos == 2 ? pos[1] : NULL;
+  if (kind == CMD_MERGE) {
+    if (!w->out) return usage(cmd, "%s", "missing -o OUT (the file to write)");
+    if (w->n_inputs == 0) return usage(cmd, "%s", "missing the input files");
+    w->in = w->inputs[0];
+  } else {
+    if (npos != 2 && !(w->dry_run && npos == 1)) return usage(cmd, "%s", "need an input and an output file");
+    w->in = pos[0];
+    w->out = npos == 2 ? pos[1] : NULL;
+  }
   if (w->n_specs) {
     w->ovr = calloc((size_t)w->n_specs, sizeof *w->ovr);
     if (!w->ovr) return EXIT_DATA;
@@ -302,6 +314,8 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
 }
 
 void free_args(wopts *w) {
+  free(w->inputs);
+  w->inputs = NULL;
   for (int i = 0; i < w->n_specs; i++) free(w->specs[i].path);
   free(w->specs);
   free(w->ovr);

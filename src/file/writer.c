@@ -68,6 +68,9 @@ struct pqt_writer {
   pqt_list_key_value *chunk_kv;     /* per leaf: its chunks' key-value metadata (arena) */
   pqt_sorting_column_spec *sorting; /* sorting_columns of every row group (arena) */
   int32_t n_sorting;
+  bool raw;                             /* row groups come as written bytes (pqt_writer_open_raw) */
+  const pqt_column_order *raw_orders; /* raw: the column orders written (NULL: none) */
+  int32_t n_raw_orders;
 };
 
 void pqt_column_options_defaults(pqt_column_options *o) {
@@ -394,7 +397,7 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
 }
 
 static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, const pqt_write_options *opts,
-                             pqt_error *err) {
+                             const pqt_writer_raw *raw, pqt_error *err) {
   *out = NULL;
   pqt_write_schema ws;
   pqt_write_options given;
@@ -419,17 +422,28 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   pqt_column_override *overrides = NULL;
   pqt_status st = pqt_column_overrides_load(&w->arena, opts->columns, opts->n_columns, &overrides, err);
   w->opts.columns = overrides;
-  if (st == PQT_OK) st = pqt_writer_schema_elements(&w->arena, schema, opts->compat, &w->elems, &w->n_elems, err);
+  if (st == PQT_OK && raw) {
+    /* the elements as given (borrowed until close), no normalisation */
+    w->raw = true;
+    w->raw_orders = raw->column_orders;
+    w->n_raw_orders = raw->n_column_orders;
+    w->elems = pqt_arena_array(&w->arena, (size_t)(raw->n_elems > 0 ? raw->n_elems : 1), sizeof *w->elems);
+    if (!w->elems) st = pqt_nomem(err);
+    else if (raw->n_elems > 0) memcpy(w->elems, raw->elems, (size_t)raw->n_elems * sizeof *w->elems);
+    w->n_elems = raw->n_elems;
+  } else if (st == PQT_OK) {
+    st = pqt_writer_schema_elements(&w->arena, schema, opts->compat, &w->elems, &w->n_elems, err);
+  }
   if (st == PQT_OK) st = pqt_schema_build(w->elems, w->n_elems, &w->arena, &w->schema, err);
   if (st == PQT_OK && w->schema->n_leaves == 0) st = pqt_error_set(err, PQT_EINVAL, "the schema has no columns");
-  for (int32_t i = 0; st == PQT_OK && i < w->schema->n_nodes; i++) {
+  for (int32_t i = 0; st == PQT_OK && !w->raw && i < w->schema->n_nodes; i++) {
     const pqt_schema_node *x = &w->schema->nodes[i];
     if (x->annotation_invalid) st = pqt_error_set(err, PQT_EINVAL, "%s: annotation does not fit its type", x->name);
     if (x->kind == PQT_NODE_VECTOR || x->repetition == PQT_VECTOR)
       st = pqt_error_set(err, PQT_EUNSUPPORTED, "%s: VECTOR is not writable", x->name);
   }
-  /* expected Arrow layout */
-  if (st == PQT_OK) {
+  /* expected Arrow layout (a raw writer takes no batches) */
+  if (st == PQT_OK && !w->raw) {
     if (schema->arrow) {
       st = pqt_import_fmt_copy(&w->arena, schema->arrow, &w->fmt, err);
       if (st == PQT_OK && w->opts.write_arrow_schema) {
@@ -455,12 +469,12 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
     }
   }
   if (st == PQT_OK) st = pqt_codec_ctx_create(&w->codec, a, err);
-  if (st == PQT_OK) {
-    w->n_cols = w->schema->n_leaves;
+  if (st == PQT_OK) w->n_cols = w->schema->n_leaves;
+  if (st == PQT_OK && !w->raw) {
     w->cols = pqt_mem_calloc(a, (size_t)w->n_cols * sizeof *w->cols);
     if (!w->cols) st = pqt_nomem(err);
   }
-  for (int32_t i = 0; st == PQT_OK && i < w->n_cols; i++) {
+  for (int32_t i = 0; st == PQT_OK && !w->raw && i < w->n_cols; i++) {
     const pqt_schema_node *x = w->schema->leaves[i];
     pqt_column_options co;
     resolve_options(&w->opts, x, &co);
@@ -480,10 +494,8 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
 
 static pqt_status write_magic(pqt_writer *w, pqt_error *err) { return sink(w, "PAR1", 4, err); }
 
-PQT_API pqt_status pqt_writer_open_file(pqt_writer **out, const char *path, const pqt_write_schema *schema,
-                                        const pqt_write_options *opts, pqt_error *err) {
-  if (!out || !path) return pqt_error_set(err, PQT_EINVAL, "NULL argument");
-  PQT_RETURN_NOT_OK(writer_new(out, schema, opts, err));
+/* Attach *out (new) to a temporary file next to path; on failure *out is freed. */
+static pqt_status open_file_sink(pqt_writer **out, const char *path, pqt_error *err) {
   pqt_writer *w = *out;
   w->sink_kind = SINK_FILE;
   size_t pl = strlen(path);
@@ -527,10 +539,17 @@ PQT_API pqt_status pqt_writer_open_file(pqt_writer **out, const char *path, cons
   return st;
 }
 
+PQT_API pqt_status pqt_writer_open_file(pqt_writer **out, const char *path, const pqt_write_schema *schema,
+                                        const pqt_write_options *opts, pqt_error *err) {
+  if (!out || !path) return pqt_error_set(err, PQT_EINVAL, "NULL argument");
+  PQT_RETURN_NOT_OK(writer_new(out, schema, opts, NULL, err));
+  return open_file_sink(out, path, err);
+}
+
 PQT_API pqt_status pqt_writer_open_buffer(pqt_writer **out, pqt_string *dst, const pqt_write_schema *schema,
                                           const pqt_write_options *opts, pqt_error *err) {
   if (!out || !dst) return pqt_error_set(err, PQT_EINVAL, "NULL argument");
-  PQT_RETURN_NOT_OK(writer_new(out, schema, opts, err));
+  PQT_RETURN_NOT_OK(writer_new(out, schema, opts, NULL, err));
   (*out)->sink_kind = SINK_BUFFER;
   (*out)->dst = dst;
   pqt_status st = write_magic(*out, err);
@@ -545,7 +564,7 @@ PQT_API pqt_status pqt_writer_open_callbacks(pqt_writer **out, pqt_write_fn writ
                                              const pqt_write_schema *schema, const pqt_write_options *opts,
                                              pqt_error *err) {
   if (!out || !write_fn) return pqt_error_set(err, PQT_EINVAL, "NULL argument");
-  PQT_RETURN_NOT_OK(writer_new(out, schema, opts, err));
+  PQT_RETURN_NOT_OK(writer_new(out, schema, opts, NULL, err));
   (*out)->sink_kind = SINK_CALLBACK;
   (*out)->cb = write_fn;
   (*out)->cb_ctx = ctx;
@@ -576,6 +595,7 @@ static int64_t buffered_bytes(const pqt_writer *w) {
 }
 
 static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
+  if (w->raw) return PQT_OK; /* raw row groups are complete when added */
   int64_t rows = pqt_column_writer_rows(&w->cols[0]);
   for (int32_t i = 1; i < w->n_cols; i++)
     if (pqt_column_writer_rows(&w->cols[i]) != rows)
@@ -795,12 +815,18 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   }
   md.created_by = cstr(w->opts.created_by ? w->opts.created_by : PQT_CREATED_BY);
   PQT_SET_FIELD(&md, file_metadata, created_by);
-  pqt_column_order *co = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *co);
-  if (!co) return pqt_nomem(err);
-  for (int32_t i = 0; i < w->n_cols; i++) co[i].isset = 1u << PQT_ORDER_TYPE;
-  md.column_orders.items = co;
-  md.column_orders.n = w->n_cols;
-  PQT_SET_FIELD(&md, file_metadata, column_orders);
+  if (!w->raw) {
+    pqt_column_order *co = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *co);
+    if (!co) return pqt_nomem(err);
+    for (int32_t i = 0; i < w->n_cols; i++) co[i].isset = 1u << PQT_ORDER_TYPE;
+    md.column_orders.items = co;
+    md.column_orders.n = w->n_cols;
+    PQT_SET_FIELD(&md, file_metadata, column_orders);
+  } else if (w->raw_orders) {
+    md.column_orders.items = (pqt_column_order *)w->raw_orders;
+    md.column_orders.n = w->n_raw_orders;
+    PQT_SET_FIELD(&md, file_metadata, column_orders);
+  }
   pqt_buf f;
   pqt_buf_init(&f, w->alloc);
   pqt_status st = pqt_thrift_encode(&pqt_desc_file_metadata, &md, &f, err);
@@ -815,6 +841,78 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   pqt_buf_free(&f);
   if (st == PQT_OK) st = flush_obuf(w, err);
   return st;
+}
+
+/* ---- raw row groups (edit/: column chunks copied as they are) ----------------- */
+
+pqt_status pqt_writer_open_raw(pqt_writer **out, const char *path, pqt_string *dst, const pqt_writer_raw *raw,
+                               const pqt_reader *like, const pqt_write_options *opts, pqt_error *err) {
+  if (!out || !raw || (!path && !dst) || (path && dst)) return pqt_error_set(err, PQT_EINVAL, "bad arguments");
+  pqt_write_schema ws = {.struct_size = sizeof ws, .like = like};
+  PQT_RETURN_NOT_OK(writer_new(out, &ws, opts, raw, err));
+  if (path) return open_file_sink(out, path, err);
+  (*out)->sink_kind = SINK_BUFFER;
+  (*out)->dst = dst;
+  pqt_status st = write_magic(*out, err);
+  if (st != PQT_OK) {
+    writer_free(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+pqt_status pqt_writer_raw_bytes(pqt_writer *w, const void *p, size_t n, pqt_error *err) {
+  if (!w || !w->raw || w->failed) return pqt_error_set(err, PQT_EINVAL, "not a usable raw writer");
+  pqt_status st = sink(w, p, n, err);
+  if (st != PQT_OK) w->failed = true;
+  return st;
+}
+
+pqt_status pqt_writer_raw_row_group(pqt_writer *w, const pqt_row_group *rg, const pqt_bytes *column_index,
+                                    const pqt_bytes *offset_index, pqt_error *err) {
+  if (!w || !w->raw || w->failed) return pqt_error_set(err, PQT_EINVAL, "not a usable raw writer");
+  if (rg->columns.n != w->n_cols)
+    return pqt_error_set(err, PQT_EINVAL, "row group has %d column chunks, the schema %d columns", rg->columns.n,
+                         w->n_cols);
+  if (w->n_rgs == INT16_MAX) return pqt_error_set(err, PQT_ELIMIT, "too many row groups");
+  if (w->n_rgs == w->cap_rgs) {
+    int32_t nc = w->cap_rgs ? w->cap_rgs * 2 : 8;
+    pqt_row_group *n = pqt_mem_realloc(w->alloc, w->rgs, (size_t)w->cap_rgs * sizeof *n, (size_t)nc * sizeof *n);
+    if (!n) return pqt_nomem(err);
+    w->rgs = n;
+    w->cap_rgs = nc;
+  }
+  pqt_status st = PQT_OK;
+  for (int32_t i = 0; i < w->n_cols && st == PQT_OK; i++) {
+    if (w->n_refs == w->cap_refs) {
+      size_t nc = w->cap_refs ? w->cap_refs * 2 : 64;
+      idx_ref *n = pqt_mem_realloc(w->alloc, w->refs, w->cap_refs * sizeof *n, nc * sizeof *n);
+      if (!n) return pqt_nomem(err);
+      w->refs = n;
+      w->cap_refs = nc;
+    }
+    idx_ref *r = &w->refs[w->n_refs++];
+    *r = (idx_ref){w->n_rgs, i, w->ci.len, 0, w->oi.len, 0};
+    if (column_index && column_index[i].len > 0) {
+      st = pqt_buf_append(&w->ci, column_index[i].ptr, (size_t)column_index[i].len, err);
+      r->ci_len = (size_t)column_index[i].len;
+    }
+    if (st == PQT_OK && offset_index && offset_index[i].len > 0) {
+      st = pqt_buf_append(&w->oi, offset_index[i].ptr, (size_t)offset_index[i].len, err);
+      r->oi_len = (size_t)offset_index[i].len;
+    }
+  }
+  if (st != PQT_OK) {
+    w->failed = true;
+    return st;
+  }
+  pqt_row_group *out = &w->rgs[w->n_rgs];
+  *out = *rg;
+  out->ordinal = (int16_t)w->n_rgs;
+  PQT_SET_FIELD(out, row_group, ordinal);
+  w->n_rgs++;
+  w->total_rows += rg->num_rows;
+  return PQT_OK;
 }
 
 PQT_API pqt_status pqt_writer_close(pqt_writer *w, pqt_error *err) {

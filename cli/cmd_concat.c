@@ -1,0 +1,136 @@
+/*
+ * cli/cmd_concat.c: `parquetry concat`: the row groups of files with the
+ * same schema, one file after the other, without re-encoding (the column
+ * chunks are copied byte for byte; statistics, page indexes and Bloom
+ * filters are carried). Also the copy that `prune` shares.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parquetry.h"
+#include "parquetry_edit.h"
+
+#include "cli.h"
+#include "edit.h"
+
+const char cmd_concat_summary[] =
+    "Append the row groups of files with the same schema into one file without\n"
+    "re-encoding: every page is copied byte for byte, and the statistics, page\n"
+    "indexes, Bloom filters and key-value metadata of each column chunk are carried\n"
+    "(the file's key-value metadata is the first input's). Schemas are compared\n"
+    "field by field (names, repetition, types, logical types, field ids): a\n"
+    "difference is an error naming both files and the first field that differs.\n"
+    "Encrypted inputs are refused. OUT appears only when complete.\n\n"
+    "  -o, --output OUT      the file to write (required)" READ_OPTIONS_HELP;
+const char cmd_concat_usage[] = "parquetry concat -o OUT.parquet FILE.parquet...";
+
+int edit_output_option(const char *cmd, int argc, char **argv, int *i, const char **out) {
+  const char *a = argv[*i];
+  const char *v = NULL;
+  if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+    if (*i + 1 >= argc) {
+      usage(cmd, "option '%s' needs a value (the output file)", a);
+      return 2;
+    }
+    v = argv[++*i];
+  } else if (strncmp(a, "--output=", 9) == 0) {
+    v = a + 9;
+  } else if (strncmp(a, "-o", 2) == 0 && a[2]) {
+    v = a + 2;
+  } else {
+    return 0;
+  }
+  if (!*v || *out) {
+    usage(cmd, "%s", *v ? "give the output file once" : "empty output file name");
+    return 2;
+  }
+  *out = v;
+  return 1;
+}
+
+int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n, const char *const *drop, int n_drop) {
+  pqt_reader **rs = calloc((size_t)n, sizeof *rs);
+  if (!rs) {
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  int rc = 0;
+  int64_t rows_in = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    rc = read_open(inputs[i], &rs[i]);
+    for (int32_t g = 0; !rc && g < pqt_reader_num_row_groups(rs[i]); g++)
+      rows_in += pqt_reader_row_group_num_rows(rs[i], g);
+  }
+  if (!rc) {
+    pqt_edit_options o;
+    pqt_edit_options_init(&o);
+    o.input_names = inputs;
+    o.drop_columns = drop;
+    o.n_drop_columns = n_drop;
+    pqt_edit_report rep;
+    pqt_edit_report_init(&rep);
+    pqt_error e;
+    pqt_error_init(&e);
+    pqt_status st = pqt_edit_copy_file(out, rs, n, &o, &rep, &e);
+    if (st == PQT_EINVAL && drop) {
+      rc = usage(cmd, "%s", e.message); /* a -c that names no column */
+    } else if (st != PQT_OK) {
+      /* the message names the input (and row group, column) or output it is about */
+      char msg[sizeof e.message];
+      snprintf(msg, sizeof msg, "%s", e.message);
+      name_codes(msg, sizeof msg);
+      fprintf(stderr, "parquetry: %s\n", msg);
+      rc = EXIT_DATA;
+    } else if (rep.rows != rows_in) {
+      fprintf(stderr, "parquetry: %s: %s holds %lld rows, the inputs %lld\n", cmd, out, (long long)rep.rows,
+              (long long)rows_in);
+      rc = EXIT_DATA;
+    } else {
+      printf(
+          "%s: %lld rows in %d row groups, %d columns, from %d file%s (%lld bytes of column chunks copied, %lld "
+          "page indexes, %lld Bloom filters)\n",
+          out, (long long)rep.rows, (int)rep.row_groups, (int)rep.columns, n, n == 1 ? "" : "s",
+          (long long)rep.chunk_bytes, (long long)rep.page_indexes, (long long)rep.bloom_filters);
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (rs[i]) pqt_reader_close(rs[i]);
+  free(rs);
+  return rc;
+}
+
+int cmd_concat(int argc, char **argv) {
+  if (want_help(argc, argv)) {
+    printf("usage: %s\n\n%s\n", cmd_concat_usage, cmd_concat_summary);
+    return 0;
+  }
+  const char *out = NULL;
+  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+  if (!inputs) return EXIT_DATA;
+  int n = 0, rc = 0;
+  bool opts_done = false;
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!opts_done && strcmp(a, "--") == 0) {
+      opts_done = true;
+      continue;
+    }
+    if (!opts_done && a[0] == '-' && a[1]) {
+      int r = edit_output_option("concat", argc, argv, &i, &out);
+      if (r == 2) rc = EXIT_USAGE;
+      if (r) continue;
+      r = read_option("concat", argc, argv, &i);
+      if (r == 2) rc = EXIT_USAGE;
+      if (r) continue;
+      rc = usage("concat", "unknown or incomplete option '%s'", a);
+      continue;
+    }
+    inputs[n++] = a;
+  }
+  if (!rc && !out) rc = usage("concat", "%s", "missing -o OUT (the file to write)");
+  if (!rc && n == 0) rc = usage("concat", "%s", "missing the files to concatenate");
+  if (!rc) rc = edit_copy("concat", out, inputs, n, NULL, 0);
+  free(inputs);
+  return read_finish(out ? out : "concat", rc);
+}
