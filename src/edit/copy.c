@@ -550,13 +550,22 @@ static pqt_status copy_into(const char *path, pqt_string *dst, pqt_reader *const
   pqt_schema_element *elems = NULL;
   if (st == PQT_OK) st = kept_elements(&c, first, &elems, &raw.n_elems, err);
   raw.elems = elems;
+  /* a logical type this version does not know would be left out when written again */
+  for (int32_t i = 0; st == PQT_OK && i < raw.n_elems; i++)
+    if (PQT_HAS_FIELD(&elems[i], schema_element, logical_type) && elems[i].logical_type.isset == 0)
+      st = pqt_error_set(err, PQT_EUNSUPPORTED, "%s: field '%.*s' has a logical type this version does not know",
+                         input_name(&c, 0, n0, sizeof n0), (int)elems[i].name.len, (const char *)elems[i].name.ptr);
   if (st == PQT_OK && PQT_HAS_FIELD(&first->md, file_metadata, column_orders)) {
     const pqt_list_column_order *co = &first->md.column_orders;
     pqt_column_order *kept = pqt_arena_array(&c.arena, (size_t)(c.n_kept > 0 ? c.n_kept : 1), sizeof *kept);
     if (!kept) st = pqt_nomem(err);
     int32_t n = 0;
-    for (int32_t i = 0; st == PQT_OK && i < c.n_leaves && i < co->n; i++)
-      if (c.new_leaf[i] >= 0) kept[n++] = co->items[i];
+    for (int32_t i = 0; st == PQT_OK && i < c.n_leaves && i < co->n; i++) {
+      if (co->items[i].isset == 0) /* a kind this version does not know: it cannot be written again */
+        st = pqt_error_set(err, PQT_EUNSUPPORTED, "%s: column %s has a column order this version does not know",
+                           input_name(&c, 0, n0, sizeof n0), first->schema->leaves[i]->dotted_path);
+      else if (c.new_leaf[i] >= 0) kept[n++] = co->items[i];
+    }
     raw.column_orders = kept;
     raw.n_column_orders = n;
   }
@@ -585,6 +594,11 @@ static pqt_status copy_into(const char *path, pqt_string *dst, pqt_reader *const
     c.rep.columns = c.n_kept;
     st = pqt_writer_close(c.w, err);
     c.w = NULL;
+    if (st == PQT_EINVAL) { /* the footer would not encode: the inputs hold what this version cannot write */
+      pqt_error_prefix(err, "the inputs' metadata cannot be written again");
+      if (err) err->code = PQT_EUNSUPPORTED;
+      st = PQT_EUNSUPPORTED;
+    }
   }
   if (c.w) pqt_writer_discard(c.w);
   if (st == PQT_OK && report) (void)pqt_struct_copy_out(report, &c.rep, sizeof c.rep, "pqt_edit_report", NULL);
