@@ -164,5 +164,17 @@ run "merge --schema refused" 2 merge -o "$tmp/x.parquet" --schema "message m { r
 run "merge help" 0 merge --help && has "merge help" "--row-group-size"
 nothing_left "merge errors" "$tmp/x.parquet"
 
-echo "edit commands: $pass passed, $fail failed"
+# every corpus file that reads (under 200 KiB): merged with itself, its rows twice
+swept=0
+while IFS= read -r -d '' f; do
+  "$cli" cat "$f" >"$tmp/s.jsonl" 2>/dev/null || continue
+  b=$(basename "$f")
+  run "merge sweep $b" 0 merge -o "$tmp/sw.parquet" "$f" "$f" || continue
+  "$cli" cat "$tmp/sw.parquet" >"$tmp/sw.jsonl" 2>&1; cat "$tmp/s.jsonl" "$tmp/s.jsonl" >"$tmp/ss.jsonl"
+  same "merge sweep $b values" "$tmp/ss.jsonl" "$tmp/sw.jsonl"
+  swept=$((swept+1))
+done < <(find "$d" -maxdepth 1 -name '*.parquet' -size -200k -print0 | sort -z)
+if [ $swept -gt 40 ]; then ok; else bad "merge sweep: only $swept files"; fi
+
+echo "edit commands: $pass passed, $fail failed ($swept files merged with themselves)"
 [ $fail -eq 0 ]
