@@ -4,6 +4,8 @@
  * chunks are copied byte for byte; statistics, page indexes and Bloom
  * filters are carried). Also the copy that `prune` shares.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,11 @@ const char cmd_concat_summary[] =
     "field by field (names, repetition, types, logical types, field ids): a\n"
     "difference is an error naming both files and the first field that differs.\n"
     "Encrypted inputs are refused. OUT appears only when complete.\n\n"
-    "  -o, --output OUT      the file to write (required)" READ_OPTIONS_HELP;
-const char cmd_concat_usage[] = "parquetry concat -o OUT.parquet FILE.parquet...";
+    "  -o, --output OUT      the file to write (required)\n"
+    "  --json                what was written as one JSON object: output, inputs,\n"
+    "                        rows, row_groups, columns, chunk_bytes, page_indexes,\n"
+    "                        bloom_filters" READ_OPTIONS_HELP;
+const char cmd_concat_usage[] = "parquetry concat [--json] -o OUT.parquet FILE.parquet...";
 
 int edit_output_option(const char *cmd, int argc, char **argv, int *i, const char **out) {
   const char *a = argv[*i];
@@ -49,7 +54,44 @@ int edit_output_option(const char *cmd, int argc, char **argv, int *i, const cha
   return 1;
 }
 
-int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n, const char *const *drop, int n_drop) {
+const char *edit_count_text(int64_t v, char *buf, size_t cap) {
+  char digits[32];
+  int nd = snprintf(digits, sizeof digits, "%llu", v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+  size_t at = 0;
+  if (v < 0 && at + 1 < cap) buf[at++] = '-';
+  for (int i = 0; i < nd && at + 2 < cap; i++) {
+    if (i > 0 && (nd - i) % 3 == 0) buf[at++] = ',';
+    buf[at++] = digits[i];
+  }
+  buf[at] = 0;
+  return buf;
+}
+
+const char *edit_size_text(int64_t bytes, char *buf, size_t cap) {
+  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) {
+    snprintf(buf, cap, "%lld B", (long long)bytes);
+    return buf;
+  }
+  double v = (double)bytes / 1024.0;
+  int u = 0;
+  while (v >= 1024.0 && u < 3) v /= 1024.0, u++;
+  snprintf(buf, cap, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+static void json_string(const char *s) {
+  putchar('"');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\') printf("\\%c", *p);
+    else if (*p < 0x20) printf("\\u%04x", *p);
+    else putchar(*p);
+  }
+  putchar('"');
+}
+
+int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n, const char *const *drop, int n_drop,
+              bool json) {
   pqt_reader **rs = calloc((size_t)n, sizeof *rs);
   if (!rs) {
     fprintf(stderr, "parquetry: out of memory\n");
@@ -86,12 +128,27 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
       fprintf(stderr, "parquetry: %s: %s holds %lld rows, the inputs %lld\n", cmd, out, (long long)rep.rows,
               (long long)rows_in);
       rc = EXIT_DATA;
-    } else {
+    } else if (json) {
+      printf("{\"output\": ");
+      json_string(out);
+      printf(", \"inputs\": [");
+      for (int i = 0; i < n; i++) {
+        if (i) printf(", ");
+        json_string(inputs[i]);
+      }
       printf(
-          "%s: %lld rows in %d row groups, %d columns, from %d file%s (%lld bytes of column chunks copied, %lld "
-          "page indexes, %lld Bloom filters)\n",
-          out, (long long)rep.rows, (int)rep.row_groups, (int)rep.columns, n, n == 1 ? "" : "s",
-          (long long)rep.chunk_bytes, (long long)rep.page_indexes, (long long)rep.bloom_filters);
+          "], \"rows\": %lld, \"row_groups\": %d, \"columns\": %d, \"chunk_bytes\": %lld, "
+          "\"page_indexes\": %lld, \"bloom_filters\": %lld}\n",
+          (long long)rep.rows, (int)rep.row_groups, (int)rep.columns, (long long)rep.chunk_bytes,
+          (long long)rep.page_indexes, (long long)rep.bloom_filters);
+    } else {
+      char rows[32], size[32];
+      printf("%s: %s rows in %d row group%s, %d column%s, from %d file%s\n", out,
+             edit_count_text(rep.rows, rows, sizeof rows), (int)rep.row_groups, rep.row_groups == 1 ? "" : "s",
+             (int)rep.columns, rep.columns == 1 ? "" : "s", n, n == 1 ? "" : "s");
+      printf("  %s of column chunks copied as they were; %lld page indexes, %lld Bloom filters carried\n",
+             edit_size_text(rep.chunk_bytes, size, sizeof size), (long long)rep.page_indexes,
+             (long long)rep.bloom_filters);
     }
   }
   for (int i = 0; i < n; i++)
@@ -109,11 +166,15 @@ int cmd_concat(int argc, char **argv) {
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   if (!inputs) return EXIT_DATA;
   int n = 0, rc = 0;
-  bool opts_done = false;
+  bool opts_done = false, json = false;
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
     if (!opts_done && strcmp(a, "--") == 0) {
       opts_done = true;
+      continue;
+    }
+    if (!opts_done && strcmp(a, "--json") == 0) {
+      json = true;
       continue;
     }
     if (!opts_done && a[0] == '-' && a[1]) {
@@ -130,7 +191,7 @@ int cmd_concat(int argc, char **argv) {
   }
   if (!rc && !out) rc = usage("concat", "%s", "missing -o OUT (the file to write)");
   if (!rc && n == 0) rc = usage("concat", "%s", "missing the files to concatenate");
-  if (!rc) rc = edit_copy("concat", out, inputs, n, NULL, 0);
+  if (!rc) rc = edit_copy("concat", out, inputs, n, NULL, 0, json);
   free(inputs);
   return read_finish(out ? out : "concat", rc);
 }

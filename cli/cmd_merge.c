@@ -169,7 +169,9 @@ int cmd_merge(int argc, char **argv) {
     fprintf(stderr, "parquetry: %s: %lld rows written of %lld read\n", w.out, (long long)written, (long long)done);
     rc = EXIT_DATA;
   } else {
-    printf("%s: %lld rows from %d file%s\n", w.out, (long long)written, w.n_inputs, w.n_inputs == 1 ? "" : "s");
+    char rows[32];
+    printf("%s: %s rows from %d file%s, re-encoded\n", w.out, edit_count_text(written, rows, sizeof rows), w.n_inputs,
+           w.n_inputs == 1 ? "" : "s");
   }
 out:
   if (want.release) want.release(&want);

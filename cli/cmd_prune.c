@@ -3,6 +3,7 @@
  * columns; the others' column chunks are copied byte for byte
  * (include/parquetry_edit.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,9 @@ const char cmd_prune_summary[] =
     "filters. Sorting columns are kept up to the first one dropped. Encrypted files\n"
     "are refused. OUT appears only when complete.\n\n"
     "  -c, --columns COL[,COL...]  the columns to drop (repeatable)\n"
-    "  -o, --output OUT            the file to write (required)" READ_OPTIONS_HELP;
-const char cmd_prune_usage[] = "parquetry prune -c COL[,COL...] -o OUT.parquet FILE.parquet";
+    "  -o, --output OUT            the file to write (required)\n"
+    "  --json                      what was written as JSON (as concat --json)" READ_OPTIONS_HELP;
+const char cmd_prune_usage[] = "parquetry prune [--json] -c COL[,COL...] -o OUT.parquet FILE.parquet";
 
 int cmd_prune(int argc, char **argv) {
   if (want_help(argc, argv)) {
@@ -37,11 +39,15 @@ int cmd_prune(int argc, char **argv) {
     free(drop);
     return EXIT_DATA;
   }
-  bool opts_done = false;
+  bool opts_done = false, json = false;
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
     if (!opts_done && strcmp(a, "--") == 0) {
       opts_done = true;
+      continue;
+    }
+    if (!opts_done && strcmp(a, "--json") == 0) {
+      json = true;
       continue;
     }
     if (!opts_done && a[0] == '-' && a[1]) {
@@ -90,7 +96,7 @@ int cmd_prune(int argc, char **argv) {
   if (!rc && n_drop == 0) rc = usage("prune", "%s", "missing -c COL (the columns to drop)");
   if (!rc && !out) rc = usage("prune", "%s", "missing -o OUT (the file to write)");
   if (!rc && !in) rc = usage("prune", "%s", "missing the input file");
-  if (!rc) rc = edit_copy("prune", out, &in, 1, drop, n_drop);
+  if (!rc) rc = edit_copy("prune", out, &in, 1, drop, n_drop, json);
   for (int i = 0; i < n_lists; i++) free(lists[i]);
   free(lists);
   free(drop);

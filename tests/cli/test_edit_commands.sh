@@ -58,6 +58,16 @@ run "concat bloom" 0 concat -o "$tmp/b2.parquet" "$bloom" "$bloom" "$bloom"
 has "concat bloom" "3 row groups"
 has "concat bloom" "3 page indexes, 3 Bloom filters"
 run "bloom-filter after concat" 0 bloom-filter -c String "$tmp/b2.parquet" Hello
+run "concat --json" 0 concat --json -o "$tmp/b3.parquet" "$bloom" "$bloom"
+json() {
+  if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$tmp/out" 2>"$tmp/pyerr"; then ok
+  else bad "$1: JSON check failed: $2 $(head -c 300 "$tmp/pyerr") output: $(head -c 300 "$tmp/out")"; fi
+}
+json "concat --json" "d['rows'] == 28 and d['row_groups'] == 2 and d['columns'] == 1 and d['bloom_filters'] == 2 and d['page_indexes'] == 2 and d['inputs'] == ['$bloom', '$bloom'] and d['output'] == '$tmp/b3.parquet' and d['chunk_bytes'] > 0"
+run "concat human" 0 concat -o "$tmp/b3.parquet" "$tiny" "$tiny"
+has "concat human" "14,600 rows in 2 row groups, 13 columns, from 2 files"
+has "concat human" "KiB of column chunks copied"
+if sed "s|$tmp/||" "$tmp/out" | awk 'length($0) > 80 { exit 1 }'; then ok; else bad "concat human: a line over 80 columns"; fi
 # the copied pages are the input's pages: the `pages` lines match but for offsets
 "$cli" pages "$tiny" | sed -E 's/ offset=[0-9]+//' >"$tmp/p1"
 run "concat tiny again" 0 concat -o "$tmp/t2.parquet" "$tiny" "$tiny"
@@ -100,12 +110,15 @@ has_err "concat no -o" "missing -o OUT"
 run "concat no input" 2 concat -o "$tmp/x.parquet"
 run "concat bad option" 2 concat --bogus -o "$tmp/x.parquet" "$plain"
 run "concat -o twice" 2 concat -o a.parquet -o b.parquet "$plain"
-run "concat help" 0 concat --help && has "concat help" "usage: parquetry concat -o OUT.parquet FILE.parquet..."
+run "concat help" 0 concat --help && has "concat help" "usage: parquetry concat [--json] -o OUT.parquet FILE.parquet..."
 run "help concat" 0 help concat && has "help concat" "without"
 nothing_left "usage errors" "$tmp/x.parquet"
 
 # ---- prune
 run "prune" 0 prune -c string_col,timestamp_col -o "$tmp/p.parquet" "$tiny"
+run "prune --json" 0 prune --json -c string_col,timestamp_col -o "$tmp/pj.parquet" "$tiny"
+json "prune --json" "d['columns'] == 11 and d['rows'] == 7300 and d['page_indexes'] == 11"
+same "prune --json same file" "$tmp/p.parquet" "$tmp/pj.parquet"
 run "prune verify" 0 verify "$tmp/p.parquet"
 run "prune schema" 0 schema "$tmp/p.parquet"
 if grep -qE " (string_col|timestamp_col)[ ;]" "$tmp/out"; then bad "prune: dropped columns still there"; else ok; fi
