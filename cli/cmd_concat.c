@@ -146,7 +146,7 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
       printf("%s: %s rows in %d row group%s, %d column%s, from %d file%s\n", out,
              edit_count_text(rep.rows, rows, sizeof rows), (int)rep.row_groups, rep.row_groups == 1 ? "" : "s",
              (int)rep.columns, rep.columns == 1 ? "" : "s", n, n == 1 ? "" : "s");
-      printf("  %s of column chunks copied as they were; %lld page indexes, %lld Bloom filters carried\n",
+      printf("  %s of pages copied unchanged, %lld page indexes, %lld Bloom filters\n",
              edit_size_text(rep.chunk_bytes, size, sizeof size), (long long)rep.page_indexes,
              (long long)rep.bloom_filters);
     }

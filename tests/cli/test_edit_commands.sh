@@ -66,7 +66,7 @@ json() {
 json "concat --json" "d['rows'] == 28 and d['row_groups'] == 2 and d['columns'] == 1 and d['bloom_filters'] == 2 and d['page_indexes'] == 2 and d['inputs'] == ['$bloom', '$bloom'] and d['output'] == '$tmp/b3.parquet' and d['chunk_bytes'] > 0"
 run "concat human" 0 concat -o "$tmp/b3.parquet" "$tiny" "$tiny"
 has "concat human" "14,600 rows in 2 row groups, 13 columns, from 2 files"
-has "concat human" "KiB of column chunks copied"
+has "concat human" "KiB of pages copied unchanged"
 if sed "s|$tmp/||" "$tmp/out" | awk 'length($0) > 80 { exit 1 }'; then ok; else bad "concat human: a line over 80 columns"; fi
 # the copied pages are the input's pages: the `pages` lines match but for offsets
 "$cli" pages "$tiny" | sed -E 's/ offset=[0-9]+//' >"$tmp/p1"
