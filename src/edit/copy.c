@@ -101,8 +101,8 @@ PQT_API pqt_status pqt_edit_same_schema(const pqt_reader *a, const char *a_name,
     node_path(x, path, sizeof path);
     if (i > 0 && (x->name_len != y->name_len || memcmp(x->name, y->name, x->name_len) != 0)) {
       node_path(y, vb, sizeof vb);
-      return pqt_error_set(err, PQT_EINVAL, "%s and %s have different schemas: field %d is '%s' in %s, '%s' in %s",
-                           a_name, b_name, i, path, a_name, vb, b_name);
+      return pqt_error_set(err, PQT_EINVAL, "%s and %s have different schemas: field '%s' of %s is '%s' in %s", a_name,
+                           b_name, path, a_name, vb, b_name);
     }
     if (i == 0 && x->n_children != y->n_children) {
       return pqt_error_set(err, PQT_EINVAL, "%s and %s have different schemas: %d top-level fields in %s, %d in %s",

@@ -364,6 +364,51 @@ static void test_errors(void) {
   CHECK(strstr(e.message, "first.parquet") && strstr(e.message, "second.parquet") && strstr(e.message, "'d'") &&
         strstr(e.message, "DOUBLE") && strstr(e.message, "FLOAT"));
   CHECK(pqt_edit_same_schema(ra, "x", ra, "y", &e) == PQT_OK);
+  /* logical types, repetition and field ids count */
+  {
+    static const struct {
+      const char *a, *b, *want;
+    } pairs[] = {
+        {"message m { required group g { optional binary s (STRING); } }",
+         "message m { required group g { optional binary s; } }", "field 'g.s': logical type"},
+        {"message m { optional int32 a; }", "message m { required int32 a; }", "field 'a': repetition OPTIONAL"},
+        {"message m { optional int32 a = 1; }", "message m { optional int32 a = 2; }", "field 'a': field id 1"},
+        {"message m { optional int64 t (TIMESTAMP(MILLIS,true)); }",
+         "message m { optional int64 t (TIMESTAMP(MICROS,true)); }", "field 't': logical type"},
+        {"message m { optional int32 a; optional int32 b; }", "message m { optional int32 a; optional int32 c; }",
+         "field 'b' of x is 'c' in y"},
+        {"message m { optional group g { optional int32 a; } }",
+         "message m { optional group g { optional int32 a; "
+         "optional int32 b; } }",
+         "field 'g': shape a group of 1 fields in x, a group of 2 fields in y"},
+        {"message root1 { optional int32 a; }", "message root2 { optional int32 a; }", NULL},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+      pqt_string sa = {0}, sb = {0};
+      pqt_reader *xa = NULL, *xb = NULL;
+      pqt_write_schema wa = {.struct_size = sizeof(pqt_write_schema), .message = pairs[k].a};
+      pqt_write_schema wb = {.struct_size = sizeof(pqt_write_schema), .message = pairs[k].b};
+      pqt_writer *w = NULL;
+      CHECK_OK(pqt_writer_open_buffer(&w, &sa, &wa, NULL, &e));
+      if (w) CHECK_OK(pqt_writer_close(w, &e));
+      w = NULL;
+      CHECK_OK(pqt_writer_open_buffer(&w, &sb, &wb, NULL, &e));
+      if (w) CHECK_OK(pqt_writer_close(w, &e));
+      if (pqt_reader_open_buffer(&xa, sa.data, sa.len, NULL, &e) == PQT_OK &&
+          pqt_reader_open_buffer(&xb, sb.data, sb.len, NULL, &e) == PQT_OK) {
+        pqt_status st = pqt_edit_same_schema(xa, "x", xb, "y", &e);
+        if (pairs[k].want)
+          CHECK_MSG(st == PQT_EINVAL && strstr(e.message, pairs[k].want), "pair %zu: %s", k, e.message);
+        else CHECK_MSG(st == PQT_OK, "pair %zu: %s", k, e.message);
+      } else {
+        CHECK_MSG(0, "pair %zu: %s", k, e.message);
+      }
+      if (xa) pqt_reader_close(xa);
+      if (xb) pqt_reader_close(xb);
+      pqt_string_free(&sa);
+      pqt_string_free(&sb);
+    }
+  }
   /* names that are no column, or every column */
   const char *bad[] = {"nope"};
   o.drop_columns = bad;
