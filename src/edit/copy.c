@@ -212,22 +212,50 @@ typedef struct walk {
   int32_t pages;
 } walk;
 
+/* A chunk's bytes: all of them when the source lends them, else read a
+ * window at a time into hold (a chunk is never held whole then). */
+typedef struct chunk_src {
+  const pqt_reader *r;
+  uint64_t start, len;
+  const uint8_t *all; /* the whole chunk, or NULL */
+  pqt_buf *hold;
+} chunk_src;
+
+static pqt_status chunk_window(const chunk_src *s, uint64_t pos, uint64_t n, const uint8_t **p, pqt_error *err) {
+  if (s->all) {
+    *p = s->all + pos;
+    return PQT_OK;
+  }
+  return source_bytes(s->r, s->start + pos, n, s->hold, p, err);
+}
+
+#define WALK_WINDOW     ((uint64_t)64 << 10)
+#define WALK_WINDOW_MAX ((uint64_t)64 << 20) /* a page header larger than this is not believed */
+#define COPY_PIECE      ((uint64_t)4 << 20)
+
 /* The chunk's pages must fill it exactly. */
-static pqt_status walk_pages(const uint8_t *p, uint64_t len, walk *wk, pqt_error *err) {
+static pqt_status walk_pages(const chunk_src *s, walk *wk, pqt_error *err) {
   wk->dict_at = wk->data_at = -1;
   wk->pages = 0;
-  uint64_t pos = 0;
+  uint64_t pos = 0, len = s->len;
   while (pos < len) {
     pqt_page_header h;
     size_t used = 0;
-    pqt_status st = pqt_thrift_decode(&pqt_desc_page_header, p + pos, (size_t)(len - pos), &used, NULL, &h, err);
+    uint64_t left = len - pos, window = s->all ? left : (left < WALK_WINDOW ? left : WALK_WINDOW);
+    pqt_status st;
+    for (;;) {
+      const uint8_t *p = NULL;
+      PQT_RETURN_NOT_OK(chunk_window(s, pos, window, &p, err));
+      st = pqt_thrift_decode(&pqt_desc_page_header, p, (size_t)window, &used, NULL, &h, err);
+      if (st == PQT_OK || window == left || window >= WALK_WINDOW_MAX) break;
+      window = left / 16 < window ? left : window * 16; /* perhaps a header longer than the window */
+    }
     if (st != PQT_OK) {
       pqt_error_prefix(err, "page %d (offset +%llu): header", wk->pages, (unsigned long long)pos);
       if (st == PQT_EINVAL && err) err->code = PQT_ECORRUPT;
       return st == PQT_EINVAL ? PQT_ECORRUPT : st;
     }
-    if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
-        (uint64_t)h.compressed_page_size > len - pos - used)
+    if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 || (uint64_t)h.compressed_page_size > left - used)
       return pqt_corrupt(err, "page %d (offset +%llu): compressed_page_size %d runs past the chunk's %llu bytes",
                          wk->pages, (unsigned long long)pos, h.compressed_page_size, (unsigned long long)len);
     if (h.type == PQT_PAGE_DICTIONARY) {
@@ -239,6 +267,18 @@ static pqt_status walk_pages(const uint8_t *p, uint64_t len, walk *wk, pqt_error
     }
     pos += used + (uint64_t)h.compressed_page_size;
     wk->pages++;
+  }
+  return PQT_OK;
+}
+
+/* Append the chunk's bytes to the output. */
+static pqt_status copy_bytes(copier *c, const chunk_src *s, pqt_error *err) {
+  if (s->all) return pqt_writer_raw_bytes(c->w, s->all, (size_t)s->len, err);
+  for (uint64_t pos = 0; pos < s->len; pos += COPY_PIECE) {
+    uint64_t n = s->len - pos < COPY_PIECE ? s->len - pos : COPY_PIECE;
+    const uint8_t *p = NULL;
+    PQT_RETURN_NOT_OK(chunk_window(s, pos, n, &p, err));
+    PQT_RETURN_NOT_OK(pqt_writer_raw_bytes(c->w, p, (size_t)n, err));
   }
   return PQT_OK;
 }
@@ -260,13 +300,13 @@ static pqt_status copy_chunk(copier *c, const pqt_reader *r, int32_t g, int32_t 
   pqt_chunk_close(&ch);
   PQT_RETURN_NOT_OK(st);
   const pqt_column_metadata *cm = ch.cm;
-  const uint8_t *p = NULL;
-  PQT_RETURN_NOT_OK(source_bytes(r, ch.start, ch.len, &c->hold, &p, err));
+  chunk_src src = {r, ch.start, ch.len, NULL, &c->hold};
+  if (r->io.borrow_at) PQT_RETURN_NOT_OK(source_bytes(r, ch.start, ch.len, &c->hold, &src.all, err));
   walk wk;
-  PQT_RETURN_NOT_OK(walk_pages(p, ch.len, &wk, err));
+  PQT_RETURN_NOT_OK(walk_pages(&src, &wk, err));
   int64_t at = pqt_writer_bytes_written(c->w);
   int64_t delta = at - (int64_t)ch.start;
-  PQT_RETURN_NOT_OK(pqt_writer_raw_bytes(c->w, p, (size_t)ch.len, err));
+  PQT_RETURN_NOT_OK(copy_bytes(c, &src, err));
   c->rep.chunk_bytes += (int64_t)ch.len;
 
   *occ = *cc;
