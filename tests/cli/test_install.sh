@@ -67,8 +67,10 @@ check_cli_docs() {
     # each section carries the command's --help text (its usage line)
     echo "$text" | grep -q 'usage: parquetry cat ' && ok || bad "$label: the man page lacks cat's usage"
   fi
-  warn=$(groff -ww -z -man "$man" 2>&1)
-  [ -z "$warn" ] && ok || bad "$label: groff -ww: $warn"
+  if command -v groff >/dev/null; then
+    warn=$(groff -ww -z -man "$man" 2>&1)
+    [ -z "$warn" ] && ok || bad "$label: groff -ww: $warn"
+  fi
   # bash: complete a command, an option, and an option's fixed values
   local got
   got=$(bash -c 'source "$1"; COMP_WORDS=(parquetry ca); COMP_CWORD=1; _parquetry; echo "${COMPREPLY[*]}"' _ "$bashc")
