@@ -6,6 +6,7 @@
 # ("/* ---- */ /* Writer */ /* ---- */") the headings. Plain POSIX awk, so
 # it runs wherever the build does; `make docs` refreshes docs/api.md.
 set -eu
+export LC_ALL=C
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src"
 headers=$(ls include/parquetry.h include/*.h | awk '!seen[$0]++')

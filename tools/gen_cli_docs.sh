@@ -11,6 +11,7 @@
 # the table's order); an older binary without it: from `parquetry help`.
 # CMake runs this at build time; `make docs` refreshes docs/cli.md.
 set -eu
+export LC_ALL=C
 bin=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)

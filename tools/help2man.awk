@@ -14,6 +14,8 @@ function esc(s) {
   gsub(/\\/, "\\e", s)
   gsub(/-/, "\\-", s)
   if (s ~ /^[.']/) s = "\\&" s
+  # an abbreviation at the end of a line does not end a sentence
+  if (s ~ /(e\.g|i\.e|etc|vs)\.$/) s = s "\\&"
   return s
 }
 
