@@ -12,6 +12,8 @@
 # CMake runs this at build time; `make docs` refreshes docs/cli.md.
 set -eu
 export LC_ALL=C
+# the help text as a pipe gets it: no colour, no terminal width
+export NO_COLOR=1 COLUMNS=80
 bin=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
