@@ -9,6 +9,9 @@
  *   variant_path BASE PATH             BASE.metadata and BASE.value, e.g. the corpus's
  *                                      parquet-testing/variant/object_nested
  *
+ * JSON numbers without an exponent become exact DECIMALs (20.5 is a DECIMAL4),
+ * which pqt_variant_to_json writes as strings with their exact digits.
+ *
  * Every byte of an encoded Variant is untrusted: pqt_variant_validate checks
  * the whole tree, and the accessors check what they touch anyway, so a bad
  * value is an error, never an out-of-bounds read.
