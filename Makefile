@@ -7,7 +7,7 @@ FUZZ_DIR := build/fuzz
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps release build-release demo test fuzz fuzz-smoke valgrind lint coverage check-layers install clean
+.PHONY: all deps release build-release demo test fuzz fuzz-smoke valgrind lint coverage check-layers install docs clean
 
 all: release
 
@@ -64,6 +64,15 @@ check-layers:
 # Builds if needed, then copies into $(DESTDIR)$(PREFIX): never installs packages.
 install: build-release
 	@DESTDIR="$(DESTDIR)" cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
+
+# The generated pages of docs/: the API reference from include/*.h and the
+# CLI reference from the help text (the man page's source); the test
+# cli_test_docs_current fails when they are stale.
+docs: build-release
+	@bash tools/gen_api_docs.sh > docs/api.md
+	@cmake --build $(RELEASE_DIR) --target parquetry_cli_docs >/dev/null
+	@cp $(RELEASE_DIR)/cli-docs/cli.md docs/cli.md
+	@echo "docs/api.md and docs/cli.md regenerated"
 
 clean:
 	rm -rf build

@@ -467,6 +467,10 @@ static int cmd_help(int argc, char **argv) {
     print_usage(find_command("help"));
     return 0;
   }
+  if (strcmp(argv[1], "--commands") == 0) { /* not listed: the table's names, for tools/gen_cli_docs.sh */
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) puts(commands[i].name);
+    return 0;
+  }
   const command *c = find_command(argv[1]);
   if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
   print_usage(c);

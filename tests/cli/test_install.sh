@@ -6,7 +6,9 @@
 # built with pkg-config (shared, --static, and the archive via
 # parquetry-static) and with CMake's find_package(parquetry CONFIG) (both
 # imported targets), then run; ldd shows which libparquetry each one uses.
-# The shared library must carry a SONAME and export only pqt_* symbols.
+# The shared library must carry a SONAME and export only pqt_* symbols. The
+# man page and the bash and zsh completions are installed, render without
+# warnings, and complete every command.
 # Usage: CLI CORPUS_DIR (the build dir is the CLI's folder).
 set -u
 build=$(cd "$(dirname "$1")" && pwd)
@@ -38,6 +40,58 @@ run_example() {
 # uses_shared BINARY: does the dynamic loader load libparquetry.so?
 uses_shared() { ldd "$1" 2>/dev/null | grep -q 'libparquetry\.so'; }
 
+# check_cli_docs LABEL ROOT: the man page and the bash and zsh completions
+# (tools/gen_cli_docs.sh, from the installed binary's help) are installed,
+# name every command of the command table, and work
+check_cli_docs() {
+  local label=$1 root=$2 man=$2/share/man/man1/parquetry.1
+  local bashc=$2/share/bash-completion/completions/parquetry zshc=$2/share/zsh/site-functions/_parquetry
+  local f cmds c missing=""
+  for f in "$man" "$bashc" "$zshc"; do
+    [ -s "$f" ] && ok || bad "$label: ${f#"$root"/} not installed"
+  done
+  [ -s "$man" ] && [ -s "$bashc" ] || return
+  cmds=$("$root/bin/parquetry" help --commands)
+  [ -n "$cmds" ] && ok || bad "$label: 'parquetry help --commands' lists nothing"
+  # man renders it at 80 columns without a single warning (and groff -ww agrees)
+  local warn
+  if command -v man >/dev/null; then
+    warn=$(MANWIDTH=80 man --warnings -l "$man" 2>&1 >/dev/null)
+    [ -z "$warn" ] && ok || bad "$label: man --warnings: $warn"
+    local text
+    text=$(MANWIDTH=80 man -l "$man" 2>/dev/null)
+    for c in $cmds; do
+      echo "$text" | grep -Eq "^   $c\$" || missing="$missing $c"
+    done
+    [ -z "$missing" ] && ok || bad "$label: the man page has no section for:$missing"
+    # each section carries the command's --help text (its usage line)
+    echo "$text" | grep -q 'parquetry cat ' && ok || bad "$label: the man page lacks cat's usage"
+  fi
+  if command -v groff >/dev/null; then
+    warn=$(groff -ww -z -man "$man" 2>&1)
+    [ -z "$warn" ] && ok || bad "$label: groff -ww: $warn"
+  fi
+  # bash: complete a command, an option, and an option's fixed values
+  local got
+  got=$(bash -c 'source "$1"; COMP_WORDS=(parquetry ca); COMP_CWORD=1; _parquetry; echo "${COMPREPLY[*]}"' _ "$bashc")
+  [ "$got" = cat ] && ok || bad "$label: bash completion of 'parquetry ca': '$got'"
+  got=$(bash -c 'source "$1"; COMP_WORDS=(parquetry cat --whe); COMP_CWORD=2; _parquetry; echo "${COMPREPLY[*]}"' _ "$bashc")
+  case " $got " in *" --where "*) ok ;; *) bad "$label: bash completion of 'parquetry cat --whe': '$got'" ;; esac
+  got=$(bash -c 'source "$1"; COMP_WORDS=(parquetry cat --format ""); COMP_CWORD=3; _parquetry; echo "${COMPREPLY[*]}"' _ "$bashc")
+  local want_fmt found=0
+  for want_fmt in jsonl csv; do case " $got " in *" $want_fmt "*) found=$((found+1)) ;; esac; done
+  [ $found -eq 2 ] && ok || bad "$label: bash completion of 'parquetry cat --format': '$got'"
+  got=$(bash -c 'source "$1"; COMP_WORDS=(parquetry ""); COMP_CWORD=1; _parquetry; echo "${COMPREPLY[*]}"' _ "$bashc")
+  missing=""
+  for c in $cmds; do case " $got " in *" $c "*) ;; *) missing="$missing $c" ;; esac; done
+  [ -z "$missing" ] && ok || bad "$label: bash completion lacks commands:$missing"
+  # zsh: a #compdef file that parses (when zsh is here to parse it)
+  head -1 "$zshc" | grep -qx '#compdef parquetry' && ok || bad "$label: _parquetry does not start with #compdef"
+  if command -v zsh >/dev/null; then
+    zsh -n "$zshc" && ok || bad "$label: zsh -n _parquetry fails"
+  fi
+}
+
 # check_install LABEL DESTDIR PREFIX EXPECTED_LIBDIR (relative to PREFIX; "" = any)
 check_install() {
   local label=$1 dest=$2 prefix=$3 want=$4
@@ -63,6 +117,8 @@ check_install() {
   extra=$(nm -D --defined-only "$libdir/libparquetry.so" | awk '{print $NF}' |
           grep -Ev '^(pqt_|_init$|_fini$|_edata$|_end$|__bss_start$)')
   [ -z "$extra" ] && ok || bad "$label: libparquetry.so exports non-pqt_ symbols: $(echo $extra | head -c 300)"
+
+  check_cli_docs "$label" "$root"
 
   export PKG_CONFIG_PATH="$libdir/pkgconfig"
   # the .pc's paths resolve into this very installation
@@ -143,7 +199,7 @@ want=""; [ -n "$multi" ] && want="lib/$multi"
 sanopt=OFF; [ -n "$san" ] && sanopt=ON
 if cmake -S "$here" -B "$tmp/b2" -DCMAKE_BUILD_TYPE=Debug -DPQT_SANITIZE=$sanopt -DPQT_BUILD_TESTS=OFF \
      -DCMAKE_INSTALL_PREFIX=/usr >"$tmp/b2.log" 2>&1 &&
-   cmake --build "$tmp/b2" -j2 --target parquetry_static parquetry_shared parquetry_cli >>"$tmp/b2.log" 2>&1 &&
+   cmake --build "$tmp/b2" -j2 --target parquetry_static parquetry_shared parquetry_cli parquetry_cli_docs >>"$tmp/b2.log" 2>&1 &&
    DESTDIR="$tmp/d2" cmake --install "$tmp/b2" >>"$tmp/b2.log" 2>&1; then ok
   check_install usr "$tmp/d2" /usr "$want"
 else bad "build and install for /usr: $(tail -10 "$tmp/b2.log")"; fi

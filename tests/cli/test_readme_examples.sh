@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every ```c block of README.md, as it stands, compiles (-Wall -Wextra
+# Every ```c block of README.md and docs/*.md (but the generated API
+# reference, docs/api.md, whose blocks are header excerpts), as it stands, compiles (-Wall -Wextra
 # -Werror, against the build tree: include/ and libparquetry.a next to the
 # CLI) and runs: the writer example writes a file, the stream and column
 # reader examples read it back, the salvage example recovers it with its
@@ -30,7 +31,8 @@ san=""
 grep -q "PQT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
 
 # one file per block, numbered in README order
-awk -v dir="$tmp" '/^```c$/{n++; on=1; f=sprintf("%s/block%d.c", dir, n); next} /^```$/{on=0} on{print > f}' "$here/README.md"
+awk -v dir="$tmp" '/^```c$/{n++; on=1; f=sprintf("%s/block%d.c", dir, n); next} /^```$/{on=0} on{print > f}' \
+  "$here/README.md" $(ls "$here"/docs/*.md 2>/dev/null | grep -v '/api\.md$')
 n_blocks=$(ls "$tmp"/block*.c 2>/dev/null | wc -l)
 [ "$n_blocks" -ge 4 ] && ok || bad "expected at least 4 C blocks in README.md, found $n_blocks"
 
