@@ -78,9 +78,17 @@ PQT_API pqt_status pqt_wkt_to_wkb(const char *wkt, size_t len, const pqt_allocat
 /* Maximum distinct type codes: 7 types x 4 dimensions. */
 #define PQT_GEO_MAX_TYPES 28
 
-/* Edge model of the column: planar (GEOMETRY) or spherical/ellipsoidal
- * (GEOGRAPHY, where the X range may wrap the antimeridian). */
-typedef enum pqt_geo_edges { PQT_GEO_EDGES_PLANAR = 0, PQT_GEO_EDGES_GEOGRAPHY = 1 } pqt_geo_edges;
+/* Edge model of the column: planar (GEOMETRY) or GEOGRAPHY, where the X
+ * range may wrap the antimeridian and each edge of a LineString or ring is
+ * bounded along its length (its bulge towards a pole and the longitudes it
+ * sweeps): exactly for spherical edges (PQT_GEO_EDGES_GEOGRAPHY), with a
+ * margin for the ellipsoidal algorithms vincenty, thomas, andoyer and karney
+ * (PQT_GEO_EDGES_ELLIPSOIDAL). See src/geo/bbox.c. */
+typedef enum pqt_geo_edges {
+  PQT_GEO_EDGES_PLANAR = 0,
+  PQT_GEO_EDGES_GEOGRAPHY = 1,
+  PQT_GEO_EDGES_ELLIPSOIDAL = 2
+} pqt_geo_edges;
 
 /*
  * The accumulated statistics. After pqt_geo_bbox_result:
@@ -106,6 +114,7 @@ typedef struct pqt_geo_bbox {
   int arc_state_;      /* 0 empty, 1 arc [arc_lo_, arc_hi_], 2 full, 3 unusable (planar only) */
   double arc_lo_, arc_hi_;
   double xlo_, xhi_; /* the plain X range */
+  int crosses_;       /* an edge crossed the antimeridian: the plain X range does not cover it */
 } pqt_geo_bbox;
 
 PQT_API void pqt_geo_bbox_init_sized(pqt_geo_bbox *b, size_t struct_size, pqt_geo_edges edges);
