@@ -15,6 +15,7 @@
 #include "parquetry.h"
 
 #include "cli.h"
+#include "geo_stats.h"
 #include "inspect.h"
 
 typedef struct command {
@@ -402,6 +403,7 @@ static const command commands[] = {
     {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
     {"bloom-filter", cmd_bloom_filter_summary, cmd_bloom_filter_usage, cmd_bloom_filter},
     {"stats", cmd_stats_summary, cmd_stats_usage, cmd_stats},
+    {"geospatial-stats", cmd_geospatial_stats_summary, cmd_geospatial_stats_usage, cmd_geospatial_stats},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},
@@ -430,6 +432,7 @@ static const struct {
     {"column-index", "a column's page index, one line per page"},
     {"bloom-filter", "probe a column's Bloom filters for values"},
     {"stats", "a column's statistics per row group and page"},
+    {"geospatial-stats", "bounding boxes and geometry types of GEOMETRY/GEOGRAPHY chunks"},
     {"convert", "CSV or JSON Lines to Parquet"},
     {"rewrite", "read a Parquet file and write it anew"},
     {"salvage", "recover the rows of a file whose footer is lost"},

@@ -134,6 +134,11 @@ PQT_API void pqt_geo_bbox_result(pqt_geo_bbox *b);
  * have them. A box without has_xy intersects nothing. */
 PQT_API int pqt_geo_bbox_intersects(const pqt_geo_bbox *a, const pqt_geo_bbox *b);
 
+/* The name of a WKB geometry type code of the statistics ("Point",
+ * "LineString Z", "GeometryCollection ZM"); NULL for a code that is no
+ * type (the spec's codes: 1..7 plus 1000 Z, 2000 M, 3000 ZM). */
+PQT_API const char *pqt_geo_type_code_name(int32_t code);
+
 #ifdef __cplusplus
 }
 #endif
