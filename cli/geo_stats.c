@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "geo_stats.h"
 #include "parquetry.h"
+#include "parquetry_filter.h"
 #include "parquetry_geo.h"
 #include "parquetry_meta.h"
 
@@ -210,5 +211,41 @@ int cmd_geospatial_stats(int argc, char **argv) {
     fprintf(stderr, "parquetry: %s: cannot write the output\n", cmd);
     return EXIT_DATA;
   }
+  return 0;
+}
+
+/* ---- --bbox on cat, head and count ---- */
+
+int geo_bbox_parse(const char *cmd, const char *text, double box[4]) {
+  const char *s = text;
+  for (int i = 0; i < 4; i++) {
+    char *end;
+    box[i] = strtod(s, &end);
+    if (end == s || isnan(box[i]) || (i < 3 ? *end != ',' : *end != 0))
+      return usage(cmd, "--bbox: expected xmin,ymin,xmax,ymax (four numbers), got '%s'", text);
+    s = end + 1;
+  }
+  if (box[1] > box[3]) return usage(cmd, "--bbox: ymin %g > ymax %g", box[1], box[3]);
+  return 0;
+}
+
+int geo_bbox_filter(const char *cmd, pqt_reader *r, const double box[4], pqt_expr **filter) {
+  int32_t col = -1;
+  pqt_column_info info;
+  for (int32_t c = 0; c < pqt_reader_num_columns(r) && col < 0; c++) {
+    pqt_column_info_init(&info);
+    if (pqt_reader_column_info(r, c, &info, NULL) != PQT_OK) continue;
+    if (info.logical_type == PQT_LOGICAL_GEOMETRY || info.logical_type == PQT_LOGICAL_GEOGRAPHY) col = c;
+  }
+  if (col < 0) return usage(cmd, "%s", "--bbox: the file has no GEOMETRY or GEOGRAPHY column");
+  pqt_expr *g = pqt_expr_bbox_intersects(pqt_expr_column(info.path), box[0], box[1], box[2], box[3]);
+  pqt_expr *f = g && *filter ? pqt_expr_and(*filter, g) : g;
+  if (!f) {
+    if (!g) pqt_expr_free(*filter);
+    *filter = NULL;
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  *filter = f;
   return 0;
 }
