@@ -363,7 +363,7 @@ static pqt_status parse_box_number(parser *p, double *out) {
   buf[p->t.len] = 0;
   char *end;
   double d = strtod(buf, &end);
-  if (*end) return fail(p, "expected a number in BOX(xmin, ymin, xmax, ymax)");
+  if (*end || !isfinite(d)) return fail(p, "expected a finite number in BOX(xmin, ymin, xmax, ymax)");
   *out = neg ? -d : d;
   next(p);
   return PQT_OK;

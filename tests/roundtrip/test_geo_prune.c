@@ -198,6 +198,25 @@ static void test_parse_errors(void) {
     CHECK(pqt_expr_parse(bad[i], strlen(bad[i]), &f, &e) == PQT_EINVAL);
     CHECK_MSG(strstr(e.message, "position") != NULL, "%s: %s", bad[i], e.message);
   }
+  CHECK(pqt_expr_parse("ST_Intersects(g, BOX(1e999, 0, 1, 1))", 37, &f, &e) == PQT_EINVAL);
+  /* odd coordinates print and parse back */
+  const char *odd[] = {"ST_Intersects(g, 'POINT (NaN 5)')", "ST_Intersects(g, 'POINT EMPTY')",
+                       "ST_Intersects(g, 'LINESTRING (1e300 -1e-300, Infinity 2)')",
+                       "ST_Intersects(\"a b\".c, 'GEOMETRYCOLLECTION Z (POINT Z (1 2 3))')",
+                       "ST_Intersects(g, BOX(-0, 1e-7, 123456789012, 5))"};
+  for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+    CHECK_MSG(pqt_expr_parse(odd[i], strlen(odd[i]), &f, &e) == PQT_OK, "%s: %s", odd[i], e.message);
+    pqt_string s1 = {0}, s2 = {0};
+    pqt_expr *f2 = NULL;
+    CHECK_OK(pqt_expr_to_string(f, &s1, &e));
+    CHECK_MSG(pqt_expr_parse(s1.data, s1.len, &f2, &e) == PQT_OK, "%s: %s", s1.data, e.message);
+    if (f2) CHECK_OK(pqt_expr_to_string(f2, &s2, &e));
+    CHECK_MSG(s2.data && !strcmp(s1.data, s2.data), "%s / %s", s1.data, s2.data ? s2.data : "?");
+    pqt_string_free(&s1);
+    pqt_string_free(&s2);
+    pqt_expr_free(f2);
+    pqt_expr_free(f);
+  }
   /* a column named st_intersects still works */
   CHECK_OK(pqt_expr_parse("st_intersects = 1", 17, &f, &e));
   pqt_expr_free(f);
