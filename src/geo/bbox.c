@@ -52,8 +52,8 @@
  * That margin is a bound argued from the order of the effect, not a proof;
  * it errs large (an edge of 10 degrees gets 0.13 degrees).
  * Antipodal vertices (no unique edge) widen Y to [-90, 90] and the
- * longitudes to the whole circle. An edge ending at a pole gives the box
- * every longitude (the pole is at all of them; S2 bounds it so); a lone
+ * longitudes to the whole circle. An edge ending at a pole, or passing over
+ * one (vertices 180 degrees of longitude apart), gives the box every longitude (the pole is at all of them; S2 bounds it so); a lone
  * POINT at a pole keeps its own longitude (as S2 and the corpus do). Polygon rings around a
  * pole: see ring_step.
  */
@@ -210,7 +210,12 @@ static void add_edge(pqt_geo_bbox *b, double lon0, double lat0, double lon1, dou
   double d = lon1 - lon0;
   if (d > 180.0) d -= 360.0;
   if (d < -180.0) d += 360.0;
-  if (d == 180.0 || d == -180.0) return; /* over a pole: only the two meridians */
+  if (d == 180.0 || d == -180.0) { /* over a pole: at every longitude there, as above */
+    add_range(-180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    add_range(180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    if (b->arc_state_ != 3) b->arc_state_ = 2;
+    return;
+  }
   if (d >= 0) arc_union(b, lon0, lon1);
   else arc_union(b, lon1, lon0);
   if (d >= 0 ? lon1 < lon0 : lon1 > lon0) b->crosses_ = 1;
