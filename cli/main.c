@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "edit.h"
+#include "geo_stats.h"
 #include "inspect.h"
 
 typedef struct command {
@@ -181,6 +182,8 @@ static int parse_count(const char *cmd, const char *s, int64_t *out) {
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
   const char *path = NULL, *format = "jsonl", *where = NULL;
   bool stats = false, count = strcmp(cmd, "count") == 0;
+  bool has_bbox = false;
+  double bbox[4];
   char *columns = NULL;
   int64_t limit = default_limit;
   for (int i = 1; i < argc; i++) {
@@ -204,7 +207,11 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     else if (strncmp(a, "--format=", 9) == 0) format = a + 9;
     else if (strcmp(a, "--where") == 0 && i + 1 < argc) where = argv[++i];
     else if (strncmp(a, "--where=", 8) == 0) where = a + 8;
-    else if (strcmp(a, "--stats") == 0) stats = true;
+    else if ((strcmp(a, "--bbox") == 0 && i + 1 < argc) || strncmp(a, "--bbox=", 7) == 0) {
+      int rc = geo_bbox_parse(cmd, a[6] == '=' ? a + 7 : argv[++i], bbox);
+      if (rc) return rc;
+      has_bbox = true;
+    } else if (strcmp(a, "--stats") == 0) stats = true;
     else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
     else if (path) return usage_error(cmd, "unexpected argument '%s'", a);
     else path = a;
@@ -241,6 +248,11 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   }
   pqt_reader *r;
   int rc = open_reader(path, &r);
+  if (rc == 0 && has_bbox) {
+    rc = geo_bbox_filter(cmd, r, bbox, &filter);
+    so.filter = filter;
+    if (rc) pqt_reader_close(r);
+  }
   if (rc == 0) {
     pqt_error e;
     pqt_error_init(&e);
@@ -373,18 +385,28 @@ static const command commands[] = {
      "  --where EXPR          only rows where EXPR is true, e.g.\n"
      "                        \"d >= DATE '1995-01-01' AND flag = 'R'\", \"x IN (1,2)\",\n"
      "                        \"s LIKE 'ab%'\", \"a.b IS NOT NULL\" (row groups that cannot match are\n"
-     "                        skipped by their statistics, dictionaries and Bloom filters)\n"
+     "                        skipped by their statistics, dictionaries and Bloom filters);\n"
+     "                        ST_Intersects(geom, 'POLYGON ((...))') or\n"
+     "                        ST_Intersects(geom, BOX(xmin, ymin, xmax, ymax)) on GEOMETRY or\n"
+     "                        GEOGRAPHY columns (bounding-box semantics: a row matches when its\n"
+     "                        own envelope meets the geometry's; row groups are skipped by\n"
+     "                        their geospatial statistics)\n"
+     "  --bbox X0,Y0,X1,Y1    only rows whose geometry's envelope intersects this box (the\n"
+     "                        first GEOMETRY/GEOGRAPHY column; bounding-box semantics, as\n"
+     "                        ST_Intersects; for GEOGRAPHY X0 > X1 wraps the antimeridian);\n"
+     "                        with --where both must hold"
      "  --stats               at the end, on stderr: rows=R row_groups=G/GT pages=P/PT\n"
      "                        bytes_read=B (what was read of the file)" READ_OPTIONS_HELP,
-     "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] [--where EXPR] [--stats] FILE", cmd_cat},
+     "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] [--where EXPR] [--bbox X0,Y0,X1,Y1] [--stats] FILE", cmd_cat},
     {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
-     "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] [--where EXPR] [--stats] FILE", cmd_head},
+     "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] [--where EXPR] [--bbox X0,Y0,X1,Y1] [--stats] FILE", cmd_head},
     {"count",
      "Print the number of rows (where EXPR is true). Without --where the footer answers\n"
      "and no page is read.\n\n"
      "  --where EXPR          as for cat\n"
+     "  --bbox X0,Y0,X1,Y1    as for cat\n"
      "  --stats               as for cat" READ_OPTIONS_HELP,
-     "parquetry count [--where EXPR] [--stats] FILE", cmd_count},
+     "parquetry count [--where EXPR] [--bbox X0,Y0,X1,Y1] [--stats] FILE", cmd_count},
     {"pages",
      "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
      "counts, level byte lengths, statistics and CRC status.\n\n"
@@ -403,6 +425,7 @@ static const command commands[] = {
     {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
     {"bloom-filter", cmd_bloom_filter_summary, cmd_bloom_filter_usage, cmd_bloom_filter},
     {"stats", cmd_stats_summary, cmd_stats_usage, cmd_stats},
+    {"geospatial-stats", cmd_geospatial_stats_summary, cmd_geospatial_stats_usage, cmd_geospatial_stats},
     {"convert", cmd_convert_summary, cmd_convert_usage, cmd_convert},
     {"rewrite", cmd_rewrite_summary, cmd_rewrite_usage, cmd_rewrite},
     {"salvage", cmd_salvage_summary, cmd_salvage_usage, cmd_salvage},
@@ -434,6 +457,7 @@ static const struct {
     {"column-index", "a column's page index, one line per page"},
     {"bloom-filter", "probe a column's Bloom filters for values"},
     {"stats", "a column's statistics per row group and page"},
+    {"geospatial-stats", "bounding boxes and geometry types of GEOMETRY/GEOGRAPHY chunks"},
     {"convert", "CSV or JSON Lines to Parquet"},
     {"rewrite", "read a Parquet file and write it anew"},
     {"salvage", "recover the rows of a file whose footer is lost"},

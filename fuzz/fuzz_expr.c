@@ -3,7 +3,7 @@
  * must parse again to the same printed form, and the expression is bound
  * to a small file written once here (every column kind: ints, unsigned,
  * doubles with NaN, strings, dates, timestamps, decimals, UUIDs, booleans,
- * a struct and a list) and used to filter its rows, which exercises the
+ * a struct, a list and a GEOMETRY column of points, for ST_Intersects) and used to filter its rows, which exercises the
  * binder, the evaluator and row-group pruning. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,7 @@ static const char *EXPR_SCHEMA =
     "  optional boolean b;\n"
     "  optional group a { optional int32 b; optional binary z; }\n"
     "  optional group l (LIST) { repeated group list { optional int32 element; } }\n"
+    "  optional binary g (GEOMETRY);\n"
     "}\n";
 
 static pqt_string expr_file;
@@ -58,6 +59,8 @@ static void expr_make_file(void) {
       uint8_t v[16];
       int32_t offs[2] = {0, 2};
       memset(v, 0, sizeof v);
+      uint8_t gv[21];
+      int32_t goffs[2] = {0, 21};
       int32_t i32 = row * 7 - 20;
       int64_t i64 = (int64_t)row * 1000 - 3000;
       double dd = row == 3 ? 0.0 / 0.0 : row * 0.5 - 2;
@@ -83,6 +86,17 @@ static void expr_make_file(void) {
         case 9: memcpy(v, &i32, 4); break;
         case 7: v[15] = (uint8_t)row; break;
         case 8: v[0] = (uint8_t)(row & 1); break;
+        case 12: { /* POINT (row, -row) as little-endian WKB */
+          double px = row, py = -row;
+          v[0] = 1;
+          v[1] = 1;
+          memcpy(gv, v, 5);
+          memcpy(gv + 5, &px, 8);
+          memcpy(gv + 13, &py, 8);
+          val = gv;
+          off = goffs;
+          break;
+        }
         default: break;
       }
       int16_t max_def = (c == 0) ? 0 : (c == 9 || c == 10) ? 2 : (c == 11) ? 3 : 1;

@@ -19,6 +19,10 @@ static void check_box(const uint8_t *p, size_t n) {
   pqt_status sa = pqt_geo_bbox_add_wkb(&a, p, n, &e);
   pqt_status sb = pqt_geo_bbox_add_wkb(&b, p, n, &e);
   if (sa != sb) abort();
+  pqt_geo_bbox el; /* ellipsoidal edges: the same validity */
+  pqt_geo_bbox_init(&el, PQT_GEO_EDGES_ELLIPSOIDAL);
+  if (pqt_geo_bbox_add_wkb(&el, p, n, &e) != sa) abort();
+  pqt_geo_bbox_result(&el);
   pqt_geo_bbox c;
   pqt_geo_bbox_init(&c, PQT_GEO_EDGES_GEOGRAPHY);
   if (pqt_geo_bbox_merge(&c, &b, &e) != PQT_OK) abort();

@@ -357,6 +357,15 @@ typedef struct pqt_read_options {
   uint32_t max_page_expansion;
   uint64_t page_expansion_floor;
   uint64_t max_page_bytes;
+  /* Arrow export of GEOMETRY and GEOGRAPHY columns as the GeoArrow
+   * extension type geoarrow.wkb (binary storage; field metadata
+   * ARROW:extension:name "geoarrow.wkb" and ARROW:extension:metadata
+   * {"crs": ..., "crs_type": ..., "edges": ...}: the PROJJSON object when the
+   * column's crs is "projjson:KEY" and the file has KEY, else the crs
+   * string, "OGC:CRS84" when absent; "edges" for GEOGRAPHY). Default 0:
+   * plain binary, as Arrow C++ (arrow_extensions_enabled) and as before, so
+   * that consumers comparing schemas see no change unless they ask. */
+  int32_t arrow_extensions;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };

@@ -15,6 +15,7 @@
  *              | column [NOT] IN (literal, ...)
  *              | column [NOT] BETWEEN literal AND literal
  *              | column IS [NOT] NULL | column [NOT] LIKE 'pattern'
+ *              | ST_Intersects(column, 'WKT') | ST_Intersects(column, BOX(xmin, ymin, xmax, ymax))
  *   column    := name ('.' name)*   name: [A-Za-z_][A-Za-z0-9_]* or "any text" ("" for ")
  *   literal   := [-]digits[.digits][e[+-]digits] | 'text' ('' for ') | X'hex' | TRUE | FALSE
  *              | NAN | INFINITY | -INFINITY
@@ -34,6 +35,11 @@
  * equal). A TIMESTAMP literal with a zone is an instant; without one it is
  * taken as UTC for a column adjusted to UTC. Strings and binaries compare
  * byte-wise (unsigned); LIKE patterns use % (any run) and _ (one byte).
+ *
+ * ST_Intersects (GEOMETRY and GEOGRAPHY columns) has bounding-box semantics:
+ * a row matches when its envelope intersects the envelope of the WKT
+ * geometry (or the BOX); see pqt_expr_st_intersects. Row groups whose
+ * geospatial statistics' box does not intersect are skipped.
  *
  * Column references are dotted paths of a leaf column, through structs
  * ("a.b"); IS [NOT] NULL also takes a struct, list or map field. Columns
@@ -95,6 +101,15 @@ PQT_API pqt_expr *pqt_expr_in(pqt_expr *column, pqt_expr *const *values, size_t 
 PQT_API pqt_expr *pqt_expr_between(pqt_expr *column, pqt_expr *low, pqt_expr *high);
 PQT_API pqt_expr *pqt_expr_is_null(pqt_expr *column, int negate);
 PQT_API pqt_expr *pqt_expr_like(pqt_expr *column, const char *pattern, size_t len);
+/* ST_Intersects(column, geometry) on a GEOMETRY or GEOGRAPHY column, with
+ * bounding-box semantics: true when the row's own envelope (its bounding
+ * box; for GEOGRAPHY with the edges' bulge and the antimeridian) intersects
+ * the envelope of the geometry given as WKB (copied); NULL rows are
+ * unknown, empty geometries never intersect. No exact geometric test. */
+PQT_API pqt_expr *pqt_expr_st_intersects(pqt_expr *column, const uint8_t *wkb, size_t len);
+/* The same with the box given: x in [xmin, xmax] (for GEOGRAPHY xmin > xmax
+ * wraps the antimeridian: x >= xmin or x <= xmax), y in [ymin, ymax]. */
+PQT_API pqt_expr *pqt_expr_bbox_intersects(pqt_expr *column, double xmin, double ymin, double xmax, double ymax);
 PQT_API pqt_expr *pqt_expr_and(pqt_expr *a, pqt_expr *b);
 PQT_API pqt_expr *pqt_expr_or(pqt_expr *a, pqt_expr *b);
 PQT_API pqt_expr *pqt_expr_not(pqt_expr *a);

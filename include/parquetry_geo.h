@@ -78,9 +78,17 @@ PQT_API pqt_status pqt_wkt_to_wkb(const char *wkt, size_t len, const pqt_allocat
 /* Maximum distinct type codes: 7 types x 4 dimensions. */
 #define PQT_GEO_MAX_TYPES 28
 
-/* Edge model of the column: planar (GEOMETRY) or spherical/ellipsoidal
- * (GEOGRAPHY, where the X range may wrap the antimeridian). */
-typedef enum pqt_geo_edges { PQT_GEO_EDGES_PLANAR = 0, PQT_GEO_EDGES_GEOGRAPHY = 1 } pqt_geo_edges;
+/* Edge model of the column: planar (GEOMETRY) or GEOGRAPHY, where the X
+ * range may wrap the antimeridian and each edge of a LineString or ring is
+ * bounded along its length (its bulge towards a pole and the longitudes it
+ * sweeps): exactly for spherical edges (PQT_GEO_EDGES_GEOGRAPHY), with a
+ * margin for the ellipsoidal algorithms vincenty, thomas, andoyer and karney
+ * (PQT_GEO_EDGES_ELLIPSOIDAL). See src/geo/bbox.c. */
+typedef enum pqt_geo_edges {
+  PQT_GEO_EDGES_PLANAR = 0,
+  PQT_GEO_EDGES_GEOGRAPHY = 1,
+  PQT_GEO_EDGES_ELLIPSOIDAL = 2
+} pqt_geo_edges;
 
 /*
  * The accumulated statistics. After pqt_geo_bbox_result:
@@ -106,6 +114,7 @@ typedef struct pqt_geo_bbox {
   int arc_state_;      /* 0 empty, 1 arc [arc_lo_, arc_hi_], 2 full, 3 unusable (planar only) */
   double arc_lo_, arc_hi_;
   double xlo_, xhi_; /* the plain X range */
+  int crosses_;       /* an edge crossed the antimeridian: the plain X range does not cover it */
 } pqt_geo_bbox;
 
 PQT_API void pqt_geo_bbox_init_sized(pqt_geo_bbox *b, size_t struct_size, pqt_geo_edges edges);
@@ -124,6 +133,11 @@ PQT_API void pqt_geo_bbox_result(pqt_geo_bbox *b);
  * X range may wrap (xmin > xmax). Z and M are compared only when both boxes
  * have them. A box without has_xy intersects nothing. */
 PQT_API int pqt_geo_bbox_intersects(const pqt_geo_bbox *a, const pqt_geo_bbox *b);
+
+/* The name of a WKB geometry type code of the statistics ("Point",
+ * "LineString Z", "GeometryCollection ZM"); NULL for a code that is no
+ * type (the spec's codes: 1..7 plus 1000 Z, 2000 M, 3000 ZM). */
+PQT_API const char *pqt_geo_type_code_name(int32_t code);
 
 #ifdef __cplusplus
 }

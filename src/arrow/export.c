@@ -271,6 +271,7 @@ typedef struct schema_priv {
   char *name;
   struct ArrowSchema **children;
   int64_t n_children;
+  char *metadata; /* Arrow's binary key-value metadata, or NULL */
 } schema_priv;
 
 static void schema_release(struct ArrowSchema *s) {
@@ -284,8 +285,21 @@ static void schema_release(struct ArrowSchema *s) {
   free(p->children);
   free(p->format);
   free(p->name);
+  free(p->metadata);
   free(p);
   s->release = NULL;
+}
+
+pqt_status pqt_export_schema_set_metadata(struct ArrowSchema *s, const char *md, size_t len, pqt_error *err) {
+  if (!s || !s->release || s->release != schema_release) return pqt_error_set(err, PQT_EINVAL, "not our schema");
+  schema_priv *p = s->private_data;
+  char *c = malloc(len ? len : 1);
+  if (!c) return pqt_nomem(err);
+  if (len) memcpy(c, md, len);
+  free(p->metadata);
+  p->metadata = c;
+  s->metadata = c;
+  return PQT_OK;
 }
 
 static pqt_status schema_init(struct ArrowSchema *s, const char *format, const char *name, bool nullable,

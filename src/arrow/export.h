@@ -28,6 +28,8 @@ pqt_status pqt_array_to_arrow_layout(const pqt_allocator *alloc, pqt_array *a, p
 /* Export the schema of the projected top-level fields of a schema tree as
  * a struct (record batch) schema. selected: per leaf, NULL = all. */
 pqt_status pqt_export_schema(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *out, pqt_error *err);
+/* Set the field metadata (Arrow's binary key-value form, copied) of a schema node made by pqt_export_schema. */
+pqt_status pqt_export_schema_set_metadata(struct ArrowSchema *s, const char *md, size_t len, pqt_error *err);
 
 /* Export rows [offset, offset+length) of the fields (already converted by
  * pqt_array_to_arrow_layout) as one struct array. Buffers are shared. */

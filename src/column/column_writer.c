@@ -81,7 +81,12 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
    * GeospatialStatistics from every non-null value instead. */
   if (physical == PQT_BYTE_ARRAY && (l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY)) {
     cw->geo = true;
-    pqt_geo_bbox_init(&cw->geo_box, l == PQT_LT_GEOGRAPHY ? PQT_GEO_EDGES_GEOGRAPHY : PQT_GEO_EDGES_PLANAR);
+    pqt_geo_edges edges = PQT_GEO_EDGES_PLANAR;
+    if (l == PQT_LT_GEOGRAPHY) /* SPHERICAL (0, the default) or an ellipsoidal algorithm */
+      edges = PQT_HAS_FIELD(&logical->geography, geography_type, algorithm) && logical->geography.algorithm != PQT_EDGE_SPHERICAL
+                  ? PQT_GEO_EDGES_ELLIPSOIDAL
+                  : PQT_GEO_EDGES_GEOGRAPHY;
+    pqt_geo_bbox_init(&cw->geo_box, edges);
   }
   if (cw->o.page_version != 1 && cw->o.page_version != 2)
     return pqt_error_set(err, PQT_EINVAL, "page version %d (1 or 2)", cw->o.page_version);

@@ -13,6 +13,7 @@
 #include "meta/schema.h"
 #include "arrow/format.h"
 #include "arrow/format_name.h"
+#include "arrow/geoarrow.h"
 
 typedef struct elist {
   pqt_arena *arena;
@@ -134,10 +135,13 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
       }
       break;
     case PQT_AK_BINARY:
-    case PQT_AK_LARGE_BINARY:
+    case PQT_AK_LARGE_BINARY: {
       t = PQT_BYTE_ARRAY;
-      has_lt = false;
+      int geo = 0; /* geoarrow.wkb: GEOMETRY, or GEOGRAPHY when its metadata gives edges */
+      PQT_RETURN_NOT_OK(pqt_geoarrow_import(s, L->arena, &lt, &geo, err));
+      has_lt = geo != 0;
       break;
+    }
     case PQT_AK_UTF8:
     case PQT_AK_LARGE_UTF8:
       t = PQT_BYTE_ARRAY;

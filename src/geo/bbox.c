@@ -27,14 +27,35 @@
  * Longitudes outside [-180, 180] (or infinite) make the arc unusable and
  * the plain range is reported.
  *
- * Edge interpolation is NOT handled here: only the vertices are bounded.
- * For GEOGRAPHY an edge between two vertices bulges towards a pole (a great
- * circle's highest latitude can lie between its vertices) and an edge may
- * cross the antimeridian between vertices given in the "long way" order.
- * The widening belongs in bbox_coord below, per pair of consecutive
- * vertices of a LineString or ring (the walk gives them in order with
- * their index): extend ymin/ymax by the edge's extreme latitude and the
- * arc by the edge's own longitude span.
+ * Edges (GEOGRAPHY). An edge between two consecutive vertices of a
+ * LineString or ring is the minor great-circle arc between them; it can
+ * reach a latitude beyond both vertices (it bulges towards a pole) and it
+ * sweeps the longitudes between them the short way (possibly across the
+ * antimeridian). We COMPUTE, per edge, rather than widen blindly: the
+ * northern and southern vertices of the edge's great circle (the points of
+ * the circle farthest from the equator, from the normal n = p1 x p2) are
+ * tested for lying on the arc, and when one does its latitude extends
+ * ymin/ymax; the arc of longitudes swept (the short way, less than 180
+ * degrees) is added to the longitude arc. For "spherical" edges this is
+ * exact: the box is the smallest that holds the edge, padded only by a
+ * rounding bound (a few ulps, more for very short edges where the cross
+ * product loses digits). Why compute rather than widen: a fixed widening
+ * is either too small near the poles or spoils pruning everywhere, while
+ * the exact value costs a cross product per edge.
+ * For the ellipsoidal algorithms (vincenty, thomas, andoyer, karney) the
+ * edge is a geodesic on the WGS84 ellipsoid, which departs from the great
+ * circle through the same geodetic coordinates by an amount of the order
+ * of the flattening f times the edge's angular length; we do not solve
+ * the geodesic but widen the great-circle extreme by 4 f sigma (sigma the
+ * edge's central angle, in degrees; at most 2 degrees) towards the pole
+ * whenever the edge has an interior extreme or bulges within that margin.
+ * That margin is a bound argued from the order of the effect, not a proof;
+ * it errs large (an edge of 10 degrees gets 0.13 degrees).
+ * Antipodal vertices (no unique edge) widen Y to [-90, 90] and the
+ * longitudes to the whole circle. An edge ending at a pole, or passing over
+ * one (vertices 180 degrees of longitude apart), gives the box every longitude (the pole is at all of them; S2 bounds it so); a lone
+ * POINT at a pole keeps its own longitude (as S2 and the corpus do). Polygon rings around a
+ * pole: see ring_step.
  */
 #include <math.h>
 
@@ -91,7 +112,7 @@ static void add_range(double v, int *has, double *lo, double *hi) {
 
 static void add_x(pqt_geo_bbox *b, double x) {
   add_range(x, &b->has_x_, &b->xlo_, &b->xhi_);
-  if (b->edges != PQT_GEO_EDGES_GEOGRAPHY) return;
+  if (b->edges == PQT_GEO_EDGES_PLANAR) return;
   if (!(x >= -180.0 && x <= 180.0)) b->arc_state_ = 3;
   else arc_union(b, x, x);
 }
@@ -99,14 +120,154 @@ static void add_x(pqt_geo_bbox *b, double x) {
 typedef struct bbox_ctx {
   pqt_geo_bbox *b;
   uint32_t dims;
+  int in_path;  /* inside a LineString or ring: consecutive coordinates are edges */
+  int has_prev; /* prev holds the previous vertex of the path (non-NaN X and Y) */
+  double prev[2];
+  int in_ring;       /* the path is a polygon ring */
+  double wind;       /* sum of the edges' signed longitude sweeps (degrees) */
+  double north_area; /* integral of (1 - sin lat) d lon along the ring: the area north of it */
 } bbox_ctx;
+
+#define PQT_GEO_PI 3.14159265358979323846
+#define PQT_GEO_WGS84_F (1.0 / 298.257223563)
+
+static void unit_vec(double lon, double lat, double v[3]) {
+  double la = lat * (PQT_GEO_PI / 180.0), lo = lon * (PQT_GEO_PI / 180.0);
+  v[0] = cos(la) * cos(lo);
+  v[1] = cos(la) * sin(lo);
+  v[2] = sin(la);
+}
+
+static void cross3(const double a[3], const double b[3], double o[3]) {
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void add_y_ext(pqt_geo_bbox *b, double y) {
+  if (y > 90.0) y = 90.0;
+  if (y < -90.0) y = -90.0;
+  add_range(y, &b->has_y_, &b->ymin, &b->ymax);
+}
+
+/* The edge (lon0, lat0) -> (lon1, lat1) of a GEOGRAPHY path: see the file
+ * comment. Both vertices are added to the box by the caller. */
+static void add_edge(pqt_geo_bbox *b, double lon0, double lat0, double lon1, double lat1) {
+  if (!isfinite(lon0) || !isfinite(lat0) || !isfinite(lon1) || !isfinite(lat1)) return;
+  if (lon0 == lon1 && lat0 == lat1) return;
+  double p0[3], p1[3], n[3];
+  unit_vec(lon0, lat0, p0);
+  unit_vec(lon1, lat1, p1);
+  cross3(p0, p1, n);
+  double nn = sqrt(dot3(n, n));
+  double c = dot3(p0, p1);
+  if (nn < 1e-15 && c < 0) { /* antipodal: no unique edge */
+    add_y_ext(b, -90.0);
+    add_y_ext(b, 90.0);
+    add_range(-180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    add_range(180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    if (b->arc_state_ != 3) b->arc_state_ = 2;
+    return;
+  }
+  double sigma_deg = atan2(nn, c) * (180.0 / PQT_GEO_PI);
+  /* rounding bound of the computed extreme latitude (degrees) */
+  double pad = (8e-16 / (nn > 1e-300 ? nn : 1e-300)) * (180.0 / PQT_GEO_PI) + 1e-12;
+  if (pad > 1.0) pad = 1.0;
+  double margin = b->edges == PQT_GEO_EDGES_ELLIPSOIDAL ? 4.0 * PQT_GEO_WGS84_F * sigma_deg : 0.0;
+  if (margin > 2.0) margin = 2.0;
+  double h = sqrt(n[0] * n[0] + n[1] * n[1]);
+  if (h > 0) {
+    double lat_max = atan2(h, fabs(n[2])) * (180.0 / PQT_GEO_PI);
+    /* the northern vertex v = (-nx nz, -ny nz, nx^2 + ny^2) up to scale */
+    double v[3] = {-n[0] * n[2], -n[1] * n[2], h * h}, t[3];
+    for (int s = 0; s < 2; s++) {
+      double w[3] = {s ? -v[0] : v[0], s ? -v[1] : v[1], s ? -v[2] : v[2]};
+      cross3(p0, w, t);
+      int after0 = dot3(t, n) >= 0;
+      cross3(w, p1, t);
+      int before1 = dot3(t, n) >= 0;
+      double ext = s ? -lat_max : lat_max;
+      if (after0 && before1) {
+        add_y_ext(b, s ? ext - pad - margin : ext + pad + margin);
+      } else if (margin > 0) {
+        /* the geodesic may reach an extreme the great circle puts just outside */
+        double end = s ? fmin(lat0, lat1) : fmax(lat0, lat1);
+        if (fabs(ext - end) < margin) add_y_ext(b, s ? end - margin : end + margin);
+      }
+    }
+  }
+  /* longitudes swept, the short way (a polar vertex's edge is a meridian) */
+  if (fabs(lat0) >= 90.0 || fabs(lat1) >= 90.0) {
+    /* an edge ending at a pole: the pole is at every longitude (as S2 bounds it) */
+    add_range(-180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    add_range(180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    if (b->arc_state_ != 3) b->arc_state_ = 2;
+    return;
+  }
+  if (!(lon0 >= -180.0 && lon0 <= 180.0 && lon1 >= -180.0 && lon1 <= 180.0)) return; /* arc unusable anyway */
+  double d = lon1 - lon0;
+  if (d > 180.0) d -= 360.0;
+  if (d < -180.0) d += 360.0;
+  if (d == 180.0 || d == -180.0) { /* over a pole: at every longitude there, as above */
+    add_range(-180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    add_range(180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    if (b->arc_state_ != 3) b->arc_state_ = 2;
+    return;
+  }
+  if (d >= 0) arc_union(b, lon0, lon1);
+  else arc_union(b, lon1, lon0);
+  if (d >= 0 ? lon1 < lon0 : lon1 > lon0) b->crosses_ = 1;
+}
 
 static pqt_status bbox_begin(void *ctx, const pqt_wkb_geom *g, const pqt_wkb_geom *parent, uint32_t index, int depth,
                              pqt_error *err) {
   (void)parent, (void)index, (void)err;
   bbox_ctx *c = ctx;
   c->dims = g->dims;
+  c->in_path = g->type == PQT_GEO_LINESTRING;
+  c->in_ring = 0;
+  c->has_prev = 0;
   if (depth == 0) c->b->type_mask_ |= 1u << (g->dims * 7u + g->type - 1u);
+  return PQT_OK;
+}
+
+/* Polygon interiors. A ring whose edges wind once around the polar axis
+ * (their longitude sweeps add up to +-360 degrees) separates the two poles,
+ * so the polygon's interior holds one of them although no edge comes near
+ * it. Orientation conventions differ between writers (S2 takes the left of
+ * the ring, others the smaller side, many never say), so we take the
+ * interior to be the smaller of the two sides (the one with less area,
+ * from the ring's north_area) and extend the box to its pole, with every
+ * longitude. A ring that does not wind around the axis and is given
+ * clockwise is taken as the small region it draws, not its complement. */
+static void ring_step(bbox_ctx *c, double lon0, double lat0, double lon1, double lat1) {
+  if (!(lon0 >= -360.0 && lon0 <= 360.0 && lon1 >= -360.0 && lon1 <= 360.0) || !isfinite(lat0) || !isfinite(lat1))
+    return;
+  double d = lon1 - lon0;
+  if (d > 180.0) d -= 360.0;
+  if (d < -180.0) d += 360.0;
+  if (d == 180.0 || d == -180.0) return; /* over a pole: the edge already reaches it */
+  c->wind += d;
+  double mid = 0.5 * (lat0 + lat1) * (PQT_GEO_PI / 180.0);
+  c->north_area += d * (PQT_GEO_PI / 180.0) * (1.0 - sin(mid));
+}
+
+static pqt_status bbox_ring_end(void *ctx, uint32_t npoints, pqt_error *err) {
+  (void)npoints, (void)err;
+  bbox_ctx *c = ctx;
+  pqt_geo_bbox *b = c->b;
+  if (b->edges != PQT_GEO_EDGES_PLANAR && c->in_ring && fabs(c->wind) > 180.0) {
+    /* the area north of the ring, on the side the winding gives */
+    double north = fabs(c->north_area);
+    add_y_ext(b, north < 2.0 * PQT_GEO_PI ? 90.0 : -90.0);
+    add_range(-180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    add_range(180.0, &b->has_x_, &b->xlo_, &b->xhi_);
+    if (b->arc_state_ != 3) b->arc_state_ = 2;
+  }
+  c->in_ring = 0;
+  c->in_path = 0;
   return PQT_OK;
 }
 
@@ -114,11 +275,33 @@ static pqt_status bbox_coord(void *ctx, const double xyzm[4], uint32_t index, pq
   (void)index, (void)err;
   bbox_ctx *c = ctx;
   pqt_geo_bbox *b = c->b;
-  /* (edge widening for GEOGRAPHY would go here: see the file comment) */
+  if (b->edges != PQT_GEO_EDGES_PLANAR && c->in_path) {
+    if (isnan(xyzm[0]) || isnan(xyzm[1])) {
+      c->has_prev = 0; /* a vertex without a position breaks the path */
+    } else {
+      if (c->has_prev && index > 0) {
+        add_edge(b, c->prev[0], c->prev[1], xyzm[0], xyzm[1]);
+        if (c->in_ring) ring_step(c, c->prev[0], c->prev[1], xyzm[0], xyzm[1]);
+      }
+      c->prev[0] = xyzm[0], c->prev[1] = xyzm[1];
+      c->has_prev = 1;
+    }
+  }
   if (!isnan(xyzm[0])) add_x(b, xyzm[0]);
   add_range(xyzm[1], &b->has_y_, &b->ymin, &b->ymax);
   if (pqt_geo_dims_has_z(c->dims)) add_range(xyzm[2], &b->has_z, &b->zmin, &b->zmax);
   if (pqt_geo_dims_has_m(c->dims)) add_range(xyzm[3], &b->has_m, &b->mmin, &b->mmax);
+  return PQT_OK;
+}
+
+static pqt_status bbox_ring_begin(void *ctx, uint32_t index, uint32_t npoints, pqt_error *err) {
+  (void)index, (void)npoints, (void)err;
+  bbox_ctx *c = ctx;
+  c->in_path = 1;
+  c->in_ring = 1;
+  c->has_prev = 0;
+  c->wind = 0;
+  c->north_area = 0;
   return PQT_OK;
 }
 
@@ -140,10 +323,12 @@ static pqt_status check_struct(const pqt_geo_bbox *b, pqt_error *err) {
 PQT_API pqt_status pqt_geo_bbox_add_wkb(pqt_geo_bbox *b, const uint8_t *wkb, size_t len, pqt_error *err) {
   PQT_RETURN_NOT_OK(check_struct(b, err));
   PQT_RETURN_NOT_OK(pqt_wkb_validate(wkb, len, NULL, err)); /* a bad value changes nothing */
-  bbox_ctx c = {b, 0};
+  bbox_ctx c = {.b = b};
   pqt_wkb_visitor v = {0};
   v.ctx = &c;
   v.geom_begin = bbox_begin;
+  v.ring_begin = bbox_ring_begin;
+  v.ring_end = bbox_ring_end;
   v.coord = bbox_coord;
   return pqt_wkb_walk(wkb, len, &v, err);
 }
@@ -154,6 +339,7 @@ PQT_API pqt_status pqt_geo_bbox_merge(pqt_geo_bbox *dst, const pqt_geo_bbox *src
   if (dst->edges != src->edges)
     return pqt_error_set(err, PQT_EINVAL, "pqt_geo_bbox_merge: boxes of different edge models");
   dst->type_mask_ |= src->type_mask_;
+  dst->crosses_ |= src->crosses_;
   if (src->has_x_) {
     add_range(src->xlo_, &dst->has_x_, &dst->xlo_, &dst->xhi_);
     add_range(src->xhi_, &dst->has_x_, &dst->xlo_, &dst->xhi_);
@@ -170,7 +356,7 @@ PQT_API pqt_status pqt_geo_bbox_merge(pqt_geo_bbox *dst, const pqt_geo_bbox *src
     add_range(src->mmin, &dst->has_m, &dst->mmin, &dst->mmax);
     add_range(src->mmax, &dst->has_m, &dst->mmin, &dst->mmax);
   }
-  if (dst->edges == PQT_GEO_EDGES_GEOGRAPHY) {
+  if (dst->edges != PQT_GEO_EDGES_PLANAR) {
     if (src->arc_state_ == 3 || src->arc_state_ == 2) {
       if (dst->arc_state_ != 3) dst->arc_state_ = src->arc_state_;
     } else if (src->arc_state_ == 1) {
@@ -185,10 +371,20 @@ PQT_API void pqt_geo_bbox_result(pqt_geo_bbox *b) {
   b->has_xy = b->has_x_ && b->has_y_;
   b->xmin = b->xlo_;
   b->xmax = b->xhi_;
-  if (b->has_x_ && b->edges == PQT_GEO_EDGES_GEOGRAPHY && b->arc_state_ == 1 && b->arc_lo_ > b->arc_hi_ &&
+  if (b->has_x_ && b->edges != PQT_GEO_EDGES_PLANAR && b->arc_state_ == 1 && b->arc_lo_ > b->arc_hi_ &&
       arc_len(b->arc_lo_, b->arc_hi_) < b->xhi_ - b->xlo_) {
     b->xmin = b->arc_lo_; /* wraps the antimeridian: x >= xmin or x <= xmax */
     b->xmax = b->arc_hi_;
+  } else if (b->has_x_ && b->crosses_) {
+    /* an edge crosses the antimeridian, so the plain range misses part of
+     * it: the arc (which holds every edge) or the whole circle */
+    if (b->arc_state_ == 1) {
+      b->xmin = b->arc_lo_;
+      b->xmax = b->arc_hi_;
+    } else { /* the whole circle (and any longitude outside it that was seen) */
+      b->xmin = fmin(b->xlo_, -180.0);
+      b->xmax = fmax(b->xhi_, 180.0);
+    }
   }
   b->n_types = 0;
   for (uint32_t d = 0; d < 4; d++)

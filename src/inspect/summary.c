@@ -16,6 +16,7 @@
 
 #include "file/reader_internal.h"
 #include "meta/value_format.h"
+#include "parquetry_geo.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -50,6 +51,45 @@ static void append_stat_value(pqt_buf *b, const pqt_value_type *vt, pqt_bytes v,
       return;
     }
     pqt_buf_printf(b, err, "<%lld bytes>", (long long)v.len);
+  }
+}
+
+/* Lines "    geo box: x [..], y [..]", "    geo box: z [..], m [..]" (when
+ * present) and "    geo types: Point, LineString Z", each ended by end_line. */
+static void end_line(pqt_buf *b, size_t mark, int32_t width, pqt_error *err);
+static void append_geo_stats(pqt_buf *b, const pqt_geospatial_statistics *g, int32_t width, pqt_error *err) {
+  size_t m = b->len;
+  if (PQT_HAS_FIELD(g, geospatial_statistics, bbox)) {
+    const pqt_bounding_box *x = &g->bbox;
+    const double v[8] = {x->xmin, x->xmax, x->ymin, x->ymax, x->zmin, x->zmax, x->mmin, x->mmax};
+    const int has[4] = {1, 1, PQT_HAS_FIELD(x, bounding_box, zmin) && PQT_HAS_FIELD(x, bounding_box, zmax),
+                        PQT_HAS_FIELD(x, bounding_box, mmin) && PQT_HAS_FIELD(x, bounding_box, mmax)};
+    for (int d = 0; d < 4; d++) {
+      if (!has[d]) continue;
+      if (d == 2 || (d == 3 && !has[2])) {
+        end_line(b, m, width, err);
+        m = b->len;
+      }
+      pqt_buf_printf(b, err, "%s%c [", d == 0 || d == 2 || (d == 3 && !has[2]) ? "    geo box: " : ", ", "xyzm"[d]);
+      pqt_format_double(v[2 * d], b, err);
+      pqt_buf_printf(b, err, ", ");
+      pqt_format_double(v[2 * d + 1], b, err);
+      pqt_buf_printf(b, err, "]%s", d == 0 && x->xmin > x->xmax ? " (wraps)" : "");
+    }
+  } else {
+    pqt_buf_printf(b, err, "    geo box: none");
+  }
+  end_line(b, m, width, err);
+  if (PQT_HAS_FIELD(g, geospatial_statistics, geospatial_types)) {
+    m = b->len;
+    pqt_buf_printf(b, err, "    geo types:");
+    for (int32_t i = 0; i < g->geospatial_types.n; i++) {
+      const char *nm = pqt_geo_type_code_name(g->geospatial_types.items[i]);
+      if (nm) pqt_buf_printf(b, err, "%s %s", i ? "," : "", nm);
+      else pqt_buf_printf(b, err, "%s %d", i ? "," : "", (int)g->geospatial_types.items[i]);
+    }
+    if (g->geospatial_types.n == 0) pqt_buf_printf(b, err, " none");
+    end_line(b, m, width, err);
   }
 }
 
@@ -292,6 +332,8 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, " none");
       }
       end_line(b, m, width, err);
+      if (PQT_HAS_FIELD(cm, column_metadata, geospatial_statistics))
+        append_geo_stats(b, &cm->geospatial_statistics, width, err);
       if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) ||
           PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) ||
           PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) {

@@ -11,7 +11,9 @@
  *   - the column index against each data page's decoded levels and values:
  *     entry count, null_pages, null_counts, nan_counts, min/max bounds,
  *     boundary_order, and the level histograms;
- *   - the Bloom filter: every value of the chunk must be in it.
+ *   - the Bloom filter: every value of the chunk must be in it;
+ *   - GeospatialStatistics: the type list equals the values' and the box
+ *     holds every value (see check_geo_statistics).
  * Spec: "Checksumming", "Statistics" and "Page Index" sections, and the
  * ColumnOrder rules of parquet.thrift.
  */
@@ -24,6 +26,7 @@
 #include "meta/bloom.h"
 #include "meta/sort_order.h"
 #include "page/page_reader.h"
+#include "parquetry_geo.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -146,6 +149,101 @@ static void check_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, co
     bool exact = PQT_HAS_FIELD(s, statistics, is_max_value_exact) && s->is_max_value_exact;
     if (c == -1 || (exact && c == 1))
       problem(v, g, leaf->dotted_path, "statistics max_value is %s the largest value", c == -1 ? "below" : "not");
+  }
+}
+
+/* ---- GeospatialStatistics ---- */
+
+/* Does the file's X range [f0, f1] (f0 > f1 wraps) hold [v0, v1] (may wrap), within tol? */
+static bool geo_x_holds(double f0, double f1, double v0, double v1, double tol) {
+  if (f0 <= f1) {
+    if (f0 <= -180.0 + tol && f1 >= 180.0 - tol && v0 >= f0 - tol && v1 <= f1 + tol) return true; /* whole circle */
+    return v0 <= v1 && v0 >= f0 - tol && v1 <= f1 + tol;
+  }
+  if (v0 <= v1) return v0 >= f0 - tol || v1 <= f1 + tol;
+  return v0 >= f0 - tol && v1 <= f1 + tol;
+}
+
+/*
+ * The chunk's GeospatialStatistics against its values: the type list must
+ * equal the sorted unique codes of the values; every value's box (its
+ * vertices, and for GEOGRAPHY its edges' bulge and the poles its rings
+ * enclose, see src/geo/bbox.c) must lie in the file's box, Z and M too;
+ * a box over values that have no X and Y is a problem. A box larger than
+ * needed is not (writers pad: S2 pads outwards), nor a missing box.
+ * Tolerance: exact for GEOMETRY, 1e-9 degrees for spherical GEOGRAPHY
+ * (other writers compute through unit vectors), 0.25 degrees for the
+ * ellipsoidal edge algorithms (their edges are not great circles).
+ */
+static void check_geo_statistics(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_column_metadata *cm,
+                                 const pqt_column_data *cd) {
+  int l = pqt_union_which(leaf->logical.isset);
+  if (leaf->physical_type != PQT_BYTE_ARRAY || (l != PQT_LT_GEOMETRY && l != PQT_LT_GEOGRAPHY)) return;
+  if (!PQT_HAS_FIELD(cm, column_metadata, geospatial_statistics)) return;
+  const pqt_geospatial_statistics *gs = &cm->geospatial_statistics;
+  pqt_geo_edges edges = PQT_GEO_EDGES_PLANAR;
+  double tol = 0;
+  if (l == PQT_LT_GEOGRAPHY) {
+    bool ell = PQT_HAS_FIELD(&leaf->logical.geography, geography_type, algorithm) &&
+               leaf->logical.geography.algorithm != PQT_EDGE_SPHERICAL;
+    edges = PQT_GEO_EDGES_GEOGRAPHY;
+    tol = ell ? 0.25 : 1e-9;
+  }
+  pqt_geo_bbox all;
+  pqt_geo_bbox_init(&all, edges);
+  const pqt_bounding_box *f = &gs->bbox;
+  bool has_box = PQT_HAS_FIELD(gs, geospatial_statistics, bbox);
+  bool fz = has_box && PQT_HAS_FIELD(f, bounding_box, zmin) && PQT_HAS_FIELD(f, bounding_box, zmax);
+  bool fm = has_box && PQT_HAS_FIELD(f, bounding_box, mmin) && PQT_HAS_FIELD(f, bounding_box, mmax);
+  int64_t outside = 0, first = -1, bad = 0;
+  const int32_t *o = (const int32_t *)(const void *)cd->offsets.data;
+  for (int64_t i = 0; i < cd->n_values; i++) {
+    pqt_geo_bbox b;
+    pqt_geo_bbox_init(&b, edges);
+    pqt_error e;
+    const uint8_t *p = cd->values.data + o[i];
+    size_t n = (size_t)(o[i + 1] - o[i]);
+    if (pqt_geo_bbox_add_wkb(&b, p, n, &e) != PQT_OK) {
+      if (bad++ == 0) problem(v, g, leaf->dotted_path, "value %lld is not valid WKB: %s", (long long)i, e.message);
+      continue;
+    }
+    pqt_geo_bbox_merge(&all, &b, NULL);
+    pqt_geo_bbox_result(&b);
+    if (!has_box) continue;
+    bool in = true;
+    if (b.has_xy)
+      in = b.ymin >= f->ymin - tol && b.ymax <= f->ymax + tol && geo_x_holds(f->xmin, f->xmax, b.xmin, b.xmax, tol);
+    if (b.has_xy && b.has_z) in = in && fz && b.zmin >= f->zmin && b.zmax <= f->zmax;
+    if (b.has_xy && b.has_m) in = in && fm && b.mmin >= f->mmin && b.mmax <= f->mmax;
+    if (!in && outside++ == 0) first = i;
+  }
+  pqt_geo_bbox_result(&all);
+  if (outside) {
+    pqt_geo_bbox b;
+    pqt_geo_bbox_init(&b, edges);
+    pqt_geo_bbox_add_wkb(&b, cd->values.data + o[first], (size_t)(o[first + 1] - o[first]), NULL);
+    pqt_geo_bbox_result(&b);
+    problem(v, g, leaf->dotted_path,
+            "geospatial box x [%.17g, %.17g] y [%.17g, %.17g]%s%s does not hold %lld value(s), the first (value %lld) "
+            "has x [%.17g, %.17g] y [%.17g, %.17g]%s%s",
+            f->xmin, f->xmax, f->ymin, f->ymax, fz ? " with z" : "", fm ? " with m" : "", (long long)outside,
+            (long long)first, b.xmin, b.xmax, b.ymin, b.ymax, b.has_z ? " with z" : "", b.has_m ? " with m" : "");
+  }
+  if (has_box && !all.has_xy && !bad)
+    problem(v, g, leaf->dotted_path, "geospatial box given, but no value has X and Y coordinates");
+  if (PQT_HAS_FIELD(gs, geospatial_statistics, geospatial_types) && !bad) {
+    bool same = gs->geospatial_types.n == all.n_types;
+    for (int32_t k = 0; same && k < all.n_types; k++) same = (uint32_t)gs->geospatial_types.items[k] == all.types[k];
+    if (!same) {
+      char want[PQT_GEO_MAX_TYPES * 6 + 2], have[PQT_GEO_MAX_TYPES * 12 + 2];
+      size_t a = 0, h = 0;
+      want[0] = have[0] = 0;
+      for (int32_t k = 0; k < all.n_types; k++)
+        a += (size_t)snprintf(want + a, sizeof want - a, "%s%u", k ? "," : "", all.types[k]);
+      for (int32_t k = 0; k < gs->geospatial_types.n && h < sizeof have - 14; k++)
+        h += (size_t)snprintf(have + h, sizeof have - h, "%s%d", k ? "," : "", (int)gs->geospatial_types.items[k]);
+      problem(v, g, leaf->dotted_path, "geospatial types [%s], the values have [%s]", have, want);
+    }
   }
 }
 
@@ -577,6 +675,7 @@ static pqt_status check_chunk(vctx *v, int32_t g, int32_t c, page_nulls *nulls, 
       problem(v, g, leaf->dotted_path, "metadata says %lld values, the pages hold %lld", (long long)ch.cm->num_values,
               (long long)cd.n_levels);
     check_statistics(v, g, leaf, ch.cm, &cd);
+    check_geo_statistics(v, g, leaf, ch.cm, &cd);
     check_column_index(v, g, c, leaf, &ch, &cd, pe, n_ends);
     check_page_nulls(v, g, leaf, pe, n_ends, nulls, n_nulls);
     check_bloom(v, g, leaf, &ch, &cd);

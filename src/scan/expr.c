@@ -511,6 +511,7 @@ static pqt_status put_expr(pqt_buf *b, const pqt_expr *e, int depth, pqt_error *
   switch (e->kind) {
     case PQT_EK_COLUMN: return put_column(b, e->bytes, e->len, err);
     case PQT_EK_LITERAL: return put_literal(b, e, err);
+    case PQT_EK_GEO: return pqt_geo_expr_put(b, e, err);
     default: break;
   }
   PQT_RETURN_NOT_OK(pqt_buf_append(b, "(", 1, err));

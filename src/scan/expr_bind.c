@@ -558,6 +558,22 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
       }
       break;
     case PQT_EK_COLUMN: st = where_err(B, e, "a column alone is not a predicate ('%s')%s%s", e->bytes, "", ""); break;
+    case PQT_EK_GEO: {
+      pqt_bound *b = new_bound(B, PQT_B_GEO);
+      if (!b) return pqt_nomem(B->err);
+      st = bind_column(B, e->args[0], true, b);
+      bool never = false;
+      if (st == PQT_OK) st = pqt_geo_bind(e, b, &B->f->arena, &never, B->err);
+      if (st == PQT_OK && never) { /* an empty geometry intersects nothing: false, or under NOT "IS NOT NULL" */
+        b->kind = neg ? PQT_B_ISNULL : PQT_B_CONST;
+        b->negate = neg;
+        b->cval = false;
+        *out = b;
+        break;
+      }
+      if (st == PQT_OK) st = wrap_not(B, b, neg, out);
+      break;
+    }
   }
   B->depth--;
   return st;

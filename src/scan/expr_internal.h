@@ -20,7 +20,8 @@ typedef enum pqt_expr_kind {
   PQT_EK_LIKE,    /* args[0] LIKE bytes */
   PQT_EK_AND,
   PQT_EK_OR,
-  PQT_EK_NOT
+  PQT_EK_NOT,
+  PQT_EK_GEO /* ST_Intersects(args[0], geometry): bytes/len the WKB, or (op 1) the box gbox (scan/expr_geo.c) */
 } pqt_expr_kind;
 
 typedef enum pqt_lit_kind {
@@ -51,7 +52,12 @@ struct pqt_expr {
   bool utc;
   pqt_expr **args;
   int32_t n_args;
+  double gbox[4]; /* PQT_EK_GEO with op 1: xmin, ymin, xmax, ymax */
 };
+
+/* ---- spatial predicates (scan/expr_geo.c) ---- */
+/* The text of a PQT_EK_GEO node: "ST_Intersects(col, 'WKT')" or "ST_Intersects(col, BOX(a, b, c, d))". */
+pqt_status pqt_geo_expr_put(pqt_buf *b, const pqt_expr *e, pqt_error *err);
 
 pqt_expr *pqt_expr_new_node(pqt_expr_kind kind, int32_t n_args);
 pqt_expr *pqt_expr_new_bytes(pqt_expr_kind kind, const void *data, size_t len);

@@ -6,8 +6,10 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <strings.h>
 
+#include "parquetry_geo.h"
 #include "scan/expr_internal.h"
 
 #define MAX_DEPTH 200
@@ -348,6 +350,82 @@ static pqt_status negate(parser *p, bool neg, int32_t at, pqt_expr **e) {
   return wrap(p, PQT_EK_NOT, &inner, 1, at, e);
 }
 
+/* [-]number as a double (the token's text through strtod: the value as written). */
+static pqt_status parse_box_number(parser *p, double *out) {
+  bool neg = false;
+  if (p->t.kind == T_MINUS) {
+    neg = true;
+    next(p);
+  }
+  if (p->t.kind != T_NUMBER || p->t.len > 64) return fail(p, "expected a number in BOX(xmin, ymin, xmax, ymax)");
+  char buf[72];
+  memcpy(buf, p->s + p->t.start, p->t.len);
+  buf[p->t.len] = 0;
+  char *end;
+  double d = strtod(buf, &end);
+  if (*end || !isfinite(d)) return fail(p, "expected a finite number in BOX(xmin, ymin, xmax, ymax)");
+  *out = neg ? -d : d;
+  next(p);
+  return PQT_OK;
+}
+
+/* ST_Intersects '(' column ',' ('WKT' | BOX '(' n ',' n ',' n ',' n ')') ')'; the current token is '('. */
+static pqt_status parse_st_intersects(parser *p, int32_t at, pqt_expr **out) {
+  next(p);
+  pqt_expr *col = NULL, *e = NULL;
+  PQT_RETURN_NOT_OK(parse_column(p, &col));
+  pqt_status st = PQT_OK;
+  if (p->t.kind != T_COMMA) st = fail(p, "expected ',' after the column of ST_Intersects");
+  else next(p);
+  if (st == PQT_OK && p->t.kind == T_STRING) {
+    int32_t wat = posof(p);
+    st = unquote(p);
+    pqt_wkb_buffer wkb = {0};
+    if (st == PQT_OK) {
+      pqt_error e2;
+      if (pqt_wkt_to_wkb(p->scratch.data ? (const char *)p->scratch.data : "", p->scratch.len, NULL, &wkb, &e2) !=
+          PQT_OK)
+        st = pqt_error_set(p->err, PQT_EINVAL, "position %d: ST_Intersects: the WKT: %s", (int)wat, e2.message);
+    }
+    if (st == PQT_OK) {
+      e = pqt_expr_st_intersects(col, wkb.data, wkb.len);
+      col = NULL;
+      if (!e) st = nomem(p);
+    }
+    pqt_wkb_buffer_free(&wkb);
+    if (st == PQT_OK) next(p);
+  } else if (st == PQT_OK && is_kw(p, "box")) {
+    next(p);
+    double v[4] = {0, 0, 0, 0};
+    if (p->t.kind != T_LPAREN) st = fail(p, "expected '(' after BOX");
+    else next(p);
+    for (int i = 0; i < 4 && st == PQT_OK; i++) {
+      if (i && p->t.kind != T_COMMA) st = fail(p, "expected ',' in BOX(xmin, ymin, xmax, ymax)");
+      else if (i) next(p);
+      if (st == PQT_OK) st = parse_box_number(p, &v[i]);
+    }
+    if (st == PQT_OK && p->t.kind != T_RPAREN) st = fail(p, "expected ')' after BOX(xmin, ymin, xmax, ymax");
+    if (st == PQT_OK) {
+      next(p);
+      e = pqt_expr_bbox_intersects(col, v[0], v[1], v[2], v[3]);
+      col = NULL;
+      if (!e) st = nomem(p);
+    }
+  } else if (st == PQT_OK) {
+    st = fail(p, "expected a quoted WKT geometry or BOX(xmin, ymin, xmax, ymax)");
+  }
+  if (st == PQT_OK && p->t.kind != T_RPAREN) st = fail(p, "expected ')' to close ST_Intersects");
+  if (st != PQT_OK) {
+    pqt_expr_free(col);
+    pqt_expr_free(e);
+    return st;
+  }
+  next(p);
+  e->pos = at;
+  *out = e;
+  return PQT_OK;
+}
+
 static pqt_status parse_predicate(parser *p, pqt_expr **out) {
   int32_t at = posof(p);
   if (starts_literal(p)) {
@@ -370,6 +448,13 @@ static pqt_status parse_predicate(parser *p, pqt_expr **out) {
     PQT_RETURN_NOT_OK(wrap(p, PQT_EK_CMP, args, 2, at, out));
     (*out)->op = flip[op];
     return PQT_OK;
+  }
+  if (is_kw(p, "st_intersects")) { /* a function call when '(' follows, else a column of that name */
+    parser save = *p;
+    next(p);
+    if (p->t.kind == T_LPAREN) return parse_st_intersects(p, at, out);
+    p->pos = save.pos;
+    p->t = save.t;
   }
   pqt_expr *col = NULL;
   PQT_RETURN_NOT_OK(parse_column(p, &col));

@@ -339,6 +339,7 @@ static pqt_status eval_node(eval_ctx *c, const pqt_bound *b, uint8_t *t, uint8_t
           (b->kind != PQT_B_ISNULL && (!a->values || ((b->vx == PQT_VX_BA || b->vx == PQT_VX_DEC_BA) && !a->offsets))))
         return pqt_error_set(c->err, PQT_EINVAL, "filter: column %s is not in the batch",
                              b->node->dotted_path ? b->node->dotted_path : b->node->name);
+      if (b->kind == PQT_B_GEO) return pqt_geo_eval(b, a, n, t, f, c->err);
       return eval_leafpred(b, a, n, t, f);
     }
   }

@@ -18,7 +18,8 @@ typedef enum pqt_bkind {
   PQT_B_LIKE,      /* leaf LIKE pat */
   PQT_B_AND,
   PQT_B_OR,
-  PQT_B_NOT
+  PQT_B_NOT,
+  PQT_B_GEO /* the leaf's envelope intersects the box lits[0..3].d (xmin, ymin, xmax, ymax); op: pqt_geo_edges */
 } pqt_bkind;
 
 /* Comparison ops: pqt_cmp_op, plus two that ignore the value (a literal
@@ -112,6 +113,17 @@ bool pqt_like_match(const uint8_t *pat, size_t pn, const uint8_t *s, size_t sn);
  * (dictionary) when no row of group g can satisfy the predicate; 0 keeps it.
  * Reads a dictionary page only when the statistics keep the group. */
 pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *skip, pqt_error *err);
+
+/* ---- spatial predicates (scan/expr_geo.c, scan/prune_geo.c) ---- */
+/* Bind PQT_EK_GEO node e to b (whose node and leaf are bound): the column must
+ * be GEOMETRY or GEOGRAPHY; fills the query box. *never: the query geometry
+ * is empty (no row can intersect it). */
+pqt_status pqt_geo_bind(const pqt_expr *e, pqt_bound *b, pqt_arena *arena, bool *never, pqt_error *err);
+/* t[i] = row i's own envelope intersects the box, f[i] = it does not (valid
+ * rows), both 0 for nulls; an invalid WKB is an error naming the row. */
+pqt_status pqt_geo_eval(const pqt_bound *b, const pqt_array *a, int64_t n, uint8_t *t, uint8_t *f, pqt_error *err);
+/* Row group g's GeospatialStatistics box does not intersect the query box. */
+bool pqt_geo_prune_skip(const pqt_reader *r, int32_t g, const pqt_bound *b);
 
 /* ---- the scan state (scan/scan.c) ---- */
 typedef struct pqt_count_io {

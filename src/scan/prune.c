@@ -499,6 +499,7 @@ static bool skip_node(prune_ctx *c, const pqt_bound *b, int depth) {
     case PQT_B_AND: return skip_node(c, b->a, depth + 1) || skip_node(c, b->b, depth + 1);
     case PQT_B_OR: return skip_node(c, b->a, depth + 1) && skip_node(c, b->b, depth + 1);
     case PQT_B_NOT: return false;
+    case PQT_B_GEO: return pqt_geo_prune_skip(c->r, c->g, b);
     default:
       if (stats_skip_leaf(c->r, c->g, b)) return true;
       if (c->use_dict && dict_skip_leaf(c, b)) return true;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "arrow/geoarrow.h"
 #include "arrow/export.h"
 #include "file/options.h"
 #include "scan/filter.h"
@@ -48,6 +49,10 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
   memset(out, 0, sizeof *out); /* a failure leaves a released schema */
   pqt_error_init(&p->err);
   pqt_status st = pqt_export_schema(p->r->schema, p->selected, out, &p->err);
+  if (st == PQT_OK && p->r->opts.arrow_extensions) { /* GEOMETRY/GEOGRAPHY as geoarrow.wkb */
+    st = pqt_geoarrow_annotate(p->r->schema, p->selected, &p->r->md.key_value_metadata, out, &p->err);
+    if (st != PQT_OK) out->release(out);
+  }
   return st == PQT_OK ? 0 : status_to_errno(st);
 }
 

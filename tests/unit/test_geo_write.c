@@ -394,9 +394,10 @@ static int box_inside(const pqt_bounding_box *f, const pqt_bounding_box *b) {
 }
 
 /* mode 0: GEOMETRY, exactly equal; 1: GEOGRAPHY points, within 1e-9;
- * 2: GEOGRAPHY lines/polygons: the original's boxes include the edges'
- * bulge (S2), which the geo module does not compute (it bounds vertices
- * only, see src/geo/bbox.c), so types equal and our box inside theirs;
+ * 2: GEOGRAPHY lines/polygons: both include the edges' bulge (S2 there,
+ * src/geo/bbox.c here); the boxes are equal within 1e-9 except where S2
+ * takes a polygon's interior differently (then ours is inside theirs), so
+ * types equal, our box inside theirs and all but one chunk per file equal;
  * 3: the original has no statistics (crs-geography.parquet): ours are
  * written and cover the values. */
 static void check_rewrite(const char *dir, const char *name, int mode) {
@@ -456,7 +457,7 @@ static void check_rewrite(const char *dir, const char *name, int mode) {
   if (mode < 2) CHECK_EQ_INT(equal, geo_chunks);
   if (mode == 2) {
     CHECK_EQ_INT(inside, with);
-    CHECK(with == geo_chunks && equal > 0);
+    CHECK(with == geo_chunks && equal >= geo_chunks - 1);
   }
   pqt_reader_close(r2);
   pqt_reader_close(r);
