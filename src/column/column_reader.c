@@ -251,6 +251,9 @@ struct pqt_column_cursor {
   pqt_delta_byte_array_decoder dba;
   pqt_alp_page alp;
   pqt_buf tmp_off, tmp_data; /* FIXED_LEN_BYTE_ARRAY through the byte-array delta decoders */
+  int64_t pages_started;     /* data pages started (pqt_column_cursor_pages) */
+  pqt_column_data skip_cd;   /* _skip: values decoded only to be passed over */
+  bool skip_cd_init;
 };
 
 /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY values (fixed_width > 0: FLBA). */
@@ -540,6 +543,7 @@ static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_
   c->loaded += (int64_t)n;
   c->loaded_rows += page_rows;
   c->have_page = true;
+  c->pages_started++;
   c->pn = (int64_t)n;
   c->ppos = 0;
   c->pvals = (int64_t)n_nonnull;
@@ -858,6 +862,7 @@ void pqt_column_cursor_close(pqt_column_cursor *c) {
   pqt_buf_free(&c->prep);
   pqt_buf_free(&c->tmp_off);
   pqt_buf_free(&c->tmp_data);
+  if (c->skip_cd_init) pqt_column_data_free(&c->skip_cd);
   if (c->repeated_def) pqt_mem_free(c->alloc, c->repeated_def, sizeof(int16_t) * (size_t)c->desc.max_rep);
   pqt_mem_free(c->alloc, c, sizeof *c);
 }
@@ -919,6 +924,127 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
   }
   *out = c;
   return PQT_OK;
+}
+
+/* ---- selective reads ----------------------------------------------------- */
+
+int64_t pqt_column_cursor_pages(const pqt_column_cursor *c) { return c ? c->pages_started : 0; }
+
+pqt_status pqt_column_cursor_prime(pqt_column_cursor *c, bool *data_page, pqt_error *err) {
+  *data_page = false;
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (!c->have_page) PQT_RETURN_NOT_OK(cursor_failed(c, next_page(c, NULL, err), err));
+  *data_page = c->have_page;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_cursor_seek(pqt_column_cursor *c, const pqt_io *io, uint64_t offset, uint64_t len,
+                                  int32_t page_index, int32_t data_ordinal, int64_t first_row, pqt_error *err) {
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (first_row < 0 || data_ordinal < 0 || page_index < 0)
+    return pqt_error_set(err, PQT_EINVAL, "column cursor: bad seek");
+  c->have_page = false;
+  c->eof = false;
+  c->page_index = page_index;
+  c->data_pages = data_ordinal;
+  c->rows = first_row;
+  c->loaded_rows = first_row;
+  if (c->desc.max_rep == 0) c->loaded = first_row; /* a flat column: entries are rows */
+  c->cs.prev_def = -1;                            /* the page there must start a record */
+  pqt_delta_byte_array_state_reset(&c->cs.dba);
+  return cursor_failed(c, pqt_page_reader_seek(&c->pr, io, offset, len, page_index, data_ordinal, err), err);
+}
+
+/* Pass over entries [ppos, ppos + k) of the current page (`records` record
+ * starts) without handing them out. */
+static pqt_status skip_entries(pqt_column_cursor *c, int64_t k, int64_t records, pqt_error *err) {
+  const pqt_column_desc *desc = &c->desc;
+  int64_t m = k;
+  if (c->dm == DEF_LEVELS)
+    m = c->ppos + k == c->pn ? c->pvals - c->pvpos
+                             : pqt_levels_count_eq((const int16_t *)(const void *)c->pdef.data + c->ppos, k,
+                                                   desc->max_def);
+  PQT_CHECK_CORRUPT(m <= c->pvals - c->pvpos, err, "page levels count more values than it holds");
+  if (m > 0) {
+    size_t w = c->cs.width;
+    switch (c->vk) {
+      case VK_PLAIN_FIXED: {
+        size_t bytes;
+        PQT_CHECK_CORRUPT(pqt_mul_size((size_t)m, w, &bytes) && bytes <= c->vlen - c->vpos, err,
+                          "PLAIN: values run past the page");
+        c->vpos += bytes;
+        break;
+      }
+      case VK_PLAIN_BOOL:
+      case VK_BSS:
+      case VK_ALP: c->vpos += (size_t)m; break; /* start_values checked every value is present */
+      case VK_DICT:
+      case VK_RLE_BOOL: PQT_RETURN_NOT_OK(pqt_rle_skip(&c->rle, (size_t)m, err)); break;
+      default: {
+        /* decode into scratch, a bounded piece at a time */
+        if (!c->skip_cd_init) {
+          pqt_column_data_init(&c->skip_cd, c->alloc);
+          c->skip_cd_init = true;
+        }
+        int64_t left = m;
+        while (left > 0) {
+          int64_t piece = left > 4096 ? 4096 : left;
+          pqt_column_data *sc = &c->skip_cd;
+          sc->n_values = 0;
+          pqt_buf_clear(&sc->values);
+          pqt_buf_clear(&sc->offsets);
+          if (desc->physical_type == PQT_BYTE_ARRAY) {
+            PQT_RETURN_NOT_OK(pqt_buf_reserve(&sc->offsets, sizeof(int32_t), err));
+            ((int32_t *)(void *)sc->offsets.data)[0] = 0;
+            sc->offsets.len = sizeof(int32_t);
+          }
+          PQT_RETURN_NOT_OK(take_values(c, (size_t)piece, sc, err));
+          left -= piece;
+        }
+        break;
+      }
+    }
+  }
+  c->ppos += k;
+  c->pvpos += m;
+  c->rows += records;
+  c->last_was_loss = false;
+  if (c->ppos == c->pn) c->have_page = false;
+  return PQT_OK;
+}
+
+static pqt_status cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err) {
+  const bool nested = c->desc.max_rep > 0;
+  int64_t got = 0;
+  for (;;) {
+    if (!c->have_page) {
+      if (c->eof || (!nested && got == max_rows)) break;
+      PQT_RETURN_NOT_OK(next_page(c, NULL, err));
+      if (!c->have_page) break;
+    }
+    int64_t k, r;
+    if (!nested) {
+      k = c->pn - c->ppos;
+      if (k > max_rows - got) k = max_rows - got;
+      r = k;
+    } else {
+      const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
+      k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, &r);
+    }
+    if (k == 0 && c->ppos < c->pn) break;
+    PQT_RETURN_NOT_OK(skip_entries(c, k, r, err));
+    got += r;
+  }
+  *rows = got;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err) {
+  *rows = 0;
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (max_rows < 0) return pqt_error_set(err, PQT_EINVAL, "column cursor: negative row count");
+  if (c->skip) return pqt_error_set(err, PQT_EINVAL, "column cursor: no skipping while recovering");
+  return cursor_failed(c, cursor_skip(c, max_rows, rows, err), err);
 }
 
 pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,

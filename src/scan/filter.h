@@ -113,6 +113,12 @@ bool pqt_like_match(const uint8_t *pat, size_t pn, const uint8_t *s, size_t sn);
  * Reads a dictionary page only when the statistics keep the group. */
 pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *skip, pqt_error *err);
 
+/* Page pruning (scan/page_prune.c): can no row of page `page` (its
+ * ColumnIndex entry in ci) of leaf predicate b's column in group g satisfy
+ * b? The same trust rules as the chunk's statistics (scan/prune.c). */
+bool pqt_filter_page_excludes(const pqt_reader *r, int32_t g, const pqt_bound *b, const pqt_column_index *ci,
+                              int32_t page);
+
 /* ---- the scan state (scan/scan.c) ---- */
 typedef struct pqt_count_io {
   pqt_io inner;
@@ -129,6 +135,11 @@ typedef struct pqt_scan {
   pqt_io saved;
   pqt_count_io wrap;
   int io_depth;
+  /* selective reads (scan/ranged.c): the caller's row ranges, and the
+   * first row of each row group in the file */
+  const pqt_row_span *spans;
+  int32_t n_spans;
+  int64_t *group_first;
 } pqt_scan;
 
 pqt_status pqt_scan_init(pqt_scan *s, pqt_reader *r, const pqt_scan_options *opts, const uint8_t *user_sel,
