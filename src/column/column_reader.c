@@ -980,6 +980,19 @@ static pqt_status skip_entries(pqt_column_cursor *c, int64_t k, int64_t records,
       case VK_ALP: c->vpos += (size_t)m; break; /* start_values checked every value is present */
       case VK_DICT:
       case VK_RLE_BOOL: PQT_RETURN_NOT_OK(pqt_rle_skip(&c->rle, (size_t)m, err)); break;
+      case VK_PLAIN_BA: { /* step over each length and its bytes (nothing handed out: no UTF-8 check) */
+        size_t pos = c->vpos;
+        for (int64_t i = 0; i < m; i++) {
+          PQT_CHECK_CORRUPT(c->vlen - pos >= 4, err, "PLAIN BYTE_ARRAY: value %lld runs past the page",
+                            (long long)(c->pvpos + i));
+          uint32_t l = pqt_load_u32le(c->vin + pos);
+          PQT_CHECK_CORRUPT(l <= c->vlen - pos - 4, err, "PLAIN BYTE_ARRAY: value %lld of %u bytes runs past the page",
+                            (long long)(c->pvpos + i), l);
+          pos += 4 + (size_t)l;
+        }
+        c->vpos = pos;
+        break;
+      }
       default: {
         /* decode into scratch, a bounded piece at a time */
         if (!c->skip_cd_init) {

@@ -431,15 +431,17 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
   int64_t k = 0;
   if (st == PQT_OK) st = pqt_filter_eval(c->s->filter, &d1, c->sel, &k, err);
   if (st == PQT_OK && c->any_late && k > 0) {
-    /* the passing rows as ranges of the row group's rows */
+    /* runs of passing rows: many short ones, decode the batch and compact
+     * (stepping over each gap would cost more); few, read only them */
+    int64_t runs = 0;
+    for (int64_t j = 0; j < n; j++) runs += c->sel[j] && (j == 0 || !c->sel[j - 1]);
+    bool dense = runs > n / 16;
     pqt_rowset surv;
     pqt_rowset_init(&surv, a);
     int64_t j = 0;
-    for (int32_t q = 0; q < c->batch.n && st == PQT_OK; q++)
+    for (int32_t q = 0; q < c->batch.n && st == PQT_OK && !dense; q++)
       for (int64_t row = c->batch.r[q].a; row < c->batch.r[q].b && st == PQT_OK; row++, j++)
         if (c->sel[j]) st = pqt_rowset_add(&surv, row, row + 1, err);
-    /* many short runs: decode the batch and compact (stepping over each gap costs more) */
-    bool dense = surv.n > n / 16;
     /* a late column is read by pages when rows are left out anyway, or when few pass */
     bool all_rows = c->ranges.n == 1 && c->ranges.r[0].a == 0 && c->ranges.r[0].b == c->num_rows;
     bool by_pages = !all_rows || (!dense && k <= n / 2);
