@@ -149,6 +149,12 @@ pqt_status pqt_column_cursor_seek(pqt_column_cursor *c, const pqt_io *io, uint64
                                   int32_t page_index, int32_t data_ordinal, int64_t first_row, pqt_error *err);
 pqt_status pqt_column_cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err);
 int64_t pqt_column_cursor_pages(const pqt_column_cursor *c);
+/* A flat column (max_rep 0): of the next n rows, those with keep[i] != 0
+ * are appended to cd, the others stepped over (PLAIN values and dictionary
+ * indexes are read once, only the kept ones copied); *rows: the rows
+ * passed (fewer only where the pages end). */
+pqt_status pqt_column_cursor_read_sel(pqt_column_cursor *c, int64_t n, const uint8_t *keep, pqt_column_data *cd,
+                                      int64_t *rows, pqt_error *err);
 
 /* ---- recovery: rows kept, made null or left out ----------------------- */
 

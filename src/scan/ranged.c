@@ -215,6 +215,35 @@ static pqt_status rleaf_rows(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_t b,
   return PQT_OK;
 }
 
+/* Rows [a, b) of a flat leaf, of which those with keep[row - a] set are
+ * appended to cd. */
+static pqt_status rleaf_rows_sel(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_t b, const uint8_t *keep,
+                                 pqt_column_data *cd, pqt_error *err) {
+  if (a < rl->pos) return pqt_error_set(err, PQT_EINVAL, "selective read: row %lld asked after row %lld", (long long)a,
+                                        (long long)rl->pos);
+  const int64_t a0 = a;
+  while (a < b) {
+    if (rl->windowed && a >= rl->win_end) PQT_RETURN_NOT_OK(rleaf_seek(c, rl, a, b, err));
+    int64_t got = 0;
+    if (rl->pos < a) {
+      PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(rl->L, pqt_column_cursor_skip(rl->cur, a - rl->pos, &got, err), err));
+    } else {
+      int64_t end = b < rl->win_end ? b : rl->win_end;
+      PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(
+          rl->L, pqt_column_cursor_read_sel(rl->cur, end - a, keep + (a - a0), cd, &got, err), err));
+      a += got;
+    }
+    if (got == 0)
+      return pqt_leaf_cursor_error(
+          rl->L,
+          pqt_corrupt(err, "column chunk ends at row %lld; the row group has %lld", (long long)rl->pos,
+                      (long long)c->num_rows),
+          err);
+    rl->pos += got;
+  }
+  return PQT_OK;
+}
+
 /* Leaves of top-level fields that hold a leaf the predicate reads. */
 static void classify(pqt_sel_cursor *c) {
   const pqt_schema_node *root = c->r->schema->root;
@@ -445,9 +474,25 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
     /* a late column is read by pages when rows are left out anyway, or when few pass */
     bool all_rows = c->ranges.n == 1 && c->ranges.r[0].a == 0 && c->ranges.r[0].b == c->num_rows;
     bool by_pages = !all_rows || (!dense && k <= n / 2);
-    if (st == PQT_OK) st = read_leaves(c, c->late, dense ? &c->batch : &surv, by_pages, err);
-    if (st == PQT_OK) st = assemble(c, c->late, dense ? n : k, &d2, err);
-    if (st == PQT_OK && dense) st = pqt_batch_select(a, &d2, c->sel, k, err);
+    /* many runs over flat columns: each value read once, only the passing ones copied */
+    bool flat = true;
+    for (int32_t i = 0; i < c->nl && flat; i++) flat = !c->late[i] || c->r->schema->leaves[i]->max_rep == 0;
+    if (dense && flat) {
+      for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
+        if (!c->late[i]) continue;
+        if (!c->leaves[i].L) st = rleaf_open(c, i, by_pages, &c->leaves[i], err);
+        int64_t at = 0;
+        for (int32_t q = 0; q < c->batch.n && st == PQT_OK; q++) {
+          st = rleaf_rows_sel(c, &c->leaves[i], c->batch.r[q].a, c->batch.r[q].b, c->sel + at, &c->cols[i], err);
+          at += c->batch.r[q].b - c->batch.r[q].a;
+        }
+      }
+      if (st == PQT_OK) st = assemble(c, c->late, k, &d2, err);
+    } else {
+      if (st == PQT_OK) st = read_leaves(c, c->late, dense ? &c->batch : &surv, by_pages, err);
+      if (st == PQT_OK) st = assemble(c, c->late, dense ? n : k, &d2, err);
+      if (st == PQT_OK && dense) st = pqt_batch_select(a, &d2, c->sel, k, err);
+    }
     pqt_rowset_free(&surv);
   } else if (st == PQT_OK && k == 0) {
     /* no row passed: an empty batch (the late columns are not read) */

@@ -516,6 +516,18 @@ static void run_case(const dataset *ds, int n_preds) {
   CHECK_EQ_INT(full_stats.row_groups_read, full_stats.row_groups_total);
   CHECK_EQ_INT(full_stats.pages_read, full_stats.pages_total);
   CHECK(full_stats.bytes_read > 0 && full_stats.bytes_read <= buf.len);
+  /* the full read of the flat columns only (k i f s d g): their late reads
+   * select values inside pages (pqt_column_cursor_read_sel) */
+  static const char *const flat_cols[] = {"k", "i", "f", "s", "d", "g"};
+  lines full_flat = {0};
+  pqt_scan_options so_flat;
+  pqt_scan_options_init(&so_flat);
+  so_flat.columns = flat_cols;
+  so_flat.n_columns = 6;
+  CHECK_OK(pqt_reader_write_text(r, &so_flat, PQT_TEXT_JSONL, -1, collect, &full_flat, NULL));
+  size_t n_flat = 0;
+  size_t *flat_starts = split(full_flat.text ? full_flat.text : (char *)"", full_flat.len, &n_flat);
+  CHECK_EQ_INT(n_flat, ds->n);
   int n_groups = pqt_reader_num_row_groups(r);
   uint64_t dict_bytes = 0;
   for (int32_t g = 0; g < r->md.row_groups.n; g++)
@@ -590,6 +602,26 @@ static void run_case(const dataset *ds, int n_preds) {
               text, ds->sorted, ds->dict, ds->page_version, !ds->no_page_index, n_spans, (long long)n_want, got.len,
               want.len);
     CHECK_EQ_INT(stats.rows, n_want);
+    /* the flat columns: the same rows, values selected inside pages */
+    if (n_flat == (size_t)ds->n) {
+      lines want_flat = {0}, got_flat = {0};
+      for (int i = 0; i < ds->n; i++)
+        if (in_spans(spans, n_spans, i) && eval(p, &ds->rows[i]) == 1) {
+          collect(&want_flat, full_flat.text + flat_starts[i], strlen(full_flat.text + flat_starts[i]));
+          collect(&want_flat, "\n", 1);
+        }
+      so_flat.filter = e;
+      so_flat.row_ranges = so.row_ranges;
+      so_flat.n_row_ranges = so.n_row_ranges;
+      CHECK_OK(pqt_reader_write_text(r, &so_flat, PQT_TEXT_JSONL, -1, collect, &got_flat, NULL));
+      CHECK_MSG(got_flat.len == want_flat.len && (got_flat.len == 0 || memcmp(got_flat.text, want_flat.text, got_flat.len) == 0),
+                "%s: flat columns differ (%zu vs %zu bytes)", text, got_flat.len, want_flat.len);
+      so_flat.filter = NULL;
+      so_flat.row_ranges = NULL;
+      so_flat.n_row_ranges = 0;
+      free(want_flat.text);
+      free(got_flat.text);
+    }
     CHECK(stats.row_groups_read <= stats.row_groups_total && stats.row_groups_total == n_groups);
     CHECK(stats.pages_read <= stats.pages_total && stats.pages_total <= full_stats.pages_total);
     /* more than the full read only by dictionary pages read to prune and then read again with their
@@ -672,6 +704,8 @@ static void run_case(const dataset *ds, int n_preds) {
   }
   free(full_starts);
   free(full.text);
+  free(flat_starts);
+  free(full_flat.text);
   pqt_reader_close(r);
   CHECK_EQ_INT(fa.live, 0);
   CHECK_EQ_INT(fa.size_mismatches, 0);
