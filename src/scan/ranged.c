@@ -465,6 +465,12 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
     int64_t runs = 0;
     for (int64_t j = 0; j < n; j++) runs += c->sel[j] && (j == 0 || !c->sel[j - 1]);
     bool dense = runs > n / 16;
+    /* flat columns: reading every value once and copying the passing ones
+     * beats stepping run by run unless runs are rare enough that whole
+     * pages between them go unread */
+    bool flat = true;
+    for (int32_t i = 0; i < c->nl && flat; i++) flat = !c->late[i] || c->r->schema->leaves[i]->max_rep == 0;
+    if (flat && runs > n / 512) dense = true;
     pqt_rowset surv;
     pqt_rowset_init(&surv, a);
     int64_t j = 0;
@@ -475,8 +481,6 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
     bool all_rows = c->ranges.n == 1 && c->ranges.r[0].a == 0 && c->ranges.r[0].b == c->num_rows;
     bool by_pages = !all_rows || (!dense && k <= n / 2);
     /* many runs over flat columns: each value read once, only the passing ones copied */
-    bool flat = true;
-    for (int32_t i = 0; i < c->nl && flat; i++) flat = !c->late[i] || c->r->schema->leaves[i]->max_rep == 0;
     if (dense && flat) {
       for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
         if (!c->late[i]) continue;
