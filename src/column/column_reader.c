@@ -1235,12 +1235,14 @@ static pqt_status cursor_read_sel(pqt_column_cursor *c, int64_t n, const uint8_t
         }
       vkeep = vk;
       PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
-      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, (size_t)kept * 2, err));
-      int16_t *od = (int16_t *)(void *)(cd->def.data + cd->def.len);
-      int64_t j = 0;
-      for (int64_t i = 0; i < k; i++)
-        if (kp[i]) od[j++] = d[i];
-      cd->def.len += (size_t)kept * 2;
+      if (kept > 0) {
+        PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, (size_t)kept * 2, err));
+        int16_t *od = (int16_t *)(void *)(cd->def.data + cd->def.len);
+        int64_t j = 0;
+        for (int64_t i = 0; i < k; i++)
+          if (kp[i]) od[j++] = d[i];
+        cd->def.len += (size_t)kept * 2;
+      }
     } else {
       mk = kept;
     }
