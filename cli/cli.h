@@ -23,6 +23,9 @@
   "  --row-group-size ROWS|SIZE     rows per row group (default 1048576), or with a unit\n"         \
   "                                 (64MiB, 512KiB, 1GiB) compressed bytes (default 128MiB)\n"      \
   "  --page-version 1|2             data page version (default 1)\n"                                \
+  "  --page-size SIZE               target bytes per data page (default 1MiB; K, M units):\n"       \
+  "                                 smaller pages prune finer, larger ones compress better\n"     \
+  "  --page-rows N                  most rows per data page (default 20000)\n"                     \
   "  --bloom COL                    write a Bloom filter for COL\n"                                 \
   "  --no-write-crc                 write no page checksums\n"                                      \
   "  --no-dictionary, --no-statistics, --no-page-index"
@@ -132,6 +135,11 @@ int read_stream_fail(const char *path, int errno_code, const char *msg);
 /* At the end of a command that read: rc, or EXIT_ROWS_LOST (with "N of M
  * rows lost" on stderr) when rc is 0 and --skip-corrupt skipped anything. */
 int read_finish(const char *path, int rc);
+/* Rows by position for cat/head/count: "--rows A-B[,C-D...]" (rows [A, B),
+ * "A-" to the end) into spans (at most max, sorted and not overlapping);
+ * 0, or -1 when the text is not such a list. */
+#define ROW_SPANS_MAX 64
+int parse_row_spans(const char *text, pqt_row_span *spans, int32_t max, int32_t *n);
 /* ---- end of reading options ---- */
 
 #endif

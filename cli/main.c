@@ -185,7 +185,9 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   bool has_bbox = false;
   double bbox[4];
   char *columns = NULL;
-  int64_t limit = default_limit;
+  int64_t limit = default_limit, offset = 0;
+  pqt_row_span spans[ROW_SPANS_MAX];
+  int32_t n_spans = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) {
@@ -203,6 +205,13 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     } else if (strncmp(a, "--limit=", 8) == 0) {
       int rc = parse_count(cmd, a + 8, &limit);
       if (rc) return rc;
+    } else if (strcmp(a, "--offset") == 0 && i + 1 < argc) {
+      int rc = parse_count(cmd, argv[++i], &offset);
+      if (rc) return rc;
+    } else if (strcmp(a, "--rows") == 0 && i + 1 < argc) {
+      if (parse_row_spans(argv[++i], spans, ROW_SPANS_MAX, &n_spans) != 0)
+        return usage_error(cmd, "bad --rows '%s' (A-B: rows A to B-1; A-: from A on; ranges sorted, comma separated)",
+                           argv[i]);
     } else if (strcmp(a, "--format") == 0 && i + 1 < argc) format = argv[++i];
     else if (strncmp(a, "--format=", 9) == 0) format = a + 9;
     else if (strcmp(a, "--where") == 0 && i + 1 < argc) where = argv[++i];
@@ -226,6 +235,37 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   pqt_scan_stats st_counts;
   memset(&st_counts, 0, sizeof st_counts);
   so.stats = &st_counts;
+  /* --offset N: rows from position N on (within --rows when given) */
+  if (offset > 0 && n_spans == 0) spans[n_spans++] = (pqt_row_span){0, INT64_MAX};
+  if (offset > 0) {
+    int32_t k = 0;
+    for (int32_t j = 0; j < n_spans; j++) {
+      pqt_row_span sp = spans[j];
+      if (sp.first + sp.count <= offset) continue;
+      if (sp.first < offset) {
+        sp.count -= offset - sp.first;
+        sp.first = offset;
+      }
+      spans[k++] = sp;
+    }
+    n_spans = k;
+    if (n_spans == 0) spans[n_spans++] = (pqt_row_span){offset, 0}; /* nothing */
+  }
+  /* without a predicate, --limit N: the first N rows of the selection only */
+  if (!where && limit >= 0 && read_options()->on_error != PQT_SKIP_CORRUPT) {
+    if (n_spans == 0) spans[n_spans++] = (pqt_row_span){0, INT64_MAX};
+    int64_t left = limit;
+    int32_t k = 0;
+    for (int32_t j = 0; j < n_spans && left > 0; j++) {
+      if (spans[j].count > left) spans[j].count = left;
+      left -= spans[j].count;
+      spans[k++] = spans[j];
+    }
+    if (k == 0) spans[k++] = (pqt_row_span){0, 0};
+    n_spans = k;
+  }
+  so.row_ranges = n_spans ? spans : NULL;
+  so.n_row_ranges = n_spans;
   pqt_expr *filter = NULL;
   if (where) {
     pqt_error pe;
@@ -263,7 +303,7 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
     } else if (count) {
-      printf("%lld\n", (long long)n);
+      printf("%lld\n", (long long)(limit >= 0 && n > limit ? limit : n));
     }
     if (stats && qs == PQT_OK) {
       char line[256];
@@ -381,6 +421,11 @@ static const command commands[] = {
      "Print rows, one JSON object per line (or CSV).\n\n"
      "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
      "  -n, --limit N         at most N rows\n"
+     "  --rows A-B[,C-D]      only the rows at positions A to B-1 in the file (\"A-\": from A\n"
+     "                        on); read by pages through the offset index\n"
+     "  --offset N            only the rows from position N on (within --rows)\n"
+     "                        (--rows and --offset pick rows before --where, --limit\n"
+     "                        counts the rows printed)\n"
      "  --format jsonl|csv    output format (default jsonl)\n"
      "  --where EXPR          only rows where EXPR is true, e.g.\n"
      "                        \"d >= DATE '1995-01-01' AND flag = 'R'\", \"x IN (1,2)\",\n"
@@ -397,16 +442,22 @@ static const command commands[] = {
      "                        with --where both must hold"
      "  --stats               at the end, on stderr: rows=R row_groups=G/GT pages=P/PT\n"
      "                        bytes_read=B (what was read of the file)" READ_OPTIONS_HELP,
-     "parquetry cat [--columns a,b.c] [--limit N] [--format jsonl|csv] [--where EXPR] [--bbox X0,Y0,X1,Y1] [--stats] FILE", cmd_cat},
+     "parquetry cat [--columns a,b.c] [--limit N] [--rows A-B] [--offset N] [--format jsonl|csv] [--where EXPR] "
+     "[--bbox X0,Y0,X1,Y1] [--stats] FILE",
+     cmd_cat},
     {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
-     "parquetry head [-n N] [--columns a,b.c] [--format jsonl|csv] [--where EXPR] [--bbox X0,Y0,X1,Y1] [--stats] FILE", cmd_head},
+     "parquetry head [-n N] [--columns a,b.c] [--rows A-B] [--offset N] [--format jsonl|csv] [--where EXPR] "
+     "[--bbox X0,Y0,X1,Y1] [--stats] FILE",
+     cmd_head},
     {"count",
      "Print the number of rows (where EXPR is true). Without --where the footer answers\n"
      "and no page is read.\n\n"
      "  --where EXPR          as for cat\n"
      "  --bbox X0,Y0,X1,Y1    as for cat\n"
+     "  --rows A-B, --offset N, --limit N  as for cat (--limit: count at most N)\n"
      "  --stats               as for cat" READ_OPTIONS_HELP,
-     "parquetry count [--where EXPR] [--bbox X0,Y0,X1,Y1] [--stats] FILE", cmd_count},
+     "parquetry count [--where EXPR] [--bbox X0,Y0,X1,Y1] [--rows A-B] [--offset N] [--limit N] [--stats] FILE",
+     cmd_count},
     {"pages",
      "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
      "counts, level byte lengths, statistics and CRC status.\n\n"

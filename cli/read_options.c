@@ -326,3 +326,31 @@ int read_finish(const char *path, int rc) {
             (long long)g_read.rows_total);
   return EXIT_ROWS_LOST;
 }
+
+int parse_row_spans(const char *text, pqt_row_span *spans, int32_t max, int32_t *n) {
+  *n = 0;
+  const char *p = text;
+  int64_t prev_end = 0;
+  while (*p) {
+    char *end;
+    errno = 0;
+    if (*p < '0' || *p > '9') return -1;
+    long long a = strtoll(p, &end, 10);
+    if (errno || *end != '-') return -1;
+    p = end + 1;
+    long long b = -1; /* "A-": to the end */
+    if (*p >= '0' && *p <= '9') {
+      b = strtoll(p, &end, 10);
+      if (errno || b < a) return -1;
+      p = end;
+    }
+    if (*p == ',') p++;
+    else if (*p) return -1;
+    if (*n >= max || a < prev_end) return -1;
+    spans[*n].first = a;
+    spans[*n].count = b < 0 ? INT64_MAX - a : b - a;
+    prev_end = spans[*n].first + spans[*n].count;
+    (*n)++;
+  }
+  return *n > 0 ? 0 : -1;
+}

@@ -244,6 +244,26 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       if (parse_row_group_size(v, &w->o) != 0)
         return usage(cmd, "bad --row-group-size '%s' (ROWS, or a size such as 64MiB)", v);
       i++;
+    } else if (strcmp(a, "--page-size") == 0 && v) {
+      char *end;
+      errno = 0;
+      long long n = strtoll(v, &end, 10);
+      int shift = 0;
+      if (*end == 'k' || *end == 'K') shift = 10;
+      else if (*end == 'm' || *end == 'M') shift = 20;
+      if (shift) end++;
+      if (shift && (strcasecmp(end, "ib") == 0 || strcasecmp(end, "b") == 0)) end += strlen(end);
+      if (end == v || *end || errno || n <= 0 || n > (INT32_MAX >> shift))
+        return usage(cmd, "bad --page-size '%s' (bytes, or with K or M: 8K, 64KiB, 1M)", v);
+      w->o.defaults.page_size = (int64_t)n << shift;
+      i++;
+    } else if (strcmp(a, "--page-rows") == 0 && v) {
+      char *end;
+      errno = 0;
+      long long n = strtoll(v, &end, 10);
+      if (end == v || *end || errno || n <= 0 || n > INT32_MAX) return usage(cmd, "bad --page-rows '%s' (a positive number)", v);
+      w->o.defaults.page_row_limit = n;
+      i++;
     } else if (strcmp(a, "--page-version") == 0 && v) {
       if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) return usage(cmd, "bad --page-version '%s' (1 or 2)", v);
       w->o.defaults.page_version = atoi(v);

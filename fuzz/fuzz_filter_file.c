@@ -10,6 +10,9 @@
  *     ENOMEM, ECRYPTO) and a message, or PQT_EINVAL from binding the filter;
  *   - when both succeed, the text output and pqt_reader_count agree on the
  *     rows, and the stats never count more row groups read than selected;
+ *   - the same with row ranges (pqt_scan_options.row_ranges, derived from a
+ *     hash of the input, so seeds stay as they are): text output and count
+ *     agree, and give no more rows than without them;
  *   - every byte allocated is freed, with its size (fuzz_alloc.h).
  */
 #include <stdio.h>
@@ -80,6 +83,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ff_check(st2, &err, "count");
     if (st1 == PQT_OK && st2 == PQT_OK && count != lines)
       FF_FAIL("count %lld, text output %lld rows", (long long)count, (long long)lines);
+    /* row ranges: read by pages through the offset index (scan/ranged.c) */
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 1099511628211ULL;
+    pqt_row_span spans[2];
+    spans[0].first = (int64_t)((h >> 8) % 300);
+    spans[0].count = (int64_t)((h >> 20) % 500);
+    spans[1].first = spans[0].first + spans[0].count + (int64_t)((h >> 32) % 100);
+    spans[1].count = (h >> 40) & 1 ? INT64_MAX - spans[1].first : (int64_t)((h >> 44) % 300);
+    so.row_ranges = spans;
+    so.n_row_ranges = 1 + (int32_t)((h >> 4) & 1);
+    memset(&stats, 0, sizeof stats);
+    int64_t r_lines = 0, r_count = -1;
+    pqt_status st3 = pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, ff_count_lines, &r_lines, &err);
+    ff_check(st3, &err, "write_text with row ranges");
+    if (stats.row_groups_read > stats.row_groups_total)
+      FF_FAIL("row ranges: %lld/%lld row groups", (long long)stats.row_groups_read, (long long)stats.row_groups_total);
+    pqt_status st4 = pqt_reader_count(r, &so, &r_count, &err);
+    ff_check(st4, &err, "count with row ranges");
+    if (st3 == PQT_OK && st4 == PQT_OK && r_count != r_lines)
+      FF_FAIL("row ranges: count %lld, text output %lld rows", (long long)r_count, (long long)r_lines);
+    if (st1 == PQT_OK && st3 == PQT_OK && r_lines > lines)
+      FF_FAIL("row ranges gave %lld rows, the whole file %lld", (long long)r_lines, (long long)lines);
     pqt_reader_close(r);
   }
   pqt_expr_free(e);

@@ -519,7 +519,20 @@ typedef struct pqt_scan_options {
    * end of pqt_reader_write_text, after each batch of a stream (it must
    * then outlive the stream). */
   struct pqt_scan_stats *stats;
+  /* Rows to read by their position in the file (row 0: the first row of
+   * row group 0, whatever row_groups selects): sorted, not overlapping.
+   * NULL/0 = every row. Served from the offset index where the file has
+   * one: pages before, between and after the ranges are not read. The
+   * filter, when set, applies to these rows. Not with PQT_SKIP_CORRUPT. */
+  const struct pqt_row_span *row_ranges;
+  int32_t n_row_ranges;
 } pqt_scan_options;
+
+/* Rows [first, first + count) (a fixed value struct, used in arrays). */
+typedef struct pqt_row_span {
+  int64_t first;
+  int64_t count;
+} pqt_row_span;
 
 /* The default rows per batch. */
 #define PQT_DEFAULT_BATCH_ROWS 65536

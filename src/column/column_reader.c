@@ -251,6 +251,10 @@ struct pqt_column_cursor {
   pqt_delta_byte_array_decoder dba;
   pqt_alp_page alp;
   pqt_buf tmp_off, tmp_data; /* FIXED_LEN_BYTE_ARRAY through the byte-array delta decoders */
+  int64_t pages_started;     /* data pages started (pqt_column_cursor_pages) */
+  pqt_column_data skip_cd;   /* _skip: values decoded only to be passed over */
+  pqt_buf keep_scratch;      /* _read_sel: which values of a page piece are kept */
+  bool skip_cd_init;
 };
 
 /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY values (fixed_width > 0: FLBA). */
@@ -540,6 +544,7 @@ static pqt_status start_data_page(pqt_column_cursor *c, const pqt_page *pg, pqt_
   c->loaded += (int64_t)n;
   c->loaded_rows += page_rows;
   c->have_page = true;
+  c->pages_started++;
   c->pn = (int64_t)n;
   c->ppos = 0;
   c->pvals = (int64_t)n_nonnull;
@@ -858,6 +863,8 @@ void pqt_column_cursor_close(pqt_column_cursor *c) {
   pqt_buf_free(&c->prep);
   pqt_buf_free(&c->tmp_off);
   pqt_buf_free(&c->tmp_data);
+  if (c->skip_cd_init) pqt_column_data_free(&c->skip_cd);
+  pqt_buf_free(&c->keep_scratch);
   if (c->repeated_def) pqt_mem_free(c->alloc, c->repeated_def, sizeof(int16_t) * (size_t)c->desc.max_rep);
   pqt_mem_free(c->alloc, c, sizeof *c);
 }
@@ -893,6 +900,7 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
   pqt_buf_init(&c->prep, alloc);
   pqt_buf_init(&c->tmp_off, alloc);
   pqt_buf_init(&c->tmp_data, alloc);
+  pqt_buf_init(&c->keep_scratch, alloc);
   c->page_index = -1;
   c->skip = opts->skip_corrupt_pages && opts->expected_rows >= 0;
   pqt_buf_init(&c->lost, alloc);
@@ -919,6 +927,353 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
   }
   *out = c;
   return PQT_OK;
+}
+
+/* ---- selective reads ----------------------------------------------------- */
+
+int64_t pqt_column_cursor_pages(const pqt_column_cursor *c) { return c ? c->pages_started : 0; }
+
+pqt_status pqt_column_cursor_prime(pqt_column_cursor *c, bool *data_page, pqt_error *err) {
+  *data_page = false;
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (!c->have_page) PQT_RETURN_NOT_OK(cursor_failed(c, next_page(c, NULL, err), err));
+  *data_page = c->have_page;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_cursor_seek(pqt_column_cursor *c, const pqt_io *io, uint64_t offset, uint64_t len,
+                                  int32_t page_index, int32_t data_ordinal, int64_t first_row, pqt_error *err) {
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (first_row < 0 || data_ordinal < 0 || page_index < 0)
+    return pqt_error_set(err, PQT_EINVAL, "column cursor: bad seek");
+  c->have_page = false;
+  c->eof = false;
+  c->page_index = page_index;
+  c->data_pages = data_ordinal;
+  c->rows = first_row;
+  c->loaded_rows = first_row;
+  if (c->desc.max_rep == 0) c->loaded = first_row; /* a flat column: entries are rows */
+  c->cs.prev_def = -1;                            /* the page there must start a record */
+  pqt_delta_byte_array_state_reset(&c->cs.dba);
+  return cursor_failed(c, pqt_page_reader_seek(&c->pr, io, offset, len, page_index, data_ordinal, err), err);
+}
+
+/* Pass over entries [ppos, ppos + k) of the current page (`records` record
+ * starts) without handing them out. */
+static pqt_status skip_entries(pqt_column_cursor *c, int64_t k, int64_t records, pqt_error *err) {
+  const pqt_column_desc *desc = &c->desc;
+  int64_t m = k;
+  if (c->dm == DEF_LEVELS)
+    m = c->ppos + k == c->pn ? c->pvals - c->pvpos
+                             : pqt_levels_count_eq((const int16_t *)(const void *)c->pdef.data + c->ppos, k,
+                                                   desc->max_def);
+  PQT_CHECK_CORRUPT(m <= c->pvals - c->pvpos, err, "page levels count more values than it holds");
+  if (m > 0) {
+    size_t w = c->cs.width;
+    switch (c->vk) {
+      case VK_PLAIN_FIXED: {
+        size_t bytes;
+        PQT_CHECK_CORRUPT(pqt_mul_size((size_t)m, w, &bytes) && bytes <= c->vlen - c->vpos, err,
+                          "PLAIN: values run past the page");
+        c->vpos += bytes;
+        break;
+      }
+      case VK_PLAIN_BOOL:
+      case VK_BSS:
+      case VK_ALP: c->vpos += (size_t)m; break; /* start_values checked every value is present */
+      case VK_DICT:
+      case VK_RLE_BOOL: PQT_RETURN_NOT_OK(pqt_rle_skip(&c->rle, (size_t)m, err)); break;
+      case VK_PLAIN_BA: { /* step over each length and its bytes (nothing handed out: no UTF-8 check) */
+        size_t pos = c->vpos;
+        for (int64_t i = 0; i < m; i++) {
+          PQT_CHECK_CORRUPT(c->vlen - pos >= 4, err, "PLAIN BYTE_ARRAY: value %lld runs past the page",
+                            (long long)(c->pvpos + i));
+          uint32_t l = pqt_load_u32le(c->vin + pos);
+          PQT_CHECK_CORRUPT(l <= c->vlen - pos - 4, err, "PLAIN BYTE_ARRAY: value %lld of %u bytes runs past the page",
+                            (long long)(c->pvpos + i), l);
+          pos += 4 + (size_t)l;
+        }
+        c->vpos = pos;
+        break;
+      }
+      default: {
+        /* decode into scratch, a bounded piece at a time */
+        if (!c->skip_cd_init) {
+          pqt_column_data_init(&c->skip_cd, c->alloc);
+          c->skip_cd_init = true;
+        }
+        int64_t left = m;
+        while (left > 0) {
+          int64_t piece = left > 4096 ? 4096 : left;
+          pqt_column_data *sc = &c->skip_cd;
+          sc->n_values = 0;
+          pqt_buf_clear(&sc->values);
+          pqt_buf_clear(&sc->offsets);
+          if (desc->physical_type == PQT_BYTE_ARRAY) {
+            PQT_RETURN_NOT_OK(pqt_buf_reserve(&sc->offsets, sizeof(int32_t), err));
+            ((int32_t *)(void *)sc->offsets.data)[0] = 0;
+            sc->offsets.len = sizeof(int32_t);
+          }
+          PQT_RETURN_NOT_OK(take_values(c, (size_t)piece, sc, err));
+          left -= piece;
+        }
+        break;
+      }
+    }
+  }
+  c->ppos += k;
+  c->pvpos += m;
+  c->rows += records;
+  c->last_was_loss = false;
+  if (c->ppos == c->pn) c->have_page = false;
+  return PQT_OK;
+}
+
+static pqt_status cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err) {
+  const bool nested = c->desc.max_rep > 0;
+  int64_t got = 0;
+  for (;;) {
+    if (!c->have_page) {
+      if (c->eof || (!nested && got == max_rows)) break;
+      PQT_RETURN_NOT_OK(next_page(c, NULL, err));
+      if (!c->have_page) break;
+    }
+    int64_t k, r;
+    if (!nested) {
+      k = c->pn - c->ppos;
+      if (k > max_rows - got) k = max_rows - got;
+      r = k;
+    } else {
+      const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
+      k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, &r);
+    }
+    if (k == 0 && c->ppos < c->pn) break;
+    PQT_RETURN_NOT_OK(skip_entries(c, k, r, err));
+    got += r;
+  }
+  *rows = got;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err) {
+  *rows = 0;
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (max_rows < 0) return pqt_error_set(err, PQT_EINVAL, "column cursor: negative row count");
+  if (c->skip) return pqt_error_set(err, PQT_EINVAL, "column cursor: no skipping while recovering");
+  return cursor_failed(c, cursor_skip(c, max_rows, rows, err), err);
+}
+
+/* Append the values of the current page's next m values whose vkeep is
+ * set (mk of them) to cd, stepping over the rest. */
+static pqt_status take_values_sel(pqt_column_cursor *c, size_t m, const uint8_t *vkeep, size_t mk,
+                                  pqt_column_data *cd, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  int32_t t = c->desc.physical_type;
+  size_t w = cs->width;
+  if (m == 0) return PQT_OK;
+  if (mk == m) return take_values(c, m, cd, err);
+  if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
+  if (t != PQT_BYTE_ARRAY && t != PQT_BOOLEAN && c->vk == VK_PLAIN_FIXED) {
+    size_t bytes;
+    PQT_CHECK_CORRUPT(pqt_mul_size(m, w, &bytes) && bytes <= c->vlen - c->vpos, err, "PLAIN: values run past the page");
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (mk + 1) * w + 16, err));
+    uint8_t *out = cd->values.data + cd->values.len;
+    const uint8_t *in = c->vin + c->vpos;
+    size_t j = 0;
+    if (w == 4)
+      for (size_t i = 0; i < m; i++) {
+        memcpy(out + j * 4, in + i * 4, 4);
+        j += vkeep[i] != 0;
+      }
+    else if (w == 8)
+      for (size_t i = 0; i < m; i++) {
+        memcpy(out + j * 8, in + i * 8, 8);
+        j += vkeep[i] != 0;
+      }
+    else
+      for (size_t i = 0; i < m; i++)
+        if (vkeep[i]) memcpy(out + (j++) * w, in + i * w, w);
+    c->vpos += bytes;
+    cd->values.len += mk * w;
+    return PQT_OK;
+  }
+  if (t == PQT_BYTE_ARRAY && c->vk == VK_PLAIN_BA) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, mk * sizeof(int32_t), err));
+    int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
+    size_t pos = c->vpos, j = 0;
+    for (size_t i = 0; i < m; i++) {
+      PQT_CHECK_CORRUPT(c->vlen - pos >= 4, err, "PLAIN BYTE_ARRAY: value %zu runs past the page", i);
+      uint32_t l = pqt_load_u32le(c->vin + pos);
+      PQT_CHECK_CORRUPT(l <= c->vlen - pos - 4, err, "PLAIN BYTE_ARRAY: value %zu of %u bytes runs past the page", i, l);
+      if (vkeep[i]) {
+        PQT_CHECK_CORRUPT(cd->values.len + l <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
+        PQT_RETURN_NOT_OK(pqt_buf_append(&cd->values, c->vin + pos + 4, l, err));
+        off[++j] = (int32_t)cd->values.len;
+      }
+      pos += 4 + (size_t)l;
+    }
+    c->vpos = pos;
+    if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, off, (int64_t)mk, err));
+    cd->offsets.len = ((size_t)cd->n_values + mk + 1) * sizeof(int32_t);
+    return PQT_OK;
+  }
+  if (c->vk == VK_DICT) {
+    /* the indexes once, the kept ones gathered */
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, m * sizeof(uint32_t), err));
+    uint32_t *idx = (uint32_t *)(void *)cs->indices.data;
+    PQT_RETURN_NOT_OK(pqt_rle_get_u32(&c->rle, idx, m, err));
+    size_t j = 0;
+    for (size_t i = 0; i < m; i++) {
+      idx[j] = idx[i];
+      j += vkeep[i] != 0;
+    }
+    if (t == PQT_BYTE_ARRAY) {
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, mk * sizeof(int32_t), err));
+      PQT_RETURN_NOT_OK(gather_byte_array(cs, idx, mk, cd, err));
+      cd->offsets.len = ((size_t)cd->n_values + mk + 1) * sizeof(int32_t);
+      return PQT_OK;
+    }
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, mk * w + 16, err));
+    uint8_t *out = cd->values.data + cd->values.len;
+    const uint8_t *dict = cs->dict_values.data;
+    for (size_t i = 0; i < mk; i++) {
+      if (PQT_UNLIKELY(idx[i] >= (uint64_t)cs->dict_n))
+        return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %lld entries)", idx[i],
+                           (long long)cs->dict_n);
+      memcpy(out + i * w, dict + (size_t)idx[i] * w, w);
+    }
+    cd->values.len += mk * w;
+    return PQT_OK;
+  }
+  /* any other decoder: the m values into scratch, then the kept ones copied */
+  if (!c->skip_cd_init) {
+    pqt_column_data_init(&c->skip_cd, c->alloc);
+    c->skip_cd_init = true;
+  }
+  pqt_column_data *sc = &c->skip_cd;
+  sc->n_values = 0;
+  pqt_buf_clear(&sc->values);
+  pqt_buf_clear(&sc->offsets);
+  if (t == PQT_BYTE_ARRAY) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&sc->offsets, sizeof(int32_t), err));
+    ((int32_t *)(void *)sc->offsets.data)[0] = 0;
+    sc->offsets.len = sizeof(int32_t);
+  }
+  PQT_RETURN_NOT_OK(take_values(c, m, sc, err));
+  if (t == PQT_BYTE_ARRAY) {
+    const int32_t *so = (const int32_t *)(const void *)sc->offsets.data;
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, mk * sizeof(int32_t), err));
+    int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
+    size_t j = 0;
+    for (size_t i = 0; i < m; i++) {
+      if (!vkeep[i]) continue;
+      size_t l = (size_t)(so[i + 1] - so[i]);
+      PQT_CHECK_CORRUPT(cd->values.len + l <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
+      PQT_RETURN_NOT_OK(pqt_buf_append(&cd->values, sc->values.data + so[i], l, err));
+      off[++j] = (int32_t)cd->values.len;
+    }
+    cd->offsets.len = ((size_t)cd->n_values + mk + 1) * sizeof(int32_t);
+    return PQT_OK;
+  }
+  if (t == PQT_BOOLEAN) {
+    size_t nbits = (size_t)cd->n_values + mk, old = cd->values.len, need = (nbits + 7) / 8 + 8;
+    if (need > old) {
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, need - old, err));
+      memset(cd->values.data + old, 0, need - old);
+      cd->values.len = (nbits + 7) / 8;
+    }
+    size_t j = (size_t)cd->n_values;
+    for (size_t i = 0; i < m; i++)
+      if (vkeep[i]) {
+        if (sc->values.data[i / 8] >> (i % 8) & 1) cd->values.data[j / 8] |= (uint8_t)(1u << (j % 8));
+        j++;
+      }
+    return PQT_OK;
+  }
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, mk * w + 16, err));
+  uint8_t *out = cd->values.data + cd->values.len;
+  size_t j = 0;
+  for (size_t i = 0; i < m; i++)
+    if (vkeep[i]) memcpy(out + (j++) * w, sc->values.data + i * w, w);
+  cd->values.len += mk * w;
+  return PQT_OK;
+}
+
+static pqt_status cursor_read_sel(pqt_column_cursor *c, int64_t n, const uint8_t *keep, pqt_column_data *cd,
+                                  int64_t *rows, pqt_error *err) {
+  const pqt_column_desc *desc = &c->desc;
+  int64_t got = 0;
+  if (desc->physical_type == PQT_BYTE_ARRAY && cd->offsets.len == 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
+    ((int32_t *)(void *)cd->offsets.data)[0] = 0;
+    cd->offsets.len = sizeof(int32_t);
+  }
+  while (got < n) {
+    if (!c->have_page) {
+      if (c->eof) break;
+      PQT_RETURN_NOT_OK(next_page(c, cd, err));
+      if (!c->have_page) break;
+    }
+    int64_t k = c->pn - c->ppos;
+    if (k > n - got) k = n - got;
+    const uint8_t *kp = keep + got;
+    /* the entries kept, and which values are kept */
+    int64_t kept = 0, m = k, mk;
+    for (int64_t i = 0; i < k; i++) kept += kp[i] != 0;
+    const uint8_t *vkeep = kp;
+    if (c->dm == DEF_LEVELS) {
+      const int16_t *d = (const int16_t *)(const void *)c->pdef.data + c->ppos;
+      pqt_buf_clear(&c->keep_scratch);
+      PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->keep_scratch, (size_t)k + 1, err));
+      uint8_t *vk = c->keep_scratch.data;
+      m = 0;
+      mk = 0;
+      for (int64_t i = 0; i < k; i++)
+        if (d[i] == desc->max_def) {
+          vk[m++] = kp[i] != 0;
+          mk += kp[i] != 0;
+        }
+      vkeep = vk;
+      PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
+      if (kept > 0) {
+        PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->def, (size_t)kept * 2, err));
+        int16_t *od = (int16_t *)(void *)(cd->def.data + cd->def.len);
+        int64_t j = 0;
+        for (int64_t i = 0; i < k; i++)
+          if (kp[i]) od[j++] = d[i];
+        cd->def.len += (size_t)kept * 2;
+      }
+    } else {
+      mk = kept;
+    }
+    PQT_CHECK_CORRUPT(m <= c->pvals - c->pvpos, err, "page levels count more values than it holds");
+    PQT_RETURN_NOT_OK(take_values_sel(c, (size_t)m, vkeep, (size_t)mk, cd, err));
+    cd->n_levels += kept;
+    cd->n_values += mk;
+    cd->n_rows += kept;
+    c->ppos += k;
+    c->pvpos += m;
+    c->rows += k;
+    c->last_was_loss = false;
+    got += k;
+    if (c->ppos == c->pn) {
+      c->have_page = false;
+      cd->n_pages++;
+    }
+  }
+  if (desc->max_def > 0 && cd->def.len > 0)
+    PQT_RETURN_NOT_OK(fill_def_gap(cd, desc->max_def, (size_t)cd->n_levels, err));
+  *rows = got;
+  return PQT_OK;
+}
+
+pqt_status pqt_column_cursor_read_sel(pqt_column_cursor *c, int64_t n, const uint8_t *keep, pqt_column_data *cd,
+                                      int64_t *rows, pqt_error *err) {
+  *rows = 0;
+  if (c->failed) return pqt_error_set(err, PQT_EINVAL, "column cursor: an earlier read failed");
+  if (n < 0 || c->desc.max_rep > 0 || c->skip)
+    return pqt_error_set(err, PQT_EINVAL, "column cursor: selective read of a nested column or while recovering");
+  return cursor_failed(c, cursor_read_sel(c, n, keep, cd, rows, err), err);
 }
 
 pqt_status pqt_column_read_chunk(const pqt_io *io, uint64_t offset, uint64_t len, int32_t codec,

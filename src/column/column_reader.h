@@ -126,6 +126,36 @@ pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err);
 const pqt_lost_rows *pqt_column_cursor_lost(const pqt_column_cursor *c, int32_t *n);
 void pqt_column_cursor_close(pqt_column_cursor *c);
 
+/*
+ * Selective reads (scan/ranged.c): the cursor reads a window of the chunk
+ * at a time, the pages the offset index points at.
+ *
+ * _prime: read the pages of the current window up to its first data page
+ * (the window opened on the dictionary page: the dictionary is decoded and
+ * *data_page says whether a data page came after it).
+ * _seek: go on at the run of pages [offset, offset+len) whose first data
+ * page has ordinal data_ordinal (page_index counting every page) and starts
+ * record first_row; the dictionary read so far stays. A nested page found
+ * there must start a record (else ECORRUPT: the caller reads the chunk
+ * whole instead).
+ * _skip: pass over the next max_rows records (as _read would hand them
+ * out) without handing them out: PLAIN fixed-width, BYTE_STREAM_SPLIT, ALP
+ * and boolean values and dictionary indexes are stepped over, others are
+ * decoded into scratch.
+ * _pages: data pages started so far.
+ */
+pqt_status pqt_column_cursor_prime(pqt_column_cursor *c, bool *data_page, pqt_error *err);
+pqt_status pqt_column_cursor_seek(pqt_column_cursor *c, const pqt_io *io, uint64_t offset, uint64_t len,
+                                  int32_t page_index, int32_t data_ordinal, int64_t first_row, pqt_error *err);
+pqt_status pqt_column_cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err);
+int64_t pqt_column_cursor_pages(const pqt_column_cursor *c);
+/* A flat column (max_rep 0): of the next n rows, those with keep[i] != 0
+ * are appended to cd, the others stepped over (PLAIN values and dictionary
+ * indexes are read once, only the kept ones copied); *rows: the rows
+ * passed (fewer only where the pages end). */
+pqt_status pqt_column_cursor_read_sel(pqt_column_cursor *c, int64_t n, const uint8_t *keep, pqt_column_data *cd,
+                                      int64_t *rows, pqt_error *err);
+
 /* ---- recovery: rows kept, made null or left out ----------------------- */
 
 typedef struct pqt_row_range {

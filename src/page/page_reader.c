@@ -67,6 +67,37 @@ void pqt_page_reader_free(pqt_page_reader *pr) {
   pr->chunk = NULL;
 }
 
+pqt_status pqt_page_reader_seek(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
+                                int32_t page_index, int32_t data_page_ordinal, pqt_error *err) {
+  if (pr->chunk_copy) pqt_mem_free(pr->alloc, pr->chunk_copy, pr->chunk_len ? pr->chunk_len : 1);
+  pr->chunk_copy = NULL;
+  pr->chunk = NULL;
+  pr->chunk_len = 0;
+  pr->pos = 0;
+  if (offset > io->size || len > io->size - offset)
+    return pqt_corrupt(err, "pages [%llu, +%llu) lie outside the %llu-byte file", (unsigned long long)offset,
+                       (unsigned long long)len, (unsigned long long)io->size);
+  if (len > SIZE_MAX) return pqt_error_set(err, PQT_ELIMIT, "pages too large for this platform");
+  if (io->borrow_at) {
+    PQT_RETURN_NOT_OK(io->borrow_at(io->private_data, offset, (size_t)len, &pr->chunk, err));
+  } else {
+    pr->chunk_copy = pqt_mem_alloc(pr->alloc, len ? (size_t)len : 1);
+    if (!pr->chunk_copy) return pqt_nomem(err);
+    pqt_status st = io->read_at(io->private_data, offset, pr->chunk_copy, (size_t)len, err);
+    if (st != PQT_OK) {
+      pqt_mem_free(pr->alloc, pr->chunk_copy, len ? (size_t)len : 1);
+      pr->chunk_copy = NULL;
+      return st;
+    }
+    pr->chunk = pr->chunk_copy;
+  }
+  pr->chunk_offset = offset;
+  pr->chunk_len = (size_t)len;
+  pr->page_index = pr->current = page_index;
+  pr->data_page_ordinal = data_page_ordinal;
+  return PQT_OK;
+}
+
 /* Decompress src into the scratch buffer (exactly n bytes). */
 static pqt_status decompress_into_scratch(pqt_page_reader *pr, const uint8_t *src, size_t src_len, size_t n,
                                           size_t keep, pqt_error *err) {

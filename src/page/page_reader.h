@@ -94,4 +94,11 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
 
 void pqt_page_reader_free(pqt_page_reader *pr);
 
+/* Read pages from [offset, offset+len) of io from now on (a run of pages
+ * the offset index points at: only those bytes are requested from io).
+ * page_index and data_page_ordinal: the ordinals of the first page there
+ * (error messages; the AAD of an encrypted page). */
+pqt_status pqt_page_reader_seek(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
+                                int32_t page_index, int32_t data_page_ordinal, pqt_error *err);
+
 #endif

@@ -5,7 +5,7 @@
  * the rows where it is true counted.
  */
 #include "file/options.h"
-#include "scan/filter.h"
+#include "scan/ranged.h"
 
 PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts, int64_t *rows, pqt_error *err) {
   if (!r || !rows) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_count: bad arguments");
@@ -31,12 +31,32 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
     if (!scan.filter) {
       scan.stats.row_groups_total++;
       if (n < 0) st = pqt_corrupt(err, "row group %d: negative num_rows %lld", g, (long long)n);
-      else pqt_scan_rows(&scan, n);
+      else if (!scan.spans) pqt_scan_rows(&scan, n);
+      else /* the row ranges' rows in the group */
+        for (int32_t k = 0; k < scan.n_spans; k++) {
+          int64_t g0 = scan.group_first[g], x = scan.spans[k].first, y = x + scan.spans[k].count;
+          if (x < g0) x = g0;
+          if (y > g0 + n) y = g0 + n;
+          if (x < y) pqt_scan_rows(&scan, y - x);
+        }
       continue;
     }
     bool read, skipped;
     st = pqt_scan_group(&scan, g, &read, err);
     if (st != PQT_OK || !read) continue;
+    if (pqt_scan_selective(&scan)) {
+      pqt_sel_cursor *sc;
+      st = pqt_sel_cursor_open(&scan, g, &sc, err);
+      while (st == PQT_OK && !pqt_sel_cursor_done(sc)) {
+        pqt_row_group_data d;
+        st = pqt_sel_cursor_next(sc, PQT_DEFAULT_BATCH_ROWS, &d, err);
+        if (st == PQT_OK) pqt_scan_rows(&scan, d.num_rows);
+        pqt_row_group_data_free(r->data_alloc, &d);
+      }
+      if (sc) pqt_scan_group_done(&scan, g, pqt_sel_cursor_pages(sc));
+      pqt_sel_cursor_close(sc);
+      continue;
+    }
     pqt_rg_cursor *rg;
     st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
     if (st != PQT_OK || skipped) continue;

@@ -443,11 +443,24 @@ static pqt_status select_leaf(const pqt_allocator *alloc, const pqt_array *in, c
   }
   size_t w = pqt_physical_width(t, x->type_length);
   if (!in->values) return pqt_shared_alloc(alloc, (size_t)n_sel * w + 1, &o->values, err); /* no values: zeros */
-  PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n_sel * w + 1, &o->values, err));
+  PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)(n_sel + 1) * w + 1, &o->values, err)); /* + a slot: below */
   uint8_t *dst = o->values->data;
   const uint8_t *src = in->values->data;
   int64_t j = 0;
-  if (w == 4) {
+  /* 4 and 8 bytes: every value is stored at the next slot, which advances
+   * only past a kept one (no branch to mispredict; the slot after the last
+   * kept value is allocated for it) */
+  if (w == 4 && n_sel < in->length) {
+    for (int64_t i = 0; i < in->length; i++) {
+      memcpy(dst + (size_t)j * 4, src + (size_t)i * 4, 4);
+      j += sel[i] != 0;
+    }
+  } else if (w == 8 && n_sel < in->length) {
+    for (int64_t i = 0; i < in->length; i++) {
+      memcpy(dst + (size_t)j * 8, src + (size_t)i * 8, 8);
+      j += sel[i] != 0;
+    }
+  } else if (w == 4) {
     for (int64_t i = 0; i < in->length; i++)
       if (sel[i]) memcpy(dst + (size_t)(j++) * 4, src + (size_t)i * 4, 4);
   } else if (w == 8) {

@@ -124,6 +124,11 @@ pqt_status pqt_geo_bind(const pqt_expr *e, pqt_bound *b, pqt_arena *arena, bool 
 pqt_status pqt_geo_eval(const pqt_bound *b, const pqt_array *a, int64_t n, uint8_t *t, uint8_t *f, pqt_error *err);
 /* Row group g's GeospatialStatistics box does not intersect the query box. */
 bool pqt_geo_prune_skip(const pqt_reader *r, int32_t g, const pqt_bound *b);
+/* Page pruning (scan/page_prune.c): can no row of page `page` (its
+ * ColumnIndex entry in ci) of leaf predicate b's column in group g satisfy
+ * b? The same trust rules as the chunk's statistics (scan/prune.c). */
+bool pqt_filter_page_excludes(const pqt_reader *r, int32_t g, const pqt_bound *b, const pqt_column_index *ci,
+                              int32_t page);
 
 /* ---- the scan state (scan/scan.c) ---- */
 typedef struct pqt_count_io {
@@ -141,6 +146,11 @@ typedef struct pqt_scan {
   pqt_io saved;
   pqt_count_io wrap;
   int io_depth;
+  /* selective reads (scan/ranged.c): the caller's row ranges, and the
+   * first row of each row group in the file */
+  const pqt_row_span *spans;
+  int32_t n_spans;
+  int64_t *group_first;
 } pqt_scan;
 
 pqt_status pqt_scan_init(pqt_scan *s, pqt_reader *r, const pqt_scan_options *opts, const uint8_t *user_sel,

@@ -211,13 +211,13 @@ static bool range_excludes(const pqt_bound *b, const chunk_view *v, int op, cons
   }
 }
 
-static bool stats_skip_leaf(const pqt_reader *r, int32_t g, const pqt_bound *b) {
-  chunk_view v;
-  view_of(r, g, b, &v);
-  bool all_null = v.has_nulls_count && v.null_count == v.num_values;
+/* Can no row with values bounded by v satisfy leaf predicate b? all_null:
+ * every value is null; nonempty: there is one. */
+static bool view_skip(const pqt_bound *b, const chunk_view *v0, bool all_null, bool nonempty) {
+  const chunk_view v = *v0;
   if (b->kind == PQT_B_ISNULL) {
     if (!b->negate) return v.has_nulls_count && v.null_count == 0;
-    return b->node->is_leaf && all_null && v.num_values > 0;
+    return b->node->is_leaf && all_null && nonempty;
   }
   if (all_null) return true; /* a comparison on NULL is never true */
   if (b->kind == PQT_B_CMP && b->op == PQT_OP_NEVER) return true;
@@ -238,6 +238,49 @@ static bool stats_skip_leaf(const pqt_reader *r, int32_t g, const pqt_bound *b) 
     return pqt_dom_cmp_bytes(v.min, m, b->pat, k) > 0 && (m == k || memcmp(v.min, b->pat, m) != 0);
   }
   return false;
+}
+
+static bool stats_skip_leaf(const pqt_reader *r, int32_t g, const pqt_bound *b) {
+  chunk_view v;
+  view_of(r, g, b, &v);
+  bool all_null = v.has_nulls_count && v.null_count == v.num_values;
+  return view_skip(b, &v, all_null, v.num_values > 0);
+}
+
+bool pqt_filter_page_excludes(const pqt_reader *r, int32_t g, const pqt_bound *b, const pqt_column_index *ci,
+                              int32_t page) {
+  int32_t n = ci->null_pages.n;
+  if (page < 0 || page >= n || ci->min_values.n != n || ci->max_values.n != n) return false;
+  const pqt_column_chunk *cc = chunk_of(r, g, b->leaf);
+  if (!cc) return false;
+  const pqt_column_metadata *cm = &cc->meta_data;
+  const pqt_schema_node *ln = r->schema->leaves[b->leaf];
+  if (cm->type != ln->physical_type) return false;
+  chunk_view v;
+  memset(&v, 0, sizeof v);
+  bool null_page = ci->null_pages.items[page];
+  if (PQT_HAS_FIELD(ci, column_index, null_counts) && ci->null_counts.n == n && ci->null_counts.items[page] >= 0) {
+    v.has_nulls_count = true;
+    v.null_count = ci->null_counts.items[page];
+  }
+  /* the chunk's bounds are trusted (the same rules): the page's are in the same order */
+  chunk_view cv;
+  view_of(r, g, b, &cv);
+  if (cv.has_bounds && b->node->is_leaf && !null_page) {
+    const pqt_bytes *mn = &ci->min_values.items[page], *mx = &ci->max_values.items[page];
+    size_t w = vx_width(b);
+    bool ok = (mn->ptr || !mn->len) && (mx->ptr || !mx->len) && (!w || ((size_t)mn->len == w && (size_t)mx->len == w));
+    if (ok && b->dom == PQT_DOM_FLOAT) /* view_of kept the chunk: it holds no NaN (or total order) */
+      ok = !isnan(pqt_vx_float(b->vx, mn->ptr)) && !isnan(pqt_vx_float(b->vx, mx->ptr));
+    if (ok) {
+      v.has_bounds = true;
+      v.min = mn->ptr ? mn->ptr : (const uint8_t *)"";
+      v.max = mx->ptr ? mx->ptr : (const uint8_t *)"";
+      v.min_n = (size_t)mn->len;
+      v.max_n = (size_t)mx->len;
+    }
+  }
+  return view_skip(b, &v, null_page, true);
 }
 
 /* ---- dictionaries -------------------------------------------------------------- */

@@ -86,8 +86,8 @@ static void load_first_rows(pqt_reader *r, pqt_leaf_cursor *L) {
   pqt_arena_reset(&arena);
 }
 
-static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor *L,
-                                pqt_error *err) {
+static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, const uint64_t *window,
+                                pqt_leaf_cursor *L, pqt_error *err) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   const pqt_schema_node *ln = r->schema->leaves[leaf];
   PQT_RETURN_NOT_OK(pqt_chunk_open(r, g, leaf, &L->chunk, err));
@@ -121,8 +121,14 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
     o.page_first_row = L->first_rows;
     o.n_page_first_row = L->n_first_rows;
   }
-  return pqt_column_cursor_open(&L->cur, &r->io, L->chunk.start, L->chunk.len, cm->codec, &desc, r->codec_ctx, &o,
-                                r->data_alloc, err);
+  uint64_t start = L->chunk.start, len = L->chunk.len;
+  if (window) { /* selective reads: only these bytes now (pqt_column_cursor_seek for the rest) */
+    start = window[0];
+    len = window[1];
+    o.expected_rows = -1;
+    o.expected_values = -1;
+  }
+  return pqt_column_cursor_open(&L->cur, &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
 }
 
 /* An allocation refused at pqt_read_options.max_memory reads as ELIMIT. */
@@ -156,13 +162,39 @@ pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool 
   L->r = r;
   L->g = g;
   L->leaf = leaf;
-  pqt_status st = leaf_open_raw(r, g, leaf, skip_pages, L, err);
+  pqt_status st = leaf_open_raw(r, g, leaf, skip_pages, NULL, L, err);
   if (st != PQT_OK) {
     pqt_leaf_cursor_close(L);
     return leaf_error(r, g, leaf, st, err);
   }
   *out = L;
   return PQT_OK;
+}
+
+pqt_status pqt_leaf_cursor_open_window(pqt_reader *r, int32_t g, int32_t leaf, uint64_t offset, uint64_t len,
+                                       pqt_leaf_cursor **out, pqt_error *err) {
+  *out = NULL;
+  if (g < 0 || g >= r->md.row_groups.n || leaf < 0 || leaf >= r->schema->n_leaves)
+    return pqt_error_set(err, PQT_EINVAL, "no row group %d column %d", g, leaf);
+  pqt_leaf_cursor *L = pqt_mem_calloc(r->data_alloc, sizeof *L);
+  if (!L) return leaf_error(r, g, leaf, pqt_nomem(err), err);
+  L->r = r;
+  L->g = g;
+  L->leaf = leaf;
+  uint64_t w[2] = {offset, len};
+  pqt_status st = leaf_open_raw(r, g, leaf, false, w, L, err);
+  if (st != PQT_OK) {
+    pqt_leaf_cursor_close(L);
+    return leaf_error(r, g, leaf, st, err);
+  }
+  *out = L;
+  return PQT_OK;
+}
+
+pqt_column_cursor *pqt_leaf_cursor_column(pqt_leaf_cursor *L) { return L->cur; }
+const pqt_chunk *pqt_leaf_cursor_chunk(const pqt_leaf_cursor *L) { return &L->chunk; }
+pqt_status pqt_leaf_cursor_error(pqt_leaf_cursor *L, pqt_status st, pqt_error *err) {
+  return leaf_error(L->r, L->g, L->leaf, st, err);
 }
 
 pqt_status pqt_leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, pqt_leaf_cursor **out, pqt_error *err) {

@@ -80,6 +80,15 @@ void pqt_leaf_cursor_close(pqt_leaf_cursor *c);
 pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor **out,
                                    pqt_error *err);
 const pqt_lost_rows *pqt_leaf_cursor_lost(const pqt_leaf_cursor *c, int32_t *n);
+/* Selective reads (scan/ranged.c): the cursor starts on the bytes
+ * [offset, offset+len) of the file only (the chunk's dictionary page, or
+ * none), and is moved with pqt_column_cursor_seek; no row count checks. */
+pqt_status pqt_leaf_cursor_open_window(pqt_reader *r, int32_t g, int32_t leaf, uint64_t offset, uint64_t len,
+                                       pqt_leaf_cursor **out, pqt_error *err);
+pqt_column_cursor *pqt_leaf_cursor_column(pqt_leaf_cursor *c);
+const pqt_chunk *pqt_leaf_cursor_chunk(const pqt_leaf_cursor *c);
+/* st with err naming the cursor's row group and column. */
+pqt_status pqt_leaf_cursor_error(pqt_leaf_cursor *c, pqt_status st, pqt_error *err);
 
 /* Damage that PQT_SKIP_CORRUPT recovers from (a chunk or row group is
  * lost): ECORRUPT, EUNSUPPORTED, ECRYPTO. */

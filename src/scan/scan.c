@@ -46,6 +46,27 @@ pqt_status pqt_scan_init(pqt_scan *s, pqt_reader *r, const pqt_scan_options *opt
   s->read_sel = pqt_mem_calloc(r->data_alloc, (size_t)(nl ? nl : 1));
   if (!s->read_sel) return pqt_nomem(err);
   if (nl) memcpy(s->read_sel, user_sel, (size_t)nl);
+  int32_t ng = r->md.row_groups.n;
+  s->group_first = pqt_mem_calloc(r->data_alloc, sizeof(int64_t) * (size_t)(ng + 1));
+  if (!s->group_first) return pqt_nomem(err);
+  for (int32_t g = 0; g < ng; g++) {
+    int64_t n = r->md.row_groups.items[g].num_rows;
+    s->group_first[g + 1] = s->group_first[g] + (n > 0 && n < INT64_MAX / 2 - s->group_first[g] ? n : 0);
+  }
+  if (opts && opts->row_ranges && opts->n_row_ranges > 0) {
+    int64_t end = 0;
+    for (int32_t k = 0; k < opts->n_row_ranges; k++) {
+      const pqt_row_span *sp = &opts->row_ranges[k];
+      if (sp->first < end || sp->count < 0 || sp->first > INT64_MAX - sp->count)
+        return pqt_error_set(err, PQT_EINVAL, "row range %d [%lld, +%lld): ranges must be sorted and not overlap", k,
+                             (long long)sp->first, (long long)sp->count);
+      end = sp->first + sp->count;
+    }
+    if (r->opts.on_error == PQT_SKIP_CORRUPT)
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "row ranges cannot be read with PQT_SKIP_CORRUPT");
+    s->spans = opts->row_ranges;
+    s->n_spans = opts->n_row_ranges;
+  }
   if (opts && opts->filter) {
     PQT_RETURN_NOT_OK(pqt_filter_bind(r, opts->filter, user_sel, r->data_alloc, &s->filter, err));
     for (int32_t i = 0; i < nl; i++) s->read_sel[i] |= s->filter->leaves[i];
@@ -58,6 +79,8 @@ void pqt_scan_free(pqt_scan *s) {
   while (s->io_depth > 0) pqt_scan_io_end(s);
   int32_t nl = s->r->schema->n_leaves;
   pqt_mem_free(s->r->data_alloc, s->read_sel, (size_t)(nl ? nl : 1));
+  if (s->group_first) pqt_mem_free(s->r->data_alloc, s->group_first, sizeof(int64_t) * (size_t)(s->r->md.row_groups.n + 1));
+  s->group_first = NULL;
   pqt_filter_free(s->filter);
   s->read_sel = NULL;
   s->filter = NULL;
@@ -88,6 +111,16 @@ pqt_status pqt_scan_group(pqt_scan *s, int32_t g, bool *read, pqt_error *err) {
   s->stats.row_groups_total++;
   int64_t pages = group_pages(s, g);
   if (pages >= 0) s->stats.pages_total += pages;
+  if (s->spans) { /* row ranges that miss the group: not read */
+    bool touch = false;
+    int64_t g0 = s->group_first[g], g1 = s->group_first[g + 1];
+    for (int32_t k = 0; k < s->n_spans && !touch; k++)
+      touch = s->spans[k].count > 0 && s->spans[k].first < g1 && s->spans[k].first + s->spans[k].count > g0;
+    if (!touch) {
+      *read = false;
+      return PQT_OK;
+    }
+  }
   if (s->filter) {
     int skip = 0;
     PQT_RETURN_NOT_OK(pqt_filter_prune(s->filter, s->r, g, &skip, err));

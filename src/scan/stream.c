@@ -15,6 +15,7 @@
 #include "arrow/export.h"
 #include "file/options.h"
 #include "scan/filter.h"
+#include "scan/ranged.h"
 #include "scan/row_group.h"
 
 typedef struct stream_priv {
@@ -25,6 +26,7 @@ typedef struct stream_priv {
   int32_t next_group;
   int64_t batch_size;
   pqt_rg_cursor *rg; /* the row group being read */
+  pqt_sel_cursor *sel; /* or read selectively (scan/ranged.h) */
   /* a batch longer than batch_size (the row-group cursor decodes whole row
    * groups for PQT_SKIP_CORRUPT), handed out in slices */
   pqt_row_group_data held;
@@ -85,6 +87,23 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       pqt_row_group_data_free(alloc, &p->held);
       p->have_held = false;
     }
+    if (p->sel && pqt_sel_cursor_done(p->sel)) {
+      pqt_scan_group_done(&p->scan, p->groups[p->next_group - 1], pqt_sel_cursor_pages(p->sel));
+      pqt_sel_cursor_close(p->sel);
+      p->sel = NULL;
+    }
+    if (p->sel) {
+      pqt_row_group_data d;
+      pqt_status st = pqt_sel_cursor_next(p->sel, p->batch_size, &d, &p->err);
+      for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++)
+        st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
+      if (st == PQT_OK && d.num_rows > 0) st = pqt_export_batch(alloc, d.fields, d.n_fields, 0, d.num_rows, out, &p->err);
+      int64_t got = d.num_rows;
+      pqt_row_group_data_free(alloc, &d);
+      if (st != PQT_OK) return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
+      if (got > 0) return 0;
+      continue;
+    }
     if (p->rg && pqt_rg_cursor_done(p->rg)) {
       pqt_scan_group_done(&p->scan, p->groups[p->next_group - 1], pqt_rg_cursor_pages(p->rg));
       pqt_rg_cursor_close(p->rg);
@@ -100,6 +119,11 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       pqt_status st = pqt_scan_group(&p->scan, g, &read, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (!read) continue;
+      if (pqt_scan_selective(&p->scan)) {
+        st = pqt_sel_cursor_open(&p->scan, g, &p->sel, &p->err);
+        if (st != PQT_OK) return status_to_errno(st);
+        continue;
+      }
       st = pqt_rg_cursor_open_recover(p->r, g, p->scan.read_sel, &p->rg, &skipped, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (skipped) continue;
@@ -142,6 +166,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   stream_priv *p = s->private_data;
   const pqt_allocator *alloc = p->r->data_alloc;
   pqt_rg_cursor_close(p->rg);
+  pqt_sel_cursor_close(p->sel);
   pqt_scan_free(&p->scan);
   if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));

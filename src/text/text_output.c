@@ -6,6 +6,7 @@
  */
 #include "file/options.h"
 #include "scan/filter.h"
+#include "scan/ranged.h"
 #include "scan/row_group.h"
 #include "text/text.h"
 
@@ -43,6 +44,35 @@ static pqt_status flush(pqt_buf *b, pqt_write_fn write, void *ctx, pqt_error *er
   b->len = 0;
   if (st != PQT_OK) return pqt_error_set(err, st, "write failed");
   return PQT_OK;
+}
+
+/* Format the rows of d (while *written < limit; limit < 0: all). */
+static pqt_status write_rows(const pqt_row_group_data *d, pqt_text_format format, int64_t limit, int64_t *written,
+                             pqt_scan *scan, pqt_buf *b, pqt_write_fn write, void *ctx, pqt_error *err) {
+  pqt_status st = PQT_OK;
+  for (int64_t row = 0; row < d->num_rows && st == PQT_OK && (limit < 0 || *written < limit); row++) {
+    if (format == PQT_TEXT_JSONL) {
+      st = pqt_buf_append(b, "{", 1, err);
+      for (int32_t k = 0; k < d->n_fields && st == PQT_OK; k++) {
+        const pqt_array *f = d->fields[k];
+        if (k) st = pqt_buf_append(b, ",", 1, err);
+        if (st == PQT_OK) st = pqt_json_string_append(b, (const uint8_t *)f->name, strlen(f->name), err);
+        if (st == PQT_OK) st = pqt_buf_append(b, ":", 1, err);
+        if (st == PQT_OK) st = pqt_array_row_json(f, row, b, err);
+      }
+      if (st == PQT_OK) st = pqt_buf_append(b, "}\n", 2, err);
+    } else {
+      for (int32_t k = 0; k < d->n_fields && st == PQT_OK; k++) {
+        if (k) st = pqt_buf_append(b, ",", 1, err);
+        if (st == PQT_OK) st = pqt_array_row_csv(d->fields[k], row, b, err);
+      }
+      if (st == PQT_OK) st = pqt_buf_append(b, "\n", 1, err);
+    }
+    (*written)++;
+    pqt_scan_rows(scan, 1);
+    if (st == PQT_OK && b->len >= FLUSH_AT) st = flush(b, write, ctx, err);
+  }
+  return st;
 }
 
 PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *opts, pqt_text_format format,
@@ -85,6 +115,22 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     st = pqt_scan_group(&scan, g, &read, err);
     if (st != PQT_OK) break;
     if (!read) continue;
+    if (pqt_scan_selective(&scan)) {
+      pqt_sel_cursor *sc;
+      st = pqt_sel_cursor_open(&scan, g, &sc, err);
+      if (st != PQT_OK) break;
+      while (st == PQT_OK && !pqt_sel_cursor_done(sc) && (limit < 0 || written < limit)) {
+        pqt_row_group_data d;
+        int64_t want = batch_rows(r, g, selected);
+        if (!scan.filter && limit >= 0 && limit - written < want) want = limit - written;
+        st = pqt_sel_cursor_next(sc, want, &d, err);
+        if (st == PQT_OK) st = write_rows(&d, format, limit, &written, &scan, &b, write, ctx, err);
+        pqt_row_group_data_free(r->data_alloc, &d);
+      }
+      pqt_scan_group_done(&scan, g, pqt_sel_cursor_pages(sc));
+      pqt_sel_cursor_close(sc);
+      continue;
+    }
     st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
     if (st != PQT_OK) break;
     if (skipped) continue;
@@ -95,29 +141,8 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
       if (!scan.filter && limit >= 0 && limit - written < want) want = limit - written;
       st = pqt_rg_cursor_next_recover(rg, want, &d, &skipped, err);
       if (st != PQT_OK || skipped) break;
-      st = pqt_scan_batch(&scan, &d, err); /* the predicate, then the projection */
-      for (int64_t row = 0; row < d.num_rows && st == PQT_OK && (limit < 0 || written < limit); row++) {
-        if (format == PQT_TEXT_JSONL) {
-          st = pqt_buf_append(&b, "{", 1, err);
-          for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {
-            const pqt_array *f = d.fields[k];
-            if (k) st = pqt_buf_append(&b, ",", 1, err);
-            if (st == PQT_OK) st = pqt_json_string_append(&b, (const uint8_t *)f->name, strlen(f->name), err);
-            if (st == PQT_OK) st = pqt_buf_append(&b, ":", 1, err);
-            if (st == PQT_OK) st = pqt_array_row_json(f, row, &b, err);
-          }
-          if (st == PQT_OK) st = pqt_buf_append(&b, "}\n", 2, err);
-        } else {
-          for (int32_t k = 0; k < d.n_fields && st == PQT_OK; k++) {
-            if (k) st = pqt_buf_append(&b, ",", 1, err);
-            if (st == PQT_OK) st = pqt_array_row_csv(d.fields[k], row, &b, err);
-          }
-          if (st == PQT_OK) st = pqt_buf_append(&b, "\n", 1, err);
-        }
-        written++;
-        pqt_scan_rows(&scan, 1);
-        if (st == PQT_OK && b.len >= FLUSH_AT) st = flush(&b, write, ctx, err);
-      }
+      if (st == PQT_OK) st = pqt_scan_batch(&scan, &d, err); /* the predicate, then the projection */
+      if (st == PQT_OK) st = write_rows(&d, format, limit, &written, &scan, &b, write, ctx, err);
       pqt_row_group_data_free(r->data_alloc, &d);
     }
     pqt_scan_group_done(&scan, g, pqt_rg_cursor_pages(rg));

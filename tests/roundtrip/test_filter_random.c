@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_meta.h"
 #include "file/reader_internal.h"  /* the chunks' dictionary page sizes */
 #include "../../fuzz/fuzz_alloc.h" /* every allocation freed, with its size */
 
@@ -62,6 +63,7 @@ typedef struct dataset {
   int n;
   int rg_rows;
   bool sorted, dict, bloom;
+  bool no_page_index;
   int page_version;
   const char *created_by;
 } dataset;
@@ -120,6 +122,7 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
   o.defaults.bloom_ndv = 1000;
   o.defaults.page_version = ds->page_version;
   o.defaults.page_row_limit = rint_in(7, 60);
+  o.defaults.page_index = !ds->no_page_index;
   o.created_by = ds->created_by;
   pqt_write_schema ws;
   T_WRITE_SCHEMA_INIT(&ws);
@@ -470,7 +473,14 @@ static size_t *split(char *text, size_t len, size_t *n) {
   return starts;
 }
 
-static int g_pruned_sorted, g_cases, g_dict_checked, g_bloom_checked;
+static int g_pruned_sorted, g_cases, g_dict_checked, g_bloom_checked, g_index_checked;
+
+static bool in_spans(const pqt_row_span *s, int n, int64_t at) {
+  if (n == 0) return true;
+  for (int k = 0; k < n; k++)
+    if (at >= s[k].first && at < s[k].first + s[k].count) return true;
+  return false;
+}
 
 /* One dataset x some predicates. */
 static void run_case(const dataset *ds, int n_preds) {
@@ -506,6 +516,18 @@ static void run_case(const dataset *ds, int n_preds) {
   CHECK_EQ_INT(full_stats.row_groups_read, full_stats.row_groups_total);
   CHECK_EQ_INT(full_stats.pages_read, full_stats.pages_total);
   CHECK(full_stats.bytes_read > 0 && full_stats.bytes_read <= buf.len);
+  /* the full read of the flat columns only (k i f s d g): their late reads
+   * select values inside pages (pqt_column_cursor_read_sel) */
+  static const char *const flat_cols[] = {"k", "i", "f", "s", "d", "g"};
+  lines full_flat = {0};
+  pqt_scan_options so_flat;
+  pqt_scan_options_init(&so_flat);
+  so_flat.columns = flat_cols;
+  so_flat.n_columns = 6;
+  CHECK_OK(pqt_reader_write_text(r, &so_flat, PQT_TEXT_JSONL, -1, collect, &full_flat, NULL));
+  size_t n_flat = 0;
+  size_t *flat_starts = split(full_flat.text ? full_flat.text : (char *)"", full_flat.len, &n_flat);
+  CHECK_EQ_INT(n_flat, ds->n);
   int n_groups = pqt_reader_num_row_groups(r);
   uint64_t dict_bytes = 0;
   for (int32_t g = 0; g < r->md.row_groups.n; g++)
@@ -516,6 +538,10 @@ static void run_case(const dataset *ds, int n_preds) {
         dict_bytes += (uint64_t)(cm->data_page_offset - cm->dictionary_page_offset);
       if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset))
         dict_bytes += 64 + 32 * 32; /* a Bloom filter's header and a block per literal */
+      /* the page index read to prune pages and to read by pages */
+      const pqt_column_chunk *cc = &r->md.row_groups.items[g].columns.items[c];
+      if (PQT_HAS_FIELD(cc, column_chunk, column_index_length)) dict_bytes += (uint64_t)cc->column_index_length;
+      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_length)) dict_bytes += (uint64_t)cc->offset_index_length;
     }
   for (int q = 0; q < n_preds && n_full == (size_t)ds->n; q++) {
     pred *p = gen(ds, 0);
@@ -540,11 +566,24 @@ static void run_case(const dataset *ds, int n_preds) {
       free_pred(p);
       continue;
     }
+    /* random row ranges on some of the cases (sorted, disjoint) */
+    pqt_row_span spans[3];
+    int n_spans = 0;
+    if (chance(40)) {
+      int at = rint_in(0, ds->n / 2);
+      int want_spans = rint_in(1, 3);
+      for (int k = 0; k < want_spans && at < ds->n; k++) {
+        spans[n_spans].first = at;
+        spans[n_spans].count = rint_in(0, ds->n / 4);
+        at += (int)spans[n_spans].count + rint_in(0, ds->n / 8);
+        n_spans++;
+      }
+    }
     /* expected: the full read's lines this evaluator accepts */
     lines want = {0};
     int64_t n_want = 0;
     for (int i = 0; i < ds->n; i++)
-      if (eval(p, &ds->rows[i]) == 1) {
+      if (in_spans(spans, n_spans, i) && eval(p, &ds->rows[i]) == 1) {
         collect(&want, full.text + full_starts[i], strlen(full.text + full_starts[i]));
         collect(&want, "\n", 1);
         n_want++;
@@ -554,22 +593,52 @@ static void run_case(const dataset *ds, int n_preds) {
     memset(&stats, 0xAB, sizeof stats);
     so.filter = e;
     so.stats = &stats;
+    so.row_ranges = n_spans ? spans : NULL;
+    so.n_row_ranges = n_spans;
     st = pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &got, &err);
     CHECK_MSG(st == PQT_OK, "%s: %s", text, err.message);
     bool same = (got.len == want.len) && (got.len == 0 || memcmp(got.text, want.text, got.len) == 0);
-    CHECK_MSG(same, "%s (sorted %d dict %d v%d): %lld rows wanted, output %zu bytes vs %zu", text, ds->sorted, ds->dict,
-              ds->page_version, (long long)n_want, got.len, want.len);
+    CHECK_MSG(same, "%s (sorted %d dict %d v%d index %d, %d row ranges): %lld rows wanted, output %zu bytes vs %zu",
+              text, ds->sorted, ds->dict, ds->page_version, !ds->no_page_index, n_spans, (long long)n_want, got.len,
+              want.len);
     CHECK_EQ_INT(stats.rows, n_want);
+    /* the flat columns: the same rows, values selected inside pages */
+    if (n_flat == (size_t)ds->n) {
+      lines want_flat = {0}, got_flat = {0};
+      for (int i = 0; i < ds->n; i++)
+        if (in_spans(spans, n_spans, i) && eval(p, &ds->rows[i]) == 1) {
+          collect(&want_flat, full_flat.text + flat_starts[i], strlen(full_flat.text + flat_starts[i]));
+          collect(&want_flat, "\n", 1);
+        }
+      so_flat.filter = e;
+      so_flat.row_ranges = so.row_ranges;
+      so_flat.n_row_ranges = so.n_row_ranges;
+      CHECK_OK(pqt_reader_write_text(r, &so_flat, PQT_TEXT_JSONL, -1, collect, &got_flat, NULL));
+      CHECK_MSG(got_flat.len == want_flat.len && (got_flat.len == 0 || memcmp(got_flat.text, want_flat.text, got_flat.len) == 0),
+                "%s: flat columns differ (%zu vs %zu bytes)", text, got_flat.len, want_flat.len);
+      so_flat.filter = NULL;
+      so_flat.row_ranges = NULL;
+      so_flat.n_row_ranges = 0;
+      free(want_flat.text);
+      free(got_flat.text);
+    }
     CHECK(stats.row_groups_read <= stats.row_groups_total && stats.row_groups_total == n_groups);
     CHECK(stats.pages_read <= stats.pages_total && stats.pages_total <= full_stats.pages_total);
     /* more than the full read only by dictionary pages read to prune and then read again with their
-     * chunk, and by Bloom filter headers and blocks that did not prune */
+     * chunk, by Bloom filter headers and blocks that did not prune, and by the page index */
     CHECK_MSG(stats.bytes_read <= full_stats.bytes_read + dict_bytes, "%s: %llu bytes read, the full read %llu", text,
               (unsigned long long)stats.bytes_read, (unsigned long long)full_stats.bytes_read);
-    if (!ds->dict && !ds->bloom) CHECK(stats.bytes_read <= full_stats.bytes_read);
-    CHECK_EQ_INT(stats.row_groups_read + stats.row_groups_pruned_stats + stats.row_groups_pruned_dictionary +
-                     stats.row_groups_pruned_bloom,
-                 stats.row_groups_total);
+    if (!ds->dict && !ds->bloom && ds->no_page_index) CHECK(stats.bytes_read <= full_stats.bytes_read);
+    if (n_spans == 0) g_index_checked += stats.pages_read < full_stats.pages_read && !ds->no_page_index;
+    /* row ranges that miss a row group leave it unread without pruning it */
+    if (n_spans == 0)
+      CHECK_EQ_INT(stats.row_groups_read + stats.row_groups_pruned_stats + stats.row_groups_pruned_dictionary +
+                       stats.row_groups_pruned_bloom,
+                   stats.row_groups_total);
+    else
+      CHECK(stats.row_groups_read + stats.row_groups_pruned_stats + stats.row_groups_pruned_dictionary +
+                stats.row_groups_pruned_bloom <=
+            stats.row_groups_total);
     if (ds->sorted && q < 3 && n_groups >= 4) {
       CHECK_MSG(stats.row_groups_read <= 2, "%s: %lld of %d row groups read on a sorted column", text,
                 (long long)stats.row_groups_read, n_groups);
@@ -589,6 +658,8 @@ static void run_case(const dataset *ds, int n_preds) {
     so2.n_columns = 2;
     so2.filter = e;
     so2.batch_size = rint_in(1, 3) * 37;
+    so2.row_ranges = so.row_ranges;
+    so2.n_row_ranges = so.n_row_ranges;
     struct ArrowArrayStream stream;
     CHECK_OK(pqt_reader_get_stream(r, &so2, &stream, NULL));
     int64_t seen = 0;
@@ -610,7 +681,9 @@ static void run_case(const dataset *ds, int n_preds) {
       const int32_t *k = b.n_children ? (const int32_t *)b.children[0]->buffers[1] : NULL;
       for (int64_t j = 0; k && j < b.length; j++) {
         int32_t kv = k[b.children[0]->offset + j];
-        while (next_row < ds->n && eval(p, &ds->rows[next_row]) != 1) next_row++;
+        while (next_row < ds->n &&
+               (!in_spans(spans, n_spans, next_row) || eval(p, &ds->rows[next_row]) != 1))
+          next_row++;
         if (next_row >= ds->n || kv != next_row) order_ok = false;
         next_row++;
         seen++;
@@ -625,10 +698,14 @@ static void run_case(const dataset *ds, int n_preds) {
     free(got.text);
     pqt_expr_free(e);
     so.filter = NULL;
+    so.row_ranges = NULL;
+    so.n_row_ranges = 0;
     free_pred(p);
   }
   free(full_starts);
   free(full.text);
+  free(flat_starts);
+  free(full_flat.text);
   pqt_reader_close(r);
   CHECK_EQ_INT(fa.live, 0);
   CHECK_EQ_INT(fa.size_mismatches, 0);
@@ -646,6 +723,7 @@ static void test_random(void) {
     ds.dict = (c / 2) % 2 == 0;
     ds.page_version = (c / 4) % 2 ? 2 : 1;
     ds.bloom = (c / 8) % 2 == 1;
+    ds.no_page_index = c % 3 == 2;
     ds.rows = malloc(sizeof(row) * (size_t)ds.n);
     make_rows(&ds);
     run_case(&ds, 30);
@@ -653,10 +731,11 @@ static void test_random(void) {
   }
   printf(
       "  %d predicates checked, %d row groups pruned by statistics on narrow ranges of sorted columns, %d "
-      "predicates with dictionary pruning, %d with Bloom filter pruning\n",
-      g_cases, g_pruned_sorted, g_dict_checked, g_bloom_checked);
+      "predicates with dictionary pruning, %d with Bloom filter pruning, %d read fewer pages than the full read\n",
+      g_cases, g_pruned_sorted, g_dict_checked, g_bloom_checked, g_index_checked);
   CHECK(g_cases >= 24 * 25);
   CHECK(g_pruned_sorted > 0);
+  CHECK(g_index_checked > 0);
 }
 
 /* ---- hand-made cases ---- */
@@ -1098,6 +1177,34 @@ static void test_struct_projection(void) {
  * key reads that group only: exactly its chunks' data pages (as their
  * encoding_stats count them) and exactly their bytes; the full read reads
  * every page and byte of every chunk. */
+/* What reading rows [a, b) of row group g by pages costs for column c:
+ * the pages that hold them (their bytes added to *bytes, their count
+ * returned) and the offset index (with_ci: and the column index). */
+static int64_t pages_for_rows(pqt_reader *r, int32_t g, int32_t c, int64_t a, int64_t b, bool with_ci,
+                              uint64_t *bytes) {
+  pqt_page_index pi;
+  pqt_page_index_init(&pi);
+  CHECK_OK(pqt_reader_page_index(r, g, c, &pi, NULL));
+  pqt_chunk_info ci;
+  pqt_chunk_info_init(&ci);
+  CHECK_OK(pqt_reader_chunk(r, g, c, &ci, NULL));
+  int64_t rows = pqt_reader_row_group_num_rows(r, g), n = 0;
+  CHECK(pi.has_offset_index && pi.n_locations >= 2);
+  for (int32_t p = 0; p < pi.n_locations; p++) {
+    int64_t x = pi.first_row_indexes[p], y = p + 1 < pi.n_locations ? pi.first_row_indexes[p + 1] : rows;
+    if (x < b && y > a) {
+      n++;
+      *bytes += (uint64_t)pi.compressed_page_sizes[p];
+    }
+  }
+  *bytes += (uint64_t)ci.offset_index_length;
+  if (with_ci) *bytes += (uint64_t)ci.column_index_length;
+  pqt_page_index_free(&pi);
+  return n;
+}
+
+/* Hand-made: a sorted key, 4 row groups of 100 rows, pages of 7-60 rows,
+ * no dictionary. The exact pages and bytes a selective read takes. */
 static void test_exact_counts(void) {
   g_rng = 5;
   dataset ds;
@@ -1116,9 +1223,11 @@ static void test_exact_counts(void) {
   pqt_reader *r = NULL;
   if (ok) CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, NULL));
   if (r) {
+    /* the flat columns k, i, f, s, d, g.x (leaves 0-5); the list l (leaf 6, v1 pages) is read whole */
+    const char *proj[] = {"k", "i", "f", "s", "d", "g"};
     int64_t pages_per_group[4] = {0}, bytes_per_group[4] = {0};
     for (int32_t g = 0; g < r->md.row_groups.n && g < 4; g++)
-      for (int32_t c = 0; c < r->md.row_groups.items[g].columns.n; c++) {
+      for (int32_t c = 0; c < 6; c++) {
         const pqt_column_metadata *cm = &r->md.row_groups.items[g].columns.items[c].meta_data;
         bytes_per_group[g] += cm->total_compressed_size;
         for (int32_t k = 0; k < cm->encoding_stats.n; k++)
@@ -1126,15 +1235,27 @@ static void test_exact_counts(void) {
             pages_per_group[g] += cm->encoding_stats.items[k].count;
       }
     CHECK_EQ_INT(r->md.row_groups.n, 4);
-    CHECK(pages_per_group[1] >= 7 * 2); /* several pages per chunk */
+    CHECK(pages_per_group[1] >= 6 * 2); /* several pages per chunk */
+    /* k BETWEEN 150 AND 160: rows 50-60 of group 1; k's pages pruned by its
+     * column index, the other columns read at the rows that pass */
+    uint64_t want_bytes = 0, want_count_bytes = 0;
+    int64_t want_pages = 0;
+    for (int32_t c = 0; c < 6; c++) want_pages += pages_for_rows(r, 1, c, 50, 61, c == 0, &want_bytes);
+    int64_t want_count_pages = pages_for_rows(r, 1, 0, 50, 61, true, &want_count_bytes);
+    CHECK(want_pages < pages_per_group[1]);
+    CHECK(want_bytes < (uint64_t)bytes_per_group[1]);
     int64_t n;
     pqt_scan_stats st = count_where(&buf, "k BETWEEN 150 AND 160", &n);
     CHECK_EQ_INT(n, 11);
+    CHECK_EQ_INT(st.pages_read, want_count_pages);
+    CHECK_EQ_INT(st.bytes_read, want_count_bytes);
     lines out = {0};
     pqt_expr *e = NULL;
     CHECK_OK(pqt_expr_parse("k BETWEEN 150 AND 160", 21, &e, NULL));
     pqt_scan_options so;
     pqt_scan_options_init(&so);
+    so.columns = proj;
+    so.n_columns = 6;
     so.filter = e;
     so.stats = &st;
     memset(&st, 0, sizeof st);
@@ -1143,18 +1264,43 @@ static void test_exact_counts(void) {
     CHECK_EQ_INT(st.row_groups_read, 1);
     CHECK_EQ_INT(st.row_groups_total, 4);
     CHECK_EQ_INT(st.row_groups_pruned_stats, 3);
-    CHECK_EQ_INT(st.pages_read, pages_per_group[1]);
+    CHECK_EQ_INT(st.pages_read, want_pages);
     CHECK_EQ_INT(st.pages_total, pages_per_group[0] + pages_per_group[1] + pages_per_group[2] + pages_per_group[3]);
-    CHECK_EQ_INT(st.bytes_read, bytes_per_group[1]);
+    CHECK_EQ_INT(st.bytes_read, want_bytes);
+    CHECK(out.text && strncmp(out.text, "{\"k\":150,", 9) == 0);
+    /* rows 120-129 without a predicate: the pages that hold them, in every column */
+    pqt_row_span span = {120, 10};
+    uint64_t span_bytes = 0;
+    int64_t span_pages = 0;
+    for (int32_t c = 0; c < 6; c++) span_pages += pages_for_rows(r, 1, c, 20, 30, false, &span_bytes);
+    lines part = {0};
+    so.filter = NULL;
+    so.row_ranges = &span;
+    so.n_row_ranges = 1;
+    memset(&st, 0, sizeof st);
+    CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &part, NULL));
+    CHECK_EQ_INT(st.rows, 10);
+    CHECK_EQ_INT(st.row_groups_read, 1);
+    CHECK_EQ_INT(st.pages_read, span_pages);
+    CHECK_EQ_INT(st.bytes_read, span_bytes);
+    CHECK(part.text && strncmp(part.text, "{\"k\":120,", 9) == 0);
+    int64_t cnt = -1;
+    memset(&st, 0, sizeof st);
+    CHECK_OK(pqt_reader_count(r, &so, &cnt, NULL)); /* from the footer: nothing read */
+    CHECK_EQ_INT(cnt, 10);
+    CHECK_EQ_INT(st.bytes_read, 0);
+    /* the whole file */
     pqt_scan_stats full;
     memset(&full, 0, sizeof full);
-    so.filter = NULL;
+    so.row_ranges = NULL;
+    so.n_row_ranges = 0;
     so.stats = &full;
     lines all = {0};
     CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, collect, &all, NULL));
-    CHECK_EQ_INT(full.pages_read, st.pages_total);
+    CHECK_EQ_INT(full.pages_read, full.pages_total);
     CHECK_EQ_INT(full.bytes_read, bytes_per_group[0] + bytes_per_group[1] + bytes_per_group[2] + bytes_per_group[3]);
     free(out.text);
+    free(part.text);
     free(all.text);
     pqt_expr_free(e);
     pqt_reader_close(r);
