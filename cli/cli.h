@@ -25,7 +25,18 @@
   "  --page-version 1|2             data page version (default 1)\n"                                \
   "  --bloom COL                    write a Bloom filter for COL\n"                                 \
   "  --no-write-crc                 write no page checksums\n"                                      \
-  "  --no-dictionary, --no-statistics, --no-page-index"
+  "  --no-dictionary, --no-statistics, --no-page-index\n"                                           \
+  "  --encrypt-footer KEY           encrypt the file (Parquet Modular Encryption); KEY as\n"       \
+  "                                 text or hex:..., 16, 24 or 32 bytes; alone: every column\n"    \
+  "                                 with the footer key\n"                                         \
+  "  --encrypt-column PATH:KEY      encrypt PATH (leaf or group) with its own key, PATH: with\n"   \
+  "                                 the footer key (repeatable); columns not named stay plain\n"   \
+  "  --encrypt-plaintext-footer     leave the footer readable (signed with the footer key)\n"      \
+  "  --encrypt-algorithm ALG        AES_GCM_V1 (default) or AES_GCM_CTR_V1\n"                      \
+  "  --encrypt-aad-prefix TEXT      bind the file to TEXT (its identity: a path, a table name)\n"  \
+  "  --encrypt-no-store-aad-prefix  do not store the prefix: readers must give --aad-prefix\n"     \
+  "  --encrypt-key-metadata [PATH:]TEXT  key metadata (a key id) stored with the footer key\n"   \
+  "                                 or with PATH's key, for readers' key retrievers"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
 typedef struct progress {
@@ -65,6 +76,15 @@ typedef struct wopts {
   char delimiter, quote; /* 0: not given */
   const char *null_string;
   bool no_header, latin1, dry_run, force;
+  /* --encrypt-* (the keys are wiped by free_args) */
+  pqt_encryption_options enc;
+  pqt_column_encryption *enc_cols;
+  int n_enc_cols;
+  uint8_t enc_footer_key[32];
+  uint8_t enc_col_keys[64][32]; /* at most 64 --encrypt-column */
+  const char **enc_km; /* --encrypt-key-metadata arguments, resolved after parsing */
+  int n_enc_km;
+  bool encrypt_flags; /* some --encrypt-* option other than --encrypt-footer */
 } wopts;
 
 enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE };
