@@ -3,6 +3,7 @@
  * API (spec: parquet-format README.md; the writer is file/writer.c).
  *
  *   write_bench IN.parquet OUT.parquet --codec NAME [--repeat K] [--page-version 1|2]
+ *               [--encrypt-footer KEY [--encrypt-ctr]]  (every column with the footer key)
  *
  * Reads IN fully into Arrow record batches once (pqt_reader_get_stream),
  * then times writing them to OUT K times (default 5) with default options
@@ -38,12 +39,16 @@ static const struct {
                    {"lz4_raw", PQT_CODEC_LZ4_RAW}};
 
 int main(int argc, char **argv) {
+  const char *encrypt_key = NULL;
+  int encrypt_ctr = 0;
   const char *in = NULL, *out = NULL, *codec = "snappy";
   int repeat = 5, page_version = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--codec") == 0 && i + 1 < argc) codec = argv[++i];
     else if (strcmp(argv[i], "--page-version") == 0 && i + 1 < argc) page_version = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--encrypt-footer") == 0 && i + 1 < argc) encrypt_key = argv[++i];
+    else if (strcmp(argv[i], "--encrypt-ctr") == 0) encrypt_ctr = 1;
     else if (!in) in = argv[i];
     else out = argv[i];
   }
@@ -51,7 +56,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof codec_names / sizeof codec_names[0]; i++)
     if (strcmp(codec, codec_names[i].name) == 0) codec_id = (int)codec_names[i].codec;
   if (!in || !out || repeat < 1 || codec_id < 0) {
-    fprintf(stderr, "usage: write_bench IN.parquet OUT.parquet --codec NAME [--repeat K] [--page-version 1|2]\n");
+    fprintf(stderr, "usage: write_bench IN.parquet OUT.parquet --codec NAME [--repeat K] [--page-version 1|2]\n"
+                    "                   [--encrypt-footer KEY [--encrypt-ctr]]\n");
     return 2;
   }
   pqt_error err;
@@ -88,6 +94,14 @@ int main(int argc, char **argv) {
   pqt_write_options_init(&wo);
   wo.defaults.codec = codec_id;
   wo.defaults.page_version = page_version;
+  pqt_encryption_options eo;
+  pqt_encryption_options_init(&eo);
+  if (encrypt_key) { /* every column with the footer key, encrypted footer */
+    eo.footer_key = (const uint8_t *)encrypt_key;
+    eo.footer_key_len = strlen(encrypt_key);
+    if (encrypt_ctr) eo.algorithm = PQT_ENCRYPTION_AES_GCM_CTR_V1;
+    wo.encryption = &eo;
+  }
   pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .like = r};
   double *times = malloc((size_t)repeat * sizeof *times);
   long long out_bytes = 0;

@@ -28,7 +28,18 @@
   "  --page-rows N                  most rows per data page (default 20000)\n"                     \
   "  --bloom COL                    write a Bloom filter for COL\n"                                 \
   "  --no-write-crc                 write no page checksums\n"                                      \
-  "  --no-dictionary, --no-statistics, --no-page-index"
+  "  --no-dictionary, --no-statistics, --no-page-index\n"                                           \
+  "  --encrypt-footer KEY           encrypt the file (Parquet Modular Encryption); KEY as\n"       \
+  "                                 text or hex:..., 16, 24 or 32 bytes; alone: every column\n"    \
+  "                                 with the footer key\n"                                         \
+  "  --encrypt-column PATH:KEY      encrypt PATH (leaf or group) with its own key, PATH: with\n"   \
+  "                                 the footer key (repeatable); columns not named stay plain\n"   \
+  "  --encrypt-plaintext-footer     leave the footer readable (signed with the footer key)\n"      \
+  "  --encrypt-algorithm ALG        AES_GCM_V1 (default) or AES_GCM_CTR_V1\n"                      \
+  "  --encrypt-aad-prefix TEXT      bind the file to TEXT (its identity: a path, a table name)\n"  \
+  "  --encrypt-no-store-aad-prefix  do not store the prefix: readers must give --aad-prefix\n"     \
+  "  --encrypt-key-metadata [PATH:]TEXT  key metadata (a key id) stored with the footer key\n"   \
+  "                                 or with PATH's key, for readers' key retrievers"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
 typedef struct progress {
@@ -71,6 +82,15 @@ typedef struct wopts {
   /* merge only: -o OUT sets `out`, every other argument is an input */
   const char **inputs;
   int n_inputs;
+  /* --encrypt-* (the keys are wiped by free_args) */
+  pqt_encryption_options enc;
+  pqt_column_encryption *enc_cols;
+  int n_enc_cols;
+  uint8_t enc_footer_key[32];
+  uint8_t enc_col_keys[64][32]; /* at most 64 --encrypt-column */
+  const char **enc_km; /* --encrypt-key-metadata arguments, resolved after parsing */
+  int n_enc_km;
+  bool encrypt_flags; /* some --encrypt-* option other than --encrypt-footer */
 } wopts;
 
 enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE, CMD_MERGE };

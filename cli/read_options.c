@@ -131,7 +131,7 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
   if (strcmp(a, "--footer-key") == 0) {
     size_t len;
     if (parse_key(v, g_read.footer_key, &len) != 0) {
-      usage(cmd, "bad --footer-key '%s' (16, 24 or 32 bytes, as text or hex:...)", v);
+      usage(cmd, "%s", "bad --footer-key (16, 24 or 32 bytes, as text or hex:...)"); /* a key is never shown */
       return 2;
     }
     g_read.opts.footer_key = g_read.footer_key;
@@ -142,7 +142,7 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
     char *spec = argv[*i];
     char *colon = strchr(spec, ':'); /* PATH:KEY, the key may itself be hex:... */
     if (!colon || g_read.n_column_keys >= MAX_COLUMN_KEYS) {
-      usage(cmd, "bad --column-key '%s' (PATH:KEY)", spec);
+      usage(cmd, "%s", "bad --column-key (PATH:KEY, at most 64 of them)");
       return 2;
     }
     *colon = '\0';

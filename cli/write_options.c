@@ -174,6 +174,139 @@ static int parse_row_group_size(const char *v, pqt_write_options *o) {
   return -1;
 }
 
+/* ---- --encrypt-* ---- */
+
+/* A key as text or hex:...; 0 when it is 16, 24 or 32 bytes. */
+static int parse_write_key(const char *s, uint8_t out[32], size_t *len) {
+  size_t n;
+  if (strncmp(s, "hex:", 4) == 0) {
+    s += 4;
+    n = strlen(s);
+    if (n % 2 || n / 2 > 32) return -1;
+    for (size_t i = 0; i < n; i++)
+      if (!isxdigit((unsigned char)s[i])) return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+      char hx[3] = {s[2 * i], s[2 * i + 1], 0};
+      out[i] = (uint8_t)strtoul(hx, NULL, 16);
+    }
+    n /= 2;
+  } else {
+    n = strlen(s);
+    if (n > 32) return -1;
+    memcpy(out, s, n);
+  }
+  *len = n;
+  return n == 16 || n == 24 || n == 32 ? 0 : -1;
+}
+
+static void wipe(void *p, size_t n) {
+  volatile unsigned char *v = p;
+  while (n--) *v++ = 0;
+}
+
+/* The --encrypt-* options: 0 not one, 1 a flag, 2 with its value; -status on a usage error.
+ * No message shows a key. */
+static int encrypt_option(const char *cmd, const char *a, const char *v, wopts *w) {
+  if (strncmp(a, "--encrypt-", 10) != 0) return 0;
+  bool flag = strcmp(a, "--encrypt-plaintext-footer") == 0 || strcmp(a, "--encrypt-no-store-aad-prefix") == 0;
+  if (!flag && !v) return -usage(cmd, "%s needs a value", a);
+  if (strcmp(a, "--encrypt-footer") != 0) w->encrypt_flags = true;
+  if (strcmp(a, "--encrypt-footer") == 0) {
+    size_t len;
+    if (parse_write_key(v, w->enc_footer_key, &len) != 0)
+      return -usage(cmd, "%s", "bad --encrypt-footer key (16, 24 or 32 bytes, as text or hex:...)");
+    w->enc.footer_key = w->enc_footer_key;
+    w->enc.footer_key_len = len;
+    return 2;
+  }
+  if (strcmp(a, "--encrypt-column") == 0) {
+    const char *colon = strchr(v, ':');
+    if (!colon || colon == v) return -usage(cmd, "%s", "bad --encrypt-column (PATH:KEY, or PATH: for the footer key)");
+    int n = w->n_enc_cols;
+    if (n == 64) return -usage(cmd, "%s", "at most 64 --encrypt-column");
+    pqt_column_encryption *nc = realloc(w->enc_cols, (size_t)(n + 1) * sizeof *nc);
+    if (nc) w->enc_cols = nc;
+    uint8_t(*nk)[32] = w->enc_col_keys;
+    char *path = strndup(v, (size_t)(colon - v));
+    if (!nc || !path) {
+      free(path);
+      return -EXIT_DATA;
+    }
+    memset(&nc[n], 0, sizeof nc[n]);
+    nc[n].path = path;
+    w->n_enc_cols++;
+    if (colon[1]) {
+      size_t len;
+      if (parse_write_key(colon + 1, nk[n], &len) != 0)
+        return -usage(cmd, "bad --encrypt-column key for column '%s' (16, 24 or 32 bytes, as text or hex:...)", path);
+      nc[n].key = nk[n];
+      nc[n].key_len = len;
+    }
+    return 2;
+  }
+  if (strcmp(a, "--encrypt-plaintext-footer") == 0) {
+    w->enc.plaintext_footer = 1;
+    return 1;
+  }
+  if (strcmp(a, "--encrypt-no-store-aad-prefix") == 0) {
+    w->enc.store_aad_prefix = 0;
+    return 1;
+  }
+  if (strcmp(a, "--encrypt-algorithm") == 0) {
+    if (strcasecmp(v, "AES_GCM_V1") == 0) w->enc.algorithm = PQT_ENCRYPTION_AES_GCM_V1;
+    else if (strcasecmp(v, "AES_GCM_CTR_V1") == 0) w->enc.algorithm = PQT_ENCRYPTION_AES_GCM_CTR_V1;
+    else return -usage(cmd, "bad --encrypt-algorithm '%s' (AES_GCM_V1 or AES_GCM_CTR_V1)", v);
+    return 2;
+  }
+  if (strcmp(a, "--encrypt-aad-prefix") == 0) {
+    if (!v[0]) return -usage(cmd, "%s", "empty --encrypt-aad-prefix");
+    w->enc.aad_prefix = (const uint8_t *)v;
+    w->enc.aad_prefix_len = strlen(v);
+    return 2;
+  }
+  if (strcmp(a, "--encrypt-key-metadata") == 0) {
+    const char **nk = realloc(w->enc_km, (size_t)(w->n_enc_km + 1) * sizeof *nk);
+    if (!nk) return -EXIT_DATA;
+    w->enc_km = nk;
+    nk[w->n_enc_km++] = v;
+    return 2;
+  }
+  return -usage(cmd, "unknown option '%s'", a);
+}
+
+/* After parsing: check the combination and point the write options at it. */
+static int finish_encryption(const char *cmd, wopts *w) {
+  if (!w->enc.footer_key) {
+    if (w->encrypt_flags) return usage(cmd, "%s", "the --encrypt-* options need --encrypt-footer KEY");
+    return 0;
+  }
+  if (!w->enc.aad_prefix && !w->enc.store_aad_prefix)
+    return usage(cmd, "%s", "--encrypt-no-store-aad-prefix needs --encrypt-aad-prefix TEXT");
+  /* --encrypt-key-metadata PATH:TEXT names a column given to --encrypt-column with its own key;
+   * anything else is the footer key's */
+  for (int i = 0; i < w->n_enc_km; i++) {
+    const char *v = w->enc_km[i], *colon = strchr(v, ':');
+    pqt_column_encryption *col = NULL;
+    for (int k = 0; colon && k < w->n_enc_cols && !col; k++)
+      if (strlen(w->enc_cols[k].path) == (size_t)(colon - v) && strncmp(w->enc_cols[k].path, v, (size_t)(colon - v)) == 0)
+        col = &w->enc_cols[k];
+    if (col) {
+      if (!col->key)
+        return usage(cmd, "--encrypt-key-metadata: column '%s' uses the footer key (its metadata is the footer's)",
+                     col->path);
+      col->key_metadata = (const uint8_t *)colon + 1;
+      col->key_metadata_len = strlen(colon + 1);
+    } else {
+      w->enc.footer_key_metadata = (const uint8_t *)v;
+      w->enc.footer_key_metadata_len = strlen(v);
+    }
+  }
+  w->enc.columns = w->enc_cols;
+  w->enc.n_columns = w->n_enc_cols;
+  w->o.encryption = &w->enc;
+  return 0;
+}
+
 /* The input options of convert: 0 not one, 1 a flag, 2 with its value; -status on a usage error. */
 static int convert_option(const char *cmd, const char *a, const char *v, wopts *w) {
   if ((strcmp(a, "--delimiter") == 0 || strcmp(a, "--quote") == 0) && v) {
@@ -213,6 +346,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
   int r;
   memset(w, 0, sizeof *w);
   pqt_write_options_init(&w->o);
+  pqt_encryption_options_init(&w->enc);
   const char *pos[2];
   int npos = 0;
   for (int i = 1; i < argc; i++) {
@@ -280,6 +414,9 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       return usage(cmd, "%s",
                    "'--no-crc' means 'do not verify checksums when reading'; to write no page "
                    "checksums say --no-write-crc");
+    } else if ((r = encrypt_option(cmd, a, v, w)) != 0) {
+      if (r < 0) return -r;
+      i += r - 1;
     } else if (is_convert && (r = convert_option(cmd, a, v, w)) != 0) {
       if (r < 0) return -r;
       i += r - 1;
@@ -313,6 +450,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
     w->in = pos[0];
     w->out = npos == 2 ? pos[1] : NULL;
   }
+  if ((r = finish_encryption(cmd, w)) != 0) return r;
   if (w->n_specs) {
     w->ovr = calloc((size_t)w->n_specs, sizeof *w->ovr);
     if (!w->ovr) return EXIT_DATA;
@@ -336,6 +474,11 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
 void free_args(wopts *w) {
   free(w->inputs);
   w->inputs = NULL;
+  wipe(w->enc_footer_key, sizeof w->enc_footer_key);
+  wipe(w->enc_col_keys, sizeof w->enc_col_keys);
+  for (int i = 0; i < w->n_enc_cols; i++) free((char *)w->enc_cols[i].path);
+  free(w->enc_cols);
+  free(w->enc_km);
   for (int i = 0; i < w->n_specs; i++) free(w->specs[i].path);
   free(w->specs);
   free(w->ovr);

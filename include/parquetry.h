@@ -692,6 +692,64 @@ enum {
   PQT_COMPAT_SPARK_MICROS = 2 /* timestamps coerced to MICROS, no unsigned 64-bit */
 };
 
+/* Encryption of a file written (Parquet Modular Encryption), given to the
+ * writer through pqt_write_options.encryption.
+ *
+ * Every module of an encrypted column is encrypted with its AAD (pages and
+ * their headers, dictionary pages, ColumnIndex, OffsetIndex, Bloom filter
+ * header and bitset, column metadata), and the footer is encrypted ("PARE")
+ * or left in plaintext and signed (plaintext_footer). Which columns:
+ *   - n_columns 0: every column, with the footer key;
+ *   - otherwise exactly the columns listed (a group path: every leaf under
+ *     it), each with its own key or, key NULL, the footer key; the others
+ *     are written in plaintext.
+ * A column with its own key keeps its ColumnMetaData in
+ * encrypted_column_metadata; so does every encrypted column under a
+ * plaintext footer, whose plaintext ColumnMetaData then holds no
+ * statistics, encoding stats, size or geospatial statistics.
+ * key_metadata (footer_key_metadata, pqt_column_encryption.key_metadata)
+ * is stored in the file for a reader's key retriever (a key id, or the
+ * key material of a KMS's key tools); it is never secret.
+ * The keys (16, 24 or 32 bytes), key metadata and AAD prefix are copied
+ * when the writer opens (borrowed until pqt_writer_open_* returns; the
+ * caller may wipe its copies then); the writer's copies of the keys are
+ * wiped when it is closed or discarded. No error message shows a key.
+ * Nonces and the file's aad_file_unique come from OpenSSL's RAND_bytes. */
+enum {
+  PQT_ENCRYPTION_AES_GCM_V1 = 1,    /* AES-GCM for every module */
+  PQT_ENCRYPTION_AES_GCM_CTR_V1 = 2 /* AES-CTR for pages (no tag), AES-GCM for the rest */
+};
+
+/* A fixed value struct, used in arrays (no struct_size). */
+typedef struct pqt_column_encryption {
+  const char *path;            /* dotted column path (leaf, or a group: its leaves) */
+  const uint8_t *key;          /* 16, 24 or 32 bytes; NULL: the footer key */
+  size_t key_len;
+  const uint8_t *key_metadata; /* stored with the column (own key only); NULL: none */
+  size_t key_metadata_len;
+} pqt_column_encryption;
+
+typedef struct pqt_encryption_options {
+  size_t struct_size; /* set by pqt_encryption_options_init */
+  int32_t algorithm;  /* PQT_ENCRYPTION_AES_GCM_V1 (default) or PQT_ENCRYPTION_AES_GCM_CTR_V1 */
+  int32_t plaintext_footer;           /* 0 (default): encrypted footer; 1: plaintext footer, signed */
+  const uint8_t *footer_key;          /* required: 16, 24 or 32 bytes */
+  size_t footer_key_len;
+  const uint8_t *footer_key_metadata; /* NULL: none */
+  size_t footer_key_metadata_len;
+  const pqt_column_encryption *columns; /* see above; n_columns 0: all with the footer key */
+  int32_t n_columns;
+  int32_t store_aad_prefix;  /* with aad_prefix: store it in the file (default 1); 0: readers
+                                must supply it (the file says supply_aad_prefix) */
+  const uint8_t *aad_prefix; /* NULL: none (the file identity is then aad_file_unique only) */
+  size_t aad_prefix_len;
+} pqt_encryption_options;
+
+PQT_API void pqt_encryption_options_init_sized(pqt_encryption_options *o, size_t struct_size);
+static inline void pqt_encryption_options_init(pqt_encryption_options *o) {
+  pqt_encryption_options_init_sized(o, sizeof *o);
+}
+
 /* Read when the writer opens; pointer fields say how long they must live. */
 typedef struct pqt_write_options {
   size_t struct_size;                 /* set by pqt_write_options_init */
@@ -736,6 +794,9 @@ typedef struct pqt_write_options {
    * reader's; pqt_writer_flush_row_group at its row-group ends keeps that).
    * sorting_columns given above take precedence. */
   int32_t like_sorting_columns;
+  /* Encrypt the file (see pqt_encryption_options); NULL (default): plaintext.
+   * Read, and what it points to copied, while the writer opens. */
+  const pqt_encryption_options *encryption;
 } pqt_write_options;
 
 /* column_options_size: sizeof(pqt_column_options) as the caller sees it

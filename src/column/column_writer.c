@@ -116,7 +116,8 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   cw->dict_on = cw->o.dictionary && physical != PQT_BOOLEAN;
   cw->stats_on = (cw->o.statistics || cw->o.page_index);
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
-                     &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body};
+                     &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body,
+                     &cw->s_crypt};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_init(bufs[i], cw->alloc);
   pqt_stats_init(&cw->pg_stats, cw->sort, cw->width, cw->alloc);
   pqt_stats_init(&cw->ck_stats, cw->sort, cw->width, cw->alloc);
@@ -137,7 +138,8 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
 
 void pqt_column_writer_free(pqt_column_writer *cw) {
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
-                     &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body};
+                     &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body,
+                     &cw->s_crypt};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_free(bufs[i]);
   pqt_stats_free(&cw->pg_stats);
   pqt_stats_free(&cw->ck_stats);
@@ -276,6 +278,16 @@ static double estimate_domain(double n, double d) {
 static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error *err);
 static pqt_status flush_page(pqt_column_writer *cw, pqt_error *err) { return flush_page_ex(cw, false, err); }
 
+/* Header and body to out, as modules when the column is encrypted
+ * (data_page_ordinal: the data page's ordinal in the chunk, for its AAD). */
+static pqt_status append_page(pqt_column_writer *cw, pqt_buf *out, pqt_page_header *h, const uint8_t *body,
+                              size_t len, int32_t data_page_ordinal, size_t *hdr_len, pqt_error *err) {
+  if (cw->enc)
+    return pqt_page_append_encrypted(out, h, body, len, cw->o.crc != 0, cw->enc, data_page_ordinal, &cw->s_crypt,
+                                     hdr_len, err);
+  return pqt_page_append(out, h, body, len, cw->o.crc != 0, hdr_len, err);
+}
+
 static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error *err) {
   if (cw->pg_levels == 0) return PQT_OK;
   if (cw->dict_on && cw->n_pages == 0 && !cw->dict_used) {
@@ -398,7 +410,7 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   }
   h.uncompressed_page_size = (int32_t)uncompressed;
   size_t at = cw->pages.len, hdr_len = 0;
-  st = pqt_page_append(&cw->pages, &h, body, body_len, cw->o.crc != 0, &hdr_len, err);
+  st = append_page(cw, &cw->pages, &h, body, body_len, cw->n_pages, &hdr_len, err);
   if (st != PQT_OK) goto done;
   /* page index entry */
   page_info pi;
@@ -481,7 +493,7 @@ static pqt_status close_dictionary(pqt_column_writer *cw, pqt_error *err) {
   PQT_RETURN_NOT_OK(compress_into(cw, cw->dict.plain.data, cw->dict.plain.len, &cw->s_comp, err));
   size_t hdr = 0;
   pqt_buf_clear(&cw->dict_page);
-  PQT_RETURN_NOT_OK(pqt_page_append(&cw->dict_page, &h, cw->s_comp.data, cw->s_comp.len, cw->o.crc != 0, &hdr, err));
+  PQT_RETURN_NOT_OK(append_page(cw, &cw->dict_page, &h, cw->s_comp.data, cw->s_comp.len, 0, &hdr, err));
   cw->dict_page_uncompressed = (int64_t)(hdr + cw->dict.plain.len);
   cw->dict_count = (int32_t)cw->dict.count;
   pqt_dict_builder_free(&cw->dict);

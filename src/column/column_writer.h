@@ -13,6 +13,7 @@
 #include "codec/codec.h"
 #include "column/statistics.h"
 #include "core/core.h"
+#include "crypto/crypto.h"
 #include "encoding/dictionary.h"
 #include "meta/bloom.h"
 #include "parquetry_geo.h"
@@ -57,6 +58,10 @@ typedef struct pqt_column_writer {
   int64_t rows_before_chunk; /* rows of the chunks already emitted (for error messages) */
   /* scratch */
   pqt_buf s_lv, s_val, s_comp, s_body;
+  /* encryption: the column's module encryptor (borrowed from the file
+   * writer, which sets it after init; NULL: plaintext) and its scratch */
+  const pqt_module_encryptor *enc;
+  pqt_buf s_crypt;
 } pqt_column_writer;
 
 /* Set up for a leaf (physical type, FLBA length, levels, annotation).

@@ -90,6 +90,7 @@ static pqt_status check_ordinals(const pqt_module_decryptor *d, int module_type,
 /* Feed the AAD (file AAD, then the suffix) to a GCM context. */
 static bool feed_aad(EVP_CIPHER_CTX *ctx, bool enc, const pqt_module_decryptor *d, int module_type,
                      int32_t page_ordinal) {
+  if (d->no_aad) return true;
   uint8_t suffix[7];
   size_t sl = pqt_module_aad_suffix(module_type, d->row_group, d->column, page_ordinal, suffix);
   int outl;

@@ -70,6 +70,10 @@ typedef struct pqt_module_decryptor {
   size_t file_aad_len;
   int32_t row_group; /* ordinal for the AAD (not used by the footer) */
   int32_t column;    /* leaf column ordinal for the AAD */
+  /* No AAD at all (GCM modules authenticated without one): only for an
+   * encrypted footer whose algorithm has neither aad_file_unique nor an AAD
+   * prefix, as DuckDB writes them (see pqt_file_decryptor.no_aad). */
+  bool no_aad;
 } pqt_module_decryptor;
 typedef pqt_module_decryptor pqt_module_encryptor;
 

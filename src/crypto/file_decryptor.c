@@ -139,6 +139,7 @@ pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt
     return st;
   }
   fd->encrypted_footer = true;
+  fd->no_aad = fd->file_aad_len == 0;
   if (!fd->have_footer_key) {
     st = retrieve(fd, PQT_HAS_FIELD(&fcm, file_crypto_metadata, key_metadata) ? &fcm.key_metadata : NULL, NULL,
                   fd->footer_key, &fd->footer_key_len, "encrypted footer", err);
@@ -148,6 +149,7 @@ pqt_status pqt_file_decryptor_open_encrypted(pqt_file_decryptor **out, const pqt
   pqt_module_decryptor d;
   PQT_RETURN_NOT_OK(pqt_module_decryptor_init(&d, fd->algorithm, fd->footer_key, fd->footer_key_len, fd->file_aad,
                                               fd->file_aad_len, err));
+  d.no_aad = fd->no_aad;
   pqt_buf b;
   pqt_buf_init(&b, arena->alloc);
   size_t consumed = 0;
@@ -242,12 +244,25 @@ pqt_status pqt_file_decryptor_column(const pqt_file_decryptor *fd, const pqt_col
   PQT_RETURN_NOT_OK(st);
   out->row_group = rg_ordinal;
   out->column = column;
+  out->no_aad = fd->no_aad;
   return PQT_OK;
 }
 
 pqt_status pqt_file_decryptor_column_metadata(const pqt_file_decryptor *fd, pqt_file_metadata *md,
                                               const char *const *leaf_paths, int32_t n_leaves, pqt_arena *arena,
                                               pqt_error *err) {
+  /* DuckDB's files (no AAD, see no_aad) encrypt every column with the
+   * footer key without saying so in ColumnChunk.crypto_metadata: say it for
+   * them, so every reader of the metadata treats the chunks as encrypted. */
+  if (fd->encrypted_footer && fd->no_aad)
+    for (int32_t g = 0; g < md->row_groups.n; g++)
+      for (int32_t c = 0; c < md->row_groups.items[g].columns.n; c++) {
+        pqt_column_chunk *cc = &md->row_groups.items[g].columns.items[c];
+        if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) continue;
+        memset(&cc->crypto_metadata, 0, sizeof cc->crypto_metadata);
+        PQT_SET_FIELD(&cc->crypto_metadata, column_crypto_metadata, encryption_with_footer_key);
+        PQT_SET_FIELD(cc, column_chunk, crypto_metadata);
+      }
   pqt_buf b;
   pqt_buf_init(&b, arena->alloc);
   pqt_status st = PQT_OK;

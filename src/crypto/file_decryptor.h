@@ -13,6 +13,9 @@
  * column key with its key_metadata); a column with its own key keeps its
  * ColumnMetaData in encrypted_column_metadata (a GCM module, type 1), which
  * is decrypted at open when the key is at hand and then replaces meta_data.
+ * Files without aad_file_unique under an encrypted footer (DuckDB's) are
+ * read without AADs, their chunks as encrypted with the footer key (see
+ * no_aad and pqt_file_decryptor_column_metadata).
  *
  * Everything lives in the reader's arena; no other resources are held.
  */
@@ -36,6 +39,12 @@ typedef struct pqt_file_decryptor {
   int32_t n_column_keys;
   pqt_key_retriever_fn retriever;
   void *retriever_ctx;
+  /* An encrypted footer whose algorithm has no aad_file_unique (the spec
+   * requires one) and no AAD prefix: DuckDB writes such files, every module
+   * encrypted without AAD. Modules are then decrypted without AAD; nothing
+   * changes for any other file (an AAD-less read of a file written with
+   * AADs fails authentication: its footer was encrypted under them). */
+  bool no_aad;
 } pqt_file_decryptor;
 
 /*

@@ -15,6 +15,7 @@
 #include "arrow/import.h"
 #include "codec/codec.h"
 #include "column/column_writer.h"
+#include "crypto/file_encryptor.h"
 #include "file/options.h"
 #include "file/writer_internal.h"
 #include "levels/levels.h"
@@ -71,6 +72,8 @@ struct pqt_writer {
   bool raw;                             /* row groups come as written bytes (pqt_writer_open_raw) */
   const pqt_column_order *raw_orders; /* raw: the column orders written (NULL: none) */
   int32_t n_raw_orders;
+  pqt_file_encryptor *crypt; /* NULL: a plaintext file (arena; keys wiped in writer_free) */
+  pqt_buf cbuf;              /* encrypted modules on their way out */
 };
 
 void pqt_column_options_defaults(pqt_column_options *o) {
@@ -194,6 +197,8 @@ static void writer_free(pqt_writer *w) {
   pqt_buf_free(&w->ci);
   pqt_buf_free(&w->oi);
   pqt_buf_free(&w->bloom);
+  pqt_buf_free(&w->cbuf);
+  pqt_file_encryptor_wipe(w->crypt);
   if (w->fd >= 0) close(w->fd);
   if (w->tmp_path) {
     unlink(w->tmp_path);
@@ -418,6 +423,7 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   pqt_buf_init(&w->ci, a);
   pqt_buf_init(&w->oi, a);
   pqt_buf_init(&w->bloom, a);
+  pqt_buf_init(&w->cbuf, a);
   pqt_import_scratch_init(&w->sc, a);
   pqt_column_override *overrides = NULL;
   pqt_status st = pqt_column_overrides_load(&w->arena, opts->columns, opts->n_columns, &overrides, err);
@@ -482,6 +488,17 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
                                 x->converted_type, w->codec, a, err);
     if (st != PQT_OK) pqt_error_prefix(err, "column %s", x->dotted_path);
   }
+  if (st == PQT_OK && w->opts.encryption && w->raw)
+    st = pqt_error_set(err, PQT_EUNSUPPORTED, "copied column chunks cannot be encrypted (re-encode them instead)");
+  if (st == PQT_OK && w->opts.encryption) {
+    const char **paths = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *paths);
+    if (!paths) st = pqt_nomem(err);
+    for (int32_t i = 0; st == PQT_OK && i < w->n_cols; i++) paths[i] = w->schema->leaves[i]->dotted_path;
+    if (st == PQT_OK)
+      st = pqt_file_encryptor_create(&w->crypt, w->opts.encryption, paths, w->n_cols, &w->arena, err);
+    for (int32_t i = 0; st == PQT_OK && i < w->n_cols; i++) w->cols[i].enc = pqt_file_encryptor_column(w->crypt, i);
+    w->opts.encryption = NULL; /* the caller's struct is not ours to keep */
+  }
   if (st == PQT_OK) st = build_metadata(w, schema, err);
   if (st != PQT_OK) {
     w->n_cols = w->cols ? w->n_cols : 0;
@@ -492,7 +509,33 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   return PQT_OK;
 }
 
-static pqt_status write_magic(pqt_writer *w, pqt_error *err) { return sink(w, "PAR1", 4, err); }
+static pqt_status write_magic(pqt_writer *w, pqt_error *err) {
+  return sink(w, w->crypt ? pqt_file_encryptor_magic(w->crypt) : "PAR1", 4, err);
+}
+
+/* Page index or Bloom filter bytes of column c of row group rg to the
+ * sink: as they are, or as the modules of an encrypted column. *len gets
+ * the bytes written. */
+static pqt_status sink_module(pqt_writer *w, int32_t rg, int32_t c, int module_type, const uint8_t *p, size_t n,
+                              size_t *len, pqt_error *err) {
+  const pqt_module_encryptor *e = w->crypt ? pqt_file_encryptor_column(w->crypt, c) : NULL;
+  if (!e) {
+    *len = n;
+    return sink(w, p, n, err);
+  }
+  pqt_module_encryptor me = *e;
+  me.row_group = rg;
+  pqt_buf_clear(&w->cbuf);
+  pqt_status st = module_type == PQT_MODULE_BLOOM_FILTER_HEADER
+                      ? pqt_bloom_filter_encrypt(&me, p, n, &w->cbuf, err)
+                      : pqt_module_encrypt(&me, module_type, 0, p, n, NULL, &w->cbuf, err);
+  pqt_module_decryptor_wipe(&me);
+  if (st == PQT_OK && w->cbuf.len > INT32_MAX)
+    st = pqt_error_set(err, PQT_ELIMIT, "%s of %zu bytes is too large", pqt_module_name(module_type), w->cbuf.len);
+  if (st == PQT_OK) st = sink(w, w->cbuf.data, w->cbuf.len, err);
+  *len = w->cbuf.len;
+  return st;
+}
 
 /* Attach *out (new) to a temporary file next to path; on failure *out is freed. */
 static pqt_status open_file_sink(pqt_writer **out, const char *path, pqt_error *err) {
@@ -674,10 +717,10 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     if (!len) continue;
     pqt_column_metadata *m = &rg->columns.items[i].meta_data;
     m->bloom_filter_offset = w->offset;
+    st = sink_module(w, w->n_rgs, i, PQT_MODULE_BLOOM_FILTER_HEADER, w->bloom.data + bloom_at[i], len, &len, err);
     m->bloom_filter_length = (int32_t)len;
     PQT_SET_FIELD(m, column_metadata, bloom_filter_offset);
     PQT_SET_FIELD(m, column_metadata, bloom_filter_length);
-    st = sink(w, w->bloom.data + bloom_at[i], len, err);
   }
   pqt_mem_free(w->alloc, bloom_at, ((size_t)w->n_cols + 1) * sizeof(size_t));
   if (st != PQT_OK) return st;
@@ -699,6 +742,7 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     PQT_SET_FIELD(rg, row_group, sorting_columns);
   }
   w->n_rgs++;
+  if (w->crypt) pqt_file_encryptor_set_row_group(w->crypt, w->n_rgs);
   w->total_rows += rows;
   w->rg_rows = 0;
   return PQT_OK;
@@ -784,21 +828,32 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
     if (!r->ci_len) continue;
     pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
     cc->column_index_offset = w->offset;
-    cc->column_index_length = (int32_t)r->ci_len;
+    size_t len = 0;
+    PQT_RETURN_NOT_OK(sink_module(w, r->rg, r->col, PQT_MODULE_COLUMN_INDEX, w->ci.data + r->ci_off, r->ci_len, &len, err));
+    cc->column_index_length = (int32_t)len;
     PQT_SET_FIELD(cc, column_chunk, column_index_offset);
     PQT_SET_FIELD(cc, column_chunk, column_index_length);
-    PQT_RETURN_NOT_OK(sink(w, w->ci.data + r->ci_off, r->ci_len, err));
   }
   for (size_t i = 0; i < w->n_refs; i++) {
     idx_ref *r = &w->refs[i];
     if (!r->oi_len) continue;
     pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
     cc->offset_index_offset = w->offset;
-    cc->offset_index_length = (int32_t)r->oi_len;
+    size_t len = 0;
+    PQT_RETURN_NOT_OK(sink_module(w, r->rg, r->col, PQT_MODULE_OFFSET_INDEX, w->oi.data + r->oi_off, r->oi_len, &len, err));
+    cc->offset_index_length = (int32_t)len;
     PQT_SET_FIELD(cc, column_chunk, offset_index_offset);
     PQT_SET_FIELD(cc, column_chunk, offset_index_length);
-    PQT_RETURN_NOT_OK(sink(w, w->oi.data + r->oi_off, r->oi_len, err));
   }
+  /* encrypted columns: crypto metadata, and their metadata as a module where it must be */
+  for (int32_t g = 0; w->crypt && g < w->n_rgs; g++)
+    for (int32_t c = 0; c < w->n_cols; c++) {
+      pqt_status cst = pqt_file_encryptor_column_chunk(w->crypt, g, c, &w->rgs[g].columns.items[c], &w->arena, err);
+      if (cst != PQT_OK) {
+        pqt_error_prefix(err, "row group %d, column %s", g, w->schema->leaves[c]->dotted_path);
+        return cst;
+      }
+    }
   pqt_file_metadata md;
   memset(&md, 0, sizeof md);
   md.version = 1; /* parquet.thrift: writers should write 1 for the widest compatibility */
@@ -829,6 +884,13 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   }
   pqt_buf f;
   pqt_buf_init(&f, w->alloc);
+  if (w->crypt) {
+    pqt_status st = pqt_file_encryptor_footer(w->crypt, &md, &f, err);
+    if (st == PQT_OK) st = sink(w, f.data, f.len, err);
+    pqt_buf_free(&f);
+    if (st == PQT_OK) st = flush_obuf(w, err);
+    return st;
+  }
   pqt_status st = pqt_thrift_encode(&pqt_desc_file_metadata, &md, &f, err);
   uint8_t tail[8];
   if (st == PQT_OK && f.len > UINT32_MAX) st = pqt_error_set(err, PQT_ELIMIT, "footer too large");

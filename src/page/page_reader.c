@@ -192,6 +192,18 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
                       "page header: negative page size (compressed %d, uncompressed %d)", h->compressed_page_size,
                       h->uncompressed_page_size);
     size_t csize = (size_t)h->compressed_page_size, usize = (size_t)h->uncompressed_page_size;
+    if (pr->opts.decryptor && pr->opts.decryptor->no_aad) {
+      /* DuckDB's files (no AAD; crypto/file_decryptor.h): compressed_page_size
+       * is the plaintext's, the module after the header is that plus its
+       * length, nonce and tag */
+      PQT_CHECK_CORRUPT(left - hlen >= PQT_CRYPTO_GCM_OVERHEAD && !pqt_module_uses_ctr(pr->opts.decryptor, PQT_MODULE_DATA_PAGE),
+                        err, "encrypted page at offset %llu: no room for its module", (unsigned long long)page->file_offset);
+      size_t mod = PQT_CRYPTO_LENGTH_BYTES + (size_t)pqt_load_u32le(hp + hlen);
+      PQT_CHECK_CORRUPT(mod >= PQT_CRYPTO_GCM_OVERHEAD && mod - PQT_CRYPTO_GCM_OVERHEAD == csize, err,
+                        "encrypted page at offset %llu: a module of %zu bytes for a page of %zu",
+                        (unsigned long long)page->file_offset, mod, csize);
+      csize = mod;
+    }
     PQT_CHECK_CORRUPT(csize <= left - hlen, err,
                       "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)", csize,
                       (unsigned long long)page->file_offset, left - hlen);
