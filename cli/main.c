@@ -156,32 +156,11 @@ static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
   return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
 }
 
-/* Split "a,b.c" into an array of names (pointers into the mutable copy). */
-static int split_columns(char *list, const char ***out, int32_t *n) {
-  int32_t cap = 1;
-  for (char *p = list; *p; p++) cap += *p == ',';
-  const char **names = calloc((size_t)cap, sizeof *names);
-  if (!names) return -1;
-  int32_t k = 0;
-  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) names[k++] = tok;
-  *out = names;
-  *n = k;
-  return 0;
-}
-
-static int parse_count(const char *cmd, const char *s, int64_t *out) {
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (!*s || *end || v < 0) return usage_error(cmd, "not a row count: '%s'", s);
-  *out = v;
-  return 0;
-}
-
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
-  const char *path = NULL, *format = "jsonl", *where = NULL;
-  bool stats = false, count = strcmp(cmd, "count") == 0;
-  char *columns = NULL;
-  int64_t limit = default_limit;
+  const char *path = NULL;
+  bool count = strcmp(cmd, "count") == 0;
+  row_opts ro_;
+  row_opts_init(&ro_, default_limit);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) {
@@ -189,80 +168,38 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
       return 0;
     }
     int ro = read_option(cmd, argc, argv, &i);
+    unsigned accept = ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS;
+    if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ro_);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
-    if ((strcmp(a, "--columns") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) columns = argv[++i];
-    else if (strncmp(a, "--columns=", 10) == 0) columns = (char *)a + 10;
-    else if ((strcmp(a, "--limit") == 0 || strcmp(a, "-n") == 0) && i + 1 < argc) {
-      int rc = parse_count(cmd, argv[++i], &limit);
-      if (rc) return rc;
-    } else if (strncmp(a, "--limit=", 8) == 0) {
-      int rc = parse_count(cmd, a + 8, &limit);
-      if (rc) return rc;
-    } else if (strcmp(a, "--format") == 0 && i + 1 < argc) format = argv[++i];
-    else if (strncmp(a, "--format=", 9) == 0) format = a + 9;
-    else if (strcmp(a, "--where") == 0 && i + 1 < argc) where = argv[++i];
-    else if (strncmp(a, "--where=", 8) == 0) where = a + 8;
-    else if (strcmp(a, "--stats") == 0) stats = true;
-    else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
+    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
     else if (path) return usage_error(cmd, "unexpected argument '%s'", a);
     else path = a;
   }
   if (!path) return usage_error(cmd, "%s", "missing FILE");
   pqt_text_format fmt;
-  if (strcmp(format, "jsonl") == 0 || strcmp(format, "json") == 0) fmt = PQT_TEXT_JSONL;
-  else if (strcmp(format, "csv") == 0) fmt = PQT_TEXT_CSV;
-  else return usage_error(cmd, "unknown format '%s' (jsonl or csv)", format);
-  pqt_scan_options so;
-  pqt_scan_options_init(&so);
-  pqt_scan_stats st_counts;
-  memset(&st_counts, 0, sizeof st_counts);
-  so.stats = &st_counts;
-  pqt_expr *filter = NULL;
-  if (where) {
-    pqt_error pe;
-    pqt_error_init(&pe);
-    if (pqt_expr_parse(where, strlen(where), &filter, &pe) != PQT_OK)
-      return usage_error(cmd, "--where: %s", pe.message);
-    so.filter = filter;
-  }
-  char *cols_copy = NULL;
-  const char **names = NULL;
-  if (columns) {
-    cols_copy = strdup(columns);
-    if (!cols_copy || split_columns(cols_copy, &names, &so.n_columns) != 0) {
-      free(cols_copy);
-      pqt_expr_free(filter);
-      fprintf(stderr, "parquetry: out of memory\n");
-      return EXIT_DATA;
-    }
-    so.columns = names;
-  }
+  if (row_text_format(cmd, ro_.format, &fmt)) return EXIT_USAGE;
+  row_scan rs;
+  int rc = row_scan_setup(cmd, &ro_, &rs);
+  if (rc) return rc;
   pqt_reader *r;
-  int rc = open_reader(path, &r);
+  rc = open_reader(path, &r);
   if (rc == 0) {
     pqt_error e;
     pqt_error_init(&e);
     int64_t n = 0;
-    pqt_status qs =
-        count ? pqt_reader_count(r, &so, &n, &e) : pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e);
+    pqt_status qs = count ? pqt_reader_count(r, &rs.so, &n, &e)
+                          : pqt_reader_write_text(r, &rs.so, fmt, ro_.limit, write_stdout, NULL, &e);
     if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
     } else if (count) {
       printf("%lld\n", (long long)n);
     }
-    if (stats && qs == PQT_OK) {
-      char line[256];
-      pqt_scan_stats_format(&st_counts, line, sizeof line);
-      fflush(stdout);
-      fprintf(stderr, "%s\n", line);
-    }
+    if (ro_.stats && qs == PQT_OK) row_scan_print_stats(&rs);
     pqt_reader_close(r);
   }
-  pqt_expr_free(filter);
-  free(names);
-  free(cols_copy);
+  row_scan_free(&rs);
   fflush(stdout);
   return read_finish(path, rc);
 }
