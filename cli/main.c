@@ -321,6 +321,10 @@ static const command commands[] = {
      "  --where EXPR          as for cat\n"
      "  --stats               as for cat" READ_OPTIONS_HELP,
      "parquetry count [--where EXPR] [--stats] FILE", cmd_count},
+    {"tail", cmd_tail_summary, cmd_tail_usage, cmd_tail},
+    {"sample", cmd_sample_summary, cmd_sample_usage, cmd_sample},
+    {"export", cmd_export_summary, cmd_export_usage, cmd_export},
+    {"diff", cmd_diff_summary, cmd_diff_usage, cmd_diff},
     {"pages",
      "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
      "counts, level byte lengths, statistics and CRC status.\n\n"
@@ -361,6 +365,10 @@ static const struct {
     {"cat", "rows as JSON Lines or CSV (--where to filter)"},
     {"head", "the first rows"},
     {"count", "the number of rows (--where to filter)"},
+    {"tail", "the last rows (only the row groups that hold them are read)"},
+    {"sample", "N rows chosen at random (--seed to repeat), in file order"},
+    {"export", "rows (filtered, projected) to a CSV, JSON Lines or Parquet file"},
+    {"diff", "compare two files: schema, metadata, row count and values"},
     {"pages", "one line per page: type, encodings, sizes, statistics"},
     {"verify", "check every page, statistic, page index and Bloom filter"},
     {"dictionary", "a column's dictionary entries"},
