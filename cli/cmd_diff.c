@@ -22,7 +22,8 @@ const char cmd_diff_summary[] =
     "that differs, both values (rows numbered from 0). Values are compared as decoded\n"
     "(as cat prints them), so the same data written with other codecs, encodings, or\n"
     "page and row group sizes is equal.\n\n"
-    "  -n, --limit N         show at most N differing rows (default 10; all are counted)\n"
+    "  -n, --limit N         show at most N differing rows (default 10; all are\n"
+    "                        counted)\n"
     "  -c, --columns a,b.c   compare only these columns' values\n"
     "  --no-metadata         do not compare the key-value metadata\n"
     "  --json                the result as one JSON object (keys: equal, schema,\n"
@@ -32,11 +33,11 @@ const char cmd_diff_summary[] =
     "JSON: {\"equal\": BOOL, \"schema\": {\"equal\": BOOL, \"a\": TEXT, \"b\": TEXT},\n"
     "\"metadata\": {\"equal\": BOOL, \"only_a\": [{\"key\", \"value\"}], \"only_b\": [...],\n"
     "\"different\": [{\"key\", \"a\", \"b\"}]}, \"rows\": {\"equal\": BOOL, \"a\": N, \"b\": N},\n"
-    "\"values\": {\"equal\": BOOL, \"rows_compared\": N, \"rows_different\": N, \"rows_only_a\": N,\n"
-    "\"rows_only_b\": N, \"differences\": [{\"row\": N, \"column\": NAME, \"a\": VALUE,\n"
-    "\"b\": VALUE}]}} (values as cat prints them; a column one file lacks: null\n"
-    "with \"a_missing\" or \"b_missing\" true)." READ_OPTIONS_HELP;
-const char cmd_diff_usage[] = "parquetry diff [--json] [-n N] [-c a,b.c] [--no-metadata] A.parquet B.parquet";
+    "\"values\": {\"equal\": BOOL, \"rows_compared\": N, \"rows_different\": N,\n"
+    "\"rows_only_a\": N, \"rows_only_b\": N, \"differences\": [{\"row\": N, \"column\": NAME,\n"
+    "\"a\": VALUE, \"b\": VALUE}]}} (values as cat prints them; a column one file\n"
+    "lacks: null with \"a_missing\" or \"b_missing\" true)." READ_OPTIONS_HELP;
+const char cmd_diff_usage[] = "parquetry diff [--json] [-n N] [-c a,b.c] [--no-metadata] A B";
 
 #define EXIT_TROUBLE 2
 /* Human output: values cut to this many bytes. */
@@ -411,6 +412,14 @@ int cmd_diff(int argc, char **argv) {
     if (pqt_reader_schema_text(r[k], &schema[k], &e) != PQT_OK) rc = read_fail(path[k], &e);
   }
   if (rc) goto out;
+  /* B's columns checked (a scan of no row), then A's rows into a temporary
+   * file: errors come before anything is printed */
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_reader_write_text(r[1], &rs.so, PQT_TEXT_JSONL, 0, a_text, NULL, &e) != PQT_OK) {
+    rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path[1], &e);
+    goto out;
+  }
   /* A's rows into a temporary file, checked before anything is printed */
   d.a = tmpfile();
   if (!d.a) {
@@ -418,8 +427,6 @@ int cmd_diff(int argc, char **argv) {
     rc = EXIT_DATA;
     goto out;
   }
-  pqt_error e;
-  pqt_error_init(&e);
   if (pqt_reader_write_text(r[0], &rs.so, PQT_TEXT_JSONL, -1, a_text, d.a, &e) != PQT_OK) {
     rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path[0], &e);
     goto out;

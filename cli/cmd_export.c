@@ -15,6 +15,7 @@
 
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_meta.h"
 
 #include "cli.h"
 
@@ -29,11 +30,11 @@ const char cmd_export_summary[] =
     "  -c, --columns a,b.c       only these columns (top-level names or dotted paths)\n"
     "  --where EXPR              only rows where EXPR is true (as for cat)\n"
     "  --stats                   at the end, on stderr: what was read (as for cat)\n\n"
-    "CSV and JSON Lines are what cat prints. Parquet keeps the schema of FILE (its\n"
-    "key-value metadata too) when every column is exported; with -c the schema is\n"
-    "that of the Arrow columns read. Writer options (--format parquet):\n" WRITER_OPTIONS_HELP "\n" READ_OPTIONS_HELP;
-const char cmd_export_usage[] =
-    "parquetry export [--format csv|jsonl|parquet] [-c a,b.c] [--where EXPR] [WRITER OPTIONS] FILE -o OUT";
+    "CSV and JSON Lines are what cat prints. Parquet keeps the schema of FILE, with\n"
+    "-c its fields on the paths given, and its key-value metadata (without -c, lists\n"
+    "and maps are written in the standard form). Writer options (--format parquet):\n" WRITER_OPTIONS_HELP
+    "\n" READ_OPTIONS_HELP;
+const char cmd_export_usage[] = "parquetry export [--format F] [-c COLS] [--where EXPR] FILE -o OUT";
 
 enum { FORMAT_CSV, FORMAT_JSONL, FORMAT_PARQUET };
 
@@ -128,33 +129,157 @@ static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_f
 
 /* ---- Parquet: the Arrow stream into the writer ---- */
 
+/* Whether the field at `path` (len bytes) is on the way to, or under, one
+ * of the projected names (top-level names or dotted paths). */
+static bool on_projection(const char *path, size_t len, const char *const *names, int32_t n) {
+  for (int32_t i = 0; i < n; i++) {
+    size_t k = strlen(names[i]);
+    size_t m = k < len ? k : len;
+    if (memcmp(names[i], path, m) != 0) continue;
+    if (k == len || (k > len && names[i][len] == '.') || (k < len && path[k] == '.')) return true;
+  }
+  return false;
+}
+
+/* The file's schema in the message syntax with only the projected fields
+ * (and the groups above them): every type, logical type, repetition and
+ * field id as the file has them. NULL when the text is not as expected. */
+static char *projected_message(const char *text, const char *const *names, int32_t n) {
+  size_t len = strlen(text);
+  char *out = malloc(len + 1), *path = malloc(len + 1);
+  size_t *stack = malloc((len + 1) * sizeof *stack); /* path length at each open group */
+  if (!out || !path || !stack) goto bad;
+  size_t o = 0, depth = 0, plen = 0;
+  const char *line = text;
+  while (*line) {
+    size_t ll = strcspn(line, "\n");
+    const char *t = line;
+    while (t < line + ll && *t == ' ') t++;
+    size_t tl = (size_t)(line + ll - t);
+    bool keep;
+    if (depth == 0) {
+      keep = true; /* "message NAME {" */
+      if (tl == 0 || line[ll - 1] != '{') goto bad;
+      stack[depth++] = (0 << 1) | 1;
+    } else if (tl >= 1 && t[0] == '}') {
+      size_t top = stack[--depth];
+      keep = top & 1;
+      plen = top >> 1;
+      path[plen] = 0;
+    } else {
+      /* REPETITION TYPE NAME ...: the name is the third word */
+      const char *w = t;
+      for (int word = 0; word < 2; word++) {
+        while (w < line + ll && *w != ' ') w++;
+        while (w < line + ll && *w == ' ') w++;
+      }
+      size_t nl = 0;
+      while (w + nl < line + ll && w[nl] != ' ' && w[nl] != ';' && w[nl] != '(') nl++;
+      if (nl == 0) goto bad;
+      size_t at = plen;
+      if (depth > 1) path[at++] = '.';
+      memcpy(path + at, w, nl);
+      path[at + nl] = 0;
+      keep = on_projection(path, at + nl, names, n);
+      if (line[ll - 1] == '{') {
+        stack[depth++] = (plen << 1) | (keep ? 1 : 0);
+        plen = at + nl;
+      } else {
+        path[plen] = 0;
+      }
+    }
+    if (keep) {
+      memcpy(out + o, line, ll);
+      o += ll;
+      out[o++] = '\n';
+    }
+    line += ll;
+    if (*line == '\n') line++;
+  }
+  if (depth != 0) goto bad;
+  out[o] = 0;
+  free(path);
+  free(stack);
+  return out;
+bad:
+  free(out);
+  free(path);
+  free(stack);
+  return NULL;
+}
+
 static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows) {
   pqt_error e;
   pqt_error_init(&e);
   struct ArrowArrayStream stream;
-  struct ArrowSchema schema;
   memset(&stream, 0, sizeof stream);
-  memset(&schema, 0, sizeof schema);
   pqt_writer *wr = NULL;
+  pqt_string text = {0};
+  char *message = NULL;
+  const char **kv_keys = NULL, **kv_values = NULL;
+  char **kv_copies = NULL;
+  int32_t n_kv = 0;
   int rc = 0;
-  bool projected = rs->so.n_columns > 0;
+  pqt_write_schema ws;
+  pqt_write_schema_init(&ws);
+  /* INT96 travels as its stored bytes (as read with int96_as_fixed) */
+  w->o.int96_as_fixed = 1;
+  if (rs->so.n_columns > 0) {
+    /* the file's schema with the projected fields only */
+    if (pqt_reader_schema_text(r, &text, &e) != PQT_OK) {
+      rc = read_fail(path, &e);
+      goto out;
+    }
+    message = projected_message(text.data, rs->so.columns, rs->so.n_columns);
+    if (!message) {
+      fprintf(stderr, "parquetry: %s: export: the schema could not be cut to the columns of -c\n", path);
+      rc = EXIT_DATA;
+      goto out;
+    }
+    ws.message = message;
+    /* the file's key-value metadata, but ARROW:schema (of all the columns) */
+    int32_t n = pqt_reader_kv_count(r);
+    kv_keys = calloc((size_t)n + 1, sizeof *kv_keys);
+    kv_values = calloc((size_t)n + 1, sizeof *kv_values);
+    kv_copies = calloc(2 * (size_t)n + 1, sizeof *kv_copies);
+    if (!kv_keys || !kv_values || !kv_copies) {
+      fprintf(stderr, "parquetry: out of memory\n");
+      rc = EXIT_DATA;
+      goto out;
+    }
+    for (int32_t i = 0; i < n; i++) {
+      pqt_kv kv;
+      pqt_kv_init(&kv);
+      if (pqt_reader_kv(r, i, &kv, &e) != PQT_OK) {
+        rc = read_fail(path, &e);
+        goto out;
+      }
+      if (kv.key_len == 12 && memcmp(kv.key, "ARROW:schema", 12) == 0) continue;
+      if (memchr(kv.key, 0, kv.key_len) || (kv.value && memchr(kv.value, 0, kv.value_len))) {
+        fprintf(stderr, "parquetry: %s: key-value metadata %d holds a NUL byte; export it without -c\n", path, i);
+        rc = EXIT_DATA;
+        goto out;
+      }
+      char *k = strndup(kv.key, kv.key_len), *v = kv.value ? strndup(kv.value, kv.value_len) : NULL;
+      kv_copies[2 * i] = k;
+      kv_copies[2 * i + 1] = v;
+      if (!k || (kv.value && !v)) {
+        fprintf(stderr, "parquetry: out of memory\n");
+        rc = EXIT_DATA;
+        goto out;
+      }
+      kv_keys[n_kv] = k;
+      kv_values[n_kv++] = v;
+    }
+    w->o.kv_keys = kv_keys;
+    w->o.kv_values = kv_values;
+    w->o.n_kv = n_kv;
+  } else {
+    ws.like = r; /* the file's own schema, key-value metadata carried */
+  }
   if (pqt_reader_get_stream(r, &rs->so, &stream, &e) != PQT_OK) {
     rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
     goto out;
-  }
-  pqt_write_schema ws;
-  pqt_write_schema_init(&ws);
-  if (projected) {
-    /* the columns read, as Arrow describes them */
-    int gs = stream.get_schema(&stream, &schema);
-    if (gs != 0) {
-      rc = read_stream_fail(path, gs, stream.get_last_error(&stream));
-      goto out;
-    }
-    ws.arrow = &schema;
-  } else {
-    ws.like = r; /* the file's own schema, key-value metadata carried */
-    w->o.int96_as_fixed = 1;
   }
   if (pqt_writer_open_file(&wr, out, &ws, &w->o, &e) != PQT_OK) {
     rc = fail(out, &e);
@@ -183,8 +308,14 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
   if (st != PQT_OK) rc = fail(out, &e);
 out:
   if (wr) pqt_writer_discard(wr);
-  if (schema.release) schema.release(&schema);
   if (stream.release) stream.release(&stream);
+  pqt_string_free(&text);
+  free(message);
+  if (kv_copies)
+    for (int32_t i = 0; i < 2 * pqt_reader_kv_count(r); i++) free(kv_copies[i]);
+  free(kv_copies);
+  free(kv_keys);
+  free(kv_values);
   return rc;
 }
 
@@ -244,7 +375,7 @@ int cmd_export(int argc, char **argv) {
   if (!rc) {
     pqt_read_options ro = *read_options();
     /* INT96 travels as its stored bytes into a file of the same schema */
-    if (format == FORMAT_PARQUET && !o.columns) ro.int96_as_fixed = 1;
+    if (format == FORMAT_PARQUET) ro.int96_as_fixed = 1;
     pqt_error e;
     pqt_error_init(&e);
     read_begin(path);

@@ -22,13 +22,13 @@ const char cmd_sample_summary[] =
     "chosen row are read. All rows when the file has N or fewer.\n\n"
     "  -n, --limit N         how many rows (required)\n"
     "  --seed S              the random choice from seed S (a number): the same seed\n"
-    "                        and file give the same rows (default: a new choice each run)\n"
+    "                        and file give the same rows (default: a new choice\n"
+    "                        each run)\n"
     "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
     "  --format jsonl|csv    output format (default jsonl)\n"
     "  --where EXPR          choose among the rows where EXPR is true (as for cat)\n"
     "  --stats               at the end, on stderr: what was read (as for cat)" READ_OPTIONS_HELP;
-const char cmd_sample_usage[] =
-    "parquetry sample -n N [--seed S] [--columns a,b.c] [--format jsonl|csv] [--where EXPR] FILE";
+const char cmd_sample_usage[] = "parquetry sample -n N [--seed S] [-c a,b.c] [--format jsonl|csv] FILE";
 
 /* Most row indexes held in memory to draw a sample (16 bytes each). */
 #define MAX_DRAWN 100000000

@@ -22,7 +22,7 @@ const char cmd_tail_summary[] =
     "  --format jsonl|csv    output format (default jsonl)\n"
     "  --where EXPR          the last N rows where EXPR is true (as for cat)\n"
     "  --stats               at the end, on stderr: what was read (as for cat)" READ_OPTIONS_HELP;
-const char cmd_tail_usage[] = "parquetry tail [-n N] [--columns a,b.c] [--format jsonl|csv] [--where EXPR] FILE";
+const char cmd_tail_usage[] = "parquetry tail [-n N] [-c a,b.c] [--format jsonl|csv] [--where EXPR] FILE";
 
 static pqt_status to_stdout(void *ctx, const char *data, size_t len) {
   (void)ctx;
