@@ -141,6 +141,36 @@ static bool on_projection(const char *path, size_t len, const char *const *names
   return false;
 }
 
+/* The name at s (n bytes) as the schema text prints it, plain or `quoted`
+ * (`` a backtick, \\ and \\xHH a byte), into out; its length, or
+ * (size_t)-1 when there is none. */
+static size_t read_name(const char *s, size_t n, char *out) {
+  size_t k = 0;
+  if (n > 0 && s[0] == '`') {
+    for (size_t i = 1; i < n; i++) {
+      if (s[i] == '`') {
+        if (i + 1 < n && s[i + 1] == '`') out[k++] = s[++i];
+        else return k;
+      } else if (s[i] == '\\' && i + 1 < n && s[i + 1] == 'x' && i + 3 < n) {
+        unsigned v;
+        if (sscanf(s + i + 2, "%2x", &v) != 1) return (size_t)-1;
+        out[k++] = (char)v;
+        i += 3;
+      } else if (s[i] == '\\' && i + 1 < n) {
+        out[k++] = s[++i];
+      } else {
+        out[k++] = s[i];
+      }
+    }
+    return (size_t)-1; /* unterminated */
+  }
+  while (k < n && !strchr(" \t;{}()=,[]`\"", s[k])) {
+    out[k] = s[k];
+    k++;
+  }
+  return k ? k : (size_t)-1;
+}
+
 /* The file's schema in the message syntax with only the projected fields
  * (and the groups above them): every type, logical type, repetition and
  * field id as the file has them. NULL when the text is not as expected. */
@@ -173,13 +203,10 @@ static char *projected_message(const char *text, const char *const *names, int32
         while (w < line + ll && *w != ' ') w++;
         while (w < line + ll && *w == ' ') w++;
       }
-      size_t nl = 0;
-      while (w + nl < line + ll && w[nl] != ' ' && w[nl] != ';' && w[nl] != '(') nl++;
-      if (nl == 0) goto bad;
       size_t at = plen;
       if (depth > 1) path[at++] = '.';
-      memcpy(path + at, w, nl);
-      path[at + nl] = 0;
+      size_t nl = read_name(w, (size_t)(line + ll - w), path + at);
+      if (nl == (size_t)-1) goto bad;
       keep = on_projection(path, at + nl, names, n);
       if (line[ll - 1] == '{') {
         stack[depth++] = (plen << 1) | (keep ? 1 : 0);

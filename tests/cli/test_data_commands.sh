@@ -207,6 +207,11 @@ for cols in "nested_struct.C,id" "int_map,nested_struct.g" "int_Map_Array"; do
     run "diff projected $cols" 1 diff --json -c "$cols" nullable.impala.parquet n.parquet &&
     json "export projected $cols" 'd["values"]["equal"] and d["values"]["rows_compared"] == 7 and d["metadata"]["equal"]'
 done
+# names the schema text quotes (`a b`, `x;y`, a line break)
+printf '{"a b":1,"c{":2,"x;y":3,"n\\nl":4,"z":5}\n' >odd.jsonl
+"$cli" convert odd.jsonl odd.parquet >/dev/null || bad "convert odd.jsonl"
+run "export odd names" 0 export -c "$(printf 'x;y,n\nl,a b')" odd.parquet -o odd2.parquet && run "cat odd names" 0 cat odd2.parquet &&
+  has "export odd names" '{"a b":1,"x;y":3,"n\nl":4}'
 run "export codec" 0 meta p.parquet && has "export codec" "ZSTD" && has "export row groups" "row groups:  4"
 # atomic: a failed export leaves no file and no temporary one behind
 mkdir -p fails
