@@ -189,6 +189,24 @@ int row_group_count(const char *cmd, const char *path, pqt_reader *r, const pqt_
                     int64_t *count);
 int row_group_counts(const char *cmd, const char *path, pqt_reader *r, const pqt_scan_options *so, int64_t *counts);
 
+/* ---- text read back (cli/text_parse.c; fuzz/fuzz_cli_text.c) ---- */
+/* The schema text of pqt_reader_schema_text with only the fields on the
+ * way to or under the projected names (top-level names or dotted paths);
+ * malloc'd, NULL when the text is not as expected (or out of memory). */
+char *schema_text_project(const char *text, const char *const *names, int32_t n);
+/* A row of JSON Lines, {"k":v,...}, split into its top-level fields. */
+typedef struct field_span {
+  const char *key, *value; /* key with its quotes, value as JSON */
+  size_t key_len, value_len;
+} field_span;
+typedef struct row_fields {
+  field_span *items; /* free() it */
+  size_t n, cap;
+} row_fields;
+/* false when s is not such an object (or out of memory). */
+bool json_row_split(const char *s, size_t n, row_fields *out);
+const field_span *json_row_field(const row_fields *f, const field_span *key);
+
 /* The data commands of cli-data (cli/cmd_*.c). */
 int cmd_tail(int argc, char **argv);
 int cmd_sample(int argc, char **argv);

@@ -71,71 +71,6 @@ static void show_value(FILE *f, const char *s, size_t n) {
   fprintf(f, "... (%zu bytes)", n);
 }
 
-/* ---- a row of canonical JSON split into its top-level fields ---- */
-
-typedef struct field_span {
-  const char *key, *value; /* key with its quotes, value as JSON */
-  size_t key_len, value_len;
-} field_span;
-
-typedef struct row_fields {
-  field_span *items;
-  size_t n, cap;
-} row_fields;
-
-/* The end of the JSON string starting at s[i] == '"'. */
-static size_t skip_string(const char *s, size_t n, size_t i) {
-  for (i++; i < n; i++) {
-    if (s[i] == '\\') i++;
-    else if (s[i] == '"') return i + 1;
-  }
-  return n;
-}
-
-/* Split `{"k":v,...}` into fields; false when it is not such an object. */
-static bool split_row(const char *s, size_t n, row_fields *out) {
-  out->n = 0;
-  if (n < 2 || s[0] != '{') return false;
-  size_t i = 1;
-  while (i < n && s[i] != '}') {
-    if (s[i] != '"') return false;
-    size_t k0 = i;
-    i = skip_string(s, n, i);
-    if (i >= n || s[i] != ':') return false;
-    size_t v0 = ++i;
-    int depth = 0;
-    while (i < n) {
-      char c = s[i];
-      if (c == '"') {
-        i = skip_string(s, n, i);
-        continue;
-      }
-      if (c == '{' || c == '[') depth++;
-      else if ((c == '}' || c == ']') && depth > 0) depth--;
-      else if ((c == ',' || c == '}') && depth == 0) break;
-      i++;
-    }
-    if (i >= n) return false;
-    if (out->n == out->cap) {
-      size_t cap = out->cap ? 2 * out->cap : 16;
-      field_span *p = realloc(out->items, cap * sizeof *p);
-      if (!p) return false;
-      out->items = p;
-      out->cap = cap;
-    }
-    out->items[out->n++] = (field_span){s + k0, s + v0, v0 - 1 - k0, i - v0};
-    if (s[i] == ',') i++;
-  }
-  return true;
-}
-
-static const field_span *find_field(const row_fields *f, const field_span *key) {
-  for (size_t i = 0; i < f->n; i++)
-    if (f->items[i].key_len == key->key_len && memcmp(f->items[i].key, key->key, key->key_len) == 0)
-      return &f->items[i];
-  return NULL;
-}
-
 /* ---- the comparison of values ---- */
 
 typedef struct diff_state {
@@ -181,19 +116,19 @@ static void compare_row(diff_state *d, const char *a, size_t an, const char *b, 
   if (an == bn && memcmp(a, b, an) == 0) return;
   d->rows_different++;
   if (d->rows_different > d->show) return;
-  if (!split_row(a, an, &d->fa) || !split_row(b, bn, &d->fb)) {
+  if (!json_row_split(a, an, &d->fa) || !json_row_split(b, bn, &d->fb)) {
     /* not objects as expected: the whole rows */
     field_span va = {"\"(row)\"", a, 7, an}, vb = {"\"(row)\"", b, 7, bn};
     print_difference(d, va.key, va.key_len, &va, &vb);
     return;
   }
   for (size_t i = 0; i < d->fa.n; i++) {
-    const field_span *x = &d->fa.items[i], *y = find_field(&d->fb, x);
+    const field_span *x = &d->fa.items[i], *y = json_row_field(&d->fb, x);
     if (!y || x->value_len != y->value_len || memcmp(x->value, y->value, x->value_len) != 0)
       print_difference(d, x->key, x->key_len, x, y);
   }
   for (size_t i = 0; i < d->fb.n; i++)
-    if (!find_field(&d->fa, &d->fb.items[i]))
+    if (!json_row_field(&d->fa, &d->fb.items[i]))
       print_difference(d, d->fb.items[i].key, d->fb.items[i].key_len, NULL, &d->fb.items[i]);
 }
 

@@ -129,112 +129,6 @@ static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_f
 
 /* ---- Parquet: the Arrow stream into the writer ---- */
 
-/* Whether the field at `path` (len bytes) is on the way to, or under, one
- * of the projected names (top-level names or dotted paths). */
-static bool on_projection(const char *path, size_t len, const char *const *names, int32_t n) {
-  for (int32_t i = 0; i < n; i++) {
-    size_t k = strlen(names[i]);
-    size_t m = k < len ? k : len;
-    if (memcmp(names[i], path, m) != 0) continue;
-    if (k == len || (k > len && names[i][len] == '.') || (k < len && path[k] == '.')) return true;
-  }
-  return false;
-}
-
-/* The name at s (n bytes) as the schema text prints it, plain or `quoted`
- * (`` a backtick, \\ and \\xHH a byte), into out; its length, or
- * (size_t)-1 when there is none. */
-static size_t read_name(const char *s, size_t n, char *out) {
-  size_t k = 0;
-  if (n > 0 && s[0] == '`') {
-    for (size_t i = 1; i < n; i++) {
-      if (s[i] == '`') {
-        if (i + 1 < n && s[i + 1] == '`') out[k++] = s[++i];
-        else return k;
-      } else if (s[i] == '\\' && i + 1 < n && s[i + 1] == 'x' && i + 3 < n) {
-        unsigned v;
-        if (sscanf(s + i + 2, "%2x", &v) != 1) return (size_t)-1;
-        out[k++] = (char)v;
-        i += 3;
-      } else if (s[i] == '\\' && i + 1 < n) {
-        out[k++] = s[++i];
-      } else {
-        out[k++] = s[i];
-      }
-    }
-    return (size_t)-1; /* unterminated */
-  }
-  while (k < n && !strchr(" \t;{}()=,[]`\"", s[k])) {
-    out[k] = s[k];
-    k++;
-  }
-  return k ? k : (size_t)-1;
-}
-
-/* The file's schema in the message syntax with only the projected fields
- * (and the groups above them): every type, logical type, repetition and
- * field id as the file has them. NULL when the text is not as expected. */
-static char *projected_message(const char *text, const char *const *names, int32_t n) {
-  size_t len = strlen(text);
-  char *out = malloc(len + 1), *path = malloc(len + 1);
-  size_t *stack = malloc((len + 1) * sizeof *stack); /* path length at each open group */
-  if (!out || !path || !stack) goto bad;
-  size_t o = 0, depth = 0, plen = 0;
-  const char *line = text;
-  while (*line) {
-    size_t ll = strcspn(line, "\n");
-    const char *t = line;
-    while (t < line + ll && *t == ' ') t++;
-    size_t tl = (size_t)(line + ll - t);
-    bool keep;
-    if (depth == 0) {
-      keep = true; /* "message NAME {" */
-      if (tl == 0 || line[ll - 1] != '{') goto bad;
-      stack[depth++] = (0 << 1) | 1;
-    } else if (tl >= 1 && t[0] == '}') {
-      size_t top = stack[--depth];
-      keep = top & 1;
-      plen = top >> 1;
-      path[plen] = 0;
-    } else {
-      /* REPETITION TYPE NAME ...: the name is the third word */
-      const char *w = t;
-      for (int word = 0; word < 2; word++) {
-        while (w < line + ll && *w != ' ') w++;
-        while (w < line + ll && *w == ' ') w++;
-      }
-      size_t at = plen;
-      if (depth > 1) path[at++] = '.';
-      size_t nl = read_name(w, (size_t)(line + ll - w), path + at);
-      if (nl == (size_t)-1) goto bad;
-      keep = on_projection(path, at + nl, names, n);
-      if (line[ll - 1] == '{') {
-        stack[depth++] = (plen << 1) | (keep ? 1 : 0);
-        plen = at + nl;
-      } else {
-        path[plen] = 0;
-      }
-    }
-    if (keep) {
-      memcpy(out + o, line, ll);
-      o += ll;
-      out[o++] = '\n';
-    }
-    line += ll;
-    if (*line == '\n') line++;
-  }
-  if (depth != 0) goto bad;
-  out[o] = 0;
-  free(path);
-  free(stack);
-  return out;
-bad:
-  free(out);
-  free(path);
-  free(stack);
-  return NULL;
-}
-
 static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows) {
   pqt_error e;
   pqt_error_init(&e);
@@ -257,7 +151,7 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
       rc = read_fail(path, &e);
       goto out;
     }
-    message = projected_message(text.data, rs->so.columns, rs->so.n_columns);
+    message = schema_text_project(text.data, rs->so.columns, rs->so.n_columns);
     if (!message) {
       fprintf(stderr, "parquetry: %s: export: the schema could not be cut to the columns of -c\n", path);
       rc = EXIT_DATA;

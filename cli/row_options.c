@@ -143,52 +143,6 @@ void row_scan_print_stats(const row_scan *s) {
   fprintf(stderr, "%s\n", line);
 }
 
-/* ---- keeping chosen records of the text ---------------------------------- */
-
-void text_select_init(text_select *t, pqt_text_format fmt, pqt_write_fn write, void *ctx,
-                      bool (*keep)(void *kctx, int64_t record), void *kctx) {
-  memset(t, 0, sizeof *t);
-  t->fmt = fmt;
-  t->write = write;
-  t->ctx = ctx;
-  t->keep = keep;
-  t->kctx = kctx;
-  t->in_header = fmt == PQT_TEXT_CSV;
-  t->at_start = true;
-}
-
-/* A record of JSON Lines ends at a newline (strings escape theirs); one of
- * CSV at a newline outside quotes (a quote inside a quoted cell is doubled,
- * which toggles the state twice). The CSV header is always kept. */
-pqt_status text_select_write(void *ctx, const char *data, size_t len) {
-  text_select *t = ctx;
-  size_t span = 0; /* start of the bytes to pass on */
-  for (size_t k = 0; k < len; k++) {
-    if (t->at_start) {
-      t->at_start = false;
-      if (t->in_header) t->keep_current = true;
-      else {
-        t->keep_current = t->keep(t->kctx, t->record);
-        if (t->keep_current) t->kept++;
-      }
-      span = k;
-    }
-    char c = data[k];
-    if (c == '"' && t->fmt == PQT_TEXT_CSV && !t->in_header) t->in_quote = !t->in_quote;
-    if (c != '\n' || t->in_quote) continue;
-    /* the record ends here */
-    if (t->keep_current) {
-      pqt_status st = t->write(t->ctx, data + span, k + 1 - span);
-      if (st != PQT_OK) return st;
-    }
-    if (t->in_header) t->in_header = false;
-    else t->record++;
-    t->at_start = true;
-  }
-  if (!t->at_start && t->keep_current && len > span) return t->write(t->ctx, data + span, len - span);
-  return PQT_OK;
-}
-
 /* ---- row groups from the footer's counts ------------------------------------ */
 
 int row_group_counts(const char *cmd, const char *path, pqt_reader *r, const pqt_scan_options *so, int64_t *counts) {
