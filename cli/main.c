@@ -159,8 +159,8 @@ static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
   const char *path = NULL;
   bool count = strcmp(cmd, "count") == 0;
-  row_opts ro_;
-  row_opts_init(&ro_, default_limit);
+  row_opts ropt;
+  row_opts_init(&ropt, default_limit);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) {
@@ -169,7 +169,7 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     }
     int ro = read_option(cmd, argc, argv, &i);
     unsigned accept = ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS;
-    if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ro_);
+    if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ropt);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
@@ -178,9 +178,9 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   }
   if (!path) return usage_error(cmd, "%s", "missing FILE");
   pqt_text_format fmt;
-  if (row_text_format(cmd, ro_.format, &fmt)) return EXIT_USAGE;
+  if (row_text_format(cmd, ropt.format, &fmt)) return EXIT_USAGE;
   row_scan rs;
-  int rc = row_scan_setup(cmd, &ro_, &rs);
+  int rc = row_scan_setup(cmd, &ropt, &rs);
   if (rc) return rc;
   pqt_reader *r;
   rc = open_reader(path, &r);
@@ -189,14 +189,14 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     pqt_error_init(&e);
     int64_t n = 0;
     pqt_status qs = count ? pqt_reader_count(r, &rs.so, &n, &e)
-                          : pqt_reader_write_text(r, &rs.so, fmt, ro_.limit, write_stdout, NULL, &e);
+                          : pqt_reader_write_text(r, &rs.so, fmt, ropt.limit, write_stdout, NULL, &e);
     if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
     } else if (count) {
       printf("%lld\n", (long long)n);
     }
-    if (ro_.stats && qs == PQT_OK) row_scan_print_stats(&rs);
+    if (ropt.stats && qs == PQT_OK) row_scan_print_stats(&rs);
     pqt_reader_close(r);
   }
   row_scan_free(&rs);
