@@ -125,6 +125,7 @@ static void pick(const uint8_t *data, size_t size) {
   free(pieces.data);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   switch (data[0] % 3) {
