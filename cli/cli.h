@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "parquetry.h"
 
@@ -206,6 +207,8 @@ typedef struct row_fields {
 /* false when s is not such an object (or out of memory). */
 bool json_row_split(const char *s, size_t n, row_fields *out);
 const field_span *json_row_field(const row_fields *f, const field_span *key);
+/* s (n bytes) as a JSON string. */
+void json_print_string(FILE *f, const char *s, size_t n);
 
 /* The data commands of cli-data (cli/cmd_*.c). */
 int cmd_tail(int argc, char **argv);

@@ -46,20 +46,6 @@ const char cmd_diff_usage[] = "parquetry diff [--json] [-n N] [-c a,b.c] [--no-m
 
 /* ---- JSON and text helpers ---- */
 
-static void json_string(FILE *f, const char *s, size_t n) {
-  fputc('"', f);
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c == '\n') fputs("\\n", f);
-    else if (c == '\t') fputs("\\t", f);
-    else if (c == '\r') fputs("\\r", f);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 /* A value for people: cut to SHOW_VALUE bytes (not inside a UTF-8 sequence). */
 static void show_value(FILE *f, const char *s, size_t n) {
   if (n <= SHOW_VALUE) {
@@ -225,7 +211,7 @@ static bool kv_same_value(const pqt_kv *x, const pqt_kv *y) {
 
 static void print_kv_value(bool json, const pqt_kv *kv) {
   if (json) {
-    if (kv->value) json_string(stdout, kv->value, kv->value_len);
+    if (kv->value) json_print_string(stdout, kv->value, kv->value_len);
     else printf("null");
   } else if (kv->value) {
     putchar('"');
@@ -247,7 +233,7 @@ static int64_t kv_only(bool json, const pqt_reader *from, const pqt_reader *othe
     if (pqt_reader_kv(from, i, &kv, &e) != PQT_OK || kv_find(other, &kv, &o)) continue;
     if (json) {
       printf("%s{\"key\": ", n ? ", " : "");
-      json_string(stdout, kv.key, kv.key_len);
+      json_print_string(stdout, kv.key, kv.key_len);
       printf(", \"value\": ");
       print_kv_value(true, &kv);
       printf("}");
@@ -271,7 +257,7 @@ static int64_t kv_different(bool json, const pqt_reader *a, const pqt_reader *b)
     if (pqt_reader_kv(a, i, &kv, &e) != PQT_OK || !kv_find(b, &kv, &o) || kv_same_value(&kv, &o)) continue;
     if (json) {
       printf("%s{\"key\": ", n ? ", " : "");
-      json_string(stdout, kv.key, kv.key_len);
+      json_print_string(stdout, kv.key, kv.key_len);
       printf(", \"a\": ");
       print_kv_value(true, &kv);
       printf(", \"b\": ");
@@ -379,9 +365,9 @@ int cmd_diff(int argc, char **argv) {
   int64_t kv_a = 0, kv_b = 0, kv_d = 0;
   if (json) {
     printf("{\n  \"schema\": {\"equal\": %s, \"a\": ", schema_line ? "false" : "true");
-    json_string(stdout, schema[0].data, schema[0].len);
+    json_print_string(stdout, schema[0].data, schema[0].len);
     printf(", \"b\": ");
-    json_string(stdout, schema[1].data, schema[1].len);
+    json_print_string(stdout, schema[1].data, schema[1].len);
     printf("},\n  \"metadata\": {");
     if (metadata) {
       printf("\"only_a\": [");

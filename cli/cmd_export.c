@@ -29,7 +29,9 @@ const char cmd_export_summary[] =
     "                            .json or .parquet)\n"
     "  -c, --columns a,b.c       only these columns (top-level names or dotted paths)\n"
     "  --where EXPR              only rows where EXPR is true (as for cat)\n"
-    "  --stats                   at the end, on stderr: what was read (as for cat)\n\n"
+    "  --stats                   at the end, on stderr: what was read (as for cat)\n"
+    "  --json                    what was written as JSON: {\"output\": OUT,\n"
+    "                            \"format\": \"csv\"|\"jsonl\"|\"parquet\", \"rows\": N}\n\n"
     "CSV and JSON Lines are what cat prints. Parquet keeps the schema of FILE, with\n"
     "-c its fields on the paths given, and its key-value metadata (without -c, lists\n"
     "and maps are written in the standard form). Writer options (--format parquet):\n" WRITER_OPTIONS_HELP
@@ -255,6 +257,7 @@ int cmd_export(int argc, char **argv) {
     return EXIT_DATA;
   }
   int n_rest = 0, rc = 0;
+  bool json = false;
   const char *first_writer_option = NULL;
   rest[n_rest++] = argv[0];
   for (int i = 1; i < argc && !rc; i++) {
@@ -268,6 +271,7 @@ int cmd_export(int argc, char **argv) {
       if (i + 1 >= argc) rc = usage(cmd, "option '%s' needs a value", a);
       else out = argv[++i];
     } else if (strncmp(a, "--output=", 9) == 0) out = a + 9;
+    else if (strcmp(a, "--json") == 0) json = true;
     else {
       if (a[0] == '-' && a[1] && !first_writer_option) first_writer_option = a;
       rest[n_rest++] = argv[i];
@@ -313,7 +317,14 @@ int cmd_export(int argc, char **argv) {
     else rc = export_text(path, r, &rs, format == FORMAT_CSV ? PQT_TEXT_CSV : PQT_TEXT_JSONL, out);
     if (format != FORMAT_PARQUET) rows = rs.stats.rows;
     if (!rc) {
-      printf("%s: %lld row%s written\n", out, (long long)rows, rows == 1 ? "" : "s");
+      if (json) {
+        static const char *const names[] = {"csv", "jsonl", "parquet"};
+        printf("{\"output\": ");
+        json_print_string(stdout, out, strlen(out));
+        printf(", \"format\": \"%s\", \"rows\": %lld}\n", names[format], (long long)rows);
+      } else {
+        printf("%s: %lld row%s written\n", out, (long long)rows, rows == 1 ? "" : "s");
+      }
       if (o.stats) row_scan_print_stats(&rs);
     }
   }

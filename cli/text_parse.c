@@ -224,3 +224,19 @@ const field_span *json_row_field(const row_fields *f, const field_span *key) {
       return &f->items[i];
   return NULL;
 }
+
+/* ---- JSON output ---- */
+
+void json_print_string(FILE *f, const char *s, size_t n) {
+  fputc('"', f);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c == '\n') fputs("\\n", f);
+    else if (c == '\t') fputs("\\t", f);
+    else if (c == '\r') fputs("\\r", f);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}

@@ -177,6 +177,8 @@ for fmt in csv jsonl; do
   "$cli" cat --format $fmt -c id,string_col,timestamp_col --where "id < 500" groups.parquet >want.$fmt
   same "export $fmt = cat" want.$fmt out.$fmt
 done
+run "export --json" 0 export --json --where "id < 10" -c id "$tiny" -o j.parquet &&
+  json "export --json" 'd == {"output": "j.parquet", "format": "parquet", "rows": 10}'
 run "export format from name" 0 export nullable.impala.parquet -o n.jsonl && "$cli" cat nullable.impala.parquet >want.jsonl &&
   same "export .jsonl" want.jsonl n.jsonl
 perm=$(stat -c %a out.csv); umask_perm=$(printf '%o' $((0666 & ~$(umask))))
