@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "parquetry.h"
 
@@ -161,5 +162,114 @@ int read_finish(const char *path, int rc);
 #define ROW_SPANS_MAX 64
 int parse_row_spans(const char *text, pqt_row_span *spans, int32_t max, int32_t *n);
 /* ---- end of reading options ---- */
+
+/* ---- options of the commands that print or export rows (cli/row_options.c;
+ * branch cli-data) ---- */
+#include "parquetry_filter.h"
+
+enum {
+  ROW_OPT_COLUMNS = 1,
+  ROW_OPT_LIMIT = 2,
+  ROW_OPT_FORMAT = 4,
+  ROW_OPT_WHERE = 8,
+  ROW_OPT_STATS = 16,
+  ROW_OPT_RANGES = 32, /* --rows A-B, --offset N */
+  ROW_OPT_BBOX = 64    /* --bbox X0,Y0,X1,Y1 */
+};
+typedef struct row_opts {
+  const char *columns; /* -c/--columns a,b.c */
+  const char *format;  /* --format (NULL: not given) */
+  const char *where;   /* --where EXPR */
+  int64_t limit;       /* -n/--limit N (the command's default when not given) */
+  bool limit_given;
+  bool stats; /* --stats */
+  int64_t offset;                     /* --offset N (0: none) */
+  pqt_row_span spans[ROW_SPANS_MAX]; /* --rows A-B[,C-D...] */
+  int32_t n_spans;
+  bool has_bbox; /* --bbox */
+  double bbox[4];
+} row_opts;
+void row_opts_init(row_opts *o, int64_t default_limit);
+/* Parse one of the options in `accept` (ROW_OPT_*) at argv[*i] ("--x V",
+ * "--x=V", "-c V", "-cV"): 1 consumed, 0 not one of them, 2 usage error
+ * (printed). */
+int row_option(const char *cmd, int argc, char **argv, int *i, unsigned accept, row_opts *o);
+/* --format jsonl|csv (NULL: jsonl); 0 or a usage error (printed). */
+int row_text_format(const char *cmd, const char *format, pqt_text_format *out);
+
+/* The scan the options ask for: projection and predicate. */
+typedef struct row_scan {
+  pqt_scan_options so;
+  pqt_scan_stats stats;
+  pqt_expr *filter;
+  char *cols_copy;
+  const char **names;
+  pqt_row_span spans[ROW_SPANS_MAX];
+  int32_t n_spans;
+} row_scan;
+/* 0, or an exit status (printed; nothing to free then). With
+ * limit_as_ranges, --limit without --where becomes a row range too (the
+ * first N rows of the selection: later pages are never read). */
+int row_scan_setup(const char *cmd, const row_opts *o, bool limit_as_ranges, row_scan *s);
+/* --bbox: AND the box predicate on r's first geospatial column into the
+ * scan's filter (after the file is open). 0 or an exit status. */
+int row_scan_bind_bbox(const char *cmd, const row_opts *o, pqt_reader *r, row_scan *s);
+void row_scan_free(row_scan *s);
+/* --stats: the scan's counts on stderr. */
+void row_scan_print_stats(const row_scan *s);
+
+/* A pqt_write_fn over the text of pqt_reader_write_text that passes on the
+ * records (rows) `keep` says yes to, by their index from 0 in the text, and
+ * drops the others (the CSV header line is always passed on). */
+typedef struct text_select {
+  pqt_text_format fmt;
+  pqt_write_fn write;
+  void *ctx;
+  bool (*keep)(void *kctx, int64_t record);
+  void *kctx;
+  int64_t record, kept;
+  bool in_header, in_quote, at_start, keep_current;
+} text_select;
+void text_select_init(text_select *t, pqt_text_format fmt, pqt_write_fn write, void *ctx,
+                      bool (*keep)(void *kctx, int64_t record), void *kctx);
+pqt_status text_select_write(void *ctx, const char *data, size_t len);
+
+/* Rows of row group g (with so->filter: those where it is true, counted
+ * with pqt_reader_count), of every row group into counts[]. 0 or an exit
+ * status (printed). */
+int row_group_count(const char *cmd, const char *path, pqt_reader *r, const pqt_scan_options *so, int32_t g,
+                    int64_t *count);
+int row_group_counts(const char *cmd, const char *path, pqt_reader *r, const pqt_scan_options *so, int64_t *counts);
+
+/* ---- text read back (cli/text_parse.c; fuzz/fuzz_cli_text.c) ---- */
+/* The schema text of pqt_reader_schema_text with only the fields on the
+ * way to or under the projected names (top-level names or dotted paths);
+ * malloc'd, NULL when the text is not as expected (or out of memory). */
+char *schema_text_project(const char *text, const char *const *names, int32_t n);
+/* A row of JSON Lines, {"k":v,...}, split into its top-level fields. */
+typedef struct field_span {
+  const char *key, *value; /* key with its quotes, value as JSON */
+  size_t key_len, value_len;
+} field_span;
+typedef struct row_fields {
+  field_span *items; /* free() it */
+  size_t n, cap;
+} row_fields;
+/* false when s is not such an object (or out of memory). */
+bool json_row_split(const char *s, size_t n, row_fields *out);
+const field_span *json_row_field(const row_fields *f, const field_span *key);
+/* s (n bytes) as a JSON string. */
+void json_print_string(FILE *f, const char *s, size_t n);
+
+/* The data commands of cli-data (cli/cmd_*.c). */
+int cmd_tail(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+extern const char cmd_tail_summary[], cmd_tail_usage[];
+extern const char cmd_sample_summary[], cmd_sample_usage[];
+extern const char cmd_export_summary[], cmd_export_usage[];
+extern const char cmd_diff_summary[], cmd_diff_usage[];
+/* ---- end of row options ---- */
 
 #endif

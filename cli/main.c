@@ -158,36 +158,11 @@ static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
   return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
 }
 
-/* Split "a,b.c" into an array of names (pointers into the mutable copy). */
-static int split_columns(char *list, const char ***out, int32_t *n) {
-  int32_t cap = 1;
-  for (char *p = list; *p; p++) cap += *p == ',';
-  const char **names = calloc((size_t)cap, sizeof *names);
-  if (!names) return -1;
-  int32_t k = 0;
-  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) names[k++] = tok;
-  *out = names;
-  *n = k;
-  return 0;
-}
-
-static int parse_count(const char *cmd, const char *s, int64_t *out) {
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (!*s || *end || v < 0) return usage_error(cmd, "not a row count: '%s'", s);
-  *out = v;
-  return 0;
-}
-
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
-  const char *path = NULL, *format = "jsonl", *where = NULL;
-  bool stats = false, count = strcmp(cmd, "count") == 0;
-  bool has_bbox = false;
-  double bbox[4];
-  char *columns = NULL;
-  int64_t limit = default_limit, offset = 0;
-  pqt_row_span spans[ROW_SPANS_MAX];
-  int32_t n_spans = 0;
+  const char *path = NULL;
+  bool count = strcmp(cmd, "count") == 0;
+  row_opts ropt;
+  row_opts_init(&ropt, default_limit);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) {
@@ -195,127 +170,43 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
       return 0;
     }
     int ro = read_option(cmd, argc, argv, &i);
+    unsigned accept = ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS |
+                      ROW_OPT_RANGES | ROW_OPT_BBOX;
+    if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ropt);
     if (ro == 2) return EXIT_USAGE;
     if (ro == 1) continue;
-    if ((strcmp(a, "--columns") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) columns = argv[++i];
-    else if (strncmp(a, "--columns=", 10) == 0) columns = (char *)a + 10;
-    else if ((strcmp(a, "--limit") == 0 || strcmp(a, "-n") == 0) && i + 1 < argc) {
-      int rc = parse_count(cmd, argv[++i], &limit);
-      if (rc) return rc;
-    } else if (strncmp(a, "--limit=", 8) == 0) {
-      int rc = parse_count(cmd, a + 8, &limit);
-      if (rc) return rc;
-    } else if (strcmp(a, "--offset") == 0 && i + 1 < argc) {
-      int rc = parse_count(cmd, argv[++i], &offset);
-      if (rc) return rc;
-    } else if (strcmp(a, "--rows") == 0 && i + 1 < argc) {
-      if (parse_row_spans(argv[++i], spans, ROW_SPANS_MAX, &n_spans) != 0)
-        return usage_error(cmd, "bad --rows '%s' (A-B: rows A to B-1; A-: from A on; ranges sorted, comma separated)",
-                           argv[i]);
-    } else if (strcmp(a, "--format") == 0 && i + 1 < argc) format = argv[++i];
-    else if (strncmp(a, "--format=", 9) == 0) format = a + 9;
-    else if (strcmp(a, "--where") == 0 && i + 1 < argc) where = argv[++i];
-    else if (strncmp(a, "--where=", 8) == 0) where = a + 8;
-    else if ((strcmp(a, "--bbox") == 0 && i + 1 < argc) || strncmp(a, "--bbox=", 7) == 0) {
-      int rc = geo_bbox_parse(cmd, a[6] == '=' ? a + 7 : argv[++i], bbox);
-      if (rc) return rc;
-      has_bbox = true;
-    } else if (strcmp(a, "--stats") == 0) stats = true;
-    else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
+    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
     else if (path) return usage_error(cmd, "unexpected argument '%s'", a);
     else path = a;
   }
   if (!path) return usage_error(cmd, "%s", "missing FILE");
   pqt_text_format fmt;
-  if (strcmp(format, "jsonl") == 0 || strcmp(format, "json") == 0) fmt = PQT_TEXT_JSONL;
-  else if (strcmp(format, "csv") == 0) fmt = PQT_TEXT_CSV;
-  else return usage_error(cmd, "unknown format '%s' (jsonl or csv)", format);
-  pqt_scan_options so;
-  pqt_scan_options_init(&so);
-  pqt_scan_stats st_counts;
-  memset(&st_counts, 0, sizeof st_counts);
-  so.stats = &st_counts;
-  /* --offset N: rows from position N on (within --rows when given) */
-  if (offset > 0 && n_spans == 0) spans[n_spans++] = (pqt_row_span){0, INT64_MAX};
-  if (offset > 0) {
-    int32_t k = 0;
-    for (int32_t j = 0; j < n_spans; j++) {
-      pqt_row_span sp = spans[j];
-      if (sp.first + sp.count <= offset) continue;
-      if (sp.first < offset) {
-        sp.count -= offset - sp.first;
-        sp.first = offset;
-      }
-      spans[k++] = sp;
-    }
-    n_spans = k;
-    if (n_spans == 0) spans[n_spans++] = (pqt_row_span){offset, 0}; /* nothing */
-  }
-  /* without a predicate, --limit N: the first N rows of the selection only */
-  if (!where && limit >= 0 && read_options()->on_error != PQT_SKIP_CORRUPT) {
-    if (n_spans == 0) spans[n_spans++] = (pqt_row_span){0, INT64_MAX};
-    int64_t left = limit;
-    int32_t k = 0;
-    for (int32_t j = 0; j < n_spans && left > 0; j++) {
-      if (spans[j].count > left) spans[j].count = left;
-      left -= spans[j].count;
-      spans[k++] = spans[j];
-    }
-    if (k == 0) spans[k++] = (pqt_row_span){0, 0};
-    n_spans = k;
-  }
-  so.row_ranges = n_spans ? spans : NULL;
-  so.n_row_ranges = n_spans;
-  pqt_expr *filter = NULL;
-  if (where) {
-    pqt_error pe;
-    pqt_error_init(&pe);
-    if (pqt_expr_parse(where, strlen(where), &filter, &pe) != PQT_OK)
-      return usage_error(cmd, "--where: %s", pe.message);
-    so.filter = filter;
-  }
-  char *cols_copy = NULL;
-  const char **names = NULL;
-  if (columns) {
-    cols_copy = strdup(columns);
-    if (!cols_copy || split_columns(cols_copy, &names, &so.n_columns) != 0) {
-      free(cols_copy);
-      pqt_expr_free(filter);
-      fprintf(stderr, "parquetry: out of memory\n");
-      return EXIT_DATA;
-    }
-    so.columns = names;
-  }
+  if (row_text_format(cmd, ropt.format, &fmt)) return EXIT_USAGE;
+  row_scan rs;
+  int rc = row_scan_setup(cmd, &ropt, true, &rs);
+  if (rc) return rc;
   pqt_reader *r;
-  int rc = open_reader(path, &r);
-  if (rc == 0 && has_bbox) {
-    rc = geo_bbox_filter(cmd, r, bbox, &filter);
-    so.filter = filter;
+  rc = open_reader(path, &r);
+  if (rc == 0) {
+    rc = row_scan_bind_bbox(cmd, &ropt, r, &rs);
     if (rc) pqt_reader_close(r);
   }
   if (rc == 0) {
     pqt_error e;
     pqt_error_init(&e);
     int64_t n = 0;
-    pqt_status qs =
-        count ? pqt_reader_count(r, &so, &n, &e) : pqt_reader_write_text(r, &so, fmt, limit, write_stdout, NULL, &e);
+    pqt_status qs = count ? pqt_reader_count(r, &rs.so, &n, &e)
+                          : pqt_reader_write_text(r, &rs.so, fmt, ropt.limit, write_stdout, NULL, &e);
     if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
     } else if (count) {
-      printf("%lld\n", (long long)(limit >= 0 && n > limit ? limit : n));
+      printf("%lld\n", (long long)(ropt.limit >= 0 && n > ropt.limit ? ropt.limit : n));
     }
-    if (stats && qs == PQT_OK) {
-      char line[256];
-      pqt_scan_stats_format(&st_counts, line, sizeof line);
-      fflush(stdout);
-      fprintf(stderr, "%s\n", line);
-    }
+    if (ropt.stats && qs == PQT_OK) row_scan_print_stats(&rs);
     pqt_reader_close(r);
   }
-  pqt_expr_free(filter);
-  free(names);
-  free(cols_copy);
+  row_scan_free(&rs);
   fflush(stdout);
   return read_finish(path, rc);
 }
@@ -458,6 +349,10 @@ static const command commands[] = {
      "  --stats               as for cat" READ_OPTIONS_HELP,
      "parquetry count [--where EXPR] [--bbox X0,Y0,X1,Y1] [--rows A-B] [--offset N] [--limit N] [--stats] FILE",
      cmd_count},
+    {"tail", cmd_tail_summary, cmd_tail_usage, cmd_tail},
+    {"sample", cmd_sample_summary, cmd_sample_usage, cmd_sample},
+    {"export", cmd_export_summary, cmd_export_usage, cmd_export},
+    {"diff", cmd_diff_summary, cmd_diff_usage, cmd_diff},
     {"pages",
      "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
      "counts, level byte lengths, statistics and CRC status.\n\n"
@@ -502,6 +397,10 @@ static const struct {
     {"cat", "rows as JSON Lines or CSV (--where to filter)"},
     {"head", "the first rows"},
     {"count", "the number of rows (--where to filter)"},
+    {"tail", "the last rows (only the row groups that hold them are read)"},
+    {"sample", "N rows chosen at random (--seed to repeat), in file order"},
+    {"export", "rows (filtered, projected) to a CSV, JSON Lines or Parquet file"},
+    {"diff", "compare two files: schema, metadata, row count and values"},
     {"pages", "one line per page: type, encodings, sizes, statistics"},
     {"verify", "check every page, statistic, page index and Bloom filter"},
     {"dictionary", "a column's dictionary entries"},

@@ -1,0 +1,337 @@
+/*
+ * cli/cmd_export.c: `parquetry export`, the rows of a file (projected with
+ * -c, filtered with --where) written to a CSV, JSON Lines or Parquet file.
+ * Text goes through pqt_reader_write_text; Parquet through the Arrow
+ * stream into the library's writer (as rewrite does). The output is written
+ * under a temporary name in its folder and renamed when complete: it never
+ * exists half-written, and exit status 0 means every row is in it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parquetry.h"
+#include "parquetry_arrow.h"
+#include "parquetry_meta.h"
+
+#include "cli.h"
+
+const char cmd_export_summary[] =
+    "Write the rows of FILE (only the columns of -c, only the rows where --where is\n"
+    "true) to OUT as CSV, JSON Lines or Parquet. OUT appears when it is complete\n"
+    "(written under a temporary name, then renamed); exit status 0 means every\n"
+    "row is in it. The number of rows written is printed.\n\n"
+    "  -o, --output OUT          the file to write (replaced if it exists)\n"
+    "  --format csv|jsonl|parquet  (default: from OUT's extension, .csv, .jsonl,\n"
+    "                            .json or .parquet)\n"
+    "  -c, --columns a,b.c       only these columns (top-level names or dotted paths)\n"
+    "  --where EXPR              only rows where EXPR is true (as for cat)\n"
+    "  --stats                   at the end, on stderr: what was read (as for cat)\n"
+    "  --json                    what was written as JSON: {\"output\": OUT,\n"
+    "                            \"format\": \"csv\"|\"jsonl\"|\"parquet\", \"rows\": N}\n\n"
+    "CSV and JSON Lines are what cat prints. Parquet keeps the schema of FILE, with\n"
+    "-c its fields on the paths given, and its key-value metadata (without -c, lists\n"
+    "and maps are written in the standard form). Writer options (--format parquet):\n" WRITER_OPTIONS_HELP
+    "\n" READ_OPTIONS_HELP;
+const char cmd_export_usage[] = "parquetry export [--format F] [-c COLS] [--where EXPR] FILE -o OUT";
+
+enum { FORMAT_CSV, FORMAT_JSONL, FORMAT_PARQUET };
+
+static int format_named(const char *s) {
+  if (strcmp(s, "csv") == 0) return FORMAT_CSV;
+  if (strcmp(s, "jsonl") == 0 || strcmp(s, "json") == 0) return FORMAT_JSONL;
+  if (strcmp(s, "parquet") == 0) return FORMAT_PARQUET;
+  return -1;
+}
+
+static int format_of_name(const char *path) {
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash)) return -1;
+  return format_named(dot + 1);
+}
+
+/* ---- text: a temporary file renamed when complete ---- */
+
+typedef struct text_out {
+  FILE *f;
+} text_out;
+
+static pqt_status to_file(void *ctx, const char *data, size_t len) {
+  text_out *t = ctx;
+  return fwrite(data, 1, len, t->f) == len ? PQT_OK : PQT_EIO;
+}
+
+/* A temporary name next to `out` ("DIR/.NAME.tmp-XXXXXX"), opened. */
+static int open_temp(const char *out, char **tmp_path, FILE **f) {
+  const char *slash = strrchr(out, '/');
+  size_t dir_len = slash ? (size_t)(slash - out) + 1 : 0;
+  size_t n = strlen(out) + 16;
+  char *p = malloc(n);
+  if (!p) return -1;
+  snprintf(p, n, "%.*s.%s.tmp-XXXXXX", (int)dir_len, out, out + dir_len);
+  int fd = mkstemp(p);
+  if (fd < 0) {
+    free(p);
+    return -1;
+  }
+  mode_t mask = umask(0); /* the mode a new file gets, not mkstemp's 0600 */
+  umask(mask);
+  if (fchmod(fd, 0666 & ~mask) != 0) {
+    close(fd);
+    unlink(p);
+    free(p);
+    return -1;
+  }
+  *f = fdopen(fd, "wb");
+  if (!*f) {
+    close(fd);
+    unlink(p);
+    free(p);
+    return -1;
+  }
+  *tmp_path = p;
+  return 0;
+}
+
+static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_format fmt, const char *out) {
+  char *tmp = NULL;
+  text_out t = {NULL};
+  if (open_temp(out, &tmp, &t.f) != 0) {
+    fprintf(stderr, "parquetry: %s: cannot create a file next to it: %s\n", out, strerror(errno));
+    return EXIT_DATA;
+  }
+  pqt_error e;
+  pqt_error_init(&e);
+  int rc = 0;
+  if (pqt_reader_write_text(r, &rs->so, fmt, -1, to_file, &t, &e) != PQT_OK) {
+    if (e.code == PQT_EIO && ferror(t.f)) fprintf(stderr, "parquetry: %s: write failed: %s\n", out, strerror(errno));
+    else rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
+    if (!rc) rc = EXIT_DATA;
+  }
+  if (fflush(t.f) != 0 || fsync(fileno(t.f)) != 0) {
+    if (!rc) fprintf(stderr, "parquetry: %s: write failed: %s\n", out, strerror(errno));
+    rc = rc ? rc : EXIT_DATA;
+  }
+  if (fclose(t.f) != 0 && !rc) {
+    fprintf(stderr, "parquetry: %s: write failed: %s\n", out, strerror(errno));
+    rc = EXIT_DATA;
+  }
+  if (!rc && rename(tmp, out) != 0) {
+    fprintf(stderr, "parquetry: %s: cannot rename %s to it: %s\n", out, tmp, strerror(errno));
+    rc = EXIT_DATA;
+  }
+  if (rc) unlink(tmp);
+  free(tmp);
+  return rc;
+}
+
+/* ---- Parquet: the Arrow stream into the writer ---- */
+
+static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows) {
+  pqt_error e;
+  pqt_error_init(&e);
+  struct ArrowArrayStream stream;
+  memset(&stream, 0, sizeof stream);
+  pqt_writer *wr = NULL;
+  pqt_string text = {0};
+  char *message = NULL;
+  const char **kv_keys = NULL, **kv_values = NULL;
+  char **kv_copies = NULL;
+  int32_t n_kv = 0;
+  int rc = 0;
+  pqt_write_schema ws;
+  pqt_write_schema_init(&ws);
+  /* INT96 travels as its stored bytes (as read with int96_as_fixed) */
+  w->o.int96_as_fixed = 1;
+  if (rs->so.n_columns > 0) {
+    /* the file's schema with the projected fields only */
+    if (pqt_reader_schema_text(r, &text, &e) != PQT_OK) {
+      rc = read_fail(path, &e);
+      goto out;
+    }
+    message = schema_text_project(text.data, rs->so.columns, rs->so.n_columns);
+    if (!message) {
+      fprintf(stderr, "parquetry: %s: export: the schema could not be cut to the columns of -c\n", path);
+      rc = EXIT_DATA;
+      goto out;
+    }
+    ws.message = message;
+    /* the file's key-value metadata, but ARROW:schema (of all the columns) */
+    int32_t n = pqt_reader_kv_count(r);
+    kv_keys = calloc((size_t)n + 1, sizeof *kv_keys);
+    kv_values = calloc((size_t)n + 1, sizeof *kv_values);
+    kv_copies = calloc(2 * (size_t)n + 1, sizeof *kv_copies);
+    if (!kv_keys || !kv_values || !kv_copies) {
+      fprintf(stderr, "parquetry: out of memory\n");
+      rc = EXIT_DATA;
+      goto out;
+    }
+    for (int32_t i = 0; i < n; i++) {
+      pqt_kv kv;
+      pqt_kv_init(&kv);
+      if (pqt_reader_kv(r, i, &kv, &e) != PQT_OK) {
+        rc = read_fail(path, &e);
+        goto out;
+      }
+      if (kv.key_len == 12 && memcmp(kv.key, "ARROW:schema", 12) == 0) continue;
+      if (memchr(kv.key, 0, kv.key_len) || (kv.value && memchr(kv.value, 0, kv.value_len))) {
+        fprintf(stderr, "parquetry: %s: key-value metadata %d holds a NUL byte; export it without -c\n", path, i);
+        rc = EXIT_DATA;
+        goto out;
+      }
+      char *k = strndup(kv.key, kv.key_len), *v = kv.value ? strndup(kv.value, kv.value_len) : NULL;
+      kv_copies[2 * i] = k;
+      kv_copies[2 * i + 1] = v;
+      if (!k || (kv.value && !v)) {
+        fprintf(stderr, "parquetry: out of memory\n");
+        rc = EXIT_DATA;
+        goto out;
+      }
+      kv_keys[n_kv] = k;
+      kv_values[n_kv++] = v;
+    }
+    w->o.kv_keys = kv_keys;
+    w->o.kv_values = kv_values;
+    w->o.n_kv = n_kv;
+  } else {
+    ws.like = r; /* the file's own schema, key-value metadata carried */
+  }
+  if (pqt_reader_get_stream(r, &rs->so, &stream, &e) != PQT_OK) {
+    rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
+    goto out;
+  }
+  if (pqt_writer_open_file(&wr, out, &ws, &w->o, &e) != PQT_OK) {
+    rc = fail(out, &e);
+    goto out;
+  }
+  if ((rc = check_option_columns("export", w, wr)) != 0) goto out;
+  for (;;) {
+    struct ArrowArray b;
+    memset(&b, 0, sizeof b);
+    int gn = stream.get_next(&stream, &b);
+    if (gn != 0) {
+      rc = read_stream_fail(path, gn, stream.get_last_error(&stream));
+      goto out;
+    }
+    if (!b.release) break;
+    pqt_status st = pqt_writer_write_batch(wr, &b, &e);
+    *rows += b.length;
+    b.release(&b);
+    if (st != PQT_OK) {
+      rc = fail(out, &e);
+      goto out;
+    }
+  }
+  pqt_status st = pqt_writer_close(wr, &e);
+  wr = NULL;
+  if (st != PQT_OK) rc = fail(out, &e);
+out:
+  if (wr) pqt_writer_discard(wr);
+  if (stream.release) stream.release(&stream);
+  pqt_string_free(&text);
+  free(message);
+  if (kv_copies)
+    for (int32_t i = 0; i < 2 * pqt_reader_kv_count(r); i++) free(kv_copies[i]);
+  free(kv_copies);
+  free(kv_keys);
+  free(kv_values);
+  return rc;
+}
+
+int cmd_export(int argc, char **argv) {
+  const char *cmd = "export", *out = NULL;
+  if (want_help(argc, argv)) {
+    printf("usage: %s\n\n%s\n", cmd_export_usage, cmd_export_summary);
+    return 0;
+  }
+  row_opts o;
+  row_opts_init(&o, -1);
+  /* the rest (writer options, FILE) goes to the writer options' parser, OUT last */
+  char **rest = calloc((size_t)argc + 2, sizeof *rest);
+  if (!rest) {
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  int n_rest = 0, rc = 0;
+  bool json = false;
+  const char *first_writer_option = NULL;
+  rest[n_rest++] = argv[0];
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    int ro = read_option(cmd, argc, argv, &i);
+    if (ro == 0)
+      ro = row_option(cmd, argc, argv, &i, ROW_OPT_COLUMNS | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS, &o);
+    if (ro == 2) rc = EXIT_USAGE;
+    else if (ro == 1) continue;
+    else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+      if (i + 1 >= argc) rc = usage(cmd, "option '%s' needs a value", a);
+      else out = argv[++i];
+    } else if (strncmp(a, "--output=", 9) == 0) out = a + 9;
+    else if (strcmp(a, "--json") == 0) json = true;
+    else {
+      if (a[0] == '-' && a[1] && !first_writer_option) first_writer_option = a;
+      rest[n_rest++] = argv[i];
+    }
+  }
+  if (!rc && !out) rc = usage(cmd, "%s", "give the output file with -o OUT");
+  int format = -1;
+  if (!rc) {
+    format = o.format ? format_named(o.format) : format_of_name(out);
+    if (format < 0 && o.format) rc = usage(cmd, "unknown format '%s' (csv, jsonl or parquet)", o.format);
+    else if (format < 0) rc = usage(cmd, "say --format csv|jsonl|parquet (no known extension in '%s')", out);
+  }
+  if (!rc && format != FORMAT_PARQUET && first_writer_option)
+    rc = usage(cmd, "unknown option '%s' (writer options go with --format parquet)", first_writer_option);
+  wopts w;
+  memset(&w, 0, sizeof w);
+  if (!rc) {
+    rest[n_rest++] = (char *)out;
+    rc = parse_args(cmd, n_rest, rest, &w, CMD_REWRITE); /* FILE, OUT and the writer options */
+  }
+  row_scan rs;
+  memset(&rs, 0, sizeof rs);
+  if (!rc) rc = row_scan_setup(cmd, &o, false, &rs);
+  pqt_reader *r = NULL;
+  const char *path = w.in;
+  if (!rc) {
+    pqt_read_options ro = *read_options();
+    /* INT96 travels as its stored bytes into a file of the same schema */
+    if (format == FORMAT_PARQUET) ro.int96_as_fixed = 1;
+    pqt_error e;
+    pqt_error_init(&e);
+    read_begin(path);
+    if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) rc = read_fail(path, &e);
+    else {
+      int64_t all = 0;
+      for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) all += pqt_reader_row_group_num_rows(r, g);
+      read_add_rows(all);
+    }
+  }
+  if (!rc) {
+    int64_t rows = 0;
+    if (format == FORMAT_PARQUET) rc = export_parquet(path, r, &rs, &w, out, &rows);
+    else rc = export_text(path, r, &rs, format == FORMAT_CSV ? PQT_TEXT_CSV : PQT_TEXT_JSONL, out);
+    if (format != FORMAT_PARQUET) rows = rs.stats.rows;
+    if (!rc) {
+      if (json) {
+        static const char *const names[] = {"csv", "jsonl", "parquet"};
+        printf("{\"output\": ");
+        json_print_string(stdout, out, strlen(out));
+        printf(", \"format\": \"%s\", \"rows\": %lld}\n", names[format], (long long)rows);
+      } else {
+        printf("%s: %lld row%s written\n", out, (long long)rows, rows == 1 ? "" : "s");
+      }
+      if (o.stats) row_scan_print_stats(&rs);
+    }
+  }
+  if (r) pqt_reader_close(r);
+  row_scan_free(&rs);
+  free_args(&w);
+  free(rest);
+  fflush(stdout);
+  return path ? read_finish(path, rc) : rc;
+}

@@ -1,0 +1,257 @@
+/*
+ * cli/cmd_sample.c: `parquetry sample -n N`, N rows chosen uniformly at
+ * random, printed in file order. The row indexes are drawn from the
+ * footer's row counts (with --where, from the rows that match, counted per
+ * row group) with Floyd's algorithm (each N-subset equally likely), so only
+ * the row groups that hold a chosen row are read; --seed makes the choice
+ * repeatable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parquetry.h"
+
+#include "cli.h"
+
+const char cmd_sample_summary[] =
+    "Print N rows chosen uniformly at random (every set of N rows equally likely), in\n"
+    "file order, one JSON object per line (or CSV). Only the row groups that hold a\n"
+    "chosen row are read. All rows when the file has N or fewer.\n\n"
+    "  -n, --limit N         how many rows (required)\n"
+    "  --seed S              the random choice from seed S (a number): the same seed\n"
+    "                        and file give the same rows (default: a new choice\n"
+    "                        each run)\n"
+    "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
+    "  --format jsonl|csv    output format (default jsonl)\n"
+    "  --where EXPR          choose among the rows where EXPR is true (as for cat)\n"
+    "  --stats               at the end, on stderr: what was read (as for cat)" READ_OPTIONS_HELP;
+const char cmd_sample_usage[] = "parquetry sample -n N [--seed S] [-c a,b.c] [--format jsonl|csv] FILE";
+
+/* Most row indexes held in memory to draw a sample (16 bytes each). */
+#define MAX_DRAWN 100000000
+
+static pqt_status to_stdout(void *ctx, const char *data, size_t len) {
+  (void)ctx;
+  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
+}
+
+/* splitmix64: a small generator whose whole state is the seed */
+static uint64_t next_random(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound] (rejection: no modulo bias). */
+static uint64_t random_upto(uint64_t *state, uint64_t bound) {
+  if (bound == UINT64_MAX) return next_random(state);
+  uint64_t range = bound + 1, limit = UINT64_MAX - (UINT64_MAX % range);
+  uint64_t v;
+  do v = next_random(state);
+  while (v >= limit);
+  return v % range;
+}
+
+/* A set of row indexes: open addressing, index + 1 stored (0 = empty). */
+typedef struct index_set {
+  uint64_t *slots;
+  size_t mask;
+} index_set;
+
+static int set_init(index_set *s, size_t n) {
+  size_t cap = 16;
+  while (cap < 2 * n) cap <<= 1;
+  s->slots = calloc(cap, sizeof *s->slots);
+  s->mask = cap - 1;
+  return s->slots ? 0 : -1;
+}
+
+/* Add v; false when it was there already. */
+static bool set_add(index_set *s, uint64_t v) {
+  size_t h = (size_t)((v * 0x9E3779B97F4A7C15ull) >> 17) & s->mask;
+  while (s->slots[h]) {
+    if (s->slots[h] == v + 1) return false;
+    h = (h + 1) & s->mask;
+  }
+  s->slots[h] = v + 1;
+  return true;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Which records of the text (rows of the row groups read, in order) to
+ * keep: those listed (or, drawing the rows left out, those not listed). */
+typedef struct keep_list {
+  const int64_t *rows; /* sorted, relative to the row groups read */
+  int64_t n, next;
+  bool listed_are_kept;
+} keep_list;
+
+static bool keep_row(void *kctx, int64_t record) {
+  keep_list *k = kctx;
+  while (k->next < k->n && k->rows[k->next] < record) k->next++;
+  bool listed = k->next < k->n && k->rows[k->next] == record;
+  return listed == k->listed_are_kept;
+}
+
+static int parse_seed(const char *s, uint64_t *out) {
+  char *end;
+  if (!*s || *s == '-') return -1;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (*end) return -1;
+  *out = v;
+  return 0;
+}
+
+int cmd_sample(int argc, char **argv) {
+  const char *cmd = "sample", *path = NULL;
+  row_opts o;
+  row_opts_init(&o, -1);
+  uint64_t seed = 0;
+  bool seeded = false, options = true;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (options && strcmp(a, "--") == 0) {
+      options = false;
+      continue;
+    }
+    if (!options) {
+      if (path) return usage(cmd, "unexpected argument '%s'", a);
+      path = a;
+      continue;
+    }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      printf("usage: %s\n\n%s\n", cmd_sample_usage, cmd_sample_summary);
+      return 0;
+    }
+    int ro = read_option(cmd, argc, argv, &i);
+    if (ro == 0)
+      ro = row_option(cmd, argc, argv, &i,
+                      ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS, &o);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
+    if (strcmp(a, "--seed") == 0 || strncmp(a, "--seed=", 7) == 0) {
+      const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!v) return usage(cmd, "%s", "option '--seed' needs a value");
+      if (parse_seed(v, &seed) != 0) return usage(cmd, "bad --seed '%s' (a number from 0)", v);
+      seeded = true;
+    } else if (a[0] == '-' && a[1]) return usage(cmd, "unknown or incomplete option '%s'", a);
+    else if (path) return usage(cmd, "unexpected argument '%s'", a);
+    else path = a;
+  }
+  if (!o.limit_given) return usage(cmd, "%s", "give the number of rows with -n N");
+  if (!path) return usage(cmd, "%s", "missing FILE");
+  if (!seeded) seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1Dull ^ (uint64_t)getpid() ^ (uint64_t)clock();
+  pqt_text_format fmt;
+  if (row_text_format(cmd, o.format, &fmt)) return EXIT_USAGE;
+  row_scan rs;
+  int rc = row_scan_setup(cmd, &o, false, &rs);
+  if (rc) return rc;
+  pqt_reader *r = NULL;
+  int64_t *counts = NULL, *drawn = NULL, *chosen_in = NULL;
+  int32_t *groups = NULL;
+  index_set set = {NULL, 0};
+  rc = read_open(path, &r);
+  if (rc) goto out;
+  int32_t n_groups = pqt_reader_num_row_groups(r);
+  size_t ng = (size_t)(n_groups ? n_groups : 1);
+  counts = calloc(ng, sizeof *counts);
+  chosen_in = calloc(ng, sizeof *chosen_in);
+  groups = calloc(ng, sizeof *groups);
+  if (!counts || !chosen_in || !groups) goto nomem;
+  if ((rc = row_group_counts(cmd, path, r, &rs.so, counts)) != 0) goto out;
+  int64_t total = 0;
+  for (int32_t g = 0; g < n_groups; g++) {
+    if (counts[g] > INT64_MAX - total) {
+      fprintf(stderr, "parquetry: %s: the row groups' row counts overflow\n", path);
+      rc = EXIT_DATA;
+      goto out;
+    }
+    total += counts[g];
+  }
+  int64_t want = o.limit < total ? o.limit : total;
+  /* draw the smaller of the rows kept and the rows left out */
+  bool draw_kept = want <= total - want;
+  int64_t n_draw = draw_kept ? want : total - want;
+  if (n_draw > MAX_DRAWN) {
+    fprintf(stderr,
+            "parquetry: %s: a sample of %lld of %lld rows is too large to draw (at most %d rows chosen or left out)\n",
+            path, (long long)want, (long long)total, MAX_DRAWN);
+    rc = EXIT_DATA;
+    goto out;
+  }
+  drawn = calloc((size_t)(n_draw ? n_draw : 1), sizeof *drawn);
+  if (!drawn || set_init(&set, (size_t)n_draw) != 0) goto nomem;
+  /* Floyd: for j in [total - n_draw, total), draw t in [0, j]; take t, or j when t was taken */
+  int64_t k = 0;
+  for (int64_t j = total - n_draw; j < total; j++) {
+    uint64_t t = random_upto(&seed, (uint64_t)j);
+    drawn[k++] = set_add(&set, t) ? (int64_t)t : (set_add(&set, (uint64_t)j), j);
+  }
+  qsort(drawn, (size_t)n_draw, sizeof *drawn, cmp_i64);
+  /* the chosen rows per row group; the row groups with any are read */
+  int64_t d = 0, base = 0;
+  for (int32_t g = 0; g < n_groups; g++) {
+    int64_t in = 0;
+    while (d < n_draw && drawn[d] < base + counts[g]) in++, d++;
+    chosen_in[g] = draw_kept ? in : counts[g] - in;
+    base += counts[g];
+  }
+  /* the drawn indexes made relative to the rows of the row groups read
+   * (drawn rows of a row group not read are rows left out: dropped) */
+  int32_t n_read = 0;
+  int64_t skipped = 0, n_rel = 0;
+  d = 0;
+  base = 0;
+  for (int32_t g = 0; g < n_groups; g++) {
+    bool read = chosen_in[g] > 0;
+    if (read) groups[n_read++] = g;
+    for (; d < n_draw && drawn[d] < base + counts[g]; d++)
+      if (read) drawn[n_rel++] = drawn[d] - skipped;
+    if (!read) skipped += counts[g];
+    base += counts[g];
+  }
+  keep_list keep = {drawn, n_rel, 0, draw_kept};
+  /* past the last row kept nothing more is decoded */
+  int64_t limit = draw_kept && n_rel > 0 ? drawn[n_rel - 1] + 1 : -1;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (n_read > 0 && want > 0) {
+    rs.so.row_groups = groups;
+    rs.so.n_row_groups = n_read;
+    text_select sel;
+    text_select_init(&sel, fmt, to_stdout, NULL, keep_row, &keep);
+    if (pqt_reader_write_text(r, &rs.so, fmt, limit, text_select_write, &sel, &e) != PQT_OK) {
+      fflush(stdout);
+      rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
+      goto out;
+    }
+  } else if (pqt_reader_write_text(r, &rs.so, fmt, 0, to_stdout, NULL, &e) != PQT_OK) {
+    /* no row: the CSV header alone, and the columns checked */
+    fflush(stdout);
+    rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
+    goto out;
+  }
+  if (o.stats) row_scan_print_stats(&rs);
+  goto out;
+nomem:
+  fprintf(stderr, "parquetry: out of memory\n");
+  rc = EXIT_DATA;
+out:
+  if (r) pqt_reader_close(r);
+  free(set.slots);
+  free(drawn);
+  free(counts);
+  free(chosen_in);
+  free(groups);
+  row_scan_free(&rs);
+  fflush(stdout);
+  return read_finish(path, rc);
+}

@@ -1,0 +1,242 @@
+/*
+ * cli/row_options.c: the options of the commands that print or export rows
+ * (cat, head, count, tail, sample, export, diff): -c/--columns, -n/--limit,
+ * --format, --where, --stats, --rows, --offset, --bbox; what they become in pqt_scan_options; and a
+ * filter over the text pqt_reader_write_text produces that keeps chosen
+ * records (rows) by their index and drops the others.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parquetry.h"
+#include "parquetry_filter.h"
+
+#include "cli.h"
+#include "geo_stats.h"
+
+void row_opts_init(row_opts *o, int64_t default_limit) {
+  memset(o, 0, sizeof *o);
+  o->limit = default_limit;
+}
+
+static int parse_count(const char *cmd, const char *s, int64_t *out) {
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (!*s || *end || v < 0) return usage(cmd, "not a row count: '%s'", s);
+  *out = v;
+  return 0;
+}
+
+/* The value of option `name` (short form `short_name`, may be NULL) at
+ * argv[*i]: "--name V", "--name=V", "-s V" or "-sV". NULL when argv[*i]
+ * is not this option; *missing when it is but has no value. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, const char *short_name,
+                                bool *missing) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  *missing = false;
+  if (strcmp(a, name) == 0 || (short_name && strcmp(a, short_name) == 0)) {
+    if (*i + 1 >= argc) {
+      *missing = true;
+      return NULL;
+    }
+    return argv[++*i];
+  }
+  if (strncmp(a, name, n) == 0 && a[n] == '=') return a + n + 1;
+  if (short_name && strncmp(a, short_name, 2) == 0 && a[2]) return a + 2;
+  return NULL;
+}
+
+int row_option(const char *cmd, int argc, char **argv, int *i, unsigned accept, row_opts *o) {
+  static const struct {
+    unsigned flag;
+    const char *name, *short_name;
+  } opts[] = {
+      {ROW_OPT_COLUMNS, "--columns", "-c"},
+      {ROW_OPT_LIMIT, "--limit", "-n"},
+      {ROW_OPT_FORMAT, "--format", NULL},
+      {ROW_OPT_WHERE, "--where", NULL},
+  };
+  if ((accept & ROW_OPT_STATS) && strcmp(argv[*i], "--stats") == 0) {
+    o->stats = true;
+    return 1;
+  }
+  bool missing;
+  const char *v;
+  if ((accept & ROW_OPT_RANGES) && (v = option_value(argc, argv, i, "--rows", NULL, &missing)) != NULL) {
+    if (parse_row_spans(v, o->spans, ROW_SPANS_MAX, &o->n_spans) == 0) return 1;
+    usage(cmd, "bad --rows '%s' (A-B: rows A to B-1; A-: from A on; ranges sorted, comma separated)", v);
+    return 2;
+  }
+  if ((accept & ROW_OPT_RANGES) && (v = option_value(argc, argv, i, "--offset", NULL, &missing)) != NULL)
+    return parse_count(cmd, v, &o->offset) == 0 ? 1 : 2;
+  if ((accept & ROW_OPT_BBOX) && (v = option_value(argc, argv, i, "--bbox", NULL, &missing)) != NULL) {
+    if (geo_bbox_parse(cmd, v, o->bbox) != 0) return 2;
+    o->has_bbox = true;
+    return 1;
+  }
+  if (missing) {
+    usage(cmd, "option '%s' needs a value", argv[*i]);
+    return 2;
+  }
+  for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+    if (!(accept & opts[k].flag)) continue;
+    bool missing;
+    const char *v = option_value(argc, argv, i, opts[k].name, opts[k].short_name, &missing);
+    if (missing) {
+      usage(cmd, "option '%s' needs a value", argv[*i]);
+      return 2;
+    }
+    if (!v) continue;
+    switch (opts[k].flag) {
+      case ROW_OPT_COLUMNS: o->columns = v; break;
+      case ROW_OPT_FORMAT: o->format = v; break;
+      case ROW_OPT_WHERE: o->where = v; break;
+      default:
+        if (parse_count(cmd, v, &o->limit) != 0) return 2;
+        o->limit_given = true;
+        break;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+int row_text_format(const char *cmd, const char *format, pqt_text_format *out) {
+  if (!format || strcmp(format, "jsonl") == 0 || strcmp(format, "json") == 0) *out = PQT_TEXT_JSONL;
+  else if (strcmp(format, "csv") == 0) *out = PQT_TEXT_CSV;
+  else return usage(cmd, "unknown format '%s' (jsonl or csv)", format);
+  return 0;
+}
+
+/* Split "a,b.c" into an array of names (pointers into the mutable copy). */
+static int split_columns(char *list, const char ***out, int32_t *n) {
+  int32_t cap = 1;
+  for (char *p = list; *p; p++) cap += *p == ',';
+  const char **names = calloc((size_t)cap, sizeof *names);
+  if (!names) return -1;
+  int32_t k = 0;
+  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) names[k++] = tok;
+  *out = names;
+  *n = k;
+  return 0;
+}
+
+/* The row ranges --rows, --offset (and --limit, when asked) select. */
+static void row_scan_ranges(const row_opts *o, bool limit_as_ranges, row_scan *s) {
+  pqt_row_span *spans = s->spans;
+  int32_t n_spans = o->n_spans;
+  memcpy(spans, o->spans, (size_t)n_spans * sizeof *spans);
+  /* --offset N: rows from position N on (within --rows when given) */
+  if (o->offset > 0 && n_spans == 0) spans[n_spans++] = (pqt_row_span){0, INT64_MAX};
+  if (o->offset > 0) {
+    int32_t k = 0;
+    for (int32_t j = 0; j < n_spans; j++) {
+      pqt_row_span sp = spans[j];
+      if (sp.first + sp.count <= o->offset) continue;
+      if (sp.first < o->offset) {
+        sp.count -= o->offset - sp.first;
+        sp.first = o->offset;
+      }
+      spans[k++] = sp;
+    }
+    n_spans = k;
+    if (n_spans == 0) spans[n_spans++] = (pqt_row_span){o->offset, 0}; /* nothing */
+  }
+  /* without a predicate, --limit N: the first N rows of the selection only */
+  if (limit_as_ranges && !o->where && !o->has_bbox && o->limit >= 0 &&
+      read_options()->on_error != PQT_SKIP_CORRUPT) {
+    if (n_spans == 0) spans[n_spans++] = (pqt_row_span){0, INT64_MAX};
+    int64_t left = o->limit;
+    int32_t k = 0;
+    for (int32_t j = 0; j < n_spans && left > 0; j++) {
+      if (spans[j].count > left) spans[j].count = left;
+      left -= spans[j].count;
+      spans[k++] = spans[j];
+    }
+    if (k == 0) spans[k++] = (pqt_row_span){0, 0};
+    n_spans = k;
+  }
+  s->n_spans = n_spans;
+  s->so.row_ranges = n_spans ? spans : NULL;
+  s->so.n_row_ranges = n_spans;
+}
+
+int row_scan_bind_bbox(const char *cmd, const row_opts *o, pqt_reader *r, row_scan *s) {
+  if (!o->has_bbox) return 0;
+  int rc = geo_bbox_filter(cmd, r, o->bbox, &s->filter);
+  s->so.filter = s->filter;
+  return rc;
+}
+
+int row_scan_setup(const char *cmd, const row_opts *o, bool limit_as_ranges, row_scan *s) {
+  memset(s, 0, sizeof *s);
+  pqt_scan_options_init(&s->so);
+  s->so.stats = &s->stats;
+  row_scan_ranges(o, limit_as_ranges, s);
+  if (o->where) {
+    pqt_error pe;
+    pqt_error_init(&pe);
+    if (pqt_expr_parse(o->where, strlen(o->where), &s->filter, &pe) != PQT_OK)
+      return usage(cmd, "--where: %s", pe.message);
+    s->so.filter = s->filter;
+  }
+  if (o->columns) {
+    s->cols_copy = strdup(o->columns);
+    if (!s->cols_copy || split_columns(s->cols_copy, &s->names, &s->so.n_columns) != 0) {
+      row_scan_free(s);
+      fprintf(stderr, "parquetry: out of memory\n");
+      return EXIT_DATA;
+    }
+    s->so.columns = s->names;
+  }
+  return 0;
+}
+
+void row_scan_free(row_scan *s) {
+  pqt_expr_free(s->filter);
+  free(s->names);
+  free(s->cols_copy);
+  s->filter = NULL;
+  s->names = NULL;
+  s->cols_copy = NULL;
+}
+
+void row_scan_print_stats(const row_scan *s) {
+  char line[256];
+  pqt_scan_stats_format(&s->stats, line, sizeof line);
+  fflush(stdout);
+  fprintf(stderr, "%s\n", line);
+}
+
+/* ---- row groups from the footer's counts ------------------------------------ */
+
+int row_group_counts(const char *cmd, const char *path, pqt_reader *r, const pqt_scan_options *so, int64_t *counts) {
+  int32_t n = pqt_reader_num_row_groups(r);
+  for (int32_t g = 0; g < n; g++) {
+    int rc = row_group_count(cmd, path, r, so, g, &counts[g]);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+int row_group_count(const char *cmd, const char *path, pqt_reader *r, const pqt_scan_options *so, int32_t g,
+                    int64_t *count) {
+  int64_t n = pqt_reader_row_group_num_rows(r, g);
+  if (n < 0) {
+    fprintf(stderr, "parquetry: %s: row group %d: negative row count %lld\n", path, g, (long long)n);
+    return EXIT_DATA;
+  }
+  *count = n;
+  if (!so->filter) return 0;
+  pqt_scan_options one = *so;
+  one.row_groups = &g;
+  one.n_row_groups = 1;
+  one.stats = NULL;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_reader_count(r, &one, count, &e) != PQT_OK)
+    return e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
+  return 0;
+}
