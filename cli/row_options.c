@@ -62,23 +62,28 @@ int row_option(const char *cmd, int argc, char **argv, int *i, unsigned accept, 
     o->stats = true;
     return 1;
   }
-  bool missing;
-  const char *v;
-  if ((accept & ROW_OPT_RANGES) && (v = option_value(argc, argv, i, "--rows", NULL, &missing)) != NULL) {
-    if (parse_row_spans(v, o->spans, ROW_SPANS_MAX, &o->n_spans) == 0) return 1;
-    usage(cmd, "bad --rows '%s' (A-B: rows A to B-1; A-: from A on; ranges sorted, comma separated)", v);
-    return 2;
-  }
-  if ((accept & ROW_OPT_RANGES) && (v = option_value(argc, argv, i, "--offset", NULL, &missing)) != NULL)
-    return parse_count(cmd, v, &o->offset) == 0 ? 1 : 2;
-  if ((accept & ROW_OPT_BBOX) && (v = option_value(argc, argv, i, "--bbox", NULL, &missing)) != NULL) {
+  static const struct {
+    unsigned flag;
+    const char *name;
+  } more[] = {{ROW_OPT_RANGES, "--rows"}, {ROW_OPT_RANGES, "--offset"}, {ROW_OPT_BBOX, "--bbox"}};
+  for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
+    if (!(accept & more[k].flag)) continue;
+    bool missing;
+    const char *v = option_value(argc, argv, i, more[k].name, NULL, &missing);
+    if (missing) {
+      usage(cmd, "option '%s' needs a value", argv[*i]);
+      return 2;
+    }
+    if (!v) continue;
+    if (k == 0) {
+      if (parse_row_spans(v, o->spans, ROW_SPANS_MAX, &o->n_spans) == 0) return 1;
+      usage(cmd, "bad --rows '%s' (A-B: rows A to B-1; A-: from A on; ranges sorted, comma separated)", v);
+      return 2;
+    }
+    if (k == 1) return parse_count(cmd, v, &o->offset) == 0 ? 1 : 2;
     if (geo_bbox_parse(cmd, v, o->bbox) != 0) return 2;
     o->has_bbox = true;
     return 1;
-  }
-  if (missing) {
-    usage(cmd, "option '%s' needs a value", argv[*i]);
-    return 2;
   }
   for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
     if (!(accept & opts[k].flag)) continue;
