@@ -4,9 +4,11 @@
  * tables by the library: pqt_reader_metadata_json), and --scrub: a copy
  * of the file with its names and strings replaced (pqt_reader_scrub).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "inspect2.h"
@@ -21,27 +23,91 @@ const char cmd_footer_summary[] =
     "{\"MEMBER\": {...}}; fields the footer does not set are left out.\n\n"
     "  --json             {\"file_size\", \"footer_offset\", \"footer_length\",\n"
     "                     \"encrypted_footer\", \"FileMetaData\": {...}}\n"
-    "  --compact          with --json: on one line" READ_OPTIONS_HELP;
-const char cmd_footer_usage[] = "parquetry footer [--json [--compact]] FILE";
+    "  --compact          with --json: on one line\n"
+    "  --scrub -o OUT     write OUT: a copy of FILE to share a reproduction without\n"
+    "                     the data. Replaced by placeholders of the same byte length:\n"
+    "                     column names (not list/element/key_value/key/value...),\n"
+    "                     key-value metadata keys and values, and in every column of\n"
+    "                     strings or binaries (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY but\n"
+    "                     decimals, FLOAT16, INTERVAL, geometries, variants) each value\n"
+    "                     (\"xxx\"), statistics and column index bounds (\"aaa\", \"zzz\";\n"
+    "                     no longer exact) and the Bloom filter (rebuilt). Numbers,\n"
+    "                     dates, levels, null counts, encodings and page boundaries are\n"
+    "                     kept. The pages are decoded and rewritten in place (each\n"
+    "                     value's bytes overwritten, lengths kept) and compressed\n"
+    "                     again with their codec, so `meta --json` of OUT has the\n"
+    "                     same structure, uncompressed sizes are the same, and\n"
+    "                     compressed sizes and offsets may differ. Encrypted files\n"
+    "                     are refused." READ_OPTIONS_HELP;
+const char cmd_footer_usage[] = "parquetry footer [--json [--compact] | --scrub -o OUT] FILE";
+
+static pqt_status write_file(void *ctx, const char *data, size_t len) {
+  return fwrite(data, 1, len, (FILE *)ctx) == len ? PQT_OK : PQT_EIO;
+}
+
+/* footer --scrub: into a temporary file next to OUT, renamed over it when complete. */
+static int scrub_file(const char *path, const char *out) {
+  pqt_reader *r;
+  int rc = read_open(path, &r);
+  if (rc) return rc;
+  size_t n = strlen(out);
+  char *tmp = malloc(n + 16);
+  if (!tmp) {
+    pqt_reader_close(r);
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  snprintf(tmp, n + 16, "%s.tmp-XXXXXX", out);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  if (!f) {
+    fprintf(stderr, "parquetry: %s: cannot create %s: %s\n", out, tmp, strerror(errno));
+    if (fd >= 0) close(fd), unlink(tmp);
+    free(tmp);
+    pqt_reader_close(r);
+    return EXIT_DATA;
+  }
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = pqt_reader_scrub(r, write_file, f, &e);
+  bool closed = fclose(f) == 0;
+  if (st != PQT_OK) {
+    rc = read_fail(path, &e);
+  } else if (!closed || rename(tmp, out) != 0) {
+    fprintf(stderr, "parquetry: %s: cannot write: %s\n", out, strerror(errno));
+    rc = EXIT_DATA;
+  }
+  if (rc) unlink(tmp);
+  free(tmp);
+  pqt_reader_close(r);
+  return rc;
+}
 
 int cmd_footer(int argc, char **argv) {
-  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {0}};
+  static const cli_opt opts[] = {
+      {"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {"scrub", 0, 0, 's'}, {"output", 'o', 1, 'o'}, {0}};
   cli_args a;
   cli_args_init(&a, "footer", argc, argv, opts);
-  const char *path = NULL;
-  int json = 0, indent = 2;
+  const char *path = NULL, *out = NULL;
+  int json = 0, indent = 2, scrub = 0;
   for (int id; (id = cli_next(&a)) != CLI_END;) {
     switch (id) {
       case CLI_HELP: return cli_help(cmd_footer_usage, cmd_footer_summary);
       case CLI_ERROR: return EXIT_USAGE;
       case 'j': json = 1; break;
       case 'C': indent = 0; break;
+      case 's': scrub = 1; break;
+      case 'o': out = a.arg; break;
       default:
         if (path) return usage("footer", "unexpected argument '%s'", a.arg);
         path = a.arg;
     }
   }
   if (!path) return usage("footer", "%s", "missing FILE");
+  if (scrub && json) return usage("footer", "%s", "give --json or --scrub, not both");
+  if (scrub && !out) return usage("footer", "%s", "--scrub needs -o OUT");
+  if (out && !scrub) return usage("footer", "%s", "-o OUT goes with --scrub");
+  if (scrub) return scrub_file(path, out);
   pqt_reader *r;
   int rc = read_open(path, &r);
   if (rc) return rc;

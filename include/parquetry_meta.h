@@ -505,6 +505,32 @@ typedef struct pqt_file_layout {
 PQT_API void pqt_file_layout_init(pqt_file_layout *l);
 PQT_API pqt_status pqt_reader_file_layout(const pqt_reader *r, pqt_file_layout *out, pqt_error *err);
 
+/*
+ * A copy of the file for sharing a reproduction without the data, written
+ * through write(ctx, ...): what identifies the data is replaced by
+ * placeholders of the same byte lengths, and the copy is a valid file with
+ * the same structure (schema shape, row groups, pages, encodings, codecs,
+ * statistics, indexes and Bloom filters present where they were).
+ * Replaced: schema names (and path_in_schema), but the names the LIST, MAP
+ * and VARIANT shapes prescribe ("list", "element", "key_value", ...);
+ * key-value metadata keys and values (file and column chunks);
+ * ColumnChunk.file_path; and in each column whose values sort as unsigned
+ * bytes (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY but DECIMAL, FLOAT16, INTERVAL,
+ * GEOMETRY, GEOGRAPHY, and not under a VARIANT) every value in dictionary
+ * and data pages ("xxx...", its length kept), statistics min/max ("aaa..."
+ * and "zzz..." of their lengths: still bounds; exact flags false, distinct
+ * counts 0), page-header statistics, the ColumnIndex bounds (its boundary
+ * order UNORDERED when the new bounds do not keep it) and the Bloom filter
+ * (rebuilt for the new values). Kept: numbers, dates, levels, null counts,
+ * SizeStatistics, encodings, page boundaries, created_by. Compressed pages
+ * are compressed again with their codec, so their compressed sizes (and so
+ * every offset, which is rewritten) may change; uncompressed sizes do not.
+ * Bytes no metadata refers to are left out. Encrypted files:
+ * PQT_EUNSUPPORTED. An encoding a scrubbed column cannot be rewritten in:
+ * PQT_EUNSUPPORTED naming it. Errors name row group, column and page.
+ */
+PQT_API pqt_status pqt_reader_scrub(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

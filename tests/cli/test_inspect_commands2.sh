@@ -143,6 +143,62 @@ run "cat --json" 0 cat --json -n 1 -c id "$plain" && json "cat --json" 'd == {"i
 run "meta --json" 0 meta --json "$plain" && json "meta --json" 'd["num_rows"] == 8'
 run "schema" 0 schema --json "$plain" && json "schema json plain" 'len(d["children"]) == 11'
 
+# ---- footer --scrub ----
+# shape of `meta --json`: every key and every list length, values left out
+cat > "$tmp/shape.py" <<'PY'
+import json, subprocess, sys
+def shape(x):
+    if isinstance(x, dict): return {k: shape(v) for k, v in x.items()}
+    if isinstance(x, list): return [shape(v) for v in x]
+    return None
+cli, a, b = sys.argv[1:4]
+ja = json.loads(subprocess.run([cli, "meta", "--json", a], capture_output=True, check=True).stdout)
+jb = json.loads(subprocess.run([cli, "meta", "--json", b], capture_output=True, check=True).stdout)
+sys.exit(0 if shape(ja) == shape(jb) and ja["num_rows"] == jb["num_rows"] else 1)
+PY
+{
+  echo 'customer_secret_name,account_balance,favourite_city_name,note_text'
+  for i in $(seq 1 400); do echo "Henrietta Confidential $((i % 37)),$i,Reykjavik-Private-$((i % 5)),memo number $i of the hidden ledger"; done
+} > "$tmp/secret.csv"
+scrub_case() { # NAME CONVERT_OPTIONS...: convert, scrub, check
+  local name=$1; shift
+  "$cli" convert "$@" "$tmp/secret.csv" "$tmp/$name.parquet" >/dev/null 2>"$tmp/err" || { bad "convert $name: $(head -c 200 "$tmp/err")"; return; }
+  run "scrub $name" 0 footer --scrub -o "$tmp/$name.scrubbed" "$tmp/$name.parquet" || return
+  local leaked=""
+  for w in customer_secret_name account_balance favourite_city_name note_text Henrietta Confidential Reykjavik Private \
+           "hidden ledger" "memo number"; do
+    grep -qaF -- "$w" "$tmp/$name.scrubbed" && leaked="$leaked '$w'"
+  done
+  grep -qaF -- "Henrietta" "$tmp/$name.parquet" || [ "$name" != plain ] || bad "scrub $name: the original has no plain 'Henrietta' (the check proves nothing)"
+  [ -z "$leaked" ] && ok || bad "scrub $name: the copy still holds$leaked"
+  run "scrub $name verify" 0 verify "$tmp/$name.scrubbed"
+  python3 "$tmp/shape.py" "$cli" "$tmp/$name.parquet" "$tmp/$name.scrubbed" && ok || bad "scrub $name: meta --json structure differs"
+  # numbers are kept, strings become x's of the same length
+  run "scrub $name cat" 0 cat -n 1 --format csv "$tmp/$name.scrubbed" && {
+    [ "$(tail -1 "$tmp/out")" = "xxxxxxxxxxxxxxxxxxxxxxxx,1,xxxxxxxxxxxxxxxxxxx,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" ] && ok ||
+      bad "scrub $name values: $(cat "$tmp/out")"
+  }
+}
+scrub_case plain --codec uncompressed --no-dictionary
+scrub_case dict_snappy --bloom customer_secret_name --bloom note_text
+scrub_case v2_zstd --codec zstd --page-version 2 --encoding note_text=DELTA_BYTE_ARRAY --encoding favourite_city_name=DELTA_LENGTH_BYTE_ARRAY
+# the Bloom filter answers for the new values, not the old
+run "scrub bloom new" 0 bloom-filter -c cccccccce "$tmp/dict_snappy.scrubbed" "$(printf 'x%.0s' $(seq 1 34))"
+has "scrub bloom new" "might contain"
+# corpus files: still valid, same structure
+for f in alltypes_plain.parquet data_index_bloom_encoding_stats.parquet datapage_v2.snappy.parquet delta_byte_array.parquet \
+         nested_lists.snappy.parquet binary.parquet byte_array_decimal.parquet alltypes_tiny_pages.parquet; do
+  run "scrub $f" 0 footer --scrub -o "$tmp/c.parquet" "$dir/data/$f" || continue
+  run "scrub $f verify" 0 verify "$tmp/c.parquet"
+  python3 "$tmp/shape.py" "$cli" "$dir/data/$f" "$tmp/c.parquet" && ok || bad "scrub $f: meta --json structure differs"
+done
+run "scrub names" 0 schema "$tmp/c.parquet" && { grep -q "string_col\|date_string_col\|bool_col" "$tmp/out" && bad "scrub: names left" || ok; }
+run "scrub without -o" 2 footer --scrub "$plain"
+run "scrub and --json" 2 footer --scrub --json -o "$tmp/x.parquet" "$plain"
+run "scrub encrypted" 1 footer --scrub -o "$tmp/e.parquet" "$dir/data/uniform_encryption.parquet.encrypted" --footer-key 0123456789012345
+[ -e "$tmp/e.parquet" ] && bad "scrub encrypted: left an output" || ok
+ls "$tmp"/*.tmp-* >/dev/null 2>&1 && bad "scrub: a temporary file left behind" || ok
+
 # ---- colour and width ----
 NO_COLOR=1 run "NO_COLOR" 0 pages "$v2" && no_escape "NO_COLOR"
 run "meta width" 0 meta "$tiny" && width "meta width"
