@@ -255,8 +255,9 @@ static pqt_status names_scrub(scrub *s, pqt_error *err) {
 
 /* ---- values ---- */
 
+/* p[0..n): the values section of a page holding at most max_values values. */
 static pqt_status values_scrub(scrub *s, chunk_state *cs, const pqt_schema_node *leaf, int32_t encoding, uint8_t *p,
-                               size_t n, pqt_error *err) {
+                               size_t n, int64_t max_values, pqt_error *err) {
   bool fixed = leaf->physical_type == PQT_FIXED_LEN_BYTE_ARRAY;
   int64_t w = leaf->type_length;
   switch (encoding) {
@@ -289,8 +290,9 @@ static pqt_status values_scrub(scrub *s, chunk_state *cs, const pqt_schema_node 
         st = pqt_delta_bp_init(&d, p + at, n - at, true, err);
         if (st != PQT_OK) break;
         uint64_t total = pqt_delta_bp_total(&d);
-        if (total > n * 8 + 8) {
-          st = pqt_corrupt(err, "a DELTA length block claims %llu values", (unsigned long long)total);
+        if (max_values < 0 || total > (uint64_t)max_values) {
+          st = pqt_corrupt(err, "a DELTA length block claims %llu values, the page %lld", (unsigned long long)total,
+                           (long long)max_values);
           break;
         }
         if (b == 0) count = total;
@@ -392,7 +394,7 @@ static pqt_status page_scrub(scrub *s, chunk_state *cs, const pqt_schema_node *l
     else if (blen - lv != usize - lv) return pqt_corrupt(err, "an uncompressed v2 page of the wrong size");
     else if (usize > lv) memcpy(plain->data, body + lv, usize - lv);
     plain->len = usize - lv;
-    PQT_RETURN_NOT_OK(values_scrub(s, cs, leaf, d->encoding, plain->data, plain->len, err));
+    PQT_RETURN_NOT_OK(values_scrub(s, cs, leaf, d->encoding, plain->data, plain->len, d->num_values, err));
     PQT_RETURN_NOT_OK(pqt_buf_append(nb, body, lv, err));
     if (compressed) return pqt_codec_compress(s->r->codec_ctx, codec, 0, plain->data, plain->len, nb, err);
     return pqt_buf_append(nb, plain->data, plain->len, err);
@@ -405,6 +407,7 @@ static pqt_status page_scrub(scrub *s, chunk_state *cs, const pqt_schema_node *l
   plain->len = usize;
   size_t at = 0;
   int32_t enc;
+  int64_t max_values;
   if (t == PQT_PAGE_DATA) {
     const pqt_data_page_header *d = &h->data_page_header;
     PQT_RETURN_NOT_OK(
@@ -412,10 +415,12 @@ static pqt_status page_scrub(scrub *s, chunk_state *cs, const pqt_schema_node *l
     PQT_RETURN_NOT_OK(
         skip_levels(plain->data, plain->len, &at, d->definition_level_encoding, leaf->max_def, d->num_values, err));
     enc = d->encoding;
+    max_values = d->num_values;
   } else {
     enc = PQT_ENCODING_PLAIN; /* dictionary pages are PLAIN (PLAIN_DICTIONARY in old files) */
+    max_values = h->dictionary_page_header.num_values;
   }
-  PQT_RETURN_NOT_OK(values_scrub(s, cs, leaf, enc, plain->data + at, plain->len - at, err));
+  PQT_RETURN_NOT_OK(values_scrub(s, cs, leaf, enc, plain->data + at, plain->len - at, max_values, err));
   if (codec != PQT_CODEC_UNCOMPRESSED)
     return pqt_codec_compress(s->r->codec_ctx, codec, 0, plain->data, plain->len, nb, err);
   return pqt_buf_append(nb, plain->data, plain->len, err);
