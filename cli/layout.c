@@ -202,35 +202,31 @@ static void json_region(pqt_reader *r, const region *x, bool first) {
 }
 
 static void human_region(pqt_reader *r, human_table *t, const region *x) {
-  char off[32], len[32], what[256];
+  char off[32], len[32], rg[16], what[256], hs[32] = "";
   int64_t l = x->length < 0 ? -x->length - 1 : x->length;
   human_count(off, sizeof off, x->offset);
   human_count(len, sizeof len, l);
-  const char *col = x->rg >= 0 ? column_path(r, x->col) : "";
+  snprintf(rg, sizeof rg, "%d", x->rg);
+  const char *col = x->rg >= 0 ? column_path(r, x->col) : NULL;
   switch (x->kind) {
     case R_MAGIC: snprintf(what, sizeof what, "magic \"PAR1\""); break;
     case R_PAGE: {
       const pqt_page_info *p = &x->page;
-      char hs[32], cs[32];
       human_count(hs, sizeof hs, p->header_size);
-      human_count(cs, sizeof cs, p->compressed_size);
-      snprintf(what, sizeof what, "rg %d %s page %d: %s, %s, %s, header %s + %s", x->rg, col, p->index,
-               p->page_type == PQT_PAGE_KIND_DICTIONARY_PAGE ? "dictionary" : type_word(p->page_type),
-               p->encoding >= 0 ? pqt_encoding_name(p->encoding) : "-", pqt_compression_name(x->codec), hs, cs);
+      snprintf(what, sizeof what, "page %d %s %s %s", p->index, type_word(p->page_type),
+               p->encoding >= 0 ? pqt_encoding_name(p->encoding) : "-", pqt_compression_name(x->codec));
       break;
     }
-    case R_COLUMN_INDEX: snprintf(what, sizeof what, "rg %d %s: column index", x->rg, col); break;
-    case R_OFFSET_INDEX: snprintf(what, sizeof what, "rg %d %s: offset index", x->rg, col); break;
-    case R_BLOOM:
-      snprintf(what, sizeof what, "rg %d %s: Bloom filter%s", x->rg, col, x->length < 0 ? " (length not stored)" : "");
-      break;
+    case R_COLUMN_INDEX: snprintf(what, sizeof what, "column index"); break;
+    case R_OFFSET_INDEX: snprintf(what, sizeof what, "offset index"); break;
+    case R_BLOOM: snprintf(what, sizeof what, "Bloom filter%s", x->length < 0 ? " (length not stored)" : ""); break;
     case R_FOOTER: snprintf(what, sizeof what, "footer (FileMetaData)"); break;
     case R_FOOTER_LEN: snprintf(what, sizeof what, "footer length and magic"); break;
-    case R_ENCRYPTED: snprintf(what, sizeof what, "rg %d %s: encrypted column chunk", x->rg, col); break;
+    case R_ENCRYPTED: snprintf(what, sizeof what, "encrypted column chunk"); break;
     default: snprintf(what, sizeof what, "GAP: bytes nothing refers to"); break;
   }
   if (x->overlaps) strncat(what, " OVERLAPS the region before", sizeof what - strlen(what) - 1);
-  const char *cells[3] = {off, len, what};
+  const char *cells[6] = {off, len, hs, x->rg >= 0 ? rg : "", col ? col : "", what};
   table_row(t, cells);
 }
 
@@ -276,9 +272,13 @@ int cmd_layout(int argc, char **argv) {
       char s1[32], s2[32], s3[32];
       printf("%s bytes (%s), %s regions\n", human_count(s1, sizeof s1, fl.file_size),
              human_size(s2, sizeof s2, fl.file_size), human_count(s3, sizeof s3, (int64_t)rs.n));
-      static const char *const heads[] = {"offset", "bytes", "what"};
-      static const bool right[] = {true, true, false};
-      human_table *t = table_new(3, heads, right);
+      printf(
+          "%s(bytes: the region's length; header: a page's header bytes, within\n"
+          "bytes; rg: row group; page types v1, v2 data pages, dict dictionary)%s\n",
+          human_dim(), human_reset());
+      static const char *const heads[] = {"offset", "bytes", "header", "rg", "column", "what"};
+      static const bool right[] = {true, true, true, true, false, false};
+      human_table *t = table_new(6, heads, right);
       for (size_t i = 0; i < rs.n; i++) human_region(r, t, &rs.items[i]);
       table_print(t);
       if (gaps)
