@@ -114,6 +114,10 @@ run "--limit 1 --columns id" 0 cat --limit 1 --columns id "$plain" && { [ "$(cat
 cp "$plain" "$tmp/-odd.parquet"
 run "-- ends options" 0 count -- "$tmp/-odd.parquet" && { [ "$(cat "$tmp/out")" = 8 ] && ok || bad "--: $(cat "$tmp/out")"; }
 run "-- then an option" 2 count -- "$plain" --json
+printf 'a\n1\n2\n' > "$tmp/two.csv"
+(cd "$tmp" && "$cli" convert -- two.csv -dash.parquet) >/dev/null 2>&1 && ok || bad "convert -- with an output named -dash.parquet"
+run "count -- -dash" 0 count -- "$tmp/-dash.parquet" && { [ "$(cat "$tmp/out")" = 2 ] && ok || bad "convert --: $(cat "$tmp/out")"; }
+run "rewrite --" 0 rewrite -- "$plain" "$tmp/-rw.parquet"
 run "stats --column=" 0 stats --column=id --json "$tiny"
 run "meta --width=" 0 meta --width=100 "$plain"
 run "rewrite --codec=" 0 rewrite --codec=zstd "$plain" "$tmp/rw.parquet" && { "$cli" meta --json "$tmp/rw.parquet" | grep -q '"codec": "ZSTD"' && ok || bad "rewrite --codec=zstd not taken"; }
