@@ -473,17 +473,22 @@ int cmd_pages(int argc, char **argv) {
       }
       const char *col = column_path(r, c);
       if (!json && (st == PQT_OK || e.code != PQT_ECORRUPT)) {
-        char s1[32], s2[32], s3[32];
-        printf("%srow group %d, column %s%s: ", pc.first ? "" : "\n", g, human_bold(), col);
-        pc.first = false;
-        printf("%s", human_reset());
+        char s1[32], s2[32], s3[32], rest[160], head[32];
         if (st == PQT_OK)
-          printf("%s page%s, %s, %s (raw %s)\n", human_count(s1, sizeof s1, (int64_t)pc.rs.n), pc.rs.n == 1 ? "" : "s",
-                 pqt_compression_name(ci.codec), human_size(s2, sizeof s2, ci.total_compressed_size),
-                 human_size(s3, sizeof s3, ci.total_uncompressed_size));
+          snprintf(rest, sizeof rest, "%s page%s, %s, %s (raw %s)", human_count(s1, sizeof s1, (int64_t)pc.rs.n),
+                   pc.rs.n == 1 ? "" : "s", pqt_compression_name(ci.codec),
+                   human_size(s2, sizeof s2, ci.total_compressed_size),
+                   human_size(s3, sizeof s3, ci.total_uncompressed_size));
         else
-          printf("pages not shown (%s; `pages --lines` shows them with the keys)\n",
-                 e.code == PQT_ECRYPTO || st == PQT_EUNSUPPORTED ? "encrypted" : e.message);
+          snprintf(rest, sizeof rest, "pages not shown (%s; `pages --lines` shows them with the keys)",
+                   e.code == PQT_ECRYPTO || st == PQT_EUNSUPPORTED ? "encrypted" : "error");
+        snprintf(head, sizeof head, "row group %d, column ", g);
+        /* the path's tail when the line would not fit; what the chunk holds below it */
+        int room = human_width() - (int)strlen(head), n = (int)strlen(col);
+        if (room < 8) room = 8;
+        printf("%s%s%s%s%s%s\n  %s\n", pc.first ? "" : "\n", head, human_bold(), n > room ? "..." : "",
+               n > room ? col + n - (room - 3) : col, human_reset(), rest);
+        pc.first = false;
         if (st == PQT_OK) print_chunk_table(&pc);
         if (st != PQT_OK && st != PQT_ECORRUPT) st = PQT_OK;
       } else if (json && st != PQT_OK && st != PQT_ECORRUPT) {

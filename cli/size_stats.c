@@ -147,9 +147,19 @@ int cmd_size_stats(int argc, char **argv) {
         json_hist("definition_level_histogram", ss.definition_level_histogram, ss.n_definition_level_histogram);
         printf("}}");
       } else {
-        printf("  %s%s%s: %s compressed, %s uncompressed\n", human_bold(), paths[c], human_reset(),
-               human_size(s1, sizeof s1, ci.total_compressed_size),
-               human_size(s2, sizeof s2, ci.total_uncompressed_size));
+        /* the path (its tail when too long), then the sizes on a line of their own when both do not fit */
+        char sizes[96];
+        snprintf(sizes, sizeof sizes, "%s compressed, %s uncompressed",
+                 human_size(s1, sizeof s1, ci.total_compressed_size),
+                 human_size(s2, sizeof s2, ci.total_uncompressed_size));
+        int pl = (int)strlen(paths[c]), width = human_width();
+        if (2 + pl + 2 + (int)strlen(sizes) <= width) {
+          printf("  %s%s%s: %s\n", human_bold(), paths[c], human_reset(), sizes);
+        } else {
+          int room = width - 2;
+          printf("  %s%s%s%s\n    %s\n", human_bold(), pl > room ? "..." : "",
+                 pl > room ? paths[c] + pl - (room - 3) : paths[c], human_reset(), sizes);
+        }
         if (!ss.present) {
           printf("    size statistics: none\n");
           continue;
