@@ -112,6 +112,93 @@ extern const char cmd_convert_summary[], cmd_convert_usage[];
 extern const char cmd_rewrite_summary[], cmd_rewrite_usage[];
 extern const char cmd_salvage_summary[], cmd_salvage_usage[];
 
+/* ---- option parsing (cli/opt.c): one parser for every command ----
+ *
+ * Forms taken: `--name VALUE` and `--name=VALUE`; `-c VALUE` and `-cVALUE`
+ * (`-n5`); `--` ends the options (what follows is operands, even "-x");
+ * -h/--help; an argument that looks like a negative number ("-5") is an
+ * operand unless a short option of that digit exists; the reading options
+ * of read_option (`--footer-key K`, `--no-crc`, ...; also `--footer-key=K`)
+ * unless read_options is set false. A mistyped long option gets "did you
+ * mean '--xxx'?". Errors are printed (usage(), exit status EXIT_USAGE).
+ *
+ *   static const cli_opt opts[] = {
+ *       {"columns", 'c', 1, 'c'}, {"json", 0, 0, 'j'}, {"limit", 'n', 1, 'n'}, {0}};
+ *   cli_args a;
+ *   cli_args_init(&a, "cmd", argc, argv, opts);
+ *   for (int id; (id = cli_next(&a)) != CLI_END;) switch (id) {
+ *     case CLI_HELP: return cli_help(&a, usage_text, summary_text);   (prints, 0)
+ *     case CLI_ERROR: return EXIT_USAGE;                              (printed)
+ *     case CLI_OPERAND: (a.arg is FILE or VALUE) break;
+ *     case 'c': columns = a.arg; break;
+ *     case 'n': if (cli_count("cmd", "-n", a.arg, &limit)) return EXIT_USAGE; break;
+ *     case 'j': json = 1; break;
+ *   }
+ *
+ * Commands registered in cli/main.c that parse their arguments some other
+ * way get `--name=VALUE` and `-n5` anyway: main splits them (cli_normalise_args)
+ * before calling a command whose table entry does not set own_parser. */
+typedef struct cli_opt {
+  const char *name; /* long name without "--", or NULL */
+  char shrt;        /* short letter, or 0 */
+  int has_arg;      /* 1: takes a value (in cli_args.arg) */
+  int id;           /* what cli_next returns for it (> 0) */
+} cli_opt;            /* arrays end with {0} */
+
+enum { CLI_END = -1, CLI_OPERAND = -2, CLI_ERROR = -3, CLI_HELP = -4 };
+
+typedef struct cli_args {
+  const char *cmd;
+  int argc;
+  char **argv;
+  const cli_opt *opts;
+  int i;             /* next argv index */
+  char *arg;         /* the option's value, or the operand */
+  const char *opt;   /* the option as typed (for messages) */
+  bool operands_only; /* "--" was seen */
+  bool read_options;  /* try read_option on unknown long options (default true) */
+} cli_args;
+
+void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv, const cli_opt *opts);
+int cli_next(cli_args *a);
+/* Parse a count (0 or more) given to option opt: 0, or EXIT_USAGE (printed). */
+int cli_count(const char *cmd, const char *opt, const char *text, int64_t *out);
+/* "usage: USAGE\n\nSUMMARY\n" on stdout; returns 0 (what --help exits with). */
+int cli_help(const char *usage_text, const char *summary);
+/* Levenshtein distance, ASCII case-insensitive (99 for words over 64 bytes). */
+int cli_edit_distance(const char *s, const char *t);
+/* The name among names[0..n) nearest to word when it is close (at most 2
+ * edits and less than half the word, or word a prefix of 3+ letters), else NULL. */
+const char *cli_closest(const char *word, const char *const *names, int n);
+/* argv with `--name=VALUE` split in two and `-n5` as `-n 5` (not after
+ * `--`); out has room for 2 * argc + 1 pointers; argv[0] is kept. */
+void cli_normalise_args(int argc, char **argv, int *out_argc, char **out);
+
+/* ---- human output (cli/human.c) ----
+ * Sizes "12.3 MiB", counts "1,234,567", the output width (80, or the
+ * terminal's when stdout is a terminal wider than that: TIOCGWINSZ),
+ * colour only on a terminal and never when NO_COLOR is set, and tables
+ * whose columns are aligned and fit the width (the widest cells are cut,
+ * ending "..."). The progress bar is progress_* above. */
+const char *human_size(char *buf, size_t cap, int64_t bytes); /* "671 B", "36.5 KiB", "12.3 MiB" */
+const char *human_count(char *buf, size_t cap, int64_t n);    /* "7,300" */
+int human_width(void);                                        /* columns of stdout's lines */
+bool human_color(void);                                       /* stdout is a terminal, NO_COLOR unset */
+/* ANSI sequences, "" when !human_color(): bold and dim, and back to normal. */
+const char *human_bold(void);
+const char *human_dim(void);
+const char *human_reset(void);
+
+typedef struct human_table human_table;
+/* Columns named by heads[0..n); right[k] true: numbers, aligned right. */
+human_table *table_new(int n, const char *const *heads, const bool *right);
+/* One row of n cells (copied); a NULL cell prints as "-". */
+void table_row(human_table *t, const char *const *cells);
+/* Print to stdout within human_width() columns, then free t. */
+void table_print(human_table *t);
+/* s[0..n) as a JSON string on stdout (quotes and escapes; bytes >= 0x80 as they are). */
+void json_print_string(const char *s, size_t n);
+
 /* ---- reading options (cli/read_options.c; branch cli-read) ----
  * Every command that reads a Parquet file takes these. Exit status 3: the
  * command finished under --skip-corrupt but data were lost (rows left out,

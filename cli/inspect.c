@@ -80,28 +80,20 @@ static int parse(args *a, int argc, char **argv, bool want_values) {
     fprintf(stderr, "parquetry: out of memory\n");
     return EXIT_DATA;
   }
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-      printf("usage: %s\n\n%s\n", a->usage, a->summary);
-      return -1;
+  static const cli_opt opts[] = {{"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {0}};
+  cli_args ca;
+  cli_args_init(&ca, a->cmd, argc, argv, opts);
+  for (int id; (id = cli_next(&ca)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: cli_help(a->usage, a->summary); return -1;
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'c': a->column = ca.arg; break;
+      case 'j': a->json = 1; break;
+      default:
+        if (!a->path) a->path = ca.arg;
+        else if (want_values) a->values[a->n_values++] = ca.arg;
+        else return usage(a->cmd, "unexpected argument '%s'", ca.arg);
     }
-    int ro = read_option(a->cmd, argc, argv, &i);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if ((!strcmp(s, "-c") || !strcmp(s, "--column")) && i + 1 < argc) a->column = argv[++i];
-    else if (!strncmp(s, "--column=", 9)) a->column = s + 9;
-    else if (!strcmp(s, "--json")) a->json = 1;
-    else if (!strcmp(s, "--")) {
-      for (i++; i < argc; i++) {
-        if (!a->path) a->path = argv[i];
-        else a->values[a->n_values++] = argv[i];
-      }
-    } else if (s[0] == '-' && s[1] && !(a->path && want_values))
-      return usage(a->cmd, "unknown or incomplete option '%s'", s);
-    else if (!a->path) a->path = s;
-    else if (want_values) a->values[a->n_values++] = argv[i];
-    else return usage(a->cmd, "unexpected argument '%s'", s);
   }
   if (!a->column) return usage(a->cmd, "%s", "missing -c COL");
   if (!a->path) return usage(a->cmd, "%s", "missing FILE");

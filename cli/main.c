@@ -18,6 +18,7 @@
 #include "edit.h"
 #include "geo_stats.h"
 #include "inspect.h"
+#include "inspect2.h"
 
 typedef struct command {
   const char *name;
@@ -25,6 +26,18 @@ typedef struct command {
   const char *usage;
   int (*run)(int argc, char **argv);
 } command;
+
+/* The commands that parse with cli_next (cli.h). main splits --name=VALUE
+ * and -n5 (cli_normalise_args) for the others before running them (cat,
+ * head and count parse with row_option, cli/row_options.c). */
+static const char *const own_parsers[] = {"schema", "footer", "layout", "size-stats", "meta", "pages", "verify", "dictionary", "column-index", "bloom-filter", "stats",
+                                          "version", "help"};
+
+static bool own_parser(const char *name) {
+  for (size_t i = 0; i < sizeof own_parsers / sizeof own_parsers[0]; i++)
+    if (strcmp(own_parsers[i], name) == 0) return true;
+  return false;
+}
 
 static const command *find_command(const char *name);
 
@@ -58,72 +71,64 @@ static int write_string(pqt_string *s) {
 }
 
 /* Arguments of a command that reads one FILE: the shared reading options,
- * and -c/--column PATH when `column` is not NULL. Returns 0 to go on, -1
- * after printing help, or the exit status of a usage error. */
-static int parse_file_command(const char *cmd, int argc, char **argv, const char **path, const char **column) {
+ * -c/--column PATH when `column` is not NULL, and --json when `json` is
+ * not NULL. Returns 0 to go on, -1 after printing help, or the exit status
+ * of a usage error. */
+static int parse_file_command(const char *cmd, int argc, char **argv, const char **path, const char **column,
+                              int *json) {
+  static const cli_opt opts[] = {{"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {0}};
+  cli_args a;
+  cli_args_init(&a, cmd, argc, argv, opts);
   *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (is_help(a)) {
-      print_usage(find_command(cmd));
-      return -1;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: print_usage(find_command(cmd)); return -1;
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'c':
+        if (!column) return usage_error(cmd, "unknown option '%s'", a.opt);
+        *column = a.arg;
+        break;
+      case 'j':
+        if (!json) return usage_error(cmd, "unknown option '%s'", a.opt);
+        *json = 1;
+        break;
+      default:
+        if (*path) return usage_error(cmd, "unexpected argument '%s'", a.arg);
+        *path = a.arg;
     }
-    int ro = read_option(cmd, argc, argv, &i);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if (column && (strcmp(a, "--column") == 0 || strcmp(a, "-c") == 0) && i + 1 < argc) *column = argv[++i];
-    else if (column && strncmp(a, "--column=", 9) == 0) *column = a + 9;
-    else if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
-    else if (*path) return usage_error(cmd, "unexpected argument '%s'", a);
-    else *path = a;
   }
   if (!*path) return usage_error(cmd, "%s", "missing FILE");
   return 0;
-}
-
-/* ---- schema ---- */
-static int cmd_schema(int argc, char **argv) {
-  const char *path;
-  int pc = parse_file_command("schema", argc, argv, &path, NULL);
-  if (pc) return pc < 0 ? 0 : pc;
-  pqt_reader *r;
-  int rc = open_reader(path, &r);
-  if (rc) return rc;
-  pqt_string s = {0};
-  pqt_error e;
-  pqt_error_init(&e);
-  if (pqt_reader_schema_text(r, &s, &e) != PQT_OK) rc = file_error(path, &e);
-  else rc = write_string(&s);
-  pqt_reader_close(r);
-  return rc;
 }
 
 /* ---- meta ---- */
 static int cmd_meta(int argc, char **argv) {
   const char *path = NULL;
   int json = 0, indent = 2, legend = 0;
-  long width = 80;
-  for (int i = 1; i < argc; i++) {
-    if (is_help(argv[i])) {
-      print_usage(find_command("meta"));
-      return 0;
+  long width = human_width();
+  static const cli_opt opts[] = {
+      {"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {"parquet-tools", 0, 0, 'p'}, {"width", 'w', 1, 'w'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "meta", argc, argv, opts);
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: print_usage(find_command("meta")); return 0;
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': json = 1; break;
+      case 'C': indent = 0; break;
+      case 'p': legend = 1; break;
+      case 'w': {
+        char *end;
+        width = strtol(a.arg, &end, 10);
+        if (*end || end == a.arg || (width != 0 && width < 40) || width > 100000)
+          return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", a.arg);
+        if (width == 0) width = 100000;
+        break;
+      }
+      default:
+        if (path) return usage_error("meta", "unexpected argument '%s'", a.arg);
+        path = a.arg;
     }
-    int ro = read_option("meta", argc, argv, &i);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (strcmp(argv[i], "--compact") == 0) indent = 0;
-    else if (strcmp(argv[i], "--parquet-tools") == 0) legend = 1;
-    else if (strcmp(argv[i], "--width") == 0 && i + 1 < argc) {
-      char *end;
-      width = strtol(argv[++i], &end, 10);
-      if (*end || end == argv[i] || (width != 0 && width < 40) || width > 100000)
-        return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", argv[i]);
-      if (width == 0) width = 100000;
-    } else if (argv[i][0] == '-' && argv[i][1])
-      return usage_error("meta", "unknown or incomplete option '%s'", argv[i]);
-    else if (path) return usage_error("meta", "unexpected argument '%s'", argv[i]);
-    else path = argv[i];
   }
   if (!path) return usage_error("meta", "%s", "missing FILE");
   if (json && legend) return usage_error("meta", "%s", "give --json or --parquet-tools, not both");
@@ -160,25 +165,39 @@ static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
 
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
   const char *path = NULL;
-  bool count = strcmp(cmd, "count") == 0;
+  bool count = strcmp(cmd, "count") == 0, rest = false;
+  int json = 0;
   row_opts ropt;
   row_opts_init(&ropt, default_limit);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (is_help(a)) {
-      print_usage(find_command(cmd));
-      return 0;
+    if (!rest) {
+      if (strcmp(a, "--") == 0) {
+        rest = true;
+        continue;
+      }
+      if (is_help(a)) {
+        print_usage(find_command(cmd));
+        return 0;
+      }
+      if (strcmp(a, "--json") == 0) {
+        json = 1;
+        continue;
+      }
+      int ro = read_option(cmd, argc, argv, &i);
+      unsigned accept = ROW_OPT_WHERE | ROW_OPT_STATS | ROW_OPT_RANGES | ROW_OPT_BBOX;
+      if (!count) accept |= ROW_OPT_COLUMNS | ROW_OPT_FORMAT;
+      accept |= ROW_OPT_LIMIT;
+      if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ropt);
+      if (ro == 2) return EXIT_USAGE;
+      if (ro == 1) continue;
+      if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
     }
-    int ro = read_option(cmd, argc, argv, &i);
-    unsigned accept = ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS |
-                      ROW_OPT_RANGES | ROW_OPT_BBOX;
-    if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ropt);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
-    else if (path) return usage_error(cmd, "unexpected argument '%s'", a);
-    else path = a;
+    if (path) return usage_error(cmd, "unexpected argument '%s'", a);
+    path = a;
   }
+  /* cat/head: --json is JSON Lines (the default format); count: {"rows": N} */
+  if (json && !count) ropt.format = "jsonl";
   if (!path) return usage_error(cmd, "%s", "missing FILE");
   pqt_text_format fmt;
   if (row_text_format(cmd, ropt.format, &fmt)) return EXIT_USAGE;
@@ -200,6 +219,8 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);
+    } else if (count && json) {
+      printf("{\"rows\": %lld}\n", (long long)(ropt.limit >= 0 && n > ropt.limit ? ropt.limit : n));
     } else if (count) {
       printf("%lld\n", (long long)(ropt.limit >= 0 && n > ropt.limit ? ropt.limit : n));
     }
@@ -211,47 +232,64 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
   return read_finish(path, rc);
 }
 
-/* ---- pages ---- */
-static int cmd_pages(int argc, char **argv) {
-  const char *path, *column = NULL;
-  int pc = parse_file_command("pages", argc, argv, &path, &column);
-  if (pc) return pc < 0 ? 0 : pc;
-  pqt_reader *r;
-  int rc = open_reader(path, &r);
-  if (rc) return rc;
-  pqt_error e;
-  pqt_error_init(&e);
-  if (pqt_reader_describe_pages(r, column, write_stdout, NULL, &e) != PQT_OK) {
-    fflush(stdout);
-    rc = e.code == PQT_EINVAL ? usage_error("pages", "%s", e.message) : file_error(path, &e);
-  }
-  pqt_reader_close(r);
-  return rc;
+/* ---- verify ---- */
+/* verify --json: the problem lines, collected */
+typedef struct lines {
+  pqt_string text;
+} lines;
+
+static pqt_status collect(void *ctx, const char *data, size_t len) {
+  lines *l = ctx;
+  char *p = realloc(l->text.data, l->text.len + len + 1);
+  if (!p) return PQT_ENOMEM;
+  memcpy(p + l->text.len, data, len);
+  l->text.data = p;
+  l->text.len += len;
+  p[l->text.len] = '\0';
+  return PQT_OK;
 }
 
-/* ---- verify ---- */
+static void json_text(const char *s, size_t n) {
+  putchar('"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c == '\n') fputs("\\n", stdout);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
 static int cmd_verify(int argc, char **argv) {
   const char *path;
   /* --allow-unchecked: what could not be checked for lack of a key does not
    * make the exit status 1 (it is still listed). Taken out before the
    * options every command shares are parsed. */
   bool allow_unchecked = false;
-  int n = 0;
+  int n = 0, json = 0;
+  bool rest = false;
   for (int i = 0; i < argc; i++) {
-    if (i > 0 && strcmp(argv[i], "--allow-unchecked") == 0) allow_unchecked = true;
+    if (i > 0 && strcmp(argv[i], "--") == 0) rest = true;
+    if (i > 0 && !rest && strcmp(argv[i], "--allow-unchecked") == 0) allow_unchecked = true;
     else argv[n++] = argv[i];
   }
   argc = n;
-  int pc = parse_file_command("verify", argc, argv, &path, NULL);
+  int pc = parse_file_command("verify", argc, argv, &path, NULL, &json);
   if (pc) return pc < 0 ? 0 : pc;
   pqt_reader *r;
   int rc = open_reader(path, &r);
-  if (rc) return rc;
+  if (rc) {
+    if (json) printf("{\"file\": \"%s\", \"ok\": false, \"error\": \"cannot open (see stderr)\"}\n", path);
+    return rc;
+  }
   pqt_error e;
   pqt_error_init(&e);
   pqt_verify_report rep;
   pqt_verify_report_init(&rep);
-  if (pqt_reader_verify_ex(r, write_stdout, NULL, &rep, &e) != PQT_OK) {
+  lines got = {{0}};
+  pqt_status vs = pqt_reader_verify_ex(r, json ? collect : write_stdout, json ? (void *)&got : NULL, &rep, &e);
+  if (vs != PQT_OK) {
     rc = file_error(path, &e);
   } else if (rep.problems) {
     fflush(stdout);
@@ -268,9 +306,28 @@ static int cmd_verify(int argc, char **argv) {
             (long long)rep.unchecked, rep.unchecked == 1 ? " was" : "s were",
             allow_unchecked ? " (--allow-unchecked)" : " (give the keys, or --allow-unchecked)");
     if (!allow_unchecked) rc = EXIT_DATA;
-  } else {
-    printf("%s: ok (%lld rows in %d row groups, %d columns)\n", path, (long long)pqt_reader_num_rows(r),
-           pqt_reader_num_row_groups(r), pqt_reader_num_columns(r));
+  } else if (!json) {
+    char c1[32], c2[32], c3[32];
+    int32_t ng = pqt_reader_num_row_groups(r), nc = pqt_reader_num_columns(r);
+    printf("%s: ok (%s rows in %s row groups, %s columns)\n", path, human_count(c1, sizeof c1, pqt_reader_num_rows(r)),
+           human_count(c2, sizeof c2, ng), human_count(c3, sizeof c3, nc));
+  }
+  if (json) {
+    printf("{\"file\": ");
+    json_text(path, strlen(path));
+    printf(", \"ok\": %s, \"rows\": %lld, \"row_groups\": %d, \"columns\": %d, \"problems\": %lld, \"unchecked\": %lld, "
+           "\"chunks_checked\": %lld, \"lines\": [",
+           vs == PQT_OK && rc == 0 ? "true" : "false", (long long)pqt_reader_num_rows(r), pqt_reader_num_row_groups(r),
+           pqt_reader_num_columns(r), (long long)rep.problems, (long long)rep.unchecked, (long long)rep.chunks_checked);
+    const char *p = got.text.data ? got.text.data : "";
+    for (int k = 0; *p; k++) {
+      size_t len = strcspn(p, "\n");
+      if (k) printf(", ");
+      json_text(p, len);
+      p += len + (p[len] == '\n');
+    }
+    printf("]}\n");
+    free(got.text.data);
   }
   pqt_reader_close(r);
   return rc;
@@ -283,17 +340,29 @@ static int cmd_head(int argc, char **argv) { return run_rows("head", argc, argv,
 static int cmd_count(int argc, char **argv) { return run_rows("count", argc, argv, -1); }
 
 static int cmd_version(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  printf("parquetry %s\n", pqt_version());
+  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "version", argc, argv, opts);
+  a.read_options = false;
+  int json = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    if (id == CLI_HELP) return cli_help("parquetry version [--json]", "Print the version (--json: {\"version\": TEXT}).");
+    if (id == CLI_ERROR) return EXIT_USAGE;
+    if (id == CLI_OPERAND) return usage_error("version", "unexpected argument '%s'", a.arg);
+    json = 1;
+  }
+  if (json) printf("{\"version\": \"%s\"}\n", pqt_version());
+  else printf("parquetry %s\n", pqt_version());
   return 0;
 }
 
 static int cmd_help(int argc, char **argv);
 
 static const command commands[] = {
-    {"schema", "Print the schema in the Parquet message syntax." READ_OPTIONS_HELP, "parquetry schema FILE",
-     cmd_schema},
+    {"schema", cmd_schema_summary, cmd_schema_usage, cmd_schema},
+    {"footer", cmd_footer_summary, cmd_footer_usage, cmd_footer},
+    {"layout", cmd_layout_summary, cmd_layout_usage, cmd_layout},
+    {"size-stats", cmd_size_stats_summary, cmd_size_stats_usage, cmd_size_stats},
     {"meta",
      "Print the file metadata: rows, row groups, key-value metadata (values cut, with\n"
      "their length), and per column chunk its type, codec, value count, encodings,\n"
@@ -353,11 +422,7 @@ static const command commands[] = {
     {"sample", cmd_sample_summary, cmd_sample_usage, cmd_sample},
     {"export", cmd_export_summary, cmd_export_usage, cmd_export},
     {"diff", cmd_diff_summary, cmd_diff_usage, cmd_diff},
-    {"pages",
-     "One line per page: row group, column, page type, encodings, offset, sizes, value\n"
-     "counts, level byte lengths, statistics and CRC status.\n\n"
-     "  -c, --column PATH     only the columns under PATH" READ_OPTIONS_HELP,
-     "parquetry pages [--column PATH] FILE", cmd_pages},
+    {"pages", cmd_pages_summary, cmd_pages_usage, cmd_pages},
     {"verify",
      "Check every page (CRC, decompression, decoding), value counts, statistics against\n"
      "the data, the offset index against the pages, the column index against each page's\n"
@@ -366,7 +431,7 @@ static const command commands[] = {
      "cannot be checked without a key is listed as \"not checked\" and exits 1 too.\n\n"
      "  --allow-unchecked     exit 0 when nothing checked has a problem, even if some\n"
      "                        columns could not be checked for lack of a key" READ_OPTIONS_HELP,
-     "parquetry verify [--allow-unchecked] FILE", cmd_verify},
+     "parquetry verify [--allow-unchecked] [--json] FILE", cmd_verify},
     {"dictionary", cmd_dictionary_summary, cmd_dictionary_usage, cmd_dictionary},
     {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
     {"bloom-filter", cmd_bloom_filter_summary, cmd_bloom_filter_usage, cmd_bloom_filter},
@@ -378,8 +443,9 @@ static const command commands[] = {
     {"concat", cmd_concat_summary, cmd_concat_usage, cmd_concat},
     {"prune", cmd_prune_summary, cmd_prune_usage, cmd_prune},
     {"merge", cmd_merge_summary, cmd_merge_usage, cmd_merge},
-    {"version", "Print the version.", "parquetry version", cmd_version},
-    {"help", "Show help for a command.", "parquetry help [COMMAND]", cmd_help},
+    {"version", "Print the version (--json: {\"version\": TEXT}).", "parquetry version [--json]", cmd_version},
+    {"help", "Show help for a command: the same text as 'parquetry COMMAND --help'.", "parquetry help [COMMAND]",
+     cmd_help},
 };
 
 static const command *find_command(const char *name) {
@@ -392,7 +458,10 @@ static const command *find_command(const char *name) {
 static const struct {
   const char *name, *brief;
 } briefs[] = {
-    {"schema", "the schema in Parquet's message syntax"},
+    {"schema", "the schema: message syntax, --arrow, --json"},
+    {"footer", "the raw footer as JSON; --scrub: a copy without names or strings"},
+    {"layout", "the byte map: every page, index, Bloom filter, the footer"},
+    {"size-stats", "SizeStatistics and sizes of every column chunk"},
     {"meta", "the metadata: row groups, column chunks, sizes, statistics"},
     {"cat", "rows as JSON Lines or CSV (--where to filter)"},
     {"head", "the first rows"},
@@ -401,7 +470,7 @@ static const struct {
     {"sample", "N rows chosen at random (--seed to repeat), in file order"},
     {"export", "rows (filtered, projected) to a CSV, JSON Lines or Parquet file"},
     {"diff", "compare two files: schema, metadata, row count and values"},
-    {"pages", "one line per page: type, encodings, sizes, statistics"},
+    {"pages", "a table of the pages: type, encodings, sizes, statistics"},
     {"verify", "check every page, statistic, page index and Bloom filter"},
     {"dictionary", "a column's dictionary entries"},
     {"column-index", "a column's page index, one line per page"},
@@ -432,6 +501,36 @@ static void print_main_usage(FILE *f) {
           "Exit status: 0 all rows, 1 error, 2 usage, 3 rows lost under --skip-corrupt.\n");
 }
 
+static const command *suggest(const char *word) {
+  const char *names[64];
+  int n = 0;
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0] && n < 64; i++) names[n++] = commands[i].name;
+  const char *near = cli_closest(word, names, n);
+  return near ? find_command(near) : NULL;
+}
+
+static int unknown_command(const char *word) {
+  const command *near = suggest(word);
+  if (near) return usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", word, near->name);
+  return usage_error(NULL, "unknown command '%s'", word);
+}
+
+/* Run c with argv[0] its name; legacy parsers get --x=y and -n5 split first. */
+static int run_command(const command *c, int argc, char **argv) {
+  if (own_parser(c->name)) return c->run(argc, argv);
+  char **norm = calloc((size_t)argc * 2 + 1, sizeof *norm);
+  if (!norm) {
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  int n;
+  cli_normalise_args(argc, argv, &n, norm);
+  int rc = c->run(n, norm);
+  free(norm);
+  return rc;
+}
+
+/* `parquetry help CMD` is `parquetry CMD --help`: the command prints it. */
 static int cmd_help(int argc, char **argv) {
   if (argc < 2) {
     print_main_usage(stdout);
@@ -445,10 +544,16 @@ static int cmd_help(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) puts(commands[i].name);
     return 0;
   }
+  if (argc > 2) return usage_error("help", "unexpected argument '%s'", argv[2]);
   const command *c = find_command(argv[1]);
-  if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
-  print_usage(c);
-  return 0;
+  if (!c) return unknown_command(argv[1]);
+  if (c->run == cmd_help) {
+    print_usage(c);
+    return 0;
+  }
+  char help[] = "--help";
+  char *args[3] = {argv[1], help, NULL};
+  return run_command(c, 2, args);
 }
 
 int main(int argc, char **argv) {
@@ -462,6 +567,6 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "--version") == 0) return cmd_version(argc - 1, argv + 1);
   const command *c = find_command(argv[1]);
-  if (!c) return usage_error(NULL, "unknown command '%s'", argv[1]);
-  return c->run(argc - 1, argv + 1);
+  if (!c) return unknown_command(argv[1]);
+  return run_command(c, argc - 1, argv + 1);
 }

@@ -352,6 +352,13 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--") == 0) { /* the rest are files, whatever they look like */
+      for (i++; i < argc; i++) {
+        if (npos == 2) return usage(cmd, "unexpected argument '%s'", argv[i]);
+        pos[npos++] = argv[i];
+      }
+      break;
+    }
     if (strcmp(a, "--codec") == 0 && v) {
       if (parse_codec(v, &w->o.defaults) != 0) return usage(cmd, "unknown codec '%s'", v);
       i++;

@@ -448,6 +448,89 @@ PQT_API pqt_status pqt_reader_dictionary_values(pqt_reader *r, int32_t rg, int32
                                                 pqt_error *err);
 PQT_API void pqt_dictionary_free(pqt_dictionary *d);
 
+/* ------------------------------------------------------------------ */
+/* Pages and the file's byte layout                                    */
+/* ------------------------------------------------------------------ */
+
+/* One page of a column chunk as its header describes it. */
+typedef struct pqt_page_info {
+  size_t struct_size;
+  int32_t index;             /* ordinal of the page in the chunk (every page type) */
+  int32_t page_type;         /* pqt_page_kind as stored (an unknown type is passed on too) */
+  int64_t offset;            /* file offset of the page header */
+  int32_t header_size;       /* bytes of the Thrift page header */
+  int32_t compressed_size;   /* bytes after the header (compressed_page_size) */
+  int32_t uncompressed_size; /* uncompressed_page_size */
+  int32_t encoding;          /* pqt_encoding of the values; -1 when the page has none */
+  int32_t def_encoding;      /* levels: v1 as stored, v2 RLE; -1 when not a data page */
+  int32_t rep_encoding;
+  int32_t num_values;   /* data pages: values incl. nulls; dictionary: entries; -1 otherwise */
+  int32_t num_nulls;    /* v2 only, else -1 */
+  int32_t num_rows;     /* v2 only, else -1 */
+  int32_t def_bytes;    /* v2: definition levels byte length, else -1 */
+  int32_t rep_bytes;    /* v2: repetition levels byte length, else -1 */
+  int32_t is_compressed;  /* v2's flag (1 when absent); 1 for other pages */
+  int32_t has_crc;        /* the header has a CRC */
+  int32_t crc_ok;         /* with has_crc: 1 it matches the page bytes, 0 not; -1 not checked */
+  int32_t has_statistics; /* the header has a Statistics struct */
+} pqt_page_info;
+
+PQT_API void pqt_page_info_init(pqt_page_info *p);
+
+/* Called for each page; any status but PQT_OK stops the walk and is returned. */
+typedef pqt_status (*pqt_page_fn)(void *ctx, const pqt_page_info *page);
+
+/*
+ * The pages of chunk (rg, col), in file order, from their headers: each
+ * header is decoded, the page's bytes are checked against the header's CRC
+ * when check_crc is set (nothing is decompressed or decoded). The walk
+ * covers the chunk's total_compressed_size bytes from its first page.
+ * A header that does not decode, or a page that runs past the chunk, is
+ * PQT_ECORRUPT naming row group, column and page (the pages before it were
+ * passed to fn). An encrypted chunk is PQT_EUNSUPPORTED (its headers are
+ * encrypted modules; `parquetry pages --lines` shows them with the keys).
+ */
+PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col, int check_crc, pqt_page_fn fn,
+                                          void *ctx, pqt_error *err);
+
+/* Where the footer is. */
+typedef struct pqt_file_layout {
+  size_t struct_size;
+  int64_t file_size;
+  int64_t footer_offset;    /* first byte of the serialized FileMetaData (or FileCryptoMetaData) */
+  int64_t footer_length;    /* as the 4 bytes before the trailing magic say */
+  int32_t encrypted_footer; /* the file ends "PARE" */
+} pqt_file_layout;
+
+PQT_API void pqt_file_layout_init(pqt_file_layout *l);
+PQT_API pqt_status pqt_reader_file_layout(const pqt_reader *r, pqt_file_layout *out, pqt_error *err);
+
+/*
+ * A copy of the file for sharing a reproduction without the data, written
+ * through write(ctx, ...): what identifies the data is replaced by
+ * placeholders of the same byte lengths, and the copy is a valid file with
+ * the same structure (schema shape, row groups, pages, encodings, codecs,
+ * statistics, indexes and Bloom filters present where they were).
+ * Replaced: schema names (and path_in_schema), but the names the LIST, MAP
+ * and VARIANT shapes prescribe ("list", "element", "key_value", ...);
+ * key-value metadata keys and values (file and column chunks);
+ * ColumnChunk.file_path; and in each column whose values sort as unsigned
+ * bytes (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY but DECIMAL, FLOAT16, INTERVAL,
+ * GEOMETRY, GEOGRAPHY, and not under a VARIANT) every value in dictionary
+ * and data pages ("xxx...", its length kept), statistics min/max ("aaa..."
+ * and "zzz..." of their lengths: still bounds; exact flags false, distinct
+ * counts 0), page-header statistics, the ColumnIndex bounds (its boundary
+ * order UNORDERED when the new bounds do not keep it) and the Bloom filter
+ * (rebuilt for the new values). Kept: numbers, dates, levels, null counts,
+ * SizeStatistics, encodings, page boundaries, created_by. Compressed pages
+ * are compressed again with their codec, so their compressed sizes (and so
+ * every offset, which is rewritten) may change; uncompressed sizes do not.
+ * Bytes no metadata refers to are left out. Encrypted files:
+ * PQT_EUNSUPPORTED. An encoding a scrubbed column cannot be rewritten in:
+ * PQT_EUNSUPPORTED naming it. Errors name row group, column and page.
+ */
+PQT_API pqt_status pqt_reader_scrub(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

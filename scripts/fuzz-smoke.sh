@@ -56,7 +56,7 @@ seed_corpus() {
     fi
     find "$pages/$short" -maxdepth 1 -type f -exec cp -t "$dir" {} +
   fi
-  if [ "$t" = fuzz_read_file ] || [ "$t" = fuzz_salvage ] || [ "$t" = fuzz_meta_api ]; then
+  if [ "$t" = fuzz_read_file ] || [ "$t" = fuzz_salvage ] || [ "$t" = fuzz_meta_api ] || [ "$t" = fuzz_scrub ]; then
     [ "$t" = fuzz_salvage ] && find "$ROOT/fuzz/corpus/read_file" -maxdepth 1 -type f -exec cp -t "$dir" {} +
     cp "$ROOT"/tests/fixtures/seed004_*.parquet "$dir"/ 2>/dev/null || true
     if [ -d "$TESTING" ]; then
@@ -81,7 +81,7 @@ for t in "$@"; do
   seed_corpus "$t" "$corpus"
   extra=()
   case "$t" in
-    fuzz_read_file|fuzz_salvage|fuzz_meta_api) extra=(-dict="$ROOT/fuzz/parquet.dict" -max_len=$((SEED_MAX_BYTES * 2))) ;;
+    fuzz_read_file|fuzz_salvage|fuzz_meta_api|fuzz_scrub) extra=(-dict="$ROOT/fuzz/parquet.dict" -max_len=$((SEED_MAX_BYTES * 2))) ;;
     fuzz_thrift) extra=(-dict="$ROOT/fuzz/parquet.dict") ;;
   esac
   n_seeds=$(find "$corpus" -type f | wc -l)

@@ -27,6 +27,21 @@ static const char *enum_name(const pqt_thrift_enum *e, int32_t v, char *tmp, siz
   return tmp;
 }
 
+/* n with thousands separators ("394,311"), for the readable style. */
+static const char *sep3(int64_t n, char *buf, size_t cap) {
+  char digits[32];
+  unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+  int len = snprintf(digits, sizeof digits, "%llu", u);
+  size_t k = 0;
+  if (n < 0 && k + 1 < cap) buf[k++] = '-';
+  for (int i = 0; i < len && k + 2 < cap; i++) {
+    if (i > 0 && (len - i) % 3 == 0) buf[k++] = ',';
+    buf[k++] = digits[i];
+  }
+  buf[k] = '\0';
+  return buf;
+}
+
 /* Is the legacy (signed) min/max meaningful for this column? Only when the
  * type's order is signed: not for byte arrays (unsigned byte order) or
  * unsigned integers. */
@@ -222,13 +237,13 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
   pqt_buf_printf(b, err, LABEL "%s", "created by:", r->created_by[0] ? r->created_by : "(not recorded)");
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%lld", "rows:", (long long)md->num_rows);
+  pqt_buf_printf(b, err, LABEL "%s", "rows:", sep3(md->num_rows, tmp, sizeof tmp));
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%d", "row groups:", md->row_groups.n);
+  pqt_buf_printf(b, err, LABEL "%s", "row groups:", sep3(md->row_groups.n, tmp, sizeof tmp));
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%d", "columns:", sc->n_leaves);
+  pqt_buf_printf(b, err, LABEL "%s", "columns:", sep3(sc->n_leaves, tmp, sizeof tmp));
   end_line(b, m, width, err);
   if (md->key_value_metadata.n > 0) {
     m = b->len;
@@ -261,7 +276,7 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         comp += rg->columns.items[c].meta_data.total_compressed_size;
     pqt_buf_printf(b, err, "\n");
     m = b->len;
-    pqt_buf_printf(b, err, "row group %d: %lld rows, compressed ", g, (long long)rg->num_rows);
+    pqt_buf_printf(b, err, "row group %d: %s rows, compressed ", g, sep3(rg->num_rows, tmp, sizeof tmp));
     append_size(b, PQT_HAS_FIELD(rg, row_group, total_compressed_size) ? rg->total_compressed_size : comp, err);
     pqt_buf_printf(b, err, ", uncompressed ");
     append_size(b, rg->total_byte_size, err);
@@ -295,8 +310,10 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
       pqt_value_type vt;
       pqt_value_type_from_leaf(&vt, leaf);
       m = b->len;
-      pqt_buf_printf(b, err, "    type %s, codec %s, %lld values", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
-                     enum_name(&pqt_enum_compression_codec, cm->codec, tmp2, sizeof tmp2), (long long)cm->num_values);
+      char tmp3[32];
+      pqt_buf_printf(b, err, "    type %s, codec %s, %s values", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
+                     enum_name(&pqt_enum_compression_codec, cm->codec, tmp2, sizeof tmp2),
+                     sep3(cm->num_values, tmp3, sizeof tmp3));
       end_line(b, m, width, err);
       m = b->len;
       pqt_buf_printf(b, err, "    encodings ");
@@ -315,9 +332,9 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
       end_line(b, m, width, err);
       m = b->len;
       if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset))
-        pqt_buf_printf(b, err, "    dictionary page at %lld, ", (long long)cm->dictionary_page_offset);
+        pqt_buf_printf(b, err, "    dictionary page at %s, ", sep3(cm->dictionary_page_offset, tmp, sizeof tmp));
       else pqt_buf_printf(b, err, "    no dictionary page, ");
-      pqt_buf_printf(b, err, "first data page at %lld", (long long)cm->data_page_offset);
+      pqt_buf_printf(b, err, "first data page at %s", sep3(cm->data_page_offset, tmp, sizeof tmp));
       end_line(b, m, width, err);
       m = b->len;
       pqt_buf_printf(b, err, "    statistics:");
@@ -340,15 +357,15 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         m = b->len;
         const char *sep = "    ";
         if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) {
-          pqt_buf_printf(b, err, "%sbloom filter at %lld", sep, (long long)cm->bloom_filter_offset);
+          pqt_buf_printf(b, err, "%sbloom filter at %s", sep, sep3(cm->bloom_filter_offset, tmp, sizeof tmp));
           sep = ", ";
         }
         if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) {
-          pqt_buf_printf(b, err, "%soffset index at %lld", sep, (long long)cc->offset_index_offset);
+          pqt_buf_printf(b, err, "%soffset index at %s", sep, sep3(cc->offset_index_offset, tmp, sizeof tmp));
           sep = ", ";
         }
         if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset))
-          pqt_buf_printf(b, err, "%scolumn index at %lld", sep, (long long)cc->column_index_offset);
+          pqt_buf_printf(b, err, "%scolumn index at %s", sep, sep3(cc->column_index_offset, tmp, sizeof tmp));
         end_line(b, m, width, err);
       }
       if (cm->key_value_metadata.n > 0) {

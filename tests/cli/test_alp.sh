@@ -25,12 +25,12 @@ bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 schema='message m { required int64 t; optional double x; }'
 "$cli" convert --schema "$schema" "$tmp/d.csv" "$tmp/plain.parquet" 2>"$tmp/err" || bad "convert default: $(cat "$tmp/err")"
 "$cli" cat "$tmp/plain.parquet" >"$tmp/plain.jsonl" || bad "cat default"
-if "$cli" pages "$tmp/plain.parquet" | grep -q "enc=ALP"; then bad "default options wrote ALP"; else ok; fi
+if "$cli" pages --lines "$tmp/plain.parquet" | grep -q "enc=ALP"; then bad "default options wrote ALP"; else ok; fi
 "$cli" convert --schema "$schema" --encoding x=ALP "$tmp/d.csv" "$tmp/alp.parquet" 2>"$tmp/err" && ok || bad "convert ALP: $(cat "$tmp/err")"
 "$cli" rewrite --encoding x=ALP --page-version 2 --codec zstd "$tmp/plain.parquet" "$tmp/alp2.parquet" 2>"$tmp/err" && ok ||
   bad "rewrite ALP v2: $(cat "$tmp/err")"
 for f in alp alp2; do
-  if "$cli" pages "$tmp/$f.parquet" | grep "col=x" | grep -q "enc=ALP"; then ok; else bad "$f: no ALP page for x"; fi
+  if "$cli" pages --lines "$tmp/$f.parquet" | grep "col=x" | grep -q "enc=ALP"; then ok; else bad "$f: no ALP page for x"; fi
   "$cli" verify "$tmp/$f.parquet" >/dev/null 2>&1 && ok || bad "$f: verify"
   "$cli" cat "$tmp/$f.parquet" >"$tmp/$f.jsonl" 2>"$tmp/err" || bad "$f: cat: $(cat "$tmp/err")"
   cmp -s "$tmp/$f.jsonl" "$tmp/plain.jsonl" && ok || bad "$f: rows differ from the default file"

@@ -48,7 +48,7 @@ check "meta" 0 "$cli" meta --parquet-tools "$simple"
 grep -q 'text: BYTE_ARRAY UNCOMPRESSED DO:- FPO:4 SZ:73/73/1.00 VC:5 ENC:PLAIN ST:\[min: "text1", max: "text5"\]' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
 check "meta --json" 0 "$cli" meta --json "$simple"
 grep -q '"created_by": "github.com/parquet-go/parquet-go version 0.23.0(build )"' /tmp/pqt_cli_out.$$ && grep -q '"codec": "UNCOMPRESSED"' /tmp/pqt_cli_out.$$ && grep -q '"logicalType": {' /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: meta --json keys"; fail=$((fail+1)); }
-check "pages" 0 "$cli" pages "$simple"
+check "pages" 0 "$cli" pages --lines "$simple"
 grep -q "rg=0 col=text page=0 type=DATA_PAGE_V2 enc=PLAIN .*compressed=45 uncompressed=45 values=5 nulls=0 rows=5.*crc=ok" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: pages output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
 check "verify ok" 0 "$cli" verify "$simple"
 grep -q "seed004_simple.parquet: ok (5 rows in 1 row groups, 1 columns)" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: verify output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }

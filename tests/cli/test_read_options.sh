@@ -76,7 +76,7 @@ printf 'id,name\n' >"$tmp/t.csv"
 i=0; while [ $i -lt 3000 ]; do printf '%d,n%d\n' $i $i; i=$((i+1)); done >>"$tmp/t.csv"
 run 0 "$cli" convert "$tmp/t.csv" "$tmp/r.parquet" --row-group-size 1000 \
   --schema 'message m { required int64 id; required binary name (STRING); }'
-line=$("$cli" pages -c id "$tmp/r.parquet" | grep '^rg=1 col=id page=0 ')
+line=$("$cli" pages --lines -c id "$tmp/r.parquet" | grep '^rg=1 col=id page=0 ')
 off=$(echo "$line" | sed 's/.* offset=\([0-9]*\) header=\([0-9]*\) .*/\1+\2+2/')
 off=$((off))
 byte=$(od -An -tu1 -j"$off" -N1 "$tmp/r.parquet" | tr -d ' ')
@@ -97,7 +97,7 @@ run 0 "$cli" rewrite --no-crc "$tmp/r.parquet" "$tmp/nocrc.parquet"
 run 0 "$cli" cat --skip-corrupt "$tmp/r.parquet"
 # damage under an optional field: the field reads as null, still exit 3
 run 0 "$cli" convert "$tmp/t.csv" "$tmp/o.parquet" --row-group-size 1000
-line=$("$cli" pages -c id "$tmp/o.parquet" | grep '^rg=1 col=id page=0 ')
+line=$("$cli" pages --lines -c id "$tmp/o.parquet" | grep '^rg=1 col=id page=0 ')
 off=$(($(echo "$line" | sed 's/.* offset=\([0-9]*\) header=\([0-9]*\) .*/\1+\2+2/')))
 byte=$(od -An -tu1 -j"$off" -N1 "$tmp/o.parquet" | tr -d ' ')
 printf "$(printf '\\%03o' $((byte ^ 0x21)))" | dd of="$tmp/o.parquet" bs=1 seek="$off" conv=notrunc status=none

@@ -16,7 +16,7 @@ awk 'BEGIN { srand(7); print "id,name,score,flag,cat";
   for (i = 0; i < 5000; i++) printf "%d,name_%d,%s,%s,%s\n", i, int(rand()*300), (i%7==0 ? "" : sprintf("%.3f", rand()*100)),
     (i%3 ? "true" : "false"), substr("abc", 1 + i%3, 1) }' > "$tmp/t.csv"
 "$cli" convert --row-group-size 1000 "$tmp/t.csv" "$tmp/t.parquet" || bad "convert"
-[ "$("$cli" meta "$tmp/t.parquet" | grep -c '^row group [0-9]*: 1000 rows,')" = 5 ] && ok || bad "five row groups of 1000 rows"
+[ "$("$cli" meta "$tmp/t.parquet" | grep -c '^row group [0-9]*: 1,000 rows,')" = 5 ] && ok || bad "five row groups of 1000 rows"
 "$cli" cat "$tmp/t.parquet" > "$tmp/orig.jsonl"
 size=$(stat -c %s "$tmp/t.parquet")
 

@@ -31,7 +31,7 @@ colkeys=$data/encrypt_columns_and_footer.parquet.encrypted
 # every key: all checked, all shown
 check "verify uniform with keys" 0 "$cli" verify $footer $cols "$uniform"
 has "verify uniform ok" "ok (50 rows in 1 row groups, 8 columns)" "$tmp/out"
-check "pages uniform with keys" 0 "$cli" pages $footer $cols "$uniform"
+check "pages uniform with keys" 0 "$cli" pages --lines $footer $cols "$uniform"
 has "pages shows double_field" "col=double_field page=1 type=DATA_PAGE" "$tmp/out"
 [ "$(grep -c 'type=DATA_PAGE' "$tmp/out")" = 8 ] && pass=$((pass+1)) || { echo "FAIL: pages uniform: $(grep -c 'type=DATA_PAGE' "$tmp/out") data pages, want 8"; fail=$((fail+1)); }
 check "verify bloom filter file with keys" 0 "$cli" verify $footer $cols "$data/encrypt_columns_and_footer_bloom_filter.parquet.encrypted"
@@ -43,7 +43,7 @@ has "verify names float_field" "not checked: no key for column float_field" "$tm
 has "verify says why it fails" "2 things were not checked for lack of a key" "$tmp/err"
 check "verify --allow-unchecked" 0 "$cli" verify --allow-unchecked $footer "$colkeys"
 has "verify --allow-unchecked still lists" "not checked: no key for column double_field" "$tmp/out"
-check "pages without column keys" 0 "$cli" pages $footer "$colkeys"
+check "pages without column keys" 0 "$cli" pages --lines $footer "$colkeys"
 has "pages names double_field" "rg=0 col=double_field not shown: no key for column double_field" "$tmp/out"
 has "pages shows int32_field" "col=int32_field page=1 type=DATA_PAGE" "$tmp/out"
 

@@ -1,0 +1,263 @@
+/*
+ * cli/schema.c: `parquetry schema`: the Parquet schema in the message
+ * syntax, as JSON (the schema tree of the metadata API, parquetry_meta.h),
+ * or the Arrow schema the reader exports (format strings spelled out, field
+ * metadata decoded).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "inspect2.h"
+#include "parquetry.h"
+#include "parquetry_arrow.h"
+#include "parquetry_meta.h"
+
+const char cmd_schema_summary[] =
+    "Print the schema: by default in the Parquet message syntax.\n\n"
+    "  --json    the Parquet schema tree as JSON: {\"name\", \"repetition\",\n"
+    "            \"physical_type\", \"type_length\", \"logical_type\", \"scale\",\n"
+    "            \"precision\", \"unit\", \"is_adjusted_to_utc\", \"bit_width\", \"is_signed\",\n"
+    "            \"field_id\", \"max_definition_level\", \"max_repetition_level\", \"path\",\n"
+    "            \"children\": [...]} (keys that do not apply are left out)\n"
+    "  --arrow   the Arrow schema the reader exports (what a stream of this file\n"
+    "            gives): one line per field, its Arrow format string with its\n"
+    "            meaning (\"u = utf8\", \"tsu:UTC = timestamp[us, UTC]\"), nullability\n"
+    "            and metadata (key = value); with --json: {\"name\", \"format\",\n"
+    "            \"type\", \"nullable\", \"metadata\": {KEY: VALUE} or null,\n"
+    "            \"children\": [...]}" READ_OPTIONS_HELP;
+const char cmd_schema_usage[] = "parquetry schema [--json] [--arrow] FILE";
+
+/* ---- the Parquet schema as JSON ---- */
+
+static const char *unit_name(int32_t u) {
+  return u == PQT_UNIT_MILLIS ? "MILLIS" : u == PQT_UNIT_MICROS ? "MICROS" : u == PQT_UNIT_NANOS ? "NANOS" : NULL;
+}
+
+static int json_node(pqt_reader *r, int32_t node, int depth, pqt_error *e) {
+  pqt_schema_info s;
+  pqt_schema_info_init(&s);
+  if (pqt_reader_schema_node(r, node, &s, e) != PQT_OK) return EXIT_DATA;
+  printf("%*s{\"name\": ", depth * 2, "");
+  json_print_string(s.name, s.name_len);
+  if (s.repetition >= 0) printf(", \"repetition\": \"%s\"", pqt_repetition_kind_name(s.repetition));
+  if (s.is_leaf) {
+    printf(", \"physical_type\": \"%s\"", pqt_physical_name(s.physical));
+    if (s.type_length >= 0 && s.physical == PQT_TYPE_FIXED_LEN_BYTE_ARRAY)
+      printf(", \"type_length\": %d", s.type_length);
+  }
+  if (s.logical != PQT_LOGICAL_NONE) {
+    printf(", \"logical_type\": \"%s\"", pqt_logical_name(s.logical));
+    if (s.logical == PQT_LOGICAL_DECIMAL) printf(", \"scale\": %d, \"precision\": %d", s.scale, s.precision);
+    if ((s.logical == PQT_LOGICAL_TIME || s.logical == PQT_LOGICAL_TIMESTAMP) && unit_name(s.unit))
+      printf(", \"unit\": \"%s\", \"is_adjusted_to_utc\": %s", unit_name(s.unit), s.is_utc ? "true" : "false");
+    if (s.logical == PQT_LOGICAL_INTEGER)
+      printf(", \"bit_width\": %d, \"is_signed\": %s", s.bit_width, s.is_signed ? "true" : "false");
+  }
+  if (s.has_field_id) printf(", \"field_id\": %d", s.field_id);
+  printf(", \"max_definition_level\": %d, \"max_repetition_level\": %d", s.max_def, s.max_rep);
+  if (s.is_leaf) {
+    printf(", \"path\": ");
+    json_print_string(s.path, strlen(s.path));
+    printf("}");
+    return 0;
+  }
+  printf(", \"children\": [");
+  for (int32_t i = 0; i < s.n_children; i++) {
+    printf("%s\n", i ? "," : "");
+    int rc = json_node(r, pqt_reader_schema_child(r, node, i), depth + 1, e);
+    if (rc) return rc;
+  }
+  printf("%s]}", s.n_children ? "\n" : "");
+  if (s.n_children) printf("%*s", 0, "");
+  return 0;
+}
+
+/* ---- the Arrow schema ---- */
+
+/* What an Arrow format string means, into buf. */
+static const char *arrow_type(const char *f, char *buf, size_t cap) {
+  static const struct {
+    const char *fmt, *name;
+  } simple[] = {{"n", "null"},
+                {"b", "bool"},
+                {"c", "int8"},
+                {"C", "uint8"},
+                {"s", "int16"},
+                {"S", "uint16"},
+                {"i", "int32"},
+                {"I", "uint32"},
+                {"l", "int64"},
+                {"L", "uint64"},
+                {"e", "float16"},
+                {"f", "float32"},
+                {"g", "float64"},
+                {"z", "binary"},
+                {"Z", "large_binary"},
+                {"vz", "binary_view"},
+                {"u", "utf8"},
+                {"U", "large_utf8"},
+                {"vu", "utf8_view"},
+                {"tdD", "date32[day]"},
+                {"tdm", "date64[ms]"},
+                {"tts", "time32[s]"},
+                {"ttm", "time32[ms]"},
+                {"ttu", "time64[us]"},
+                {"ttn", "time64[ns]"},
+                {"tDs", "duration[s]"},
+                {"tDm", "duration[ms]"},
+                {"tDu", "duration[us]"},
+                {"tDn", "duration[ns]"},
+                {"tiM", "interval[months]"},
+                {"tiD", "interval[days, ms]"},
+                {"tin", "interval[months, days, ns]"},
+                {"+l", "list"},
+                {"+L", "large_list"},
+                {"+vl", "list_view"},
+                {"+s", "struct"},
+                {"+m", "map"},
+                {"+r", "run_end_encoded"}};
+  for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
+    if (strcmp(f, simple[i].fmt) == 0) return simple[i].name;
+  if (f[0] == 'd' && f[1] == ':') snprintf(buf, cap, "decimal(%s)", f + 2);
+  else if (f[0] == 'w' && f[1] == ':') snprintf(buf, cap, "fixed_size_binary[%s]", f + 2);
+  else if (strncmp(f, "+w:", 3) == 0) snprintf(buf, cap, "fixed_size_list[%s]", f + 3);
+  else if (f[0] == 't' && f[1] == 's' && f[2] && f[3] == ':') {
+    const char *unit = f[2] == 's' ? "s" : f[2] == 'm' ? "ms" : f[2] == 'u' ? "us" : f[2] == 'n' ? "ns" : "?";
+    if (f[4]) snprintf(buf, cap, "timestamp[%s, %s]", unit, f + 4);
+    else snprintf(buf, cap, "timestamp[%s]", unit);
+  } else snprintf(buf, cap, "?");
+  return buf;
+}
+
+static int32_t get_i32(const char *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* Print the metadata (int32 count, then int32-length-prefixed key and value pairs). */
+static void arrow_metadata(const char *md, int json, int indent) {
+  if (!md) {
+    if (json) printf(", \"metadata\": null");
+    return;
+  }
+  int32_t n = get_i32(md);
+  const char *p = md + 4;
+  if (json) printf(", \"metadata\": {");
+  for (int32_t i = 0; i < n; i++) {
+    int32_t kl = get_i32(p);
+    const char *k = p + 4;
+    int32_t vl = get_i32(k + kl);
+    const char *v = k + kl + 4;
+    p = v + vl;
+    if (json) {
+      printf("%s", i ? ", " : "");
+      json_print_string(k, (size_t)kl);
+      printf(": ");
+      json_print_string(v, (size_t)vl);
+    } else {
+      int room = human_width() - indent - kl - 5;
+      if (room < 10) room = 10;
+      if (vl <= room) printf("%*s  %.*s = %.*s\n", indent, "", (int)kl, k, (int)vl, v);
+      else printf("%*s  %.*s = %.*s... (%d bytes)\n", indent, "", (int)kl, k, room - 16 > 0 ? room - 16 : 1, v, vl);
+    }
+  }
+  if (json) printf("}");
+}
+
+static void arrow_field(const struct ArrowSchema *s, int depth, int json) {
+  char buf[96];
+  const char *type = arrow_type(s->format, buf, sizeof buf);
+  bool nullable = (s->flags & ARROW_FLAG_NULLABLE) != 0;
+  if (json) {
+    printf("%*s{\"name\": ", depth * 2, "");
+    json_print_string(s->name ? s->name : "", s->name ? strlen(s->name) : 0);
+    printf(", \"format\": ");
+    json_print_string(s->format, strlen(s->format));
+    printf(", \"type\": ");
+    json_print_string(type, strlen(type));
+    printf(", \"nullable\": %s", nullable ? "true" : "false");
+    arrow_metadata(s->metadata, 1, 0);
+    printf(", \"children\": [");
+    for (int64_t i = 0; i < s->n_children; i++) {
+      printf("%s\n", i ? "," : "");
+      arrow_field(s->children[i], depth + 1, 1);
+    }
+    printf("%s]}", s->n_children ? "\n" : "");
+    return;
+  }
+  printf("%*s%s%s%s: %s (\"%s\")%s\n", depth * 2, "", human_bold(), s->name ? s->name : "", human_reset(), type,
+         s->format, nullable ? "" : " not null");
+  arrow_metadata(s->metadata, 0, depth * 2);
+  for (int64_t i = 0; i < s->n_children; i++) arrow_field(s->children[i], depth + 1, 0);
+}
+
+int cmd_schema(int argc, char **argv) {
+  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {"arrow", 0, 0, 'a'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "schema", argc, argv, opts);
+  const char *path = NULL;
+  int json = 0, arrow = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: return cli_help(cmd_schema_usage, cmd_schema_summary);
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': json = 1; break;
+      case 'a': arrow = 1; break;
+      default:
+        if (path) return usage("schema", "unexpected argument '%s'", a.arg);
+        path = a.arg;
+    }
+  }
+  if (!path) return usage("schema", "%s", "missing FILE");
+  pqt_reader *r;
+  int rc = read_open(path, &r);
+  if (rc) return rc;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (arrow) {
+    struct ArrowArrayStream st;
+    memset(&st, 0, sizeof st);
+    pqt_scan_options so;
+    pqt_scan_options_init(&so);
+    if (pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK) {
+      rc = read_fail(path, &e);
+    } else {
+      struct ArrowSchema sc;
+      memset(&sc, 0, sizeof sc);
+      int ge = st.get_schema(&st, &sc);
+      if (ge != 0) {
+        const char *msg = st.get_last_error ? st.get_last_error(&st) : NULL;
+        rc = read_stream_fail(path, ge, msg);
+      } else {
+        if (json) {
+          arrow_field(&sc, 0, 1);
+          printf("\n");
+        } else {
+          /* the top-level struct is the record batch: show its fields */
+          printf("Arrow schema (%lld fields)\n", (long long)sc.n_children);
+          arrow_metadata(sc.metadata, 0, 0);
+          for (int64_t i = 0; i < sc.n_children; i++) arrow_field(sc.children[i], 1, 0);
+        }
+        sc.release(&sc);
+      }
+      st.release(&st);
+    }
+  } else if (json) {
+    rc = json_node(r, 0, 0, &e);
+    if (rc) rc = read_fail(path, &e);
+    else printf("\n");
+  } else {
+    pqt_string s = {0};
+    if (pqt_reader_schema_text(r, &s, &e) != PQT_OK) rc = read_fail(path, &e);
+    else {
+      fwrite(s.data, 1, s.len, stdout);
+      if (s.len == 0 || s.data[s.len - 1] != '\n') fputc('\n', stdout);
+      pqt_string_free(&s);
+    }
+  }
+  pqt_reader_close(r);
+  return rc;
+}
