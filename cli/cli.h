@@ -196,8 +196,6 @@ human_table *table_new(int n, const char *const *heads, const bool *right);
 void table_row(human_table *t, const char *const *cells);
 /* Print to stdout within human_width() columns, then free t. */
 void table_print(human_table *t);
-/* s[0..n) as a JSON string on stdout (quotes and escapes; bytes >= 0x80 as they are). */
-void json_print_string(const char *s, size_t n);
 
 /* ---- reading options (cli/read_options.c; branch cli-read) ----
  * Every command that reads a Parquet file takes these. Exit status 3: the

@@ -173,16 +173,3 @@ void table_print(human_table *t) {
   table_free(t);
 }
 
-void json_print_string(const char *s, size_t n) {
-  putchar('"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c == '\n') fputs("\\n", stdout);
-    else if (c == '\t') fputs("\\t", stdout);
-    else if (c == '\r') fputs("\\r", stdout);
-    else if (c < 0x20 || c == 0x7f) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}

@@ -186,7 +186,7 @@ static void json_region(pqt_reader *r, const region *x, bool first) {
   if (x->rg >= 0) {
     printf(", \"row_group\": %d, \"column\": ", x->rg);
     const char *p = column_path(r, x->col);
-    json_print_string(p, strlen(p));
+    json_print_string(stdout, p, strlen(p));
   }
   if (x->kind == R_PAGE) {
     const pqt_page_info *p = &x->page;
@@ -325,7 +325,7 @@ static pqt_status on_page_json(void *ctx, const pqt_page_info *p) {
   const char *col = column_path(pc->r, pc->col);
   printf("%s\n  {\"row_group\": %d, \"column\": ", pc->first ? "" : ",", pc->rg);
   pc->first = false;
-  json_print_string(col, strlen(col));
+  json_print_string(stdout, col, strlen(col));
   printf(", \"page\": %d, \"type\": \"%s\"", p->index, pqt_page_kind_name(p->page_type));
   const int32_t encs[3] = {p->encoding, p->def_encoding, p->rep_encoding};
   const char *const names[3] = {"encoding", "def_encoding", "rep_encoding"};

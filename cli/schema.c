@@ -40,7 +40,7 @@ static int json_node(pqt_reader *r, int32_t node, int depth, pqt_error *e) {
   pqt_schema_info_init(&s);
   if (pqt_reader_schema_node(r, node, &s, e) != PQT_OK) return EXIT_DATA;
   printf("%*s{\"name\": ", depth * 2, "");
-  json_print_string(s.name, s.name_len);
+  json_print_string(stdout, s.name, s.name_len);
   if (s.repetition >= 0) printf(", \"repetition\": \"%s\"", pqt_repetition_kind_name(s.repetition));
   if (s.is_leaf) {
     printf(", \"physical_type\": \"%s\"", pqt_physical_name(s.physical));
@@ -59,7 +59,7 @@ static int json_node(pqt_reader *r, int32_t node, int depth, pqt_error *e) {
   printf(", \"max_definition_level\": %d, \"max_repetition_level\": %d", s.max_def, s.max_rep);
   if (s.is_leaf) {
     printf(", \"path\": ");
-    json_print_string(s.path, strlen(s.path));
+    json_print_string(stdout, s.path, strlen(s.path));
     printf("}");
     return 0;
   }
@@ -154,9 +154,9 @@ static void arrow_metadata(const char *md, int json, int indent) {
     p = v + vl;
     if (json) {
       printf("%s", i ? ", " : "");
-      json_print_string(k, (size_t)kl);
+      json_print_string(stdout, k, (size_t)kl);
       printf(": ");
-      json_print_string(v, (size_t)vl);
+      json_print_string(stdout, v, (size_t)vl);
     } else {
       int room = human_width() - indent - kl - 5;
       if (room < 10) room = 10;
@@ -173,11 +173,11 @@ static void arrow_field(const struct ArrowSchema *s, int depth, int json) {
   bool nullable = (s->flags & ARROW_FLAG_NULLABLE) != 0;
   if (json) {
     printf("%*s{\"name\": ", depth * 2, "");
-    json_print_string(s->name ? s->name : "", s->name ? strlen(s->name) : 0);
+    json_print_string(stdout, s->name ? s->name : "", s->name ? strlen(s->name) : 0);
     printf(", \"format\": ");
-    json_print_string(s->format, strlen(s->format));
+    json_print_string(stdout, s->format, strlen(s->format));
     printf(", \"type\": ");
-    json_print_string(type, strlen(type));
+    json_print_string(stdout, type, strlen(type));
     printf(", \"nullable\": %s", nullable ? "true" : "false");
     arrow_metadata(s->metadata, 1, 0);
     printf(", \"children\": [");

@@ -133,7 +133,7 @@ int cmd_size_stats(int argc, char **argv) {
       if (json) {
         printf("%s\n    {\"column\": ", first ? "" : ",");
         first = false;
-        json_print_string(paths[c], strlen(paths[c]));
+        json_print_string(stdout, paths[c], strlen(paths[c]));
         printf(", \"compressed_size\": %lld, \"uncompressed_size\": %lld, \"size_statistics\": ",
                (long long)ci.total_compressed_size, (long long)ci.total_uncompressed_size);
         if (!ss.present) {
