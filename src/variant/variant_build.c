@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/hex.h"
 #include "core/utf8.h"
 #include "variant/variant.h"
 
@@ -51,18 +52,11 @@ static void jws(jparser *j) {
   while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
 }
 
-static int hexval(uint8_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 static bool read_u4(jparser *j, uint32_t *out) {
   if (j->end - j->p < 4) return false;
   uint32_t v = 0;
   for (int k = 0; k < 4; k++) {
-    int h = hexval(j->p[k]);
+    int h = pqt_hex_digit(j->p[k]);
     if (h < 0) return false;
     v = v << 4 | (uint32_t)h;
   }
