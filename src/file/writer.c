@@ -624,8 +624,11 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     r->ci_off = w->ci.len;
     r->oi_off = w->oi.len;
     bloom_at[i] = w->bloom.len;
-    st = pqt_column_writer_emit(cw, sink, w, w->offset, &w->arena, cc, &w->ci, &r->ci_len, &w->oi, &r->oi_len,
-                                &w->bloom, err);
+    pqt_chunk_out co = {.sink = sink, .sink_ctx = w, .at = w->offset, .arena = &w->arena, .cc = cc,
+                        .ci = &w->ci, .oi = &w->oi, .bloom = &w->bloom};
+    st = pqt_column_writer_emit(cw, &co, err);
+    r->ci_len = co.ci_len;
+    r->oi_len = co.oi_len;
     if (st != PQT_OK) {
       pqt_error_prefix(err, "row group %d, column %s", w->n_rgs, w->schema->leaves[i]->dotted_path);
       break;
