@@ -462,8 +462,7 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   const uint8_t *body;
   size_t body_len;
   size_t uncompressed = cw->s_lv.len + cw->s_val.len;
-  st = v2 ? v2_page(cw, &h, enc, rep_len, def_len, &body, &body_len, err)
-          : v1_page(cw, &h, enc, &body, &body_len, err);
+  st = v2 ? v2_page(cw, &h, enc, rep_len, def_len, &body, &body_len, err) : v1_page(cw, &h, enc, &body, &body_len, err);
   if (st != PQT_OK) goto done;
   if (uncompressed > INT32_MAX) {
     st = pqt_error_set(err, PQT_ELIMIT, "page of %zu bytes is too large", uncompressed);

@@ -86,12 +86,12 @@ typedef pqt_status (*pqt_sink_fn)(void *ctx, const void *data, size_t len, pqt_e
 typedef struct pqt_chunk_out {
   pqt_sink_fn sink; /* the chunk's pages go through sink(sink_ctx, ...) */
   void *sink_ctx;
-  int64_t at;             /* file offset of the chunk's first byte */
-  pqt_arena *arena;       /* holds cc's metadata lists and bytes */
-  pqt_column_chunk *cc;   /* filled; path_in_schema is the caller's */
-  pqt_buf *ci, *oi;       /* encoded ColumnIndex / OffsetIndex appended */
-  pqt_buf *bloom;         /* serialized Bloom filter appended (NULL: none) */
-  size_t ci_len, oi_len;  /* out: bytes appended to ci / oi (ci_len 0: no column index) */
+  int64_t at;            /* file offset of the chunk's first byte */
+  pqt_arena *arena;      /* holds cc's metadata lists and bytes */
+  pqt_column_chunk *cc;  /* filled; path_in_schema is the caller's */
+  pqt_buf *ci, *oi;      /* encoded ColumnIndex / OffsetIndex appended */
+  pqt_buf *bloom;        /* serialized Bloom filter appended (NULL: none) */
+  size_t ci_len, oi_len; /* out: bytes appended to ci / oi (ci_len 0: no column index) */
 } pqt_chunk_out;
 
 /* Write the finished chunk (dictionary page, data pages) through

@@ -624,8 +624,14 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     r->ci_off = w->ci.len;
     r->oi_off = w->oi.len;
     bloom_at[i] = w->bloom.len;
-    pqt_chunk_out co = {.sink = sink, .sink_ctx = w, .at = w->offset, .arena = &w->arena, .cc = cc,
-                        .ci = &w->ci, .oi = &w->oi, .bloom = &w->bloom};
+    pqt_chunk_out co = {.sink = sink,
+                        .sink_ctx = w,
+                        .at = w->offset,
+                        .arena = &w->arena,
+                        .cc = cc,
+                        .ci = &w->ci,
+                        .oi = &w->oi,
+                        .bloom = &w->bloom};
     st = pqt_column_writer_emit(cw, &co, err);
     r->ci_len = co.ci_len;
     r->oi_len = co.oi_len;
