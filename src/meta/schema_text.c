@@ -654,17 +654,7 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     fits = pqt_converted_type_fits(legacy, is_group, phys, tl, false, 0, 0, &why);
   } else {
     PQT_SET_FIELD(e, schema_element, logical_type);
-    int32_t ct, sc = 0, pr = 0;
-    if (pqt_logical_to_converted(lt, &ct, &sc, &pr)) {
-      e->converted_type = ct;
-      PQT_SET_FIELD(e, schema_element, converted_type);
-      if (ct == PQT_CT_DECIMAL) {
-        e->scale = sc;
-        e->precision = pr;
-        PQT_SET_FIELD(e, schema_element, scale);
-        PQT_SET_FIELD(e, schema_element, precision);
-      }
-    }
+    pqt_element_set_converted(e, lt);
     fits = pqt_logical_type_fits(lt, is_group, phys, tl, &why);
   }
   if (!fits)
