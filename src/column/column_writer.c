@@ -102,6 +102,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   cw->stats_on = (cw->o.statistics || cw->o.page_index);
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
                      &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body};
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): bufs holds pointers, sizeof *bufs is one pointer
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_init(bufs[i], cw->alloc);
   pqt_stats_init(&cw->pg_stats, cw->sort, cw->width, cw->alloc);
   pqt_stats_init(&cw->ck_stats, cw->sort, cw->width, cw->alloc);
@@ -123,6 +124,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
 void pqt_column_writer_free(pqt_column_writer *cw) {
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
                      &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body};
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): bufs holds pointers, sizeof *bufs is one pointer
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_free(bufs[i]);
   pqt_stats_free(&cw->pg_stats);
   pqt_stats_free(&cw->ck_stats);

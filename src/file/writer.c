@@ -261,7 +261,7 @@ static bool same_leaves(const pqt_schema *a, const pqt_schema *b) {
   for (int32_t i = 0; i < a->n_leaves; i++) {
     const pqt_schema_node *x = a->leaves[i], *y = b->leaves[i];
     if (x->physical_type != y->physical_type || x->type_length != y->type_length ||
-        x->logical.isset != y->logical.isset || memcmp(&x->logical, &y->logical, sizeof x->logical) != 0)
+        !pqt_logical_type_equal(&x->logical, &y->logical))
       return false;
   }
   return true;
@@ -817,7 +817,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   if (st == PQT_OK && f.len > UINT32_MAX) st = pqt_error_set(err, PQT_ELIMIT, "footer too large");
   if (st == PQT_OK) {
     pqt_store_u32le(tail, (uint32_t)f.len);
-    memcpy(tail + 4, "PAR1", 4);
+    memcpy(tail + 4, "PAR1", 4); // NOLINT(bugprone-not-null-terminated-result): the 4 magic bytes, not a string
     st = sink(w, f.data, f.len, err);
   }
   if (st == PQT_OK) st = sink(w, tail, 8, err);

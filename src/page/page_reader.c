@@ -245,7 +245,7 @@ static pqt_status data_page_v1(pqt_page_reader *pr, pqt_page *page, const uint8_
   page->encoding = dh->encoding;
   page->def_encoding = dh->definition_level_encoding;
   page->rep_encoding = dh->repetition_level_encoding;
-  const uint8_t *p;
+  const uint8_t *p = NULL;
   PQT_RETURN_NOT_OK(page_plain(pr, body, csize, usize, &p, err));
   size_t rest = usize;
   if (pr->opts.max_rep > 0)
@@ -309,7 +309,7 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
       return PQT_OK;
     }
     *eof = false;
-    const uint8_t *body;
+    const uint8_t *body = NULL;
     PQT_RETURN_NOT_OK(read_header(pr, page, &body, err));
     const pqt_page_header *h = &pr->header;
     if (h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2 && h->type != PQT_PAGE_DICTIONARY)
