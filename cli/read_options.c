@@ -58,7 +58,7 @@ static int parse_key(const char *s, uint8_t *out, size_t *len) {
   } else {
     size_t n = strlen(s);
     if (n > 32) return -1;
-    memcpy(out, s, n); // NOLINT(bugprone-not-null-terminated-result): key bytes, not a string
+    memcpy(out, s, n);  // NOLINT(bugprone-not-null-terminated-result): key bytes, not a string
     *len = n;
   }
   return (*len == 16 || *len == 24 || *len == 32) ? 0 : -1;
@@ -247,7 +247,7 @@ static void limit_hint(const char *msg, char *out, size_t n) {
   const pqt_read_options *o = &g_read.opts, *d = &g_read.defaults;
   const char *p = strstr(msg, "page claims ");
   unsigned long long usize, csize;
-  if (p && sscanf(p, "page claims %llu uncompressed bytes from %llu compressed", &usize, &csize) == 2) { // NOLINT(cert-err34-c): reads back the library's own message
+  if (p && sscanf(p, "page claims %llu uncompressed bytes from %llu compressed", &usize, &csize) == 2) {  // NOLINT(cert-err34-c): reads back the library's own message
     uint64_t max_bytes = eff(o->max_page_bytes, d->max_page_bytes);
     uint64_t expansion = eff(o->max_page_expansion, d->max_page_expansion);
     uint64_t floor = eff(o->page_expansion_floor, d->page_expansion_floor);
@@ -275,7 +275,7 @@ static void limit_hint(const char *msg, char *out, size_t n) {
   if (strstr(msg, "footer of ")) {
     unsigned long long len;
     const char *f = strstr(msg, "footer of ");
-    if (sscanf(f, "footer of %llu bytes", &len) == 1) snprintf(out, n, " (allow it with --max-footer-bytes %llu)", len); // NOLINT(cert-err34-c): reads back the library's own message
+    if (sscanf(f, "footer of %llu bytes", &len) == 1) snprintf(out, n, " (allow it with --max-footer-bytes %llu)", len);  // NOLINT(cert-err34-c): reads back the library's own message
   }
 }
 

@@ -517,9 +517,9 @@ static pqt_status geo_add(pqt_column_writer *cw, int64_t n, const int16_t *def, 
   pqt_geo_bbox box = cw->geo_box;
   int64_t row = cw->rows_before_chunk + cw->ck_rows + cw->pg_rows - 1, v = 0;
   for (int64_t i = 0; i < n; i++) {
-    if (cw->max_rep == 0 || rep[i] == 0) row++;
+    if (cw->max_rep == 0 || rep[i] == 0) row++;  // NOLINT(clang-analyzer-core.NullDereference): write() checks rep
     if (cw->max_def > 0 && def[i] != cw->max_def) continue;
-    const uint8_t *p = values + offsets[v];
+    const uint8_t *p = values + offsets[v];  // NOLINT(clang-analyzer-core.NullDereference): write() checks
     size_t len = (size_t)(offsets[v + 1] - offsets[v]);
     v++;
     pqt_error e;

@@ -817,7 +817,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   if (st == PQT_OK && f.len > UINT32_MAX) st = pqt_error_set(err, PQT_ELIMIT, "footer too large");
   if (st == PQT_OK) {
     pqt_store_u32le(tail, (uint32_t)f.len);
-    memcpy(tail + 4, "PAR1", 4); // NOLINT(bugprone-not-null-terminated-result): the 4 magic bytes, not a string
+    memcpy(tail + 4, "PAR1", 4);  // NOLINT(bugprone-not-null-terminated-result): the 4 magic bytes, not a string
     st = sink(w, f.data, f.len, err);
   }
   if (st == PQT_OK) st = sink(w, tail, 8, err);
