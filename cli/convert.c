@@ -352,7 +352,7 @@ static void no_release(struct ArrowArray *a) { a->release = NULL; }
 static int flush_batch(conv *v) {
   if (v->in_batch == 0) return 0;
   struct ArrowArray *kids = calloc((size_t)v->ncol, sizeof *kids);
-  struct ArrowArray **kp = calloc((size_t)v->ncol, sizeof *kp);
+  struct ArrowArray **kp = calloc((size_t)v->ncol, sizeof *kp);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (!kids || !kp) {
     free(kids);
     free(kp);

@@ -70,12 +70,12 @@ int cv_column_init(cv_column *c, const struct ArrowSchema *field, char *err) {
   if (k.k == K_INT)
     c->width = strchr("cC", c->format[0]) ? 1 : strchr("sS", c->format[0]) ? 2 : strchr("iI", c->format[0]) ? 4 : 8;
   if (k.k == K_TIME) c->width = k.unit == 3 ? 4 : 8;
-  if (k.k == K_FIXED) c->width = atoi(c->format + 2);
+  if (k.k == K_FIXED) c->width = atoi(c->format + 2);  // NOLINT(cert-err34-c): a format string pqt_arrow_format_parse accepted
   if (k.k == K_DEC) {
     const char *cm = strchr(c->format + 2, ',');
-    c->dec_p = atoi(c->format + 2);
-    c->dec_s = cm ? atoi(cm + 1) : 0;
-    if (cm && strchr(cm + 1, ',')) c->width = atoi(strchr(cm + 1, ',') + 1) / 8;
+    c->dec_p = atoi(c->format + 2);  // NOLINT(cert-err34-c): a format string pqt_arrow_format_parse accepted
+    c->dec_s = cm ? atoi(cm + 1) : 0;  // NOLINT(cert-err34-c): a format string pqt_arrow_format_parse accepted
+    if (cm && strchr(cm + 1, ',')) c->width = atoi(strchr(cm + 1, ',') + 1) / 8;  // NOLINT(cert-err34-c): a format string pqt_arrow_format_parse accepted
   }
   return 0;
 }

@@ -190,7 +190,7 @@ int cv_build_init(cv_build *b, const struct ArrowSchema *f, char *err) {
   b->kids = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->kids);
   b->seen = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->seen);
   b->kida = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->kida);
-  b->kidp = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->kidp);
+  b->kidp = calloc((size_t)(b->nk ? b->nk : 1), sizeof *b->kidp);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (!b->kids || !b->seen || !b->kida || !b->kidp) {
     snprintf(err, CV_ERR, "out of memory");
     return -1;

@@ -98,7 +98,7 @@ void name_codes(char *msg, size_t cap) {
       size_t nl = strlen(name), tail = strlen(end);
       if ((size_t)(d - msg) + nl + tail + 1 > cap) break;
       memmove(d + nl, end, tail + 1);
-      memcpy(d, name, nl);
+      memcpy(d, name, nl);  // NOLINT(bugprone-not-null-terminated-result): splices name in; memmove kept the terminator
       p = d + nl;
     }
   }
@@ -407,7 +407,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       i++;
     } else if (strcmp(a, "--page-version") == 0 && v) {
       if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) return usage(cmd, "bad --page-version '%s' (1 or 2)", v);
-      w->o.defaults.page_version = atoi(v);
+      w->o.defaults.page_version = atoi(v);  // NOLINT(cert-err34-c): v is "1" or "2", checked above
       i++;
     } else if (strcmp(a, "--no-dictionary") == 0) {
       w->o.defaults.dictionary = 0;

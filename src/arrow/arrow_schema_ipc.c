@@ -407,7 +407,7 @@ static const char *shape_problem(const pqt_arrow_field *f) {
     case 'r': {
       if (n != 2) return "a run-end encoded type needs two children (run_ends, values)";
       const pqt_arrow_field *r = &f->children[0];
-      if (r->dictionary || (strcmp(r->format, "s") && strcmp(r->format, "i") && strcmp(r->format, "l")))
+      if (r->dictionary || (strcmp(r->format, "s") != 0 && strcmp(r->format, "i") != 0 && strcmp(r->format, "l") != 0))
         return "run ends must be int16, int32 or int64";
       return NULL;
     }

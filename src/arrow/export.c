@@ -73,8 +73,8 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
             f = sg ? "s" : "S";
             lt->conv = CONV_I32_TO_I16;
           } else f = sg ? "i" : "I";
-        } else if (l == PQT_LT_DATE) f = "tdD";
-        else if (l == PQT_LT_TIME) f = "ttm";
+        } else if (l == PQT_LT_DATE) f = "tdD";  // NOLINT(bugprone-branch-clone): a logical type and its converted type map to one format
+        else if (l == PQT_LT_TIME) f = "ttm";  // NOLINT(bugprone-branch-clone): a logical type and its converted type map to one format
         else if (l == 0 && ct == PQT_CT_UINT_8) {
           f = "C";
           lt->conv = CONV_I32_TO_I8;
@@ -93,7 +93,7 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
         break;
       case PQT_INT64:
         f = "l";
-        if (l == PQT_LT_INTEGER && !x->logical.integer.is_signed) f = "L";
+        if (l == PQT_LT_INTEGER && !x->logical.integer.is_signed) f = "L";  // NOLINT(bugprone-branch-clone): a logical type and its converted type map to one format
         else if (l == PQT_LT_TIME) f = time_unit_char(&x->logical.time.unit) == 'n' ? "ttn" : "ttu";
         else if (l == PQT_LT_TIMESTAMP) {
           snprintf(lt->format, sizeof lt->format, "ts%c:%s", time_unit_char(&x->logical.timestamp.unit),
@@ -142,7 +142,7 @@ static void leaf_type_of(const pqt_schema_node *x, leaf_type *lt) {
   pqt_arrow_format f, hint;
   pqt_arrow_format_parse(lt->format, &f);
   pqt_arrow_format_parse(hf, &hint);
-  if (f.kind == PQT_AK_TIMESTAMP && hint.kind == PQT_AK_TIMESTAMP && f.unit == hint.unit) {
+  if (f.kind == PQT_AK_TIMESTAMP && hint.kind == PQT_AK_TIMESTAMP && f.unit == hint.unit) {  // NOLINT(bugprone-branch-clone): each case that takes Arrow's format stands apart
     snprintf(lt->format, sizeof lt->format, "%s", hf); /* same unit: take Arrow's time zone */
   } else if (f.kind == PQT_AK_INT && f.bit_width == 64 && f.is_signed && hint.kind == PQT_AK_DURATION) {
     snprintf(lt->format, sizeof lt->format, "%s", hf); /* duration stored as INT64 */
@@ -309,7 +309,7 @@ static pqt_status schema_init(struct ArrowSchema *s, const char *format, const c
   if (!p) return pqt_nomem(err);
   p->format = strdup(format);
   p->name = strdup(name ? name : "");
-  p->children = n_children ? calloc((size_t)n_children, sizeof *p->children) : NULL;
+  p->children = n_children ? calloc((size_t)n_children, sizeof *p->children) : NULL;  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   bool ok = p->format && p->name && (!n_children || p->children);
   for (int64_t i = 0; ok && i < n_children; i++) {
     p->children[i] = calloc(1, sizeof(struct ArrowSchema));

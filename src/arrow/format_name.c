@@ -72,7 +72,7 @@ const char *pqt_arrow_format_name(const char *f, char *buf, size_t n) {
     }
   pqt_arrow_format af;
   const char *u;
-  if (!pqt_arrow_format_parse(f, &af)) {
+  if (!pqt_arrow_format_parse(f, &af)) {  // NOLINT(bugprone-branch-clone): unparsed and unnamed kinds both print the format as given
     snprintf(buf, n, "Arrow format '%s'", f);
   } else if (af.kind == PQT_AK_DECIMAL && af.width_given) {
     snprintf(buf, n, "decimal%d(%d,%d)", (int)af.bit_width, (int)af.precision, (int)af.scale);

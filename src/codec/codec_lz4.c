@@ -160,13 +160,6 @@ size_t pqt_lz4_hadoop_bound(size_t n) {
   return total;
 }
 
-static void store_u32be(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
 pqt_status pqt_lz4_hadoop_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len, pqt_buf *out,
                                    pqt_error *err) {
   PQT_RETURN_NOT_OK(check_level(level, "lz4", err));
@@ -179,8 +172,8 @@ pqt_status pqt_lz4_hadoop_compress(pqt_codec_ctx *ctx, int level, const uint8_t 
     uint8_t *hdr = out->data + out->len;
     size_t written = 0;
     PQT_RETURN_NOT_OK(compress_block(ctx, level, src + pos, n, hdr + 8, bound, &written, "lz4", err));
-    store_u32be(hdr, (uint32_t)n);
-    store_u32be(hdr + 4, (uint32_t)written);
+    pqt_store_u32be(hdr, (uint32_t)n);
+    pqt_store_u32be(hdr + 4, (uint32_t)written);
     out->len += 8 + written;
     pos += n;
   } while (pos < src_len);

@@ -48,13 +48,6 @@ size_t pqt_lzo_bound(size_t n) {
   return total;
 }
 
-static void store_u32be(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
 pqt_status pqt_lzo_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, size_t src_len, pqt_buf *out,
                             pqt_error *err) {
   (void)level;
@@ -69,8 +62,8 @@ pqt_status pqt_lzo_compress(pqt_codec_ctx *ctx, int level, const uint8_t *src, s
     lzo_uint written = block_bound(n);
     if (lzo1x_1_compress(src + pos, n, hdr + 8, &written, ctx->lzo_wrkmem) != LZO_E_OK)
       return pqt_error_set(err, PQT_EINVAL, "lzo: compression failed");
-    store_u32be(hdr, (uint32_t)n);
-    store_u32be(hdr + 4, (uint32_t)written);
+    pqt_store_u32be(hdr, (uint32_t)n);
+    pqt_store_u32be(hdr + 4, (uint32_t)written);
     out->len += 8 + (size_t)written;
     pos += n;
   } while (pos < src_len);

@@ -363,82 +363,107 @@ static pqt_status start_values(pqt_column_cursor *c, const pqt_page *pg, size_t 
   }
 }
 
-/* Decode the next m values of the page and append them to cd. */
-static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+/* BYTE_ARRAY dictionary whose entries all have fl bytes: gather them as
+ * fixed-width values (the RLE runs become fills, bit-packed ones fused
+ * gathers) and the offsets step by fl. */
+static pqt_status gather_dict_fixed_len(pqt_column_cursor *c, size_t m, int32_t fl, int32_t *off, pqt_column_data *cd,
+                                        pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  uint64_t total = (uint64_t)m * (uint64_t)fl;
+  PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
+  PQT_RETURN_NOT_OK(pqt_rle_get_dict_fixed(&c->rle, cs->dict_values.data, (size_t)cs->dict_n, (size_t)fl,
+                                           cd->values.data + cd->values.len, m, err));
+  int32_t cur = (int32_t)cd->values.len;
+  off[0] = cur;
+  for (size_t i = 0; i < m; i++) off[i + 1] = cur + (int32_t)(i + 1) * fl;
+  cd->values.len += (size_t)total;
+  return PQT_OK;
+}
+
+/* BYTE_ARRAY: m values appended to cd (offsets and bytes). */
+static pqt_status take_byte_arrays(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  /* offsets[n_values] is there: cursor_read starts every buffer with offsets[0] */
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, m * sizeof(int32_t), err));
+  int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
+  size_t used = 0;
+  pqt_status st;
+  switch (c->vk) {
+    case VK_PLAIN_BA:
+      st = pqt_plain_decode_byte_array(c->vin + c->vpos, c->vlen - c->vpos, off, &cd->values, m, &used, err);
+      c->vpos += used;
+      break;
+    case VK_DLBA: st = pqt_delta_length_next(&c->dl, off, &cd->values, m, err); break;
+    case VK_DBA: st = pqt_delta_byte_array_next(&c->dba, &cs->dba, off, &cd->values, m, err); break;
+    case VK_DICT: {
+      int32_t fl = cs->dict_fixed_len;
+      if (fl == 1 || fl == 2 || fl == 4 || fl == 8 || fl == 12 || fl == 16) {
+        st = gather_dict_fixed_len(c, m, fl, off, cd, err);
+      } else {
+        PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, m * sizeof(uint32_t), err));
+        uint32_t *idx = (uint32_t *)(void *)cs->indices.data;
+        PQT_RETURN_NOT_OK(pqt_rle_get_u32(&c->rle, idx, m, err));
+        st = gather_byte_array(cs, idx, m, cd, err);
+      }
+      break;
+    }
+    default: return pqt_corrupt(err, "value decoder %d for BYTE_ARRAY", (int)c->vk);
+  }
+  PQT_RETURN_NOT_OK(st);
+  /* Dictionary pages were validated once when read: gathered values need no second look. */
+  if (c->desc.validate_utf8 && c->vk != VK_DICT)
+    PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, off, (int64_t)m, err));
+  cd->offsets.len = ((size_t)cd->n_values + m + 1) * sizeof(int32_t);
+  return PQT_OK;
+}
+
+/* BOOLEAN: m values appended to cd's bitmap. */
+static pqt_status take_booleans(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+  size_t nbits = (size_t)cd->n_values + m;
+  size_t old = cd->values.len, need = (nbits + 7) / 8 + 8;
+  if (need > old) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, need - old, err));
+    memset(cd->values.data + old, 0, need - old);
+    cd->values.len = (nbits + 7) / 8;
+  }
+  if (c->vk == VK_PLAIN_BOOL) {
+    size_t used = 0;
+    PQT_RETURN_NOT_OK(
+        pqt_plain_decode_bool_bitmap(c->vin, c->vlen, c->vpos, cd->values.data, (size_t)cd->n_values, m, &used, err));
+    c->vpos += m;
+    return PQT_OK;
+  }
+  if (c->vk == VK_RLE_BOOL) return pqt_rle_get_bool_bitmap(&c->rle, cd->values.data, (size_t)cd->n_values, m, err);
+  return pqt_corrupt(err, "value decoder %d for BOOLEAN", (int)c->vk);
+}
+
+/* FIXED_LEN_BYTE_ARRAY through the byte-array delta decoders: decode m
+ * values into scratch, check every length is the width, copy `bytes` to out. */
+static pqt_status take_flba_deltas(pqt_column_cursor *c, size_t m, size_t bytes, uint8_t *out, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  size_t w = cs->width;
+  pqt_status st;
+  pqt_buf_clear(&c->tmp_off);
+  pqt_buf_clear(&c->tmp_data);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->tmp_off, (m + 1) * sizeof(int32_t), err));
+  int32_t *o = (int32_t *)(void *)c->tmp_off.data;
+  st = c->vk == VK_DBA ? pqt_delta_byte_array_next(&c->dba, &cs->dba, o, &c->tmp_data, m, err)
+                       : pqt_delta_length_next(&c->dl, o, &c->tmp_data, m, err);
+  if (st == PQT_OK && c->tmp_data.len != bytes)
+    st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): values of the wrong length", w);
+  for (size_t i = 0; i < m && st == PQT_OK; i++)
+    if ((size_t)(o[i + 1] - o[i]) != w)
+      st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): value %zu has length %d", w, i, o[i + 1] - o[i]);
+  if (st == PQT_OK) memcpy(out, c->tmp_data.data, bytes);
+  return st;
+}
+
+/* Fixed width (INT32 to FIXED_LEN_BYTE_ARRAY): m values appended to cd. */
+static pqt_status take_fixed(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
   chunk_state *cs = &c->cs;
   int32_t t = c->desc.physical_type;
   size_t w = cs->width;
-  if (m == 0) return PQT_OK;
-  if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
-
-  if (t == PQT_BYTE_ARRAY) {
-    /* offsets[n_values] is there: cursor_read starts every buffer with offsets[0] */
-    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, m * sizeof(int32_t), err));
-    int32_t *off = (int32_t *)(void *)cd->offsets.data + cd->n_values;
-    size_t used = 0;
-    pqt_status st;
-    switch (c->vk) {
-      case VK_PLAIN_BA:
-        st = pqt_plain_decode_byte_array(c->vin + c->vpos, c->vlen - c->vpos, off, &cd->values, m, &used, err);
-        c->vpos += used;
-        break;
-      case VK_DLBA: st = pqt_delta_length_next(&c->dl, off, &cd->values, m, err); break;
-      case VK_DBA: st = pqt_delta_byte_array_next(&c->dba, &cs->dba, off, &cd->values, m, err); break;
-      case VK_DICT: {
-        int32_t fl = cs->dict_fixed_len;
-        if (fl == 1 || fl == 2 || fl == 4 || fl == 8 || fl == 12 || fl == 16) {
-          /* every entry has fl bytes: gather them as fixed-width values (the
-           * RLE runs become fills, bit-packed ones fused gathers) and the
-           * offsets step by fl */
-          uint64_t total = (uint64_t)m * (uint64_t)fl;
-          PQT_CHECK_CORRUPT(total + cd->values.len <= INT32_MAX, err,
-                            "more than 2 GiB of BYTE_ARRAY data in one chunk");
-          PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, (size_t)total + 16, err));
-          PQT_RETURN_NOT_OK(pqt_rle_get_dict_fixed(&c->rle, cs->dict_values.data, (size_t)cs->dict_n, (size_t)fl,
-                                                   cd->values.data + cd->values.len, m, err));
-          int32_t cur = (int32_t)cd->values.len;
-          off[0] = cur;
-          for (size_t i = 0; i < m; i++) off[i + 1] = cur + (int32_t)(i + 1) * fl;
-          cd->values.len += (size_t)total;
-          st = PQT_OK;
-        } else {
-          PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, m * sizeof(uint32_t), err));
-          uint32_t *idx = (uint32_t *)(void *)cs->indices.data;
-          PQT_RETURN_NOT_OK(pqt_rle_get_u32(&c->rle, idx, m, err));
-          st = gather_byte_array(cs, idx, m, cd, err);
-        }
-        break;
-      }
-      default: return pqt_corrupt(err, "value decoder %d for BYTE_ARRAY", (int)c->vk);
-    }
-    PQT_RETURN_NOT_OK(st);
-    /* Dictionary pages were validated once when read: gathered values need no second look. */
-    if (c->desc.validate_utf8 && c->vk != VK_DICT)
-      PQT_RETURN_NOT_OK(pqt_utf8_validate_values(cd->values.data, off, (int64_t)m, err));
-    cd->offsets.len = ((size_t)cd->n_values + m + 1) * sizeof(int32_t);
-    return PQT_OK;
-  }
-
-  if (t == PQT_BOOLEAN) {
-    size_t nbits = (size_t)cd->n_values + m;
-    size_t old = cd->values.len, need = (nbits + 7) / 8 + 8;
-    if (need > old) {
-      PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, need - old, err));
-      memset(cd->values.data + old, 0, need - old);
-      cd->values.len = (nbits + 7) / 8;
-    }
-    if (c->vk == VK_PLAIN_BOOL) {
-      size_t used = 0;
-      PQT_RETURN_NOT_OK(
-          pqt_plain_decode_bool_bitmap(c->vin, c->vlen, c->vpos, cd->values.data, (size_t)cd->n_values, m, &used, err));
-      c->vpos += m;
-      return PQT_OK;
-    }
-    if (c->vk == VK_RLE_BOOL) return pqt_rle_get_bool_bitmap(&c->rle, cd->values.data, (size_t)cd->n_values, m, err);
-    return pqt_corrupt(err, "value decoder %d for BOOLEAN", (int)c->vk);
-  }
-
-  /* fixed width */
   size_t bytes;
   if (!pqt_mul_size(m, w, &bytes)) return pqt_corrupt(err, "value count overflow");
   PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, bytes + 16, err));
@@ -465,26 +490,20 @@ static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *c
       c->vpos += m;
       break;
     case VK_DLBA:
-    case VK_DBA: {
-      /* decode as byte arrays into scratch, then check every length is w */
-      pqt_buf_clear(&c->tmp_off);
-      pqt_buf_clear(&c->tmp_data);
-      PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->tmp_off, (m + 1) * sizeof(int32_t), err));
-      int32_t *o = (int32_t *)(void *)c->tmp_off.data;
-      st = c->vk == VK_DBA ? pqt_delta_byte_array_next(&c->dba, &cs->dba, o, &c->tmp_data, m, err)
-                           : pqt_delta_length_next(&c->dl, o, &c->tmp_data, m, err);
-      if (st == PQT_OK && c->tmp_data.len != bytes)
-        st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): values of the wrong length", w);
-      for (size_t i = 0; i < m && st == PQT_OK; i++)
-        if ((size_t)(o[i + 1] - o[i]) != w)
-          st = pqt_corrupt(err, "FIXED_LEN_BYTE_ARRAY(%zu): value %zu has length %d", w, i, o[i + 1] - o[i]);
-      if (st == PQT_OK) memcpy(out, c->tmp_data.data, bytes);
-      break;
-    }
+    case VK_DBA: st = take_flba_deltas(c, m, bytes, out, err); break;
     default: return pqt_corrupt(err, "value decoder %d for physical type %s", (int)c->vk, PQT_TYPE_NAME(t));
   }
   if (st == PQT_OK) cd->values.len += bytes;
   return st;
+}
+
+/* Decode the next m values of the page and append them to cd. */
+static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+  if (m == 0) return PQT_OK;
+  if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
+  if (c->desc.physical_type == PQT_BYTE_ARRAY) return take_byte_arrays(c, m, cd, err);
+  if (c->desc.physical_type == PQT_BOOLEAN) return take_booleans(c, m, cd, err);
+  return take_fixed(c, m, cd, err);
 }
 
 /* Start a data page: check its counts, decode its levels, set up its values. */

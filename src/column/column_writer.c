@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "column/column_reader.h"
 #include "encoding/alp.h"
 #include "encoding/byte_stream_split.h"
 #include "encoding/delta_binary_packed.h"
@@ -31,19 +32,6 @@ typedef struct page_info {
   uint32_t min_off, min_len, max_off, max_len;
   uint8_t null_page, has_bounds, min_exact, max_exact;
 } page_info;
-
-static size_t fixed_width(int32_t physical, int32_t type_length) {
-  switch (physical) {
-    case PQT_BOOLEAN: return 1;
-    case PQT_INT32:
-    case PQT_FLOAT: return 4;
-    case PQT_INT64:
-    case PQT_DOUBLE: return 8;
-    case PQT_INT96: return 12;
-    case PQT_FIXED_LEN_BYTE_ARRAY: return (size_t)type_length;
-    default: return 0;
-  }
-}
 
 bool pqt_encoding_fits(int32_t enc, int32_t physical) {
   switch (enc) {
@@ -69,7 +57,9 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   cw->o = *o;
   cw->physical = physical;
   cw->type_length = type_length;
-  cw->width = fixed_width(physical, type_length);
+  /* one value's bytes: the writer takes BOOLEAN as one byte 0/1 a value,
+   * where pqt_physical_width (the reader's dense layout) counts bits as 0 */
+  cw->width = physical == PQT_BOOLEAN ? 1 : pqt_physical_width(physical, type_length);
   cw->max_def = max_def;
   cw->max_rep = max_rep;
   cw->codec = codec;
@@ -118,6 +108,7 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
                      &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body,
                      &cw->s_crypt};
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): bufs holds pointers, sizeof *bufs is one pointer
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_init(bufs[i], cw->alloc);
   pqt_stats_init(&cw->pg_stats, cw->sort, cw->width, cw->alloc);
   pqt_stats_init(&cw->ck_stats, cw->sort, cw->width, cw->alloc);
@@ -140,6 +131,7 @@ void pqt_column_writer_free(pqt_column_writer *cw) {
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
                      &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body,
                      &cw->s_crypt};
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): bufs holds pointers, sizeof *bufs is one pointer
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) pqt_buf_free(bufs[i]);
   pqt_stats_free(&cw->pg_stats);
   pqt_stats_free(&cw->ck_stats);
@@ -288,131 +280,120 @@ static pqt_status append_page(pqt_column_writer *cw, pqt_buf *out, pqt_page_head
   return pqt_page_append(out, h, body, len, cw->o.crc != 0, hdr_len, err);
 }
 
-static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error *err) {
-  if (cw->pg_levels == 0) return PQT_OK;
-  if (cw->dict_on && cw->n_pages == 0 && !cw->dict_used) {
-    /* The chunk's first page was kept both ways. Keep the dictionary when
-     * it already pays (dictionary + indices smaller than the plain values)
-     * or, when more pages follow, when the dictionary this column's value
-     * domain projects to still fits its limit (values keep repeating). */
-    unsigned bw = pqt_dict_builder_index_width(&cw->dict);
-    int64_t dict_cost = (int64_t)cw->dict.plain.len + (cw->pg_values * (int64_t)bw + 7) / 8;
-    int64_t raw_cost = (int64_t)cw->vals.len + (cw->physical == PQT_BYTE_ARRAY ? 4 * cw->pg_values : 0);
-    if (cw->physical == PQT_BOOLEAN) raw_cost = cw->pg_values / 8;
-    bool keep = dict_cost < raw_cost;
-    if (!keep && !chunk_end && cw->dict.count > 0) {
-      double dom = estimate_domain((double)cw->pg_values, (double)cw->dict.count);
-      double projected = dom * ((double)cw->dict.plain.len / (double)cw->dict.count);
-      keep = projected <= (double)cw->o.dictionary_page_size_limit;
-    }
-    if (!keep) {
-      cw->dict_on = false;
-      pqt_dict_builder_free(&cw->dict);
-      pqt_dict_builder_init(&cw->dict, cw->physical == PQT_BYTE_ARRAY ? 0 : cw->width, cw->alloc);
-    }
+/* The chunk's first page was kept both ways (dictionary and plain). Keep
+ * the dictionary when it already pays (dictionary + indices smaller than
+ * the plain values) or, when more pages follow, when the dictionary this
+ * column's value domain projects to still fits its limit (values keep
+ * repeating); otherwise drop it and write the page plain. */
+static void settle_dictionary(pqt_column_writer *cw, bool chunk_end) {
+  if (!cw->dict_on || cw->n_pages != 0 || cw->dict_used) return;
+  unsigned bw = pqt_dict_builder_index_width(&cw->dict);
+  int64_t dict_cost = (int64_t)cw->dict.plain.len + (cw->pg_values * (int64_t)bw + 7) / 8;
+  int64_t raw_cost = (int64_t)cw->vals.len + (cw->physical == PQT_BYTE_ARRAY ? 4 * cw->pg_values : 0);
+  if (cw->physical == PQT_BOOLEAN) raw_cost = cw->pg_values / 8;
+  bool keep = dict_cost < raw_cost;
+  if (!keep && !chunk_end && cw->dict.count > 0) {
+    double dom = estimate_domain((double)cw->pg_values, (double)cw->dict.count);
+    double projected = dom * ((double)cw->dict.plain.len / (double)cw->dict.count);
+    keep = projected <= (double)cw->o.dictionary_page_size_limit;
   }
-  int32_t enc = cw->dict_on ? PQT_ENC_RLE_DICTIONARY : cw->value_encoding;
+  if (!keep) {
+    cw->dict_on = false;
+    pqt_dict_builder_free(&cw->dict);
+    pqt_dict_builder_init(&cw->dict, cw->physical == PQT_BYTE_ARRAY ? 0 : cw->width, cw->alloc);
+  }
+}
+
+/* The open page's repetition then definition levels into s_lv: v1 each
+ * run with its 4-byte length, v2 bare RLE (lengths go in the header). */
+static pqt_status encode_levels(pqt_column_writer *cw, size_t *rep_len, size_t *def_len, pqt_error *err) {
   size_t nl = (size_t)cw->pg_levels;
   const int16_t *def = (const int16_t *)(const void *)cw->def.data;
   const int16_t *rep = (const int16_t *)(const void *)cw->rep.data;
-  pqt_buf_clear(&cw->s_lv);
-  pqt_buf_clear(&cw->s_val);
-  pqt_buf_clear(&cw->s_comp);
-  pqt_buf_clear(&cw->s_body);
-  size_t rep_len = 0, def_len = 0;
   bool v2 = cw->o.page_version == 2;
+  *rep_len = *def_len = 0;
   if (cw->max_rep > 0) {
     if (v2) PQT_RETURN_NOT_OK(pqt_rle_encode_levels(rep, nl, pqt_bit_width_u32((uint32_t)cw->max_rep), &cw->s_lv, err));
     else PQT_RETURN_NOT_OK(pqt_page_append_v1_levels(&cw->s_lv, rep, nl, cw->max_rep, err));
-    rep_len = cw->s_lv.len;
+    *rep_len = cw->s_lv.len;
   }
   if (cw->max_def > 0) {
     if (v2) PQT_RETURN_NOT_OK(pqt_rle_encode_levels(def, nl, pqt_bit_width_u32((uint32_t)cw->max_def), &cw->s_lv, err));
     else PQT_RETURN_NOT_OK(pqt_page_append_v1_levels(&cw->s_lv, def, nl, cw->max_def, err));
-    def_len = cw->s_lv.len - rep_len;
+    *def_len = cw->s_lv.len - *rep_len;
   }
-  PQT_RETURN_NOT_OK(encode_values(cw, enc, &cw->s_val, err));
-  pqt_page_header h;
-  memset(&h, 0, sizeof h);
-  pqt_buf tmin, tmax;
-  pqt_buf_init(&tmin, cw->alloc);
-  pqt_buf_init(&tmax, cw->alloc);
-  pqt_status st = PQT_OK;
-  pqt_statistics *ps = v2 ? &h.data_page_header_v2.statistics : &h.data_page_header.statistics;
-  cw->pg_stats.null_count = cw->pg_levels - cw->pg_values;
-  if (cw->o.statistics) {
-    st = fill_stats(cw, &cw->pg_stats, NULL, ps, &tmin, &tmax, err);
-    if (st != PQT_OK) goto done;
+  return PQT_OK;
+}
+
+/* A v1 data page: its header fields, and the body (levels and values
+ * compressed together; as they are when uncompressed and no levels). */
+static pqt_status v1_page(pqt_column_writer *cw, pqt_page_header *h, int32_t enc, const uint8_t **body,
+                          size_t *body_len, pqt_error *err) {
+  h->type = PQT_PAGE_DATA;
+  pqt_data_page_header *d = &h->data_page_header;
+  d->num_values = (int32_t)cw->pg_levels;
+  d->encoding = enc;
+  d->definition_level_encoding = PQT_ENC_RLE;
+  d->repetition_level_encoding = PQT_ENC_RLE;
+  d->isset |=
+      PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
+  if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header, statistics);
+  PQT_SET_FIELD(h, page_header, data_page_header);
+  if (cw->o.codec == PQT_CODEC_UNCOMPRESSED && cw->s_lv.len == 0) {
+    *body = cw->s_val.data;
+    *body_len = cw->s_val.len;
+    return PQT_OK;
   }
-  const uint8_t *body;
-  size_t body_len;
-  size_t uncompressed = cw->s_lv.len + cw->s_val.len;
-  if (!v2) {
-    h.type = PQT_PAGE_DATA;
-    pqt_data_page_header *d = &h.data_page_header;
-    d->num_values = (int32_t)nl;
-    d->encoding = enc;
-    d->definition_level_encoding = PQT_ENC_RLE;
-    d->repetition_level_encoding = PQT_ENC_RLE;
-    d->isset |=
-        PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
-    if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header, statistics);
-    PQT_SET_FIELD(&h, page_header, data_page_header);
-    if (cw->o.codec == PQT_CODEC_UNCOMPRESSED && cw->s_lv.len == 0) {
-      body = cw->s_val.data;
-      body_len = cw->s_val.len;
-    } else {
-      st = pqt_buf_append(&cw->s_body, cw->s_lv.data, cw->s_lv.len, err);
-      if (st == PQT_OK) st = pqt_buf_append(&cw->s_body, cw->s_val.data, cw->s_val.len, err);
-      if (st == PQT_OK) st = compress_into(cw, cw->s_body.data, cw->s_body.len, &cw->s_comp, err);
-      if (st != PQT_OK) goto done;
-      body = cw->s_comp.data;
-      body_len = cw->s_comp.len;
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cw->s_body, cw->s_lv.data, cw->s_lv.len, err));
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cw->s_body, cw->s_val.data, cw->s_val.len, err));
+  PQT_RETURN_NOT_OK(compress_into(cw, cw->s_body.data, cw->s_body.len, &cw->s_comp, err));
+  *body = cw->s_comp.data;
+  *body_len = cw->s_comp.len;
+  return PQT_OK;
+}
+
+/* A v2 data page: its header fields, and the body (levels as they are,
+ * then the values section). The values section is stored compressed only
+ * when that makes it smaller: an empty section (a page of only nulls) or
+ * one the codec does not shrink is stored as is with is_compressed =
+ * false (a 1-byte LZ4_RAW block for zero bytes trips some readers, e.g.
+ * hyparquet, and readers are spared a decompression). */
+static pqt_status v2_page(pqt_column_writer *cw, pqt_page_header *h, int32_t enc, size_t rep_len, size_t def_len,
+                          const uint8_t **body, size_t *body_len, pqt_error *err) {
+  h->type = PQT_PAGE_DATA_V2;
+  pqt_data_page_header_v2 *d = &h->data_page_header_v2;
+  d->num_values = (int32_t)cw->pg_levels;
+  d->num_nulls = (int32_t)(cw->pg_levels - cw->pg_values);
+  d->num_rows = (int32_t)cw->pg_rows;
+  d->encoding = enc;
+  d->definition_levels_byte_length = (int32_t)def_len;
+  d->repetition_levels_byte_length = (int32_t)rep_len;
+  d->isset |= PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding,
+                             definition_levels_byte_length, repetition_levels_byte_length);
+  bool compressed = cw->o.codec != PQT_CODEC_UNCOMPRESSED && cw->s_val.len > 0;
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cw->s_comp, cw->s_lv.data, cw->s_lv.len, err));
+  size_t values_at = cw->s_comp.len;
+  if (compressed) {
+    PQT_RETURN_NOT_OK(compress_into(cw, cw->s_val.data, cw->s_val.len, &cw->s_comp, err));
+    if (cw->s_comp.len - values_at >= cw->s_val.len) {
+      cw->s_comp.len = values_at;
+      compressed = false;
     }
-  } else {
-    h.type = PQT_PAGE_DATA_V2;
-    pqt_data_page_header_v2 *d = &h.data_page_header_v2;
-    d->num_values = (int32_t)nl;
-    d->num_nulls = (int32_t)(cw->pg_levels - cw->pg_values);
-    d->num_rows = (int32_t)cw->pg_rows;
-    d->encoding = enc;
-    d->definition_levels_byte_length = (int32_t)def_len;
-    d->repetition_levels_byte_length = (int32_t)rep_len;
-    d->isset |= PQT_FIELD_MASK(data_page_header_v2, num_values, num_nulls, num_rows, encoding,
-                               definition_levels_byte_length, repetition_levels_byte_length);
-    /* The values section is stored compressed only when that makes it
-     * smaller: an empty section (a page of only nulls) or one the codec
-     * does not shrink is stored as is with is_compressed = false (a 1-byte
-     * LZ4_RAW block for zero bytes trips some readers, e.g. hyparquet, and
-     * readers are spared a decompression). */
-    bool compressed = cw->o.codec != PQT_CODEC_UNCOMPRESSED && cw->s_val.len > 0;
-    st = pqt_buf_append(&cw->s_comp, cw->s_lv.data, cw->s_lv.len, err);
-    size_t values_at = cw->s_comp.len;
-    if (st == PQT_OK && compressed) {
-      st = compress_into(cw, cw->s_val.data, cw->s_val.len, &cw->s_comp, err);
-      if (st == PQT_OK && cw->s_comp.len - values_at >= cw->s_val.len) {
-        cw->s_comp.len = values_at;
-        compressed = false;
-      }
-    }
-    if (st == PQT_OK && !compressed) st = pqt_buf_append(&cw->s_comp, cw->s_val.data, cw->s_val.len, err);
-    if (st != PQT_OK) goto done;
-    d->is_compressed = compressed;
-    PQT_SET_FIELD(d, data_page_header_v2, is_compressed);
-    if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header_v2, statistics);
-    PQT_SET_FIELD(&h, page_header, data_page_header_v2);
-    body = cw->s_comp.data;
-    body_len = cw->s_comp.len;
   }
-  if (uncompressed > INT32_MAX) {
-    st = pqt_error_set(err, PQT_ELIMIT, "page of %zu bytes is too large", uncompressed);
-    goto done;
-  }
-  h.uncompressed_page_size = (int32_t)uncompressed;
-  size_t at = cw->pages.len, hdr_len = 0;
-  st = append_page(cw, &cw->pages, &h, body, body_len, cw->n_pages, &hdr_len, err);
-  if (st != PQT_OK) goto done;
-  /* page index entry */
+  if (!compressed) PQT_RETURN_NOT_OK(pqt_buf_append(&cw->s_comp, cw->s_val.data, cw->s_val.len, err));
+  d->is_compressed = compressed;
+  PQT_SET_FIELD(d, data_page_header_v2, is_compressed);
+  if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header_v2, statistics);
+  PQT_SET_FIELD(h, page_header, data_page_header_v2);
+  *body = cw->s_comp.data;
+  *body_len = cw->s_comp.len;
+  return PQT_OK;
+}
+
+/* The page index entry of the page just appended at `at` of cw->pages:
+ * location, counts, and with page_index its bounds (into pi_bounds, using
+ * tmin/tmax as scratch) and level histograms (into pi_hist). */
+static pqt_status add_page_info(pqt_column_writer *cw, size_t at, pqt_buf *tmin, pqt_buf *tmax, pqt_error *err) {
   page_info pi;
   memset(&pi, 0, sizeof pi);
   pi.offset = (int64_t)at;
@@ -424,36 +405,33 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   /* only nulls: a page of only NaNs has values but no bounds (see the column index) */
   pi.null_page = cw->pg_values == 0;
   if (cw->o.page_index) {
-    pqt_buf_clear(&tmin);
-    pqt_buf_clear(&tmax);
+    pqt_buf_clear(tmin);
+    pqt_buf_clear(tmax);
     bool mne, mxe, has;
-    st = stats_bounds(cw, &cw->pg_stats, &tmin, &tmax, &mne, &mxe, &has, err);
-    if (st != PQT_OK) goto done;
+    PQT_RETURN_NOT_OK(stats_bounds(cw, &cw->pg_stats, tmin, tmax, &mne, &mxe, &has, err));
     if (has) {
       pi.has_bounds = 1;
       pi.min_off = (uint32_t)cw->pi_bounds.len;
-      pi.min_len = (uint32_t)tmin.len;
-      st = pqt_buf_append(&cw->pi_bounds, tmin.data, tmin.len, err);
+      pi.min_len = (uint32_t)tmin->len;
+      PQT_RETURN_NOT_OK(pqt_buf_append(&cw->pi_bounds, tmin->data, tmin->len, err));
       pi.max_off = (uint32_t)cw->pi_bounds.len;
-      pi.max_len = (uint32_t)tmax.len;
-      if (st == PQT_OK) st = pqt_buf_append(&cw->pi_bounds, tmax.data, tmax.len, err);
-      if (st != PQT_OK) goto done;
+      pi.max_len = (uint32_t)tmax->len;
+      PQT_RETURN_NOT_OK(pqt_buf_append(&cw->pi_bounds, tmax->data, tmax->len, err));
     }
     size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
-    st = pqt_buf_append(&cw->pi_hist, cw->pg_hist, nh * sizeof(int64_t), err);
-    if (st != PQT_OK) goto done;
+    PQT_RETURN_NOT_OK(pqt_buf_append(&cw->pi_hist, cw->pg_hist, nh * sizeof(int64_t), err));
   }
-  st = pqt_buf_append(&cw->pi, &pi, sizeof pi, err);
-  if (st != PQT_OK) goto done;
+  return pqt_buf_append(&cw->pi, &pi, sizeof pi, err);
+}
+
+/* Add the page written (page_bytes uncompressed, header included, with
+ * encoding enc) to the chunk's totals and start the next page empty. */
+static pqt_status close_page(pqt_column_writer *cw, int32_t enc, size_t page_bytes, pqt_error *err) {
   cw->n_pages++;
-  /* chunk totals */
-  cw->data_uncompressed += (int64_t)(hdr_len + uncompressed);
+  cw->data_uncompressed += (int64_t)page_bytes;
   cw->enc_pages[enc]++;
   if (enc == PQT_ENC_RLE_DICTIONARY) cw->dict_used = true;
-  if (cw->stats_on) {
-    st = pqt_stats_merge(&cw->ck_stats, &cw->pg_stats, err);
-    if (st != PQT_OK) goto done;
-  }
+  if (cw->stats_on) PQT_RETURN_NOT_OK(pqt_stats_merge(&cw->ck_stats, &cw->pg_stats, err));
   size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
   for (size_t i = 0; i < nh; i++) {
     cw->ck_hist[i] += cw->pg_hist[i];
@@ -470,6 +448,51 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   pqt_buf_clear(&cw->vals);
   pqt_buf_clear(&cw->offs);
   pqt_buf_clear(&cw->idx);
+  return PQT_OK;
+}
+
+/* Close the open page: levels and values encoded, statistics, header and
+ * body (v1 or v2), appended to cw->pages, its page index entry, then the
+ * chunk's totals. chunk_end: no page follows in this chunk. */
+static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error *err) {
+  if (cw->pg_levels == 0) return PQT_OK;
+  settle_dictionary(cw, chunk_end);
+  int32_t enc = cw->dict_on ? PQT_ENC_RLE_DICTIONARY : cw->value_encoding;
+  pqt_buf_clear(&cw->s_lv);
+  pqt_buf_clear(&cw->s_val);
+  pqt_buf_clear(&cw->s_comp);
+  pqt_buf_clear(&cw->s_body);
+  size_t rep_len, def_len;
+  PQT_RETURN_NOT_OK(encode_levels(cw, &rep_len, &def_len, err));
+  PQT_RETURN_NOT_OK(encode_values(cw, enc, &cw->s_val, err));
+  bool v2 = cw->o.page_version == 2;
+  pqt_page_header h;
+  memset(&h, 0, sizeof h);
+  pqt_buf tmin, tmax;
+  pqt_buf_init(&tmin, cw->alloc);
+  pqt_buf_init(&tmax, cw->alloc);
+  pqt_status st = PQT_OK;
+  pqt_statistics *ps = v2 ? &h.data_page_header_v2.statistics : &h.data_page_header.statistics;
+  cw->pg_stats.null_count = cw->pg_levels - cw->pg_values;
+  if (cw->o.statistics) {
+    st = fill_stats(cw, &cw->pg_stats, NULL, ps, &tmin, &tmax, err);
+    if (st != PQT_OK) goto done;
+  }
+  const uint8_t *body;
+  size_t body_len;
+  size_t uncompressed = cw->s_lv.len + cw->s_val.len;
+  st = v2 ? v2_page(cw, &h, enc, rep_len, def_len, &body, &body_len, err) : v1_page(cw, &h, enc, &body, &body_len, err);
+  if (st != PQT_OK) goto done;
+  if (uncompressed > INT32_MAX) {
+    st = pqt_error_set(err, PQT_ELIMIT, "page of %zu bytes is too large", uncompressed);
+    goto done;
+  }
+  h.uncompressed_page_size = (int32_t)uncompressed;
+  size_t at = cw->pages.len, hdr_len = 0;
+  st = append_page(cw, &cw->pages, &h, body, body_len, cw->n_pages, &hdr_len, err);
+  if (st != PQT_OK) goto done;
+  st = add_page_info(cw, at, &tmin, &tmax, err);
+  if (st == PQT_OK) st = close_page(cw, enc, hdr_len + uncompressed, err);
 done:
   pqt_buf_free(&tmin);
   pqt_buf_free(&tmax);
@@ -511,9 +534,9 @@ static pqt_status geo_add(pqt_column_writer *cw, int64_t n, const int16_t *def, 
   pqt_geo_bbox box = cw->geo_box;
   int64_t row = cw->rows_before_chunk + cw->ck_rows + cw->pg_rows - 1, v = 0;
   for (int64_t i = 0; i < n; i++) {
-    if (cw->max_rep == 0 || rep[i] == 0) row++;
+    if (cw->max_rep == 0 || rep[i] == 0) row++;  // NOLINT(clang-analyzer-core.NullDereference): write() checks rep
     if (cw->max_def > 0 && def[i] != cw->max_def) continue;
-    const uint8_t *p = values + offsets[v];
+    const uint8_t *p = values + offsets[v];  // NOLINT(clang-analyzer-core.NullDereference): write() checks
     size_t len = (size_t)(offsets[v + 1] - offsets[v]);
     v++;
     pqt_error e;
@@ -764,18 +787,10 @@ static pqt_status fill_geo_stats(pqt_column_writer *cw, pqt_arena *arena, pqt_co
   return PQT_OK;
 }
 
-pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx, int64_t at, pqt_arena *arena,
-                                  pqt_column_chunk *cc, pqt_buf *ci, size_t *ci_len, pqt_buf *oi, size_t *oi_len,
-                                  pqt_buf *bloom_out, pqt_error *err) {
-  *ci_len = *oi_len = 0;
-  int64_t dict_len = (int64_t)cw->dict_page.len;
-  if (dict_len) PQT_RETURN_NOT_OK(sink(sink_ctx, cw->dict_page.data, cw->dict_page.len, err));
-  if (cw->pages.len) PQT_RETURN_NOT_OK(sink(sink_ctx, cw->pages.data, cw->pages.len, err));
-  int64_t data_at = at + dict_len;
-  pqt_column_metadata *m = &cc->meta_data;
-  m->type = cw->physical;
-  PQT_SET_FIELD(m, column_metadata, type);
-  /* encodings: levels RLE, values */
+/* ColumnMetaData.encodings: RLE (levels), PLAIN when there is a
+ * dictionary page, and every encoding a data page used, in enum order. */
+static pqt_status fill_encodings(const pqt_column_writer *cw, pqt_arena *arena, pqt_column_metadata *m,
+                                 pqt_error *err) {
   int32_t encs[12], ne = 0;
   bool has_enc[11] = {0};
   if (cw->dict_page.len) has_enc[PQT_ENC_PLAIN] = true;
@@ -789,6 +804,81 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   memcpy(m->encodings.items, encs, (size_t)ne * sizeof(int32_t));
   m->encodings.n = ne;
   PQT_SET_FIELD(m, column_metadata, encodings);
+  return PQT_OK;
+}
+
+/* The chunk's Statistics (with statistics on) and GeospatialStatistics. */
+static pqt_status fill_chunk_stats(pqt_column_writer *cw, pqt_arena *arena, pqt_column_metadata *m, pqt_error *err) {
+  pqt_buf tmin, tmax;
+  pqt_buf_init(&tmin, cw->alloc);
+  pqt_buf_init(&tmax, cw->alloc);
+  pqt_status st = PQT_OK;
+  if (cw->o.statistics) {
+    cw->ck_stats.null_count = cw->ck_levels - cw->ck_values;
+    st = fill_stats(cw, &cw->ck_stats, arena, &m->statistics, &tmin, &tmax, err);
+    if (st == PQT_OK) PQT_SET_FIELD(m, column_metadata, statistics);
+  }
+  pqt_buf_free(&tmin);
+  pqt_buf_free(&tmax);
+  if (st == PQT_OK && cw->geo) st = fill_geo_stats(cw, arena, m, err);
+  return st;
+}
+
+/* ColumnMetaData.encoding_stats: the dictionary page, then the data pages
+ * of each encoding. */
+static pqt_status fill_encoding_stats(const pqt_column_writer *cw, pqt_arena *arena, pqt_column_metadata *m,
+                                      pqt_error *err) {
+  bool dict = cw->dict_page.len > 0;
+  int32_t n = (dict ? 1 : 0);
+  for (int e = 0; e < 11; e++) n += cw->enc_pages[e] > 0;
+  pqt_page_encoding_stats *es = pqt_arena_array(arena, (size_t)n, sizeof *es);
+  if (!es && n) return pqt_nomem(err);
+  int32_t k = 0;
+  if (dict) es[k++] = (pqt_page_encoding_stats){0xE, PQT_PAGE_DICTIONARY, PQT_ENC_PLAIN, 1};
+  int32_t pt = cw->o.page_version == 2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA;
+  for (int e = 0; e < 11; e++)
+    if (cw->enc_pages[e]) es[k++] = (pqt_page_encoding_stats){0xE, pt, e, cw->enc_pages[e]};
+  m->encoding_stats.items = es;
+  m->encoding_stats.n = k;
+  PQT_SET_FIELD(m, column_metadata, encoding_stats);
+  return PQT_OK;
+}
+
+/* ColumnMetaData.size_statistics: byte-array bytes and the chunk's level
+ * histograms (set only when one of them applies). */
+static pqt_status fill_size_stats(const pqt_column_writer *cw, pqt_arena *arena, pqt_column_metadata *m,
+                                  pqt_error *err) {
+  pqt_size_statistics *ss = &m->size_statistics;
+  if (cw->physical == PQT_BYTE_ARRAY) {
+    ss->unencoded_byte_array_data_bytes = cw->ck_ba_bytes;
+    PQT_SET_FIELD(ss, size_statistics, unencoded_byte_array_data_bytes);
+  }
+  if (cw->max_rep > 0) {
+    ss->repetition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_rep + 1, 8);
+    if (!ss->repetition_level_histogram.items) return pqt_nomem(err);
+    memcpy(ss->repetition_level_histogram.items, cw->ck_hist + cw->max_def + 1, ((size_t)cw->max_rep + 1) * 8);
+    ss->repetition_level_histogram.n = cw->max_rep + 1;
+    PQT_SET_FIELD(ss, size_statistics, repetition_level_histogram);
+  }
+  if (cw->max_def > 0) {
+    ss->definition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_def + 1, 8);
+    if (!ss->definition_level_histogram.items) return pqt_nomem(err);
+    memcpy(ss->definition_level_histogram.items, cw->ck_hist, ((size_t)cw->max_def + 1) * 8);
+    ss->definition_level_histogram.n = cw->max_def + 1;
+    PQT_SET_FIELD(ss, size_statistics, definition_level_histogram);
+  }
+  if (ss->isset) PQT_SET_FIELD(m, column_metadata, size_statistics);
+  return PQT_OK;
+}
+
+/* The chunk's ColumnMetaData (cc->meta_data) and file_offset, for a chunk
+ * whose dictionary page (dict_len bytes, 0 for none) starts at `at`. */
+static pqt_status fill_chunk_meta(pqt_column_writer *cw, pqt_arena *arena, int64_t at, int64_t dict_len,
+                                  pqt_column_chunk *cc, pqt_error *err) {
+  pqt_column_metadata *m = &cc->meta_data;
+  m->type = cw->physical;
+  PQT_SET_FIELD(m, column_metadata, type);
+  PQT_RETURN_NOT_OK(fill_encodings(cw, arena, m, err));
   PQT_SET_FIELD(m, column_metadata, path_in_schema); /* path_in_schema: filled by the caller */
   m->codec = cw->o.codec;
   PQT_SET_FIELD(m, column_metadata, codec);
@@ -798,195 +888,165 @@ pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void 
   PQT_SET_FIELD(m, column_metadata, total_uncompressed_size);
   m->total_compressed_size = dict_len + (int64_t)cw->pages.len;
   PQT_SET_FIELD(m, column_metadata, total_compressed_size);
-  m->data_page_offset = data_at;
+  m->data_page_offset = at + dict_len;
   PQT_SET_FIELD(m, column_metadata, data_page_offset);
   if (dict_len) {
     m->dictionary_page_offset = at;
     PQT_SET_FIELD(m, column_metadata, dictionary_page_offset);
   }
-  pqt_buf tmin, tmax;
-  pqt_buf_init(&tmin, cw->alloc);
-  pqt_buf_init(&tmax, cw->alloc);
-  pqt_status st = PQT_OK;
-  if (cw->o.statistics) {
-    cw->ck_stats.null_count = cw->ck_levels - cw->ck_values;
-    st = fill_stats(cw, &cw->ck_stats, arena, &m->statistics, &tmin, &tmax, err);
-    if (st != PQT_OK) goto done;
-    PQT_SET_FIELD(m, column_metadata, statistics);
-  }
-  if (cw->geo) {
-    st = fill_geo_stats(cw, arena, m, err);
-    if (st != PQT_OK) goto done;
-  }
-  /* encoding stats */
-  {
-    int32_t n = (dict_len ? 1 : 0);
-    for (int e = 0; e < 11; e++) n += cw->enc_pages[e] > 0;
-    pqt_page_encoding_stats *es = pqt_arena_array(arena, (size_t)n, sizeof *es);
-    if (!es && n) {
-      st = pqt_nomem(err);
-      goto done;
-    }
-    int32_t k = 0;
-    if (dict_len) es[k++] = (pqt_page_encoding_stats){0xE, PQT_PAGE_DICTIONARY, PQT_ENC_PLAIN, 1};
-    int32_t pt = cw->o.page_version == 2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA;
-    for (int e = 0; e < 11; e++)
-      if (cw->enc_pages[e]) es[k++] = (pqt_page_encoding_stats){0xE, pt, e, cw->enc_pages[e]};
-    m->encoding_stats.items = es;
-    m->encoding_stats.n = k;
-    PQT_SET_FIELD(m, column_metadata, encoding_stats);
-  }
-  /* size statistics */
-  {
-    pqt_size_statistics *ss = &m->size_statistics;
-    if (cw->physical == PQT_BYTE_ARRAY) {
-      ss->unencoded_byte_array_data_bytes = cw->ck_ba_bytes;
-      PQT_SET_FIELD(ss, size_statistics, unencoded_byte_array_data_bytes);
-    }
-    if (cw->max_rep > 0) {
-      ss->repetition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_rep + 1, 8);
-      if (!ss->repetition_level_histogram.items) {
-        st = pqt_nomem(err);
-        goto done;
-      }
-      memcpy(ss->repetition_level_histogram.items, cw->ck_hist + cw->max_def + 1, ((size_t)cw->max_rep + 1) * 8);
-      ss->repetition_level_histogram.n = cw->max_rep + 1;
-      PQT_SET_FIELD(ss, size_statistics, repetition_level_histogram);
-    }
-    if (cw->max_def > 0) {
-      ss->definition_level_histogram.items = pqt_arena_array(arena, (size_t)cw->max_def + 1, 8);
-      if (!ss->definition_level_histogram.items) {
-        st = pqt_nomem(err);
-        goto done;
-      }
-      memcpy(ss->definition_level_histogram.items, cw->ck_hist, ((size_t)cw->max_def + 1) * 8);
-      ss->definition_level_histogram.n = cw->max_def + 1;
-      PQT_SET_FIELD(ss, size_statistics, definition_level_histogram);
-    }
-    if (ss->isset) PQT_SET_FIELD(m, column_metadata, size_statistics);
-  }
+  PQT_RETURN_NOT_OK(fill_chunk_stats(cw, arena, m, err));
+  PQT_RETURN_NOT_OK(fill_encoding_stats(cw, arena, m, err));
+  PQT_RETURN_NOT_OK(fill_size_stats(cw, arena, m, err));
   cc->file_offset = at;
   PQT_SET_FIELD(cc, column_chunk, file_offset);
   PQT_SET_FIELD(cc, column_chunk, meta_data);
-  /* page index */
-  if (cw->o.page_index && cw->n_pages > 0) {
-    const page_info *pis = (const page_info *)(const void *)cw->pi.data;
-    int32_t np = cw->n_pages;
-    pqt_arena tmp;
-    pqt_arena_init(&tmp, cw->alloc);
-    pqt_offset_index oix;
-    memset(&oix, 0, sizeof oix);
-    oix.page_locations.items = pqt_arena_array(&tmp, (size_t)np, sizeof(pqt_page_location));
-    if (!oix.page_locations.items) {
-      pqt_arena_reset(&tmp);
-      st = pqt_nomem(err);
-      goto done;
-    }
-    oix.page_locations.n = np;
-    for (int32_t i = 0; i < np; i++)
-      oix.page_locations.items[i] = (pqt_page_location){0xE, data_at + pis[i].offset, pis[i].size, pis[i].first_row};
-    PQT_SET_FIELD(&oix, offset_index, page_locations);
-    if (cw->physical == PQT_BYTE_ARRAY) {
-      oix.unencoded_byte_array_data_bytes.items = pqt_arena_array(&tmp, (size_t)np, 8);
-      if (!oix.unencoded_byte_array_data_bytes.items) {
-        pqt_arena_reset(&tmp);
-        st = pqt_nomem(err);
-        goto done;
-      }
-      for (int32_t i = 0; i < np; i++) oix.unencoded_byte_array_data_bytes.items[i] = pis[i].ba_bytes;
-      oix.unencoded_byte_array_data_bytes.n = np;
-      PQT_SET_FIELD(&oix, offset_index, unencoded_byte_array_data_bytes);
-    }
-    size_t before = oi->len;
-    st = pqt_thrift_encode(&pqt_desc_offset_index, &oix, oi, err);
-    *oi_len = oi->len - before;
-    /* A page with values but no bounds (only NaNs) cannot be described:
-     * null_pages would claim it holds only nulls and empty bounds are not
-     * values. Such a chunk gets no column index (as Arrow C++ and
-     * parquet-java do); its offset index stays. */
-    bool describable = true;
-    for (int32_t i = 0; i < np; i++)
-      if (!pis[i].null_page && !pis[i].has_bounds) describable = false;
-    /* No sort order (INT96, INTERVAL, GEOMETRY, GEOGRAPHY, ...): no column
-     * index. For GEOMETRY/GEOGRAPHY the spec's ColumnIndex has required
-     * min_values/max_values that would have to be empty for every non-null
-     * page, which null_pages=false makes a claim of real bounds; readers
-     * could prune with them. So these chunks get only an offset index. */
-    if (st == PQT_OK && cw->sort != PQT_SORT_NONE && describable) {
-      pqt_column_index cix;
-      memset(&cix, 0, sizeof cix);
-      cix.null_pages.items = pqt_arena_array(&tmp, (size_t)np, sizeof(bool));
-      cix.min_values.items = pqt_arena_array(&tmp, (size_t)np, sizeof(pqt_bytes));
-      cix.max_values.items = pqt_arena_array(&tmp, (size_t)np, sizeof(pqt_bytes));
-      cix.null_counts.items = pqt_arena_array(&tmp, (size_t)np, 8);
-      bool fl = cw->sort == PQT_SORT_FLOAT || cw->sort == PQT_SORT_DOUBLE || cw->sort == PQT_SORT_FLOAT16;
-      if (fl) cix.nan_counts.items = pqt_arena_array(&tmp, (size_t)np, 8);
-      size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
-      if (cw->max_rep > 0)
-        cix.repetition_level_histograms.items = pqt_arena_array(&tmp, (size_t)np * (size_t)(cw->max_rep + 1), 8);
-      if (cw->max_def > 0)
-        cix.definition_level_histograms.items = pqt_arena_array(&tmp, (size_t)np * (size_t)(cw->max_def + 1), 8);
-      if (!cix.null_pages.items || !cix.min_values.items || !cix.max_values.items || !cix.null_counts.items ||
-          (fl && !cix.nan_counts.items) || (cw->max_rep > 0 && !cix.repetition_level_histograms.items) ||
-          (cw->max_def > 0 && !cix.definition_level_histograms.items)) {
-        pqt_arena_reset(&tmp);
-        st = pqt_nomem(err);
-        goto done;
-      }
-      const int64_t *hist = (const int64_t *)(const void *)cw->pi_hist.data;
-      const uint8_t *bounds = cw->pi_bounds.data ? cw->pi_bounds.data : (const uint8_t *)""; /* all bounds empty */
-      for (int32_t i = 0; i < np; i++) {
-        const page_info *p = &pis[i];
-        cix.null_pages.items[i] = p->null_page;
-        if (p->has_bounds && !p->null_page) {
-          cix.min_values.items[i] = (pqt_bytes){bounds + p->min_off, p->min_len};
-          cix.max_values.items[i] = (pqt_bytes){bounds + p->max_off, p->max_len};
-        } else {
-          cix.min_values.items[i] = cix.max_values.items[i] = (pqt_bytes){(const uint8_t *)"", 0};
-        }
-        cix.null_counts.items[i] = p->nulls;
-        if (fl) cix.nan_counts.items[i] = p->nans;
-        const int64_t *h = hist + (size_t)i * nh;
-        if (cw->max_def > 0)
-          memcpy(cix.definition_level_histograms.items + (size_t)i * (size_t)(cw->max_def + 1), h,
-                 (size_t)(cw->max_def + 1) * 8);
-        if (cw->max_rep > 0)
-          memcpy(cix.repetition_level_histograms.items + (size_t)i * (size_t)(cw->max_rep + 1), h + cw->max_def + 1,
-                 (size_t)(cw->max_rep + 1) * 8);
-      }
-      cix.null_pages.n = cix.min_values.n = cix.max_values.n = cix.null_counts.n = np;
-      cix.isset |= PQT_FIELD_MASK(column_index, null_pages, min_values, max_values, boundary_order, null_counts);
-      cix.boundary_order = boundary_order(cw, pis, np);
-      if (fl) {
-        cix.nan_counts.n = np;
-        PQT_SET_FIELD(&cix, column_index, nan_counts);
-      }
-      if (cw->max_rep > 0) {
-        cix.repetition_level_histograms.n = np * (cw->max_rep + 1);
-        PQT_SET_FIELD(&cix, column_index, repetition_level_histograms);
-      }
-      if (cw->max_def > 0) {
-        cix.definition_level_histograms.n = np * (cw->max_def + 1);
-        PQT_SET_FIELD(&cix, column_index, definition_level_histograms);
-      }
-      before = ci->len;
-      st = pqt_thrift_encode(&pqt_desc_column_index, &cix, ci, err);
-      *ci_len = ci->len - before;
-    }
-    pqt_arena_reset(&tmp);
-    if (st != PQT_OK) goto done;
+  return PQT_OK;
+}
+
+/* The chunk's OffsetIndex (its data pages start at data_at in the file),
+ * encoded and appended to oi; *oi_len gets its bytes. */
+static pqt_status encode_offset_index(const pqt_column_writer *cw, pqt_arena *tmp, int64_t data_at, pqt_buf *oi,
+                                      size_t *oi_len, pqt_error *err) {
+  const page_info *pis = (const page_info *)(const void *)cw->pi.data;
+  int32_t np = cw->n_pages;
+  pqt_offset_index oix;
+  memset(&oix, 0, sizeof oix);
+  oix.page_locations.items = pqt_arena_array(tmp, (size_t)np, sizeof(pqt_page_location));
+  if (!oix.page_locations.items) return pqt_nomem(err);
+  oix.page_locations.n = np;
+  for (int32_t i = 0; i < np; i++)
+    oix.page_locations.items[i] = (pqt_page_location){0xE, data_at + pis[i].offset, pis[i].size, pis[i].first_row};
+  PQT_SET_FIELD(&oix, offset_index, page_locations);
+  if (cw->physical == PQT_BYTE_ARRAY) {
+    oix.unencoded_byte_array_data_bytes.items = pqt_arena_array(tmp, (size_t)np, 8);
+    if (!oix.unencoded_byte_array_data_bytes.items) return pqt_nomem(err);
+    for (int32_t i = 0; i < np; i++) oix.unencoded_byte_array_data_bytes.items[i] = pis[i].ba_bytes;
+    oix.unencoded_byte_array_data_bytes.n = np;
+    PQT_SET_FIELD(&oix, offset_index, unencoded_byte_array_data_bytes);
   }
-  if (cw->bloom_on && bloom_out) {
-    /* no more distinct values than values: fold the filter to that size */
-    int64_t ndv = cw->o.bloom_ndv > 0 ? cw->o.bloom_ndv : 100000;
-    if (cw->ck_values < ndv) ndv = cw->ck_values;
-    pqt_bloom_fold(&cw->bloom, pqt_bloom_optimal_bytes(ndv, cw->o.bloom_fpp > 0 ? cw->o.bloom_fpp : 0.01));
-    st = pqt_bloom_serialize(&cw->bloom, bloom_out, err);
-    if (st != PQT_OK) goto done;
-  }
-  reset_chunk(cw);
-done:
-  pqt_buf_free(&tmin);
-  pqt_buf_free(&tmax);
+  size_t before = oi->len;
+  pqt_status st = pqt_thrift_encode(&pqt_desc_offset_index, &oix, oi, err);
+  *oi_len = oi->len - before;
   return st;
+}
+
+/* Can the chunk have a ColumnIndex? Not without a sort order (INT96,
+ * INTERVAL, GEOMETRY, GEOGRAPHY, ...): for GEOMETRY/GEOGRAPHY the spec's
+ * ColumnIndex has required min_values/max_values that would have to be
+ * empty for every non-null page, which null_pages=false makes a claim of
+ * real bounds; readers could prune with them. And not when a page has
+ * values but no bounds (only NaNs): null_pages would claim it holds only
+ * nulls and empty bounds are not values. Such chunks get no column index
+ * (as Arrow C++ and parquet-java do); their offset index stays. */
+static bool column_index_applies(const pqt_column_writer *cw) {
+  if (cw->sort == PQT_SORT_NONE) return false;
+  const page_info *pis = (const page_info *)(const void *)cw->pi.data;
+  for (int32_t i = 0; i < cw->n_pages; i++)
+    if (!pis[i].null_page && !pis[i].has_bounds) return false;
+  return true;
+}
+
+/* The ColumnIndex lists of np pages, allocated in tmp. */
+static pqt_status alloc_column_index(const pqt_column_writer *cw, pqt_arena *tmp, int32_t np, bool fl,
+                                     pqt_column_index *cix, pqt_error *err) {
+  cix->null_pages.items = pqt_arena_array(tmp, (size_t)np, sizeof(bool));
+  cix->min_values.items = pqt_arena_array(tmp, (size_t)np, sizeof(pqt_bytes));
+  cix->max_values.items = pqt_arena_array(tmp, (size_t)np, sizeof(pqt_bytes));
+  cix->null_counts.items = pqt_arena_array(tmp, (size_t)np, 8);
+  if (fl) cix->nan_counts.items = pqt_arena_array(tmp, (size_t)np, 8);
+  if (cw->max_rep > 0)
+    cix->repetition_level_histograms.items = pqt_arena_array(tmp, (size_t)np * (size_t)(cw->max_rep + 1), 8);
+  if (cw->max_def > 0)
+    cix->definition_level_histograms.items = pqt_arena_array(tmp, (size_t)np * (size_t)(cw->max_def + 1), 8);
+  if (!cix->null_pages.items || !cix->min_values.items || !cix->max_values.items || !cix->null_counts.items ||
+      (fl && !cix->nan_counts.items) || (cw->max_rep > 0 && !cix->repetition_level_histograms.items) ||
+      (cw->max_def > 0 && !cix->definition_level_histograms.items))
+    return pqt_nomem(err);
+  return PQT_OK;
+}
+
+/* The chunk's ColumnIndex from its pages' entries, encoded and appended
+ * to ci; *ci_len gets its bytes. */
+static pqt_status encode_column_index(const pqt_column_writer *cw, pqt_arena *tmp, pqt_buf *ci, size_t *ci_len,
+                                      pqt_error *err) {
+  const page_info *pis = (const page_info *)(const void *)cw->pi.data;
+  int32_t np = cw->n_pages;
+  pqt_column_index cix;
+  memset(&cix, 0, sizeof cix);
+  bool fl = cw->sort == PQT_SORT_FLOAT || cw->sort == PQT_SORT_DOUBLE || cw->sort == PQT_SORT_FLOAT16;
+  PQT_RETURN_NOT_OK(alloc_column_index(cw, tmp, np, fl, &cix, err));
+  size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
+  const int64_t *hist = (const int64_t *)(const void *)cw->pi_hist.data;
+  const uint8_t *bounds = cw->pi_bounds.data ? cw->pi_bounds.data : (const uint8_t *)""; /* all bounds empty */
+  for (int32_t i = 0; i < np; i++) {
+    const page_info *p = &pis[i];
+    cix.null_pages.items[i] = p->null_page;
+    if (p->has_bounds && !p->null_page) {
+      cix.min_values.items[i] = (pqt_bytes){bounds + p->min_off, p->min_len};
+      cix.max_values.items[i] = (pqt_bytes){bounds + p->max_off, p->max_len};
+    } else {
+      cix.min_values.items[i] = cix.max_values.items[i] = (pqt_bytes){(const uint8_t *)"", 0};
+    }
+    cix.null_counts.items[i] = p->nulls;
+    if (fl) cix.nan_counts.items[i] = p->nans;
+    const int64_t *h = hist + (size_t)i * nh;
+    if (cw->max_def > 0)
+      memcpy(cix.definition_level_histograms.items + (size_t)i * (size_t)(cw->max_def + 1), h,
+             (size_t)(cw->max_def + 1) * 8);
+    if (cw->max_rep > 0)
+      memcpy(cix.repetition_level_histograms.items + (size_t)i * (size_t)(cw->max_rep + 1), h + cw->max_def + 1,
+             (size_t)(cw->max_rep + 1) * 8);
+  }
+  cix.null_pages.n = cix.min_values.n = cix.max_values.n = cix.null_counts.n = np;
+  cix.isset |= PQT_FIELD_MASK(column_index, null_pages, min_values, max_values, boundary_order, null_counts);
+  cix.boundary_order = boundary_order(cw, pis, np);
+  if (fl) {
+    cix.nan_counts.n = np;
+    PQT_SET_FIELD(&cix, column_index, nan_counts);
+  }
+  if (cw->max_rep > 0) {
+    cix.repetition_level_histograms.n = np * (cw->max_rep + 1);
+    PQT_SET_FIELD(&cix, column_index, repetition_level_histograms);
+  }
+  if (cw->max_def > 0) {
+    cix.definition_level_histograms.n = np * (cw->max_def + 1);
+    PQT_SET_FIELD(&cix, column_index, definition_level_histograms);
+  }
+  size_t before = ci->len;
+  pqt_status st = pqt_thrift_encode(&pqt_desc_column_index, &cix, ci, err);
+  *ci_len = ci->len - before;
+  return st;
+}
+
+/* The chunk's page index (offset index, and the column index where it
+ * applies), with page_index on and at least one page. */
+static pqt_status encode_page_index(const pqt_column_writer *cw, int64_t data_at, pqt_chunk_out *out, pqt_error *err) {
+  if (!cw->o.page_index || cw->n_pages == 0) return PQT_OK;
+  pqt_arena tmp;
+  pqt_arena_init(&tmp, cw->alloc);
+  pqt_status st = encode_offset_index(cw, &tmp, data_at, out->oi, &out->oi_len, err);
+  if (st == PQT_OK && column_index_applies(cw)) st = encode_column_index(cw, &tmp, out->ci, &out->ci_len, err);
+  pqt_arena_reset(&tmp);
+  return st;
+}
+
+/* The chunk's Bloom filter, folded to the distinct values it can hold
+ * (no more than its values), serialized into out. */
+static pqt_status serialize_bloom(pqt_column_writer *cw, pqt_buf *out, pqt_error *err) {
+  int64_t ndv = cw->o.bloom_ndv > 0 ? cw->o.bloom_ndv : 100000;
+  if (cw->ck_values < ndv) ndv = cw->ck_values;
+  pqt_bloom_fold(&cw->bloom, pqt_bloom_optimal_bytes(ndv, cw->o.bloom_fpp > 0 ? cw->o.bloom_fpp : 0.01));
+  return pqt_bloom_serialize(&cw->bloom, out, err);
+}
+
+pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_chunk_out *out, pqt_error *err) {
+  out->ci_len = out->oi_len = 0;
+  int64_t dict_len = (int64_t)cw->dict_page.len;
+  if (dict_len) PQT_RETURN_NOT_OK(out->sink(out->sink_ctx, cw->dict_page.data, cw->dict_page.len, err));
+  if (cw->pages.len) PQT_RETURN_NOT_OK(out->sink(out->sink_ctx, cw->pages.data, cw->pages.len, err));
+  PQT_RETURN_NOT_OK(fill_chunk_meta(cw, out->arena, out->at, dict_len, out->cc, err));
+  PQT_RETURN_NOT_OK(encode_page_index(cw, out->at + dict_len, out, err));
+  if (cw->bloom_on && out->bloom) PQT_RETURN_NOT_OK(serialize_bloom(cw, out->bloom, err));
+  reset_chunk(cw);
+  return PQT_OK;
 }

@@ -87,13 +87,21 @@ bool pqt_encoding_fits(int32_t enc, int32_t physical);
 
 typedef pqt_status (*pqt_sink_fn)(void *ctx, const void *data, size_t len, pqt_error *err);
 
-/* Write the finished chunk through sink at file offset `at`; fill cc
- * (metadata lists and bytes allocated in arena; path_in_schema is the
- * caller's). Encoded ColumnIndex / OffsetIndex bytes are appended to ci /
- * oi (*ci_len = 0 when no column index applies). Then resets for the next
- * row group. */
-pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_sink_fn sink, void *sink_ctx, int64_t at, pqt_arena *arena,
-                                  pqt_column_chunk *cc, pqt_buf *ci, size_t *ci_len, pqt_buf *oi, size_t *oi_len,
-                                  pqt_buf *bloom_out, pqt_error *err);
+/* Where pqt_column_writer_emit puts a finished chunk. */
+typedef struct pqt_chunk_out {
+  pqt_sink_fn sink; /* the chunk's pages go through sink(sink_ctx, ...) */
+  void *sink_ctx;
+  int64_t at;            /* file offset of the chunk's first byte */
+  pqt_arena *arena;      /* holds cc's metadata lists and bytes */
+  pqt_column_chunk *cc;  /* filled; path_in_schema is the caller's */
+  pqt_buf *ci, *oi;      /* encoded ColumnIndex / OffsetIndex appended */
+  pqt_buf *bloom;        /* serialized Bloom filter appended (NULL: none) */
+  size_t ci_len, oi_len; /* out: bytes appended to ci / oi (ci_len 0: no column index) */
+} pqt_chunk_out;
+
+/* Write the finished chunk (dictionary page, data pages) through
+ * out->sink, fill out->cc, append its page index and Bloom filter (see
+ * pqt_chunk_out). Then resets for the next row group. */
+pqt_status pqt_column_writer_emit(pqt_column_writer *cw, pqt_chunk_out *out, pqt_error *err);
 
 #endif

@@ -166,6 +166,12 @@ static inline void pqt_store_u64le(uint8_t *p, uint64_t v) {
 static inline uint32_t pqt_load_u32be(const uint8_t *p) {
   return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
+static inline void pqt_store_u32be(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
 
 /* ---- zigzag (Thrift compact integers, DELTA_BINARY_PACKED headers) ---- */
 static inline int64_t pqt_zigzag_decode64(uint64_t v) { return (int64_t)((v >> 1) ^ (~(v & 1) + 1)); }

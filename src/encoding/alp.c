@@ -367,7 +367,7 @@ pqt_status pqt_alp_encode(const void *values, size_t w, size_t n, pqt_buf *out, 
   h[2] = ALP_LOG_VS;
   pqt_store_u32le(h + 3, (uint32_t)n);
   out->len += ALP_HEADER + 4 * nvec;
-  alp_pair cand[ALP_CANDIDATES];
+  alp_pair cand[ALP_CANDIDATES] = {{0}}; /* filled up to ncand; zeroed so no reader (nor cppcheck) sees garbage */
   size_t ncand = n ? alp_choose_candidates(values, w, n, cand) : 0;
   int64_t enc[1 << ALP_LOG_VS];
   uint64_t delta[1 << ALP_LOG_VS];

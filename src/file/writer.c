@@ -269,7 +269,7 @@ static bool same_leaves(const pqt_schema *a, const pqt_schema *b) {
   for (int32_t i = 0; i < a->n_leaves; i++) {
     const pqt_schema_node *x = a->leaves[i], *y = b->leaves[i];
     if (x->physical_type != y->physical_type || x->type_length != y->type_length ||
-        x->logical.isset != y->logical.isset || memcmp(&x->logical, &y->logical, sizeof x->logical) != 0)
+        !pqt_logical_type_equal(&x->logical, &y->logical))
       return false;
   }
   return true;
@@ -687,8 +687,17 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     r->ci_off = w->ci.len;
     r->oi_off = w->oi.len;
     bloom_at[i] = w->bloom.len;
-    st = pqt_column_writer_emit(cw, sink, w, w->offset, &w->arena, cc, &w->ci, &r->ci_len, &w->oi, &r->oi_len,
-                                &w->bloom, err);
+    pqt_chunk_out co = {.sink = sink,
+                        .sink_ctx = w,
+                        .at = w->offset,
+                        .arena = &w->arena,
+                        .cc = cc,
+                        .ci = &w->ci,
+                        .oi = &w->oi,
+                        .bloom = &w->bloom};
+    st = pqt_column_writer_emit(cw, &co, err);
+    r->ci_len = co.ci_len;
+    r->oi_len = co.oi_len;
     if (st != PQT_OK) {
       pqt_error_prefix(err, "row group %d, column %s", w->n_rgs, w->schema->leaves[i]->dotted_path);
       break;
@@ -896,7 +905,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   if (st == PQT_OK && f.len > UINT32_MAX) st = pqt_error_set(err, PQT_ELIMIT, "footer too large");
   if (st == PQT_OK) {
     pqt_store_u32le(tail, (uint32_t)f.len);
-    memcpy(tail + 4, "PAR1", 4);
+    memcpy(tail + 4, "PAR1", 4);  // NOLINT(bugprone-not-null-terminated-result): the 4 magic bytes, not a string
     st = sink(w, f.data, f.len, err);
   }
   if (st == PQT_OK) st = sink(w, tail, 8, err);

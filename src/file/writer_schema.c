@@ -58,17 +58,7 @@ static void set_type(pqt_schema_element *e, int32_t t, int32_t len) {
 static void set_logical(pqt_schema_element *e, const pqt_logical_type *lt) {
   e->logical_type = *lt;
   PQT_SET_FIELD(e, schema_element, logical_type);
-  int32_t ct, sc = 0, pr = 0;
-  if (pqt_logical_to_converted(lt, &ct, &sc, &pr)) {
-    e->converted_type = ct;
-    PQT_SET_FIELD(e, schema_element, converted_type);
-    if (ct == PQT_CT_DECIMAL) {
-      e->scale = sc;
-      e->precision = pr;
-      PQT_SET_FIELD(e, schema_element, scale);
-      PQT_SET_FIELD(e, schema_element, precision);
-    }
-  }
+  pqt_element_set_converted(e, lt);
 }
 static void set_group(pqt_schema_element *e, int32_t n) {
   e->num_children = n;

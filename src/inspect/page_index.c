@@ -257,7 +257,7 @@ static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_
     pqt_buf raw, bits;
     pqt_buf_init(&raw, r->alloc);
     pqt_buf_init(&bits, r->alloc);
-    pqt_bloom_filter_header h;
+    pqt_bloom_filter_header h = {0}; /* set by the decrypt; zeroed for the paths cppcheck follows */
     st = read_range(r, off, (int64_t)avail, &raw, err);
     if (st == PQT_OK) st = pqt_decrypt_bloom_filter(&dec, raw.data, raw.len, &h, &bits, NULL, err);
     if (st == PQT_OK) st = check_bloom_header(&h, err);

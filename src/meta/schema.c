@@ -156,7 +156,7 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
 
   pqt_schema *s = pqt_arena_alloc(arena, sizeof *s);
   pqt_schema_node *nodes = pqt_arena_array(arena, (size_t)n, sizeof *nodes);
-  pqt_schema_node **slots = pqt_arena_array(arena, n > 1 ? (size_t)n - 1 : 1, sizeof *slots);
+  pqt_schema_node **slots = pqt_arena_array(arena, n > 1 ? (size_t)n - 1 : 1, sizeof *slots);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   build_frame *stack = pqt_arena_array(arena, PQT_SCHEMA_MAX_DEPTH + 1, sizeof *stack);
   size_t *prefix = pqt_arena_array(arena, (size_t)n, sizeof *prefix);
   if (!s || !nodes || !slots || !stack || !prefix) return pqt_nomem(err);
@@ -325,7 +325,7 @@ pqt_status pqt_schema_build_limited(const pqt_schema_element *elems, int32_t n, 
   }
 
   /* Leaves and their paths, in one block. */
-  pqt_schema_node **leaves = pqt_arena_array(arena, n_leaves ? (size_t)n_leaves : 1, sizeof *leaves);
+  pqt_schema_node **leaves = pqt_arena_array(arena, n_leaves ? (size_t)n_leaves : 1, sizeof *leaves);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   const char **ptrs = pqt_arena_array(arena, n_path_ptrs ? n_path_ptrs : 1, sizeof *ptrs);
   char *chars = pqt_arena_alloc(arena, n_path_chars ? n_path_chars : 1);
   if (!leaves || !ptrs || !chars) return pqt_nomem(err);

@@ -174,6 +174,9 @@ const char *pqt_node_kind_name(pqt_node_kind k);
  * ConvertedType exists; false for TIME/TIMESTAMP(NANOS), UUID, FLOAT16,
  * UNKNOWN, VARIANT, GEOMETRY, GEOGRAPHY, VECTOR, unknown members. */
 bool pqt_logical_to_converted(const pqt_logical_type *lt, int32_t *ct, int32_t *scale, int32_t *precision);
+/* Set in e the ConvertedType (with DECIMAL's scale and precision) that
+ * pqt_logical_to_converted gives for lt, when there is one. */
+void pqt_element_set_converted(pqt_schema_element *e, const pqt_logical_type *lt);
 
 /* ConvertedType -> LogicalType for readers (backward-compatibility tables).
  * DECIMAL needs has_precision (scale defaults to 0). Returns false (and

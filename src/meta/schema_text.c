@@ -44,6 +44,7 @@
  */
 #include <stdio.h>
 
+#include "core/hex.h"
 #include "meta/schema.h"
 
 /* ---- printing ---------------------------------------------------------- */
@@ -364,13 +365,6 @@ static pqt_status expect_punct(parser *ps, tok *t, char c, const char *what) {
   return PQT_OK;
 }
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 /* Decode a word or quoted token into arena bytes. */
 static pqt_status tok_bytes(parser *ps, const tok *t, pqt_bytes *out) {
   if (t->type == T_WORD) {
@@ -397,8 +391,8 @@ static pqt_status tok_bytes(parser *ps, const tok *t, pqt_bytes *out) {
     }
     char d = t->p[++i];
     if (d == 'x') {
-      int h = i + 2 < t->n ? hexval(t->p[i + 1]) : -1;
-      int l = i + 2 < t->n ? hexval(t->p[i + 2]) : -1;
+      int h = i + 2 < t->n ? pqt_hex_digit(t->p[i + 1]) : -1;
+      int l = i + 2 < t->n ? pqt_hex_digit(t->p[i + 2]) : -1;
       if (h < 0 || l < 0) return perr(ps, t, "bad \\x escape (two hex digits expected)");
       buf[o++] = (char)(h * 16 + l);
       i += 2;
@@ -660,17 +654,7 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
     fits = pqt_converted_type_fits(legacy, is_group, phys, tl, false, 0, 0, &why);
   } else {
     PQT_SET_FIELD(e, schema_element, logical_type);
-    int32_t ct, sc = 0, pr = 0;
-    if (pqt_logical_to_converted(lt, &ct, &sc, &pr)) {
-      e->converted_type = ct;
-      PQT_SET_FIELD(e, schema_element, converted_type);
-      if (ct == PQT_CT_DECIMAL) {
-        e->scale = sc;
-        e->precision = pr;
-        PQT_SET_FIELD(e, schema_element, scale);
-        PQT_SET_FIELD(e, schema_element, precision);
-      }
-    }
+    pqt_element_set_converted(e, lt);
     fits = pqt_logical_type_fits(lt, is_group, phys, tl, &why);
   }
   if (!fits)

@@ -311,3 +311,17 @@ bool pqt_logical_type_equal(const pqt_logical_type *a, const pqt_logical_type *b
     default: return true;
   }
 }
+
+void pqt_element_set_converted(pqt_schema_element *e, const pqt_logical_type *lt) {
+  int32_t ct, sc = 0, pr = 0;
+  if (pqt_logical_to_converted(lt, &ct, &sc, &pr)) {
+    e->converted_type = ct;
+    PQT_SET_FIELD(e, schema_element, converted_type);
+    if (ct == PQT_CT_DECIMAL) {
+      e->scale = sc;
+      e->precision = pr;
+      PQT_SET_FIELD(e, schema_element, scale);
+      PQT_SET_FIELD(e, schema_element, precision);
+    }
+  }
+}

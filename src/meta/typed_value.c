@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "meta/value_format.h"
 
 #define NANOS_PER_DAY 86400000000000LL
@@ -401,20 +402,13 @@ static bool parse_date(const char *s, int64_t *days, size_t *used) {
   return true;
 }
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 /* Hex digits (dashes skipped when allow_dash) into storage. */
 static bool parse_hex(const char *s, bool allow_dash, pqt_buf *storage, pqt_error *err, pqt_status *st) {
   *st = PQT_OK;
   int hi = -1;
   for (; *s; s++) {
     if (allow_dash && *s == '-') continue;
-    int h = hexval(*s);
+    int h = pqt_hex_digit(*s);
     if (h < 0) return false;
     if (hi < 0) {
       hi = h;

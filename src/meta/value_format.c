@@ -86,7 +86,7 @@ static void split_e(const char *s, char *digits, int *k, int *n) {
   if (*p == '-') p++;
   for (; *p && *p != 'e'; p++)
     if (*p >= '0' && *p <= '9') digits[nd++] = *p;
-  int e = atoi(p + 1);
+  int e = atoi(p + 1);  // NOLINT(cert-err34-c): the exponent digits of our own %.17g text
   while (nd > 1 && digits[nd - 1] == '0') nd--; /* strip trailing zeros */
   digits[nd] = '\0';
   *k = nd;
@@ -135,7 +135,7 @@ static void step_decimal(char *s, size_t cap, int p, int dir) {
   for (; *q && *q != 'e' && nd < p; q++)
     if (*q >= '0' && *q <= '9') digits[nd++] = *q;
   while (*q && *q != 'e') q++;
-  int e = *q ? atoi(q + 1) : 0;
+  int e = *q ? atoi(q + 1) : 0;  // NOLINT(cert-err34-c): the exponent digits of our own %e text
   int i = nd - 1;
   if (dir > 0) {
     while (i >= 0 && digits[i] == '9') digits[i--] = '0';

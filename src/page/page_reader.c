@@ -159,6 +159,195 @@ static pqt_status decrypt_page_header(pqt_page_reader *pr, const uint8_t *src, s
   return st;
 }
 
+/* Decode the header of the page at pr->pos (decrypting it first for an
+ * encrypted chunk), check its sizes against the chunk, and move past the
+ * page. *body gets the page's bytes as stored. */
+static pqt_status read_header(pqt_page_reader *pr, pqt_page *page, const uint8_t **body, size_t *stored_size,
+                               pqt_error *err) {
+  const uint8_t *hp = pr->chunk + pr->pos;
+  size_t left = pr->chunk_len - pr->pos;
+  size_t hlen = 0;
+  page->index = pr->current = pr->page_index;
+  page->file_offset = pr->chunk_offset + pr->pos;
+  pr->header_decoded = false;
+  pqt_status st;
+  if (pr->opts.decryptor) {
+    st = decrypt_page_header(pr, hp, left, &hlen, err);
+    if (st == PQT_OK)
+      st = pqt_thrift_decode(&pqt_desc_page_header, pr->crypt_header.data, pr->crypt_header.len, NULL, NULL,
+                             &pr->header, err);
+  } else {
+    st = pqt_thrift_decode(&pqt_desc_page_header, hp, left, &hlen, NULL, &pr->header, err);
+  }
+  if (st != PQT_OK) {
+    pqt_error_prefix(err, "page header at offset %llu", (unsigned long long)page->file_offset);
+    return st;
+  }
+  const pqt_page_header *h = &pr->header;
+  page->header = h;
+  PQT_CHECK_CORRUPT(h->compressed_page_size >= 0 && h->uncompressed_page_size >= 0, err,
+                    "page header: negative page size (compressed %d, uncompressed %d)", h->compressed_page_size,
+                    h->uncompressed_page_size);
+  size_t csize = (size_t)h->compressed_page_size;
+  if (pr->opts.decryptor && pr->opts.decryptor->no_aad) {
+    /* DuckDB's files (no AAD; crypto/file_decryptor.h): compressed_page_size
+     * is the plaintext's, the module after the header is that plus its
+     * length, nonce and tag */
+    PQT_CHECK_CORRUPT(left - hlen >= PQT_CRYPTO_GCM_OVERHEAD &&
+                          !pqt_module_uses_ctr(pr->opts.decryptor, PQT_MODULE_DATA_PAGE),
+                      err, "encrypted page at offset %llu: no room for its module",
+                      (unsigned long long)page->file_offset);
+    size_t mod = PQT_CRYPTO_LENGTH_BYTES + (size_t)pqt_load_u32le(hp + hlen);
+    PQT_CHECK_CORRUPT(mod >= PQT_CRYPTO_GCM_OVERHEAD && mod - PQT_CRYPTO_GCM_OVERHEAD == csize, err,
+                      "encrypted page at offset %llu: a module of %zu bytes for a page of %zu",
+                      (unsigned long long)page->file_offset, mod, csize);
+    csize = mod;
+  }
+  PQT_CHECK_CORRUPT(csize <= left - hlen, err,
+                    "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)", csize,
+                    (unsigned long long)page->file_offset, left - hlen);
+  *body = hp + hlen;
+  *stored_size = csize;
+  page->header_len = hlen;
+  pr->pos += hlen + csize;
+  pr->page_index++;
+  pr->header_decoded = true; /* its type and extent are known, and the reader is past it */
+  return PQT_OK;
+}
+
+/* The stored page (*body, *csize bytes) as its plaintext: decrypted for an
+ * encrypted chunk, its claimed uncompressed size usize held to the
+ * expansion limits, its CRC checked. */
+static pqt_status open_body(pqt_page_reader *pr, pqt_page *page, const uint8_t **body, size_t *csize, size_t usize,
+                            pqt_error *err) {
+  const pqt_page_header *h = &pr->header;
+  const uint8_t *stored = *body; /* the CRC covers the page as stored (encrypted: the whole module) */
+  size_t stored_len = *csize;
+  if (pr->opts.decryptor) {
+    /* the page as stored is one module; the sizes below are the plaintext's.
+     * A data page takes its ordinal (AAD) whether or not it decrypts, so a
+     * tampered page does not shift the ordinals of the pages after it. */
+    int mt = h->type == PQT_PAGE_DICTIONARY ? PQT_MODULE_DICTIONARY_PAGE : PQT_MODULE_DATA_PAGE;
+    int32_t ordinal = pr->data_page_ordinal;
+    if (mt == PQT_MODULE_DATA_PAGE) pr->data_page_ordinal++;
+    size_t used = 0;
+    PQT_RETURN_NOT_OK(pqt_module_decrypt(pr->opts.decryptor, mt, ordinal, *body, *csize, &used, &pr->crypt_page, err));
+    PQT_CHECK_CORRUPT(used == *csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used,
+                      *csize);
+    *body = pr->crypt_page.data;
+    *csize = pr->crypt_page.len;
+  }
+  uint64_t cap = (uint64_t)*csize * pr->opts.max_expansion + pr->opts.expansion_floor;
+  if (cap > pr->opts.max_page_bytes) cap = pr->opts.max_page_bytes;
+  if (usize > cap)
+    return pqt_error_set(err, PQT_ELIMIT,
+                         "page claims %zu uncompressed bytes from %zu compressed (limit %llu): refusing", usize, *csize,
+                         (unsigned long long)cap);
+  if (PQT_HAS_FIELD(h, page_header, crc) && pr->opts.verify_crc) {
+    uint32_t crc = pqt_crc32(0, stored, stored_len);
+    if (crc != (uint32_t)h->crc && !pr->opts.crc_report_only)
+      return pqt_corrupt(err, "CRC32 mismatch: page says %08x, bytes give %08x", (uint32_t)h->crc, crc);
+    page->crc_checked = crc == (uint32_t)h->crc;
+    page->crc_mismatch = crc != (uint32_t)h->crc;
+  }
+  return PQT_OK;
+}
+
+/* The page's bytes (csize of them) decompressed to usize, or as they are
+ * for an uncompressed chunk (whose sizes must agree). */
+static pqt_status page_plain(pqt_page_reader *pr, const uint8_t *body, size_t csize, size_t usize, const uint8_t **out,
+                             pqt_error *err) {
+  if (pr->codec == PQT_CODEC_UNCOMPRESSED) {
+    PQT_CHECK_CORRUPT(usize == csize, err, "uncompressed page: sizes differ (%zu vs %zu)", usize, csize);
+    *out = body;
+    return PQT_OK;
+  }
+  PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
+  *out = pr->scratch.data;
+  return PQT_OK;
+}
+
+static pqt_status dictionary_page(pqt_page_reader *pr, pqt_page *page, const uint8_t *body, size_t csize, size_t usize,
+                                  pqt_error *err) {
+  const pqt_page_header *h = &pr->header;
+  PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, dictionary_page_header), err,
+                    "dictionary page without a dictionary_page_header");
+  const pqt_dictionary_page_header *dh = &h->dictionary_page_header;
+  PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "dictionary page: negative num_values %d", dh->num_values);
+  page->num_values = dh->num_values;
+  page->encoding = dh->encoding;
+  PQT_RETURN_NOT_OK(page_plain(pr, body, csize, usize, &page->values, err));
+  page->values_len = usize;
+  return PQT_OK;
+}
+
+/* DATA_PAGE (v1): levels and values compressed together. */
+static pqt_status data_page_v1(pqt_page_reader *pr, pqt_page *page, const uint8_t *body, size_t csize, size_t usize,
+                               pqt_error *err) {
+  const pqt_page_header *h = &pr->header;
+  PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header), err, "data page without a data_page_header");
+  const pqt_data_page_header *dh = &h->data_page_header;
+  PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "data page: negative num_values %d", dh->num_values);
+  page->num_values = dh->num_values;
+  page->encoding = dh->encoding;
+  page->def_encoding = dh->definition_level_encoding;
+  page->rep_encoding = dh->repetition_level_encoding;
+  const uint8_t *p = NULL;
+  PQT_RETURN_NOT_OK(page_plain(pr, body, csize, usize, &p, err));
+  size_t rest = usize;
+  if (pr->opts.max_rep > 0)
+    PQT_RETURN_NOT_OK(take_v1_levels(page->rep_encoding, pr->opts.max_rep, page->num_values, &p, &rest, &page->rep,
+                                     &page->rep_len, "repetition", err));
+  if (pr->opts.max_def > 0)
+    PQT_RETURN_NOT_OK(take_v1_levels(page->def_encoding, pr->opts.max_def, page->num_values, &p, &rest, &page->def,
+                                     &page->def_len, "definition", err));
+  page->values = p;
+  page->values_len = rest;
+  return PQT_OK;
+}
+
+/* DATA_PAGE_V2: levels stored as they are, then the values section,
+ * compressed unless is_compressed says otherwise. */
+static pqt_status data_page_v2(pqt_page_reader *pr, pqt_page *page, const uint8_t *body, size_t csize, size_t usize,
+                               pqt_error *err) {
+  const pqt_page_header *h = &pr->header;
+  PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header_v2), err,
+                    "v2 data page without a data_page_header_v2");
+  const pqt_data_page_header_v2 *dh = &h->data_page_header_v2;
+  PQT_CHECK_CORRUPT(dh->num_values >= 0 && dh->num_rows >= 0, err, "v2 data page: negative num_values or num_rows");
+  PQT_CHECK_CORRUPT(dh->definition_levels_byte_length >= 0 && dh->repetition_levels_byte_length >= 0, err,
+                    "v2 data page: negative level lengths");
+  size_t rl = (size_t)dh->repetition_levels_byte_length, dl = (size_t)dh->definition_levels_byte_length;
+  PQT_CHECK_CORRUPT(rl + dl <= csize && rl + dl <= usize, err,
+                    "v2 data page: level sections (%zu + %zu bytes) exceed the page (%zu/%zu bytes)", rl, dl, csize,
+                    usize);
+  page->num_values = dh->num_values;
+  page->num_nulls = dh->num_nulls;
+  page->num_rows = dh->num_rows;
+  page->encoding = dh->encoding;
+  page->def_encoding = PQT_ENC_RLE;
+  page->rep_encoding = PQT_ENC_RLE;
+  page->rep = body;
+  page->rep_len = rl;
+  page->def = body + rl;
+  page->def_len = dl;
+  bool compressed = PQT_HAS_FIELD(dh, data_page_header_v2, is_compressed) ? dh->is_compressed : true;
+  size_t vc = csize - rl - dl, vu = usize - rl - dl;
+  if (!compressed || pr->codec == PQT_CODEC_UNCOMPRESSED) {
+    PQT_CHECK_CORRUPT(vc == vu, err, "v2 data page: uncompressed values section sizes differ (%zu vs %zu)", vc, vu);
+    page->values = body + rl + dl;
+  } else if (vu == 0 && vc == 0) {
+    page->values = body + rl + dl; /* empty data section */
+  } else {
+    PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body + rl + dl, vc, vu, 0, err));
+    page->values = pr->scratch.data;
+  }
+  page->values_len = vu;
+  if (pr->opts.max_rep == 0) page->rep_len = 0;
+  if (pr->opts.max_def == 0) page->def_len = 0;
+  return PQT_OK;
+}
+
 pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, pqt_error *err) {
   for (;;) {
     memset(page, 0, sizeof *page);
@@ -167,171 +356,19 @@ pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, 
       return PQT_OK;
     }
     *eof = false;
-    const uint8_t *hp = pr->chunk + pr->pos;
-    size_t left = pr->chunk_len - pr->pos;
-    size_t hlen = 0;
-    page->index = pr->current = pr->page_index;
-    page->file_offset = pr->chunk_offset + pr->pos;
-    pr->header_decoded = false;
-    pqt_status st;
-    if (pr->opts.decryptor) {
-      st = decrypt_page_header(pr, hp, left, &hlen, err);
-      if (st == PQT_OK)
-        st = pqt_thrift_decode(&pqt_desc_page_header, pr->crypt_header.data, pr->crypt_header.len, NULL, NULL,
-                               &pr->header, err);
-    } else {
-      st = pqt_thrift_decode(&pqt_desc_page_header, hp, left, &hlen, NULL, &pr->header, err);
-    }
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "page header at offset %llu", (unsigned long long)page->file_offset);
-      return st;
-    }
+    const uint8_t *body = NULL;
+    size_t csize = 0;
+    PQT_RETURN_NOT_OK(read_header(pr, page, &body, &csize, err));
     const pqt_page_header *h = &pr->header;
-    page->header = h;
-    PQT_CHECK_CORRUPT(h->compressed_page_size >= 0 && h->uncompressed_page_size >= 0, err,
-                      "page header: negative page size (compressed %d, uncompressed %d)", h->compressed_page_size,
-                      h->uncompressed_page_size);
-    size_t csize = (size_t)h->compressed_page_size, usize = (size_t)h->uncompressed_page_size;
-    if (pr->opts.decryptor && pr->opts.decryptor->no_aad) {
-      /* DuckDB's files (no AAD; crypto/file_decryptor.h): compressed_page_size
-       * is the plaintext's, the module after the header is that plus its
-       * length, nonce and tag */
-      PQT_CHECK_CORRUPT(left - hlen >= PQT_CRYPTO_GCM_OVERHEAD && !pqt_module_uses_ctr(pr->opts.decryptor, PQT_MODULE_DATA_PAGE),
-                        err, "encrypted page at offset %llu: no room for its module", (unsigned long long)page->file_offset);
-      size_t mod = PQT_CRYPTO_LENGTH_BYTES + (size_t)pqt_load_u32le(hp + hlen);
-      PQT_CHECK_CORRUPT(mod >= PQT_CRYPTO_GCM_OVERHEAD && mod - PQT_CRYPTO_GCM_OVERHEAD == csize, err,
-                        "encrypted page at offset %llu: a module of %zu bytes for a page of %zu",
-                        (unsigned long long)page->file_offset, mod, csize);
-      csize = mod;
-    }
-    PQT_CHECK_CORRUPT(csize <= left - hlen, err,
-                      "page of %zu bytes at offset %llu runs past the end of the column chunk (%zu bytes left)", csize,
-                      (unsigned long long)page->file_offset, left - hlen);
-    const uint8_t *body = hp + hlen;
-    page->header_len = hlen;
-    pr->pos += hlen + csize;
-    pr->page_index++;
-    pr->header_decoded = true; /* its type and extent are known, and the reader is past it */
-
     if (h->type != PQT_PAGE_DATA && h->type != PQT_PAGE_DATA_V2 && h->type != PQT_PAGE_DICTIONARY)
       continue; /* index pages and unknown types: skipped */
-
-    const uint8_t *stored = body; /* the CRC covers the page as stored (encrypted: the whole module) */
-    size_t stored_len = csize;
-    if (pr->opts.decryptor) {
-      /* the page as stored is one module; the sizes below are the plaintext's.
-       * A data page takes its ordinal (AAD) whether or not it decrypts, so a
-       * tampered page does not shift the ordinals of the pages after it. */
-      int mt = h->type == PQT_PAGE_DICTIONARY ? PQT_MODULE_DICTIONARY_PAGE : PQT_MODULE_DATA_PAGE;
-      int32_t ordinal = pr->data_page_ordinal;
-      if (mt == PQT_MODULE_DATA_PAGE) pr->data_page_ordinal++;
-      size_t used = 0;
-      PQT_RETURN_NOT_OK(pqt_module_decrypt(pr->opts.decryptor, mt, ordinal, body, csize, &used, &pr->crypt_page, err));
-      PQT_CHECK_CORRUPT(used == csize, err, "encrypted page: its module takes %zu of the page's %zu bytes", used,
-                        csize);
-      body = pr->crypt_page.data;
-      csize = pr->crypt_page.len;
-    }
-
-    uint64_t cap = (uint64_t)csize * pr->opts.max_expansion + pr->opts.expansion_floor;
-    if (cap > pr->opts.max_page_bytes) cap = pr->opts.max_page_bytes;
-    if (usize > cap)
-      return pqt_error_set(err, PQT_ELIMIT,
-                           "page claims %zu uncompressed bytes from %zu compressed (limit %llu): refusing", usize,
-                           csize, (unsigned long long)cap);
-
-    if (PQT_HAS_FIELD(h, page_header, crc) && pr->opts.verify_crc) {
-      uint32_t crc = pqt_crc32(0, stored, stored_len);
-      if (crc != (uint32_t)h->crc && !pr->opts.crc_report_only)
-        return pqt_corrupt(err, "CRC32 mismatch: page says %08x, bytes give %08x", (uint32_t)h->crc, crc);
-      page->crc_checked = crc == (uint32_t)h->crc;
-      page->crc_mismatch = crc != (uint32_t)h->crc;
-    }
-
+    size_t usize = (size_t)h->uncompressed_page_size;
+    PQT_RETURN_NOT_OK(open_body(pr, page, &body, &csize, usize, err));
     page->type = h->type;
     page->num_nulls = -1;
     page->num_rows = -1;
-    if (h->type == PQT_PAGE_DICTIONARY) {
-      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, dictionary_page_header), err,
-                        "dictionary page without a dictionary_page_header");
-      const pqt_dictionary_page_header *dh = &h->dictionary_page_header;
-      PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "dictionary page: negative num_values %d", dh->num_values);
-      page->num_values = dh->num_values;
-      page->encoding = dh->encoding;
-      if (pr->codec == PQT_CODEC_UNCOMPRESSED) {
-        PQT_CHECK_CORRUPT(usize == csize, err, "uncompressed page: sizes differ (%zu vs %zu)", usize, csize);
-        page->values = body;
-      } else {
-        PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
-        page->values = pr->scratch.data;
-      }
-      page->values_len = usize;
-      return PQT_OK;
-    }
-
-    if (h->type == PQT_PAGE_DATA) {
-      PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header), err, "data page without a data_page_header");
-      const pqt_data_page_header *dh = &h->data_page_header;
-      PQT_CHECK_CORRUPT(dh->num_values >= 0, err, "data page: negative num_values %d", dh->num_values);
-      page->num_values = dh->num_values;
-      page->encoding = dh->encoding;
-      page->def_encoding = dh->definition_level_encoding;
-      page->rep_encoding = dh->repetition_level_encoding;
-      const uint8_t *p;
-      if (pr->codec == PQT_CODEC_UNCOMPRESSED) {
-        PQT_CHECK_CORRUPT(usize == csize, err, "uncompressed page: sizes differ (%zu vs %zu)", usize, csize);
-        p = body;
-      } else {
-        PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body, csize, usize, 0, err));
-        p = pr->scratch.data;
-      }
-      size_t rest = usize;
-      if (pr->opts.max_rep > 0)
-        PQT_RETURN_NOT_OK(take_v1_levels(page->rep_encoding, pr->opts.max_rep, page->num_values, &p, &rest, &page->rep,
-                                         &page->rep_len, "repetition", err));
-      if (pr->opts.max_def > 0)
-        PQT_RETURN_NOT_OK(take_v1_levels(page->def_encoding, pr->opts.max_def, page->num_values, &p, &rest, &page->def,
-                                         &page->def_len, "definition", err));
-      page->values = p;
-      page->values_len = rest;
-      return PQT_OK;
-    }
-
-    /* DATA_PAGE_V2 */
-    PQT_CHECK_CORRUPT(PQT_HAS_FIELD(h, page_header, data_page_header_v2), err,
-                      "v2 data page without a data_page_header_v2");
-    const pqt_data_page_header_v2 *dh = &h->data_page_header_v2;
-    PQT_CHECK_CORRUPT(dh->num_values >= 0 && dh->num_rows >= 0, err, "v2 data page: negative num_values or num_rows");
-    PQT_CHECK_CORRUPT(dh->definition_levels_byte_length >= 0 && dh->repetition_levels_byte_length >= 0, err,
-                      "v2 data page: negative level lengths");
-    size_t rl = (size_t)dh->repetition_levels_byte_length, dl = (size_t)dh->definition_levels_byte_length;
-    PQT_CHECK_CORRUPT(rl + dl <= csize && rl + dl <= usize, err,
-                      "v2 data page: level sections (%zu + %zu bytes) exceed the page (%zu/%zu bytes)", rl, dl, csize,
-                      usize);
-    page->num_values = dh->num_values;
-    page->num_nulls = dh->num_nulls;
-    page->num_rows = dh->num_rows;
-    page->encoding = dh->encoding;
-    page->def_encoding = PQT_ENC_RLE;
-    page->rep_encoding = PQT_ENC_RLE;
-    page->rep = body;
-    page->rep_len = rl;
-    page->def = body + rl;
-    page->def_len = dl;
-    bool compressed = PQT_HAS_FIELD(dh, data_page_header_v2, is_compressed) ? dh->is_compressed : true;
-    size_t vc = csize - rl - dl, vu = usize - rl - dl;
-    if (!compressed || pr->codec == PQT_CODEC_UNCOMPRESSED) {
-      PQT_CHECK_CORRUPT(vc == vu, err, "v2 data page: uncompressed values section sizes differ (%zu vs %zu)", vc, vu);
-      page->values = body + rl + dl;
-    } else if (vu == 0 && vc == 0) {
-      page->values = body + rl + dl; /* empty data section */
-    } else {
-      PQT_RETURN_NOT_OK(decompress_into_scratch(pr, body + rl + dl, vc, vu, 0, err));
-      page->values = pr->scratch.data;
-    }
-    page->values_len = vu;
-    if (pr->opts.max_rep == 0) page->rep_len = 0;
-    if (pr->opts.max_def == 0) page->def_len = 0;
-    return PQT_OK;
+    if (h->type == PQT_PAGE_DICTIONARY) return dictionary_page(pr, page, body, csize, usize, err);
+    if (h->type == PQT_PAGE_DATA) return data_page_v1(pr, page, body, csize, usize, err);
+    return data_page_v2(pr, page, body, csize, usize, err);
   }
 }

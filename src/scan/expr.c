@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "core/hex.h"
 #include "scan/expr_internal.h"
 
 static const pqt_allocator *A(void) { return pqt_default_allocator(); }
@@ -303,13 +304,6 @@ bool pqt_parse_timestamp_text(const char *s, size_t n, __int128 *nanos, bool *ha
   return true;
 }
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool pqt_parse_uuid_text(const char *s, size_t n, uint8_t out[16]) {
   if (n != 36) return false;
   int k = 0;
@@ -319,7 +313,7 @@ bool pqt_parse_uuid_text(const char *s, size_t n, uint8_t out[16]) {
       i++;
       continue;
     }
-    int a = hexval(s[i]), b = hexval(s[i + 1]);
+    int a = pqt_hex_digit(s[i]), b = pqt_hex_digit(s[i + 1]);
     if (a < 0 || b < 0) return false;
     out[k++] = (uint8_t)(a * 16 + b);
     i += 2;

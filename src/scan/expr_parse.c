@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "parquetry_geo.h"
+#include "core/hex.h"
 #include "scan/expr_internal.h"
 
 #define MAX_DEPTH 200
@@ -275,10 +276,7 @@ static pqt_status parse_literal(parser *p, pqt_expr **out) {
       int v = 0;
       for (int k = 0; k < 2; k++) {
         char c = (char)raw[i + (size_t)k];
-        int h = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
+        int h = pqt_hex_digit(c);
         if (h < 0) return fail(p, "bad hex digit in binary literal");
         v = v * 16 + h;
       }

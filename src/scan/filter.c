@@ -128,8 +128,9 @@ static inline void slot_bytes(const pqt_array *a, const pqt_bound *b, int64_t i,
   }
 }
 
-static size_t fixed_width(pqt_vx vx) {
+size_t pqt_vx_width(pqt_vx vx, size_t flba_width) {
   switch (vx) {
+    case PQT_VX_BOOL: return 1;
     case PQT_VX_I32:
     case PQT_VX_U32:
     case PQT_VX_FLOAT: return 4;
@@ -138,6 +139,7 @@ static size_t fixed_width(pqt_vx vx) {
     case PQT_VX_DOUBLE: return 8;
     case PQT_VX_INT96: return 12;
     case PQT_VX_HALF: return 2;
+    case PQT_VX_DEC_FLBA: return flba_width;
     default: return 0;
   }
 }
@@ -164,7 +166,7 @@ static inline bool slot_holds(const pqt_bound *b, const pqt_array *a, int64_t i)
         slot_bytes(a, b, i, &p, &n);
         v = pqt_vx_int(b->vx, p, n);
       } else {
-        size_t w = fixed_width(b->vx);
+        size_t w = pqt_vx_width(b->vx, b->width);
         v = pqt_vx_int(b->vx, a->values->data + (size_t)i * w, w);
       }
       for (int32_t k = 0; k < nl; k++)
@@ -172,7 +174,7 @@ static inline bool slot_holds(const pqt_bound *b, const pqt_array *a, int64_t i)
       return false;
     }
     case PQT_DOM_FLOAT: {
-      size_t w = fixed_width(b->vx);
+      size_t w = pqt_vx_width(b->vx, b->width);
       double v = pqt_vx_float(b->vx, a->values->data + (size_t)i * w);
       for (int32_t k = 0; k < nl; k++)
         if (op_holds(op, pqt_dom_cmp_float(v, b->lits[k].d))) return true;

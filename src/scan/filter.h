@@ -104,6 +104,9 @@ pqt_status pqt_batch_project(const pqt_allocator *alloc, pqt_row_group_data *d, 
 /* Read value i of a leaf array / raw bytes into the domain. */
 __int128 pqt_vx_int(pqt_vx vx, const uint8_t *p, size_t n);
 double pqt_vx_float(pqt_vx vx, const uint8_t *p);
+/* Bytes of one value of kind vx (flba_width for DEC_FLBA), 0 for the kinds
+ * of any length (BA, FLBA, DEC_BA). */
+size_t pqt_vx_width(pqt_vx vx, size_t flba_width);
 int pqt_dom_cmp_int(__int128 a, __int128 b);
 int pqt_dom_cmp_float(double a, double b);
 int pqt_dom_cmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);

@@ -104,21 +104,7 @@ typedef struct chunk_view {
   int64_t num_values;
 } chunk_view;
 
-static size_t vx_width(const pqt_bound *b) {
-  switch (b->vx) {
-    case PQT_VX_BOOL: return 1;
-    case PQT_VX_I32:
-    case PQT_VX_U32:
-    case PQT_VX_FLOAT: return 4;
-    case PQT_VX_I64:
-    case PQT_VX_U64:
-    case PQT_VX_DOUBLE: return 8;
-    case PQT_VX_INT96: return 12;
-    case PQT_VX_HALF: return 2;
-    case PQT_VX_DEC_FLBA: return b->width;
-    default: return 0; /* any length */
-  }
-}
+static size_t vx_width(const pqt_bound *b) { return pqt_vx_width(b->vx, b->width); }
 
 static const pqt_column_chunk *chunk_of(const pqt_reader *r, int32_t g, int32_t leaf) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];

@@ -54,7 +54,11 @@ PQT_THRIFT_FIELD_LISTS(PQT_FID_CHECKS_)
  * matches: a compile error) and `field` must be a field of that struct's
  * list (else PQT_FID_<st>_<field> is undeclared: a compile error). `s` is
  * evaluated once. */
-#define PQT_ASSERT_TYPE_(s, st)     ((void)sizeof(_Generic((s), pqt_##st * : 1, const pqt_##st * : 1)))
+#ifdef __CPPCHECK__ /* cppcheck 2.10 cannot parse a _Generic used as a value */
+#define PQT_ASSERT_TYPE_(s, st) ((void)0)
+#else
+#define PQT_ASSERT_TYPE_(s, st) ((void)_Generic((s), pqt_##st * : 0, const pqt_##st * : 0))
+#endif
 #define PQT_HAS_FIELD(s, st, field) (PQT_ASSERT_TYPE_(s, st), PQT_HAS(s, PQT_FIELD_ID(st, field)))
 #define PQT_SET_FIELD(s, st, field) (PQT_ASSERT_TYPE_(s, st), PQT_SET(s, PQT_FIELD_ID(st, field)))
 

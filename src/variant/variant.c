@@ -557,8 +557,8 @@ static pqt_status equal_rec(const pqt_variant *a, const pqt_variant *b, int dept
   }
   if (ta != tb) return PQT_OK;
   switch (ta) {
-    case PQT_VARIANT_DOUBLE: *eq = memcmp(&sa.u.f64, &sb.u.f64, sizeof sa.u.f64) == 0; break;
-    case PQT_VARIANT_FLOAT: *eq = memcmp(&sa.u.f32, &sb.u.f32, sizeof sa.u.f32) == 0; break;
+    case PQT_VARIANT_DOUBLE: *eq = memcmp(&sa.u.f64, &sb.u.f64, sizeof sa.u.f64) == 0; break;  // NOLINT(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c): encodings compared: the same bits
+    case PQT_VARIANT_FLOAT: *eq = memcmp(&sa.u.f32, &sb.u.f32, sizeof sa.u.f32) == 0; break;  // NOLINT(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c): encodings compared: the same bits
     case PQT_VARIANT_BINARY:
     case PQT_VARIANT_STRING:
       *eq = sa.u.bytes.len == sb.u.bytes.len &&

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/hex.h"
 #include "core/utf8.h"
 #include "variant/variant.h"
 
@@ -51,18 +52,11 @@ static void jws(jparser *j) {
   while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
 }
 
-static int hexval(uint8_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 static bool read_u4(jparser *j, uint32_t *out) {
   if (j->end - j->p < 4) return false;
   uint32_t v = 0;
   for (int k = 0; k < 4; k++) {
-    int h = hexval(j->p[k]);
+    int h = pqt_hex_digit(j->p[k]);
     if (h < 0) return false;
     v = v << 4 | (uint32_t)h;
   }
@@ -205,7 +199,7 @@ static pqt_status jlist_push(jparser *j, jlist *l, jnode *kid, const uint8_t *ke
   if (l->n == l->cap) {
     uint32_t nc = l->cap ? l->cap * 2 : 8;
     if (nc > (UINT32_MAX >> 1)) return jfail(j, "too many elements");
-    jnode **k = pqt_mem_realloc(l->a, l->kids, sizeof *k * l->cap, sizeof *k * nc);
+    jnode **k = pqt_mem_realloc(l->a, l->kids, sizeof *k * l->cap, sizeof *k * nc);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
     if (!k) return pqt_nomem(j->err);
     l->kids = k;
     const uint8_t **ks = pqt_mem_realloc(l->a, l->keys, sizeof *ks * l->cap, sizeof *ks * nc);
@@ -224,7 +218,7 @@ static pqt_status jlist_push(jparser *j, jlist *l, jnode *kid, const uint8_t *ke
 }
 
 static void jlist_free(jlist *l) {
-  pqt_mem_free(l->a, l->kids, sizeof *l->kids * l->cap);
+  pqt_mem_free(l->a, l->kids, sizeof *l->kids * l->cap);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   pqt_mem_free(l->a, l->keys, sizeof *l->keys * l->cap);
   pqt_mem_free(l->a, l->key_lens, sizeof *l->key_lens * l->cap);
 }
@@ -232,9 +226,9 @@ static void jlist_free(jlist *l) {
 static pqt_status jlist_move(jparser *j, jlist *l, jnode *node, bool object) {
   node->n = l->n;
   size_t n = l->n ? l->n : 1;
-  node->kids = pqt_arena_array(j->arena, n, sizeof *node->kids);
+  node->kids = pqt_arena_array(j->arena, n, sizeof *node->kids);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (!node->kids) return pqt_nomem(j->err);
-  if (l->n) memcpy(node->kids, l->kids, sizeof *node->kids * l->n);
+  if (l->n) memcpy(node->kids, l->kids, sizeof *node->kids * l->n);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (object) {
     node->keys = pqt_arena_array(j->arena, n, sizeof *node->keys);
     node->key_lens = pqt_arena_array(j->arena, n, sizeof *node->key_lens);
@@ -256,7 +250,7 @@ static pqt_status jcontainer(jparser *j, jnode *node, bool object) {
   l.a = j->arena->alloc;
   pqt_status st = PQT_OK;
   jws(j);
-  char close = object ? '}' : ']';
+  uint8_t close = object ? '}' : ']';
   if (j->p < j->end && *j->p == close) {
     j->p++;
   } else {
@@ -688,7 +682,7 @@ static pqt_status tree_of(const pqt_variant *v, pqt_arena *arena, int depth, jno
   node->kind = (uint8_t)t;
   node->n = (uint32_t)n;
   size_t cnt = n ? (size_t)n : 1;
-  node->kids = pqt_arena_array(arena, cnt, sizeof *node->kids);
+  node->kids = pqt_arena_array(arena, cnt, sizeof *node->kids);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (!node->kids) return pqt_nomem(err);
   if (t == PQT_VARIANT_OBJECT) {
     node->keys = pqt_arena_array(arena, cnt, sizeof *node->keys);
