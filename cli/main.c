@@ -191,7 +191,13 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
       if (ro == 0) ro = row_option(cmd, argc, argv, &i, accept, &ropt);
       if (ro == 2) return EXIT_USAGE;
       if (ro == 1) continue;
-      if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown or incomplete option '%s'", a);
+      if (a[0] == '-' && a[1]) {
+        static const char *const known[] = {"--columns", "--limit", "--format", "--where", "--stats", "--rows",
+                                            "--offset",  "--bbox",  "--json",   "--help"};
+        const char *near = cli_closest(a, known, (int)(sizeof known / sizeof known[0]));
+        if (near) return usage_error(cmd, "unknown option '%s' (did you mean '%s'?)", a, near);
+        return usage_error(cmd, "unknown or incomplete option '%s'", a);
+      }
     }
     if (path) return usage_error(cmd, "unexpected argument '%s'", a);
     path = a;

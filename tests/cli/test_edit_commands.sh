@@ -69,11 +69,11 @@ has "concat human" "14,600 rows in 2 row groups, 13 columns, from 2 files"
 has "concat human" "KiB of pages copied unchanged"
 if sed "s|$tmp/||" "$tmp/out" | awk 'length($0) > 80 { exit 1 }'; then ok; else bad "concat human: a line over 80 columns"; fi
 # the copied pages are the input's pages: the `pages` lines match but for offsets
-"$cli" pages "$tiny" | sed -E 's/ offset=[0-9]+//' >"$tmp/p1"
+"$cli" pages --lines "$tiny" | sed -E 's/ offset=[0-9]+//' >"$tmp/p1"
 run "concat tiny again" 0 concat -o "$tmp/t2.parquet" "$tiny" "$tiny"
-"$cli" pages "$tmp/t2.parquet" | sed -E 's/ offset=[0-9]+//' | grep '^rg=0 ' >"$tmp/p2"
+"$cli" pages --lines "$tmp/t2.parquet" | sed -E 's/ offset=[0-9]+//' | grep '^rg=0 ' >"$tmp/p2"
 same "concat pages" "$tmp/p1" "$tmp/p2"
-"$cli" pages "$tmp/t2.parquet" | sed -E 's/ offset=[0-9]+//' | grep '^rg=1 ' | sed 's/^rg=1 /rg=0 /' >"$tmp/p3"
+"$cli" pages --lines "$tmp/t2.parquet" | sed -E 's/ offset=[0-9]+//' | grep '^rg=1 ' | sed 's/^rg=1 /rg=0 /' >"$tmp/p3"
 same "concat pages, second copy" "$tmp/p1" "$tmp/p3"
 # different files of one schema
 run "concat two files" 0 concat -o "$tmp/two.parquet" "$plain" "$d/alltypes_plain.snappy.parquet"
@@ -125,8 +125,8 @@ if grep -qE " (string_col|timestamp_col)[ ;]" "$tmp/out"; then bad "prune: dropp
 has "prune schema" "int_col"
 # the other columns' pages: the same lines but for offsets (and the column index they sit at)
 for c in id bool_col int_col double_col date_string_col; do
-  "$cli" pages -c $c "$tiny" | sed -E 's/ offset=[0-9]+//' >"$tmp/pa"
-  "$cli" pages -c $c "$tmp/p.parquet" | sed -E 's/ offset=[0-9]+//' >"$tmp/pb"
+  "$cli" pages --lines -c $c "$tiny" | sed -E 's/ offset=[0-9]+//' >"$tmp/pa"
+  "$cli" pages --lines -c $c "$tmp/p.parquet" | sed -E 's/ offset=[0-9]+//' >"$tmp/pb"
   if [ -s "$tmp/pa" ]; then same "prune pages $c" "$tmp/pa" "$tmp/pb"; else bad "prune pages $c: no pages"; fi
 done
 cols=id,bool_col,tinyint_col,smallint_col,int_col,bigint_col,float_col,double_col,date_string_col,year,month

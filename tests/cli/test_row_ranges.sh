@@ -22,8 +22,8 @@ schema='message m { required int64 id; optional binary name (STRING); optional d
 "$cli" cat --format csv "$tmp/t.parquet" | tail -n +2 > "$tmp/all.csv"
 [ "$(wc -l < "$tmp/all.csv")" = 5000 ] && ok || bad "full read"
 # pages of 100 rows: 10 data pages per chunk, one with --page-size 1M
-n_small=$("$cli" pages -c id "$tmp/t.parquet" | grep -c "DATA_PAGE")
-n_big=$("$cli" pages -c id "$tmp/big.parquet" | grep -c "DATA_PAGE")
+n_small=$("$cli" pages --lines -c id "$tmp/t.parquet" | grep -c "DATA_PAGE")
+n_big=$("$cli" pages --lines -c id "$tmp/big.parquet" | grep -c "DATA_PAGE")
 [ "$n_small" = 50 ] && [ "$n_big" = 5 ] && ok || bad "pages: $n_small with --page-rows 100, $n_big with --page-size 1M"
 
 # rows A-B (B excluded) equal lines A+1..B of the full output
