@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "parquetry.h"
+#include "parquetry_keytools.h"
 
 #define EXIT_DATA  1
 #define EXIT_USAGE 2
@@ -117,6 +118,10 @@ extern const char cmd_salvage_summary[], cmd_salvage_usage[];
   "                         or 32 bytes)\n"                                        \
   "  --column-key PATH:KEY  key of an encrypted column (repeatable)\n"             \
   "  --aad-prefix TEXT      AAD prefix of a file that does not store it\n"         \
+  "  --key ID:KEY           key of the key id stored in the file (key_metadata;\n" \
+  "                         repeatable)\n"                                        \
+  "  --kms-key ID:BASE64    master key of the test-only in-memory KMS, for files\n" \
+  "                         written with key tools (repeatable)\n"               \
   "  --no-crc               do not verify page checksums\n"                        \
   "  --no-utf8-check        do not validate STRING columns as UTF-8\n"             \
   "  --skip-corrupt         go on past corrupt data (reported on stderr): a bad\n" \
@@ -128,6 +133,19 @@ extern const char cmd_salvage_summary[], cmd_salvage_usage[];
   "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
   "  --max-memory N         ceiling on decoded data in memory (default: none)\n"   \
   "  --max-footer-bytes N   largest footer accepted (default 256M)"
+
+/* ---- key tools (cli/kms_options.c) ----
+ * --kms-key ID:BASE64: a master key of the test-only in-memory KMS (usage
+ * error printed: returns its exit status). */
+int kms_key_option(const char *cmd, const char *v);
+bool kms_active(void);
+const pqt_kms_client *kms_client(void); /* NULL without --kms-key */
+bool kms_read_active(void);
+/* The file being read (its external key material sits beside it). */
+void kms_read_file(const char *path);
+/* The key tools' key retriever for that file. */
+pqt_status kms_read_retriever(const uint8_t *km, size_t n, const char *column_path, uint8_t *key, size_t *key_len,
+                              pqt_error *err);
 
 /* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not
  * a reading option, 2 usage error (printed). */
