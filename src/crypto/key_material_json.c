@@ -28,6 +28,37 @@ static int hexval(char c) {
   return -1;
 }
 
+/* Whether s (n bytes) is well-formed UTF-8 (no overlong forms, no
+ * surrogates, at most U+10FFFF). */
+static bool utf8_valid(const unsigned char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = s[i];
+    size_t len;
+    unsigned min, cp;
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      len = 2, min = 0x80, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3, min = 0x800, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4, min = 0x10000, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (n - i < len) return false;
+    for (size_t k = 1; k < len; k++) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
 /* A string at p->i (the opening quote): unescaped into p->text. */
 static pqt_status parse_string(jp *p, const char **out, size_t *out_len) {
   if (p->i >= p->n || p->s[p->i] != '"') return jfail(p, "a string was expected");
@@ -83,6 +114,7 @@ static pqt_status parse_string(jp *p, const char **out, size_t *out_len) {
       default: p->i -= 1; return jfail(p, "bad escape");
     }
   }
+  if (!utf8_valid((const unsigned char *)dst, k)) return jfail(p, "a string that is not UTF-8");
   p->i++; /* closing quote */
   dst[k] = '\0';
   *out = dst;
