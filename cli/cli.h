@@ -37,7 +37,18 @@
   "  --encrypt-aad-prefix TEXT      bind the file to TEXT (its identity: a path, a table name)\n"  \
   "  --encrypt-no-store-aad-prefix  do not store the prefix: readers must give --aad-prefix\n"     \
   "  --encrypt-key-metadata [PATH:]TEXT  key metadata (a key id) stored with the footer key\n"   \
-  "                                 or with PATH's key, for readers' key retrievers"
+  "                                 or with PATH's key, for readers' key retrievers\n"              \
+  "  --encrypt-kms-footer MASTER_ID  key tools (parquet-java / Arrow): a random footer key,\n"   \
+  "                                 wrapped with master key MASTER_ID; alone: every column\n"    \
+  "                                 with it\n"                                                     \
+  "  --encrypt-kms-column PATH:MASTER_ID  PATH with a random key wrapped with MASTER_ID\n"      \
+  "                                 (repeatable); columns not named stay plain\n"                 \
+  "  --kms-key ID:BASE64            a master key of the test-only in-memory KMS (repeatable)\n" \
+  "  --encrypt-kms-single-wrapping  the KMS wraps the data keys (default: double wrapping,\n"  \
+  "                                 data keys wrapped by key encryption keys)\n"                 \
+  "  --encrypt-external-key-material  key material in _KEY_MATERIAL_FOR_<output>.json beside\n" \
+  "                                 the output (default: in the file's key_metadata)\n"           \
+  "  --encrypt-kms-key-bytes 16|24|32  length of the generated data keys (default 16)"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
 typedef struct progress {
@@ -89,6 +100,16 @@ typedef struct wopts {
 } wopts;
 
 enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE };
+/* --kms-key and --encrypt-kms-* / --encrypt-external-key-material
+ * (cli/kms_options.c): 0 not one, 1 a flag, 2 with its value, -status on a
+ * usage error. */
+int kms_encrypt_option(const char *cmd, const char *a, const char *v);
+/* After parsing: generate and wrap the keys into w->enc; 0 not used, 1
+ * done, -status on an error (printed). */
+int kms_encrypt_finish(const char *cmd, wopts *w);
+/* pqt_writer_close, with the external key material stored beside the
+ * output first (removed again when the close fails). */
+pqt_status kms_writer_close(pqt_writer *wr, pqt_error *e);
 /* Parse argv into w; returns 0, or an exit status (free_args either way). */
 int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind);
 void free_args(wopts *w);
