@@ -125,8 +125,13 @@ PQT_API pqt_status pqt_inmemory_kms_add_key(pqt_inmemory_kms *kms, const char *i
   if (kms_find(kms, id)) return pqt_error_set(err, PQT_EINVAL, "in-memory KMS: master key \"%s\" given twice", id);
   if (kms->n == kms->cap) {
     int32_t nc = kms->cap ? kms->cap * 2 : 8;
-    kms_key *nk = pqt_mem_realloc(A(), kms->keys, sizeof *nk * (size_t)kms->cap, sizeof *nk * (size_t)nc);
+    kms_key *nk = pqt_mem_calloc(A(), sizeof *nk * (size_t)nc);
     if (!nk) return pqt_nomem(err);
+    if (kms->keys) { /* moved, not realloc'ed: the old copy of the keys is wiped */
+      memcpy(nk, kms->keys, sizeof *nk * (size_t)kms->n);
+      OPENSSL_cleanse(kms->keys, sizeof *nk * (size_t)kms->cap);
+      pqt_mem_free(A(), kms->keys, sizeof *nk * (size_t)kms->cap);
+    }
     kms->keys = nk;
     kms->cap = nc;
   }

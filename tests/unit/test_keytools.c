@@ -246,8 +246,24 @@ static void test_api_misuse(void) {
   CHECK(pqt_inmemory_kms_add_key(kms, "k2", (const uint8_t *)mk_kc1, 15, &e) == PQT_EINVAL);
   CHECK(pqt_inmemory_kms_add_key_base64(kms, "k3", "MDEyMzQ1Njc4OTAxMjM0NQ", &e) == PQT_EINVAL); /* no padding */
   CHECK_MSG(!strstr(e.message, "MDEy"), "%s", e.message);
+  /* many master keys (the table grows); wrap / unwrap with the last */
+  for (int k = 0; k < 20; k++) {
+    char id[8];
+    uint8_t key[32];
+    snprintf(id, sizeof id, "m%d", k);
+    for (int i = 0; i < 32; i++) key[i] = (uint8_t)(k + i);
+    CHECK(pqt_inmemory_kms_add_key(kms, id, key, k % 2 ? 32 : 24, &e) == PQT_OK);
+  }
   pqt_kms_client c;
   pqt_inmemory_kms_client(kms, &c);
+  char wrapped[PQT_KMS_WRAPPED_MAX];
+  uint8_t key[32], back[32];
+  size_t back_len = 0;
+  memset(key, 7, sizeof key);
+  CHECK(c.wrap(c.ctx, "m19", key, 24, wrapped, sizeof wrapped, &e) == PQT_OK);
+  CHECK(c.unwrap(c.ctx, "m19", wrapped, back, sizeof back, &back_len, &e) == PQT_OK);
+  CHECK(back_len == 24 && memcmp(back, key, 24) == 0);
+  CHECK(c.unwrap(c.ctx, "m18", wrapped, back, sizeof back, &back_len, &e) == PQT_ECRYPTO); /* AAD: the id */
   pqt_keytools_write_options ko;
   pqt_keytools_write_options_init(&ko);
   CHECK_EQ_INT(ko.double_wrapping, 1);
