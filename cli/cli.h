@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "parquetry.h"
+#include "parquetry_keytools.h"
 
 #define EXIT_DATA  1
 #define EXIT_USAGE 2
@@ -40,7 +41,18 @@
   "  --encrypt-aad-prefix TEXT      bind the file to TEXT (its identity: a path, a table name)\n"  \
   "  --encrypt-no-store-aad-prefix  do not store the prefix: readers must give --aad-prefix\n"     \
   "  --encrypt-key-metadata [PATH:]TEXT  key metadata (a key id) stored with the footer key\n"   \
-  "                                 or with PATH's key, for readers' key retrievers"
+  "                                 or with PATH's key, for readers' key retrievers\n"              \
+  "  --encrypt-kms-footer MASTER_ID  key tools (parquet-java / Arrow): a random footer key,\n"   \
+  "                                 wrapped with master key MASTER_ID; alone: every column\n"    \
+  "                                 with it\n"                                                     \
+  "  --encrypt-kms-column PATH:MASTER_ID  PATH with a random key wrapped with MASTER_ID\n"      \
+  "                                 (repeatable); columns not named stay plain\n"                 \
+  "  --kms-key ID:BASE64            a master key of the test-only in-memory KMS (repeatable)\n" \
+  "  --encrypt-kms-single-wrapping  the KMS wraps the data keys (default: double wrapping,\n"  \
+  "                                 data keys wrapped by key encryption keys)\n"                 \
+  "  --encrypt-external-key-material  key material in _KEY_MATERIAL_FOR_<output>.json beside\n" \
+  "                                 the output (default: in the file's key_metadata)\n"           \
+  "  --encrypt-kms-key-bytes 16|24|32  length of the generated data keys (default 16)"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
 typedef struct progress {
@@ -95,6 +107,16 @@ typedef struct wopts {
 } wopts;
 
 enum { CMD_REWRITE, CMD_CONVERT, CMD_SALVAGE, CMD_MERGE };
+/* --kms-key and --encrypt-kms-* / --encrypt-external-key-material
+ * (cli/kms_options.c): 0 not one, 1 a flag, 2 with its value, -status on a
+ * usage error. */
+int kms_encrypt_option(const char *cmd, const char *a, const char *v);
+/* After parsing: generate and wrap the keys into w->enc; 0 not used, 1
+ * done, -status on an error (printed). */
+int kms_encrypt_finish(const char *cmd, wopts *w);
+/* pqt_writer_close, with the external key material stored beside the
+ * output first (removed again when the close fails). */
+pqt_status kms_writer_close(pqt_writer *wr, pqt_error *e);
 /* Parse argv into w; returns 0, or an exit status (free_args either way). */
 int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind);
 void free_args(wopts *w);
@@ -209,6 +231,10 @@ void table_print(human_table *t);
   "                         or 32 bytes)\n"                                        \
   "  --column-key PATH:KEY  key of an encrypted column (repeatable)\n"             \
   "  --aad-prefix TEXT      AAD prefix of a file that does not store it\n"         \
+  "  --key ID:KEY           key of the key id stored in the file (key_metadata;\n" \
+  "                         repeatable)\n"                                        \
+  "  --kms-key ID:BASE64    master key of the test-only in-memory KMS, for files\n" \
+  "                         written with key tools (repeatable)\n"               \
   "  --no-crc               do not verify page checksums\n"                        \
   "  --no-utf8-check        do not validate STRING columns as UTF-8\n"             \
   "  --skip-corrupt         go on past corrupt data (reported on stderr): a bad\n" \
@@ -220,6 +246,19 @@ void table_print(human_table *t);
   "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
   "  --max-memory N         ceiling on decoded data in memory (default: none)\n"   \
   "  --max-footer-bytes N   largest footer accepted (default 256M)"
+
+/* ---- key tools (cli/kms_options.c) ----
+ * --kms-key ID:BASE64: a master key of the test-only in-memory KMS (usage
+ * error printed: returns its exit status). */
+int kms_key_option(const char *cmd, const char *v);
+bool kms_active(void);
+const pqt_kms_client *kms_client(void); /* NULL without --kms-key */
+bool kms_read_active(void);
+/* The file being read (its external key material sits beside it). */
+void kms_read_file(const char *path);
+/* The key tools' key retriever for that file. */
+pqt_status kms_read_retriever(const uint8_t *km, size_t n, const char *column_path, uint8_t *key, size_t *key_len,
+                              pqt_error *err);
 
 /* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not
  * a reading option, 2 usage error (printed). */

@@ -487,7 +487,7 @@ static int convert(conv *v) {
   if (!rc) {
     pqt_error e;
     pqt_error_init(&e);
-    pqt_status st = pqt_writer_close(v->wr, &e);
+    pqt_status st = kms_writer_close(v->wr, &e);
     v->wr = NULL;
     if (st != PQT_OK) rc = fail(v->w->out, &e);
   }

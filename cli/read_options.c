@@ -20,6 +20,13 @@
 
 #define MAX_COLUMN_KEYS 64
 
+typedef struct key_id_entry {
+  const char *id; /* borrowed from argv, without the ":KEY" */
+  size_t id_len;
+  uint8_t key[32];
+  size_t key_len;
+} key_id_entry;
+
 typedef struct read_settings {
   pqt_read_options opts;
   pqt_read_options defaults;
@@ -27,6 +34,8 @@ typedef struct read_settings {
   pqt_column_key column_keys[MAX_COLUMN_KEYS];
   uint8_t column_key_bytes[MAX_COLUMN_KEYS][32];
   int n_column_keys;
+  key_id_entry key_ids[MAX_COLUMN_KEYS]; /* --key ID:KEY */
+  int n_key_ids;
   bool initialised;
   const char *path;   /* the file being read, for the loss report */
   int64_t rows_lost;  /* rows left out (on_skip's rows_lost) */
@@ -100,7 +109,31 @@ static void record_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
           what->message);
 }
 
-static const char *const value_options[] = {"--footer-key",     "--column-key",         "--aad-prefix",
+/* The key retriever of --key ID:KEY: key_metadata equal to an ID gives its
+ * key; then the key tools (--kms-key), when given. */
+static pqt_status key_id_retriever(void *ctx, const uint8_t *km, size_t n, const char *column_path, uint8_t *key,
+                                   size_t *key_len, pqt_error *err) {
+  (void)ctx;
+  for (int k = 0; k < g_read.n_key_ids; k++) {
+    const key_id_entry *e = &g_read.key_ids[k];
+    if (e->id_len == n && memcmp(e->id, km, n) == 0) {
+      memcpy(key, e->key, e->key_len);
+      *key_len = e->key_len;
+      return PQT_OK;
+    }
+  }
+  if (kms_read_active()) return kms_read_retriever(km, n, column_path, key, key_len, err);
+  snprintf(err->message, sizeof err->message, "no --key given for this key id");
+  err->code = PQT_ECRYPTO;
+  return PQT_ECRYPTO;
+}
+
+static void use_retriever(void) {
+  g_read.opts.key_retriever = key_id_retriever;
+  g_read.opts.key_retriever_ctx = NULL;
+}
+
+static const char *const value_options[] = {"--footer-key",     "--column-key",         "--aad-prefix", "--key", "--kms-key",
                                             "--max-page-bytes", "--max-page-expansion", "--page-expansion-floor",
                                             "--max-memory",     "--max-footer-bytes",   NULL};
 
@@ -129,6 +162,28 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
     return 2;
   }
   const char *v = argv[++*i];
+  if (strcmp(a, "--key") == 0) {
+    const char *colon = strchr(v, ':'); /* ID:KEY, the key may itself be hex:... */
+    if (!colon || colon == v || g_read.n_key_ids >= MAX_COLUMN_KEYS) {
+      usage(cmd, "%s", "bad --key (ID:KEY, at most 64 of them)");
+      return 2;
+    }
+    key_id_entry *e = &g_read.key_ids[g_read.n_key_ids];
+    if (parse_key(colon + 1, e->key, &e->key_len) != 0) {
+      usage(cmd, "bad --key for key id '%.*s' (16, 24 or 32 bytes, as text or hex:...)", (int)(colon - v), v);
+      return 2;
+    }
+    e->id = v;
+    e->id_len = (size_t)(colon - v);
+    g_read.n_key_ids++;
+    use_retriever();
+    return 1;
+  }
+  if (strcmp(a, "--kms-key") == 0) {
+    if (kms_key_option(cmd, v) != 0) return 2;
+    use_retriever();
+    return 1;
+  }
   if (strcmp(a, "--footer-key") == 0) {
     size_t len;
     if (parse_key(v, g_read.footer_key, &len) != 0) {
@@ -200,6 +255,7 @@ const pqt_read_options *read_options(void) {
 void read_begin(const char *path) {
   settings_init();
   g_read.path = path;
+  kms_read_file(path);
 }
 
 void read_add_rows(int64_t rows) {
@@ -286,6 +342,8 @@ static const char *crypto_hint(const char *msg) {
     return " (give it with --footer-key KEY)";
   if (strstr(msg, "give the column key")) return " (give it with --column-key PATH:KEY)";
   if (strstr(msg, "give the AAD prefix")) return " (give it with --aad-prefix TEXT)";
+  if (strstr(msg, "key tools:")) return ""; /* the key tools said what is wrong */
+  if (strstr(msg, "key retriever")) return " (give the key of its key id with --key ID:KEY, or master keys with --kms-key ID:BASE64)";
   return "";
 }
 

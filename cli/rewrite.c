@@ -204,7 +204,7 @@ int cmd_rewrite(int argc, char **argv) {
     }
   }
   progress_done(&bar);
-  pqt_status st = pqt_writer_close(wr, &e);
+  pqt_status st = kms_writer_close(wr, &e);
   wr = NULL;
   if (st != PQT_OK) rc = fail(w.out, &e);
 out:
@@ -303,7 +303,7 @@ int cmd_salvage(int argc, char **argv) {
     rc = EXIT_DATA;
     goto out;
   }
-  pqt_status st = pqt_writer_close(wr, &e);
+  pqt_status st = kms_writer_close(wr, &e);
   wr = NULL;
   if (st != PQT_OK) {
     rc = fail(w.out, &e);

@@ -207,6 +207,8 @@ static void wipe(void *p, size_t n) {
 /* The --encrypt-* options: 0 not one, 1 a flag, 2 with its value; -status on a usage error.
  * No message shows a key. */
 static int encrypt_option(const char *cmd, const char *a, const char *v, wopts *w) {
+  int kr = kms_encrypt_option(cmd, a, v); /* --kms-key, --encrypt-kms-*: cli/kms_options.c */
+  if (kr != 0) return kr;
   if (strncmp(a, "--encrypt-", 10) != 0) return 0;
   bool flag = strcmp(a, "--encrypt-plaintext-footer") == 0 || strcmp(a, "--encrypt-no-store-aad-prefix") == 0;
   if (!flag && !v) return -usage(cmd, "%s needs a value", a);
@@ -276,6 +278,8 @@ static int encrypt_option(const char *cmd, const char *a, const char *v, wopts *
 
 /* After parsing: check the combination and point the write options at it. */
 static int finish_encryption(const char *cmd, wopts *w) {
+  int kr = kms_encrypt_finish(cmd, w); /* keys from the key tools: cli/kms_options.c */
+  if (kr < 0) return -kr;
   if (!w->enc.footer_key) {
     if (w->encrypt_flags) return usage(cmd, "%s", "the --encrypt-* options need --encrypt-footer KEY");
     return 0;
@@ -301,8 +305,10 @@ static int finish_encryption(const char *cmd, wopts *w) {
       w->enc.footer_key_metadata_len = strlen(v);
     }
   }
-  w->enc.columns = w->enc_cols;
-  w->enc.n_columns = w->n_enc_cols;
+  if (kr == 0) {
+    w->enc.columns = w->enc_cols;
+    w->enc.n_columns = w->n_enc_cols;
+  }
   w->o.encryption = &w->enc;
   return 0;
 }

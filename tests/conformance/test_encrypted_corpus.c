@@ -10,6 +10,7 @@
  * Also: missing / wrong keys and AAD prefixes, tampering, the bloom filter
  * and page index modules, and re-encryption of corpus modules with their
  * own nonces (must reproduce the file's bytes: the writer-side primitives). */
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "core/core.h"
@@ -18,6 +19,7 @@
 #include "file/reader_internal.h"
 #include "harness.h"
 #include "parquetry_arrow.h"
+#include "parquetry_keytools.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -731,10 +733,95 @@ static void test_mutations(void) {
   }
 }
 
+/* ---- key tools: external_key_material_java (parquet-java's InMemoryKMS,
+ * double wrapping, material in _KEY_MATERIAL_FOR_...json): the 13th file ---- */
+static pqt_status append_text(void *ctx, const char *d, size_t n) {
+  pqt_buf *b = ctx;
+  return pqt_buf_append(b, d, n, NULL);
+}
+
+/* Open name with an in-memory KMS holding the README keys (footer_key
+ * overrides kf's; NULL: kf left out) and print it as JSONL to out. */
+static pqt_status read_with_kms(const char *path, const char *footer_key, bool with_kc1, pqt_buf *out, pqt_error *e) {
+  pqt_inmemory_kms *kms;
+  pqt_error_init(e);
+  CHECK(pqt_inmemory_kms_new(&kms, e) == PQT_OK);
+  if (footer_key) CHECK(pqt_inmemory_kms_add_key(kms, "kf", (const uint8_t *)footer_key, 16, e) == PQT_OK);
+  if (with_kc1) CHECK(pqt_inmemory_kms_add_key(kms, "kc1", (const uint8_t *)"1234567890123450", 16, e) == PQT_OK);
+  CHECK(pqt_inmemory_kms_add_key_base64(kms, "kc2", "MTIzNDU2Nzg5MDEyMzQ1MQ==", e) == PQT_OK); /* 1234567890123451 */
+  pqt_kms_client client;
+  pqt_inmemory_kms_client(kms, &client);
+  pqt_keytools_reader *kr;
+  CHECK(pqt_keytools_reader_new(&kr, &client, path, e) == PQT_OK);
+  pqt_read_options o;
+  pqt_read_options_init(&o);
+  o.key_retriever = pqt_keytools_key_retriever;
+  o.key_retriever_ctx = kr;
+  pqt_reader *r;
+  pqt_status st = pqt_reader_open_file(&r, path, &o, e);
+  if (st == PQT_OK) {
+    pqt_scan_options so;
+    pqt_scan_options_init(&so);
+    st = pqt_reader_write_text(r, &so, PQT_TEXT_JSONL, -1, append_text, out, e);
+    pqt_reader_close(r);
+  }
+  pqt_keytools_reader_free(kr);
+  pqt_inmemory_kms_free(kms);
+  return st;
+}
+
+static void test_keytools_external_material(void) {
+  if (!g_dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s", data_file("external_key_material_java.parquet.encrypted"));
+  pqt_buf out, want;
+  pqt_buf_init(&out, NULL);
+  pqt_buf_init(&want, NULL);
+  pqt_error e;
+  pqt_status st = read_with_kms(path, "0123456789012345", true, &out, &e);
+  CHECK_MSG(st == PQT_OK, "%s", e.message);
+  for (int i = 0; i < 100; i++) pqt_buf_printf(&want, NULL, "{\"integers\":%d,\"strings\":\"%c%d\"}\n", i, 'a' + i % 10, i);
+  CHECK_MSG(out.len == want.len && memcmp(out.data, want.data, want.len) == 0, "external material: rows differ (%zu bytes)",
+            out.len);
+  /* a wrong master key: PQT_ECRYPTO naming the master key, never a key */
+  pqt_buf_clear(&out);
+  st = read_with_kms(path, "0123456789012346", true, &out, &e);
+  CHECK_EQ_INT(st, PQT_ECRYPTO);
+  CHECK_MSG(strstr(e.message, "master key \"kf\"") && strstr(e.message, "authentication failed"), "%s", e.message);
+  CHECK_MSG(!strstr(e.message, "012345"), "%s", e.message);
+  /* no master key kf / kc1 */
+  st = read_with_kms(path, NULL, true, &out, &e);
+  CHECK_EQ_INT(st, PQT_ECRYPTO);
+  CHECK_MSG(strstr(e.message, "no master key \"kf\""), "%s", e.message);
+  pqt_buf_clear(&out);
+  st = read_with_kms(path, "0123456789012345", false, &out, &e);
+  CHECK_EQ_INT(st, PQT_ECRYPTO);
+  CHECK_MSG(strstr(e.message, "no master key \"kc1\"") && strstr(e.message, "integers"), "%s", e.message);
+  /* the material file missing: named */
+  char tmpdir[] = "/tmp/pqt-kt-XXXXXX";
+  CHECK(mkdtemp(tmpdir) != NULL);
+  char copy[4200];
+  snprintf(copy, sizeof copy, "%s/f.parquet.encrypted", tmpdir);
+  FILE *in = fopen(path, "rb"), *o = fopen(copy, "wb");
+  CHECK(in && o);
+  char buf[4096];
+  size_t n;
+  while (in && o && (n = fread(buf, 1, sizeof buf, in)) > 0) CHECK(fwrite(buf, 1, n, o) == n);
+  if (in) fclose(in);
+  if (o) fclose(o);
+  st = read_with_kms(copy, "0123456789012345", true, &out, &e);
+  CHECK_EQ_INT(st, PQT_ECRYPTO);
+  CHECK_MSG(strstr(e.message, "_KEY_MATERIAL_FOR_f.parquet.encrypted.json"), "%s", e.message);
+  remove(copy);
+  rmdir(tmpdir);
+  pqt_buf_free(&out);
+  pqt_buf_free(&want);
+}
+
 static void setup(void) { g_dir = pqt_testing_dir(); }
 
 RUN_TESTS("encrypted_corpus", TEST_CASE(setup), TEST_CASE(test_explicit_keys_128),
           TEST_CASE(test_key_retriever_128_and_256), TEST_CASE(test_missing_keys),
           TEST_CASE(test_wrong_keys_and_prefixes), TEST_CASE(test_tampering),
           TEST_CASE(test_bloom_filter_and_page_index), TEST_CASE(test_reencrypt_corpus_modules),
-          TEST_CASE(test_mutations))
+          TEST_CASE(test_mutations), TEST_CASE(test_keytools_external_material))
