@@ -357,6 +357,12 @@ typedef struct pqt_read_options {
   uint32_t max_page_expansion;
   uint64_t page_expansion_floor;
   uint64_t max_page_bytes;
+  /* VARIANT columns: 0 (default) reads each as the Variant it stands for,
+   * shredded columns reconstructed (VariantShredding.md), exported as
+   * struct<metadata: binary, value: binary> with the extension type
+   * parquet.variant; 1 hands out the stored group as it is (value,
+   * typed_value, ... as plain columns). */
+  int variant_shredded;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };
