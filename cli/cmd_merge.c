@@ -63,6 +63,7 @@ int cmd_merge(int argc, char **argv) {
   w.o.int96_as_fixed = 1; /* INT96 travels as its stored bytes */
   pqt_read_options ro = *read_options();
   ro.int96_as_fixed = 1;
+  ro.variant_shredded = 1; /* VARIANT groups copied as stored */
   pqt_reader **rs = calloc((size_t)w.n_inputs, sizeof *rs);
   pqt_writer *wr = NULL;
   struct ArrowSchema want;

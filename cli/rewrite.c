@@ -140,6 +140,7 @@ int cmd_rewrite(int argc, char **argv) {
   /* INT96 travels as its stored bytes, so no value is lost to timestamp[ns] */
   pqt_read_options ro = *read_options();
   ro.int96_as_fixed = 1;
+  ro.variant_shredded = 1; /* VARIANT groups copied as stored (shredded columns too) */
   w.o.int96_as_fixed = 1;
   read_begin(w.in);
   if (pqt_reader_open_file(&r, w.in, &ro, &e) != PQT_OK) {

@@ -366,6 +366,12 @@ typedef struct pqt_read_options {
    * plain binary, as Arrow C++ (arrow_extensions_enabled) and as before, so
    * that consumers comparing schemas see no change unless they ask. */
   int32_t arrow_extensions;
+  /* VARIANT columns: 0 (default) reads each as the Variant it stands for,
+   * shredded columns reconstructed (VariantShredding.md), exported as
+   * struct<metadata: binary, value: binary> with the extension type
+   * parquet.variant; 1 hands out the stored group as it is (value,
+   * typed_value, ... as plain columns). */
+  int variant_shredded;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };

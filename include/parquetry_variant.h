@@ -149,6 +149,67 @@ PQT_API void pqt_variant_owned_free(pqt_variant_owned *v);
 PQT_API pqt_status pqt_variant_rebuild(const pqt_variant *v, const pqt_allocator *alloc, pqt_variant_owned *out,
                                        pqt_error *err);
 
+/*
+ * The spec's variant_get: the value at a path (pqt_variant_path syntax) cast
+ * to a type, or SQL NULL (out->is_null 1) when the path is missing, the
+ * value there is Variant null, or the cast fails. Casts are exact, never
+ * lossy except where noted:
+ *   BOOLEAN   from booleans; strings "true" / "false".
+ *   INT8..64  from integers and decimals whose value is a whole number in
+ *             range; from FLOAT/DOUBLE holding such a whole number; from a
+ *             string that is exactly such an integer (decimal digits).
+ *   FLOAT, DOUBLE  from any number (decimals and wide integers rounded to
+ *             the nearest representable value); from a string that is a
+ *             whole JSON-style number.
+ *   STRING    from strings (bytes point into the value). BINARY from binary.
+ *   DATE      from dates (days).
+ *   TIMESTAMP / TIMESTAMP_NTZ  microseconds, from the timestamp kinds of the
+ *             same zone flavour (nanoseconds when a whole microsecond) and
+ *             from dates (midnight).
+ *   UUID      from UUIDs. VARIANT  the value itself (never a cast failure).
+ * A malformed path or unknown type is PQT_EINVAL; damaged bytes are the
+ * accessors' errors.
+ */
+typedef enum pqt_variant_target {
+  PQT_VARIANT_GET_BOOLEAN = 1,
+  PQT_VARIANT_GET_INT8 = 2,
+  PQT_VARIANT_GET_INT16 = 3,
+  PQT_VARIANT_GET_INT32 = 4,
+  PQT_VARIANT_GET_INT64 = 5,
+  PQT_VARIANT_GET_FLOAT = 6,
+  PQT_VARIANT_GET_DOUBLE = 7,
+  PQT_VARIANT_GET_STRING = 8,
+  PQT_VARIANT_GET_BINARY = 9,
+  PQT_VARIANT_GET_DATE = 10,
+  PQT_VARIANT_GET_TIMESTAMP = 11,     /* microseconds, adjusted to UTC */
+  PQT_VARIANT_GET_TIMESTAMP_NTZ = 12, /* microseconds, no zone */
+  PQT_VARIANT_GET_UUID = 13,
+  PQT_VARIANT_GET_VARIANT = 14
+} pqt_variant_target;
+
+typedef struct pqt_variant_value {
+  int is_null; /* SQL NULL: path missing, Variant null, or the cast failed */
+  pqt_variant_target type;
+  union {
+    int b;      /* BOOLEAN */
+    int64_t i64; /* INT8..INT64, DATE (days), TIMESTAMP* (micros) */
+    float f32;
+    double f64;
+    struct {
+      const uint8_t *data;
+      size_t len;
+    } bytes;          /* STRING, BINARY: point into the value */
+    uint8_t uuid[16]; /* big-endian */
+    pqt_variant variant;
+  } u;
+} pqt_variant_value;
+
+/* A type name as SQL writes it ("int64", "bigint", "string", "double",
+ * "timestamp", "variant", ...; case-insensitive): *out set, or PQT_EINVAL. */
+PQT_API pqt_status pqt_variant_target_from_name(const char *name, pqt_variant_target *out, pqt_error *err);
+PQT_API pqt_status pqt_variant_get(const pqt_variant *v, const char *path, pqt_variant_target type,
+                                   pqt_variant_value *out, pqt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

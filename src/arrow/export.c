@@ -11,6 +11,7 @@
 
 #include "arrow/arrow_schema_ipc.h"
 #include "arrow/format.h"
+#include "arrow/variant_arrow.h"
 #include "column/column_reader.h"
 #include "meta/value_format.h"
 
@@ -271,7 +272,7 @@ typedef struct schema_priv {
   char *name;
   struct ArrowSchema **children;
   int64_t n_children;
-  char *metadata; /* Arrow's binary key-value metadata, or NULL */
+  char *metadata; /* ArrowSchema.metadata when set (pqt_export_schema_set_metadata, variant_schema), or NULL */
 } schema_priv;
 
 static void schema_release(struct ArrowSchema *s) {
@@ -283,9 +284,9 @@ static void schema_release(struct ArrowSchema *s) {
     free(c);
   }
   free(p->children);
+  free(p->metadata);
   free(p->format);
   free(p->name);
-  free(p->metadata);
   free(p);
   s->release = NULL;
 }
@@ -339,8 +340,40 @@ static bool any_selected(const pqt_schema_node *x, const uint8_t *sel) {
 static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
                                      struct ArrowSchema *out, pqt_error *err);
 
+/* A reconstructed VARIANT group (arrow/variant_arrow.c): struct<metadata:
+ * binary, value: binary> with the canonical extension type parquet.variant
+ * (ARROW:extension:name, empty ARROW:extension:metadata). */
+static pqt_status variant_schema(const char *name, bool nullable, struct ArrowSchema *out, pqt_error *err) {
+  PQT_RETURN_NOT_OK(schema_init(out, "+s", name, nullable, 2, err));
+  pqt_status st = schema_init(out->children[0], "z", "metadata", false, 0, err);
+  if (st == PQT_OK) st = schema_init(out->children[1], "z", "value", false, 0, err);
+  static const char *const kv[4] = {"ARROW:extension:name", "parquet.variant", "ARROW:extension:metadata", ""};
+  size_t len = 4;
+  for (int k = 0; k < 4; k++) len += 4 + strlen(kv[k]);
+  char *m = st == PQT_OK ? malloc(len) : NULL;
+  if (st == PQT_OK && !m) st = pqt_nomem(err);
+  if (st != PQT_OK) {
+    out->release(out);
+    return st;
+  }
+  size_t o = 0;
+  int32_t n = 2;
+  memcpy(m + o, &n, 4);
+  o += 4;
+  for (int k = 0; k < 4; k++) {
+    int32_t l = (int32_t)strlen(kv[k]);
+    memcpy(m + o, &l, 4);
+    memcpy(m + o + 4, kv[k], (size_t)l);
+    o += 4 + (size_t)l;
+  }
+  ((schema_priv *)out->private_data)->metadata = m;
+  out->metadata = m;
+  return PQT_OK;
+}
+
 static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *sel, const char *name, bool nullable,
                                        struct ArrowSchema *out, pqt_error *err) {
+  if (pqt_variant_node_rebuilt(x, sel)) return variant_schema(name, nullable, out, err);
   int64_t n = 0;
   for (int32_t i = 0; i < x->n_children; i++) n += any_selected(x->children[i], sel);
   PQT_RETURN_NOT_OK(schema_init(out, "+s", name, nullable, n, err));

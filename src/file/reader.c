@@ -230,6 +230,10 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   if (r->opts.int96_as_fixed)
     for (int32_t i = 0; i < r->schema->n_leaves; i++)
       if (r->schema->leaves[i]->physical_type == PQT_INT96) r->schema->leaves[i]->int96_raw = true;
+  if (!r->opts.variant_shredded)
+    for (int32_t i = 0; i < r->schema->n_nodes; i++)
+      if (pqt_union_which(r->schema->nodes[i].logical.isset) == PQT_LT_VARIANT && !r->schema->nodes[i].is_leaf)
+        r->schema->nodes[i].variant_rebuild = true;
   /* created_by is a view into the footer: keep a NUL-terminated copy. */
   r->created_by = "";
   if (PQT_HAS_FIELD(&r->md, file_metadata, created_by)) {

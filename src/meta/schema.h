@@ -130,6 +130,9 @@ struct pqt_schema_node {
   /* INT96 leaves: carried in Arrow as fixed_size_binary(12), the stored bytes,
    * instead of timestamp[ns] (set from pqt_read_options / pqt_write_options). */
   bool int96_raw;
+  /* VARIANT groups: read back as the reconstructed struct<metadata, value>
+   * (set by the reader unless pqt_read_options.variant_shredded). */
+  bool variant_rebuild;
 };
 
 typedef struct pqt_schema {

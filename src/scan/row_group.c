@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "arrow/assemble.h"
+#include "arrow/variant_arrow.h"
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
 #include "thrift/codec.h"
@@ -351,6 +352,8 @@ static pqt_status assemble_batch(pqt_rg_cursor *c, int64_t rows, pqt_row_group_d
         st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name,
                          (long long)out->fields[out->n_fields]->length, (long long)rows);
       out->n_fields++;
+      if (st == PQT_OK)
+        st = pqt_variant_rebuild_tree(r->data_alloc, &out->fields[out->n_fields - 1], selected, c->rows_done, err);
     }
     if (st != PQT_OK) {
       if (err) err->row_group = c->g;

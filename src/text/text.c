@@ -14,6 +14,7 @@
 #include "column/column_reader.h"
 #include "meta/value_format.h"
 #include "parquetry_geo.h"
+#include "variant/variant.h"
 
 /* A GEOMETRY/GEOGRAPHY value as a JSON string of its WKT; *done false (and
  * nothing appended) when the bytes are not valid WKB. */
@@ -57,8 +58,31 @@ static pqt_status leaf_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_err
   return pqt_format_value(&vt, a->values->data + (size_t)i * w, w, out, err);
 }
 
+/* A reconstructed VARIANT (arrow/variant_arrow.c: struct<metadata, value>)
+ * as the JSON of its value; *done false for any other array. */
+static pqt_status variant_json(const pqt_array *a, int64_t i, pqt_buf *out, bool *done, pqt_error *err) {
+  *done = false;
+  if (a->kind != PQT_ARRAY_STRUCT || !a->node || !a->node->variant_rebuild || a->n_children != 2) return PQT_OK;
+  const pqt_array *m = a->children[0], *v = a->children[1];
+  if (m->kind != PQT_ARRAY_LEAF || v->kind != PQT_ARRAY_LEAF || !m->offsets || !v->offsets ||
+      strcmp(m->name, "metadata") != 0 || strcmp(v->name, "value") != 0)
+    return PQT_OK;
+  const int32_t *mo = (const int32_t *)(const void *)m->offsets->data;
+  const int32_t *vo = (const int32_t *)(const void *)v->offsets->data;
+  pqt_variant x = {.metadata = m->values ? m->values->data + mo[i] : NULL,
+                   .metadata_len = (size_t)(mo[i + 1] - mo[i]),
+                   .value = v->values ? v->values->data + vo[i] : NULL,
+                   .value_len = (size_t)(vo[i + 1] - vo[i])};
+  if (!x.metadata || !x.value) return PQT_OK;
+  *done = true;
+  return pqt_variant_json_append(&x, out, err);
+}
+
 pqt_status pqt_array_row_json(const pqt_array *a, int64_t i, pqt_buf *out, pqt_error *err) {
   if (!pqt_array_is_valid(a, i)) return pqt_buf_append(out, "null", 4, err);
+  bool done;
+  PQT_RETURN_NOT_OK(variant_json(a, i, out, &done, err));
+  if (done) return PQT_OK;
   switch (a->kind) {
     case PQT_ARRAY_LEAF: return leaf_json(a, i, out, err);
     case PQT_ARRAY_STRUCT:

@@ -49,6 +49,9 @@
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_alp
 #include "../../fuzz/fuzz_alp.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput pqt_fuzz_entry_variant_shred
+#include "../../fuzz/fuzz_variant_shred.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *, size_t);
 
@@ -159,6 +162,12 @@ static void test_variant_regressions(void) {
   (void)replay("regressions/fuzz_variant", pqt_fuzz_entry_variant, 0);
 }
 
+static void test_variant_shred_regressions(void) {
+  int n = replay("corpus/variant_shred", pqt_fuzz_entry_variant_shred, 0);
+  CHECK_MSG(n >= 6, "fuzz/corpus/variant_shred holds the shredding seeds (%d found)", n);
+  (void)replay("regressions/fuzz_variant_shred", pqt_fuzz_entry_variant_shred, 0);
+}
+
 /* The fixtures and a sample of small corpus files through the whole-file
  * target, so the target's own invariants are checked on valid files. */
 static void test_read_file_on_fixtures(void) {
@@ -195,6 +204,7 @@ int main(void) {
       TEST_CASE(test_read_file_on_fixtures),
       TEST_CASE(test_variant_regressions),
       TEST_CASE(test_alp_regressions),
+      TEST_CASE(test_variant_shred_regressions),
   };
   return pqt_run_tests("fuzz_regressions", cases, sizeof cases / sizeof cases[0]);
 }
