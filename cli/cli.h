@@ -25,6 +25,9 @@
   "  --page-version 1|2             data page version (default 1)\n"                                \
   "  --bloom COL                    write a Bloom filter for COL\n"                                 \
   "  --no-write-crc                 write no page checksums\n"                                      \
+  "  --column-order total|type      FLOAT/DOUBLE/FLOAT16 statistics in IEEE 754 total order\n"      \
+  "                                 (IEEE_754_TOTAL_ORDER) or TYPE_ORDER (default: old readers)\n"  \
+  "  --int96-stats                  INT96 min/max in INT96_TIMESTAMP_ORDER (default: none)\n"       \
   "  --no-dictionary, --no-statistics, --no-page-index"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ---- */
