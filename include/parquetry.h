@@ -719,7 +719,11 @@ typedef struct pqt_write_options {
    * which every reader knows; NaN kept out of the bounds, nan_count
    * written) or PQT_FLOAT_ORDER_TOTAL (IEEE_754_TOTAL_ORDER, parquet-format
    * 2.13: -0.0 < +0.0 kept apart in the bounds, nan_count written, a page or
-   * chunk of only NaNs gets its smallest and largest NaN as bounds). */
+   * chunk of only NaNs gets its smallest and largest NaN as bounds).
+   * TYPE_ORDER stays the default as in parquet-java (PARQUET-2249 kept it
+   * the default) and released Arrow C++: a reader that does not know
+   * IEEE_754_TOTAL_ORDER must ignore the bounds (Polars fails on the
+   * footer), so the new order costs old readers their pruning. */
   int32_t float_column_order;
   /* INT96 columns: 1 = min/max statistics and a column index in
    * INT96_TIMESTAMP_ORDER (default 0: none, as TYPE_ORDER has no order for
