@@ -30,6 +30,9 @@
   "  --page-rows N                  most rows per data page (default 20000)\n"                     \
   "  --bloom COL                    write a Bloom filter for COL\n"                                 \
   "  --no-write-crc                 write no page checksums\n"                                      \
+  "  --column-order total|type      FLOAT/DOUBLE/FLOAT16 statistics in IEEE 754 total order\n"      \
+  "                                 (IEEE_754_TOTAL_ORDER) or TYPE_ORDER (default: old readers)\n"  \
+  "  --int96-stats                  INT96 min/max in INT96_TIMESTAMP_ORDER (default: none)\n"       \
   "  --no-dictionary, --no-statistics, --no-page-index\n"                                           \
   "  --encrypt-footer KEY           encrypt the file (Parquet Modular Encryption); KEY as\n"       \
   "                                 text or hex:..., 16, 24 or 32 bytes; alone: every column\n"    \

@@ -423,6 +423,13 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       w->o.defaults.page_index = 0;
     } else if (strcmp(a, "--no-write-crc") == 0) {
       w->o.defaults.crc = 0;
+    } else if (strcmp(a, "--column-order") == 0 && v) {
+      if (strcmp(v, "total") == 0) w->o.float_column_order = PQT_FLOAT_ORDER_TOTAL;
+      else if (strcmp(v, "type") == 0) w->o.float_column_order = PQT_FLOAT_ORDER_TYPE;
+      else return usage(cmd, "bad --column-order '%s' (total or type)", v);
+      i++;
+    } else if (strcmp(a, "--int96-stats") == 0) {
+      w->o.int96_statistics = 1;
     } else if (strcmp(a, "--no-crc") == 0) {
       return usage(cmd, "%s",
                    "'--no-crc' means 'do not verify checksums when reading'; to write no page "

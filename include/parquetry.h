@@ -803,7 +803,27 @@ typedef struct pqt_write_options {
   /* Encrypt the file (see pqt_encryption_options); NULL (default): plaintext.
    * Read, and what it points to copied, while the writer opens. */
   const pqt_encryption_options *encryption;
+  /* The ColumnOrder of FLOAT, DOUBLE and FLOAT16 columns (a
+   * pqt_float_column_order): PQT_FLOAT_ORDER_TYPE (0, default: TYPE_ORDER,
+   * which every reader knows; NaN kept out of the bounds, nan_count
+   * written) or PQT_FLOAT_ORDER_TOTAL (IEEE_754_TOTAL_ORDER, parquet-format
+   * 2.13: -0.0 < +0.0 kept apart in the bounds, nan_count written, a page or
+   * chunk of only NaNs gets its smallest and largest NaN as bounds).
+   * TYPE_ORDER stays the default as in parquet-java (PARQUET-2249 kept it
+   * the default) and released Arrow C++: a reader that does not know
+   * IEEE_754_TOTAL_ORDER must ignore the bounds (Polars fails on the
+   * footer), so the new order costs old readers their pruning. */
+  int32_t float_column_order;
+  /* INT96 columns: 1 = min/max statistics and a column index in
+   * INT96_TIMESTAMP_ORDER (default 0: none, as TYPE_ORDER has no order for
+   * INT96). */
+  int32_t int96_statistics;
 } pqt_write_options;
+
+typedef enum pqt_float_column_order {
+  PQT_FLOAT_ORDER_TYPE = 0,
+  PQT_FLOAT_ORDER_TOTAL = 1
+} pqt_float_column_order;
 
 /* column_options_size: sizeof(pqt_column_options) as the caller sees it
  * (the embedded `defaults` decides where the later fields are). */

@@ -127,6 +127,18 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
   return PQT_OK;
 }
 
+int32_t pqt_column_writer_set_order(pqt_column_writer *cw, bool float_total, bool int96) {
+  pqt_sort_kind k = cw->sort;
+  if (float_total && pqt_sort_kind_is_float(k)) k = pqt_sort_kind_total(k);
+  else if (int96 && cw->physical == PQT_INT96) k = PQT_SORT_INT96;
+  cw->sort = k;
+  cw->pg_stats.kind = cw->ck_stats.kind = k;
+  if (k == PQT_SORT_INT96) return PQT_ORDER_INT96_TIMESTAMP;
+  if (k == PQT_SORT_FLOAT_TOTAL || k == PQT_SORT_DOUBLE_TOTAL || k == PQT_SORT_FLOAT16_TOTAL)
+    return PQT_ORDER_IEEE_754_TOTAL;
+  return PQT_ORDER_TYPE;
+}
+
 void pqt_column_writer_free(pqt_column_writer *cw) {
   pqt_buf *bufs[] = {&cw->def, &cw->rep,       &cw->vals,    &cw->offs, &cw->idx,   &cw->dict_page, &cw->pages,
                      &cw->pi,  &cw->pi_bounds, &cw->pi_hist, &cw->s_lv, &cw->s_val, &cw->s_comp,    &cw->s_body,
@@ -212,7 +224,7 @@ static pqt_status fill_stats(pqt_column_writer *cw, const pqt_stats *st, pqt_are
   memset(out, 0, sizeof *out);
   out->null_count = st->null_count;
   PQT_SET_FIELD(out, statistics, null_count);
-  if (cw->sort == PQT_SORT_FLOAT || cw->sort == PQT_SORT_DOUBLE || cw->sort == PQT_SORT_FLOAT16) {
+  if (pqt_sort_kind_is_float(cw->sort)) {
     out->nan_count = st->nan_count;
     PQT_SET_FIELD(out, statistics, nan_count);
   }
@@ -973,7 +985,7 @@ static pqt_status encode_column_index(const pqt_column_writer *cw, pqt_arena *tm
   int32_t np = cw->n_pages;
   pqt_column_index cix;
   memset(&cix, 0, sizeof cix);
-  bool fl = cw->sort == PQT_SORT_FLOAT || cw->sort == PQT_SORT_DOUBLE || cw->sort == PQT_SORT_FLOAT16;
+  bool fl = pqt_sort_kind_is_float(cw->sort);
   PQT_RETURN_NOT_OK(alloc_column_index(cw, tmp, np, fl, &cix, err));
   size_t nh = (size_t)(cw->max_def + 1) + (size_t)(cw->max_rep + 1);
   const int64_t *hist = (const int64_t *)(const void *)cw->pi_hist.data;

@@ -70,6 +70,11 @@ pqt_status pqt_column_writer_init(pqt_column_writer *cw, const pqt_column_option
                                   int32_t type_length, int16_t max_def, int16_t max_rep,
                                   const pqt_logical_type *logical, int32_t converted_type, pqt_codec_ctx *codec,
                                   const pqt_allocator *alloc, pqt_error *err);
+/* Right after init, before any value: order statistics in IEEE 754 total
+ * order (FLOAT, DOUBLE, FLOAT16 columns) and/or INT96 chronological order
+ * (INT96 columns; otherwise they get none). Returns the ColumnOrder to write
+ * in the footer for the column (a PQT_ORDER_* value). */
+int32_t pqt_column_writer_set_order(pqt_column_writer *cw, bool float_total, bool int96);
 void pqt_column_writer_free(pqt_column_writer *cw);
 
 /* Append n levels and the n_values present values (see header comment).

@@ -25,6 +25,7 @@ void pqt_stats_free(pqt_stats *s) {
 void pqt_stats_reset(pqt_stats *s) {
   s->has_minmax = false;
   s->null_count = s->nan_count = s->n_values = 0;
+  s->has_nan_bounds = false;
   pqt_buf_clear(&s->min);
   pqt_buf_clear(&s->max);
 }
@@ -63,10 +64,45 @@ static pqt_status fold(pqt_stats *s, const uint8_t *mn, size_t mnl, const uint8_
     return fold(s, (const uint8_t *)&lo, sizeof(T), (const uint8_t *)&hi, sizeof(T), err); \
   } while (0)
 
+/* Fold a NaN pair (total-order kinds) into s's NaN bounds. */
+static void fold_nan(pqt_stats *s, const uint8_t *lo, const uint8_t *hi) {
+  size_t w = s->width;
+  if (!s->has_nan_bounds || pqt_stats_compare(s->kind, lo, w, s->nan_min, w) < 0) memcpy(s->nan_min, lo, w);
+  if (!s->has_nan_bounds || pqt_stats_compare(s->kind, hi, w, s->nan_max, w) > 0) memcpy(s->nan_max, hi, w);
+  s->has_nan_bounds = true;
+}
+
+/* IEEE_754_TOTAL_ORDER (parquet.thrift, union ColumnOrder field 2): min
+ * and max are the smallest and largest non-NaN values in total order
+ * (-0.0 < +0.0); NaNs are counted and kept apart, for a page or chunk of
+ * only NaNs. */
+static pqt_status update_total(pqt_stats *s, const uint8_t *values, size_t n, pqt_error *err) {
+  size_t w = s->width;
+  const uint8_t *lo = NULL, *hi = NULL, *nlo = NULL, *nhi = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t *v = values + i * w;
+    bool nan = pqt_sort_value_is_nan(s->kind, v, w);
+    const uint8_t **a = nan ? &nlo : &lo, **b = nan ? &nhi : &hi;
+    if (nan) s->nan_count++;
+    if (!*a) {
+      *a = *b = v;
+      continue;
+    }
+    if (pqt_stats_compare(s->kind, v, w, *a, w) < 0) *a = v;
+    if (pqt_stats_compare(s->kind, v, w, *b, w) > 0) *b = v;
+  }
+  if (nlo) fold_nan(s, nlo, nhi);
+  if (!lo) return PQT_OK;
+  return fold(s, lo, w, hi, w, err);
+}
+
 pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n, pqt_error *err) {
   s->n_values += (int64_t)n;
   if (n == 0 || s->kind == PQT_SORT_NONE) return PQT_OK;
   switch (s->kind) {
+    case PQT_SORT_FLOAT_TOTAL:
+    case PQT_SORT_DOUBLE_TOTAL:
+    case PQT_SORT_FLOAT16_TOTAL: return update_total(s, values, n, err);
     case PQT_SORT_BOOL: {
       uint8_t lo = 1, hi = 0;
       for (size_t i = 0; i < n; i++) {
@@ -153,6 +189,7 @@ pqt_status pqt_stats_merge(pqt_stats *dst, const pqt_stats *src, pqt_error *err)
   dst->null_count += src->null_count;
   dst->nan_count += src->nan_count;
   dst->n_values += src->n_values;
+  if (src->has_nan_bounds) fold_nan(dst, src->nan_min, src->nan_max);
   if (!src->has_minmax) return PQT_OK;
   return fold(dst, src->min.data, src->min.len, src->max.data, src->max.len, err);
 }
@@ -169,6 +206,10 @@ static size_t utf8_cut(const uint8_t *p, size_t len, size_t lim) {
 bool pqt_stats_bounds(const pqt_stats *s, int32_t trunc_len, bool utf8, pqt_buf *out_min, pqt_buf *out_max,
                       bool *min_exact, bool *max_exact, pqt_error *err) {
   *min_exact = *max_exact = true;
+  if (!s->has_minmax && s->has_nan_bounds) { /* total order, all NaN: the NaN bounds */
+    if (pqt_buf_append(out_min, s->nan_min, s->width, err) != PQT_OK) return false;
+    return pqt_buf_append(out_max, s->nan_max, s->width, err) == PQT_OK;
+  }
   if (!s->has_minmax || s->kind == PQT_SORT_NONE) return false;
   const uint8_t *mn = s->min.data, *mx = s->max.data;
   size_t mnl = s->min.len, mxl = s->max.len;

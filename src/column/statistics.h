@@ -12,6 +12,10 @@
  * max +0.0, FLOAT16 numerically, byte-wise unsigned lexicographic for
  * strings/binary/FLBA, signed big-endian two's complement for DECIMAL on
  * FLBA/BYTE_ARRAY, none for INT96, INTERVAL and geospatial types.
+ * On request (meta/sort_order.h *_TOTAL kinds, PQT_SORT_INT96): IEEE 754
+ * total order for floats (bounds are the smallest and largest non-NaN
+ * values, -0.0 and +0.0 kept as they are; NaN bounds only when all
+ * non-null values are NaN) and INT96 chronological order.
  */
 #ifndef PQT_COLUMN_STATISTICS_H
 #define PQT_COLUMN_STATISTICS_H
@@ -32,6 +36,10 @@ typedef struct pqt_stats {
   int64_t nan_count;
   int64_t n_values; /* non-null values seen */
   pqt_buf min, max; /* PLAIN bytes of the bounds */
+  /* IEEE_754_TOTAL_ORDER kinds only: the smallest and largest NaN in total
+   * order, written as the bounds when every non-null value is NaN. */
+  bool has_nan_bounds;
+  uint8_t nan_min[8], nan_max[8];
 } pqt_stats;
 
 void pqt_stats_init(pqt_stats *s, pqt_sort_kind kind, size_t width, const pqt_allocator *alloc);

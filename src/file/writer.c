@@ -70,6 +70,7 @@ struct pqt_writer {
   pqt_sorting_column_spec *sorting; /* sorting_columns of every row group (arena) */
   int32_t n_sorting;
   bool raw;                             /* row groups come as written bytes (pqt_writer_open_raw) */
+  int32_t *col_orders; /* not raw: the PQT_ORDER_* of each leaf (arena) */
   const pqt_column_order *raw_orders; /* raw: the column orders written (NULL: none) */
   int32_t n_raw_orders;
   pqt_file_encryptor *crypt; /* NULL: a plaintext file (arena; keys wiped in writer_free) */
@@ -401,6 +402,21 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
   return PQT_OK;
 }
 
+/* The ColumnOrder of leaf i from the options (float_column_order,
+ * int96_statistics); see pqt_column_writer_set_order. */
+static pqt_status set_column_order(pqt_writer *w, int32_t i, pqt_error *err) {
+  if (w->opts.float_column_order != PQT_FLOAT_ORDER_TYPE && w->opts.float_column_order != PQT_FLOAT_ORDER_TOTAL)
+    return pqt_error_set(err, PQT_EINVAL, "float_column_order %d (PQT_FLOAT_ORDER_TYPE or _TOTAL)",
+                         (int)w->opts.float_column_order);
+  if (!w->col_orders) {
+    w->col_orders = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *w->col_orders);
+    if (!w->col_orders) return pqt_nomem(err);
+  }
+  w->col_orders[i] = pqt_column_writer_set_order(&w->cols[i], w->opts.float_column_order == PQT_FLOAT_ORDER_TOTAL,
+                                                 w->opts.int96_statistics != 0);
+  return PQT_OK;
+}
+
 static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, const pqt_write_options *opts,
                              const pqt_writer_raw *raw, pqt_error *err) {
   *out = NULL;
@@ -486,6 +502,7 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
     resolve_options(&w->opts, x, &co);
     st = pqt_column_writer_init(&w->cols[i], &co, x->physical_type, x->type_length, x->max_def, x->max_rep, &x->logical,
                                 x->converted_type, w->codec, a, err);
+    if (st == PQT_OK) st = set_column_order(w, i, err);
     if (st != PQT_OK) pqt_error_prefix(err, "column %s", x->dotted_path);
   }
   if (st == PQT_OK && w->opts.encryption && w->raw)
@@ -882,7 +899,7 @@ static pqt_status finish(pqt_writer *w, pqt_error *err) {
   if (!w->raw) {
     pqt_column_order *co = pqt_arena_array(&w->arena, (size_t)w->n_cols, sizeof *co);
     if (!co) return pqt_nomem(err);
-    for (int32_t i = 0; i < w->n_cols; i++) co[i].isset = 1u << PQT_ORDER_TYPE;
+    for (int32_t i = 0; i < w->n_cols; i++) co[i].isset = 1u << (w->col_orders ? w->col_orders[i] : PQT_ORDER_TYPE);
     md.column_orders.items = co;
     md.column_orders.n = w->n_cols;
     PQT_SET_FIELD(&md, file_metadata, column_orders);

@@ -54,6 +54,22 @@ static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t ble
   return alen < blen ? -1 : alen > blen ? 1 : 0;
 }
 
+/* IEEE 754-2008 section 5.10 totalOrder as a signed integer key: the bits
+ * as a signed integer, with the magnitude bits flipped when the sign is
+ * set (so more negative values, and -NaNs with larger payloads, sort lower). */
+static int64_t total_key(pqt_sort_kind k, const uint8_t *p) {
+  if (k == PQT_SORT_DOUBLE_TOTAL) {
+    int64_t x = (int64_t)pqt_load_u64le(p);
+    return x < 0 ? x ^ INT64_MAX : x;
+  }
+  if (k == PQT_SORT_FLOAT_TOTAL) {
+    int32_t x = (int32_t)pqt_load_u32le(p);
+    return x < 0 ? x ^ INT32_MAX : x;
+  }
+  int16_t x = (int16_t)pqt_load_u16le(p);
+  return x < 0 ? x ^ INT16_MAX : x;
+}
+
 int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
   switch (k) {
     case PQT_SORT_BOOL: return (int)a[0] - (int)b[0];
@@ -99,11 +115,25 @@ int pqt_stats_compare(pqt_sort_kind k, const uint8_t *a, size_t alen, const uint
     }
     case PQT_SORT_DECIMAL_BE: return cmp_decimal_be(a, alen, b, blen);
     case PQT_SORT_BYTES: return cmp_bytes(a, alen, b, blen);
+    case PQT_SORT_FLOAT_TOTAL:
+    case PQT_SORT_DOUBLE_TOTAL:
+    case PQT_SORT_FLOAT16_TOTAL: {
+      int64_t x = total_key(k, a), y = total_key(k, b);
+      return (x > y) - (x < y);
+    }
+    case PQT_SORT_INT96: {
+      int32_t da = (int32_t)pqt_load_u32le(a + 8), db = (int32_t)pqt_load_u32le(b + 8);
+      if (da != db) return (da > db) - (da < db);
+      int64_t na = (int64_t)pqt_load_u64le(a), nb = (int64_t)pqt_load_u64le(b);
+      return (na > nb) - (na < nb);
+    }
     default: return 0;
   }
 }
 
 bool pqt_sort_value_is_nan(pqt_sort_kind k, const uint8_t *p, size_t n) {
+  if (k == PQT_SORT_FLOAT_TOTAL || k == PQT_SORT_DOUBLE_TOTAL || k == PQT_SORT_FLOAT16_TOTAL)
+    k = (pqt_sort_kind)(PQT_SORT_FLOAT + (k - PQT_SORT_FLOAT_TOTAL));
   if (k == PQT_SORT_FLOAT && n == 4) {
     uint32_t b = pqt_load_u32le(p);
     return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu);
@@ -129,8 +159,27 @@ bool pqt_sort_value_ordered(pqt_sort_kind k, const uint8_t *p, size_t n) {
     case PQT_SORT_FLOAT: return n == 4 && !pqt_sort_value_is_nan(k, p, n);
     case PQT_SORT_DOUBLE: return n == 8 && !pqt_sort_value_is_nan(k, p, n);
     case PQT_SORT_FLOAT16: return n == 2 && !pqt_sort_value_is_nan(k, p, n);
+    /* total order: every bit pattern, NaNs too, has its place */
+    case PQT_SORT_FLOAT_TOTAL: return n == 4;
+    case PQT_SORT_DOUBLE_TOTAL: return n == 8;
+    case PQT_SORT_FLOAT16_TOTAL: return n == 2;
+    case PQT_SORT_INT96: return n == 12;
     case PQT_SORT_BYTES:
     case PQT_SORT_DECIMAL_BE: return true;
     default: return false;
+  }
+}
+
+bool pqt_sort_kind_is_float(pqt_sort_kind k) {
+  return k == PQT_SORT_FLOAT || k == PQT_SORT_DOUBLE || k == PQT_SORT_FLOAT16 || k == PQT_SORT_FLOAT_TOTAL ||
+         k == PQT_SORT_DOUBLE_TOTAL || k == PQT_SORT_FLOAT16_TOTAL;
+}
+
+pqt_sort_kind pqt_sort_kind_total(pqt_sort_kind k) {
+  switch (k) {
+    case PQT_SORT_FLOAT: return PQT_SORT_FLOAT_TOTAL;
+    case PQT_SORT_DOUBLE: return PQT_SORT_DOUBLE_TOTAL;
+    case PQT_SORT_FLOAT16: return PQT_SORT_FLOAT16_TOTAL;
+    default: return k;
   }
 }

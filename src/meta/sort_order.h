@@ -30,8 +30,24 @@ typedef enum pqt_sort_kind {
   PQT_SORT_DOUBLE,
   PQT_SORT_FLOAT16,
   PQT_SORT_BYTES,     /* unsigned lexicographic */
-  PQT_SORT_DECIMAL_BE /* signed big-endian two's complement */
+  PQT_SORT_DECIMAL_BE, /* signed big-endian two's complement */
+  /* ColumnOrder IEEE_754_TOTAL_ORDER (parquet.thrift, union ColumnOrder
+   * field 2: IEEE 754-2008 section 5.10 totalOrder): -NaN < -Inf < ... < -0
+   * < +0 < ... < +Inf < +NaN, NaNs ordered by their bits. Chosen by the
+   * writer on request; pqt_sort_kind_for never answers these. */
+  PQT_SORT_FLOAT_TOTAL,
+  PQT_SORT_DOUBLE_TOTAL,
+  PQT_SORT_FLOAT16_TOTAL,
+  /* ColumnOrder INT96_TIMESTAMP_ORDER (parquet.thrift, union ColumnOrder,
+   * note (+)): days (bytes 8..12, little-endian signed) then nanos (bytes
+   * 0..8, little-endian signed). */
+  PQT_SORT_INT96
 } pqt_sort_kind;
+
+/* Whether the kind orders FLOAT, DOUBLE or FLOAT16 values (either order). */
+bool pqt_sort_kind_is_float(pqt_sort_kind k);
+/* The total-order kind of a float kind (others unchanged). */
+pqt_sort_kind pqt_sort_kind_total(pqt_sort_kind k);
 
 /* The order statistics use for a leaf of this physical type and annotation
  * (logical may be NULL; converted_type -1 when absent). */

@@ -16,8 +16,13 @@
  *      before 1.3 (they wrote byte arrays, unsigned ints and decimals in
  *      signed byte order: PARQUET-251, PARQUET-686), unless min == max;
  *    - floats: not when a bound is NaN, and only when NaN is known absent
- *      (nan_count 0, or IEEE 754 total order with non-NaN bounds): NaN rows
- *      satisfy > and != under this library's NaN semantics;
+ *      (nan_count 0): NaN rows satisfy > and != under this library's NaN
+ *      semantics. Under IEEE_754_TOTAL_ORDER non-NaN bounds do NOT say
+ *      there is no NaN (parquet.thrift ColumnOrder field 2: the bounds are
+ *      the smallest and largest non-NaN values; "Readers should consult the
+ *      nan_count field to determine whether NaNs are present");
+ *    - INT96: never (INT96_TIMESTAMP_ORDER bounds are not used: predicates
+ *      have no INT96 domain, so the chunk is read);
  *    - never INT96, INTERVAL or types without an order.
  *    null_count decides IS NULL / IS NOT NULL and all-null chunks.
  * 2. Dictionaries, for = and IN: when every data page of a chunk is
@@ -163,7 +168,7 @@ static void view_of(const pqt_reader *r, int32_t g, const pqt_bound *b, chunk_vi
   if (b->dom == PQT_DOM_FLOAT) {
     double a = pqt_vx_float(b->vx, mn), c = pqt_vx_float(b->vx, mx);
     if (isnan(a) || isnan(c)) return;
-    bool no_nan = (PQT_HAS_FIELD(s, statistics, nan_count) && s->nan_count == 0) || total;
+    bool no_nan = PQT_HAS_FIELD(s, statistics, nan_count) && s->nan_count == 0;
     if (!no_nan) return;
   }
   v->has_bounds = true;
