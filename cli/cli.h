@@ -110,7 +110,9 @@ extern const char cmd_salvage_summary[], cmd_salvage_usage[];
   "  --max-page-expansion N a page may claim N times its compressed size (64)\n"   \
   "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
   "  --max-memory N         ceiling on decoded data in memory (default: none)\n"   \
-  "  --max-footer-bytes N   largest footer accepted (default 256M)"
+  "  --max-footer-bytes N   largest footer accepted (default 256M)\n"             \
+  "  --int96-unit U         INT96 timestamps as ns (default), us, ms or s; a\n"    \
+  "                         value that does not fit the unit fails the read"
 
 /* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not
  * a reading option, 2 usage error (printed). */

@@ -130,6 +130,7 @@ struct pqt_schema_node {
   /* INT96 leaves: carried in Arrow as fixed_size_binary(12), the stored bytes,
    * instead of timestamp[ns] (set from pqt_read_options / pqt_write_options). */
   bool int96_raw;
+  int8_t int96_unit; /* pqt_int96_unit of the Arrow timestamp (reader option) */
 };
 
 typedef struct pqt_schema {
