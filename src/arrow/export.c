@@ -206,14 +206,24 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
   pqt_status st = PQT_OK;
   switch (lt.conv) {
     case CONV_I32_TO_I8:
-      for (int64_t i = 0; i < n; i++) dst[i] = (uint8_t)pqt_load_u32le(src + 4 * i);
-      break;
-    case CONV_I32_TO_I16:
-      for (int64_t i = 0; i < n; i++) {
-        uint16_t v = (uint16_t)pqt_load_u32le(src + 4 * i);
-        memcpy(dst + 2 * i, &v, 2);
+    case CONV_I32_TO_I16: {
+      /* an INT32 outside the 8/16-bit range of its annotation fails (never wrapped) */
+      bool w8 = lt.conv == CONV_I32_TO_I8, sg = lt.format[0] == 'c' || lt.format[0] == 's';
+      int32_t lo = sg ? (w8 ? INT8_MIN : INT16_MIN) : 0, hi = sg ? (w8 ? INT8_MAX : INT16_MAX) : (w8 ? UINT8_MAX : UINT16_MAX);
+      for (int64_t i = 0; i < n && st == PQT_OK; i++) {
+        int32_t v = (int32_t)pqt_load_u32le(src + 4 * i);
+        if ((v < lo || v > hi) && pqt_array_is_valid(a, i))
+          st = pqt_error_set(err, PQT_ERANGE, "column %s: value %lld of the batch is %d, outside its %s %d-bit range",
+                             a->node->dotted_path ? a->node->dotted_path : "?", (long long)i, (int)v,
+                             sg ? "signed" : "unsigned", w8 ? 8 : 16);
+        if (w8) dst[i] = (uint8_t)v;
+        else {
+          uint16_t h = (uint16_t)v;
+          memcpy(dst + 2 * i, &h, 2);
+        }
       }
       break;
+    }
     case CONV_I32_TO_DEC128:
     case CONV_I64_TO_DEC128:
       for (int64_t i = 0; i < n; i++) {

@@ -1000,6 +1000,50 @@ static void test_int96_range(void) {
   free(f);
 }
 
+/* INT32 annotated as an 8- or 16-bit integer: a stored value outside that
+ * range fails the Arrow read naming column and value (never wrapped to int8). */
+static void test_small_int_range(void) {
+  const struct {
+    const char *schema;
+    int32_t v[2];
+    bool ok;
+  } cases[] = {
+      {"message m { required int32 b (INTEGER(8,true)); }", {-128, 127}, true},
+      {"message m { required int32 b (INTEGER(8,true)); }", {127, 300}, false},
+      {"message m { required int32 b (INTEGER(16,false)); }", {0, 65535}, true},
+      {"message m { required int32 b (INTEGER(16,false)); }", {0, -1}, false},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    pqt_string file;
+    CHECK(write_one(cases[c].schema, NULL, 2, NULL, NULL, cases[c].v, NULL, 2, &file));
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+    if (r) {
+      struct ArrowArrayStream s;
+      CHECK_OK(pqt_reader_get_stream(r, NULL, &s, NULL));
+      struct ArrowArray b;
+      int rc = s.get_next(&s, &b);
+      if (cases[c].ok) {
+        CHECK(rc == 0 && b.release);
+        if (rc == 0 && b.release) {
+          const void *d = b.children[0]->buffers[1];
+          if (c == 0) CHECK(((const int8_t *)d)[0] == -128 && ((const int8_t *)d)[1] == 127);
+          else CHECK(((const uint16_t *)d)[1] == 65535);
+          b.release(&b);
+        }
+      } else {
+        const char *m = s.get_last_error(&s);
+        CHECK_MSG(rc == ERANGE && contains(m, "column b") && contains(m, "value 1 of the batch") &&
+                      contains(m, c == 1 ? "is 300" : "is -1"),
+                  "%d %s", rc, m ? m : "");
+      }
+      s.release(&s);
+      pqt_reader_close(r);
+    }
+    pqt_string_free(&file);
+  }
+}
+
 /* ---- 11. timestamps and logical types ----------------------------------- */
 
 static const pqt_schema_element *find_elem(const pqt_file_metadata *md, const char *name) {
@@ -1857,7 +1901,7 @@ RUN_TESTS("pitfalls", TEST_CASE(test_dictionary_page_offset_variants), TEST_CASE
           TEST_CASE(test_legacy_min_max_by_sort_order), TEST_CASE(test_legacy_page_stats_of_binary_not_shown),
           TEST_CASE(test_min_value_needs_column_orders), TEST_CASE(test_float_statistics_written),
           TEST_CASE(test_unsigned_decimal_int96_statistics_written), TEST_CASE(test_legacy_lists_rewritten_three_level),
-          TEST_CASE(test_map_duplicate_keys_kept), TEST_CASE(test_int96_layout), TEST_CASE(test_int96_range),
+          TEST_CASE(test_map_duplicate_keys_kept), TEST_CASE(test_int96_layout), TEST_CASE(test_int96_range), TEST_CASE(test_small_int_range),
           TEST_CASE(test_converted_types_and_timestamp_coercion),
           TEST_CASE(test_delta_byte_array_across_pages_in_a_file), TEST_CASE(test_v2_page_quirks),
           TEST_CASE(test_v1_bit_packed_and_rle_levels), TEST_CASE(test_record_spanning_v1_pages),
