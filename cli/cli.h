@@ -248,7 +248,9 @@ void table_print(human_table *t);
   "  --max-page-expansion N a page may claim N times its compressed size (64)\n"   \
   "  --page-expansion-floor N  ... plus N bytes (default 1M)\n"                    \
   "  --max-memory N         ceiling on decoded data in memory (default: none)\n"   \
-  "  --max-footer-bytes N   largest footer accepted (default 256M)"
+  "  --max-footer-bytes N   largest footer accepted (default 256M)\n"             \
+  "  --int96-unit U         INT96 timestamps as ns (default), us, ms or s; a\n"    \
+  "                         value that does not fit the unit fails the read"
 
 /* ---- key tools (cli/kms_options.c) ----
  * --kms-key ID:BASE64: a master key of the test-only in-memory KMS (usage

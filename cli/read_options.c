@@ -135,7 +135,8 @@ static void use_retriever(void) {
 
 static const char *const value_options[] = {"--footer-key",     "--column-key",         "--aad-prefix", "--key", "--kms-key",
                                             "--max-page-bytes", "--max-page-expansion", "--page-expansion-floor",
-                                            "--max-memory",     "--max-footer-bytes",   NULL};
+                                            "--max-memory",     "--max-footer-bytes",   "--int96-unit",
+                                            NULL};
 
 int read_option(const char *cmd, int argc, char **argv, int *i) {
   settings_init();
@@ -215,6 +216,16 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
     g_read.opts.column_keys = g_read.column_keys;
     g_read.opts.n_column_keys = g_read.n_column_keys;
     return 1;
+  }
+  if (strcmp(a, "--int96-unit") == 0) {
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    for (int k = 0; k < 4; k++)
+      if (strcmp(v, units[k]) == 0) {
+        g_read.opts.int96_unit = (int32_t)k; /* pqt_int96_unit: NANOS, MICROS, MILLIS, SECONDS */
+        return 1;
+      }
+    usage(cmd, "bad --int96-unit '%s' (ns, us, ms or s)", v);
+    return 2;
   }
   if (strcmp(a, "--aad-prefix") == 0) {
     g_read.opts.aad_prefix = (const uint8_t *)v;

@@ -31,7 +31,7 @@
 
 static void check_status(pqt_status st, const pqt_error *err, const char *what, bool einval_ok) {
   if (st == PQT_OK) return;
-  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT && st != PQT_ENOMEM &&
+  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT && st != PQT_ERANGE && st != PQT_ENOMEM &&
       !(einval_ok && st == PQT_EINVAL))
     ED_FAIL("%s: unexpected status %s: %s", what, pqt_status_name(st), err->message);
   if (err->message[0] == '\0') ED_FAIL("%s: failure without a message", what);

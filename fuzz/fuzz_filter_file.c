@@ -32,7 +32,7 @@
 
 static void ff_check(pqt_status st, const pqt_error *err, const char *what) {
   if (st == PQT_OK || st == PQT_EINVAL) return;
-  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT && st != PQT_ENOMEM && st != PQT_ECRYPTO)
+  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT && st != PQT_ERANGE && st != PQT_ENOMEM && st != PQT_ECRYPTO)
     FF_FAIL("%s: unexpected status %s: %s", what, pqt_status_name(st), err->message);
   if (err->message[0] == '\0') FF_FAIL("%s: failure without a message", what);
 }

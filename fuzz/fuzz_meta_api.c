@@ -39,7 +39,7 @@
 
 static void ma_check(pqt_status st, const pqt_error *err, const char *what) {
   if (st == PQT_OK) return;
-  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ECRYPTO && st != PQT_ELIMIT && st != PQT_ENOMEM)
+  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ECRYPTO && st != PQT_ELIMIT && st != PQT_ERANGE && st != PQT_ENOMEM)
     MA_FAIL("%s: unexpected status %s: %s", what, pqt_status_name(st), err->message);
   if (err->code != st) MA_FAIL("%s: error code %d differs from the status %d", what, err->code, st);
   if (err->message[0] == '\0') MA_FAIL("%s: failure without a message", what);

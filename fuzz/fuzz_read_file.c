@@ -41,7 +41,7 @@
 
 static void rf_check_status(pqt_status st, const pqt_error *err, const char *what) {
   if (st == PQT_OK) return;
-  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ECRYPTO && st != PQT_ELIMIT && st != PQT_ENOMEM)
+  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ECRYPTO && st != PQT_ELIMIT && st != PQT_ERANGE && st != PQT_ENOMEM)
     RF_FAIL("%s: unexpected status %s: %s", what, pqt_status_name(st), err->message);
   if (err->code != st) RF_FAIL("%s: error code %d differs from the status %d", what, err->code, st);
   if (err->message[0] == '\0') RF_FAIL("%s: failure without a message", what);

@@ -37,7 +37,7 @@ static const char *const schemas[] = {
 
 static void check_status(pqt_status st, const pqt_error *err, const char *what) {
   if (st == PQT_OK) return;
-  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT && st != PQT_ENOMEM)
+  if (st != PQT_ECORRUPT && st != PQT_EUNSUPPORTED && st != PQT_ELIMIT && st != PQT_ERANGE && st != PQT_ENOMEM)
     SV_FAIL("%s: unexpected status %s: %s", what, pqt_status_name(st), err->message);
   if (err->message[0] == '\0') SV_FAIL("%s: failure without a message", what);
 }

@@ -156,7 +156,9 @@ enum {
   PQT_ECORRUPT = 4,     /* the file is malformed */
   PQT_EUNSUPPORTED = 5, /* valid, but a feature or codec is not available */
   PQT_ECRYPTO = 6,      /* a key is missing or authentication failed */
-  PQT_ELIMIT = 7        /* a configured resource limit was exceeded */
+  PQT_ELIMIT = 7,       /* a configured resource limit was exceeded */
+  PQT_ERANGE = 8        /* a stored value does not fit the requested in-memory
+                           type (e.g. an INT96 timestamp outside int64 nanoseconds) */
 };
 
 /* Where an error happened; fields are -1 when not applicable. Output
@@ -323,7 +325,7 @@ typedef struct pqt_read_options {
   pqt_buffer_pool *buffer_pool; /* shared pool to use instead (NULL: a private one). Borrowed:
                                    must outlive the reader and its streams */
   int int96_as_fixed;           /* INT96 in Arrow as fixed_size_binary(12), the stored bytes
-                                   (default 0: timestamp[ns], which wraps outside 1677-2262) */
+                                   (default 0: timestamp in int96_unit, ns unless set) */
   /* Decryption (see above); all empty by default. The keys, the column_keys
    * array and aad_prefix are copied at open: borrowed only until
    * pqt_reader_open returns. */
@@ -372,9 +374,22 @@ typedef struct pqt_read_options {
    * parquet.variant; 1 hands out the stored group as it is (value,
    * typed_value, ... as plain columns). */
   int variant_shredded;
+  /* The Arrow unit of INT96 timestamps (unless int96_as_fixed): one of
+   * pqt_int96_unit, default PQT_INT96_NANOS. A value that does not fit
+   * int64 in that unit (nanoseconds: outside 1677-09-21..2262-04-11), or has
+   * digits below it, fails the read with PQT_ERANGE naming row group, column
+   * and row; nothing is wrapped or truncated. */
+  int32_t int96_unit;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };
+
+typedef enum pqt_int96_unit {
+  PQT_INT96_NANOS = 0,
+  PQT_INT96_MICROS = 1,
+  PQT_INT96_MILLIS = 2,
+  PQT_INT96_SECONDS = 3
+} pqt_int96_unit;
 
 PQT_API void pqt_read_options_init_sized(pqt_read_options *opts, size_t struct_size);
 /* Fill options with defaults (and struct_size). */

@@ -109,7 +109,8 @@ static void parquet_leaf_type(const pqt_schema_node *x, leaf_type *lt) {
         if (x->int96_raw) {
           f = "w:12"; /* the stored bytes: nothing lost, whatever the year */
         } else {
-          f = "tsn:";
+          static const char *const int96_formats[] = {"tsn:", "tsu:", "tsm:", "tss:"};
+          f = x->int96_unit >= 0 && x->int96_unit <= 3 ? int96_formats[x->int96_unit] : "tsn:";
           lt->conv = CONV_INT96_TO_NS;
         }
         break;
@@ -206,14 +207,24 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
   pqt_status st = PQT_OK;
   switch (lt.conv) {
     case CONV_I32_TO_I8:
-      for (int64_t i = 0; i < n; i++) dst[i] = (uint8_t)pqt_load_u32le(src + 4 * i);
-      break;
-    case CONV_I32_TO_I16:
-      for (int64_t i = 0; i < n; i++) {
-        uint16_t v = (uint16_t)pqt_load_u32le(src + 4 * i);
-        memcpy(dst + 2 * i, &v, 2);
+    case CONV_I32_TO_I16: {
+      /* an INT32 outside the 8/16-bit range of its annotation fails (never wrapped) */
+      bool w8 = lt.conv == CONV_I32_TO_I8, sg = lt.format[0] == 'c' || lt.format[0] == 's';
+      int32_t lo = sg ? (w8 ? INT8_MIN : INT16_MIN) : 0, hi = sg ? (w8 ? INT8_MAX : INT16_MAX) : (w8 ? UINT8_MAX : UINT16_MAX);
+      for (int64_t i = 0; i < n && st == PQT_OK; i++) {
+        int32_t v = (int32_t)pqt_load_u32le(src + 4 * i);
+        if ((v < lo || v > hi) && pqt_array_is_valid(a, i))
+          st = pqt_error_set(err, PQT_ERANGE, "column %s: value %lld of the batch is %d, outside its %s %d-bit range",
+                             a->node->dotted_path ? a->node->dotted_path : "?", (long long)i, (int)v,
+                             sg ? "signed" : "unsigned", w8 ? 8 : 16);
+        if (w8) dst[i] = (uint8_t)v;
+        else {
+          uint16_t h = (uint16_t)v;
+          memcpy(dst + 2 * i, &h, 2);
+        }
       }
       break;
+    }
     case CONV_I32_TO_DEC128:
     case CONV_I64_TO_DEC128:
       for (int64_t i = 0; i < n; i++) {
@@ -241,13 +252,35 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
       }
       break;
     }
-    case CONV_INT96_TO_NS:
-      for (int64_t i = 0; i < n; i++) {
-        /* wrap-around like other readers do for values outside the ns range */
-        uint64_t v = (uint64_t)pqt_int96_to_nanos(src + 12 * i);
-        pqt_store_u64le(dst + 8 * i, v);
+    case CONV_INT96_TO_NS: {
+      /* The value the text output prints (days and time of day, see
+       * pqt_int96_split), in the chosen unit: a value outside int64 in that
+       * unit, or with digits below it, fails the read (never wrapped or
+       * truncated). */
+      static const int64_t per_unit[] = {1, 1000, 1000000, 1000000000};
+      static const char *const unit_name[] = {"nanoseconds", "microseconds", "milliseconds", "seconds"};
+      int u = a->node->int96_unit >= 0 && a->node->int96_unit <= 3 ? a->node->int96_unit : 0;
+      const __int128 ns_per_day = (__int128)86400 * 1000000000;
+      for (int64_t i = 0; i < n && st == PQT_OK; i++) {
+        if (a->validity && !pqt_array_is_valid(a, i)) {
+          pqt_store_u64le(dst + 8 * i, 0);
+          continue;
+        }
+        int64_t days, nod;
+        pqt_int96_split_bytes(src + 12 * i, &days, &nod);
+        __int128 total = (__int128)days * ns_per_day + nod;
+        __int128 q = total / per_unit[u], r = total % per_unit[u];
+        if (r != 0 || q < (__int128)INT64_MIN || q > (__int128)INT64_MAX) {
+          st = pqt_error_set(err, PQT_ERANGE,
+                             "column %s: INT96 timestamp in value %lld of the batch (day %lld since 1970-01-01) "
+                             "%s int64 %s (read it with another INT96 unit, e.g. --int96-unit us, or as its "
+                             "stored bytes)",
+                             a->node->dotted_path ? a->node->dotted_path : "?", (long long)i, (long long)days,
+                             r != 0 ? "has digits below" : "does not fit", unit_name[u]);
+        } else pqt_store_u64le(dst + 8 * i, (uint64_t)(int64_t)q);
       }
       break;
+    }
     default: break;
   }
   if (st != PQT_OK) {

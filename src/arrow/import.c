@@ -202,6 +202,37 @@ static char source_unit(const pqt_arrow_format *af) {
   return (af->kind == PQT_AK_TIMESTAMP || af->kind == PQT_AK_TIME) ? af->unit : 0;
 }
 
+/* false when v does not fit int64 in the finer unit (never wrapped) */
+static bool scale_units_ok(int64_t v, int from, int to, int64_t *out) {
+  while (from < to) {
+    if (__builtin_mul_overflow(v, 10, &v)) return false;
+    from++;
+  }
+  while (from > to) {
+    int64_t q = v / 10;
+    if ((v % 10) < 0) q--;
+    v = q;
+    from--;
+  }
+  *out = v;
+  return true;
+}
+
+/* INT96 bytes of v in unit 10^-from seconds: exact (INT96 days reach far
+ * beyond int64 nanoseconds). */
+static void int96_from_units(int64_t v, int from, uint8_t *out) {
+  __int128 ns = v;
+  for (int f = from; f < 9; f++) ns *= 10;
+  const __int128 day_ns = (__int128)86400 * 1000000000;
+  __int128 day = ns / day_ns, rem = ns % day_ns;
+  if (rem < 0) {
+    rem += day_ns;
+    day--;
+  }
+  pqt_store_u64le(out, (uint64_t)rem);
+  pqt_store_u32le(out + 8, (uint32_t)(int32_t)(day + 2440588));
+}
+
 static int64_t scale_units(int64_t v, int from, int to) {
   while (from < to) {
     v *= 10;
@@ -314,7 +345,9 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
             memcpy(&q, s, 4);
             v = q;
           } else memcpy(&v, s, 8);
-          if (tu) v = scale_units(v, unit_pow(su), unit_pow(tu));
+          if (tu && !scale_units_ok(v, unit_pow(su), unit_pow(tu), &v))
+            return pqt_error_set(err, PQT_ERANGE, "%s: time value %lld (value %lld of the batch) does not fit int64 in the column's unit",
+                                 x->name, (long long)v, (long long)k);
         } else switch (af.bit_width * (af.is_signed ? -1 : 1)) {
             case -8: v = (int8_t)s[0]; break;
             case 8: v = s[0]; break;
@@ -365,7 +398,7 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
       for (int64_t k = 0; k < nv; k++) {
         int64_t v;
         memcpy(&v, buf1 + 8 * IDX(k), 8);
-        pqt_int96_from_nanos(scale_units(v, unit_pow(su), 9), sc->vals.data + 12 * k);
+        int96_from_units(v, unit_pow(su), sc->vals.data + 12 * k);
       }
       out->values = sc->vals.data;
       return PQT_OK;

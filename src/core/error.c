@@ -23,6 +23,7 @@ PQT_API const char *pqt_status_name(pqt_status code) {
     case PQT_EUNSUPPORTED: return "PQT_EUNSUPPORTED";
     case PQT_ECRYPTO: return "PQT_ECRYPTO";
     case PQT_ELIMIT: return "PQT_ELIMIT";
+    case PQT_ERANGE: return "PQT_ERANGE";
     default: return "PQT_E?";
   }
 }

@@ -128,6 +128,9 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
   if (given.max_nesting_depth < 1 || given.max_nesting_depth > PQT_SCHEMA_MAX_DEPTH)
     return pqt_error_set(err, PQT_EINVAL, "pqt_read_options.max_nesting_depth is %d: it must be 1 to %d",
                          (int)given.max_nesting_depth, PQT_SCHEMA_MAX_DEPTH);
+  if (given.int96_unit < PQT_INT96_NANOS || given.int96_unit > PQT_INT96_SECONDS)
+    return pqt_error_set(err, PQT_EINVAL, "pqt_read_options.int96_unit is %d: it must be a pqt_int96_unit",
+                         (int)given.int96_unit);
   opts = &given;
   io = &src;
   const pqt_allocator *alloc = pqt_alloc_or_default(opts->alloc);
@@ -234,6 +237,8 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     for (int32_t i = 0; i < r->schema->n_nodes; i++)
       if (pqt_union_which(r->schema->nodes[i].logical.isset) == PQT_LT_VARIANT && !r->schema->nodes[i].is_leaf)
         r->schema->nodes[i].variant_rebuild = true;
+  for (int32_t i = 0; i < r->schema->n_leaves; i++)
+    if (r->schema->leaves[i]->physical_type == PQT_INT96) r->schema->leaves[i]->int96_unit = (int8_t)r->opts.int96_unit;
   /* created_by is a view into the footer: keep a NUL-terminated copy. */
   r->created_by = "";
   if (PQT_HAS_FIELD(&r->md, file_metadata, created_by)) {

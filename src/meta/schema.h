@@ -133,6 +133,7 @@ struct pqt_schema_node {
   /* VARIANT groups: read back as the reconstructed struct<metadata, value>
    * (set by the reader unless pqt_read_options.variant_shredded). */
   bool variant_rebuild;
+  int8_t int96_unit; /* pqt_int96_unit of the Arrow timestamp (reader option) */
 };
 
 typedef struct pqt_schema {

@@ -249,6 +249,7 @@ struct pqt_rg_cursor {
 
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
 int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c) { return c ? c->pages : 0; }
+int64_t pqt_rg_cursor_rows_done(const pqt_rg_cursor *c) { return c ? c->rows_done : 0; }
 
 void pqt_rg_cursor_close(pqt_rg_cursor *c) {
   if (!c) return;

@@ -120,6 +120,8 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c);
 /* Data pages decoded so far (for pqt_scan_stats). */
 int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c);
+/* Rows of the row group handed out so far (before any predicate). */
+int64_t pqt_rg_cursor_rows_done(const pqt_rg_cursor *c);
 void pqt_rg_cursor_close(pqt_rg_cursor *c);
 /* The same honouring pqt_read_options.on_error: with PQT_SKIP_CORRUPT a
  * row group that cannot be opened, or the rest of one that fails, is

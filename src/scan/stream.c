@@ -9,6 +9,7 @@
  * fine, the stream's release drops the last reference.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "arrow/geoarrow.h"
@@ -42,6 +43,7 @@ static int status_to_errno(pqt_status st) {
     case PQT_EINVAL: return EINVAL;
     case PQT_EUNSUPPORTED: return ENOTSUP;
     case PQT_ELIMIT: return E2BIG;
+    case PQT_ERANGE: return ERANGE;
     default: return EIO;
   }
 }
@@ -130,6 +132,7 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
     }
     pqt_row_group_data d;
     bool skipped;
+    int64_t first_row = pqt_rg_cursor_rows_done(p->rg);
     pqt_status st = pqt_rg_cursor_next_recover(p->rg, p->batch_size, &d, &skipped, &p->err);
     if (st != PQT_OK) return status_to_errno(st);
     if (!skipped) st = pqt_scan_batch(&p->scan, &d, &p->err); /* the predicate, then the projection */
@@ -143,6 +146,13 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
     }
     for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++)
       st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
+    if (st == PQT_ERANGE) { /* name the row group and where the batch starts in it */
+      char msg[sizeof p->err.message];
+      snprintf(msg, sizeof msg, "row group %d, batch from row %lld%s: %.400s", (int)p->groups[p->next_group - 1],
+               (long long)first_row, p->scan.filter ? " (rows matching the filter)" : "", p->err.message);
+      memcpy(p->err.message, msg, sizeof msg);
+      p->err.row_group = p->groups[p->next_group - 1];
+    }
     if (st == PQT_OK && d.num_rows > p->batch_size) {
       p->held = d;
       p->have_held = true;

@@ -73,6 +73,7 @@ typedef struct opts_holder {
 static void explicit_opts(opts_holder *h) {
   make_keys(&h->k, false);
   pqt_read_options_init(&h->o);
+  h->o.int96_as_fixed = 1; /* int96_field: days near Julian day 0 with sub-us digits, fits no timestamp unit */
   h->o.footer_key = h->k.footer;
   h->o.footer_key_len = 16;
   h->ck[0] = (pqt_column_key){"double_field", h->k.col[0], 16};
@@ -84,6 +85,7 @@ static void explicit_opts(opts_holder *h) {
 static void retriever_opts(opts_holder *h, bool aes256) {
   make_keys(&h->k, aes256);
   pqt_read_options_init(&h->o);
+  h->o.int96_as_fixed = 1;
   h->o.key_retriever = retriever;
   h->o.key_retriever_ctx = &h->k;
 }

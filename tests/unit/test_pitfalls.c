@@ -6,6 +6,7 @@
  * written file (page headers encoded with the Thrift codec), so each test
  * shows exactly the bytes another writer would produce.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -831,12 +832,17 @@ static void test_int96_layout(void) {
     CHECK_EQ_STR(sc.children[0]->format, raw ? "w:12" : "tsn:");
     sc.release(&sc);
     struct ArrowArray b;
-    CHECK(s.get_next(&s, &b) == 0 && b.release);
-    if (b.release) {
-      const struct ArrowArray *c = b.children[0];
-      if (raw) CHECK(memcmp(c->buffers[1], t, 24) == 0);
-      else CHECK(((const int64_t *)c->buffers[1])[0] == 86400000000000LL + 3723000000123LL);
-      b.release(&b);
+    if (raw) {
+      CHECK(s.get_next(&s, &b) == 0 && b.release);
+      if (b.release) {
+        CHECK(memcmp(b.children[0]->buffers[1], t, 24) == 0);
+        b.release(&b);
+      }
+    } else { /* year 0001 does not fit int64 nanoseconds: the read fails, naming it */
+      CHECK(s.get_next(&s, &b) == ERANGE && !b.release);
+      const char *m = s.get_last_error(&s);
+      CHECK_MSG(contains(m, "row group 0") && contains(m, "column t") && contains(m, "value 1 of the batch"), "%s",
+                m ? m : "");
     }
     s.release(&s);
     pqt_reader_close(r);
@@ -854,6 +860,187 @@ static void test_int96_layout(void) {
               "%s", all ? all : "(unread)");
     free(all);
     free(f);
+  }
+}
+
+/* INT96 bytes of an exact nanosecond count (may lie beyond int64). */
+static void int96_of(__int128 ns, uint8_t *out) {
+  const __int128 day_ns = (__int128)86400 * 1000000000;
+  __int128 day = ns / day_ns, rem = ns % day_ns;
+  if (rem < 0) {
+    rem += day_ns;
+    day--;
+  }
+  pqt_store_u64le(out, (uint64_t)rem);
+  pqt_store_u32le(out + 8, (uint32_t)(int32_t)(day + 2440588));
+}
+
+/* Read the single INT96 of file through the stream in unit u: 0 and *v, or
+ * the errno of get_next (the message in msg). */
+static int int96_stream_one(const pqt_string *file, int32_t u, int64_t *v, char *msg, size_t msg_n) {
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.int96_unit = u;
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file->data, file->len, &ro, NULL));
+  if (!r) return -1;
+  struct ArrowArrayStream s;
+  CHECK_OK(pqt_reader_get_stream(r, NULL, &s, NULL));
+  struct ArrowArray b;
+  int rc = s.get_next(&s, &b);
+  msg[0] = '\0';
+  if (rc == 0 && b.release) {
+    *v = ((const int64_t *)b.children[0]->buffers[1])[0];
+    b.release(&b);
+  } else if (rc != 0) snprintf(msg, msg_n, "%s", s.get_last_error(&s) ? s.get_last_error(&s) : "");
+  s.release(&s);
+  pqt_reader_close(r);
+  return rc;
+}
+
+/* INT96 to timestamp: the exact ends of the int64 range of ns and us read,
+ * one beyond (ns) fails with ERANGE naming row group, column and value; digits
+ * below the unit fail too (never truncated). The Spark file fails in ns and
+ * reads in us as the dates the text output prints. */
+static void test_int96_range(void) {
+  static const int64_t per[] = {1, 1000, 1000000, 1000000000};
+  for (int32_t u = PQT_INT96_NANOS; u <= PQT_INT96_SECONDS; u++) {
+    const __int128 cases[] = {(__int128)INT64_MAX * per[u], (__int128)INT64_MIN * per[u],
+                              ((__int128)INT64_MAX + 1) * per[u], ((__int128)INT64_MIN - 1) * per[u], per[u] + 1};
+    for (int k = 0; k < 5; k++) {
+      if (u == 0 && k == 4) continue; /* every ns count is whole */
+      /* beyond int64 microseconds an INT96 is read as Spark's wrapped value
+       * (pqt_int96_split, as the text output): us reads its ends, ms and s
+       * are tested for digits below the unit and a whole value */
+      if (u == 1 && (k == 2 || k == 3)) continue;
+      if (u >= 2 && k < 4) {
+        if (k > 0) continue;
+        uint8_t w[12];
+        int96_of((__int128)-123 * per[u], w);
+        pqt_string wf;
+        CHECK(write_one("message m { required int96 t; }", NULL, 1, NULL, NULL, w, NULL, 1, &wf));
+        int64_t wv = 0;
+        char wm[600];
+        CHECK(int96_stream_one(&wf, u, &wv, wm, sizeof wm) == 0 && wv == -123);
+        pqt_string_free(&wf);
+        continue;
+      }
+      uint8_t t[12];
+      int96_of(cases[k], t);
+      pqt_string file;
+      CHECK(write_one("message m { required int96 t; }", NULL, 1, NULL, NULL, t, NULL, 1, &file));
+      int64_t v = 0;
+      char msg[600];
+      int rc = int96_stream_one(&file, u, &v, msg, sizeof msg);
+      if (k < 2) {
+        CHECK_MSG(rc == 0, "unit %d case %d: %s", (int)u, k, msg);
+        CHECK(v == (k == 0 ? INT64_MAX : INT64_MIN));
+      } else {
+        CHECK_MSG(rc == ERANGE && contains(msg, "row group 0") && contains(msg, "column t") &&
+                      contains(msg, "value 0 of the batch") && contains(msg, k == 4 ? "digits below" : "does not fit"),
+                  "unit %d case %d: rc %d %s", (int)u, k, rc, msg);
+      }
+      pqt_string_free(&file);
+    }
+  }
+  pqt_read_options bad;
+  pqt_read_options_init(&bad);
+  bad.int96_unit = 4;
+  pqt_reader *r = NULL;
+  pqt_error e;
+  static const uint8_t junk[8] = {0};
+  CHECK(pqt_reader_open_buffer(&r, junk, sizeof junk, &bad, &e) == PQT_EINVAL && !r);
+  CHECK_EQ_STR(pqt_status_name(PQT_ERANGE), "PQT_ERANGE");
+
+  if (!pqt_testing_dir()) return;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/data/int96_from_spark.parquet", pqt_testing_dir());
+  size_t n = 0;
+  unsigned char *f = pqt_test_read_file(path, &n);
+  CHECK(f != NULL);
+  if (!f) return;
+  for (int32_t u = PQT_INT96_NANOS; u <= PQT_INT96_MICROS; u++) {
+    pqt_read_options ro;
+    pqt_read_options_init(&ro);
+    ro.int96_unit = u;
+    CHECK_OK(pqt_reader_open_buffer(&r, f, n, &ro, NULL));
+    if (!r) continue;
+    struct ArrowArrayStream s;
+    CHECK_OK(pqt_reader_get_stream(r, NULL, &s, NULL));
+    struct ArrowArray b;
+    int64_t got[6];
+    int n_got = 0, rc;
+    bool null_seen = false;
+    while ((rc = s.get_next(&s, &b)) == 0 && b.release) {
+      const struct ArrowArray *c = b.children[0];
+      const uint8_t *valid = c->null_count ? c->buffers[0] : NULL;
+      for (int64_t i = 0; i < c->length; i++) {
+        int64_t j = c->offset + i;
+        if (valid && !(valid[j / 8] >> (j % 8) & 1)) null_seen = true;
+        else if (n_got < 6) got[n_got++] = ((const int64_t *)c->buffers[1])[j];
+      }
+      b.release(&b);
+    }
+    if (u == PQT_INT96_NANOS) {
+      const char *m = s.get_last_error(&s);
+      CHECK_MSG(rc == ERANGE && contains(m, "column a") && contains(m, "row group 0") && contains(m, "value 2"), "%d %s",
+                rc, m ? m : "");
+    } else {
+      /* as cat prints: 2024-01-01T20:34:56.123456, 2024-01-01T01:00, 9999-12-31T03:00,
+       * 2024-12-30T23:00, null, 290000-12-30T23:00 */
+      const int64_t day = 86400000000LL, hour = 3600000000LL;
+      const int64_t want[5] = {19723 * day + 20 * hour + 34 * 60000000LL + 56123456LL, 19723 * day + hour,
+                               2932896 * day + 3 * hour, (19723 + 364) * day + 23 * hour, 105201161 * day + 23 * hour};
+      CHECK_MSG(rc == 0 && n_got == 5 && null_seen, "rc %d n %d", rc, n_got);
+      for (int i = 0; i < 5 && i < n_got; i++) CHECK_MSG(got[i] == want[i], "%d: %lld", i, (long long)got[i]);
+    }
+    s.release(&s);
+    pqt_reader_close(r);
+  }
+  free(f);
+}
+
+/* INT32 annotated as an 8- or 16-bit integer: a stored value outside that
+ * range fails the Arrow read naming column and value (never wrapped to int8). */
+static void test_small_int_range(void) {
+  const struct {
+    const char *schema;
+    int32_t v[2];
+    bool ok;
+  } cases[] = {
+      {"message m { required int32 b (INTEGER(8,true)); }", {-128, 127}, true},
+      {"message m { required int32 b (INTEGER(8,true)); }", {127, 300}, false},
+      {"message m { required int32 b (INTEGER(16,false)); }", {0, 65535}, true},
+      {"message m { required int32 b (INTEGER(16,false)); }", {0, -1}, false},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    pqt_string file;
+    CHECK(write_one(cases[c].schema, NULL, 2, NULL, NULL, cases[c].v, NULL, 2, &file));
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+    if (r) {
+      struct ArrowArrayStream s;
+      CHECK_OK(pqt_reader_get_stream(r, NULL, &s, NULL));
+      struct ArrowArray b;
+      int rc = s.get_next(&s, &b);
+      if (cases[c].ok) {
+        CHECK(rc == 0 && b.release);
+        if (rc == 0 && b.release) {
+          const void *d = b.children[0]->buffers[1];
+          if (c == 0) CHECK(((const int8_t *)d)[0] == -128 && ((const int8_t *)d)[1] == 127);
+          else CHECK(((const uint16_t *)d)[1] == 65535);
+          b.release(&b);
+        }
+      } else {
+        const char *m = s.get_last_error(&s);
+        CHECK_MSG(rc == ERANGE && contains(m, "column b") && contains(m, "value 1 of the batch") &&
+                      contains(m, c == 1 ? "is 300" : "is -1"),
+                  "%d %s", rc, m ? m : "");
+      }
+      s.release(&s);
+      pqt_reader_close(r);
+    }
+    pqt_string_free(&file);
   }
 }
 
@@ -1714,7 +1901,7 @@ RUN_TESTS("pitfalls", TEST_CASE(test_dictionary_page_offset_variants), TEST_CASE
           TEST_CASE(test_legacy_min_max_by_sort_order), TEST_CASE(test_legacy_page_stats_of_binary_not_shown),
           TEST_CASE(test_min_value_needs_column_orders), TEST_CASE(test_float_statistics_written),
           TEST_CASE(test_unsigned_decimal_int96_statistics_written), TEST_CASE(test_legacy_lists_rewritten_three_level),
-          TEST_CASE(test_map_duplicate_keys_kept), TEST_CASE(test_int96_layout),
+          TEST_CASE(test_map_duplicate_keys_kept), TEST_CASE(test_int96_layout), TEST_CASE(test_int96_range), TEST_CASE(test_small_int_range),
           TEST_CASE(test_converted_types_and_timestamp_coercion),
           TEST_CASE(test_delta_byte_array_across_pages_in_a_file), TEST_CASE(test_v2_page_quirks),
           TEST_CASE(test_v1_bit_packed_and_rle_levels), TEST_CASE(test_record_spanning_v1_pages),
