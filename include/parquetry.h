@@ -714,6 +714,13 @@ typedef struct pqt_write_options {
    * reader's; pqt_writer_flush_row_group at its row-group ends keeps that).
    * sorting_columns given above take precedence. */
   int32_t like_sorting_columns;
+  /* VARIANT columns to write shredded (parquetry_variant.h): Arrow fields
+   * marked ARROW:extension:name = parquet.variant become VARIANT groups,
+   * unshredded unless an entry here names them. Elements are
+   * variant_shredding[0].struct_size bytes apart; borrowed until
+   * pqt_writer_open_* returns. */
+  const struct pqt_variant_shredding *variant_shredding;
+  int32_t n_variant_shredding;
 } pqt_write_options;
 
 /* column_options_size: sizeof(pqt_column_options) as the caller sees it
