@@ -65,6 +65,7 @@ struct pqt_writer {
   pqt_schema_element *elems;
   int32_t n_elems;
   pqt_schema *schema;
+  pqt_schema *in_schema; /* the layout batches bring (VARIANT columns unshredded); often schema */
   pqt_import_fmt fmt;
   pqt_codec_ctx *codec;
   int32_t n_cols;
@@ -415,23 +416,39 @@ static pqt_status build_metadata(pqt_writer *w, const pqt_write_schema *schema, 
   return PQT_OK;
 }
 
-static pqt_status variants_init(pqt_writer *w, const struct ArrowSchema *as, pqt_error *err) {
-  const pqt_schema_node *root = w->schema->root;
-  int32_t n = 0;
-  for (int32_t i = 0; i < root->n_children; i++)
-    if (!root->children[i]->is_leaf && pqt_union_which(root->children[i]->logical.isset) == PQT_LT_VARIANT) n++;
+/* The top-level VARIANT groups whose batches bring struct<metadata, value>
+ * (an Arrow parquet.variant field, or a message's {metadata, value} group). */
+static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
+  if (in->is_leaf || pqt_union_which(in->logical.isset) != PQT_LT_VARIANT || in->n_children != 2) return false;
+  int found = 0;
+  for (int32_t k = 0; k < 2; k++) {
+    const pqt_schema_node *c = in->children[k];
+    if (!c->is_leaf || c->physical_type != PQT_BYTE_ARRAY) return false;
+    if (strcmp(c->name, "metadata") == 0) {
+      *meta_at = k;
+      found |= 1;
+    } else if (strcmp(c->name, "value") == 0) {
+      found |= 2;
+    }
+  }
+  return found == 3;
+}
+
+static pqt_status variants_init(pqt_writer *w, pqt_error *err) {
+  const pqt_schema_node *root = w->schema->root, *in_root = w->in_schema->root;
+  if (root->n_children != in_root->n_children) return pqt_error_set(err, PQT_EINVAL, "schema shapes differ");
+  int32_t n = 0, meta_at = 0;
+  for (int32_t i = 0; i < root->n_children; i++) n += variant_input(in_root->children[i], &meta_at);
   if (n == 0) return PQT_OK;
   w->variants = pqt_mem_calloc(w->alloc, (size_t)n * sizeof *w->variants);
   if (!w->variants) return pqt_nomem(err);
   for (int32_t i = 0; i < root->n_children; i++) {
     const pqt_schema_node *g = root->children[i];
-    if (g->is_leaf || pqt_union_which(g->logical.isset) != PQT_LT_VARIANT) continue;
+    if (!variant_input(in_root->children[i], &meta_at)) continue;
     wvariant *v = &w->variants[w->n_variants++];
     v->top = i;
     v->group = g;
-    const struct ArrowSchema *f = i < as->n_children ? as->children[i] : NULL;
-    if (!f || f->n_children != 2) return pqt_error_set(err, PQT_EINVAL, "%s: not a parquet.variant struct", g->name);
-    v->meta_at = f->children[0]->name && strcmp(f->children[0]->name, "metadata") == 0 ? 0 : 1;
+    v->meta_at = meta_at;
     for (int32_t k = 0; k < g->n_children; k++)
       if (strcmp(g->children[k]->name, "typed_value") == 0) v->shredded = true;
     if (v->shredded) {
@@ -483,8 +500,19 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
     w->n_elems = raw->n_elems;
   } else if (st == PQT_OK) {
     st = pqt_writer_schema_elements(&w->arena, schema, &w->opts, &w->elems, &w->n_elems, err);
+    if (st == PQT_OK && !schema->like && w->opts.n_variant_shredding > 0) {
+      /* batches come with the VARIANT columns unshredded: their layout */
+      pqt_write_options plain = w->opts;
+      plain.variant_shredding = NULL;
+      plain.n_variant_shredding = 0;
+      pqt_schema_element *e2;
+      int32_t n2;
+      st = pqt_writer_schema_elements(&w->arena, schema, &plain, &e2, &n2, err);
+      if (st == PQT_OK) st = pqt_schema_build(e2, n2, &w->arena, &w->in_schema, err);
+    }
   }
   if (st == PQT_OK) st = pqt_schema_build(w->elems, w->n_elems, &w->arena, &w->schema, err);
+  if (st == PQT_OK && !w->in_schema) w->in_schema = w->schema;
   if (st == PQT_OK && w->schema->n_leaves == 0) st = pqt_error_set(err, PQT_EINVAL, "the schema has no columns");
   for (int32_t i = 0; st == PQT_OK && !w->raw && i < w->schema->n_nodes; i++) {
     const pqt_schema_node *x = &w->schema->nodes[i];
@@ -511,14 +539,14 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
         for (int32_t i = 0; i < w->schema->n_leaves; i++)
           if (w->schema->leaves[i]->physical_type == PQT_INT96) w->schema->leaves[i]->int96_raw = true;
       struct ArrowSchema as;
-      st = pqt_export_schema(w->schema, NULL, &as, err);
+      st = pqt_export_schema(w->in_schema, NULL, &as, err);
       if (st == PQT_OK) {
         st = pqt_import_fmt_copy(&w->arena, &as, &w->fmt, err);
         as.release(&as);
       }
     }
   }
-  if (st == PQT_OK && !w->raw && schema->arrow) st = variants_init(w, schema->arrow, err);
+  if (st == PQT_OK && !w->raw && !schema->like) st = variants_init(w, err);
   if (st == PQT_OK) st = pqt_codec_ctx_create(&w->codec, a, err);
   if (st == PQT_OK) w->n_cols = w->schema->n_leaves;
   if (st == PQT_OK && !w->raw) {
@@ -634,7 +662,7 @@ PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w) { return w->total_rows 
 PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out, pqt_error *err) {
   if (out) out->release = NULL; /* a failure leaves a released schema */
   if (!w || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_writer_arrow_schema: bad arguments");
-  return pqt_export_schema(w->schema, NULL, out, err);
+  return pqt_export_schema(w->in_schema ? w->in_schema : w->schema, NULL, out, err);
 }
 
 /* ---- row groups ------------------------------------------------------------ */
@@ -887,7 +915,8 @@ PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray
         const pqt_vshred_col *c = &sv->sh.cols[i - sv->sh.first_leaf];
         const pqt_schema_node *leaf = w->schema->leaves[i];
         st = pqt_column_writer_write(&w->cols[i], c->n_levels, leaf->max_def ? (const int16_t *)c->def.data : NULL,
-                                     leaf->max_rep ? (const int16_t *)c->rep.data : NULL, c->vals.data,
+                                     leaf->max_rep ? (const int16_t *)c->rep.data : NULL,
+                                     c->vals.data ? (const void *)c->vals.data : (const void *)"",
                                      leaf->physical_type == PQT_BYTE_ARRAY ? (const int32_t *)c->offs.data : NULL,
                                      c->n_values, err);
         if (st != PQT_OK) pqt_error_prefix(err, "column %s", leaf->dotted_path);

@@ -521,6 +521,81 @@ static pqt_status tree_node(elist *L, const pqt_schema_node *x, const char *name
   return tree_content(L, x, name, rep >= 0 ? rep : x->repetition, err);
 }
 
+/* ---- a message schema's VARIANT groups shredded ---------------------------- */
+
+static int32_t subtree_len(const pqt_schema_element *e, int32_t n, int32_t at, int depth) {
+  if (at >= n || depth > PQT_SCHEMA_MAX_DEPTH) return -1;
+  int32_t len = 1;
+  int32_t nc = PQT_HAS_FIELD(&e[at], schema_element, num_children) ? e[at].num_children : 0;
+  for (int32_t i = 0; i < nc; i++) {
+    int32_t k = subtree_len(e, n, at + len, depth + 1);
+    if (k < 0) return -1;
+    len += k;
+  }
+  return len;
+}
+
+static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at) {
+  if (!lt_is(&e[at], PQT_LT_VARIANT) || !PQT_HAS_FIELD(&e[at], schema_element, num_children) ||
+      e[at].num_children != 2 || at + 2 >= n)
+    return false;
+  for (int i = 1; i <= 2; i++) {
+    const pqt_schema_element *c = &e[at + i];
+    if (PQT_HAS_FIELD(c, schema_element, num_children) && c->num_children > 0) return false;
+    if (c->type != PQT_BYTE_ARRAY) return false;
+  }
+  return true;
+}
+
+/* The elements again, each top-level VARIANT group {metadata, value} that
+ * variant_shredding names expanded with its typed_value. */
+static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n, pqt_error *err) {
+  pqt_schema_element *x;
+  if (n < 1) return pqt_error_set(err, PQT_EINVAL, "empty schema");
+  PQT_RETURN_NOT_OK(add(L, "", &x, err));
+  *x = e[0];
+  int32_t nc = PQT_HAS_FIELD(&e[0], schema_element, num_children) ? e[0].num_children : 0;
+  int32_t at = 1;
+  for (int32_t i = 0; i < nc; i++) {
+    int32_t len = subtree_len(e, n, at, 1);
+    if (len < 0) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short");
+    char nm[256];
+    snprintf(nm, sizeof nm, "%.*s", (int)e[at].name.len, (const char *)e[at].name.ptr);
+    const char *shred = is_plain_variant(e, n, at) ? shredding_for(L, nm) : NULL;
+    if (!shred) {
+      for (int32_t k = 0; k < len; k++) {
+        PQT_RETURN_NOT_OK(add(L, "", &x, err));
+        *x = e[at + k];
+      }
+      at += len;
+      continue;
+    }
+    PQT_RETURN_NOT_OK(add(L, "", &x, err));
+    *x = e[at];
+    int32_t idx = L->n - 1;
+    pqt_schema_element *src;
+    int32_t sn;
+    pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &sn, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "%s: variant shredding schema", nm);
+      return st;
+    }
+    if (sn < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
+      return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
+    set_group(&L->items[idx], 3);
+    PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
+    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+    int32_t pos = 1;
+    st = expand_typed(L, src, sn, &pos, 0, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "%s", nm);
+      return st;
+    }
+    at += len;
+  }
+  return PQT_OK;
+}
+
 /* ---- entry points --------------------------------------------------------- */
 
 pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *ws, const pqt_write_options *opts,
@@ -528,8 +603,15 @@ pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *
   int32_t compat = opts ? opts->compat : PQT_COMPAT_NONE;
   int n_src = (ws->message != NULL) + (ws->arrow != NULL) + (ws->like != NULL);
   if (n_src != 1) return pqt_error_set(err, PQT_EINVAL, "give exactly one schema source");
-  if (ws->message) return pqt_schema_parse(ws->message, strlen(ws->message), arena, out, n_out, err);
   elist L = {arena, NULL, 0, 0, compat, opts, false};
+  if (ws->message) {
+    PQT_RETURN_NOT_OK(pqt_schema_parse(ws->message, strlen(ws->message), arena, out, n_out, err));
+    if (!opts || opts->n_variant_shredding <= 0) return PQT_OK;
+    PQT_RETURN_NOT_OK(message_shred(&L, *out, *n_out, err));
+    *out = L.items;
+    *n_out = L.n;
+    return PQT_OK;
+  }
   pqt_schema_element *root;
   if (ws->arrow) {
     const struct ArrowSchema *s = ws->arrow;

@@ -180,19 +180,21 @@ static pqt_status walk(infer *in, inode *n, const pqt_variant *v, int level, pqt
   return PQT_OK;
 }
 
-/* A name the message syntax takes between backticks. */
+/* A name the writer takes (no NUL, at most 255 bytes). */
 static bool name_ok(const char *s, size_t n) {
   if (n == 0 || n > 255) return false;
-  for (size_t i = 0; i < n; i++)
-    if (s[i] == 0 || s[i] == '\n' || s[i] == '\r') return false;
-  return true;
+  return memchr(s, 0, n) == NULL;
 }
 
+/* The name between backticks: ` doubled, \ and control bytes escaped. */
 static void put_name(pqt_buf *b, const char *s, size_t n) {
   pqt_buf_append(b, "`", 1, NULL);
   for (size_t i = 0; i < n; i++) {
-    if (s[i] == '`') pqt_buf_append(b, "`", 1, NULL);
-    pqt_buf_append(b, &s[i], 1, NULL);
+    unsigned char c = (unsigned char)s[i];
+    if (c == '`') pqt_buf_append(b, "``", 2, NULL);
+    else if (c == '\\') pqt_buf_append(b, "\\\\", 2, NULL);
+    else if (c < 0x20 || c == 0x7f) pqt_buf_printf(b, NULL, "\\x%02x", c);
+    else pqt_buf_append(b, &s[i], 1, NULL);
   }
   pqt_buf_append(b, "`", 1, NULL);
 }

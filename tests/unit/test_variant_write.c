@@ -571,7 +571,7 @@ static uint32_t rnd(rng *r) {
 
 static void gen_json(rng *r, FILE *f, int depth) {
   uint32_t k = rnd(r) % (depth > 6 ? 7 : 10);
-  static const char *keys[] = {"a", "b", "c", "id", "name", "ts", "x y", "tags", "n", "z"};
+  static const char *keys[] = {"a", "b`q", "c\\\\d", "id", "name", "t\\tab", "x y", "tags", "n", "z"};
   switch (k) {
     case 0: fputs("null", f); break;
     case 1: fputs(rnd(r) % 2 ? "true" : "false", f); break;
@@ -777,6 +777,8 @@ static void make_values(vals *s, uint64_t seed, int n) {
   vals_add_json(s, "[]");
   vals_add_json(s, "{}");
   vals_add_json(s, "{\"tags\":[]}");
+  vals_add_json(s, "\"\""); /* an empty string, the only typed value of its batch */
+  vals_add_json(s, "{\"name\":\"\"}");
   add_corpus(s);
 }
 
