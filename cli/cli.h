@@ -95,6 +95,9 @@ typedef struct wopts {
   char delimiter, quote; /* 0: not given */
   const char *null_string;
   bool no_header, latin1, dry_run, force;
+  const char *variant[16]; /* --variant COL: JSON text stored as VARIANT */
+  int n_variant;
+  int variant_depth; /* --variant-shred-depth (-1: not given) */
   /* merge only: -o OUT sets `out`, every other argument is an input */
   const char **inputs;
   int n_inputs;

@@ -45,6 +45,10 @@ const char cmd_convert_summary[] =
     "  --no-header                    CSV without a header line (columns column0, column1, ...)\n"
     "  --input-encoding utf8|latin1   input text encoding (default utf8: invalid UTF-8 is an error)\n"
     "  --dry-run                      print the schema (inferred or given) and write nothing\n"
+    "  --variant COL                  JSON Lines: store column COL (any JSON) as VARIANT, shredded by\n"
+    "                                 the types of its first 1000 values (repeatable; with --schema,\n"
+    "                                 declare COL as a VARIANT group {metadata; value}: unshredded)\n"
+    "  --variant-shred-depth N        how deep --variant values are shredded (default 2; 0: not at all)\n"
     "  --force                        replace an existing OUT (atomically)\n" WRITER_OPTIONS_HELP;
 const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl[.gz|.zst]|- OUT.parquet|-";
 
@@ -141,7 +145,22 @@ typedef struct conv {
   int *map; /* JSON: the record's fields -> input columns */
   int mcap;
   progress bar;
+  /* --variant: samples per column (the first VARIANT_SAMPLE values), the
+   * shredding inferred from them, and which writer fields are VARIANT */
+  cv_variant_samples samples[16];
+  pqt_string shred_text[16];
+  pqt_variant_shredding shred[16];
+  bool *is_variant;
 } conv;
+
+#define VARIANT_SAMPLE 1000
+
+/* k of --variant naming this column, or -1 */
+static int variant_of(const conv *v, const char *name) {
+  for (int k = 0; k < v->w->n_variant; k++)
+    if (strcmp(v->w->variant[k], name) == 0) return k;
+  return -1;
+}
 
 static int data_error(conv *v, const char *msg) {
   fprintf(stderr, "parquetry: %s: %s\n", v->w->in, msg);
@@ -253,7 +272,16 @@ static int infer_pass(conv *v) {
     if (check_width(v) != 0) return -1;
     for (int i = 0; i < v->rec.nf; i++) {
       const cv_field *f = &v->rec.f[i];
-      cv_node_add(&v->c.node[map ? map[i] : i], v->rec.data + f->off, f->len, f->kind);
+      int col = map ? map[i] : i, k = v->w->n_variant ? variant_of(v, v->c.names[col]) : -1;
+      if (k < 0) {
+        cv_node_add(&v->c.node[col], v->rec.data + f->off, f->len, f->kind);
+      } else if (v->samples[k].n < VARIANT_SAMPLE) {
+        char e[CV_ERR];
+        if (cv_variant_sample(&v->samples[k], v->rec.data + f->off, f->len, f->kind, e) != 0) {
+          snprintf(v->err, CV_ERR, "line %lld, column %.50s: %.150s", (long long)v->rec.line, v->c.names[col], e);
+          return -1;
+        }
+      }
     }
   }
   if (rc < 0) return -1;
@@ -277,11 +305,17 @@ static char *inferred_schema(conv *v) {
   if (!s) return NULL;
   strcpy(s, head);
   len = cap = strlen(head);
-  for (int i = 0; i < v->c.n; i++)
-    if (cv_node_schema(&v->c.node[i], v->c.names[i], &s, &len, &cap) != 0) {
+  for (int i = 0; i < v->c.n; i++) {
+    int rc = variant_of(v, v->c.names[i]) >= 0
+                 ? (cv_schema_raw(&s, &len, &cap, "  optional group ") || cv_schema_name(&s, &len, &cap, v->c.names[i]) ||
+                    cv_schema_raw(&s, &len, &cap, " (VARIANT) {\n    required binary metadata;\n"
+                                                  "    required binary value;\n  }\n"))
+                 : cv_node_schema(&v->c.node[i], v->c.names[i], &s, &len, &cap);
+    if (rc != 0) {
       free(s);
       return NULL;
     }
+  }
   char *x = realloc(s, len + 3);
   if (!x) {
     free(s);
@@ -325,7 +359,8 @@ static int map_fields(conv *v) {
   v->field_of_input = malloc((size_t)(v->c.n ? v->c.n : 1) * sizeof *v->field_of_input);
   v->row_set = calloc((size_t)(v->ncol ? v->ncol : 1), sizeof *v->row_set);
   bool *used = calloc((size_t)(v->ncol ? v->ncol : 1), 1);
-  if (!v->field_of_input || !v->row_set || !used) {
+  v->is_variant = calloc((size_t)(v->ncol ? v->ncol : 1), 1);
+  if (!v->field_of_input || !v->row_set || !used || !v->is_variant) {
     free(used);
     return data_error(v, "out of memory");
   }
@@ -338,6 +373,7 @@ static int map_fields(conv *v) {
       rc = usage("convert", "column '%s' of the input is not a field of --schema (nothing is left out)", v->c.names[i]);
     else used[f] = true;
     if (f >= 0 && !v->w->schema && v->c.node[i].kind == CV_N_TEXT) v->col[f].json_text = true;
+    if (f >= 0 && variant_of(v, v->c.names[i]) >= 0) v->is_variant[f] = true;
     v->field_of_input[i] = f;
   }
   for (int k = 0; k < v->ncol && !rc; k++)
@@ -388,7 +424,9 @@ static int add_record(conv *v, const int *map) {
     int f = v->field_of_input[map ? map[i] : i];
     const cv_field *x = &v->rec.f[i];
     v->row_set[f] = row;
-    if (cv_build_add(&v->col[f], v->rec.data + x->off, x->len, x->kind, v->err) != 0) return value_error(v, f);
+    if ((v->is_variant[f] ? cv_variant_add : cv_build_add)(&v->col[f], v->rec.data + x->off, x->len, x->kind, v->err) !=
+        0)
+      return value_error(v, f);
   }
   if (map)
     for (int f = 0; f < v->ncol; f++)
@@ -474,6 +512,31 @@ static int convert(conv *v) {
   } else if (!v->json && start_pass(v) != 0) {
     return data_error(v, v->err);
   }
+  for (int k = 0; k < v->w->n_variant; k++) {
+    bool known = v->w->schema != NULL;
+    for (int i = 0; i < v->c.n && !known; i++) known = strcmp(v->c.names[i], v->w->variant[k]) == 0;
+    if (!known) {
+      free(schema);
+      return usage("convert", "--variant %s: no such column in the input", v->w->variant[k]);
+    }
+  }
+  if (v->w->n_variant && !v->w->schema && v->w->variant_depth != 0) {
+    /* shredded by what the first rows hold (--variant-shred-depth, default 2) */
+    int depth = v->w->variant_depth < 0 ? 2 : v->w->variant_depth, n = 0;
+    for (int k = 0; k < v->w->n_variant; k++) {
+      pqt_error e;
+      pqt_error_init(&e);
+      if (pqt_variant_shred_infer(v->samples[k].views, v->samples[k].n, depth, 0, NULL, &v->shred_text[k], &e) !=
+          PQT_OK) {
+        free(schema);
+        return fail(v->w->in, &e);
+      }
+      if (v->shred_text[k].len)
+        v->shred[n++] = (pqt_variant_shredding){sizeof(pqt_variant_shredding), v->w->variant[k], v->shred_text[k].data};
+    }
+    v->w->o.variant_shredding = v->shred;
+    v->w->o.n_variant_shredding = n;
+  }
   const char *text = v->w->schema ? v->w->schema : schema;
   if (v->w->dry_run) {
     fputs(text, stdout);
@@ -518,6 +581,11 @@ int cmd_convert(int argc, char **argv) {
   free(v.row_set);
   free(v.map);
   free(v.b);
+  free(v.is_variant);
+  for (int k = 0; k < 16; k++) {
+    cv_variant_samples_free(&v.samples[k]);
+    pqt_string_free(&v.shred_text[k]);
+  }
   cv_record_free(&v.rec);
   cv_json_free(&v.js);
   cols_free(&v.c);

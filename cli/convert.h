@@ -208,6 +208,20 @@ int cv_build_null(cv_build *b, bool fill, char *err);
 int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err);
 void cv_build_array(cv_build *b, struct ArrowArray *out);
 
+/* convert --variant (convert_variant.c): a field's JSON text as a Variant;
+ * added to the struct<metadata, value> builder of a VARIANT group; the
+ * first rows' values kept for pqt_variant_shred_infer. */
+#include "parquetry_variant.h"
+int cv_variant_from_field(const char *p, size_t n, cv_kind k, pqt_variant_owned *out, char *err);
+int cv_variant_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err);
+typedef struct cv_variant_samples {
+  pqt_variant_owned *own;
+  pqt_variant *views;
+  int64_t n, cap;
+} cv_variant_samples;
+int cv_variant_sample(cv_variant_samples *s, const char *p, size_t n, cv_kind k, char *err);
+void cv_variant_samples_free(cv_variant_samples *s);
+
 /* Values checked by convert_values.c, also used by infer.c. */
 bool cv_parse_date(const char *p, size_t n, int32_t *days);
 /* HH:MM:SS[.f]: nanoseconds of the day; *digits the fraction digits given. */

@@ -335,6 +335,18 @@ static int convert_option(const char *cmd, const char *a, const char *v, wopts *
       return -usage(cmd, "unknown --input-encoding '%s' (utf8 or latin1)", v);
     return 2;
   }
+  if (strcmp(a, "--variant") == 0 && v) {
+    if (w->n_variant == (int)(sizeof w->variant / sizeof *w->variant)) return -usage(cmd, "too many --variant columns");
+    w->variant[w->n_variant++] = v;
+    return 2;
+  }
+  if (strcmp(a, "--variant-shred-depth") == 0 && v) {
+    char *end;
+    long d = strtol(v, &end, 10);
+    if (*end || end == v || d < 0 || d > 64) return -usage(cmd, "bad --variant-shred-depth '%s' (0 to 64)", v);
+    w->variant_depth = (int)d;
+    return 2;
+  }
   if (strcmp(a, "--no-header") == 0) w->no_header = true;
   else if (strcmp(a, "--dry-run") == 0) w->dry_run = true;
   else if (strcmp(a, "--format") == 0 && v) {
@@ -351,6 +363,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
   bool is_convert = kind == CMD_CONVERT;
   int r;
   memset(w, 0, sizeof *w);
+  w->variant_depth = -1;
   pqt_write_options_init(&w->o);
   pqt_encryption_options_init(&w->enc);
   const char *pos[2];

@@ -833,6 +833,13 @@ typedef struct pqt_write_options {
    * INT96_TIMESTAMP_ORDER (default 0: none, as TYPE_ORDER has no order for
    * INT96). */
   int32_t int96_statistics;
+  /* VARIANT columns to write shredded (parquetry_variant.h): Arrow fields
+   * marked ARROW:extension:name = parquet.variant become VARIANT groups,
+   * unshredded unless an entry here names them. Elements are
+   * variant_shredding[0].struct_size bytes apart; borrowed until
+   * pqt_writer_open_* returns. */
+  const struct pqt_variant_shredding *variant_shredding;
+  int32_t n_variant_shredding;
 } pqt_write_options;
 
 typedef enum pqt_float_column_order {

@@ -209,6 +209,45 @@ typedef struct pqt_variant_value {
 PQT_API pqt_status pqt_variant_target_from_name(const char *name, pqt_variant_target *out, pqt_error *err);
 PQT_API pqt_status pqt_variant_get(const pqt_variant *v, const char *path, pqt_variant_target type,
                                    pqt_variant_value *out, pqt_error *err);
+ * Shredded writing (parquet-format VariantShredding.md). A VARIANT column
+ * of an Arrow schema (the parquet.variant extension struct<metadata
+ * binary, value binary>) is written shredded when pqt_write_options names
+ * it. `typed_value` describes the shredded shape in message syntax, with
+ * one field named typed_value and without the value/typed_value pairs
+ * (the writer adds them):
+ *
+ *   message s { optional group typed_value {      -- an object with fields
+ *     optional binary event_type (STRING);         -- a shredded string field
+ *     optional group loc { optional double lat; }  -- a nested object
+ *     optional group tags (LIST) { repeated group list {
+ *       optional binary element (STRING); } }      -- an array of strings
+ *   } }
+ *
+ * Leaf types are those of the spec's table (BOOLEAN, INT(8/16/32/64),
+ * FLOAT, DOUBLE, DECIMAL, DATE, TIME(false, MICROS), TIMESTAMP(MICROS or
+ * NANOS), BINARY, STRING, UUID). A value goes to typed_value when it is of
+ * that type (integers also into a wider integer, decimals of the same scale
+ * that fit the precision), otherwise to value; an object's fields that are
+ * not shredded stay in value (partially shredded), never in both.
+ * Repetitions in the text are ignored.
+ */
+typedef struct pqt_variant_shredding {
+  size_t struct_size;     /* sizeof(pqt_variant_shredding) */
+  const char *column;     /* top-level field name of the VARIANT column */
+  const char *typed_value; /* message syntax as above; NULL or "": unshredded */
+} pqt_variant_shredding;
+
+/*
+ * Infer a shredding schema (the typed_value text above) from sample values:
+ * per path the most common type (nulls not counted; integers as the widest
+ * integer seen; decimals by scale), objects' fields shredded `depth` levels
+ * deep (0: nothing shredded, out gets ""; 1: the top value, or the
+ * primitive fields of a top object or elements of a top array; ...); at
+ * most max_fields fields per object (the most frequent; 0: 256). out is
+ * appended to (it may be zero-initialised).
+ */
+PQT_API pqt_status pqt_variant_shred_infer(const pqt_variant *values, int64_t n, int32_t depth, int32_t max_fields,
+                                           const pqt_allocator *alloc, pqt_string *out, pqt_error *err);
 
 #ifdef __cplusplus
 }

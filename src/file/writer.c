@@ -22,6 +22,7 @@
 #include "meta/schema.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
+#include "variant/variant_shred_write.h"
 
 #ifndef PQT_BUILD_ID
 #define PQT_BUILD_ID "release"
@@ -36,7 +37,20 @@ typedef struct idx_ref {
   size_t ci_off, ci_len, oi_off, oi_len;
 } idx_ref;
 
+/* A VARIANT column from a parquet.variant Arrow field: its values are
+ * validated before they are written, and shredded here when its group has
+ * a typed_value (those leaves are not imported from the batch). */
+typedef struct wvariant {
+  int32_t top;     /* index among the top-level fields (and batch children) */
+  int32_t meta_at; /* the Arrow struct's child holding metadata (the other: value) */
+  const pqt_schema_node *group;
+  bool shredded;
+  pqt_vshred sh;
+} wvariant;
+
 struct pqt_writer {
+  wvariant *variants;
+  int32_t n_variants;
   const char *arrow_schema_b64; /* ARROW:schema value when written (arena) */
   const pqt_allocator *alloc;
   pqt_write_options opts;
@@ -52,6 +66,7 @@ struct pqt_writer {
   pqt_schema_element *elems;
   int32_t n_elems;
   pqt_schema *schema;
+  pqt_schema *in_schema; /* the layout batches bring (VARIANT columns unshredded); often schema */
   pqt_import_fmt fmt;
   pqt_codec_ctx *codec;
   int32_t n_cols;
@@ -189,6 +204,11 @@ static void writer_free(pqt_writer *w) {
   if (w->cols) {
     for (int32_t i = 0; i < w->n_cols; i++) pqt_column_writer_free(&w->cols[i]);
     pqt_mem_free(a, w->cols, (size_t)w->n_cols * sizeof *w->cols);
+  }
+  if (w->variants) {
+    for (int32_t i = 0; i < w->n_variants; i++)
+      if (w->variants[i].shredded) pqt_vshred_free(&w->variants[i].sh);
+    pqt_mem_free(a, w->variants, (size_t)w->n_variants * sizeof *w->variants);
   }
   if (w->rgs) pqt_mem_free(a, w->rgs, (size_t)w->cap_rgs * sizeof *w->rgs);
   if (w->refs) pqt_mem_free(a, w->refs, w->cap_refs * sizeof *w->refs);
@@ -417,6 +437,53 @@ static pqt_status set_column_order(pqt_writer *w, int32_t i, pqt_error *err) {
   return PQT_OK;
 }
 
+/* The top-level VARIANT groups whose batches bring struct<metadata, value>
+ * (an Arrow parquet.variant field, or a message's {metadata, value} group). */
+static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
+  if (in->is_leaf || pqt_union_which(in->logical.isset) != PQT_LT_VARIANT || in->n_children != 2) return false;
+  int found = 0;
+  for (int32_t k = 0; k < 2; k++) {
+    const pqt_schema_node *c = in->children[k];
+    if (!c->is_leaf || c->physical_type != PQT_BYTE_ARRAY) return false;
+    if (strcmp(c->name, "metadata") == 0) {
+      *meta_at = k;
+      found |= 1;
+    } else if (strcmp(c->name, "value") == 0) {
+      found |= 2;
+    }
+  }
+  return found == 3;
+}
+
+static pqt_status variants_init(pqt_writer *w, pqt_error *err) {
+  const pqt_schema_node *root = w->schema->root, *in_root = w->in_schema->root;
+  if (root->n_children != in_root->n_children) return pqt_error_set(err, PQT_EINVAL, "schema shapes differ");
+  int32_t n = 0, meta_at = 0;
+  for (int32_t i = 0; i < root->n_children; i++) n += variant_input(in_root->children[i], &meta_at);
+  if (n == 0) return PQT_OK;
+  w->variants = pqt_mem_calloc(w->alloc, (size_t)n * sizeof *w->variants);
+  if (!w->variants) return pqt_nomem(err);
+  for (int32_t i = 0; i < root->n_children; i++) {
+    const pqt_schema_node *g = root->children[i];
+    if (!variant_input(in_root->children[i], &meta_at)) continue;
+    wvariant *v = &w->variants[w->n_variants++];
+    v->top = i;
+    v->group = g;
+    v->meta_at = meta_at;
+    for (int32_t k = 0; k < g->n_children; k++)
+      if (strcmp(g->children[k]->name, "typed_value") == 0) v->shredded = true;
+    if (v->shredded) {
+      pqt_status st = pqt_vshred_init(&v->sh, g, w->alloc, err);
+      if (st != PQT_OK) {
+        pqt_vshred_free(&v->sh);
+        v->shredded = false;
+        return st;
+      }
+    }
+  }
+  return PQT_OK;
+}
+
 static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, const pqt_write_options *opts,
                              const pqt_writer_raw *raw, pqt_error *err) {
   *out = NULL;
@@ -454,9 +521,20 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
     else if (raw->n_elems > 0) memcpy(w->elems, raw->elems, (size_t)raw->n_elems * sizeof *w->elems);
     w->n_elems = raw->n_elems;
   } else if (st == PQT_OK) {
-    st = pqt_writer_schema_elements(&w->arena, schema, opts->compat, &w->elems, &w->n_elems, err);
+    st = pqt_writer_schema_elements(&w->arena, schema, &w->opts, &w->elems, &w->n_elems, err);
+    if (st == PQT_OK && !schema->like && w->opts.n_variant_shredding > 0) {
+      /* batches come with the VARIANT columns unshredded: their layout */
+      pqt_write_options plain = w->opts;
+      plain.variant_shredding = NULL;
+      plain.n_variant_shredding = 0;
+      pqt_schema_element *e2;
+      int32_t n2;
+      st = pqt_writer_schema_elements(&w->arena, schema, &plain, &e2, &n2, err);
+      if (st == PQT_OK) st = pqt_schema_build(e2, n2, &w->arena, &w->in_schema, err);
+    }
   }
   if (st == PQT_OK) st = pqt_schema_build(w->elems, w->n_elems, &w->arena, &w->schema, err);
+  if (st == PQT_OK && !w->in_schema) w->in_schema = w->schema;
   if (st == PQT_OK && w->schema->n_leaves == 0) st = pqt_error_set(err, PQT_EINVAL, "the schema has no columns");
   for (int32_t i = 0; st == PQT_OK && !w->raw && i < w->schema->n_nodes; i++) {
     const pqt_schema_node *x = &w->schema->nodes[i];
@@ -483,13 +561,14 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
         for (int32_t i = 0; i < w->schema->n_leaves; i++)
           if (w->schema->leaves[i]->physical_type == PQT_INT96) w->schema->leaves[i]->int96_raw = true;
       struct ArrowSchema as;
-      st = pqt_export_schema(w->schema, NULL, &as, err);
+      st = pqt_export_schema(w->in_schema, NULL, &as, err);
       if (st == PQT_OK) {
         st = pqt_import_fmt_copy(&w->arena, &as, &w->fmt, err);
         as.release(&as);
       }
     }
   }
+  if (st == PQT_OK && !w->raw && !schema->like) st = variants_init(w, err);
   if (st == PQT_OK) st = pqt_codec_ctx_create(&w->codec, a, err);
   if (st == PQT_OK) w->n_cols = w->schema->n_leaves;
   if (st == PQT_OK && !w->raw) {
@@ -643,7 +722,7 @@ PQT_API int64_t pqt_writer_num_rows(const pqt_writer *w) { return w->total_rows 
 PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out, pqt_error *err) {
   if (out) out->release = NULL; /* a failure leaves a released schema */
   if (!w || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_writer_arrow_schema: bad arguments");
-  return pqt_export_schema(w->schema, NULL, out, err);
+  return pqt_export_schema(w->in_schema ? w->in_schema : w->schema, NULL, out, err);
 }
 
 /* ---- row groups ------------------------------------------------------------ */
@@ -816,6 +895,79 @@ PQT_API pqt_status pqt_writer_write_column(pqt_writer *w, int32_t column, int64_
 
 #define IMPORT_ROWS 65536
 
+static const wvariant *shredded_of(const pqt_writer *w, int32_t leaf) {
+  for (int32_t i = 0; i < w->n_variants; i++) {
+    const wvariant *v = &w->variants[i];
+    if (v->shredded && leaf >= v->group->first_leaf && leaf < v->group->first_leaf + v->group->n_leaves) return v;
+  }
+  return NULL;
+}
+
+/* Element i of a binary ("z") or large binary ("Z") array. */
+static pqt_status arrow_binary_at(const struct ArrowArray *a, bool large, int64_t i, const uint8_t **p, size_t *n,
+                                  bool *is_null, pqt_error *err) {
+  if (!a || a->n_buffers < 3 || i < 0 || a->offset < 0 || i >= a->length)
+    return pqt_error_set(err, PQT_EINVAL, "malformed binary array");
+  int64_t j = a->offset + i;
+  const uint8_t *valid = a->null_count == 0 ? NULL : (const uint8_t *)a->buffers[0];
+  *is_null = valid && !((valid[j >> 3] >> (j & 7)) & 1);
+  if (*is_null) return PQT_OK;
+  int64_t lo, hi;
+  if (!a->buffers[1]) return pqt_error_set(err, PQT_EINVAL, "binary array without offsets");
+  if (large) {
+    lo = ((const int64_t *)a->buffers[1])[j];
+    hi = ((const int64_t *)a->buffers[1])[j + 1];
+  } else {
+    lo = ((const int32_t *)a->buffers[1])[j];
+    hi = ((const int32_t *)a->buffers[1])[j + 1];
+  }
+  if (lo < 0 || hi < lo) return pqt_error_set(err, PQT_EINVAL, "binary array with bad offsets");
+  static const uint8_t empty = 0;
+  *p = a->buffers[2] ? (const uint8_t *)a->buffers[2] + lo : &empty;
+  if (!a->buffers[2] && hi > lo) return pqt_error_set(err, PQT_EINVAL, "binary array without data");
+  *n = (size_t)(hi - lo);
+  return PQT_OK;
+}
+
+/* Rows [pos, pos + n) of a VARIANT column: each checked
+ * (pqt_variant_validate) and, when shredded, split into its leaves. */
+static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArray *batch, int64_t pos, int64_t n,
+                               pqt_error *err) {
+  const char *col = v->group->name;
+  int64_t row0 = w->total_rows + w->rg_rows + pos;
+  const struct ArrowArray *a = v->top < batch->n_children ? batch->children[v->top] : NULL;
+  const pqt_import_fmt *f = v->top < w->fmt.n_children ? &w->fmt.children[v->top] : NULL;
+  if (!a || !f || a->n_children != 2 || f->n_children != 2 || a->length < pos + n || a->offset < 0)
+    return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's field is not a struct<metadata, value>", col);
+  const struct ArrowArray *ma = a->children[v->meta_at], *va = a->children[1 - v->meta_at];
+  bool mlarge = strcmp(f->children[v->meta_at].format, "Z") == 0;
+  bool vlarge = strcmp(f->children[1 - v->meta_at].format, "Z") == 0;
+  const uint8_t *valid = a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
+  if (v->shredded) pqt_vshred_clear(&v->sh);
+  for (int64_t r = 0; r < n; r++) {
+    int64_t j = a->offset + pos + r;
+    pqt_status st = PQT_OK;
+    if (valid && !((valid[j >> 3] >> (j & 7)) & 1)) {
+      if (v->shredded) st = pqt_vshred_row(&v->sh, NULL, err);
+    } else {
+      pqt_variant x;
+      bool mnull = false, vnull = false;
+      st = arrow_binary_at(ma, mlarge, pos + r + a->offset, &x.metadata, &x.metadata_len, &mnull, err);
+      if (st == PQT_OK) st = arrow_binary_at(va, vlarge, pos + r + a->offset, &x.value, &x.value_len, &vnull, err);
+      if (st == PQT_OK && (mnull || vnull))
+        st = pqt_error_set(err, PQT_EINVAL, "null %s in a Variant that is not null", mnull ? "metadata" : "value");
+      if (st == PQT_OK) st = pqt_variant_validate(&x, err);
+      if (st == PQT_OK && v->shredded) st = pqt_vshred_row(&v->sh, &x, err);
+    }
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "row %lld, column %s", (long long)(row0 + r), col);
+      if (err) err->code = PQT_EINVAL;
+      return PQT_EINVAL;
+    }
+  }
+  return v->shredded ? pqt_vshred_status(&v->sh, err) : PQT_OK;
+}
+
 PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray *batch, pqt_error *err) {
   if (!w || w->failed) return pqt_error_set(err, PQT_EINVAL, "writer unusable after an error");
   if (!batch || !batch->release) return pqt_error_set(err, PQT_EINVAL, "batch missing or released");
@@ -826,7 +978,20 @@ PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray
     int64_t room = w->opts.row_group_rows - w->rg_rows;
     if (n > room) n = room;
     if (n > IMPORT_ROWS) n = IMPORT_ROWS;
+    for (int32_t i = 0; i < w->n_variants && st == PQT_OK; i++) st = variant_rows(w, &w->variants[i], batch, pos, n, err);
     for (int32_t i = 0; i < w->n_cols && st == PQT_OK; i++) {
+      const wvariant *sv = shredded_of(w, i);
+      if (sv) {
+        const pqt_vshred_col *c = &sv->sh.cols[i - sv->sh.first_leaf];
+        const pqt_schema_node *leaf = w->schema->leaves[i];
+        st = pqt_column_writer_write(&w->cols[i], c->n_levels, leaf->max_def ? (const int16_t *)c->def.data : NULL,
+                                     leaf->max_rep ? (const int16_t *)c->rep.data : NULL,
+                                     c->vals.data ? (const void *)c->vals.data : (const void *)"",
+                                     leaf->physical_type == PQT_BYTE_ARRAY ? (const int32_t *)c->offs.data : NULL,
+                                     c->n_values, err);
+        if (st != PQT_OK) pqt_error_prefix(err, "column %s", leaf->dotted_path);
+        continue;
+      }
       pqt_leaf_batch lb;
       st = pqt_import_leaf(w->schema, i, &w->fmt, batch, pos, n, &w->sc, &lb, err);
       if (st == PQT_OK)

@@ -9,8 +9,9 @@
 #include "thrift/parquet_types.h"
 
 /* The schema as a SchemaElement list (root first) in arena, from exactly
- * one source of ws. compat: PQT_COMPAT_* for Arrow schemas. */
-pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *ws, int32_t compat,
+ * one source of ws. opts (may be NULL): compat (PQT_COMPAT_*) and
+ * variant_shredding for Arrow schemas. */
+pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *ws, const pqt_write_options *opts,
                                       pqt_schema_element **out, int32_t *n_out, pqt_error *err);
 
 /* The writer's schema tree and allocator (for pqt_salvage). */

@@ -14,12 +14,15 @@
 #include "arrow/format.h"
 #include "arrow/format_name.h"
 #include "arrow/geoarrow.h"
+#include "parquetry_variant.h"
 
 typedef struct elist {
   pqt_arena *arena;
   pqt_schema_element *items;
   int32_t n, cap;
   int32_t compat;
+  const pqt_write_options *opts; /* variant shredding entries (may be NULL) */
+  bool top;                      /* the field being added is a top-level one */
 } elist;
 
 static pqt_status add(elist *L, const char *name, pqt_schema_element **out, pqt_error *err) {
@@ -89,6 +92,8 @@ static pqt_logical_type lt_time(int member, char unit, bool utc) {
 /* ---- from an ArrowSchema -------------------------------------------------- */
 
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err);
+static bool arrow_is_variant(const struct ArrowSchema *s);
+static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err);
 
 static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *f, int32_t idx, pqt_error *err) {
   pqt_schema_element *e = &L->items[idx];
@@ -191,6 +196,192 @@ static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *
   return PQT_OK;
 }
 
+/* ---- VARIANT (the parquet.variant extension) -------------------------------- */
+
+static int32_t rd_i32(const char *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* ARROW:extension:name == parquet.variant in the field's metadata */
+static bool arrow_is_variant(const struct ArrowSchema *s) {
+  const char *p = s->metadata;
+  if (!p) return false;
+  int32_t n = rd_i32(p);
+  p += 4;
+  for (int32_t i = 0; i < n && i < 4096; i++) {
+    int32_t kl = rd_i32(p);
+    if (kl < 0) return false;
+    const char *k = p + 4;
+    p = k + kl;
+    int32_t vl = rd_i32(p);
+    if (vl < 0) return false;
+    const char *v = p + 4;
+    p = v + vl;
+    if (kl == 20 && memcmp(k, "ARROW:extension:name", 20) == 0) return vl == 15 && memcmp(v, "parquet.variant", 15) == 0;
+  }
+  return false;
+}
+
+static pqt_status add_binary(elist *L, const char *name, int32_t rep, pqt_error *err) {
+  pqt_schema_element *e;
+  PQT_RETURN_NOT_OK(add(L, name, &e, err));
+  set_rep(e, rep);
+  set_type(e, PQT_BYTE_ARRAY, 0);
+  return PQT_OK;
+}
+
+static bool lt_is(const pqt_schema_element *e, int member) {
+  return PQT_HAS_FIELD(e, schema_element, logical_type) && pqt_union_which(e->logical_type.isset) == member;
+}
+
+/* A leaf of the shredding text: one of the spec's shredded types. */
+static bool shreddable_leaf(const pqt_schema_element *e) {
+  bool has_lt = PQT_HAS_FIELD(e, schema_element, logical_type) && e->logical_type.isset;
+  const pqt_logical_type *lt = &e->logical_type;
+  switch (e->type) {
+    case PQT_BOOLEAN:
+    case PQT_FLOAT:
+    case PQT_DOUBLE: return !has_lt;
+    case PQT_INT32:
+      if (!has_lt) return true;
+      if (lt_is(e, PQT_LT_INTEGER)) return lt->integer.is_signed && lt->integer.bit_width <= 32;
+      return lt_is(e, PQT_LT_DATE) || (lt_is(e, PQT_LT_DECIMAL) && lt->decimal.precision <= 9);
+    case PQT_INT64:
+      if (!has_lt) return true;
+      if (lt_is(e, PQT_LT_INTEGER)) return lt->integer.is_signed && lt->integer.bit_width == 64;
+      if (lt_is(e, PQT_LT_DECIMAL)) return lt->decimal.precision <= 18;
+      if (lt_is(e, PQT_LT_TIME))
+        return !lt->time.is_adjusted_to_utc && pqt_union_which(lt->time.unit.isset) == PQT_TIME_UNIT_MICROS;
+      if (lt_is(e, PQT_LT_TIMESTAMP)) return pqt_union_which(lt->timestamp.unit.isset) != PQT_TIME_UNIT_MILLIS;
+      return false;
+    case PQT_BYTE_ARRAY: return !has_lt || lt_is(e, PQT_LT_STRING) || lt_is(e, PQT_LT_DECIMAL);
+    case PQT_FIXED_LEN_BYTE_ARRAY:
+      if (lt_is(e, PQT_LT_UUID)) return e->type_length == 16;
+      return lt_is(e, PQT_LT_DECIMAL) && e->type_length <= 16;
+    default: return false;
+  }
+}
+
+/* Emit the typed_value for the compact shredding element at *pos (and its
+ * subtree): leaves as they are, objects' fields and list elements as
+ * required groups of value + typed_value. */
+static pqt_status expand_typed(elist *L, const pqt_schema_element *src, int32_t n, int32_t *pos, int depth,
+                               pqt_error *err) {
+  if (*pos >= n || depth > 64) return pqt_error_set(err, PQT_EINVAL, "variant shredding schema: too deep or cut short");
+  const pqt_schema_element *x = &src[(*pos)++];
+  char nm[256];
+  snprintf(nm, sizeof nm, "%.*s", (int)x->name.len, (const char *)x->name.ptr);
+  pqt_schema_element *e;
+  int32_t nc = PQT_HAS_FIELD(x, schema_element, num_children) ? x->num_children : 0;
+  if (nc == 0) {
+    if (!PQT_HAS_FIELD(x, schema_element, type) || !shreddable_leaf(x))
+      return pqt_error_set(err, PQT_EINVAL, "variant shredding schema: %s: not a type Variant values shred to", nm);
+    PQT_RETURN_NOT_OK(add(L, "typed_value", &e, err));
+    set_rep(e, PQT_OPTIONAL);
+    set_type(e, x->type, x->type_length);
+    if (PQT_HAS_FIELD(x, schema_element, logical_type) && x->logical_type.isset)
+      set_logical(e, &x->logical_type);
+    return PQT_OK;
+  }
+  PQT_RETURN_NOT_OK(add(L, "typed_value", &e, err));
+  int32_t idx = L->n - 1;
+  set_rep(e, PQT_OPTIONAL);
+  if (lt_is(x, PQT_LT_LIST)) {
+    const pqt_schema_element *r = *pos < n ? &src[*pos] : NULL;
+    if (nc != 1 || !r || !PQT_HAS_FIELD(r, schema_element, num_children) || r->num_children != 1)
+      return pqt_error_set(err, PQT_EINVAL, "variant shredding schema: %s: a LIST needs list/element", nm);
+    (*pos)++;
+    set_group(e, 1);
+    pqt_logical_type lt = lt_simple(PQT_LT_LIST);
+    set_logical(&L->items[idx], &lt);
+    PQT_RETURN_NOT_OK(add(L, "list", &e, err));
+    set_rep(e, PQT_REPEATED);
+    set_group(e, 1);
+    PQT_RETURN_NOT_OK(add(L, "element", &e, err));
+    set_rep(e, PQT_REQUIRED);
+    set_group(e, 2);
+    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+    return expand_typed(L, src, n, pos, depth + 1, err);
+  }
+  if (PQT_HAS_FIELD(x, schema_element, logical_type) && x->logical_type.isset)
+    return pqt_error_set(err, PQT_EINVAL, "variant shredding schema: %s: an object group takes no annotation", nm);
+  set_group(e, nc);
+  for (int32_t i = 0; i < nc; i++) {
+    if (*pos >= n) return pqt_error_set(err, PQT_EINVAL, "variant shredding schema: cut short");
+    const pqt_schema_element *c = &src[*pos];
+    char cn[256];
+    snprintf(cn, sizeof cn, "%.*s", (int)c->name.len, (const char *)c->name.ptr);
+    if (c->name.len > 255 || strlen(cn) != (size_t)c->name.len)
+      return pqt_error_set(err, PQT_EINVAL, "variant shredding schema: a field name with NUL or over 255 bytes");
+    PQT_RETURN_NOT_OK(add(L, cn, &e, err));
+    set_rep(e, PQT_REQUIRED);
+    set_group(e, 2);
+    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+    PQT_RETURN_NOT_OK(expand_typed(L, src, n, pos, depth + 1, err));
+  }
+  return PQT_OK;
+}
+
+static const char *shredding_for(const elist *L, const char *name) {
+  const pqt_write_options *o = L->opts;
+  if (!o || !o->variant_shredding || o->n_variant_shredding <= 0 || !name) return NULL;
+  size_t stride = o->variant_shredding[0].struct_size;
+  if (stride < sizeof(pqt_variant_shredding)) stride = sizeof(pqt_variant_shredding);
+  const char *found = NULL;
+  for (int32_t i = 0; i < o->n_variant_shredding; i++) {
+    const pqt_variant_shredding *v =
+        (const pqt_variant_shredding *)(const void *)((const char *)o->variant_shredding + (size_t)i * stride);
+    if (v->column && strcmp(v->column, name) == 0) found = v->typed_value;
+  }
+  return found && *found ? found : NULL;
+}
+
+static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err) {
+  const char *nm = s->name ? s->name : "";
+  bool ok = s->format && strcmp(s->format, "+s") == 0 && s->n_children == 2;
+  int meta_at = -1;
+  for (int64_t i = 0; ok && i < 2; i++) {
+    const struct ArrowSchema *c = s->children[i];
+    const char *cn = c && c->name ? c->name : "";
+    const char *cf = c && c->format ? c->format : "";
+    if (strcmp(cf, "z") != 0 && strcmp(cf, "Z") != 0) ok = false;
+    if (strcmp(cn, "metadata") == 0) meta_at = (int)i;
+    else if (strcmp(cn, "value") != 0) ok = false;
+  }
+  if (!ok || meta_at < 0)
+    return pqt_error_set(err, PQT_EINVAL, "%s: a parquet.variant field must be struct<metadata binary, value binary>", nm);
+  if (!top)
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field is written only at the top level", nm);
+  pqt_logical_type lt = lt_simple(PQT_LT_VARIANT);
+  lt.variant.specification_version = 1;
+  lt.variant.isset = PQT_FIELD_MASK(variant_type, specification_version);
+  set_logical(&L->items[idx], &lt);
+  const char *shred = shredding_for(L, nm);
+  if (!shred) {
+    set_group(&L->items[idx], 2);
+    for (int i = 0; i < 2; i++) PQT_RETURN_NOT_OK(add_binary(L, i == meta_at ? "metadata" : "value", PQT_REQUIRED, err));
+    return PQT_OK;
+  }
+  pqt_schema_element *src;
+  int32_t n;
+  pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &n, err);
+  if (st != PQT_OK) {
+    pqt_error_prefix(err, "%s: variant shredding schema", nm);
+    return st;
+  }
+  if (n < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
+    return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
+  set_group(&L->items[idx], 3);
+  PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
+  PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+  int32_t pos = 1;
+  st = expand_typed(L, src, n, &pos, 0, err);
+  if (st != PQT_OK) pqt_error_prefix(err, "%s", nm);
+  return st;
+}
+
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err) {
   if (!s || !s->format) return pqt_error_set(err, PQT_EINVAL, "ArrowSchema without format");
   if (s->dictionary) return pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary-encoded Arrow fields are not supported");
@@ -202,6 +393,9 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   set_rep(e, rep);
   pqt_arrow_format af;
   pqt_arrow_format_parse(f, &af);
+  bool top = L->top;
+  L->top = false;
+  if (arrow_is_variant(s)) return arrow_variant(L, s, idx, name == NULL && top, err);
   if (af.kind == PQT_AK_STRUCT) {
     if (s->n_children < 1) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: empty struct", s->name ? s->name : "");
     set_group(e, (int32_t)s->n_children);
@@ -321,14 +515,97 @@ static pqt_status tree_node(elist *L, const pqt_schema_node *x, const char *name
   return tree_content(L, x, name, rep >= 0 ? rep : x->repetition, err);
 }
 
+/* ---- a message schema's VARIANT groups shredded ---------------------------- */
+
+static int32_t subtree_len(const pqt_schema_element *e, int32_t n, int32_t at, int depth) {
+  if (at >= n || depth > PQT_SCHEMA_MAX_DEPTH) return -1;
+  int32_t len = 1;
+  int32_t nc = PQT_HAS_FIELD(&e[at], schema_element, num_children) ? e[at].num_children : 0;
+  for (int32_t i = 0; i < nc; i++) {
+    int32_t k = subtree_len(e, n, at + len, depth + 1);
+    if (k < 0) return -1;
+    len += k;
+  }
+  return len;
+}
+
+static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at) {
+  if (!lt_is(&e[at], PQT_LT_VARIANT) || !PQT_HAS_FIELD(&e[at], schema_element, num_children) ||
+      e[at].num_children != 2 || at + 2 >= n)
+    return false;
+  for (int i = 1; i <= 2; i++) {
+    const pqt_schema_element *c = &e[at + i];
+    if (PQT_HAS_FIELD(c, schema_element, num_children) && c->num_children > 0) return false;
+    if (c->type != PQT_BYTE_ARRAY) return false;
+  }
+  return true;
+}
+
+/* The elements again, each top-level VARIANT group {metadata, value} that
+ * variant_shredding names expanded with its typed_value. */
+static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n, pqt_error *err) {
+  pqt_schema_element *x;
+  if (n < 1) return pqt_error_set(err, PQT_EINVAL, "empty schema");
+  PQT_RETURN_NOT_OK(add(L, "", &x, err));
+  *x = e[0];
+  int32_t nc = PQT_HAS_FIELD(&e[0], schema_element, num_children) ? e[0].num_children : 0;
+  int32_t at = 1;
+  for (int32_t i = 0; i < nc; i++) {
+    int32_t len = subtree_len(e, n, at, 1);
+    if (len < 0) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short");
+    char nm[256];
+    snprintf(nm, sizeof nm, "%.*s", (int)e[at].name.len, (const char *)e[at].name.ptr);
+    const char *shred = is_plain_variant(e, n, at) ? shredding_for(L, nm) : NULL;
+    if (!shred) {
+      for (int32_t k = 0; k < len; k++) {
+        PQT_RETURN_NOT_OK(add(L, "", &x, err));
+        *x = e[at + k];
+      }
+      at += len;
+      continue;
+    }
+    PQT_RETURN_NOT_OK(add(L, "", &x, err));
+    *x = e[at];
+    int32_t idx = L->n - 1;
+    pqt_schema_element *src;
+    int32_t sn;
+    pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &sn, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "%s: variant shredding schema", nm);
+      return st;
+    }
+    if (sn < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
+      return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
+    set_group(&L->items[idx], 3);
+    PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
+    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+    int32_t pos = 1;
+    st = expand_typed(L, src, sn, &pos, 0, err);
+    if (st != PQT_OK) {
+      pqt_error_prefix(err, "%s", nm);
+      return st;
+    }
+    at += len;
+  }
+  return PQT_OK;
+}
+
 /* ---- entry points --------------------------------------------------------- */
 
-pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *ws, int32_t compat,
+pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *ws, const pqt_write_options *opts,
                                       pqt_schema_element **out, int32_t *n_out, pqt_error *err) {
+  int32_t compat = opts ? opts->compat : PQT_COMPAT_NONE;
   int n_src = (ws->message != NULL) + (ws->arrow != NULL) + (ws->like != NULL);
   if (n_src != 1) return pqt_error_set(err, PQT_EINVAL, "give exactly one schema source");
-  if (ws->message) return pqt_schema_parse(ws->message, strlen(ws->message), arena, out, n_out, err);
-  elist L = {arena, NULL, 0, 0, compat};
+  elist L = {arena, NULL, 0, 0, compat, opts, false};
+  if (ws->message) {
+    PQT_RETURN_NOT_OK(pqt_schema_parse(ws->message, strlen(ws->message), arena, out, n_out, err));
+    if (!opts || opts->n_variant_shredding <= 0) return PQT_OK;
+    PQT_RETURN_NOT_OK(message_shred(&L, *out, *n_out, err));
+    *out = L.items;
+    *n_out = L.n;
+    return PQT_OK;
+  }
   pqt_schema_element *root;
   if (ws->arrow) {
     const struct ArrowSchema *s = ws->arrow;
@@ -336,7 +613,10 @@ pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *
       return pqt_error_set(err, PQT_EINVAL, "the ArrowSchema must be a struct (record batch) schema");
     PQT_RETURN_NOT_OK(add(&L, "schema", &root, err));
     set_group(root, (int32_t)s->n_children);
-    for (int64_t i = 0; i < s->n_children; i++) PQT_RETURN_NOT_OK(arrow_field(&L, s->children[i], NULL, -1, err));
+    for (int64_t i = 0; i < s->n_children; i++) {
+      L.top = true;
+      PQT_RETURN_NOT_OK(arrow_field(&L, s->children[i], NULL, -1, err));
+    }
   } else {
     const pqt_schema *sch = ws->like->schema;
     PQT_RETURN_NOT_OK(add(&L, sch->root->name, &root, err));

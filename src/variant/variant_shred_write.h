@@ -1,0 +1,47 @@
+/*
+ * variant/variant_shred_write.h: shredding Variant values into the leaf
+ * columns of a shredded VARIANT group (parquet-format VariantShredding.md,
+ * "Value Shredding", "Objects", "Arrays"), one row at a time, into
+ * per-leaf buffers of levels and values in the writer's physical layout.
+ * The group must be at the top level (no repeated ancestor).
+ */
+#ifndef PQT_VARIANT_SHRED_WRITE_H
+#define PQT_VARIANT_SHRED_WRITE_H
+
+#include "core/core.h"
+#include "meta/schema.h"
+#include "parquetry_variant.h"
+
+/* One leaf's pending levels and values. */
+typedef struct pqt_vshred_col {
+  pqt_buf def, rep; /* int16 levels */
+  pqt_buf vals;     /* fixed width values, or BYTE_ARRAY bytes */
+  pqt_buf offs;     /* BYTE_ARRAY: int32 offsets (n_values + 1) */
+  int64_t n_levels, n_values;
+} pqt_vshred_col;
+
+typedef struct pqt_vshred {
+  const pqt_schema_node *group; /* the VARIANT group */
+  int32_t first_leaf, n_leaves;
+  pqt_vshred_col *cols;
+  /* per node of the group's subtree (index - group->index): an object
+   * typed_value's children sorted by name (NULL for other nodes) */
+  const pqt_schema_node ***sorted;
+  int32_t *sorted_n;
+  int32_t n_sub;
+  const pqt_allocator *alloc;
+  pqt_buf scratch;
+} pqt_vshred;
+
+/* Check the group's shape (metadata, value, typed_value as the spec lays
+ * them out) and prepare the buffers. */
+pqt_status pqt_vshred_init(pqt_vshred *s, const pqt_schema_node *group, const pqt_allocator *alloc, pqt_error *err);
+void pqt_vshred_free(pqt_vshred *s);
+/* Forget the pending levels and values (after they were written). */
+void pqt_vshred_clear(pqt_vshred *s);
+/* Append one row: v (validated by the caller), or NULL for a null row. */
+pqt_status pqt_vshred_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err);
+/* PQT_OK unless a buffer failed to grow since the last clear. */
+pqt_status pqt_vshred_status(const pqt_vshred *s, pqt_error *err);
+
+#endif
