@@ -209,6 +209,8 @@ typedef struct pqt_variant_value {
 PQT_API pqt_status pqt_variant_target_from_name(const char *name, pqt_variant_target *out, pqt_error *err);
 PQT_API pqt_status pqt_variant_get(const pqt_variant *v, const char *path, pqt_variant_target type,
                                    pqt_variant_value *out, pqt_error *err);
+
+/*
  * Shredded writing (parquet-format VariantShredding.md). A VARIANT column
  * of an Arrow schema (the parquet.variant extension struct<metadata
  * binary, value binary>) is written shredded when pqt_write_options names

@@ -948,7 +948,7 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
     int64_t j = a->offset + pos + r;
     pqt_status st = PQT_OK;
     if (valid && !((valid[j >> 3] >> (j & 7)) & 1)) {
-      if (v->shredded) st = pqt_vshred_row(&v->sh, NULL, err);
+      if (v->shredded) st = pqt_vshred_write_row(&v->sh, NULL, err);
     } else {
       pqt_variant x;
       bool mnull = false, vnull = false;
@@ -957,7 +957,7 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
       if (st == PQT_OK && (mnull || vnull))
         st = pqt_error_set(err, PQT_EINVAL, "null %s in a Variant that is not null", mnull ? "metadata" : "value");
       if (st == PQT_OK) st = pqt_variant_validate(&x, err);
-      if (st == PQT_OK && v->shredded) st = pqt_vshred_row(&v->sh, &x, err);
+      if (st == PQT_OK && v->shredded) st = pqt_vshred_write_row(&v->sh, &x, err);
     }
     if (st != PQT_OK) {
       pqt_error_prefix(err, "row %lld, column %s", (long long)(row0 + r), col);

@@ -454,7 +454,7 @@ static pqt_status shred(pqt_vshred *s, const pqt_schema_node *p, const pqt_varia
   return push_value(s, vcol, rep, v->value, v->value_len, err);
 }
 
-pqt_status pqt_vshred_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err) {
+pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err) {
   const pqt_schema_node *g = s->group;
   if (!v) {
     if (g->repetition != PQT_OPTIONAL) return pqt_error_set(err, PQT_EINVAL, "%s: null in a required column", g->name);

@@ -40,7 +40,7 @@ void pqt_vshred_free(pqt_vshred *s);
 /* Forget the pending levels and values (after they were written). */
 void pqt_vshred_clear(pqt_vshred *s);
 /* Append one row: v (validated by the caller), or NULL for a null row. */
-pqt_status pqt_vshred_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err);
+pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err);
 /* PQT_OK unless a buffer failed to grow since the last clear. */
 pqt_status pqt_vshred_status(const pqt_vshred *s, pqt_error *err);
 
