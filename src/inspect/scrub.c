@@ -707,6 +707,18 @@ static pqt_status run(scrub *s, pqt_error *err) {
 PQT_API pqt_status pqt_reader_scrub(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_error *err) {
   if (!r || !write) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_scrub: bad arguments");
   if (r->crypto) return pqt_error_set(err, PQT_EUNSUPPORTED, "scrub: encrypted files are not scrubbed");
+  /* A union member this version does not know (a newer column order or
+   * logical type) cannot be written again: refused, as concat/prune do. */
+  if (PQT_HAS_FIELD(&r->md, file_metadata, column_orders))
+    for (int32_t i = 0; i < r->md.column_orders.n; i++)
+      if (r->md.column_orders.items[i].isset == 0)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "scrub: column %d has a column order this version does not know",
+                             (int)i);
+  for (int32_t i = 0; i < r->md.schema.n; i++)
+    if (PQT_HAS_FIELD(&r->md.schema.items[i], schema_element, logical_type) &&
+        r->md.schema.items[i].logical_type.isset == 0)
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "scrub: field %d has a logical type this version does not know",
+                           (int)i);
   scrub s;
   memset(&s, 0, sizeof s);
   s.r = r;
