@@ -23,7 +23,7 @@
  */
 #include "scan/ranged.h"
 
-#include "arrow/assemble.h"
+#include "scan/row_group.h"
 #include "thrift/parquet_desc.h"
 
 typedef struct rleaf {
@@ -332,48 +332,17 @@ pqt_status pqt_sel_cursor_open(pqt_scan *s, int32_t g, pqt_sel_cursor **out, pqt
   return PQT_OK;
 }
 
-/* The fields whose leaves are in mask, from c->cols (which are left empty). */
+/* The fields whose leaves are in mask, from c->cols (which are left empty),
+ * by the one assembly every read path uses (scan/assemble_batch.c). Rows in
+ * its errors are numbered from the batch's first row. */
 static pqt_status assemble(pqt_sel_cursor *c, const uint8_t *mask, int64_t rows, pqt_row_group_data *out,
                            pqt_error *err) {
-  pqt_reader *r = c->r;
-  const pqt_schema_node *root = r->schema->root;
-  memset(out, 0, sizeof *out);
-  int32_t nf = 0;
-  for (int32_t k = 0; k < root->n_children; k++) {
-    const pqt_schema_node *f = root->children[k];
-    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++)
-      if (mask[i]) {
-        nf++;
-        break;
-      }
-  }
-  out->fields = pqt_mem_calloc(r->data_alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
-  out->n_fields_cap = nf ? nf : 1;
-  if (!out->fields) return pqt_nomem(err);
-  out->num_rows = rows;
-  pqt_status st = PQT_OK;
-  for (int32_t k = 0; k < root->n_children && st == PQT_OK; k++) {
-    const pqt_schema_node *f = root->children[k];
-    bool any = false;
-    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++) any |= mask[i] != 0;
-    if (!any) continue;
-    st = pqt_reader_limit_status(
-        r, pqt_assemble_field(f, c->cols, c->nl, mask, r->data_alloc, &out->fields[out->n_fields], err), err);
-    if (st == PQT_OK) {
-      if (out->fields[out->n_fields]->length != rows)
-        st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name,
-                         (long long)out->fields[out->n_fields]->length, (long long)rows);
-      out->n_fields++;
-    }
-    if (st != PQT_OK) {
-      if (err) err->row_group = c->g;
-      pqt_error_prefix(err, "row group %d, field %s", c->g, f->name);
-    }
-  }
+  int64_t row_base = c->batch.n > 0 ? c->batch.r[0].a : 0;
+  pqt_status st = pqt_batch_assemble(c->r, c->g, c->cols, mask, rows, row_base, out, err);
   for (int32_t i = 0; i < c->nl; i++)
     if (mask[i]) {
       pqt_column_data_free(&c->cols[i]);
-      pqt_column_data_init(&c->cols[i], r->data_alloc);
+      pqt_column_data_init(&c->cols[i], c->r->data_alloc);
     }
   return st;
 }

@@ -9,8 +9,6 @@
 
 #include <stdio.h>
 
-#include "arrow/assemble.h"
-#include "arrow/variant_arrow.h"
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
 #include "thrift/codec.h"
@@ -322,48 +320,6 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
   return PQT_OK;
 }
 
-/* Assemble the projected top-level fields of the batch in c->cols. */
-static pqt_status assemble_batch(pqt_rg_cursor *c, int64_t rows, pqt_row_group_data *out, pqt_error *err) {
-  pqt_reader *r = c->r;
-  const pqt_schema_node *root = r->schema->root;
-  const uint8_t *selected = c->selected;
-  int32_t nf = 0;
-  for (int32_t k = 0; k < root->n_children; k++) {
-    const pqt_schema_node *f = root->children[k];
-    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++)
-      if (selected[i]) {
-        nf++;
-        break;
-      }
-  }
-  out->fields = pqt_mem_calloc(r->data_alloc, sizeof(pqt_array *) * (size_t)(nf ? nf : 1));
-  out->n_fields_cap = nf ? nf : 1;
-  if (!out->fields) return pqt_nomem(err);
-  out->num_rows = rows;
-  pqt_status st = PQT_OK;
-  for (int32_t k = 0; k < root->n_children && st == PQT_OK; k++) {
-    const pqt_schema_node *f = root->children[k];
-    bool any = false;
-    for (int32_t i = f->first_leaf; i < f->first_leaf + f->n_leaves; i++) any |= selected[i] != 0;
-    if (!any) continue;
-    st = pqt_reader_limit_status(
-        r, pqt_assemble_field(f, c->cols, c->nl, selected, r->data_alloc, &out->fields[out->n_fields], err), err);
-    if (st == PQT_OK) {
-      if (out->fields[out->n_fields]->length != rows)
-        st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name,
-                         (long long)out->fields[out->n_fields]->length, (long long)rows);
-      out->n_fields++;
-      if (st == PQT_OK)
-        st = pqt_variant_rebuild_tree(r->data_alloc, &out->fields[out->n_fields - 1], selected, c->rows_done, err);
-    }
-    if (st != PQT_OK) {
-      if (err) err->row_group = c->g;
-      pqt_error_prefix(err, "row group %d, field %s", c->g, f->name);
-    }
-  }
-  return st;
-}
-
 pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err) {
   memset(out, 0, sizeof *out);
   pqt_reader *r = c->r;
@@ -394,7 +350,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
                         err);
     }
   }
-  if (st == PQT_OK) st = assemble_batch(c, rows, out, err);
+  if (st == PQT_OK) st = pqt_batch_assemble(r, c->g, c->cols, c->selected, rows, c->rows_done, out, err);
   for (int32_t i = 0; i < c->nl; i++) { /* what assembly did not take over */
     c->pages += c->cols[i].n_pages;
     pqt_column_data_free(&c->cols[i]);
