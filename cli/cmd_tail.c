@@ -90,6 +90,18 @@ int cmd_tail(int argc, char **argv) {
   int32_t n_read = 0;
   for (int32_t g = first; g < n_groups; g++) groups[n_read++] = g;
   int64_t drop = have > o.limit ? have - o.limit : 0;
+  pqt_row_span last_rows;
+  if (n_read > 0 && o.limit > 0 && !rs.so.filter && read_options()->on_error != PQT_SKIP_CORRUPT) {
+    /* no predicate: the last N rows are a row range, read by the pages of
+     * the offset index that hold them (not decoded from the start of the
+     * first row group) */
+    int64_t total = 0;
+    for (int32_t g = 0; g < n_groups; g++) total += pqt_reader_row_group_num_rows(r, g);
+    last_rows = (pqt_row_span){total - (have - drop), have - drop};
+    rs.so.row_ranges = &last_rows;
+    rs.so.n_row_ranges = 1;
+    drop = 0;
+  }
   if (n_read > 0 && o.limit > 0) {
     rs.so.row_groups = groups;
     rs.so.n_row_groups = n_read;

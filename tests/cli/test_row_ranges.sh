@@ -59,6 +59,20 @@ got=$("$cli" cat --format csv --rows 2000-3000 --where "name = 'n7'" "$tmp/t.par
 [ "$("$cli" count --rows 10-20,4000- --stats "$tmp/t.parquet" 2>"$tmp/s3.txt")" = 1010 ] && ok || bad "count --rows"
 grep -q "bytes_read=0$" "$tmp/s3.txt" && ok || bad "count --rows read: $(cat "$tmp/s3.txt")"
 [ "$("$cli" count --offset 4000 --limit 7 "$tmp/t.parquet")" = 7 ] && ok || bad "count --offset --limit"
+# tail: the last rows are a row range, read by the pages that hold them
+# (the last page of each column), not decoded from the group's start
+"$cli" tail -n 5 --format csv --stats "$tmp/t.parquet" 2>"$tmp/s4.txt" | tail -n +2 > "$tmp/got.csv"
+tail -n 5 "$tmp/all.csv" > "$tmp/want.csv"
+cmp -s "$tmp/got.csv" "$tmp/want.csv" && ok || bad "tail -n 5: rows differ"
+grep -qE "^rows=5 row_groups=1/1 pages=3/30 " "$tmp/s4.txt" && ok || bad "tail stats: $(cat "$tmp/s4.txt")"
+# across a row-group boundary: the last page of one group, every page of the next
+"$cli" tail -n 1050 --format csv --stats "$tmp/t.parquet" 2>"$tmp/s5.txt" | tail -n +2 > "$tmp/got.csv"
+tail -n 1050 "$tmp/all.csv" > "$tmp/want.csv"
+cmp -s "$tmp/got.csv" "$tmp/want.csv" && ok || bad "tail -n 1050: rows differ"
+grep -qE "^rows=1050 row_groups=2/2 pages=33/60 " "$tmp/s5.txt" && ok || bad "tail -n 1050 stats: $(cat "$tmp/s5.txt")"
+# with --where the matching rows are counted back from the last group
+want=$(awk -F, '$2 == "n7"' "$tmp/all.csv" | tail -n 3)
+[ "$("$cli" tail -n 3 --format csv --where "name = 'n7'" "$tmp/t.parquet" | tail -n +2)" = "$want" ] && ok || bad "tail --where"
 
 # usage errors
 for r in "5-2" "x" "10-20,15-30" "-5"; do
