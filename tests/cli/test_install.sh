@@ -3,8 +3,8 @@
 # a temporary DESTDIR under /usr/local, and a second build configured for
 # /usr (GNUInstallDirs: a multiarch libdir such as lib/x86_64-linux-gnu on
 # Debian) under another one. Against each copy the README's API example is
-# built with pkg-config (shared, --static, and the archive via
-# parquetry-static) and with CMake's find_package(parquetry CONFIG) (both
+# built with pkg-config (shared; --static, which links the archive even with
+# the shared library installed; and the archive via parquetry-static) and with CMake's find_package(parquetry CONFIG) (both
 # imported targets), then run; ldd shows which libparquetry each one uses.
 # The shared library must carry a SONAME and export only pqt_* symbols. The
 # man page and the bash and zsh completions are installed, render without
@@ -104,7 +104,7 @@ check_install() {
   libdir=$(dirname "$(dirname "$pc")")
   rel=${libdir#"$root"/}
   if [ -n "$want" ] && [ "$rel" != "$want" ]; then bad "$label: libdir is $rel, expected $want"; else ok; fi
-  for f in libparquetry.a libparquetry.so pkgconfig/parquetry-static.pc \
+  for f in libparquetry.a libparquetry.so pkgconfig/parquetry-static.pc pkgconfig/parquetry-shared.pc \
            cmake/parquetry/parquetryConfig.cmake cmake/parquetry/parquetryConfigVersion.cmake; do
     [ -e "$libdir/$f" ] && ok || bad "$label: $rel/$f not installed"
   done
@@ -130,7 +130,7 @@ check_install() {
   # --static names what libparquetry.a needs
   local sl
   sl=" $(pkg-config --static --libs parquetry) "
-  for l in -lparquetry -lzstd -llz4 -lbrotlienc -lbrotlidec -ldeflate -lxxhash -lcrypto -lsnappy -lm; do
+  for l in -l:libparquetry.a -lzstd -llz4 -lbrotlienc -lbrotlidec -ldeflate -lxxhash -lcrypto -lsnappy -lm; do
     case "$sl" in *" $l "*) ok ;; *) bad "$label: pkg-config --static --libs lacks $l: $sl" ;; esac
   done
 
@@ -142,11 +142,14 @@ check_install() {
     ok; uses_shared "$b/ex_shared" && ok || bad "$label: pkg-config shared build does not load libparquetry.so"
     run_example "$label pkg-config shared" "$b/ex_shared"
   else bad "$label: pkg-config shared build: $(head -20 "$b/cc.log")"; fi
-  # pkg-config --static (with the shared library installed too, -lparquetry
-  # may pick either; the link must work and the program run)
+  # pkg-config --static, with the shared library installed next to the
+  # archive: the archive is linked, the program does not need libparquetry.so
   if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$b/ex_static_flags" \
        $(pkg-config --cflags --libs --static parquetry) -Wl,-rpath,"$libdir" >"$b/cc.log" 2>&1; then
-    ok; run_example "$label pkg-config --static" "$b/ex_static_flags"
+    ok; uses_shared "$b/ex_static_flags" && bad "$label: pkg-config --static build needs libparquetry.so" || ok
+    readelf -d "$b/ex_static_flags" | grep -q "NEEDED.*libparquetry" &&
+      bad "$label: pkg-config --static build records libparquetry.so (DT_NEEDED)" || ok
+    run_example "$label pkg-config --static" "$b/ex_static_flags"
   else bad "$label: pkg-config --static build: $(head -20 "$b/cc.log")"; fi
   # parquetry-static: the archive, never the shared library
   if cc -std=c11 -Wall -Werror $san "$tmp/example.c" -o "$b/ex_static" \
