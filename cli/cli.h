@@ -189,6 +189,12 @@ typedef struct cli_args {
 
 void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv, const cli_opt *opts);
 int cli_next(cli_args *a);
+/* The one matcher behind cli_next, for loops that take options of several
+ * tables in turn (row_option): argv[*i] as an option of opts, in the forms
+ * above. Its id (*val the value when it takes one, *i moved past a separate
+ * value); 0 when argv[*i] is none of them; CLI_ERROR (printed) when it is
+ * one but its value is missing, or one is given to a flag. */
+int cli_match(const char *cmd, int argc, char **argv, int *i, const cli_opt *opts, char **val);
 /* Parse a count (0 or more) given to option opt: 0, or EXIT_USAGE (printed). */
 int cli_count(const char *cmd, const char *opt, const char *text, int64_t *out);
 /* "usage: USAGE\n\nSUMMARY\n" on stdout; returns 0 (what --help exits with). */

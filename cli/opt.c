@@ -93,6 +93,43 @@ static int unknown(cli_args *a, const char *s) {
   return CLI_ERROR;
 }
 
+int cli_match(const char *cmd, int argc, char **argv, int *i, const cli_opt *opts, char **val) {
+  const char *s = argv[*i];
+  *val = NULL;
+  if (s[0] != '-' || s[1] == '\0' || strcmp(s, "--") == 0) return 0;
+  const cli_opt *o;
+  if (s[1] == '-') {
+    const char *name = s + 2;
+    const char *eq = strchr(name, '=');
+    size_t n = eq ? (size_t)(eq - name) : strlen(name);
+    o = find_long(opts, name, n);
+    if (!o) return 0;
+    if (!o->has_arg) {
+      if (!eq) return o->id;
+      usage(cmd, "option '--%.*s' takes no value", (int)n, name);
+      return CLI_ERROR;
+    }
+    if (eq) {
+      *val = (char *)eq + 1;
+      return o->id;
+    }
+  } else {
+    o = find_short(opts, s[1]);
+    if (!o) return 0;
+    if (!o->has_arg) return s[2] ? 0 : o->id; /* "-jx": not this option */
+    if (s[2]) {
+      *val = (char *)s + 2;
+      return o->id;
+    }
+  }
+  if (*i + 1 >= argc) {
+    usage(cmd, "option '%s' needs a value", s);
+    return CLI_ERROR;
+  }
+  *val = argv[++*i];
+  return o->id;
+}
+
 int cli_next(cli_args *a) {
   a->arg = NULL;
   a->opt = NULL;
@@ -108,69 +145,40 @@ int cli_next(cli_args *a) {
   }
   if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) return CLI_HELP;
   a->opt = s;
+  int k = a->i - 1;
+  int id = cli_match(a->cmd, a->argc, a->argv, &k, a->opts, &a->arg);
+  a->i = k + 1;
+  if (id != 0) return id;
   if (s[1] == '-') {
-    const char *name = s + 2;
-    const char *eq = strchr(name, '=');
-    size_t n = eq ? (size_t)(eq - name) : strlen(name);
-    const cli_opt *o = find_long(a->opts, name, n);
-    if (o) {
-      if (!o->has_arg) {
-        if (eq) {
-          usage(a->cmd, "option '--%.*s' takes no value", (int)n, name);
-          return CLI_ERROR;
-        }
-        return o->id;
-      }
-      if (eq) a->arg = (char *)eq + 1;
-      else if (a->i < a->argc) a->arg = a->argv[a->i++];
-      else {
-        usage(a->cmd, "option '%s' needs a value", s);
-        return CLI_ERROR;
-      }
-      return o->id;
-    }
+    const char *eq = strchr(s, '=');
     if (a->read_options) {
       int ro;
       if (eq) {
         char flag[64];
         snprintf(flag, sizeof flag, "%.*s", (int)(eq - s), s);
         char *two[2] = {flag, (char *)eq + 1};
-        int k = 0;
-        ro = read_option(a->cmd, 2, two, &k);
-        if (ro == 1 && k == 0) {
+        int j = 0;
+        ro = read_option(a->cmd, 2, two, &j);
+        if (ro == 1 && j == 0) {
           usage(a->cmd, "option '%s' takes no value", flag);
           return CLI_ERROR;
         }
       } else {
-        int k = a->i - 1;
-        ro = read_option(a->cmd, a->argc, a->argv, &k);
-        if (ro == 1) a->i = k + 1;
+        int j = a->i - 1;
+        ro = read_option(a->cmd, a->argc, a->argv, &j);
+        if (ro == 1) a->i = j + 1;
       }
       if (ro == 2) return CLI_ERROR;
       if (ro == 1) return cli_next(a);
     }
     return unknown(a, s);
   }
-  const cli_opt *o = find_short(a->opts, s[1]);
-  if (!o) {
-    if (looks_negative_number(s)) {
-      a->opt = NULL;
-      a->arg = s;
-      return CLI_OPERAND;
-    }
-    return unknown(a, s);
+  if (!find_short(a->opts, s[1]) && looks_negative_number(s)) {
+    a->opt = NULL;
+    a->arg = s;
+    return CLI_OPERAND;
   }
-  if (!o->has_arg) {
-    if (s[2]) return unknown(a, s);
-    return o->id;
-  }
-  if (s[2]) a->arg = s + 2;
-  else if (a->i < a->argc) a->arg = a->argv[a->i++];
-  else {
-    usage(a->cmd, "option '%s' needs a value", s);
-    return CLI_ERROR;
-  }
-  return o->id;
+  return unknown(a, s);
 }
 
 int cli_count(const char *cmd, const char *opt, const char *text, int64_t *out) {

@@ -28,84 +28,54 @@ static int parse_count(const char *cmd, const char *s, int64_t *out) {
   return 0;
 }
 
-/* The value of option `name` (short form `short_name`, may be NULL) at
- * argv[*i]: "--name V", "--name=V", "-s V" or "-sV". NULL when argv[*i]
- * is not this option; *missing when it is but has no value. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, const char *short_name,
-                                bool *missing) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  *missing = false;
-  if (strcmp(a, name) == 0 || (short_name && strcmp(a, short_name) == 0)) {
-    if (*i + 1 >= argc) {
-      *missing = true;
-      return NULL;
-    }
-    return argv[++*i];
-  }
-  if (strncmp(a, name, n) == 0 && a[n] == '=') return a + n + 1;
-  if (short_name && strncmp(a, short_name, 2) == 0 && a[2]) return a + 2;
-  return NULL;
-}
+/* The row options, matched by opt.c's parser (cli_match): ids are the
+ * ROW_OPT_* flags that accept them (--offset shares ROW_OPT_RANGES with
+ * --rows, so it gets an id of its own). */
+enum { ROW_ID_OFFSET = 1 << 16 };
+static const struct {
+  unsigned flag;
+  cli_opt opt;
+} row_opt_table[] = {
+    {ROW_OPT_COLUMNS, {"columns", 'c', 1, ROW_OPT_COLUMNS}},
+    {ROW_OPT_LIMIT, {"limit", 'n', 1, ROW_OPT_LIMIT}},
+    {ROW_OPT_FORMAT, {"format", 0, 1, ROW_OPT_FORMAT}},
+    {ROW_OPT_WHERE, {"where", 0, 1, ROW_OPT_WHERE}},
+    {ROW_OPT_STATS, {"stats", 0, 0, ROW_OPT_STATS}},
+    {ROW_OPT_RANGES, {"rows", 0, 1, ROW_OPT_RANGES}},
+    {ROW_OPT_RANGES, {"offset", 0, 1, ROW_ID_OFFSET}},
+    {ROW_OPT_BBOX, {"bbox", 0, 1, ROW_OPT_BBOX}},
+};
+#define ROW_OPT_N (sizeof row_opt_table / sizeof row_opt_table[0])
 
 int row_option(const char *cmd, int argc, char **argv, int *i, unsigned accept, row_opts *o) {
-  static const struct {
-    unsigned flag;
-    const char *name, *short_name;
-  } opts[] = {
-      {ROW_OPT_COLUMNS, "--columns", "-c"},
-      {ROW_OPT_LIMIT, "--limit", "-n"},
-      {ROW_OPT_FORMAT, "--format", NULL},
-      {ROW_OPT_WHERE, "--where", NULL},
-  };
-  if ((accept & ROW_OPT_STATS) && strcmp(argv[*i], "--stats") == 0) {
-    o->stats = true;
-    return 1;
-  }
-  static const struct {
-    unsigned flag;
-    const char *name;
-  } more[] = {{ROW_OPT_RANGES, "--rows"}, {ROW_OPT_RANGES, "--offset"}, {ROW_OPT_BBOX, "--bbox"}};
-  for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
-    if (!(accept & more[k].flag)) continue;
-    bool missing;
-    const char *v = option_value(argc, argv, i, more[k].name, NULL, &missing);
-    if (missing) {
-      usage(cmd, "option '%s' needs a value", argv[*i]);
-      return 2;
-    }
-    if (!v) continue;
-    if (k == 0) {
+  cli_opt opts[ROW_OPT_N + 1];
+  size_t n = 0;
+  for (size_t k = 0; k < ROW_OPT_N; k++)
+    if (accept & row_opt_table[k].flag) opts[n++] = row_opt_table[k].opt;
+  memset(&opts[n], 0, sizeof opts[n]);
+  char *v = NULL;
+  int id = cli_match(cmd, argc, argv, i, opts, &v);
+  switch (id) {
+    case 0: return 0;
+    case CLI_ERROR: return 2;
+    case ROW_OPT_STATS: o->stats = true; return 1;
+    case ROW_OPT_COLUMNS: o->columns = v; return 1;
+    case ROW_OPT_FORMAT: o->format = v; return 1;
+    case ROW_OPT_WHERE: o->where = v; return 1;
+    case ROW_OPT_LIMIT:
+      if (parse_count(cmd, v, &o->limit) != 0) return 2;
+      o->limit_given = true;
+      return 1;
+    case ROW_OPT_RANGES:
       if (parse_row_spans(v, o->spans, ROW_SPANS_MAX, &o->n_spans) == 0) return 1;
       usage(cmd, "bad --rows '%s' (A-B: rows A to B-1; A-: from A on; ranges sorted, comma separated)", v);
       return 2;
-    }
-    if (k == 1) return parse_count(cmd, v, &o->offset) == 0 ? 1 : 2;
-    if (geo_bbox_parse(cmd, v, o->bbox) != 0) return 2;
-    o->has_bbox = true;
-    return 1;
+    case ROW_ID_OFFSET: return parse_count(cmd, v, &o->offset) == 0 ? 1 : 2;
+    default: /* ROW_OPT_BBOX */
+      if (geo_bbox_parse(cmd, v, o->bbox) != 0) return 2;
+      o->has_bbox = true;
+      return 1;
   }
-  for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
-    if (!(accept & opts[k].flag)) continue;
-    bool missing;
-    const char *v = option_value(argc, argv, i, opts[k].name, opts[k].short_name, &missing);
-    if (missing) {
-      usage(cmd, "option '%s' needs a value", argv[*i]);
-      return 2;
-    }
-    if (!v) continue;
-    switch (opts[k].flag) {
-      case ROW_OPT_COLUMNS: o->columns = v; break;
-      case ROW_OPT_FORMAT: o->format = v; break;
-      case ROW_OPT_WHERE: o->where = v; break;
-      default:
-        if (parse_count(cmd, v, &o->limit) != 0) return 2;
-        o->limit_given = true;
-        break;
-    }
-    return 1;
-  }
-  return 0;
 }
 
 int row_text_format(const char *cmd, const char *format, pqt_text_format *out) {
