@@ -192,6 +192,11 @@ static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int dept
       continue;
     }
     void *dst = f->offset >= 0 ? base + f->offset : NULL;
+    if (!dst && f->kind != PQT_TK_STRUCT) {
+      /* only an empty-struct member has no storage (PQT_TF_NO_STORAGE) */
+      pqt_tcr_fail(r, PQT_EINVAL, "descriptor %s.%s has no storage", d->name, f->name);
+      return;
+    }
     switch (f->kind) {
       case PQT_TK_BOOL: *(bool *)dst = (t == PQT_TW_TRUE); break;
       case PQT_TK_STRUCT:
@@ -237,7 +242,7 @@ static void dec_struct(dec_ctx *c, const pqt_thrift_desc *d, void *out, int dept
         pqt_tcr_fail(r, PQT_ECORRUPT, "required field %s.%s missing", d->name, f->name);
         return;
       }
-      if (f->flags & PQT_TF_DEFAULT_TRUE) *(bool *)(base + f->offset) = true;
+      if ((f->flags & PQT_TF_DEFAULT_TRUE) && base && f->offset >= 0) *(bool *)(base + f->offset) = true;
     }
   }
   if (base) memcpy(base, &isset, sizeof isset);
@@ -325,7 +330,12 @@ static void enc_struct(pqt_tcw *w, const pqt_thrift_desc *d, const void *in, int
       if (f->flags & PQT_TF_REQUIRED) enc_fail(w, "required field not set:", d->name, f->name);
       continue;
     }
-    const void *src = f->offset >= 0 ? base + f->offset : NULL;
+    const void *src = f->offset >= 0 && base ? base + f->offset : NULL;
+    if (!src && f->kind != PQT_TK_STRUCT) {
+      /* only an empty-struct member has no storage (PQT_TF_NO_STORAGE) */
+      enc_fail(w, "field without storage:", d->name, f->name);
+      break;
+    }
     switch (f->kind) {
       case PQT_TK_BOOL: pqt_tcw_field_begin(w, *(const bool *)src ? PQT_TW_TRUE : PQT_TW_FALSE, f->id, &last); break;
       case PQT_TK_STRUCT:
@@ -509,7 +519,13 @@ static void js_struct(json_ctx *j, const pqt_thrift_desc *d, const uint8_t *in, 
     js_newline(j, level + 1);
     if (!j->st) j->st = pqt_buf_printf(j->b, j->err, "\"%s\":", f->name);
     if (j->indent) js_raw(j, " ", 1);
-    const uint8_t *v = f->offset >= 0 ? in + f->offset : NULL;
+    const uint8_t *v = f->offset >= 0 && in ? in + f->offset : NULL;
+    if (!v && f->kind != PQT_TK_STRUCT) {
+      /* only an empty-struct member has no storage (PQT_TF_NO_STORAGE) */
+      if (!j->st)
+        j->st = pqt_error_set(j->err, PQT_EINVAL, "thrift JSON: descriptor %s.%s has no storage", d->name, f->name);
+      break;
+    }
     if (f->kind == PQT_TK_LIST) {
       const pqt_list_any *l = (const pqt_list_any *)v;
       js_raw(j, "[", 1);

@@ -4,16 +4,5 @@
 # or DuckDB's Node.js API (scripts/install-duckdb.sh: npm unavailable) it
 # says so and exits 77 (skipped). Usage: CLI CORPUS_DIR
 set -u
-cli=$1; corpus=$2
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-if [ ! -d "$corpus/data" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
-bash "$here/scripts/install-duckdb.sh" >/dev/null 2>&1
-rc=$?
-if [ $rc -eq 3 ]; then echo "SKIP: npm unavailable, DuckDB not compared"; exit 77; fi
-if [ $rc -ne 0 ]; then echo "FAIL: scripts/install-duckdb.sh failed ($rc)"; exit 1; fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-edit.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-node "$here/tests/interop/duckdb_edit.mjs" "$cli" "$corpus" "$tmp"
-rc=$?
-[ $rc -eq 3 ] && exit 77
-exit $rc
+. "$(dirname "${BASH_SOURCE[0]}")/lib/duckdb.sh"
+duckdb_interop duckdb_edit "$1" "$2" data
