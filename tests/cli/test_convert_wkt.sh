@@ -58,6 +58,10 @@ PY
 grep -qxF '  row group 0 (19 rows): x [-2.25, 10] y [0, 10] z [0, 100] m [-7, 6]' "$tmp/gs.txt" && ok || bad "box: $(cat "$tmp/gs.txt")"
 grep -qxF '    types: 1 Point, 2 LineString, 3 Polygon, 4 MultiPoint, 5 MultiLineString, 6 MultiPolygon, 7 GeometryCollection, 1001 Point Z, 1003 Polygon Z, 1007 GeometryCollection Z, 2001 Point M, 2005 MultiLineString M, 3001 Point ZM, 3006 MultiPolygon ZM' "$tmp/gs.txt" && ok || bad "types: $(cat "$tmp/gs.txt")"
 "$cli" verify "$tmp/out.parquet" >/dev/null 2>&1 && ok || bad "verify of the written file"
+# no ColumnIndex and no min/max for a geo column (docs/geospatial.md), an OffsetIndex
+"$cli" column-index -c g "$tmp/out.parquet" > "$tmp/ci.txt" 2>&1
+grep -qxF 'row group 0: 1 pages, no column index' "$tmp/ci.txt" && grep -q '^  page 0: offset ' "$tmp/ci.txt" && ok || bad "column index: $(cat "$tmp/ci.txt")"
+"$cli" stats -c g "$tmp/out.parquet" | grep -qxF '  min -, max -' && ok || bad "min/max written for a geo column"
 
 # the same file from WKB (base64, little- and big-endian) has the same statistics
 wkb_le=$(python3 -c 'import base64,struct;print(base64.b64encode(b"\x01"+struct.pack("<Idd",1,1,2)).decode())')
