@@ -38,7 +38,8 @@ const char cmd_convert_summary[] =
     "  --schema 'message m { ... }'   the schema (one top-level field per input column, by name;\n"
     "                                 any type: INT(8,true), DECIMAL(P,S) on any physical type,\n"
     "                                 TIME, TIMESTAMP, UUID, FLOAT16, binary (base64 or \\xHEX),\n"
-    "                                 fixed_len_byte_array(N); JSON Lines: groups and LISTs too)\n"
+    "                                 fixed_len_byte_array(N); JSON Lines: groups and LISTs too;\n"
+    "                                 GEOMETRY/GEOGRAPHY take WKT text or WKB as base64/\\xHEX)\n"
     "  --format csv|jsonl             input format (default: from the file name, else the content)\n"
     "  --delimiter C, --quote C       CSV field delimiter (default ',', '\\t' for .tsv) and quote ('\"')\n"
     "  --null-string TEXT             unquoted CSV text read as null (default: the empty field)\n"
@@ -349,6 +350,7 @@ static int open_writer(conv *v, const char *schema) {
   if (!v->col) return data_error(v, "out of memory");
   for (int i = 0; i < v->ncol; i++)
     if (cv_build_init(&v->col[i], v->as.children[i], v->err) != 0) return usage("convert", "--schema: %s", v->err);
+  if (cv_mark_geo(v->col, v->ncol, schema, v->err) != 0) return usage("convert", "--schema: %s", v->err);
   return 0;
 }
 

@@ -150,6 +150,7 @@ typedef struct cv_column {
   int dec_p, dec_s; /* DECIMAL */
   int kind, unit;   /* convert_values.c's classification of format, made once */
   bool sign, tz;
+  int32_t geo; /* PQT_LOGICAL_GEOMETRY / _GEOGRAPHY for such a binary column (cv_mark_geo), else 0 */
   uint8_t *valid, *vals;
   int32_t *offs;
   char *data;
@@ -207,6 +208,10 @@ int64_t cv_build_bytes(const cv_build *b);
 int cv_build_null(cv_build *b, bool fill, char *err);
 int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err);
 void cv_build_array(cv_build *b, struct ArrowArray *out);
+/* Mark the GEOMETRY/GEOGRAPHY leaves of the n builders made from the
+ * schema `message` (message syntax), so that they take WKT text (or WKB
+ * as base64 / \xHEX, checked). 0, or -1 with the reason in err. */
+int cv_mark_geo(cv_build *b, int n, const char *message, char *err);
 
 /* convert --variant (convert_variant.c): a field's JSON text as a Variant;
  * added to the struct<metadata, value> builder of a VARIANT group; the

@@ -5,6 +5,9 @@
  * a day that does not exist, a time zone a local timestamp cannot hold) is
  * an error, never rounded, wrapped or rolled forward. Binary values are
  * base64 or "\x" followed by hex; FIXED_LEN_BYTE_ARRAY(16) also takes a UUID.
+ * GEOMETRY and GEOGRAPHY columns take WKT text (written as ISO WKB) or WKB
+ * as base64 / \xHEX; either is checked (a malformed value names the
+ * character or byte where it goes wrong).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +17,8 @@
 #include <string.h>
 
 #include "convert.h"
+#include "parquetry_geo.h"
+#include "parquetry_meta.h"
 
 enum { K_BOOL, K_INT, K_FLOAT, K_DOUBLE, K_HALF, K_DEC, K_DATE, K_TIME, K_TS, K_STRING, K_BINARY, K_FIXED };
 
@@ -109,7 +114,12 @@ void cv_column_type_name(const cv_column *c, char *out, size_t n) {
     case K_TIME: snprintf(out, n, "TIME(%s)", u); break;
     case K_TS: snprintf(out, n, "TIMESTAMP(%s,%s)", u, k.tz ? "true" : "false"); break;
     case K_STRING: snprintf(out, n, "STRING"); break;
-    case K_BINARY: snprintf(out, n, "BINARY"); break;
+    case K_BINARY:
+      snprintf(out, n, "%s",
+               c->geo == PQT_LOGICAL_GEOGRAPHY  ? "GEOGRAPHY"
+               : c->geo == PQT_LOGICAL_GEOMETRY ? "GEOMETRY"
+                                                : "BINARY");
+      break;
     case K_FIXED: snprintf(out, n, "FIXED_LEN_BYTE_ARRAY(%d)", c->width); break;
     default: snprintf(out, n, "%s", f); break;
   }
@@ -388,6 +398,84 @@ static long decode_binary(const char *p, size_t n, uint8_t *out, bool uuid_ok) {
   return (long)o;
 }
 
+/* ---- GEOMETRY / GEOGRAPHY ---- */
+
+/* Does the text start with a WKT geometry type name (then a space, '(' or
+ * the end)? Base64 of WKB starts with "AQ" or "AA", never with one. */
+static bool is_wkt(const char *p, size_t n) {
+  static const char *const names[] = {"POINT",        "LINESTRING",        "POLYGON",
+                                      "MULTIPOINT",   "MULTILINESTRING",   "MULTIPOLYGON",
+                                      "GEOMETRYCOLLECTION"};
+  size_t i = 0;
+  while (i < n && isspace((unsigned char)p[i])) i++;
+  size_t w = i;
+  while (w < n && isalpha((unsigned char)p[w])) w++;
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (strlen(names[k]) == w - i && strncasecmp(p + i, names[k], w - i) == 0) return true;
+  return false;
+}
+
+static bool contains_ci(const char *s, const char *w) {
+  for (size_t n = strlen(w); *s; s++)
+    if (strncasecmp(s, w, n) == 0) return true;
+  return false;
+}
+
+/* Walk the builders' leaves in order (the writer's leaf columns). */
+static int mark_leaves(cv_build *b, const pqt_reader *r, int32_t *col, char *err) {
+  if (b->kind != CV_B_LEAF) {
+    for (int i = 0; i < b->nk; i++)
+      if (mark_leaves(&b->kids[i], r, col, err) != 0) return -1;
+    return 0;
+  }
+  int32_t node = pqt_reader_column_node(r, *col);
+  pqt_schema_info info;
+  pqt_schema_info_init(&info);
+  pqt_error e;
+  if (node < 0 || pqt_reader_schema_node(r, node, &info, &e) != PQT_OK) {
+    snprintf(err, CV_ERR, "field %s: no leaf column %d in the schema", b->leaf.name, (int)*col);
+    return -1;
+  }
+  (*col)++;
+  if (info.logical == PQT_LOGICAL_GEOMETRY || info.logical == PQT_LOGICAL_GEOGRAPHY) {
+    if (b->leaf.kind != K_BINARY) {
+      snprintf(err, CV_ERR, "field %s: GEOMETRY/GEOGRAPHY on a layout other than binary ('%s')", b->leaf.name,
+               b->leaf.format);
+      return -1;
+    }
+    b->leaf.geo = info.logical;
+  }
+  return 0;
+}
+
+int cv_mark_geo(cv_build *b, int n, const char *message, char *err) {
+  if (!message || (!contains_ci(message, "GEOMETRY") && !contains_ci(message, "GEOGRAPHY"))) return 0;
+  /* The logical types are not in the writer's Arrow layout (plain binary):
+   * read them from an empty file written with the same schema. */
+  pqt_string buf = {0};
+  pqt_writer *w = NULL;
+  pqt_reader *r = NULL;
+  pqt_error e;
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = message};
+  int rc = -1;
+  if (pqt_writer_open_buffer(&w, &buf, &ws, NULL, &e) != PQT_OK || pqt_writer_close(w, &e) != PQT_OK ||
+      pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, &e) != PQT_OK) {
+    snprintf(err, CV_ERR, "the schema's GEOMETRY/GEOGRAPHY columns: %.200s", e.message);
+  } else {
+    int32_t col = 0;
+    rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) rc = mark_leaves(&b[i], r, &col, err);
+    if (rc == 0 && col != pqt_reader_num_columns(r)) {
+      snprintf(err, CV_ERR, "the schema has %d leaf columns, the writer's layout %d", (int)pqt_reader_num_columns(r),
+               (int)col);
+      rc = -1;
+    }
+  }
+  pqt_reader_close(r);
+  pqt_string_free(&buf);
+  return rc;
+}
+
 /* ---- the column ---- */
 
 static int grow(cv_column *c) {
@@ -461,20 +549,35 @@ int cv_column_append(cv_column *c, const char *p, size_t n, cv_kind kind, char *
   if (k.k == K_STRING || k.k == K_BINARY) {
     uint8_t *tmp = NULL;
     long len = (long)n;
-    if (k.k == K_BINARY) {
+    pqt_wkb_buffer wkb = {0};
+    if (k.k == K_BINARY && c->geo && is_wkt(p, n)) {
+      pqt_error e;
+      if (pqt_wkt_to_wkb(p, n, NULL, &wkb, &e) != PQT_OK) return fail_value(c, p, n, e.message, err);
+      tmp = wkb.data;
+      len = (long)wkb.len;
+    } else if (k.k == K_BINARY) {
       tmp = malloc(n + 1);
       len = tmp ? decode_binary(p, n, tmp, false) : -1;
       if (len < 0) {
         free(tmp);
-        return fail_value(c, p, n, "neither base64 nor \\x followed by hex digits", err);
+        return fail_value(c, p, n,
+                          c->geo ? "neither WKT, base64 nor \\x followed by hex digits"
+                                 : "neither base64 nor \\x followed by hex digits",
+                          err);
+      }
+      pqt_error e;
+      if (c->geo && pqt_wkb_validate(tmp, (size_t)len, NULL, &e) != PQT_OK) {
+        free(tmp);
+        return fail_value(c, p, n, e.message, err);
       }
     }
-    if (c->dlen + (size_t)len > INT32_MAX || put_data(c, tmp ? (const char *)tmp : p, (size_t)len) != 0) {
-      free(tmp);
+    int put = c->dlen + (size_t)len > INT32_MAX ? -1 : put_data(c, tmp ? (const char *)tmp : p, (size_t)len);
+    if (wkb.data) pqt_wkb_buffer_free(&wkb); /* tmp was its data */
+    else free(tmp);
+    if (put != 0) {
       snprintf(err, CV_ERR, "out of memory (or over 2 GiB of text in one batch)");
       return -1;
     }
-    free(tmp);
     c->offs[i + 1] = (int32_t)c->dlen;
   } else if (k.k == K_BOOL) {
     bool t = n == 4 && strncasecmp(p, "true", 4) == 0, f = n == 5 && strncasecmp(p, "false", 5) == 0;

@@ -11,13 +11,17 @@
  *     and parsed again, gives the same fields, bytes and nulls;
  *   - every field is valid UTF-8;
  *   - every value of a column is accepted by the type inferred for the
- *     column, and INT64 and DATE values read back as the same text.
+ *     column, and INT64 and DATE values read back as the same text;
+ *   - every value given to a GEOMETRY column (WKT, base64 or \xHEX WKB) is
+ *     either refused with a "cannot read" message or stored as WKB that
+ *     validates.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../cli/convert.h"
+#include "parquetry_geo.h"
 
 #define MAX_ROWS 64
 #define MAX_COLS 16
@@ -211,6 +215,34 @@ static void infer_check(const rows *rs, int ncols, const int (*map)[MAX_COLS]) {
   }
 }
 
+/* Every field into a GEOMETRY column: refused with a message, or valid WKB. */
+static void geo_check(const rows *rs) {
+  struct ArrowSchema sch = {0};
+  sch.format = "z";
+  sch.name = "g";
+  sch.flags = ARROW_FLAG_NULLABLE;
+  cv_column c;
+  char err[CV_ERR];
+  if (cv_column_init(&c, &sch, err) != 0) die(err);
+  c.geo = PQT_LOGICAL_GEOMETRY;
+  for (int r = 0; r < rs->n; r++)
+    for (int i = 0; i < rs->r[r].nf; i++) {
+      const cv_field *f = &rs->r[r].f[i];
+      err[0] = 0;
+      if (cv_column_append(&c, rs->r[r].data + f->off, f->len, f->kind, err) != 0) {
+        if (!strstr(err, "cannot read") && !strstr(err, "null in a required")) die("geometry refused without a reason");
+        continue;
+      }
+      if (f->kind == CV_NULL) continue;
+      pqt_error e;
+      int64_t k = c.n - 1;
+      if (pqt_wkb_validate((const uint8_t *)c.data + c.offs[k], (size_t)(c.offs[k + 1] - c.offs[k]), NULL, &e) !=
+          PQT_OK)
+        die("a geometry accepted is not valid WKB");
+    }
+  cv_column_free(&c);
+}
+
 static void no_release(struct ArrowArray *a) { a->release = NULL; }
 
 /* JSON Lines: the nested schema inferred from the rows (groups, LISTs, JSON
@@ -347,6 +379,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rs->n++;
   }
   infer_check(rs, ncols, (const int(*)[MAX_COLS])map);
+  geo_check(rs);
   if (json) nested_check(rs, ncols, (const int(*)[MAX_COLS])map, names);
   for (int i = 0; i < MAX_ROWS; i++) cv_record_free(&rs->r[i]);
   free(rs);

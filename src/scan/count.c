@@ -62,12 +62,17 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
     if (st != PQT_OK || skipped) continue;
     while (st == PQT_OK && !pqt_rg_cursor_done(rg)) {
       pqt_row_group_data d;
+      int64_t first_row = pqt_rg_cursor_rows_done(rg);
       st = pqt_rg_cursor_next_recover(rg, PQT_DEFAULT_BATCH_ROWS, &d, &skipped, err);
       if (st != PQT_OK || skipped) break;
       if (d.num_rows > 0) {
         uint8_t *sel = pqt_mem_alloc(r->data_alloc, (size_t)d.num_rows);
         int64_t k = 0;
         st = sel ? pqt_filter_eval(scan.filter, &d, sel, &k, err) : pqt_nomem(err);
+        if (st == PQT_ECORRUPT) { /* a value the predicate cannot read (a bad WKB): where */
+          if (err) err->row_group = g;
+          pqt_error_prefix(err, "row group %d, batch from row %lld", (int)g, (long long)first_row);
+        }
         pqt_mem_free(r->data_alloc, sel, (size_t)d.num_rows);
         if (st == PQT_OK) pqt_scan_rows(&scan, k);
       }

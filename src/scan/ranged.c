@@ -428,6 +428,11 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
   }
   int64_t k = 0;
   if (st == PQT_OK) st = pqt_filter_eval(c->s->filter, &d1, c->sel, &k, err);
+  if (st == PQT_ECORRUPT && c->batch.n > 0) { /* a value the predicate cannot read (a bad WKB): where */
+    if (err) err->row_group = c->g;
+    pqt_error_prefix(err, "row group %d, batch of the rows selected from row %lld", (int)c->g,
+                     (long long)c->batch.r[0].a);
+  }
   if (st == PQT_OK && c->any_late && k > 0) {
     /* runs of passing rows: many short ones, decode the batch and compact
      * (stepping over each gap would cost more); few, read only them */

@@ -136,6 +136,10 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
     pqt_status st = pqt_rg_cursor_next_recover(p->rg, p->batch_size, &d, &skipped, &p->err);
     if (st != PQT_OK) return status_to_errno(st);
     if (!skipped) st = pqt_scan_batch(&p->scan, &d, &p->err); /* the predicate, then the projection */
+    if (st == PQT_ECORRUPT) { /* a value the predicate cannot read (a bad WKB): where */
+      p->err.row_group = p->groups[p->next_group - 1];
+      pqt_error_prefix(&p->err, "row group %d, batch from row %lld", (int)p->err.row_group, (long long)first_row);
+    }
     if (st != PQT_OK) {
       pqt_row_group_data_free(alloc, &d);
       return status_to_errno(pqt_reader_limit_status(p->r, st, &p->err));
