@@ -288,3 +288,56 @@ pqt_status pqt_variant_rebuild_tree(const pqt_allocator *alloc, pqt_array **slot
     PQT_RETURN_NOT_OK(pqt_variant_rebuild_tree(alloc, &a->children[i], sel, row_base, err));
   return PQT_OK;
 }
+
+pqt_status pqt_variant_group_each(const pqt_allocator *alloc, const pqt_array *a, int64_t row_base,
+                                  pqt_variant_row_fn fn, void *ctx, pqt_error *err) {
+  if (!a || a->kind != PQT_ARRAY_STRUCT) return pqt_error_set(err, PQT_EINVAL, "variant: not a variant group");
+  const pqt_array *meta = child_named(a, "metadata");
+  if (!meta || meta->kind != PQT_ARRAY_LEAF || meta->node->physical_type != PQT_BYTE_ARRAY || !meta->offsets)
+    return pqt_corrupt(err, "variant %s: no binary metadata column", a->name ? a->name : "?");
+  const pqt_array *val = child_named(a, "value");
+  bool direct = !child_named(a, "typed_value") && val && val->kind == PQT_ARRAY_LEAF && val->offsets;
+  vb_ctx c;
+  pqt_arena_init(&c.arena, alloc);
+  c.err = err;
+  pqt_vshred_pair top;
+  pqt_status st = direct ? PQT_OK : build_pair(&c, a, a->name, &top);
+  top.validity = NULL;
+  pqt_buf vals;
+  pqt_buf_init(&vals, alloc);
+  const int32_t *mo = (const int32_t *)(const void *)meta->offsets->data;
+  static const uint8_t k_null = 0; /* Variant null: a missing top-level value */
+  for (int64_t i = 0; i < a->length && st == PQT_OK; i++) {
+    if (!pqt_array_is_valid(a, i)) {
+      st = fn(ctx, i, NULL, err);
+      continue;
+    }
+    pqt_variant v = {.metadata = meta->values ? meta->values->data + mo[i] : NULL,
+                     .metadata_len = (size_t)(mo[i + 1] - mo[i])};
+    if (!pqt_array_is_valid(meta, i) || !v.metadata) {
+      st = pqt_corrupt(err, "row %lld, column %s: variant metadata is null", (long long)(row_base + i),
+                       node_path(&c, meta->node));
+      break;
+    }
+    if (direct) {
+      const int32_t *vo = (const int32_t *)(const void *)val->offsets->data;
+      if (pqt_array_is_valid(val, i) && val->values) {
+        v.value = val->values->data + vo[i];
+        v.value_len = (size_t)(vo[i + 1] - vo[i]);
+      } else {
+        v.value = &k_null;
+        v.value_len = 1;
+      }
+    } else {
+      pqt_buf_clear(&vals);
+      st = pqt_vshred_row(&v, &top, i, row_base, alloc, &vals, err);
+      if (st != PQT_OK) break;
+      v.value = vals.len ? vals.data : &k_null;
+      v.value_len = vals.len ? vals.len : 1;
+    }
+    st = fn(ctx, i, &v, err);
+  }
+  pqt_buf_free(&vals);
+  pqt_arena_reset(&c.arena);
+  return st;
+}

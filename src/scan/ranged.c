@@ -24,6 +24,7 @@
 #include "scan/ranged.h"
 
 #include "arrow/assemble.h"
+#include "arrow/variant_arrow.h"
 #include "thrift/parquet_desc.h"
 
 typedef struct rleaf {
@@ -364,6 +365,9 @@ static pqt_status assemble(pqt_sel_cursor *c, const uint8_t *mask, int64_t rows,
         st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name,
                          (long long)out->fields[out->n_fields]->length, (long long)rows);
       out->n_fields++;
+      if (st == PQT_OK) /* VARIANT groups reconstructed, as the row-group reader does */
+        st = pqt_variant_rebuild_tree(r->data_alloc, &out->fields[out->n_fields - 1], mask,
+                                      c->batch.n ? c->batch.r[0].a : 0, err);
     }
     if (st != PQT_OK) {
       if (err) err->row_group = c->g;
