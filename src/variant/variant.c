@@ -219,8 +219,7 @@ static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n,
         return pqt_corrupt(err,
                            "Variant object: field %u (\"%.*s\") is not after field %u by name (%s; the encoding "
                            "requires an object's field ids in name order, its values may be in any order)",
-                           i,
-                           (int)(name_len > 64 ? 64 : name_len), (const char *)name, i - 1,
+                           i, (int)(name_len > 64 ? 64 : name_len), (const char *)name, i - 1,
                            bytes_cmp(prev, prev_len, name, name_len) == 0 ? "a duplicate name" : "out of order");
       prev = name;
       prev_len = name_len;
