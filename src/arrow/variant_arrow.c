@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "arrow/variant_arrow.h"
+#include "arrow/export.h"
+#include "parquetry_arrow.h"
 #include "variant/variant_shred.h"
 
 bool pqt_variant_node_rebuilt(const pqt_schema_node *x, const uint8_t *sel) {
@@ -340,4 +342,61 @@ pqt_status pqt_variant_group_each(const pqt_allocator *alloc, const pqt_array *a
   pqt_buf_free(&vals);
   pqt_arena_reset(&c.arena);
   return st;
+}
+
+/* ---- the stored form's extension type ---------------------------------------- */
+
+static bool node_selected(const pqt_schema_node *x, const uint8_t *sel) {
+  if (!sel) return true;
+  for (int32_t i = x->first_leaf; i < x->first_leaf + x->n_leaves; i++)
+    if (sel[i]) return true;
+  return false;
+}
+
+static bool has_child(const struct ArrowSchema *a, const char *name) {
+  for (int64_t i = 0; i < a->n_children; i++)
+    if (a->children[i] && a->children[i]->name && strcmp(a->children[i]->name, name) == 0) return true;
+  return false;
+}
+
+static pqt_status annotate(const pqt_schema_node *x, const uint8_t *sel, struct ArrowSchema *a, int depth,
+                           pqt_error *err) {
+  if (depth > PQT_SCHEMA_MAX_DEPTH || x->is_leaf || !a->format || strcmp(a->format, "+s") != 0) return PQT_OK;
+  if (pqt_union_which(x->logical.isset) == PQT_LT_VARIANT) {
+    if (pqt_variant_node_rebuilt(x, sel) || !has_child(a, "metadata") ||
+        !(has_child(a, "value") || has_child(a, "typed_value")))
+      return PQT_OK;
+    static const char name[] = PQT_VARIANT_ARROW_EXTENSION;
+    char md[4 + 4 + 20 + 4 + sizeof name - 1 + 4 + 24 + 4];
+    size_t o = 0;
+    int32_t n = 2, l;
+    memcpy(md + o, &n, 4);
+    o += 4;
+    const char *kv[4] = {"ARROW:extension:name", name, "ARROW:extension:metadata", ""};
+    for (int k = 0; k < 4; k++) {
+      l = (int32_t)strlen(kv[k]);
+      memcpy(md + o, &l, 4);
+      memcpy(md + o + 4, kv[k], (size_t)l);
+      o += 4 + (size_t)l;
+    }
+    return pqt_export_schema_set_metadata(a, md, o, err);
+  }
+  if (x->kind != PQT_NODE_STRUCT) return PQT_OK;
+  int64_t k = 0;
+  for (int32_t i = 0; i < x->n_children && k < a->n_children; i++) {
+    if (!node_selected(x->children[i], sel)) continue;
+    PQT_RETURN_NOT_OK(annotate(x->children[i], sel, a->children[k++], depth + 1, err));
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_variant_annotate_stored(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *root,
+                                       pqt_error *err) {
+  const pqt_schema_node *r = s->root;
+  int64_t k = 0;
+  for (int32_t i = 0; i < r->n_children && k < root->n_children; i++) {
+    if (!node_selected(r->children[i], selected)) continue;
+    PQT_RETURN_NOT_OK(annotate(r->children[i], selected, root->children[k++], 0, err));
+  }
+  return PQT_OK;
 }

@@ -8,6 +8,18 @@
 #include "arrow/array.h"
 #include "parquetry_variant.h"
 
+/* Arrow's canonical extension name for Parquet Variant (CanonicalExtensions:
+ * "Parquet Variant"); writers also accept the older "parquet.variant". */
+#define PQT_VARIANT_ARROW_EXTENSION "arrow.parquet.variant"
+
+struct ArrowSchema;
+/* The stored (not reconstructed) VARIANT groups of an exported schema
+ * (pqt_export_schema of s, selected) marked with the extension type: the
+ * storage struct<metadata, value, typed_value> as read, when the export
+ * has metadata and value or typed_value. */
+pqt_status pqt_variant_annotate_stored(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *root,
+                                       pqt_error *err);
+
 /* Is x a VARIANT group the reader hands out reconstructed: annotated
  * VARIANT, marked variant_rebuild by the reader, every leaf under it
  * projected (sel NULL = all)? */
