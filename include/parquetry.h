@@ -370,9 +370,13 @@ typedef struct pqt_read_options {
   int32_t arrow_extensions;
   /* VARIANT columns: 0 (default) reads each as the Variant it stands for,
    * shredded columns reconstructed (VariantShredding.md), exported as
-   * struct<metadata: binary, value: binary> with the extension type
-   * parquet.variant; 1 hands out the stored group as it is (value,
-   * typed_value, ... as plain columns). */
+   * struct<metadata: binary, value: binary> with Arrow's canonical
+   * extension type arrow.parquet.variant; 1 hands out the stored group as
+   * it is (value, typed_value, ... as plain columns), and with
+   * arrow_extensions set as well, marked arrow.parquet.variant (the
+   * canonical type's shredded storage struct<metadata, value, typed_value>).
+   * Writers take the extension under either name (arrow.parquet.variant, or
+   * the older parquet.variant). */
   int variant_shredded;
   /* The Arrow unit of INT96 timestamps (unless int96_as_fixed): one of
    * pqt_int96_unit, default PQT_INT96_NANOS. A value that does not fit

@@ -17,6 +17,7 @@
  *              | column IS [NOT] NULL | column [NOT] LIKE 'pattern'
  *              | ST_Intersects(column, 'WKT') | ST_Intersects(column, BOX(xmin, ymin, xmax, ymax))
  *   column    := name ('.' name)*   name: [A-Za-z_][A-Za-z0-9_]* or "any text" ("" for ")
+ *              | variant_get(column, 'path', 'type') | try_variant_get(column, 'path', 'type')
  *   literal   := [-]digits[.digits][e[+-]digits] | 'text' ('' for ') | X'hex' | TRUE | FALSE
  *              | NAN | INFINITY | -INFINITY
  *              | DATE 'YYYY-MM-DD' | TIME 'HH:MM:SS[.fffffffff]'
@@ -41,6 +42,24 @@
  * geometry (or the BOX); see pqt_expr_st_intersects. Row groups whose
  * geospatial statistics' box does not intersect are skipped.
  *
+ * variant_get (Spark's and Databricks' name; try_variant_get is the same
+ * here) reads a VARIANT column: the value at the path ("$.a.b", "$.items[0]",
+ * "$['a b']"; see pqt_variant_path) cast to the type ('int64', 'bigint',
+ * 'int', 'double', 'string', 'boolean', 'date', 'timestamp',
+ * 'timestamp_ntz', 'uuid', 'binary', ...; pqt_variant_target_from_name), as
+ * pqt_variant_get does it. It then compares as a column of that type. A
+ * missing path, a Variant null or a value the cast refuses is SQL NULL (as
+ * try_variant_get in Spark; Spark's variant_get would raise an error where
+ * the cast fails): so `variant_get(v, '$.a', 'int') > 5` never holds for a
+ * row whose a is the string "x", and neither does its NOT. Results are
+ * exact (the value is reconstructed from the shredded columns). Row groups
+ * and pages are skipped through the statistics of the shredded
+ * typed_value column of the path when it is safe: the path steps through
+ * object fields only, the typed_value column's type is the one asked for
+ * (any integer type for an integer type), and every `value` column on the
+ * way (the variant's own and each field's) is all null in that row group
+ * as its statistics say (else a row could hold the path unshredded).
+ *
  * Column references are dotted paths of a leaf column, through structs
  * ("a.b"); IS [NOT] NULL also takes a struct, list or map field. Columns
  * inside lists or maps cannot be compared (a predicate selects rows).
@@ -52,6 +71,7 @@
 #define PARQUETRY_FILTER_H
 
 #include "parquetry.h"
+#include "parquetry_variant.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +130,10 @@ PQT_API pqt_expr *pqt_expr_st_intersects(pqt_expr *column, const uint8_t *wkb, s
 /* The same with the box given: x in [xmin, xmax] (for GEOGRAPHY xmin > xmax
  * wraps the antimeridian: x >= xmin or x <= xmax), y in [ymin, ymax]. */
 PQT_API pqt_expr *pqt_expr_bbox_intersects(pqt_expr *column, double xmin, double ymin, double xmax, double ymax);
+/* variant_get(column, path, type) on a VARIANT column: usable wherever a
+ * column is (compare, IN, BETWEEN, LIKE, IS [NOT] NULL). Takes column; path
+ * is copied (pqt_variant_path syntax, checked here: NULL when malformed). */
+PQT_API pqt_expr *pqt_expr_variant_get(pqt_expr *column, const char *path, pqt_variant_target type);
 PQT_API pqt_expr *pqt_expr_and(pqt_expr *a, pqt_expr *b);
 PQT_API pqt_expr *pqt_expr_or(pqt_expr *a, pqt_expr *b);
 PQT_API pqt_expr *pqt_expr_not(pqt_expr *a);

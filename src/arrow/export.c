@@ -374,13 +374,14 @@ static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *se
                                      struct ArrowSchema *out, pqt_error *err);
 
 /* A reconstructed VARIANT group (arrow/variant_arrow.c): struct<metadata:
- * binary, value: binary> with the canonical extension type parquet.variant
+ * binary, value: binary> with Arrow's canonical extension type arrow.parquet.variant
  * (ARROW:extension:name, empty ARROW:extension:metadata). */
 static pqt_status variant_schema(const char *name, bool nullable, struct ArrowSchema *out, pqt_error *err) {
   PQT_RETURN_NOT_OK(schema_init(out, "+s", name, nullable, 2, err));
   pqt_status st = schema_init(out->children[0], "z", "metadata", false, 0, err);
   if (st == PQT_OK) st = schema_init(out->children[1], "z", "value", false, 0, err);
-  static const char *const kv[4] = {"ARROW:extension:name", "parquet.variant", "ARROW:extension:metadata", ""};
+  static const char *const kv[4] = {"ARROW:extension:name", PQT_VARIANT_ARROW_EXTENSION, "ARROW:extension:metadata",
+                                    ""};
   size_t len = 4;
   for (int k = 0; k < 4; k++) len += 4 + strlen(kv[k]);
   char *m = st == PQT_OK ? malloc(len) : NULL;

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "arrow/variant_arrow.h"
+#include "arrow/export.h"
+#include "parquetry_arrow.h"
 #include "variant/variant_shred.h"
 
 bool pqt_variant_node_rebuilt(const pqt_schema_node *x, const uint8_t *sel) {
@@ -286,5 +288,115 @@ pqt_status pqt_variant_rebuild_tree(const pqt_allocator *alloc, pqt_array **slot
     return rebuild_group(alloc, slot, row_base, err);
   for (int32_t i = 0; i < a->n_children; i++)
     PQT_RETURN_NOT_OK(pqt_variant_rebuild_tree(alloc, &a->children[i], sel, row_base, err));
+  return PQT_OK;
+}
+
+pqt_status pqt_variant_group_each(const pqt_allocator *alloc, const pqt_array *a, int64_t row_base,
+                                  pqt_variant_row_fn fn, void *ctx, pqt_error *err) {
+  if (!a || a->kind != PQT_ARRAY_STRUCT) return pqt_error_set(err, PQT_EINVAL, "variant: not a variant group");
+  const pqt_array *meta = child_named(a, "metadata");
+  if (!meta || meta->kind != PQT_ARRAY_LEAF || meta->node->physical_type != PQT_BYTE_ARRAY || !meta->offsets)
+    return pqt_corrupt(err, "variant %s: no binary metadata column", a->name ? a->name : "?");
+  const pqt_array *val = child_named(a, "value");
+  bool direct = !child_named(a, "typed_value") && val && val->kind == PQT_ARRAY_LEAF && val->offsets;
+  vb_ctx c;
+  pqt_arena_init(&c.arena, alloc);
+  c.err = err;
+  pqt_vshred_pair top;
+  pqt_status st = direct ? PQT_OK : build_pair(&c, a, a->name, &top);
+  top.validity = NULL;
+  pqt_buf vals;
+  pqt_buf_init(&vals, alloc);
+  const int32_t *mo = (const int32_t *)(const void *)meta->offsets->data;
+  static const uint8_t k_null = 0; /* Variant null: a missing top-level value */
+  for (int64_t i = 0; i < a->length && st == PQT_OK; i++) {
+    if (!pqt_array_is_valid(a, i)) {
+      st = fn(ctx, i, NULL, err);
+      continue;
+    }
+    pqt_variant v = {.metadata = meta->values ? meta->values->data + mo[i] : NULL,
+                     .metadata_len = (size_t)(mo[i + 1] - mo[i])};
+    if (!pqt_array_is_valid(meta, i) || !v.metadata) {
+      st = pqt_corrupt(err, "row %lld, column %s: variant metadata is null", (long long)(row_base + i),
+                       node_path(&c, meta->node));
+      break;
+    }
+    if (direct) {
+      const int32_t *vo = (const int32_t *)(const void *)val->offsets->data;
+      if (pqt_array_is_valid(val, i) && val->values) {
+        v.value = val->values->data + vo[i];
+        v.value_len = (size_t)(vo[i + 1] - vo[i]);
+      } else {
+        v.value = &k_null;
+        v.value_len = 1;
+      }
+    } else {
+      pqt_buf_clear(&vals);
+      st = pqt_vshred_row(&v, &top, i, row_base, alloc, &vals, err);
+      if (st != PQT_OK) break;
+      v.value = vals.len ? vals.data : &k_null;
+      v.value_len = vals.len ? vals.len : 1;
+    }
+    st = fn(ctx, i, &v, err);
+  }
+  pqt_buf_free(&vals);
+  pqt_arena_reset(&c.arena);
+  return st;
+}
+
+/* ---- the stored form's extension type ---------------------------------------- */
+
+static bool node_selected(const pqt_schema_node *x, const uint8_t *sel) {
+  if (!sel) return true;
+  for (int32_t i = x->first_leaf; i < x->first_leaf + x->n_leaves; i++)
+    if (sel[i]) return true;
+  return false;
+}
+
+static bool has_child(const struct ArrowSchema *a, const char *name) {
+  for (int64_t i = 0; i < a->n_children; i++)
+    if (a->children[i] && a->children[i]->name && strcmp(a->children[i]->name, name) == 0) return true;
+  return false;
+}
+
+static pqt_status annotate(const pqt_schema_node *x, const uint8_t *sel, struct ArrowSchema *a, int depth,
+                           pqt_error *err) {
+  if (depth > PQT_SCHEMA_MAX_DEPTH || x->is_leaf || !a->format || strcmp(a->format, "+s") != 0) return PQT_OK;
+  if (pqt_union_which(x->logical.isset) == PQT_LT_VARIANT) {
+    if (pqt_variant_node_rebuilt(x, sel) || !has_child(a, "metadata") ||
+        !(has_child(a, "value") || has_child(a, "typed_value")))
+      return PQT_OK;
+    static const char name[] = PQT_VARIANT_ARROW_EXTENSION;
+    char md[4 + 4 + 20 + 4 + sizeof name - 1 + 4 + 24 + 4];
+    size_t o = 0;
+    int32_t n = 2, l;
+    memcpy(md + o, &n, 4);
+    o += 4;
+    const char *kv[4] = {"ARROW:extension:name", name, "ARROW:extension:metadata", ""};
+    for (int k = 0; k < 4; k++) {
+      l = (int32_t)strlen(kv[k]);
+      memcpy(md + o, &l, 4);
+      memcpy(md + o + 4, kv[k], (size_t)l);
+      o += 4 + (size_t)l;
+    }
+    return pqt_export_schema_set_metadata(a, md, o, err);
+  }
+  if (x->kind != PQT_NODE_STRUCT) return PQT_OK;
+  int64_t k = 0;
+  for (int32_t i = 0; i < x->n_children && k < a->n_children; i++) {
+    if (!node_selected(x->children[i], sel)) continue;
+    PQT_RETURN_NOT_OK(annotate(x->children[i], sel, a->children[k++], depth + 1, err));
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_variant_annotate_stored(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *root,
+                                       pqt_error *err) {
+  const pqt_schema_node *r = s->root;
+  int64_t k = 0;
+  for (int32_t i = 0; i < r->n_children && k < root->n_children; i++) {
+    if (!node_selected(r->children[i], selected)) continue;
+    PQT_RETURN_NOT_OK(annotate(r->children[i], selected, root->children[k++], 0, err));
+  }
   return PQT_OK;
 }

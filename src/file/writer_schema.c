@@ -219,7 +219,9 @@ static bool arrow_is_variant(const struct ArrowSchema *s) {
     if (vl < 0) return false;
     const char *v = p + 4;
     p = v + vl;
-    if (kl == 20 && memcmp(k, "ARROW:extension:name", 20) == 0) return vl == 15 && memcmp(v, "parquet.variant", 15) == 0;
+    if (kl == 20 && memcmp(k, "ARROW:extension:name", 20) == 0) /* Arrow's canonical name, or the older one */
+      return (vl == 15 && memcmp(v, "parquet.variant", 15) == 0) ||
+             (vl == 21 && memcmp(v, "arrow.parquet.variant", 21) == 0);
   }
   return false;
 }

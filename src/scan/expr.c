@@ -506,6 +506,12 @@ static pqt_status put_expr(pqt_buf *b, const pqt_expr *e, int depth, pqt_error *
     case PQT_EK_COLUMN: return put_column(b, e->bytes, e->len, err);
     case PQT_EK_LITERAL: return put_literal(b, e, err);
     case PQT_EK_GEO: return pqt_geo_expr_put(b, e, err);
+    case PQT_EK_VGET:
+      PQT_RETURN_NOT_OK(pqt_buf_append(b, "variant_get(", 12, err));
+      PQT_RETURN_NOT_OK(put_expr(b, e->args[0], depth + 1, err));
+      PQT_RETURN_NOT_OK(pqt_buf_append(b, ", ", 2, err));
+      PQT_RETURN_NOT_OK(put_quoted(b, '\'', e->bytes, e->len, err));
+      return pqt_buf_printf(b, err, ", '%s')", pqt_vget_type_name(e->op));
     default: break;
   }
   PQT_RETURN_NOT_OK(pqt_buf_append(b, "(", 1, err));

@@ -171,6 +171,16 @@ static pqt_status where_err(binder *B, const pqt_expr *at, const char *fmt, cons
   return pqt_error_set(B->err, PQT_EINVAL, "%s", msg);
 }
 
+/* How a column operand is named in messages: its path, or the variant_get call. */
+static const char *colname(binder *B, const pqt_expr *c) {
+  if (c->kind != PQT_EK_VGET || c->n_args < 1 || !c->args[0]->bytes) return c->bytes ? c->bytes : "?";
+  char buf[400];
+  snprintf(buf, sizeof buf, "variant_get(%s, '%s', '%s')", c->args[0]->bytes, c->bytes ? c->bytes : "",
+           pqt_vget_type_name(c->op));
+  const char *s = pqt_arena_strdup(&B->f->arena, buf, strlen(buf));
+  return s ? s : c->args[0]->bytes;
+}
+
 /* ---- finding columns ------------------------------------------------------ */
 
 static const pqt_schema_node *find_path(const pqt_schema_node *x, const char *p, size_t n) {
@@ -186,7 +196,10 @@ static const pqt_schema_node *find_path(const pqt_schema_node *x, const char *p,
   return NULL;
 }
 
+static pqt_status bind_vget(binder *B, const pqt_expr *c, pqt_bound *b);
+
 static pqt_status bind_column(binder *B, const pqt_expr *c, bool leaf_only, pqt_bound *b) {
+  if (c->kind == PQT_EK_VGET) return bind_vget(B, c, b);
   if (c->kind != PQT_EK_COLUMN) return where_err(B, c, "expected a column%s%s%s", "", "", "");
   const pqt_schema_node *n = find_path(B->s->root, c->bytes, c->len);
   if (!n) return where_err(B, c, "no column '%s' in the file%s%s", c->bytes, "", "");
@@ -208,6 +221,89 @@ static pqt_status bind_column(binder *B, const pqt_expr *c, bool leaf_only, pqt_
   B->f->leaves[b->leaf] = 1;
   return PQT_OK;
 }
+
+/* variant_get(column, path, type): the VARIANT group, every leaf of it read
+ * (the value is reconstructed from them all). */
+static pqt_status bind_vget(binder *B, const pqt_expr *c, pqt_bound *b) {
+  const pqt_expr *col = c->n_args == 1 ? c->args[0] : NULL;
+  if (!col || col->kind != PQT_EK_COLUMN || !c->bytes)
+    return where_err(B, c, "variant_get takes a column, a path and a type%s%s%s", "", "", "");
+  const pqt_schema_node *n = find_path(B->s->root, col->bytes, col->len);
+  if (!n) return where_err(B, col, "no column '%s' in the file%s%s", col->bytes, "", "");
+  if (n->is_leaf || pqt_union_which(n->logical.isset) != PQT_LT_VARIANT)
+    return where_err(B, col, "variant_get needs a VARIANT column; '%s' is not one%s%s", col->bytes, "", "");
+  for (const pqt_schema_node *x = n; x && x->parent; x = x->parent)
+    if (x->repetition == PQT_REPEATED || (x != n && x->kind != PQT_NODE_STRUCT))
+      return where_err(B, col, "column '%s' is inside a list or map (a predicate tests one value per row)%s%s",
+                       col->bytes, "", "");
+  if (n->n_leaves <= 0 || n->first_leaf < 0 || n->first_leaf + n->n_leaves > B->f->n_leaves)
+    return where_err(B, col, "column '%s' has no leaf%s%s", col->bytes, "", "");
+  b->node = n;
+  b->leaf = n->first_leaf;
+  for (int32_t i = n->first_leaf; i < n->first_leaf + n->n_leaves; i++) B->f->leaves[i] = 1;
+  b->vpath = pqt_arena_strdup(&B->f->arena, c->bytes, c->len);
+  if (!b->vpath) return pqt_nomem(B->err);
+  b->vtype = c->op;
+  return PQT_OK;
+}
+
+/* The class of variant_get's type. */
+static colinfo vclassify(pqt_bound *b) {
+  colinfo ci = {C_NONE, 0, false, "VARIANT"};
+  b->width = 0;
+  b->dom = PQT_DOM_INT;
+  b->vx = PQT_VX_I64;
+  switch (b->vtype) {
+    case PQT_VARIANT_GET_BOOLEAN:
+      ci.c = C_BOOL;
+      ci.type_name = "BOOLEAN";
+      b->vx = PQT_VX_BOOL;
+      break;
+    case PQT_VARIANT_GET_INT8:
+    case PQT_VARIANT_GET_INT16:
+    case PQT_VARIANT_GET_INT32:
+    case PQT_VARIANT_GET_INT64:
+      ci.c = C_INT;
+      ci.type_name = "an integer";
+      break;
+    case PQT_VARIANT_GET_FLOAT:
+    case PQT_VARIANT_GET_DOUBLE:
+      ci.c = C_FLOAT;
+      ci.type_name = b->vtype == PQT_VARIANT_GET_FLOAT ? "FLOAT" : "DOUBLE";
+      b->dom = PQT_DOM_FLOAT;
+      b->vx = b->vtype == PQT_VARIANT_GET_FLOAT ? PQT_VX_FLOAT : PQT_VX_DOUBLE;
+      break;
+    case PQT_VARIANT_GET_STRING:
+    case PQT_VARIANT_GET_BINARY:
+      ci.c = b->vtype == PQT_VARIANT_GET_STRING ? C_STRING : C_BINARY;
+      ci.type_name = b->vtype == PQT_VARIANT_GET_STRING ? "STRING" : "BINARY";
+      b->dom = PQT_DOM_BYTES;
+      b->vx = PQT_VX_BA;
+      break;
+    case PQT_VARIANT_GET_DATE:
+      ci.c = C_DATE;
+      ci.type_name = "DATE";
+      break;
+    case PQT_VARIANT_GET_TIMESTAMP:
+    case PQT_VARIANT_GET_TIMESTAMP_NTZ:
+      ci.c = C_TS;
+      ci.scale = 6;
+      ci.utc = b->vtype == PQT_VARIANT_GET_TIMESTAMP;
+      ci.type_name = "TIMESTAMP";
+      break;
+    case PQT_VARIANT_GET_UUID:
+      ci.c = C_UUID;
+      ci.type_name = "UUID";
+      b->dom = PQT_DOM_BYTES;
+      b->vx = PQT_VX_FLBA;
+      b->width = 16;
+      break;
+    default: break;
+  }
+  return ci;
+}
+
+static colinfo classify_b(pqt_bound *b) { return b->vpath ? vclassify(b) : classify(b->node, b); }
 
 /* ---- literals ---------------------------------------------------------------- */
 
@@ -286,7 +382,7 @@ static double exact_to_double(__int128 v, int32_t scale) {
 static pqt_status bad_lit(binder *B, const pqt_expr *col, const pqt_expr *lit, const colinfo *ci) {
   char what[64];
   snprintf(what, sizeof what, "%s", ci->type_name);
-  return where_err(B, lit, "type mismatch: column '%s' is %s, the literal is %s", col->bytes, what, lit_name(lit->lit));
+  return where_err(B, lit, "type mismatch: column '%s' is %s, the literal is %s", colname(B, col), what, lit_name(lit->lit));
 }
 
 /* Convert literal e for column b (class ci): L, and *op adjusted. */
@@ -317,7 +413,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
           int_lit(L, op, iv, sc, to);
           return PQT_OK;
         }
-        return where_err(B, e, "'%s' is not a number (column '%s' is %s)", txt, col->bytes, ci->type_name);
+        return where_err(B, e, "'%s' is not a number (column '%s' is %s)", txt, colname(B, col), ci->type_name);
       }
       if ((k == PQT_LIT_DOUBLE || k == PQT_LIT_FLOAT16) && ci->c == C_INT) {
         double d = e->d;
@@ -336,7 +432,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
       if (k == PQT_LIT_DATE) L->i = e->i;
       else if (k == PQT_LIT_STRING && pqt_parse_date_text(txt, e->len, &days)) L->i = days;
       else if (k == PQT_LIT_STRING)
-        return where_err(B, e, "'%s' is not a DATE (YYYY-MM-DD) for column '%s'%s", txt, col->bytes, "");
+        return where_err(B, e, "'%s' is not a DATE (YYYY-MM-DD) for column '%s'%s", txt, colname(B, col), "");
       else return bad_lit(B, col, e, ci);
       return PQT_OK;
     }
@@ -345,7 +441,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
       if (k == PQT_LIT_TIME) ns = (int64_t)e->i;
       else if (k == PQT_LIT_STRING && pqt_parse_time_text(txt, e->len, &ns)) {
       } else if (k == PQT_LIT_STRING)
-        return where_err(B, e, "'%s' is not a TIME for column '%s'%s", txt, col->bytes, "");
+        return where_err(B, e, "'%s' is not a TIME for column '%s'%s", txt, colname(B, col), "");
       else return bad_lit(B, col, e, ci);
       int_lit(L, op, ns, 9, ci->scale);
       return PQT_OK;
@@ -360,14 +456,14 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
         ns = (__int128)e->i * 86400 * 1000000000;
       } else if (k == PQT_LIT_STRING && pqt_parse_timestamp_text(txt, e->len, &ns, &zone)) {
       } else if (k == PQT_LIT_STRING) {
-        return where_err(B, e, "'%s' is not a TIMESTAMP for column '%s'%s", txt, col->bytes, "");
+        return where_err(B, e, "'%s' is not a TIMESTAMP for column '%s'%s", txt, colname(B, col), "");
       } else {
         return bad_lit(B, col, e, ci);
       }
       if (zone && !ci->utc)
         return where_err(B, e,
                          "the TIMESTAMP has a time zone but column '%s' holds local times (not adjusted to UTC)%s%s",
-                         col->bytes, "", "");
+                         colname(B, col), "", "");
       if (b->vx == PQT_VX_INT96) L->i = ns;
       else int_lit(L, op, ns, 9, ci->scale);
       return PQT_OK;
@@ -381,7 +477,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
         __int128 iv;
         int32_t sc;
         if (!pqt_parse_number_text(txt, e->len, &ex, &iv, &sc, &d))
-          return where_err(B, e, "'%s' is not a number for column '%s'%s", txt, col->bytes, "");
+          return where_err(B, e, "'%s' is not a number for column '%s'%s", txt, colname(B, col), "");
         if (ex) d = exact_to_double(iv, sc);
       } else {
         return bad_lit(B, col, e, ci);
@@ -403,7 +499,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
       if (k == PQT_LIT_UUID || (k == PQT_LIT_BINARY && e->len == 16)) memcpy(u, e->bytes, 16);
       else if (k == PQT_LIT_STRING) {
         if (!pqt_parse_uuid_text(txt, e->len, u))
-          return where_err(B, e, "'%s' is not a UUID for column '%s'%s", txt, col->bytes, "");
+          return where_err(B, e, "'%s' is not a UUID for column '%s'%s", txt, colname(B, col), "");
       } else {
         return bad_lit(B, col, e, ci);
       }
@@ -413,7 +509,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
     }
     case C_NONE: break;
   }
-  return where_err(B, col, "column '%s' has %s, which a predicate cannot compare%s", col->bytes, ci->type_name, "");
+  return where_err(B, col, "column '%s' has %s, which a predicate cannot compare%s", colname(B, col), ci->type_name, "");
 }
 
 /* ---- the tree ------------------------------------------------------------------ */
@@ -435,16 +531,92 @@ static int negate_op(int op) {
 
 static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out);
 
+/* May a predicate on variant_get's type (vc, vb) be answered by the shredded
+ * leaf's (lc, lb) statistics? Only when the leaf holds values of that type
+ * exactly as variant_get returns them (any signed integer width for the
+ * integer types: a value beyond the asked width is NULL, never true). */
+static bool shadow_fits(const colinfo *vc, const pqt_bound *vb, const colinfo *lc, const pqt_bound *lb) {
+  if (vc->c != lc->c) return false;
+  switch (vc->c) {
+    case C_INT: return lb->vx == PQT_VX_I32 || lb->vx == PQT_VX_I64;
+    case C_FLOAT: return lb->vx == vb->vx;
+    case C_TS: return lb->vx == PQT_VX_I64 && lc->utc == vc->utc;
+    case C_BOOL:
+    case C_STRING:
+    case C_BINARY:
+    case C_DATE:
+    case C_UUID: return true;
+    default: return false;
+  }
+}
+
+/* The shadow of variant predicate b (kind CMP, IN or LIKE, bound): the same
+ * test on the path's shredded typed_value leaf, for pruning only
+ * (pqt_vget_prune_bound). lits: the literal expressions, op0 the comparison
+ * as written, neg whether it is under NOT. No shadow is no error. */
+static pqt_status bind_shadow(binder *B, pqt_bound *b, pqt_bkind kind, const pqt_expr *col,
+                              const pqt_expr *const *lits, int32_t n_lits, int op0, bool neg) {
+  if (b->kind != kind || (kind == PQT_B_CMP && b->op > PQT_CMP_GE)) return PQT_OK;
+  const pqt_schema_node *leaf;
+  int32_t *vn, nv;
+  PQT_RETURN_NOT_OK(pqt_vget_shredded_leaf(b->node, b->vpath, &B->f->arena, &leaf, &vn, &nv, B->err));
+  if (!leaf || leaf->first_leaf < 0 || leaf->first_leaf >= B->f->n_leaves) return PQT_OK;
+  pqt_bound *s = new_bound(B, kind);
+  if (!s) return pqt_nomem(B->err);
+  pqt_bound vb = *b;
+  colinfo vc = vclassify(&vb);
+  s->node = leaf;
+  s->leaf = leaf->first_leaf;
+  s->pat = b->pat;
+  s->pat_len = b->pat_len;
+  colinfo lc = classify(leaf, s);
+  if (!shadow_fits(&vc, &vb, &lc, s)) return PQT_OK;
+  if (kind != PQT_B_LIKE) {
+    s->lits = pqt_arena_array(&B->f->arena, (size_t)(n_lits ? n_lits : 1), sizeof(pqt_blit));
+    if (!s->lits) return pqt_nomem(B->err);
+    pqt_error scratch, *saved = B->err;
+    pqt_error_init(&scratch);
+    B->err = &scratch; /* a literal the leaf's type refuses: no shadow, no error */
+    pqt_status st = PQT_OK;
+    for (int32_t k = 0; k < n_lits && st == PQT_OK; k++) {
+      int op = kind == PQT_B_CMP ? op0 : PQT_CMP_EQ;
+      st = bind_lit(B, col, lits[k], &lc, s, &s->lits[s->n_lits], &op);
+      if (st != PQT_OK) break;
+      if (kind == PQT_B_CMP) {
+        s->op = neg ? negate_op(op) : op;
+        s->n_lits = 1;
+      } else if (op == PQT_CMP_EQ) {
+        s->n_lits++;
+      }
+    }
+    B->err = saved;
+    if (st == PQT_ENOMEM) return pqt_nomem(B->err);
+    if (st != PQT_OK) return PQT_OK;
+    if (kind == PQT_B_IN && s->n_lits == 0) {
+      s->kind = PQT_B_CMP;
+      s->op = PQT_OP_NEVER;
+      s->n_lits = 1;
+      memset(&s->lits[0], 0, sizeof s->lits[0]);
+    }
+  }
+  b->shadow = s;
+  b->vnull = vn;
+  b->n_vnull = nv;
+  return PQT_OK;
+}
+
 static pqt_status bind_cmp(binder *B, const pqt_expr *col, int op, const pqt_expr *lit, bool neg, pqt_bound **out) {
   pqt_bound *b = new_bound(B, PQT_B_CMP);
   if (!b) return pqt_nomem(B->err);
   PQT_RETURN_NOT_OK(bind_column(B, col, true, b));
-  colinfo ci = classify(b->node, b);
+  colinfo ci = classify_b(b);
   b->lits = pqt_arena_alloc(&B->f->arena, sizeof(pqt_blit));
   if (!b->lits) return pqt_nomem(B->err);
   b->n_lits = 1;
+  int op0 = op;
   PQT_RETURN_NOT_OK(bind_lit(B, col, lit, &ci, b, &b->lits[0], &op));
   b->op = neg ? negate_op(op) : op;
+  if (b->vpath) PQT_RETURN_NOT_OK(bind_shadow(B, b, PQT_B_CMP, col, &lit, 1, op0, neg));
   *out = b;
   return PQT_OK;
 }
@@ -480,14 +652,14 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
     case PQT_EK_CMP: {
       const pqt_expr *c = e->args[0], *l = e->args[1];
       int op = e->op;
-      if (c->kind != PQT_EK_COLUMN && l->kind == PQT_EK_COLUMN) {
+      if (!pqt_expr_is_colref(c) && pqt_expr_is_colref(l)) {
         static const int flip[] = {PQT_CMP_EQ, PQT_CMP_NE, PQT_CMP_GT, PQT_CMP_GE, PQT_CMP_LT, PQT_CMP_LE};
         const pqt_expr *t = c;
         c = l;
         l = t;
         op = flip[op];
       }
-      if (c->kind != PQT_EK_COLUMN || l->kind != PQT_EK_LITERAL)
+      if (!pqt_expr_is_colref(c) || l->kind != PQT_EK_LITERAL)
         st = where_err(B, e, "a comparison needs a column and a literal%s%s%s", "", "", "");
       else st = bind_cmp(B, c, op, l, neg, out);
       break;
@@ -507,7 +679,7 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
       if (!b) return pqt_nomem(B->err);
       st = bind_column(B, e->args[0], true, b);
       if (st != PQT_OK) break;
-      colinfo ci = classify(b->node, b);
+      colinfo ci = classify_b(b);
       b->lits = pqt_arena_array(&B->f->arena, (size_t)e->n_args, sizeof(pqt_blit));
       if (!b->lits) return pqt_nomem(B->err);
       for (int32_t i = 1; i < e->n_args && st == PQT_OK; i++) {
@@ -521,6 +693,9 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
         b->n_lits = 1;
         memset(&b->lits[0], 0, sizeof b->lits[0]);
       }
+      if (st == PQT_OK && b->vpath)
+        st = bind_shadow(B, b, PQT_B_IN, e->args[0], (const pqt_expr *const *)e->args + 1, e->n_args - 1,
+                         PQT_CMP_EQ, false);
       if (st == PQT_OK) st = wrap_not(B, b, neg, out);
       break;
     }
@@ -537,14 +712,15 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
       if (!b) return pqt_nomem(B->err);
       st = bind_column(B, e->args[0], true, b);
       if (st != PQT_OK) break;
-      colinfo ci = classify(b->node, b);
+      colinfo ci = classify_b(b);
       if (ci.c != C_STRING && ci.c != C_BINARY) {
-        st = where_err(B, e, "LIKE needs a string or binary column; '%s' is %s%s", e->args[0]->bytes, ci.type_name, "");
+        st = where_err(B, e, "LIKE needs a string or binary column; '%s' is %s%s", colname(B, e->args[0]), ci.type_name, "");
         break;
       }
       b->pat = (const uint8_t *)e->bytes;
       b->pat_len = e->len;
-      st = wrap_not(B, b, neg, out);
+      if (b->vpath) st = bind_shadow(B, b, PQT_B_LIKE, e->args[0], NULL, 0, 0, false);
+      if (st == PQT_OK) st = wrap_not(B, b, neg, out);
       break;
     }
     case PQT_EK_LITERAL:
@@ -557,7 +733,10 @@ static pqt_status bind(binder *B, const pqt_expr *e, bool neg, pqt_bound **out) 
         st = where_err(B, e, "a literal alone is not a predicate%s%s%s", "", "", "");
       }
       break;
-    case PQT_EK_COLUMN: st = where_err(B, e, "a column alone is not a predicate ('%s')%s%s", e->bytes, "", ""); break;
+    case PQT_EK_COLUMN:
+    case PQT_EK_VGET:
+      st = where_err(B, e, "a column alone is not a predicate ('%s')%s%s", colname(B, e), "", "");
+      break;
     case PQT_EK_GEO: {
       pqt_bound *b = new_bound(B, PQT_B_GEO);
       if (!b) return pqt_nomem(B->err);
@@ -596,6 +775,7 @@ static pqt_status own_bytes(binder *B, pqt_bound *b) {
     b->pat = c;
   }
   PQT_RETURN_NOT_OK(own_bytes(B, b->a));
+  PQT_RETURN_NOT_OK(own_bytes(B, b->shadow));
   return own_bytes(B, b->b);
 }
 

@@ -21,7 +21,8 @@ typedef enum pqt_expr_kind {
   PQT_EK_AND,
   PQT_EK_OR,
   PQT_EK_NOT,
-  PQT_EK_GEO /* ST_Intersects(args[0], geometry): bytes/len the WKB, or (op 1) the box gbox (scan/expr_geo.c) */
+  PQT_EK_GEO, /* ST_Intersects(args[0], geometry): bytes/len the WKB, or (op 1) the box gbox (scan/expr_geo.c) */
+  PQT_EK_VGET /* variant_get(args[0], bytes: the path, op: pqt_variant_target): used as a column (scan/expr_variant.c) */
 } pqt_expr_kind;
 
 typedef enum pqt_lit_kind {
@@ -58,6 +59,15 @@ struct pqt_expr {
 /* ---- spatial predicates (scan/expr_geo.c) ---- */
 /* The text of a PQT_EK_GEO node: "ST_Intersects(col, 'WKT')" or "ST_Intersects(col, BOX(a, b, c, d))". */
 pqt_status pqt_geo_expr_put(pqt_buf *b, const pqt_expr *e, pqt_error *err);
+
+/* A column reference: a column, or variant_get of one. */
+static inline bool pqt_expr_is_colref(const pqt_expr *e) {
+  return e && (e->kind == PQT_EK_COLUMN || e->kind == PQT_EK_VGET);
+}
+/* Is path a well-formed variant path (pqt_variant_path syntax)? err says why not. */
+pqt_status pqt_vget_check_path(const char *path, size_t len, pqt_error *err);
+/* The name variant_get prints for a type. */
+const char *pqt_vget_type_name(int32_t target);
 
 pqt_expr *pqt_expr_new_node(pqt_expr_kind kind, int32_t n_args);
 pqt_expr *pqt_expr_new_bytes(pqt_expr_kind kind, const void *data, size_t len);

@@ -183,8 +183,17 @@ static pqt_status unquote(parser *p) {
 
 static pqt_status nomem(parser *p) { return pqt_nomem(p->err); }
 
+static pqt_status parse_vget(parser *p, int32_t at, pqt_expr **out);
+
 static pqt_status parse_column(parser *p, pqt_expr **out) {
   int32_t at = posof(p);
+  if (is_kw(p, "variant_get") || is_kw(p, "try_variant_get")) { /* a call when '(' follows */
+    parser save = *p;
+    next(p);
+    if (p->t.kind == T_LPAREN) return parse_vget(p, at, out);
+    p->pos = save.pos;
+    p->t = save.t;
+  }
   pqt_buf path;
   pqt_buf_init(&path, pqt_default_allocator());
   pqt_status st = PQT_OK;
@@ -211,6 +220,72 @@ static pqt_status parse_column(parser *p, pqt_expr **out) {
   }
   pqt_buf_free(&path);
   return st;
+}
+
+/* variant_get '(' column ',' 'path' ',' 'type' ')'; the current token is '('. */
+static pqt_status parse_vget(parser *p, int32_t at, pqt_expr **out) {
+  next(p);
+  pqt_expr *col = NULL, *e = NULL;
+  PQT_RETURN_NOT_OK(parse_column(p, &col));
+  pqt_status st = PQT_OK;
+  if (p->t.kind != T_COMMA) st = fail(p, "expected ',' after the column of variant_get");
+  if (st == PQT_OK) next(p);
+  int32_t pat = posof(p);
+  if (st == PQT_OK && p->t.kind != T_STRING) st = fail(p, "expected the path of variant_get as a quoted string ('$.a')");
+  if (st == PQT_OK) st = unquote(p);
+  if (st == PQT_OK) {
+    pqt_error e2;
+    pqt_error_init(&e2);
+    if (pqt_vget_check_path(p->scratch.data ? (const char *)p->scratch.data : "", p->scratch.len, &e2) != PQT_OK)
+      st = pqt_error_set(p->err, PQT_EINVAL, "position %d: variant_get: %s", (int)pat, e2.message);
+  }
+  if (st == PQT_OK) {
+    e = pqt_expr_new_node(PQT_EK_VGET, 1);
+    if (!e) st = nomem(p);
+  }
+  if (st == PQT_OK) {
+    e->args[0] = col;
+    col = NULL;
+    e->pos = at;
+    e->bytes = pqt_mem_alloc(pqt_default_allocator(), p->scratch.len + 1);
+    if (!e->bytes) st = nomem(p);
+  }
+  if (st == PQT_OK) {
+    if (p->scratch.len) memcpy(e->bytes, p->scratch.data, p->scratch.len);
+    e->bytes[p->scratch.len] = 0;
+    e->len = p->scratch.len;
+    next(p);
+    if (p->t.kind != T_COMMA) st = fail(p, "expected ',' and the type after the path of variant_get");
+  }
+  if (st == PQT_OK) next(p);
+  int32_t tat = posof(p);
+  if (st == PQT_OK && p->t.kind != T_STRING) st = fail(p, "expected the type of variant_get as a quoted string ('int64')");
+  if (st == PQT_OK) st = unquote(p);
+  if (st == PQT_OK) {
+    char name[32];
+    pqt_variant_target t;
+    pqt_error e2;
+    pqt_error_init(&e2);
+    size_t k = p->scratch.len;
+    if (k >= sizeof name || memchr(p->scratch.data, 0, k)) k = sizeof name - 1;
+    if (k) memcpy(name, p->scratch.data, k);
+    name[k] = 0;
+    if (pqt_variant_target_from_name(name, &t, &e2) != PQT_OK || p->scratch.len >= sizeof name)
+      st = pqt_error_set(p->err, PQT_EINVAL, "position %d: variant_get: unknown type '%s'", (int)tat, name);
+    else e->op = (int32_t)t;
+  }
+  if (st == PQT_OK) {
+    next(p);
+    if (p->t.kind != T_RPAREN) st = fail(p, "expected ')' to close variant_get");
+  }
+  if (st == PQT_OK) next(p);
+  if (st != PQT_OK) {
+    pqt_expr_free(col);
+    pqt_expr_free(e);
+    return st;
+  }
+  *out = e;
+  return PQT_OK;
 }
 
 static bool starts_literal(const parser *p) {

@@ -337,6 +337,13 @@ static pqt_status eval_node(eval_ctx *c, const pqt_bound *b, uint8_t *t, uint8_t
     }
     default: {
       const pqt_array *a = find_array(c->d, b->node);
+      if (b->vpath && a && a->length == n) { /* variant_get: its values as a leaf, then as any leaf */
+        pqt_array *va;
+        PQT_RETURN_NOT_OK(pqt_vget_materialise(b, a, c->alloc, &va, c->err));
+        pqt_status st = eval_leafpred(b, va, n, t, f);
+        pqt_array_free(c->alloc, va);
+        return st;
+      }
       if (!a || a->length != n ||
           (b->kind != PQT_B_ISNULL && (!a->values || ((b->vx == PQT_VX_BA || b->vx == PQT_VX_DEC_BA) && !a->offsets))))
         return pqt_error_set(c->err, PQT_EINVAL, "filter: column %s is not in the batch",

@@ -68,6 +68,13 @@ struct pqt_bound {
   const uint8_t *pat;
   size_t pat_len;
   pqt_bound *a, *b;
+  /* variant_get (scan/expr_variant.c): node is the VARIANT group, dom/vx
+   * those of the target type, the leaf array built per batch */
+  const char *vpath;    /* NUL-terminated; NULL for a plain column */
+  int32_t vtype;        /* pqt_variant_target */
+  pqt_bound *shadow;    /* the same predicate on the path's shredded typed_value leaf (NULL: none) */
+  const int32_t *vnull; /* leaves (value columns) that must be all null in a row group for shadow to prune */
+  int32_t n_vnull;
 };
 
 typedef struct pqt_filter {
@@ -132,6 +139,22 @@ bool pqt_geo_prune_skip(const pqt_reader *r, int32_t g, const pqt_bound *b);
  * b? The same trust rules as the chunk's statistics (scan/prune.c). */
 bool pqt_filter_page_excludes(const pqt_reader *r, int32_t g, const pqt_bound *b, const pqt_column_index *ci,
                               int32_t page);
+
+/* ---- variant_get (scan/expr_variant.c) ---- */
+/* The values of variant predicate b over the batch's VARIANT group array
+ * (reconstructed or stored shredded) as a leaf array in b's vx layout:
+ * null where variant_get is SQL NULL. */
+pqt_status pqt_vget_materialise(const pqt_bound *b, const pqt_array *group, const pqt_allocator *alloc,
+                                pqt_array **out, pqt_error *err);
+/* The shredded typed_value leaf of path under VARIANT group node: *leaf
+ * NULL when the path is not shredded down to a leaf through object fields;
+ * vnull (arena) the value leaves on the way. */
+pqt_status pqt_vget_shredded_leaf(const pqt_schema_node *group, const char *path, pqt_arena *arena,
+                                  const pqt_schema_node **leaf, int32_t **vnull, int32_t *n_vnull, pqt_error *err);
+/* The bound to prune row group g (and its pages) with for variant predicate
+ * b: b->shadow when every value column of b->vnull is all null in g by its
+ * statistics, else NULL (nothing may be pruned). */
+const pqt_bound *pqt_vget_prune_bound(const pqt_reader *r, int32_t g, const pqt_bound *b);
 
 /* ---- the scan state (scan/scan.c) ---- */
 typedef struct pqt_count_io {

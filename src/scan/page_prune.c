@@ -152,6 +152,7 @@ static pqt_status eval(pp_ctx *c, const pqt_bound *b, pqt_rowset *out, int depth
     case PQT_B_NOT: return pqt_rowset_add(out, 0, c->rows, c->err);
     default: break;
   }
+  if (b->vpath && !(b = pqt_vget_prune_bound(c->r, c->g, b))) return pqt_rowset_add(out, 0, c->rows, c->err);
   int32_t leaf = b->leaf;
   if (leaf < 0 || leaf >= c->r->schema->n_leaves) return pqt_rowset_add(out, 0, c->rows, c->err);
   if (!c->idx[leaf].tried) load_index(c, leaf);

@@ -535,6 +535,7 @@ static bool skip_node(prune_ctx *c, const pqt_bound *b, int depth) {
     case PQT_B_NOT: return false;
     case PQT_B_GEO: return pqt_geo_prune_skip(c->r, c->g, b);
     default:
+      if (b->vpath && !(b = pqt_vget_prune_bound(c->r, c->g, b))) return false; /* variant_get: its shredded leaf */
       if (stats_skip_leaf(c->r, c->g, b)) return true;
       if (c->use_dict && dict_skip_leaf(c, b)) return true;
       return c->use_bloom && bloom_skip_leaf(c, b);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "arrow/geoarrow.h"
+#include "arrow/variant_arrow.h"
 #include "arrow/export.h"
 #include "file/options.h"
 #include "scan/filter.h"
@@ -55,6 +56,8 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
   pqt_status st = pqt_export_schema(p->r->schema, p->selected, out, &p->err);
   if (st == PQT_OK && p->r->opts.arrow_extensions) { /* GEOMETRY/GEOGRAPHY as geoarrow.wkb */
     st = pqt_geoarrow_annotate(p->r->schema, p->selected, &p->r->md.key_value_metadata, out, &p->err);
+    if (st == PQT_OK && p->r->opts.variant_shredded) /* stored VARIANT groups as arrow.parquet.variant */
+      st = pqt_variant_annotate_stored(p->r->schema, p->selected, out, &p->err);
     if (st != PQT_OK) out->release(out);
   }
   return st == PQT_OK ? 0 : status_to_errno(st);

@@ -216,8 +216,10 @@ static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n,
       size_t name_len;
       PQT_RETURN_NOT_OK(pqt_vmeta_key(m, pqt_vcont_field_id(&c, i), &name, &name_len, err));
       if (i > 0 && bytes_cmp(prev, prev_len, name, name_len) >= 0)
-        return pqt_corrupt(err, "Variant object: field %u (\"%.*s\") is not after field %u by name (%s)", i,
-                           (int)(name_len > 64 ? 64 : name_len), (const char *)name, i - 1,
+        return pqt_corrupt(err,
+                           "Variant object: field %u (\"%.*s\") is not after field %u by name (%s; the encoding "
+                           "requires an object's field ids in name order, its values may be in any order)",
+                           i, (int)(name_len > 64 ? 64 : name_len), (const char *)name, i - 1,
                            bytes_cmp(prev, prev_len, name, name_len) == 0 ? "a duplicate name" : "out of order");
       prev = name;
       prev_len = name_len;

@@ -69,7 +69,7 @@ static bool has_extension(const struct ArrowSchema *s) {
     const char *key = m + 4;
     memcpy(&vl, key + kl, 4);
     const char *val = key + kl + 4;
-    if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0 && vl == 15 && memcmp(val, "parquet.variant", 15) == 0)
+    if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0 && vl == 21 && memcmp(val, "arrow.parquet.variant", 21) == 0)
       return true;
     m = val + vl;
   }

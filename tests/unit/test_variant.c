@@ -298,6 +298,55 @@ static void test_invalid_bytes(void) {
   }
 }
 
+/* What VariantEncoding.md allows and this reader must accept: an object's
+ * values laid out in any order (its field ids and offsets are in name order,
+ * the offsets need not increase), and an unsorted dictionary (sorted_strings
+ * 0) whose ids the object lists in name order. Field ids out of name order
+ * stay refused (test_invalid_bytes): "The field ids and field offsets must be
+ * in lexicographical order of the corresponding field names". */
+static void test_spec_allowed_orders(void) {
+  const uint8_t meta_ab[] = {0x11, 2, 0, 1, 2, 'a', 'b'};
+  /* {a: 5, b: 7} with b's value first: offsets [2, 0, 4] */
+  const uint8_t obj_vals_reversed[] = {0x02, 2, 0, 1, 2, 0, 4, 0x0C, 7, 0x0C, 5};
+  const uint8_t obj_in_order[] = {0x02, 2, 0, 1, 0, 2, 4, 0x0C, 5, 0x0C, 7};
+  pqt_variant x = {meta_ab, sizeof meta_ab, obj_vals_reversed, sizeof obj_vals_reversed};
+  pqt_variant y = {meta_ab, sizeof meta_ab, obj_in_order, sizeof obj_in_order};
+  pqt_error e;
+  CHECK_OK(pqt_variant_validate(&x, &e));
+  pqt_string js = {0};
+  CHECK_OK(pqt_variant_to_json(&x, &js, &e));
+  CHECK_EQ_STR(js.data, "{\"a\":5,\"b\":7}");
+  pqt_string_free(&js);
+  int eq = 0;
+  CHECK_OK(pqt_variant_equal(&x, &y, &eq, &e));
+  CHECK(eq == 1);
+  pqt_variant f;
+  int found = 0;
+  CHECK_OK(pqt_variant_object_find(&x, "b", 1, &f, &found, &e));
+  pqt_variant_scalar sc;
+  CHECK(found == 1 && pqt_variant_get_scalar(&f, &sc, &e) == PQT_OK && sc.u.i64 == 7);
+  pqt_variant_value vv;
+  CHECK_OK(pqt_variant_get(&x, "$.a", PQT_VARIANT_GET_INT64, &vv, &e));
+  CHECK(!vv.is_null && vv.u.i64 == 5);
+  pqt_variant_owned re;
+  CHECK_OK(pqt_variant_rebuild(&x, NULL, &re, &e));
+  eq = 0;
+  CHECK_OK(pqt_variant_equal(&re.view, &y, &eq, &e));
+  CHECK(eq == 1);
+  pqt_variant_owned_free(&re);
+  /* dictionary ["b", "a"], not marked sorted; the object lists id 1 (a) then id 0 (b) */
+  const uint8_t meta_ba[] = {0x01, 2, 0, 1, 2, 'b', 'a'};
+  const uint8_t obj_by_name[] = {0x02, 2, 1, 0, 0, 2, 4, 0x0C, 5, 0x0C, 7};
+  pqt_variant z = {meta_ba, sizeof meta_ba, obj_by_name, sizeof obj_by_name};
+  CHECK_OK(pqt_variant_validate(&z, &e));
+  eq = 0;
+  CHECK_OK(pqt_variant_equal(&z, &y, &eq, &e));
+  CHECK(eq == 1);
+  found = 0;
+  CHECK_OK(pqt_variant_object_find(&z, "b", 1, &f, &found, &e));
+  CHECK(found == 1 && pqt_variant_get_scalar(&f, &sc, &e) == PQT_OK && sc.u.i64 == 7);
+}
+
 /* Every truncation and every single-byte change of every sample: no
  * crash; what validates also prints and re-encodes to an equal value. */
 static void test_mutations(void) {
@@ -486,5 +535,5 @@ static void test_wide_object(void) {
 }
 
 RUN_TESTS("variant", TEST_CASE(test_corpus_samples), TEST_CASE(test_corpus_json_forms), TEST_CASE(test_paths),
-          TEST_CASE(test_from_json), TEST_CASE(test_json_errors), TEST_CASE(test_invalid_bytes),
+          TEST_CASE(test_from_json), TEST_CASE(test_json_errors), TEST_CASE(test_invalid_bytes), TEST_CASE(test_spec_allowed_orders),
           TEST_CASE(test_mutations), TEST_CASE(test_random_roundtrip), TEST_CASE(test_wide_object))
