@@ -36,3 +36,28 @@ export function median(xs) {
 export function sqlStr(s) {
   return "'" + String(s).replaceAll("'", "''") + "'";
 }
+
+// Load a peer package installed by scripts/install-bench-peers.sh into
+// tools/<dir>/node_modules; null when it is absent (the caller reports it).
+export async function peer(dir, pkg) {
+  const req = createRequire(path.join(repoDir, "tools", dir, "package.json"));
+  let p;
+  try {
+    p = req.resolve(pkg);
+  } catch {
+    return null;
+  }
+  return import(p);
+}
+
+// One warm-up, then RUNS timed calls of fn (wall clock, ms): median and best.
+export async function timeRuns(fn, runs) {
+  await fn();
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  return { median: median(ms), best: Math.min(...ms) };
+}
