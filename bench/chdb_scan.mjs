@@ -27,4 +27,4 @@ const settings = "SETTINGS max_threads=1, max_parsing_threads=1";
 const tmpl = process.argv[4] ?? "SELECT * FROM file({file}, Parquet) FORMAT Null";
 const sql = `${tmpl.replaceAll("{file}", sqlStr(path.resolve(file)))} ${settings}`;
 const t = await timeRuns(() => chdb.query(sql, "CSV"), runs);
-console.log(`chdb_scan file=${file} median_ms=${t.median.toFixed(1)} best_ms=${t.best.toFixed(1)}`);
+console.log(`chdb_scan file=${file} median_ms=${t.median.toFixed(1)} best_ms=${t.best.toFixed(1)} cpu_ms=${t.cpu.toFixed(1)}`);

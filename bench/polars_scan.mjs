@@ -27,4 +27,4 @@ let rows = 0;
 const t = await timeRuns(() => {
   rows = pl.readParquet(abs).height;
 }, runs);
-console.log(`polars_scan file=${file} rows=${rows} median_ms=${t.median.toFixed(1)} best_ms=${t.best.toFixed(1)}`);
+console.log(`polars_scan file=${file} rows=${rows} median_ms=${t.median.toFixed(1)} best_ms=${t.best.toFixed(1)} cpu_ms=${t.cpu.toFixed(1)}`);
