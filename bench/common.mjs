@@ -36,3 +36,35 @@ export function median(xs) {
 export function sqlStr(s) {
   return "'" + String(s).replaceAll("'", "''") + "'";
 }
+
+// Load a peer package installed by scripts/install-bench-peers.sh into
+// tools/<dir>/node_modules; null when it is absent (the caller reports it).
+export async function peer(dir, pkg) {
+  const req = createRequire(path.join(repoDir, "tools", dir, "package.json"));
+  let p;
+  try {
+    p = req.resolve(pkg);
+  } catch {
+    return null;
+  }
+  return import(p);
+}
+
+// One warm-up, then RUNS timed calls of fn: median and best wall clock (ms),
+// and the median CPU time of the process (user + system, ms) over the call,
+// which on a loaded shared machine says more than the wall clock (the peers
+// run single-threaded, so their CPU time is their work).
+export async function timeRuns(fn, runs) {
+  await fn();
+  const ms = [];
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { median: median(ms), best: Math.min(...ms), cpu: median(cpu) };
+}

@@ -1,20 +1,61 @@
 #!/usr/bin/env bash
-# Side by side, single-threaded full decode: DuckDB (EXPLAIN ANALYZE timing,
-# median of 5 after a warm-up) and parquetry's read_bench (median of 5),
-# back to back per file. Prints ratio = duckdb_median / parquetry_median
-# (>= 1.0 means parquetry is at least as fast).
+# Side by side, single-threaded full decode, back to back per file:
+#   duckdb   bench/duckdb_scan.mjs  (EXPLAIN ANALYZE Total Time, threads=1)
+#   chdb     bench/chdb_scan.mjs    (ClickHouse: FORMAT Null, max_threads=1, max_parsing_threads=1)
+#   polars   bench/polars_scan.mjs  (readParquet, POLARS_MAX_THREADS=1)
+#   parquetry build/release/read_bench
+# each the median of 5 runs after a warm-up. For each peer the ratio is
+# peer_ms / parquetry_ms (>= 1.00: parquetry at least as fast); `best` is
+# the ratio to the fastest peer present. A ratio within 3% of 1.00 is printed
+# as measured and marked `~` (within the noise of this shared machine), never
+# rounded away. A peer that is not installed (scripts/install-bench-peers.sh)
+# is shown as `absent`; that is not a failure.
 #   bench/compare.sh [FILE...]     (default: every bench/data/*.parquet)
+#   PEERS="duckdb chdb" bench/compare.sh ...   (a subset of the peers)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bench=${READ_BENCH:-$here/build/release/read_bench}
 [ -x "$bench" ] || { echo "build first: make release" >&2; exit 2; }
+runs=${RUNS:-5}
+peers=(${PEERS:-duckdb chdb polars})
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$here"/bench/data/*.parquet)
-printf "%-34s %12s %12s %7s\n" file duckdb_ms parquetry_ms ratio
+
+# peer_ms NAME FILE: the median in ms, "absent" (not installed) or "error".
+peer_ms() {
+  local out rc=0
+  out=$(node "$here/bench/$1_scan.mjs" "$2" "$runs" 2>/dev/null) || rc=$?
+  if [ $rc -eq 3 ]; then echo absent; return; fi
+  if [ $rc -ne 0 ]; then echo error; return; fi
+  sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p' <<<"$out"
+}
+# ratio A B: A/B with two decimals, `~` appended within 3% of 1.
+ratio() {
+  case "$1" in absent | error) echo "-"; return ;; esac
+  awk -v a="$1" -v b="$2" 'BEGIN{r=a/b; d=r-1; if (d<0) d=-d; printf "%.2f%s", r, (d<0.03?"~":"")}'
+}
+
+printf "%-28s" file
+for p in "${peers[@]}"; do printf " %9s" "${p}_ms"; done
+printf " %12s" parquetry_ms
+for p in "${peers[@]}"; do printf " %8s" "r_$p"; done
+printf " %8s\n" r_best
 for f in "${files[@]}"; do
-  d=$(node "$here/bench/duckdb_scan.mjs" "$f" | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
-  p=$("$bench" "$f" --repeat 5 | sed -n 's/.*median_seconds=\([0-9.]*\).*/\1/p')
-  pm=$(awk -v s="$p" 'BEGIN{printf "%.1f", s*1000}')
-  r=$(awk -v a="$d" -v b="$pm" 'BEGIN{printf "%.2f", a/b}')
-  printf "%-34s %12s %12s %7s\n" "$(basename "$f")" "$d" "$pm" "$r"
+  declare -A ms=()
+  for p in "${peers[@]}"; do ms[$p]=$(peer_ms "$p" "$f"); done
+  s=$("$bench" "$f" --repeat "$runs" | sed -n 's/.*median_seconds=\([0-9.]*\).*/\1/p')
+  pm=$(awk -v s="$s" 'BEGIN{printf "%.1f", s*1000}')
+  best=""
+  printf "%-28s" "$(basename "$f" .parquet)"
+  for p in "${peers[@]}"; do
+    printf " %9s" "${ms[$p]}"
+    case "${ms[$p]}" in absent | error) ;; *)
+      if [ -z "$best" ] || awk -v a="${ms[$p]}" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=${ms[$p]}; fi ;;
+    esac
+  done
+  printf " %12s" "$pm"
+  for p in "${peers[@]}"; do printf " %8s" "$(ratio "${ms[$p]}" "$pm")"; done
+  printf " %8s\n" "$( [ -n "$best" ] && ratio "$best" "$pm" || echo -)"
+  unset ms
 done
+echo "ratio = peer_ms / parquetry_ms (medians of $runs); ~ = within 3% of 1.00 (noise); absent = peer not installed (scripts/install-bench-peers.sh)"

@@ -18,9 +18,12 @@
  *   - Enums are stored as raw int32 and never range-checked here.
  *   - binary/string values are pqt_bytes views into the input buffer.
  *   - Lists are allocated in the caller's arena only after their count was
- *     found plausible (compact.h); big struct lists grow geometrically as
- *     elements are actually decoded, so a claimed count never drives a large
- *     allocation by itself; the total bytes of decoded lists are capped by
+ *     found plausible (compact.h); a big struct list starts with 64 KiB of
+ *     elements and is then sized for its whole count only when the input
+ *     left can hold the rest at the rate the decoded elements took (and the
+ *     budget below allows), else it grows geometrically as elements are
+ *     actually decoded, so a claimed count never drives a large allocation
+ *     by itself; the total bytes of decoded lists are capped by
  *     pqt_thrift_limits.max_alloc_bytes (default 64 x input length + 1 MiB,
  *     PQT_ELIMIT beyond), so a hostile input cannot make the decoder
  *     allocate much more than it is long. Decoding a struct without lists (PageHeader) needs

@@ -1028,6 +1028,102 @@ static void test_list_growth_keeps_all_elements(void) {
   pqt_arena_reset(&a);
 }
 
+/* A list of structs that outgrows its first 64 KiB chunk is sized for all
+ * its elements once the decoded ones show the input holds them: the arena
+ * holds the first chunk and one array of n, not a doubling series. */
+static void test_list_growth_sized_by_decoded_rate(void) {
+  int n = 20000;
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
+  pqt_tcw w;
+  pqt_tcw_init(&w, &b, NULL);
+  int16_t last = 0;
+  pqt_tcw_field_begin(&w, PQT_TW_I32, PQT_FID_file_metadata_version, &last);
+  pqt_tcw_i32(&w, 1);
+  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_schema, &last);
+  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
+  pqt_tcw_field_begin(&w, PQT_TW_I64, PQT_FID_file_metadata_num_rows, &last);
+  pqt_tcw_i64(&w, 0);
+  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_row_groups, &last);
+  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
+  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_key_value_metadata, &last);
+  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, n);
+  char key[16];
+  for (int i = 0; i < n; i++) {
+    int16_t l2 = 0;
+    int kn = snprintf(key, sizeof key, "k%05d", i);
+    pqt_tcw_field_begin(&w, PQT_TW_BINARY, PQT_FID_key_value_key, &l2);
+    pqt_tcw_binary(&w, (const uint8_t *)key, (size_t)kn);
+    pqt_tcw_stop(&w);
+  }
+  pqt_tcw_stop(&w);
+  pqt_arena a;
+  pqt_arena_init(&a, NULL);
+  pqt_file_metadata m;
+  CHECK_OK(pqt_thrift_decode(&pqt_desc_file_metadata, b.data, b.len, NULL, &a, &m, NULL));
+  CHECK_EQ_INT(m.key_value_metadata.n, n);
+  int bad = 0;
+  for (int i = 0; i < n; i++) {
+    int kn = snprintf(key, sizeof key, "k%05d", i);
+    const pqt_bytes *k = &m.key_value_metadata.items[i].key;
+    if (k->len != kn || memcmp(k->ptr, key, (size_t)kn) != 0) bad++;
+  }
+  CHECK_EQ_INT(bad, 0);
+  size_t one = (size_t)n * sizeof(pqt_key_value);
+  CHECK(a.used_bytes <= one + 64 * 1024 + 4096);
+  pqt_arena_reset(&a);
+  /* the same count claimed with the input cut after the first elements:
+   * the list does not get sized for the claim, decoding fails */
+  size_t cut = b.len / 4;
+  CHECK_EQ_INT(pqt_thrift_decode(&pqt_desc_file_metadata, b.data, cut, NULL, &a, &m, NULL), PQT_ECORRUPT);
+  CHECK(a.used_bytes < one);
+  pqt_arena_reset(&a);
+  pqt_buf_free(&b);
+}
+
+/* A struct field met twice: the last occurrence wins whole, nothing of the
+ * first one is left in it. */
+static void test_struct_field_twice_last_wins(void) {
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
+  pqt_tcw w;
+  pqt_tcw_init(&w, &b, NULL);
+  int16_t last = 0;
+  pqt_tcw_field_begin(&w, PQT_TW_I32, PQT_FID_file_metadata_version, &last);
+  pqt_tcw_i32(&w, 1);
+  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_schema, &last);
+  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
+  pqt_tcw_field_begin(&w, PQT_TW_I64, PQT_FID_file_metadata_num_rows, &last);
+  pqt_tcw_i64(&w, 0);
+  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_row_groups, &last);
+  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
+  for (int k = 0; k < 2; k++) {
+    pqt_tcw_field_begin(&w, PQT_TW_STRUCT, PQT_FID_file_metadata_encryption_algorithm, &last);
+    int16_t l2 = 0, l3 = 0;
+    pqt_tcw_field_begin(&w, PQT_TW_STRUCT,
+                        k == 0 ? PQT_FID_encryption_algorithm_aes_gcm_v1 : PQT_FID_encryption_algorithm_aes_gcm_ctr_v1,
+                        &l2);
+    if (k == 0) {
+      pqt_tcw_field_begin(&w, PQT_TW_BINARY, PQT_FID_aes_gcm_v1_aad_prefix, &l3);
+      pqt_tcw_binary(&w, (const uint8_t *)"first", 5);
+    }
+    pqt_tcw_stop(&w);
+    pqt_tcw_stop(&w);
+  }
+  pqt_tcw_stop(&w);
+  pqt_arena a;
+  pqt_arena_init(&a, NULL);
+  pqt_file_metadata m;
+  CHECK_OK(pqt_thrift_decode(&pqt_desc_file_metadata, b.data, b.len, NULL, &a, &m, NULL));
+  CHECK(PQT_HAS_FIELD(&m, file_metadata, encryption_algorithm));
+  CHECK(PQT_HAS_FIELD(&m.encryption_algorithm, encryption_algorithm, aes_gcm_ctr_v1));
+  CHECK(!PQT_HAS_FIELD(&m.encryption_algorithm, encryption_algorithm, aes_gcm_v1));
+  CHECK_EQ_INT(m.encryption_algorithm.aes_gcm_v1.aad_prefix.len, 0);
+  CHECK_EQ_INT(m.encryption_algorithm.aes_gcm_v1.isset, 0);
+  pqt_arena_reset(&a);
+  pqt_buf_free(&b);
+}
+
 static void test_page_header_without_arena(void) {
   /* DATA_PAGE v1 with statistics, crc negative; DICTIONARY_PAGE; V2 with
    * is_compressed absent (defaults to true) */
@@ -1177,5 +1273,6 @@ RUN_TESTS("thrift", TEST_CASE(test_varint_zigzag_i32), TEST_CASE(test_varint_i64
           TEST_CASE(test_skip_unknown_fields_of_every_type), TEST_CASE(test_wire_type_mismatch_is_skipped),
           TEST_CASE(test_depth_limit), TEST_CASE(test_file_metadata_roundtrip), TEST_CASE(test_encode_errors),
           TEST_CASE(test_required_missing_and_unions), TEST_CASE(test_huge_counts_do_not_allocate),
-          TEST_CASE(test_allocation_budget), TEST_CASE(test_list_growth_keeps_all_elements),
+          TEST_CASE(test_allocation_budget), TEST_CASE(test_list_growth_keeps_all_elements), TEST_CASE(test_list_growth_sized_by_decoded_rate),
+          TEST_CASE(test_struct_field_twice_last_wins),
           TEST_CASE(test_page_header_without_arena), TEST_CASE(test_json_output))
