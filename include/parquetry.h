@@ -385,7 +385,11 @@ typedef struct pqt_read_options {
    * the calling thread only), through `executor` when not NULL (borrowed:
    * must outlive the reader and its streams), else through threads of
    * their own. Output is the same whatever the count. With more than one,
-   * alloc and the io must be thread-safe. */
+   * alloc, the buffer pool's allocator and the io's callbacks are called
+   * from several threads at once and must be thread-safe: so 0 means 1
+   * when any of them is the caller's (not pqt_io_open_file or
+   * pqt_io_from_buffer) and no executor is given; set threads to say
+   * they are. */
   const struct pqt_executor *executor;
   int32_t threads;
 } pqt_read_options;
@@ -858,8 +862,9 @@ typedef struct pqt_write_options {
    * 1: the calling thread only), through `executor` when not NULL
    * (borrowed: must outlive the writer), else through threads of the
    * writer's own. The file is the same, byte for byte, whatever the count.
-   * With more than one, alloc must be thread-safe; the sink callback is
-   * only called from the calling thread. */
+   * With more than one, alloc is called from several threads at once and
+   * must be thread-safe: so 0 means 1 when alloc is set and no executor is
+   * given. The sink callback is only called from the calling thread. */
   const struct pqt_executor *executor;
   int32_t threads;
 } pqt_write_options;

@@ -597,7 +597,11 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   }
   if (st == PQT_OK && !w->raw && !schema->like) st = variants_init(w, err);
   if (st == PQT_OK) st = pqt_codec_ctx_create(&w->codec, a, err);
-  if (st == PQT_OK) st = pqt_par_init(&w->par, w->opts.threads, w->opts.executor, a, "pqt_write_options.threads", err);
+  /* threads 0 (the default) runs on every core only with the library's
+   * allocator: a caller's may not be thread-safe (asking for threads, or
+   * giving an executor, says it is) */
+  int32_t threads = w->opts.threads == 0 && !w->opts.executor && opts->alloc ? 1 : w->opts.threads;
+  if (st == PQT_OK) st = pqt_par_init(&w->par, threads, w->opts.executor, a, "pqt_write_options.threads", err);
   w->opts.executor = NULL; /* copied into par */
   if (st == PQT_OK && !w->raw && pqt_par_slots(&w->par) > 1) {
     size_t ns = (size_t)pqt_par_slots(&w->par);

@@ -15,6 +15,7 @@
 #include "arrow/geoarrow.h"
 #include "arrow/export.h"
 #include "file/options.h"
+#include "io/source.h"
 #include "scan/filter.h"
 #include "scan/ranged.h"
 #include "scan/row_group.h"
@@ -230,8 +231,14 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   p->batch_size = opts && opts->batch_size > 0 ? opts->batch_size : PQT_DEFAULT_BATCH_ROWS;
   if (st == PQT_OK) { /* the scan's threads, else the reader's */
     bool own = opts->executor || opts->threads != 0;
-    st = pqt_par_init(&p->par, own ? opts->threads : r->opts.threads, own ? opts->executor : r->opts.executor,
-                      alloc, own ? "pqt_scan_options.threads" : "pqt_read_options.threads", err);
+    int32_t threads = own ? opts->threads : r->opts.threads;
+    const pqt_executor *ex = own ? opts->executor : r->opts.executor;
+    /* threads 0 (the default) runs on every core only when nothing the
+     * caller plugged in would be called from several threads: a program
+     * written before threads existed may hand in an allocator or a source
+     * that is not thread-safe. Asking for threads (or an executor) says it is. */
+    if (threads == 0 && !ex && (r->opts.alloc || r->opts.buffer_pool || !pqt_io_is_builtin(&r->user_io))) threads = 1;
+    st = pqt_par_init(&p->par, threads, ex, alloc, own ? "pqt_scan_options.threads" : "pqt_read_options.threads", err);
   }
   if (st == PQT_OK && pqt_par_slots(&p->par) > 1) {
     int32_t ns = pqt_par_slots(&p->par);
