@@ -4,10 +4,17 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_DIR := build/release
 ASAN_DIR := build/asan
 FUZZ_DIR := build/fuzz
+TSAN_DIR := build/tsan
+# The tests `make tsan` builds and runs under ThreadSanitizer: the threads
+# suite and a few that read and write with the default thread count (one
+# per core).
+TSAN_TESTS ?= test_threads test_roundtrip test_arrow_export test_memory_limit
+empty :=
+space := $(empty) $(empty)
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps release build-release demo test fuzz fuzz-smoke valgrind lint coverage check-layers install docs clean
+.PHONY: all deps release build-release demo test tsan fuzz fuzz-smoke valgrind lint coverage check-layers install docs clean
 
 all: release
 
@@ -35,6 +42,14 @@ test: deps
 	@bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS)
 	@JOBS=$(JOBS) bash scripts/valgrind-check.sh
 	@cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# ThreadSanitizer build (build/tsan) and the TSAN_TESTS subset under it;
+# fails on any data race report.
+tsan:
+	@cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DPQT_TSAN=ON -DPQT_WERROR=ON >/dev/null
+	@cmake --build $(TSAN_DIR) -j $(JOBS) --target $(TSAN_TESTS)
+	@cd $(TSAN_DIR) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+		ctest --output-on-failure -j $(JOBS) -R '^($(subst $(space),|,$(strip $(TSAN_TESTS))))$$'
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_FUZZ=ON -DPQT_BUILD_TESTS=OFF >/dev/null

@@ -384,6 +384,18 @@ typedef struct pqt_read_options {
    * digits below it, fails the read with PQT_ERANGE naming row group, column
    * and row; nothing is wrapped or truncated. */
   int32_t int96_unit;
+  /* Threads (parquetry_threads.h): the streams of this reader decode the
+   * columns of a batch on `threads` threads (0, default: one per core; 1:
+   * the calling thread only), through `executor` when not NULL (borrowed:
+   * must outlive the reader and its streams), else through threads of
+   * their own. Output is the same whatever the count. With more than one,
+   * alloc, the buffer pool's allocator and the io's callbacks are called
+   * from several threads at once and must be thread-safe: so 0 means 1
+   * when any of them is the caller's (not pqt_io_open_file or
+   * pqt_io_from_buffer) and no executor is given; set threads to say
+   * they are. */
+  const struct pqt_executor *executor;
+  int32_t threads;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };
@@ -551,6 +563,11 @@ typedef struct pqt_scan_options {
    * filter, when set, applies to these rows. Not with PQT_SKIP_CORRUPT. */
   const struct pqt_row_span *row_ranges;
   int32_t n_row_ranges;
+  /* Threads for this stream (parquetry_threads.h), overriding the reader's
+   * pqt_read_options.threads / executor: executor NULL and threads 0
+   * (the defaults) take the reader's. The executor must outlive the stream. */
+  const struct pqt_executor *executor;
+  int32_t threads;
 } pqt_scan_options;
 
 /* Rows [first, first + count) (a fixed value struct, used in arrays). */
@@ -844,6 +861,16 @@ typedef struct pqt_write_options {
    * pqt_writer_open_* returns. */
   const struct pqt_variant_shredding *variant_shredding;
   int32_t n_variant_shredding;
+  /* Threads (parquetry_threads.h): the column chunks of a row group are
+   * encoded and compressed on `threads` threads (0, default: one per core;
+   * 1: the calling thread only), through `executor` when not NULL
+   * (borrowed: must outlive the writer), else through threads of the
+   * writer's own. The file is the same, byte for byte, whatever the count.
+   * With more than one, alloc is called from several threads at once and
+   * must be thread-safe: so 0 means 1 when alloc is set and no executor is
+   * given. The sink callback is only called from the calling thread. */
+  const struct pqt_executor *executor;
+  int32_t threads;
 } pqt_write_options;
 
 typedef enum pqt_float_column_order {

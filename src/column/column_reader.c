@@ -865,6 +865,8 @@ pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err) {
   return PQT_OK;
 }
 
+void pqt_column_cursor_set_codec(pqt_column_cursor *c, pqt_codec_ctx *ctx) { c->pr.codec_ctx = ctx; }
+
 const pqt_lost_rows *pqt_column_cursor_lost(const pqt_column_cursor *c, int32_t *n) {
   *n = (int32_t)(c->lost.len / sizeof(pqt_lost_rows));
   return (const pqt_lost_rows *)(const void *)c->lost.data;

@@ -124,6 +124,9 @@ pqt_status pqt_column_cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_co
 pqt_status pqt_column_cursor_finish(pqt_column_cursor *c, pqt_error *err);
 /* The rows left out so far (skip_corrupt_pages), in row order. */
 const pqt_lost_rows *pqt_column_cursor_lost(const pqt_column_cursor *c, int32_t *n);
+/* The codec context pages are decompressed with from now on (parallel
+ * reads give each thread its own: a context is not thread-safe). */
+void pqt_column_cursor_set_codec(pqt_column_cursor *c, pqt_codec_ctx *ctx);
 void pqt_column_cursor_close(pqt_column_cursor *c);
 
 /*

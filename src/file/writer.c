@@ -5,6 +5,7 @@
  * RowGroup, ColumnChunk, ColumnOrder; "Page Index" placement).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "arrow/import.h"
 #include "codec/codec.h"
 #include "column/column_writer.h"
+#include "core/thread_pool.h"
 #include "crypto/file_encryptor.h"
 #include "file/options.h"
 #include "file/writer_internal.h"
@@ -48,6 +50,13 @@ typedef struct wvariant {
   pqt_vshred sh;
 } wvariant;
 
+/* What one thread of the writer saw go wrong (see par_columns). */
+typedef struct par_slot {
+  int32_t failed; /* lowest failing column of this slot; INT32_MAX: none */
+  pqt_status st;
+  pqt_error err;
+} par_slot;
+
 struct pqt_writer {
   wvariant *variants;
   int32_t n_variants;
@@ -69,6 +78,13 @@ struct pqt_writer {
   pqt_schema *in_schema; /* the layout batches bring (VARIANT columns unshredded); often schema */
   pqt_import_fmt fmt;
   pqt_codec_ctx *codec;
+  /* threads: the columns of an import slice, and their page flushes at a
+   * row group's end, run in parallel; slot k uses codecs[k] and scs[k]
+   * (slot 0, the calling thread: codec and sc) */
+  pqt_par par;
+  pqt_codec_ctx **codecs;
+  pqt_import_scratch *scs;
+  par_slot *par_slots; /* pqt_par_slots(&par) of them, allocated on first use */
   int32_t n_cols;
   pqt_column_writer *cols;
   pqt_import_scratch sc;
@@ -212,6 +228,17 @@ static void writer_free(pqt_writer *w) {
   }
   if (w->rgs) pqt_mem_free(a, w->rgs, (size_t)w->cap_rgs * sizeof *w->rgs);
   if (w->refs) pqt_mem_free(a, w->refs, w->cap_refs * sizeof *w->refs);
+  pqt_par_free(&w->par); /* joins the writer's threads (none run now) */
+  if (w->par_slots) pqt_mem_free(a, w->par_slots, (size_t)pqt_par_slots(&w->par) * sizeof(par_slot));
+  if (w->codecs) {
+    int32_t ns = pqt_par_slots(&w->par);
+    for (int32_t k = 1; k < ns; k++) {
+      pqt_codec_ctx_destroy(w->codecs[k]);
+      pqt_import_scratch_free(&w->scs[k]);
+    }
+    pqt_mem_free(a, w->codecs, (size_t)ns * sizeof *w->codecs);
+    pqt_mem_free(a, w->scs, (size_t)ns * sizeof *w->scs);
+  }
   pqt_codec_ctx_destroy(w->codec);
   pqt_import_scratch_free(&w->sc);
   pqt_buf_free(&w->obuf);
@@ -570,6 +597,27 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   }
   if (st == PQT_OK && !w->raw && !schema->like) st = variants_init(w, err);
   if (st == PQT_OK) st = pqt_codec_ctx_create(&w->codec, a, err);
+  /* threads 0 (the default) runs on every core only with the library's
+   * allocator: a caller's may not be thread-safe (asking for threads, or
+   * giving an executor, says it is) */
+  int32_t threads = w->opts.threads == 0 && !w->opts.executor && opts->alloc ? 1 : w->opts.threads;
+  if (st == PQT_OK) st = pqt_par_init(&w->par, threads, w->opts.executor, a, "pqt_write_options.threads", err);
+  w->opts.executor = NULL; /* copied into par */
+  if (st == PQT_OK && !w->raw && pqt_par_slots(&w->par) > 1) {
+    size_t ns = (size_t)pqt_par_slots(&w->par);
+    w->codecs = pqt_mem_calloc(a, ns * sizeof *w->codecs);
+    w->scs = pqt_mem_calloc(a, ns * sizeof *w->scs);
+    if (!w->codecs || !w->scs) {
+      pqt_mem_free(a, w->codecs, ns * sizeof *w->codecs);
+      pqt_mem_free(a, w->scs, ns * sizeof *w->scs);
+      w->codecs = NULL;
+      w->scs = NULL;
+      st = pqt_nomem(err);
+    } else {
+      w->codecs[0] = w->codec;
+      for (size_t k = 1; k < ns; k++) pqt_import_scratch_init(&w->scs[k], a);
+    }
+  }
   if (st == PQT_OK) w->n_cols = w->schema->n_leaves;
   if (st == PQT_OK && !w->raw) {
     w->cols = pqt_mem_calloc(a, (size_t)w->n_cols * sizeof *w->cols);
@@ -725,6 +773,86 @@ PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *ou
   return pqt_export_schema(w->in_schema ? w->in_schema : w->schema, NULL, out, err);
 }
 
+/* ---- threads ------------------------------------------------------------ */
+
+/* The per-column work of the writer on the writer's threads (w->par):
+ * PAR_WRITE imports rows [pos, pos+n) of a batch for each column and
+ * writes them (pages encoded and compressed as they fill), PAR_FINISH
+ * closes each column's last page and dictionary. Each column's output
+ * depends on that column's input only, so the file is the same whatever
+ * the count. The error reported is the one the columns taken in order
+ * would have stopped at. */
+enum { PAR_WRITE, PAR_FINISH };
+
+typedef struct par_job {
+  pqt_writer *w;
+  int kind;
+  const struct ArrowArray *batch;
+  int64_t pos, n;
+  pqt_status *each; /* PAR_FINISH: every column's status */
+  par_slot *slots;
+  atomic_int first_fail;
+} par_job;
+
+static pqt_status write_leaf(pqt_writer *w, int32_t i, const struct ArrowArray *batch, int64_t pos, int64_t n,
+                             pqt_import_scratch *sc, pqt_error *err);
+
+static void par_column(void *ctx, int32_t i, int32_t slot) {
+  par_job *j = ctx;
+  pqt_writer *w = j->w;
+  if (j->kind == PAR_WRITE && i > atomic_load_explicit(&j->first_fail, memory_order_relaxed)) return;
+  par_slot *ps = &j->slots[slot];
+  pqt_error local;
+  pqt_status st = PQT_OK;
+  if (!w->codecs[slot]) st = pqt_codec_ctx_create(&w->codecs[slot], w->alloc, &local); /* this slot's first use */
+  if (st == PQT_OK) {
+    pqt_column_writer *cw = &w->cols[i];
+    cw->codec = w->codecs[slot];
+    if (j->kind == PAR_WRITE) st = write_leaf(w, i, j->batch, j->pos, j->n, slot ? &w->scs[slot] : &w->sc, &local);
+    else st = pqt_column_writer_finish(cw, &local);
+    cw->codec = w->codec;
+  }
+  if (j->each) j->each[i] = st;
+  if (st == PQT_OK) return;
+  if (i < ps->failed) {
+    ps->failed = i;
+    ps->st = st;
+    ps->err = local;
+  }
+  int cur = atomic_load_explicit(&j->first_fail, memory_order_relaxed);
+  while (i < cur && !atomic_compare_exchange_weak_explicit(&j->first_fail, &cur, i, memory_order_relaxed,
+                                                           memory_order_relaxed)) {
+  }
+}
+
+/* Run kind over every column. PAR_WRITE: the first failure (in column
+ * order) is returned. PAR_FINISH: each[] gets every column's status and
+ * *first_err points at the first failure's error (valid until the next
+ * call); the return is an allocation failure only. */
+static pqt_status par_columns(pqt_writer *w, int kind, int64_t pos, int64_t n, const struct ArrowArray *batch,
+                              pqt_status *each, pqt_error **first_err, pqt_error *err) {
+  int32_t ns = pqt_par_slots(&w->par);
+  if (!w->par_slots) {
+    w->par_slots = pqt_mem_alloc(w->alloc, (size_t)ns * sizeof(par_slot));
+    if (!w->par_slots) return pqt_nomem(err);
+  }
+  par_slot *slots = w->par_slots;
+  for (int32_t k = 0; k < ns; k++) {
+    slots[k].failed = INT32_MAX;
+    slots[k].st = PQT_OK;
+  }
+  par_job j = {.w = w, .kind = kind, .batch = batch, .pos = pos, .n = n, .each = each, .slots = slots};
+  atomic_init(&j.first_fail, INT32_MAX);
+  pqt_par_run(&w->par, w->n_cols, par_column, &j);
+  int32_t best = -1;
+  for (int32_t k = 0; k < ns; k++)
+    if (slots[k].st != PQT_OK && (best < 0 || slots[k].failed < slots[best].failed)) best = k;
+  if (first_err) *first_err = best >= 0 ? &slots[best].err : NULL;
+  if (kind == PAR_FINISH || best < 0) return PQT_OK;
+  if (err) *err = slots[best].err;
+  return slots[best].st;
+}
+
 /* ---- row groups ------------------------------------------------------------ */
 
 static int64_t buffered_bytes(const pqt_writer *w) {
@@ -762,10 +890,18 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
   size_t *bloom_at = pqt_mem_alloc(w->alloc, ((size_t)w->n_cols + 1) * sizeof(size_t));
   if (!bloom_at) return pqt_nomem(err);
   pqt_status st = PQT_OK;
+  pqt_status *finished = NULL; /* threads: every column's last page flushed first, in parallel */
+  pqt_error *finish_err = NULL;
+  if (w->codecs && w->n_cols > 1) {
+    finished = pqt_mem_alloc(w->alloc, (size_t)w->n_cols * sizeof *finished);
+    if (!finished) st = pqt_nomem(err);
+    else st = par_columns(w, PAR_FINISH, 0, 0, NULL, finished, &finish_err, err);
+  }
   for (int32_t i = 0; i < w->n_cols && st == PQT_OK; i++) {
     pqt_column_writer *cw = &w->cols[i];
     pqt_column_chunk *cc = &rg->columns.items[i];
-    st = pqt_column_writer_finish(cw, err);
+    if (!finished) st = pqt_column_writer_finish(cw, err);
+    else if ((st = finished[i]) != PQT_OK && err) *err = *finish_err; /* the first failure, as in order */
     if (st != PQT_OK) break;
     if (w->n_refs == w->cap_refs) {
       size_t nc = w->cap_refs ? w->cap_refs * 2 : 64;
@@ -815,6 +951,7 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     rg->total_byte_size += cc->meta_data.total_uncompressed_size;
     rg->total_compressed_size += cc->meta_data.total_compressed_size;
   }
+  if (finished) pqt_mem_free(w->alloc, finished, (size_t)w->n_cols * sizeof *finished);
   bloom_at[w->n_cols] = w->bloom.len;
   /* Bloom filters of this row group, after its column chunks */
   for (int32_t i = 0; i < w->n_cols && st == PQT_OK; i++) {
@@ -968,6 +1105,31 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
   return v->shredded ? pqt_vshred_status(&v->sh, err) : PQT_OK;
 }
 
+/* Rows [pos, pos+n) of batch into column i (sc: the import scratch of the
+ * thread doing it). */
+static pqt_status write_leaf(pqt_writer *w, int32_t i, const struct ArrowArray *batch, int64_t pos, int64_t n,
+                             pqt_import_scratch *sc, pqt_error *err) {
+  pqt_status st;
+  const wvariant *sv = shredded_of(w, i);
+  if (sv) {
+    const pqt_vshred_col *c = &sv->sh.cols[i - sv->sh.first_leaf];
+    const pqt_schema_node *leaf = w->schema->leaves[i];
+    st = pqt_column_writer_write(&w->cols[i], c->n_levels, leaf->max_def ? (const int16_t *)c->def.data : NULL,
+                                 leaf->max_rep ? (const int16_t *)c->rep.data : NULL,
+                                 c->vals.data ? (const void *)c->vals.data : (const void *)"",
+                                 leaf->physical_type == PQT_BYTE_ARRAY ? (const int32_t *)c->offs.data : NULL,
+                                 c->n_values, err);
+    if (st != PQT_OK) pqt_error_prefix(err, "column %s", leaf->dotted_path);
+    return st;
+  }
+  pqt_leaf_batch lb;
+  st = pqt_import_leaf(w->schema, i, &w->fmt, batch, pos, n, sc, &lb, err);
+  if (st == PQT_OK)
+    st = pqt_column_writer_write(&w->cols[i], lb.n_levels, lb.def, lb.rep, lb.values, lb.offsets, lb.n_values, err);
+  if (st != PQT_OK) pqt_error_prefix(err, "column %s", w->schema->leaves[i]->dotted_path);
+  return st;
+}
+
 PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray *batch, pqt_error *err) {
   if (!w || w->failed) return pqt_error_set(err, PQT_EINVAL, "writer unusable after an error");
   if (!batch || !batch->release) return pqt_error_set(err, PQT_EINVAL, "batch missing or released");
@@ -979,25 +1141,9 @@ PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray
     if (n > room) n = room;
     if (n > IMPORT_ROWS) n = IMPORT_ROWS;
     for (int32_t i = 0; i < w->n_variants && st == PQT_OK; i++) st = variant_rows(w, &w->variants[i], batch, pos, n, err);
-    for (int32_t i = 0; i < w->n_cols && st == PQT_OK; i++) {
-      const wvariant *sv = shredded_of(w, i);
-      if (sv) {
-        const pqt_vshred_col *c = &sv->sh.cols[i - sv->sh.first_leaf];
-        const pqt_schema_node *leaf = w->schema->leaves[i];
-        st = pqt_column_writer_write(&w->cols[i], c->n_levels, leaf->max_def ? (const int16_t *)c->def.data : NULL,
-                                     leaf->max_rep ? (const int16_t *)c->rep.data : NULL,
-                                     c->vals.data ? (const void *)c->vals.data : (const void *)"",
-                                     leaf->physical_type == PQT_BYTE_ARRAY ? (const int32_t *)c->offs.data : NULL,
-                                     c->n_values, err);
-        if (st != PQT_OK) pqt_error_prefix(err, "column %s", leaf->dotted_path);
-        continue;
-      }
-      pqt_leaf_batch lb;
-      st = pqt_import_leaf(w->schema, i, &w->fmt, batch, pos, n, &w->sc, &lb, err);
-      if (st == PQT_OK)
-        st = pqt_column_writer_write(&w->cols[i], lb.n_levels, lb.def, lb.rep, lb.values, lb.offsets, lb.n_values, err);
-      if (st != PQT_OK) pqt_error_prefix(err, "column %s", w->schema->leaves[i]->dotted_path);
-    }
+    if (st == PQT_OK && w->codecs && w->n_cols > 1) st = par_columns(w, PAR_WRITE, pos, n, batch, NULL, NULL, err);
+    else
+      for (int32_t i = 0; i < w->n_cols && st == PQT_OK; i++) st = write_leaf(w, i, batch, pos, n, &w->sc, err);
     if (st != PQT_OK) break;
     w->rg_rows += n;
     pos += n;

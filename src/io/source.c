@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "core/struct_size.h"
+#include "io/source.h"
 
 typedef struct mem_source {
   const pqt_allocator *alloc;
@@ -67,6 +68,8 @@ static pqt_status src_borrow_at(void *pd, uint64_t off, size_t n, const uint8_t 
   }
   return PQT_OK;
 }
+
+bool pqt_io_is_builtin(const pqt_io *io) { return io && io->read_at == src_read_at; }
 
 static void src_release(void *pd) {
   mem_source *s = pd;

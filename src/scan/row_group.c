@@ -7,6 +7,7 @@
  */
 #include "scan/row_group.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "column/column_reader.h"
@@ -243,7 +244,10 @@ struct pqt_rg_cursor {
   pqt_column_data *cols;    /* per leaf: one batch */
   bool finished;            /* every cursor checked at the chunk's end */
   int64_t pages;            /* data pages decoded so far */
+  const pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
 };
+
+void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, const pqt_rg_threads *t) { c->threads = t; }
 
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
 int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c) { return c ? c->pages : 0; }
@@ -320,6 +324,115 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
   return PQT_OK;
 }
 
+/* One leaf's share of a batch: want rows into c->cols[i]; at the row
+ * group's end (or a chunk that ends early) the chunk is checked. */
+static pqt_status read_leaf(pqt_rg_cursor *c, int32_t i, int64_t want, bool last, pqt_error *err) {
+  pqt_leaf_cursor *L = c->leaves[i];
+  int64_t got = 0;
+  pqt_status st = pqt_leaf_cursor_read(L, want, &c->cols[i], &got, err);
+  if (st == PQT_OK && (got != want || last)) st = pqt_leaf_cursor_finish(L, err);
+  if (st == PQT_OK && got != want)
+    st = leaf_error(c->r, c->g, i,
+                    pqt_corrupt(err, "column chunk ends after %lld rows; the row group has %lld",
+                                (long long)(c->rows_done + got), (long long)c->num_rows),
+                    err);
+  return st;
+}
+
+/* The leaves of a batch read in parallel (pqt_rg_threads). The error
+ * reported is the one the leaves read in order would have stopped at: the
+ * failing leaf of lowest index (leaves after a known failure are not read). */
+typedef struct par_slot {
+  int32_t failed_leaf; /* lowest failing leaf this slot read; INT32_MAX: none */
+  pqt_status st;
+  bool limit; /* some leaf of this slot hit max_memory */
+  pqt_error err;
+} par_slot;
+
+typedef struct par_batch {
+  pqt_rg_cursor *c;
+  const int32_t *leaves; /* the selected leaves, in order */
+  int64_t want;
+  bool last;
+  par_slot *slots;
+  atomic_int first_fail; /* lowest failing item so far (INT32_MAX: none) */
+} par_batch;
+
+static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
+  par_batch *b = ctx;
+  pqt_rg_cursor *c = b->c;
+  if (item > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return; /* an earlier leaf failed */
+  par_slot *ps = &b->slots[slot];
+  pqt_codec_ctx **codec = &c->threads->codecs[slot];
+  pqt_status st = PQT_OK;
+  if (!*codec) st = pqt_codec_ctx_create(codec, c->r->data_alloc, &ps->err); /* on this slot's first use */
+  int32_t leaf = b->leaves[item];
+  pqt_column_cursor *cur = pqt_leaf_cursor_column(c->leaves[leaf]);
+  pqt_error local;
+  if (st == PQT_OK) {
+    pqt_column_cursor_set_codec(cur, *codec);
+    st = read_leaf(c, leaf, b->want, b->last, &local);
+    pqt_column_cursor_set_codec(cur, c->r->codec_ctx);
+  } else {
+    st = leaf_error(c->r, c->g, leaf, st, &ps->err);
+    local = ps->err;
+  }
+  if (st == PQT_OK) return;
+  if (st == PQT_ELIMIT) ps->limit = true;
+  if (leaf < ps->failed_leaf) {
+    ps->failed_leaf = leaf;
+    ps->st = st;
+    ps->err = local;
+  }
+  int cur_fail = atomic_load_explicit(&b->first_fail, memory_order_relaxed);
+  while (item < cur_fail &&
+         !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur_fail, item, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+  }
+}
+
+static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last, pqt_error *err) {
+  const pqt_allocator *a = c->r->data_alloc;
+  int32_t ns = pqt_par_slots(c->threads->par);
+  size_t n_leaves = (size_t)c->n_selected;
+  int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * n_leaves);
+  par_slot *slots = pqt_mem_alloc(a, sizeof(par_slot) * (size_t)ns);
+  if (!leaves || !slots) {
+    pqt_mem_free(a, leaves, sizeof(int32_t) * n_leaves);
+    pqt_mem_free(a, slots, sizeof(par_slot) * (size_t)ns);
+    return pqt_nomem(err);
+  }
+  int32_t n = 0;
+  for (int32_t i = 0; i < c->nl; i++)
+    if (c->selected[i]) leaves[n++] = i;
+  for (int32_t k = 0; k < ns; k++) {
+    slots[k].failed_leaf = INT32_MAX;
+    slots[k].st = PQT_OK;
+    slots[k].limit = false;
+  }
+  par_batch b = {.c = c, .leaves = leaves, .want = want, .last = last, .slots = slots};
+  atomic_init(&b.first_fail, INT32_MAX);
+  pqt_par_run(c->threads->par, n, read_leaf_task, &b);
+  pqt_status st = PQT_OK;
+  int32_t best = -1;
+  bool limit = false;
+  for (int32_t k = 0; k < ns; k++) {
+    limit |= slots[k].limit;
+    if (slots[k].st != PQT_OK && (best < 0 || slots[k].failed_leaf < slots[best].failed_leaf)) best = k;
+  }
+  if (best >= 0) {
+    st = slots[best].st;
+    if (err) *err = slots[best].err;
+    /* the memory ceiling seen by one thread may have been taken (and cleared) by another's failure */
+    if (st == PQT_ENOMEM && limit)
+      st = pqt_error_set(err, PQT_ELIMIT, "the memory ceiling of %llu bytes (max_memory) would be exceeded",
+                         (unsigned long long)c->r->opts.max_memory);
+  }
+  pqt_mem_free(a, leaves, sizeof(int32_t) * n_leaves);
+  pqt_mem_free(a, slots, sizeof(par_slot) * (size_t)ns);
+  return st;
+}
+
 pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err) {
   memset(out, 0, sizeof *out);
   pqt_reader *r = c->r;
@@ -336,18 +449,12 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
     if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
+  } else if (c->threads && c->n_selected > 1 && pqt_par_slots(c->threads->par) > 1) {
+    st = read_leaves_parallel(c, want, last, err);
   } else {
     for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
       if (!c->selected[i]) continue;
-      pqt_leaf_cursor *L = c->leaves[i];
-      int64_t got = 0;
-      st = pqt_leaf_cursor_read(L, want, &c->cols[i], &got, err);
-      if (st == PQT_OK && (got != want || last)) st = pqt_leaf_cursor_finish(L, err);
-      if (st == PQT_OK && got != want)
-        st = leaf_error(r, c->g, i,
-                        pqt_corrupt(err, "column chunk ends after %lld rows; the row group has %lld",
-                                    (long long)(c->rows_done + got), (long long)c->num_rows),
-                        err);
+      st = read_leaf(c, i, want, last, err);
     }
   }
   if (st == PQT_OK) st = pqt_batch_assemble(r, c->g, c->cols, c->selected, rows, c->rows_done, out, err);

@@ -4,6 +4,7 @@
 
 #include "arrow/array.h"
 #include "column/column_reader.h"
+#include "core/thread_pool.h"
 #include "file/reader_internal.h"
 
 typedef struct pqt_row_group_data {
@@ -123,6 +124,17 @@ int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c);
 /* Rows of the row group handed out so far (before any predicate). */
 int64_t pqt_rg_cursor_rows_done(const pqt_rg_cursor *c);
 void pqt_rg_cursor_close(pqt_rg_cursor *c);
+/* Threads for the cursor's batches (scan/stream.c): the projected leaves
+ * of a batch are read in parallel through par, the thread of slot k
+ * decompressing with codecs[k] (pqt_par_slots(par) entries, created on
+ * first use by that slot and freed by the owner; codecs[0] is the reader's
+ * codec_ctx, slot 0 being the calling thread). Borrowed while the cursor
+ * lives. Without it (or with one slot) the leaves are read in order. */
+typedef struct pqt_rg_threads {
+  pqt_par *par;
+  pqt_codec_ctx **codecs;
+} pqt_rg_threads;
+void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, const pqt_rg_threads *t);
 /* The same honouring pqt_read_options.on_error: with PQT_SKIP_CORRUPT a
  * row group that cannot be opened, or the rest of one that fails, is
  * reported (on_skip, with the rows lost) and *skipped set instead of
