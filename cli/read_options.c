@@ -377,8 +377,20 @@ static const char *crypto_hint(const char *msg) {
   return "";
 }
 
+/* A URL as messages show it: no user:password@, no ?query (which may hold a
+ * presigned signature). Other paths as they are. */
+static const char *shown_path(const char *path, char *buf, size_t cap) {
+  if (!pqt_is_url(path)) return path;
+  const char *host = strstr(path, "://") + 3;
+  const char *slash = strchr(host, '/'), *at = strchr(host, '@');
+  if (at && (!slash || at < slash)) host = at + 1;
+  snprintf(buf, cap, "%.*s%.*s", (int)(strstr(path, "://") + 3 - path), path, (int)strcspn(host, "?#"), host);
+  return buf;
+}
+
 int read_fail_text(const char *path, int code, const char *msg) {
-  char hint[160] = "", text[600];
+  char hint[160] = "", text[600], shown[512];
+  path = shown_path(path, shown, sizeof shown);
   /* the library names its option field; the CLI names the flag below */
   const char *field = msg ? strstr(msg, " (max_memory)") : NULL;
   if (field) {
