@@ -178,7 +178,7 @@ typedef struct xfer {
   uint64_t got;      /* bytes placed in buf */
   uint64_t body_pos; /* bytes of body seen */
   long status;
-  bool status_seen, sliced_done, overflow;
+  bool status_seen, sliced_done, overflow, suffix_wrong;
   uint64_t cr_a, cr_b, cr_total, content_length;
   bool have_cr, have_cl;
   char etag[VALIDATOR_MAX], lm[VALIDATOR_MAX];
@@ -204,7 +204,7 @@ static void curl_once(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
 static void reset_xfer(xfer *x) {
   x->got = x->body_pos = 0;
   x->status = 0;
-  x->status_seen = x->sliced_done = x->overflow = false;
+  x->status_seen = x->sliced_done = x->overflow = x->suffix_wrong = false;
   x->have_cr = x->have_cl = false;
   x->etag[0] = x->lm[0] = 0;
   x->errbody_len = 0;
@@ -249,7 +249,13 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud) {
       if (x->len > x->content_length) x->len = x->content_length;
       x->off = x->content_length - x->len;
     } else if (x->suffix && x->status == 206) {
-      if (!x->have_cr || x->cr_total == UINT64_MAX || x->cr_b - x->cr_a + 1 > x->len) return 0;
+      if (!x->have_cr || x->cr_total == UINT64_MAX) return 0;
+      if (x->cr_b != x->cr_total - 1 || x->cr_b - x->cr_a + 1 > x->len) {
+        /* not the tail asked for (s3rver 3.7 answers bytes=-N with bytes 0-N):
+         * the size is known now, the tail is read with an explicit range */
+        x->suffix_wrong = true;
+        return 0;
+      }
       x->off = x->cr_a;
       x->len = x->cr_b - x->cr_a + 1;
     }
@@ -366,7 +372,7 @@ static void end_xfer(http_src *s, xfer *x) {
 
 static void range_text(const xfer *x, char *out, size_t cap) {
   if (x->whole)
-    snprintf(out, cap, "the whole object");
+    snprintf(out, cap, "no range");
   else if (x->suffix)
     snprintf(out, cap, "the last %llu bytes", (unsigned long long)x->len);
   else
@@ -392,6 +398,10 @@ static int judge(http_src *s, xfer *x, CURLcode rc, char *why, size_t why_cap, p
   char rt[96];
   range_text(x, rt, sizeof rt);
   why[0] = 0;
+  if (rc == CURLE_WRITE_ERROR && x->suffix_wrong) { /* done, without data: see on_body */
+    x->len = 0;
+    return 0;
+  }
   if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && x->sliced_done)) {
     if (rc == CURLE_WRITE_ERROR && x->overflow) {
       snprintf(why, why_cap, "the server sent more than was asked for");
@@ -738,6 +748,11 @@ pqt_status pqt_http_open(pqt_io *io, const char *url, const pqt_remote_options *
     }
   }
   if (x.buf) pqt_mem_free(alloc, x.buf, buf_len);
+  if (st == PQT_OK && !x.len && s->size) { /* the server did not give the tail: ask for it by offsets */
+    uint64_t n = s->o.first_read_bytes < s->size ? s->o.first_read_bytes : s->size;
+    pqt_io_range tail = {s->size - n, n, NULL};
+    st = fetch_missing(s, &tail, 1, err);
+  }
   if (st == PQT_OK) {
     pqt_status cs = pqt_struct_size_check(pqt_struct_size_of(io), sizeof *io, "pqt_io", err);
     if (cs != PQT_OK) st = cs;
