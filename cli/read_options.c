@@ -290,13 +290,16 @@ void read_add_rows(int64_t rows) {
   if (rows > 0) g_read.rows_total += rows;
 }
 
+pqt_status cli_reader_open(pqt_reader **r, const char *path, const pqt_read_options *ro, pqt_error *e) {
+  settings_init();
+  return pqt_is_url(path) ? pqt_reader_open_url(r, path, &g_read.remote, ro, e) : pqt_reader_open_file(r, path, ro, e);
+}
+
 int read_open(const char *path, pqt_reader **r) {
   pqt_error e;
   pqt_error_init(&e);
   read_begin(path);
-  pqt_status st = pqt_is_url(path) ? pqt_reader_open_url(r, path, &g_read.remote, read_options(), &e)
-                                    : pqt_reader_open_file(r, path, read_options(), &e);
-  if (st != PQT_OK) return read_fail(path, &e);
+  if (cli_reader_open(r, path, read_options(), &e) != PQT_OK) return read_fail(path, &e);
   int64_t rows = 0;
   for (int32_t g = 0; g < pqt_reader_num_row_groups(*r); g++) rows += pqt_reader_row_group_num_rows(*r, g);
   read_add_rows(rows);
