@@ -3,6 +3,7 @@
  * arrays through the public streaming API.
  *
  *   read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold]
+ * FILE may be an http://, https:// or s3:// URL (parquetry_remote.h).
  *
  * --columns projects (as pqt_scan_options.columns): to see where the time
  * of one column goes.
@@ -18,6 +19,7 @@
 
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_remote.h"
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -70,7 +72,9 @@ int main(int argc, char **argv) {
       ro.footer_key = (const uint8_t *)footer_key;
       ro.footer_key_len = strlen(footer_key);
     }
-    if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) {
+    pqt_status ost = pqt_is_url(path) ? pqt_reader_open_url(&r, path, NULL, &ro, &e) /* http(s)://, s3:// */
+                                      : pqt_reader_open_file(&r, path, &ro, &e);
+    if (ost != PQT_OK) {
       fprintf(stderr, "read_bench: %s: %s\n", path, e.message);
       return 1;
     }

@@ -259,7 +259,14 @@ void table_print(human_table *t);
   "  --max-memory N         ceiling on decoded data in memory (default: none)\n"   \
   "  --max-footer-bytes N   largest footer accepted (default 256M)\n"             \
   "  --int96-unit U         INT96 timestamps as ns (default), us, ms or s; a\n"    \
-  "                         value that does not fit the unit fails the read"
+  "                         value that does not fit the unit fails the read\n"   \
+  "  FILE may be http://, https:// or s3://bucket/key (credentials from\n"        \
+  "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN):\n"             \
+  "  --s3-endpoint URL      S3-compatible endpoint (default $AWS_ENDPOINT_URL,\n" \
+  "                         else AWS)\n"                                          \
+  "  --s3-region R          region (default $AWS_REGION, else us-east-1)\n"       \
+  "  --s3-path-style        address buckets as ENDPOINT/BUCKET/KEY\n"             \
+  "  --ca-file FILE         trust the CA certificates in FILE (PEM) for https"
 
 /* ---- key tools (cli/kms_options.c) ----
  * --kms-key ID:BASE64: a master key of the test-only in-memory KMS (usage
@@ -282,6 +289,9 @@ const pqt_read_options *read_options(void);
 /* Open path with the reading options; 0, or an exit status (printed). It
  * also names the file in --skip-corrupt reports and counts its rows. */
 int read_open(const char *path, pqt_reader **r);
+/* pqt_reader_open_file, or pqt_reader_open_url for an http(s):// or s3://
+ * path (with the --s3-* and --ca-file options). */
+pqt_status cli_reader_open(pqt_reader **r, const char *path, const pqt_read_options *ro, pqt_error *e);
 /* For readers opened otherwise: name the file, count rows read. */
 void read_begin(const char *path);
 void read_add_rows(int64_t rows);

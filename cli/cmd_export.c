@@ -304,7 +304,7 @@ int cmd_export(int argc, char **argv) {
     pqt_error e;
     pqt_error_init(&e);
     read_begin(path);
-    if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) rc = read_fail(path, &e);
+    if (cli_reader_open(&r, path, &ro, &e) != PQT_OK) rc = read_fail(path, &e);
     else {
       int64_t all = 0;
       for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) all += pqt_reader_row_group_num_rows(r, g);

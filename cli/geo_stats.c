@@ -170,7 +170,7 @@ int cmd_geospatial_stats(int argc, char **argv) {
   pqt_error e;
   pqt_error_init(&e);
   pqt_reader *r;
-  if (pqt_reader_open_file(&r, path, read_options(), &e) != PQT_OK) return fail(path, &e);
+  if (cli_reader_open(&r, path, read_options(), &e) != PQT_OK) return fail(path, &e);
   int rc = 0, n = 0;
   int32_t only = -1;
   if (column) {

@@ -117,7 +117,7 @@ static int run(const char *cmd, const char *usage_text, const char *summary, int
   pqt_error_init(&e);
   pqt_reader *r;
   read_begin(a.path); /* names the file for the key tools' external key material */
-  if (pqt_reader_open_file(&r, a.path, read_options(), &e) != PQT_OK) {
+  if (cli_reader_open(&r, a.path, read_options(), &e) != PQT_OK) {
     free(a.values);
     return fail(a.path, &e);
   }

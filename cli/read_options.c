@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "parquetry.h"
+#include "parquetry_remote.h"
 
 #include "cli.h"
 
@@ -41,6 +42,7 @@ typedef struct read_settings {
   int64_t rows_lost;  /* rows left out (on_skip's rows_lost) */
   int64_t skips;      /* losses reported (rows lost, or fields read as null) */
   int64_t rows_total; /* rows of the file(s) read */
+  pqt_remote_options remote; /* http(s):// and s3:// paths */
 } read_settings;
 
 static read_settings g_read;
@@ -49,6 +51,7 @@ static void settings_init(void) {
   if (g_read.initialised) return;
   pqt_read_options_init(&g_read.opts);
   g_read.defaults = g_read.opts;
+  pqt_remote_options_init(&g_read.remote);
   g_read.initialised = true;
 }
 
@@ -136,6 +139,7 @@ static void use_retriever(void) {
 static const char *const value_options[] = {"--footer-key",     "--column-key",         "--aad-prefix", "--key", "--kms-key",
                                             "--max-page-bytes", "--max-page-expansion", "--page-expansion-floor",
                                             "--max-memory",     "--max-footer-bytes",   "--int96-unit",
+                                            "--s3-endpoint",    "--s3-region",          "--ca-file",
                                             NULL};
 
 int read_option(const char *cmd, int argc, char **argv, int *i) {
@@ -154,6 +158,10 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
     g_read.opts.validate_utf8 = 0;
     return 1;
   }
+  if (strcmp(a, "--s3-path-style") == 0) {
+    g_read.remote.s3_path_style = 1;
+    return 1;
+  }
   bool takes_value = false;
   for (int k = 0; value_options[k]; k++)
     if (strcmp(a, value_options[k]) == 0) takes_value = true;
@@ -163,6 +171,15 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
     return 2;
   }
   const char *v = argv[++*i];
+  if (strcmp(a, "--s3-endpoint") == 0 || strcmp(a, "--s3-region") == 0 || strcmp(a, "--ca-file") == 0) {
+    if (a[2] == 'c')
+      g_read.remote.ca_file = v;
+    else if (a[5] == 'e')
+      g_read.remote.s3_endpoint = v;
+    else
+      g_read.remote.s3_region = v;
+    return 1;
+  }
   if (strcmp(a, "--key") == 0) {
     const char *colon = strchr(v, ':'); /* ID:KEY, the key may itself be hex:... */
     if (!colon || colon == v || g_read.n_key_ids >= MAX_COLUMN_KEYS) {
@@ -273,11 +290,16 @@ void read_add_rows(int64_t rows) {
   if (rows > 0) g_read.rows_total += rows;
 }
 
+pqt_status cli_reader_open(pqt_reader **r, const char *path, const pqt_read_options *ro, pqt_error *e) {
+  settings_init();
+  return pqt_is_url(path) ? pqt_reader_open_url(r, path, &g_read.remote, ro, e) : pqt_reader_open_file(r, path, ro, e);
+}
+
 int read_open(const char *path, pqt_reader **r) {
   pqt_error e;
   pqt_error_init(&e);
   read_begin(path);
-  if (pqt_reader_open_file(r, path, read_options(), &e) != PQT_OK) return read_fail(path, &e);
+  if (cli_reader_open(r, path, read_options(), &e) != PQT_OK) return read_fail(path, &e);
   int64_t rows = 0;
   for (int32_t g = 0; g < pqt_reader_num_row_groups(*r); g++) rows += pqt_reader_row_group_num_rows(*r, g);
   read_add_rows(rows);
@@ -358,8 +380,20 @@ static const char *crypto_hint(const char *msg) {
   return "";
 }
 
+/* A URL as messages show it: no user:password@, no ?query (which may hold a
+ * presigned signature). Other paths as they are. */
+static const char *shown_path(const char *path, char *buf, size_t cap) {
+  if (!pqt_is_url(path)) return path;
+  const char *host = strstr(path, "://") + 3;
+  const char *slash = strchr(host, '/'), *at = strchr(host, '@');
+  if (at && (!slash || at < slash)) host = at + 1;
+  snprintf(buf, cap, "%.*s%.*s", (int)(strstr(path, "://") + 3 - path), path, (int)strcspn(host, "?#"), host);
+  return buf;
+}
+
 int read_fail_text(const char *path, int code, const char *msg) {
-  char hint[160] = "", text[600];
+  char hint[160] = "", text[600], shown[512];
+  path = shown_path(path, shown, sizeof shown);
   /* the library names its option field; the CLI names the flag below */
   const char *field = msg ? strstr(msg, " (max_memory)") : NULL;
   if (field) {

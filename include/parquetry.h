@@ -219,6 +219,13 @@ PQT_API void pqt_buffer_pool_destroy(pqt_buffer_pool *pool);
 /* Input                                                               */
 /* ------------------------------------------------------------------ */
 
+/* One range of a vectored read: length bytes at offset, into dst. */
+typedef struct pqt_io_range {
+  uint64_t offset;
+  uint64_t length;
+  void *dst; /* length bytes; unused by will_need */
+} pqt_io_range;
+
 /*
  * A random-access byte source. read_at fills dst with exactly n bytes at
  * offset (a short read is an error). borrow_at, when not NULL, returns a
@@ -234,7 +241,20 @@ typedef struct pqt_io {
   void (*release)(void *private_data); /* may be NULL */
   uint64_t size;
   void *private_data; /* owned by the source; freed by release */
+  /* Appended (vectored IO). Both may be NULL: the library then loops over
+   * read_at, and skips the hint. read_ranges fills every range's dst with
+   * exactly its length bytes (in any order, possibly concurrently); a
+   * remote source merges nearby ranges into fewer requests. will_need
+   * announces ranges about to be read (the projected column chunks of a
+   * row group): a remote source fetches them in one batch and serves the
+   * read_at/read_ranges calls that follow from memory; dst is ignored. */
+  pqt_status (*read_ranges)(void *private_data, const pqt_io_range *ranges, size_t n, pqt_error *err);
+  pqt_status (*will_need)(void *private_data, const pqt_io_range *ranges, size_t n, pqt_error *err);
 } pqt_io;
+
+/* Read every range of the batch through io (its read_ranges when set, else
+ * one read_at per range). A fixed struct pqt_io_range (no struct_size). */
+PQT_API pqt_status pqt_io_read_ranges(const pqt_io *io, const pqt_io_range *ranges, size_t n, pqt_error *err);
 
 PQT_API void pqt_io_init_sized(pqt_io *io, size_t struct_size);
 /* Set struct_size, every other field NULL/0. */
@@ -396,6 +416,10 @@ typedef struct pqt_read_options {
    * they are. */
   const struct pqt_executor *executor;
   int32_t threads;
+  /* Bytes read from the end of the file in the first request, so that a
+   * footer smaller than this costs one read (0: 64 KiB; capped at the file
+   * size). A larger footer is read with a second request. */
+  uint64_t footer_read_bytes;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };

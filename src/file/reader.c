@@ -8,6 +8,10 @@
 
 #include "file/options.h"
 
+/* pqt_read_options.footer_read_bytes: its default, and the most read at once */
+#define PQT_FOOTER_READ_DEFAULT ((uint64_t)64 << 10)
+#define PQT_FOOTER_READ_MAX ((uint64_t)64 << 20)
+
 #include "page/page_reader.h"
 
 #include "arrow/arrow_schema_ipc.h"
@@ -117,6 +121,22 @@ static pqt_status guarded_borrow_at(void *pd, uint64_t offset, size_t n, const u
   return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
 }
 
+static pqt_status guarded_read_ranges(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  const pqt_io *io = &((pqt_reader *)pd)->user_io;
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = io->read_ranges(io->private_data, rs, n, &e);
+  return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
+}
+
+static pqt_status guarded_will_need(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  const pqt_io *io = &((pqt_reader *)pd)->user_io;
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = io->will_need(io->private_data, rs, n, &e);
+  return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
+}
+
 PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_options *opts, pqt_error *err) {
   if (!out || !io) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_open: bad arguments");
   *out = NULL;
@@ -146,7 +166,9 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
                    .read_at = guarded_read_at,
                    .borrow_at = io->borrow_at ? guarded_borrow_at : NULL,
                    .size = io->size,
-                   .private_data = r};
+                   .private_data = r,
+                   .read_ranges = io->read_ranges ? guarded_read_ranges : NULL,
+                   .will_need = io->will_need ? guarded_will_need : NULL};
   io = &r->io;
 
   pqt_status st;
@@ -156,26 +178,42 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     st = pqt_footer_locate(NULL, tail, io->size, &loc, err);
     goto fail;
   }
-  if ((st = io->read_at(io->private_data, 0, head, 4, err)) != PQT_OK) goto fail;
-  if ((st = io->read_at(io->private_data, io->size - 8, tail, 8, err)) != PQT_OK) goto fail;
-  if ((st = pqt_footer_locate(head, tail, io->size, &loc, err)) != PQT_OK) goto fail;
-  if (loc.metadata_len > r->opts.max_footer_bytes) {
-    st = pqt_error_set(err, PQT_ELIMIT, "footer of %u bytes exceeds the limit of %llu bytes", loc.metadata_len,
-                       (unsigned long long)r->opts.max_footer_bytes);
+  /* One batch: the magic at the start and a speculative tail (footer_read_bytes,
+   * default 64 KiB) that holds the whole footer when it is small. A source
+   * that lends its bytes (memory, mmap) needs only the last 8. */
+  uint64_t spec = r->opts.footer_read_bytes ? r->opts.footer_read_bytes : PQT_FOOTER_READ_DEFAULT;
+  if (io->borrow_at || spec < 8) spec = 8;
+  if (spec > io->size - 4) spec = io->size - 4;
+  if (spec > PQT_FOOTER_READ_MAX) spec = PQT_FOOTER_READ_MAX;
+  uint8_t *spec_buf = pqt_mem_alloc(alloc, (size_t)spec);
+  if (!spec_buf) {
+    st = pqt_nomem(err);
     goto fail;
   }
-  r->footer_len = loc.metadata_len;
-  if (io->borrow_at) {
-    st = io->borrow_at(io->private_data, loc.metadata_offset, loc.metadata_len, &r->footer, err);
-  } else {
-    r->footer_copy = pqt_mem_alloc(alloc, loc.metadata_len);
-    if (!r->footer_copy) {
-      st = pqt_nomem(err);
-      goto fail;
-    }
-    st = io->read_at(io->private_data, loc.metadata_offset, r->footer_copy, loc.metadata_len, err);
-    r->footer = r->footer_copy;
+  pqt_io_range first[2] = {{0, 4, head}, {io->size - spec, spec, spec_buf}};
+  st = pqt_io_read_ranges(io, first, 2, err);
+  if (st == PQT_OK) {
+    memcpy(tail, spec_buf + spec - 8, 8);
+    st = pqt_footer_locate(head, tail, io->size, &loc, err);
   }
+  if (st == PQT_OK && loc.metadata_len > r->opts.max_footer_bytes)
+    st = pqt_error_set(err, PQT_ELIMIT, "footer of %u bytes exceeds the limit of %llu bytes", loc.metadata_len,
+                       (unsigned long long)r->opts.max_footer_bytes);
+  if (st == PQT_OK) {
+    r->footer_len = loc.metadata_len;
+    if (io->borrow_at) {
+      st = io->borrow_at(io->private_data, loc.metadata_offset, loc.metadata_len, &r->footer, err);
+    } else if (!(r->footer_copy = pqt_mem_alloc(alloc, loc.metadata_len))) {
+      st = pqt_nomem(err);
+    } else {
+      r->footer = r->footer_copy;
+      if ((uint64_t)loc.metadata_len + 8 <= spec) /* the footer came with the tail */
+        memcpy(r->footer_copy, spec_buf + (spec - 8 - loc.metadata_len), loc.metadata_len);
+      else
+        st = io->read_at(io->private_data, loc.metadata_offset, r->footer_copy, loc.metadata_len, err);
+    }
+  }
+  pqt_mem_free(alloc, spec_buf, (size_t)spec);
   if (st != PQT_OK) goto fail;
   if (loc.encrypted_footer) {
     /* FileCryptoMetaData + the footer as a GCM module: decrypted into the arena */

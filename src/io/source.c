@@ -3,6 +3,7 @@
  * pread otherwise. A caller's buffer is borrowed as it is. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -70,6 +71,26 @@ static pqt_status src_borrow_at(void *pd, uint64_t off, size_t n, const uint8_t 
 }
 
 bool pqt_io_is_builtin(const pqt_io *io) { return io && io->read_at == src_read_at; }
+/* Local sources have no round trips: a batch is the reads one by one. */
+static pqt_status src_read_ranges(void *pd, const pqt_io_range *r, size_t n, pqt_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (r[i].length > SIZE_MAX) return pqt_error_set(err, PQT_ELIMIT, "range of %llu bytes", (unsigned long long)r[i].length);
+    PQT_RETURN_NOT_OK(src_read_at(pd, r[i].offset, r[i].dst, (size_t)r[i].length, err));
+  }
+  return PQT_OK;
+}
+
+PQT_API pqt_status pqt_io_read_ranges(const pqt_io *io, const pqt_io_range *ranges, size_t n, pqt_error *err) {
+  if (!io || !io->read_at || (n && !ranges)) return pqt_error_set(err, PQT_EINVAL, "pqt_io_read_ranges: bad arguments");
+  if (pqt_struct_size_of(io) >= offsetof(pqt_io, read_ranges) + sizeof io->read_ranges && io->read_ranges)
+    return io->read_ranges(io->private_data, ranges, n, err);
+  for (size_t i = 0; i < n; i++) {
+    if (ranges[i].length > SIZE_MAX)
+      return pqt_error_set(err, PQT_ELIMIT, "range of %llu bytes", (unsigned long long)ranges[i].length);
+    PQT_RETURN_NOT_OK(io->read_at(io->private_data, ranges[i].offset, ranges[i].dst, (size_t)ranges[i].length, err));
+  }
+  return PQT_OK;
+}
 
 static void src_release(void *pd) {
   mem_source *s = pd;
@@ -91,7 +112,7 @@ PQT_API pqt_status pqt_io_from_buffer(pqt_io *io, const void *data, size_t len, 
   s->data = data ? data : empty;
   s->size = len;
   s->fd = -1;
-  pqt_io full = {sizeof full, src_read_at, src_borrow_at, src_release, len, s};
+  pqt_io full = {sizeof full, src_read_at, src_borrow_at, src_release, len, s, src_read_ranges, NULL};
   return pqt_struct_copy_out(io, &full, sizeof full, "pqt_io", err); /* size checked above */
 }
 
@@ -126,6 +147,6 @@ PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allo
       s->mapped = 1;
     }
   }
-  pqt_io full = {sizeof full, src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s};
+  pqt_io full = {sizeof full, src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s, src_read_ranges, NULL};
   return pqt_struct_copy_out(io, &full, sizeof full, "pqt_io", err); /* size checked above */
 }

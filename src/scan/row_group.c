@@ -282,6 +282,33 @@ static int32_t missing_key(pqt_reader *r, int32_t g, const uint8_t *selected, pq
   return -1;
 }
 
+/* Announce the selected column chunks of row group g to the source in one
+ * batch (pqt_io.will_need): a remote source fetches them together, merged
+ * and concurrently. A chunk whose metadata cannot be read is left out (its
+ * cursor reports it). */
+static pqt_status prefetch_chunks(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_error *err) {
+  if (!r->io.will_need) return PQT_OK;
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  int32_t n = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
+  if (n <= 0) return PQT_OK;
+  pqt_io_range *rs = pqt_mem_calloc(r->alloc, sizeof *rs * (size_t)n);
+  if (!rs) return pqt_nomem(err);
+  size_t k = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const pqt_column_chunk *cc = &rg->columns.items[i];
+    if (!selected[i] || !PQT_HAS_FIELD(cc, column_chunk, meta_data)) continue;
+    uint64_t start, len;
+    if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK && len) rs[k++] = (pqt_io_range){start, len, NULL};
+  }
+  pqt_status st = k ? r->io.will_need(r->io.private_data, rs, k, err) : PQT_OK;
+  pqt_mem_free(r->alloc, rs, sizeof *rs * (size_t)n);
+  if (st != PQT_OK) {
+    if (err) err->row_group = g;
+    pqt_error_prefix(err, "row group %d", g);
+  }
+  return st;
+}
+
 pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_rg_cursor **out, pqt_error *err) {
   *out = NULL;
   if (g < 0 || g >= r->md.row_groups.n) return pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
@@ -290,6 +317,7 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
     if (err) err->row_group = g;
     return pqt_corrupt(err, "row group %d: negative num_rows %lld", g, (long long)rg->num_rows);
   }
+  PQT_RETURN_NOT_OK(prefetch_chunks(r, g, selected, err));
   const pqt_allocator *a = r->data_alloc;
   pqt_rg_cursor *c = pqt_mem_calloc(a, sizeof *c);
   if (!c) return pqt_nomem(err);

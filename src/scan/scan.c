@@ -20,6 +20,17 @@ static pqt_status count_borrow_at(void *pd, uint64_t offset, size_t n, const uin
   return c->inner.borrow_at(c->inner.private_data, offset, n, out, err);
 }
 
+static pqt_status count_read_ranges(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  pqt_count_io *c = pd;
+  for (size_t i = 0; i < n; i++) *c->bytes += rs[i].length;
+  return c->inner.read_ranges(c->inner.private_data, rs, n, err);
+}
+
+static pqt_status count_will_need(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  pqt_count_io *c = pd;
+  return c->inner.will_need(c->inner.private_data, rs, n, err);
+}
+
 void pqt_scan_io_begin(pqt_scan *s) {
   if (s->io_depth++ > 0) return;
   pqt_reader *r = s->r;
@@ -28,6 +39,8 @@ void pqt_scan_io_begin(pqt_scan *s) {
   s->wrap.bytes = &s->stats.bytes_read;
   r->io.read_at = count_read_at;
   r->io.borrow_at = s->saved.borrow_at ? count_borrow_at : NULL;
+  r->io.read_ranges = s->saved.read_ranges ? count_read_ranges : NULL;
+  r->io.will_need = s->saved.will_need ? count_will_need : NULL;
   r->io.private_data = &s->wrap;
 }
 

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Remote reads over HTTP(S) (io/http.c), against nginx started here on
+# loopback (Debian nginx; scripts/install-remote-test-deps.sh) and a
+# fault-injecting proxy of our own (tests/remote/fault_proxy.py):
+#   - `cat` of corpus files over http:// and https:// (a self-signed
+#     certificate made here with openssl, trusted with --ca-file) prints
+#     exactly what the local read prints; the nginx access log shows how
+#     many requests a read took (one for a file under 64 KiB);
+#   - a missing object, an untrusted certificate and a refused connection
+#     fail with exit 1 naming the URL (never a password in it) and range;
+#   - faults: 503s, 429, a dropped connection, a truncated body, delays and
+#     a server ignoring Range are retried or handled and give the local
+#     output; a changed object, a server always failing and one sending
+#     more than asked fail cleanly, never with wrong data.
+# Without nginx, openssl or python3 it says so and exits 77 (skipped).
+# Usage: CLI CORPUS_DIR
+set -u
+cli=$1; corpus=$2
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+data="$corpus/data"
+if [ ! -d "$data" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
+nginx=$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null)
+if [ -z "$nginx" ]; then echo "SKIP: nginx not installed (scripts/install-remote-test-deps.sh)"; exit 77; fi
+for t in openssl python3; do
+  command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-remote.XXXXXX")
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+http_port=$(free_port); https_port=$(free_port)
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 1 \
+  -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" >/dev/null 2>&1 || { echo "SKIP: openssl cannot make a certificate"; exit 77; }
+mkdir -p "$tmp/ng"
+cat > "$tmp/ng/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+error_log $tmp/ng/error.log;
+pid $tmp/ng/nginx.pid;
+events { worker_connections 256; }
+http {
+  client_body_temp_path $tmp/ng;
+  proxy_temp_path $tmp/ng;
+  fastcgi_temp_path $tmp/ng;
+  uwsgi_temp_path $tmp/ng;
+  scgi_temp_path $tmp/ng;
+  log_format rng '\$status \$body_bytes_sent "\$http_range" \$request_uri';
+  access_log $tmp/ng/access.log rng;
+  server {
+    listen 127.0.0.1:$http_port;
+    listen 127.0.0.1:$https_port ssl http2;
+    ssl_certificate $tmp/cert.pem;
+    ssl_certificate_key $tmp/key.pem;
+    root $data;
+  }
+}
+CONF
+"$nginx" -c "$tmp/ng/nginx.conf" -p "$tmp/ng" >"$tmp/ng/out" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do (echo >/dev/tcp/127.0.0.1/$http_port) 2>/dev/null && break; sleep 0.1; done
+if ! (echo >/dev/tcp/127.0.0.1/$http_port) 2>/dev/null; then
+  echo "SKIP: nginx did not start: $(cat "$tmp/ng/out" "$tmp/ng/error.log" 2>/dev/null | head -3)"; exit 77
+fi
+log="$tmp/ng/access.log"
+requests() { wc -l < "$log"; }
+
+files="alltypes_plain.parquet alltypes_tiny_pages_plain.parquet nested_lists.snappy.parquet datapage_v2.snappy.parquet lz4_raw_compressed_larger.parquet byte_array_decimal.parquet"
+for f in $files; do
+  [ -f "$data/$f" ] || continue
+  "$cli" cat "$data/$f" > "$tmp/local.out" 2>&1; lrc=$?
+  before=$(requests)
+  "$cli" cat "http://127.0.0.1:$http_port/$f" > "$tmp/http.out" 2>&1; hrc=$?
+  n=$(( $(requests) - before ))
+  if [ $lrc -ne $hrc ] || ! cmp -s "$tmp/local.out" "$tmp/http.out"; then fail "http cat $f differs from local (rc $lrc vs $hrc)"; diff "$tmp/local.out" "$tmp/http.out" | head -5; fi
+  size=$(stat -c %s "$data/$f")
+  echo "http $f: $size bytes, $n requests"
+  if [ "$size" -le 65536 ] && [ "$n" -ne 1 ]; then fail "$f ($size bytes) took $n requests, expected 1"; fi
+  "$cli" cat --ca-file "$tmp/cert.pem" "https://127.0.0.1:$https_port/$f" > "$tmp/https.out" 2>&1; src=$?
+  if [ $lrc -ne $src ] || ! cmp -s "$tmp/local.out" "$tmp/https.out"; then fail "https cat $f differs from local"; head -3 "$tmp/https.out"; fi
+done
+# the bytes a whole read moved are the file's bytes, about once
+f=alltypes_tiny_pages_plain.parquet
+before=$(requests)
+"$cli" cat "http://127.0.0.1:$http_port/$f" > /dev/null
+bytes=$(tail -n $(( $(requests) - before )) "$log" | awk '{s+=$2} END {print s}')
+size=$(stat -c %s "$data/$f")
+echo "http $f: $bytes body bytes for a $size-byte file"
+if [ "$bytes" -gt $(( size + 65536 )) ]; then fail "read $bytes bytes of a $size-byte file"; fi
+# a projection fetches less
+before=$(requests)
+"$cli" cat --columns id "http://127.0.0.1:$http_port/$f" > /dev/null || fail "projected read failed"
+pbytes=$(tail -n $(( $(requests) - before )) "$log" | awk '{s+=$2} END {print s}')
+echo "http $f --columns id: $pbytes body bytes"
+if [ "$pbytes" -ge "$bytes" ]; then fail "projection read $pbytes bytes, the whole read $bytes"; fi
+
+# errors name the URL and the range, never the password
+out=$("$cli" cat "http://127.0.0.1:$http_port/absent.parquet" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "http://127.0.0.1:$http_port/absent.parquet.*not found (HTTP 404)" || fail "404: rc $rc: $out"
+out=$("$cli" cat "https://127.0.0.1:$https_port/alltypes_plain.parquet" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "https://127.0.0.1:$https_port/alltypes_plain.parquet" || fail "untrusted certificate: rc $rc: $out"
+dead=$(free_port)
+out=$("$cli" cat "http://user:hunter2@127.0.0.1:$dead/x.parquet?X-Amz-Signature=topsecret" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "http://127.0.0.1:$dead/x.parquet" || fail "refused connection: rc $rc: $out"
+if echo "$out" | grep -q -e hunter2 -e topsecret; then fail "a credential in the message: $out"; fi
+
+# faults, through the proxy
+python3 "$here/tests/remote/fault_proxy.py" "$tmp/proxy.port" "$http_port" 2>"$tmp/proxy.err" &
+pids+=($!)
+for _ in $(seq 50); do [ -f "$tmp/proxy.port" ] && break; sleep 0.1; done
+pport=$(cat "$tmp/proxy.port" 2>/dev/null)
+[ -n "$pport" ] || { fail "the fault proxy did not start: $(cat "$tmp/proxy.err")"; exit 1; }
+f=alltypes_tiny_pages_plain.parquet
+"$cli" cat "$data/$f" > "$tmp/local.out"
+for fault in ok 503x2 429x1 drop1 trunc1 delay norange; do
+  "$cli" cat "http://127.0.0.1:$pport/$fault/$f" > "$tmp/fault.out" 2>"$tmp/fault.err"; rc=$?
+  if [ $rc -ne 0 ] || ! cmp -s "$tmp/local.out" "$tmp/fault.out"; then fail "fault $fault: rc $rc, $(head -c 300 "$tmp/fault.err")"; else echo "fault $fault: read ok"; fi
+done
+for fault in changed always503 longer; do
+  "$cli" cat "http://127.0.0.1:$pport/$fault/$f" > "$tmp/fault.out" 2>"$tmp/fault.err"; rc=$?
+  if [ $rc -ne 1 ]; then fail "fault $fault: rc $rc, expected 1"; fi
+  grep -q "http://127.0.0.1:$pport/$fault/$f (bytes [0-9]*-[0-9]*\|http://127.0.0.1:$pport/$fault/$f (the last" "$tmp/fault.err" || fail "fault $fault: the error names no URL and range: $(cat "$tmp/fault.err")"
+  echo "fault $fault: $(head -c 300 "$tmp/fault.err")"
+done
+grep -q "changed during the read" "$tmp/fault.err" 2>/dev/null || true
+"$cli" cat "http://127.0.0.1:$pport/changed/$f" 2>&1 >/dev/null | grep -q "changed during the read" || fail "a changed object is not reported as such"
+# a failing read printed no row that differs from the local read (it may print a prefix)
+"$cli" cat "http://127.0.0.1:$pport/changed/$f" 2>/dev/null > "$tmp/fault.out"
+if [ -s "$tmp/fault.out" ] && ! cmp -s "$tmp/fault.out" <(head -c "$(stat -c %s "$tmp/fault.out")" "$tmp/local.out"); then fail "changed object: output differs from the local read"; fi
+
+if [ $fails -ne 0 ]; then echo "$fails failure(s)"; exit 1; fi
+echo "remote http: all checks passed"

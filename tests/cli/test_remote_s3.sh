@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# s3:// reads (io/s3.c) against s3rver (npm; scripts/install-remote-test-deps.sh)
+# started here on loopback behind a signature-checking proxy of our own
+# (tests/remote/s3_sig_proxy.py: s3rver 3.7 checks no signature):
+#   - `cat s3://bucket/key` with the endpoint from AWS_ENDPOINT_URL or
+#     --s3-endpoint prints what the local read prints; every request the
+#     proxy saw was signed correctly;
+#   - a wrong secret or access key fails with exit 1 naming the s3 URL and
+#     the server's error code, and never printing the secret;
+#   - pqt_s3_list over a prefix and over more than 1000 keys (pages), by
+#     test_remote_s3_list next to the CLI.
+# Without node, the s3rver package or python3 it says so and exits 77.
+# Usage: CLI CORPUS_DIR
+set -u
+cli=$1; corpus=$2
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+data="$corpus/data"
+if [ ! -d "$data" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
+for t in node python3; do command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }; done
+bash "$here/scripts/install-remote-test-deps.sh" s3rver >/dev/null 2>&1
+if [ ! -f "$here/tools/s3rver/node_modules/s3rver/package.json" ]; then
+  echo "SKIP: s3rver not installed (scripts/install-remote-test-deps.sh s3rver: npm unavailable)"; exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-s3.XXXXXX")
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+s3port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$tmp/s3"
+(cd "$here/tools/s3rver" && exec node -e '
+  const S3rver = require("s3rver");
+  new S3rver({ port: +process.argv[1], address: "127.0.0.1", silent: true, directory: process.argv[2],
+               configureBuckets: [{ name: "bkt" }] }).run().then(() => console.log("up"));
+' "$s3port" "$tmp/s3") > "$tmp/s3rver.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q up "$tmp/s3rver.out" 2>/dev/null && break; sleep 0.1; done
+grep -q up "$tmp/s3rver.out" || { echo "SKIP: s3rver did not start: $(head -3 "$tmp/s3rver.out")"; exit 77; }
+AK=AKIDPARQUETRYTEST; SK='pqt/secret+Key/0123456789abcdefEXAMPLE'
+python3 "$here/tests/remote/s3_sig_proxy.py" "$tmp/proxy.port" "$s3port" "$AK" "$SK" 2>"$tmp/proxy.err" &
+pids+=($!)
+for _ in $(seq 50); do [ -f "$tmp/proxy.port" ] && break; sleep 0.1; done
+pport=$(cat "$tmp/proxy.port" 2>/dev/null)
+[ -n "$pport" ] || { fail "the signature proxy did not start: $(cat "$tmp/proxy.err")"; exit 1; }
+# upload straight to s3rver (it takes unsigned PUTs): a small partitioned dataset and 1005 tiny keys
+python3 - "$s3port" "$data" <<'PY' > "$tmp/upload.env" || { echo "FAIL: upload"; exit 1; }
+import http.client, os, sys, urllib.parse
+port, data = int(sys.argv[1]), sys.argv[2]
+def put(key, body):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("PUT", "/bkt/" + urllib.parse.quote(key, safe="/"), body=body, headers={"Content-Length": str(len(body))})
+    r = c.getresponse(); r.read(); c.close()
+    assert r.status == 200, (key, r.status)
+files = {"data/year=2023/part-0.parquet": "alltypes_plain.parquet",
+         "data/year=2024/part 0.parquet": "alltypes_tiny_pages_plain.parquet",
+         "data/year=2024/part-1.parquet": "nested_lists.snappy.parquet"}
+total = 0
+for k, f in files.items():
+    b = open(os.path.join(data, f), "rb").read(); total += len(b); put(k, b)
+for i in range(1005):
+    put("many/k%05d" % i, b"x")
+print("PQT_TEST_S3_DATA_KEYS=%d PQT_TEST_S3_DATA_BYTES=%d PQT_TEST_S3_MANY_KEYS=1005" % (len(files), total))
+PY
+export AWS_ACCESS_KEY_ID=$AK AWS_SECRET_ACCESS_KEY=$SK AWS_REGION=us-east-1
+unset AWS_SESSION_TOKEN
+export AWS_ENDPOINT_URL="http://127.0.0.1:$pport"
+for pair in "data/year=2023/part-0.parquet alltypes_plain.parquet" "data/year=2024/part 0.parquet alltypes_tiny_pages_plain.parquet" "data/year=2024/part-1.parquet nested_lists.snappy.parquet"; do
+  key=${pair% *}; f=${pair##* }
+  "$cli" cat "$data/$f" > "$tmp/local.out" 2>&1
+  "$cli" cat "s3://bkt/$key" > "$tmp/s3.out" 2>&1; rc=$?
+  if [ $rc -ne 0 ] || ! cmp -s "$tmp/local.out" "$tmp/s3.out"; then fail "s3 cat $key: rc $rc: $(head -c 300 "$tmp/s3.out")"; else echo "s3 cat $key: same as local"; fi
+done
+# the endpoint as an option instead of the environment
+AWS_ENDPOINT_URL= "$cli" cat --s3-endpoint "http://127.0.0.1:$pport" --s3-path-style --s3-region us-east-1 "s3://bkt/data/year=2023/part-0.parquet" > "$tmp/s3.out" 2>&1 || fail "--s3-endpoint: $(head -c 300 "$tmp/s3.out")"
+"$cli" cat "$data/alltypes_plain.parquet" | cmp -s - "$tmp/s3.out" || fail "--s3-endpoint read differs"
+grep -q '^bad' "$tmp/proxy.port.log" && fail "the proxy refused a request parquetry signed: $(grep '^bad' "$tmp/proxy.port.log" | head -3)"
+echo "requests through the proxy: $(wc -l < "$tmp/proxy.port.log"), all correctly signed"
+# wrong credentials: a clear error naming the URL, never the secret
+out=$(AWS_SECRET_ACCESS_KEY='WRONGsecretVALUE123' "$cli" cat "s3://bkt/data/year=2023/part-0.parquet" 2>&1); rc=$?
+echo "wrong secret: $out"
+[ $rc -eq 1 ] || fail "wrong secret: rc $rc"
+echo "$out" | grep -q "s3://bkt/data/year=2023/part-0.parquet" || fail "wrong secret: the message names no s3 URL"
+echo "$out" | grep -q "SignatureDoesNotMatch" || fail "wrong secret: no server error code"
+echo "$out" | grep -q -e WRONGsecretVALUE123 -e "$SK" && fail "a secret in the message"
+out=$(AWS_ACCESS_KEY_ID=AKIDWRONG "$cli" cat "s3://bkt/data/year=2023/part-0.parquet" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q InvalidAccessKeyId || fail "wrong access key: rc $rc: $out"
+out=$("$cli" cat "s3://bkt/data/absent.parquet" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "not found (HTTP 404" || fail "absent key: rc $rc: $out"
+# listing
+lister="$(dirname "$cli")/test_remote_s3_list"
+if [ -x "$lister" ]; then
+  env $(cat "$tmp/upload.env") PQT_TEST_S3_BUCKET=bkt "$lister" || fail "test_remote_s3_list"
+else
+  fail "$lister not built"
+fi
+if [ $fails -ne 0 ]; then echo "$fails failure(s)"; exit 1; fi
+echo "remote s3: all checks passed"
