@@ -91,6 +91,13 @@ PQT_API pqt_status pqt_dataset_open(pqt_dataset **out, const char *const *inputs
                                     const pqt_dataset_options *opts, pqt_error *err);
 PQT_API void pqt_dataset_close(pqt_dataset *ds);
 
+/* Only list: the files the inputs name, in the order pqt_dataset_open takes
+ * them, without reading them. *paths is an array of *n_paths strings, freed
+ * with pqt_dataset_list_free. */
+PQT_API pqt_status pqt_dataset_list(const char *const *inputs, int32_t n_inputs, const pqt_dataset_options *opts,
+                                    char ***paths, int32_t *n_paths, pqt_error *err);
+PQT_API void pqt_dataset_list_free(char **paths, int32_t n_paths);
+
 PQT_API int32_t pqt_dataset_num_files(const pqt_dataset *ds);
 PQT_API const char *pqt_dataset_file_path(const pqt_dataset *ds, int32_t file);
 PQT_API int64_t pqt_dataset_file_num_rows(const pqt_dataset *ds, int32_t file);
@@ -113,6 +120,16 @@ PQT_API pqt_status pqt_dataset_get_stream(pqt_dataset *ds, const pqt_scan_option
                                           pqt_error *err);
 /* Rows of the dataset passing opts->filter (footers alone without one). */
 PQT_API pqt_status pqt_dataset_count(pqt_dataset *ds, const pqt_scan_options *opts, int64_t *rows, pqt_error *err);
+
+/*
+ * The selected rows as text (pqt_reader_write_text's JSON Lines or CSV), at
+ * most limit rows (-1: all), files in order; opts as for the stream. Each
+ * row has the projected columns in dataset order, a column the file lacks
+ * as null (JSON) or an empty cell (CSV), then the partition columns. CSV
+ * has one header line.
+ */
+PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_options *opts, pqt_text_format format,
+                                          int64_t limit, pqt_write_fn write, void *ctx, pqt_error *err);
 
 /*
  * Splits for distributed readers. A unit is a run of consecutive row groups

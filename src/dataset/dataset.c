@@ -604,6 +604,41 @@ fail:
   return st;
 }
 
+PQT_API pqt_status pqt_dataset_list(const char *const *inputs, int32_t n_inputs, const pqt_dataset_options *opts_in,
+                                    char ***paths, int32_t *n_paths, pqt_error *err) {
+  if (err) pqt_error_init(err);
+  if (!paths || !n_paths) return pqt_error_set(err, PQT_EINVAL, "pqt_dataset_list: NULL argument");
+  *paths = NULL;
+  *n_paths = 0;
+  if (!inputs || n_inputs <= 0) return pqt_error_set(err, PQT_EINVAL, "pqt_dataset_list: no inputs");
+  pqt_dataset_options o = ds_defaults();
+  pqt_status st = pqt_options_copy(&o, sizeof o, opts_in, "pqt_dataset_options", err);
+  if (st != PQT_OK) return st;
+  if (o.max_files <= 0) o.max_files = DS_DEFAULT_MAX_FILES;
+  pqt_dataset_fs fs = {0};
+  if (o.fs) fs = *o.fs;
+  strlist files = {.max = o.max_files};
+  size_t *rel_at = NULL;
+  int32_t rel_cap = 0;
+  for (int32_t i = 0; i < n_inputs && st == PQT_OK; i++) {
+    if (!inputs[i]) st = pqt_error_set(err, PQT_EINVAL, "pqt_dataset_list: input %d is NULL", (int)i);
+    else st = list_input(&fs, inputs[i], &files, &rel_at, &rel_cap, err);
+  }
+  free(rel_at);
+  if (st != PQT_OK) {
+    strlist_free(&files);
+    return st;
+  }
+  *paths = files.v;
+  *n_paths = files.n;
+  return PQT_OK;
+}
+
+PQT_API void pqt_dataset_list_free(char **paths, int32_t n_paths) {
+  for (int32_t i = 0; paths && i < n_paths; i++) free(paths[i]);
+  free(paths);
+}
+
 PQT_API int32_t pqt_dataset_num_files(const pqt_dataset *ds) { return ds ? ds->n_files : 0; }
 PQT_API const char *pqt_dataset_file_path(const pqt_dataset *ds, int32_t f) {
   return ds && f >= 0 && f < ds->n_files ? ds->files[f].path : NULL;

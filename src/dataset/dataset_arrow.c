@@ -418,7 +418,7 @@ static int st_errno(pqt_status st) {
   }
 }
 
-static void stats_add(pqt_scan_stats *a, const pqt_scan_stats *b) {
+void pqt_ds_stats_add(pqt_scan_stats *a, const pqt_scan_stats *b) {
   a->rows += b->rows;
   a->row_groups_read += b->row_groups_read;
   a->row_groups_total += b->row_groups_total;
@@ -437,7 +437,7 @@ static void close_file(ds_stream *p) {
   }
   pqt_expr_free(p->residual);
   p->residual = NULL;
-  stats_add(&p->acc, &p->cur);
+  pqt_ds_stats_add(&p->acc, &p->cur);
   memset(&p->cur, 0, sizeof p->cur);
 }
 
@@ -597,7 +597,7 @@ static int ds_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
     int rc = p->fstream.get_next(&p->fstream, &b);
     if (p->stats_out) {
       *p->stats_out = p->acc;
-      stats_add(p->stats_out, &p->cur);
+      pqt_ds_stats_add(p->stats_out, &p->cur);
     }
     if (rc != 0) {
       const char *m = p->fstream.get_last_error(&p->fstream);
@@ -639,6 +639,46 @@ static void ds_release(struct ArrowArrayStream *s) {
   s->release = NULL;
 }
 
+pqt_status pqt_ds_projection(const pqt_dataset *ds, const pqt_scan_options *o, int32_t *sel, int32_t *n_sel,
+                             pqt_error *err) {
+  int32_t total = ds->n_cols + ds->n_parts;
+  *n_sel = 0;
+  if (!o->columns || o->n_columns <= 0) {
+    for (int32_t c = 0; c < total; c++) sel[(*n_sel)++] = c;
+    return PQT_OK;
+  }
+  uint8_t *want = calloc((size_t)total + 1, 1);
+  if (!want) return pqt_nomem(err);
+  for (int32_t i = 0; i < o->n_columns; i++) {
+    const char *name = o->columns[i] ? o->columns[i] : "";
+    int32_t c = pqt_ds_find_col(ds, name, strlen(name));
+    if (c < 0) {
+      free(want);
+      return pqt_error_set(err, PQT_EINVAL, "no column %s in the dataset (projection takes top-level names)", name);
+    }
+    want[c] = 1;
+  }
+  for (int32_t c = 0; c < total; c++)
+    if (want[c]) sel[(*n_sel)++] = c;
+  free(want);
+  return PQT_OK;
+}
+
+pqt_status pqt_ds_load_scan_options(const pqt_dataset *ds, const pqt_scan_options *opts, pqt_scan_options *o,
+                                    pqt_error *err) {
+  pqt_scan_options_init(o);
+  if (opts) {
+    if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof *o)
+      return pqt_error_set(err, PQT_EINVAL, "pqt_scan_options: bad struct_size");
+    memcpy(o, opts, opts->struct_size);
+    o->struct_size = sizeof *o;
+  }
+  if ((o->row_groups && o->n_row_groups > 0) || (o->row_ranges && o->n_row_ranges > 0))
+    return pqt_error_set(err, PQT_EINVAL, "a dataset scan takes no row_groups or row_ranges (plan units instead)");
+  if (o->filter) return pqt_ds_filter_check(ds, o->filter, err);
+  return PQT_OK;
+}
+
 /* The projection: every column, or the named top-level columns in dataset order. */
 static pqt_status make_stream(pqt_dataset *ds, const pqt_scan_options *opts, int32_t first, int32_t end,
                               const int32_t *groups, int32_t n_groups, struct ArrowArrayStream *out, pqt_error *err) {
@@ -646,19 +686,8 @@ static pqt_status make_stream(pqt_dataset *ds, const pqt_scan_options *opts, int
   if (!ds || !out) return pqt_error_set(err, PQT_EINVAL, "dataset stream: NULL argument");
   memset(out, 0, sizeof *out);
   pqt_scan_options o;
-  pqt_scan_options_init(&o);
-  if (opts) {
-    if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof o)
-      return pqt_error_set(err, PQT_EINVAL, "pqt_scan_options: bad struct_size");
-    memcpy(&o, opts, opts->struct_size);
-    o.struct_size = sizeof o;
-  }
-  if ((o.row_groups && o.n_row_groups > 0) || (o.row_ranges && o.n_row_ranges > 0))
-    return pqt_error_set(err, PQT_EINVAL, "a dataset scan takes no row_groups or row_ranges (plan units instead)");
-  if (o.filter) {
-    pqt_status st = pqt_ds_filter_check(ds, o.filter, err);
-    if (st != PQT_OK) return st;
-  }
+  pqt_status lst = pqt_ds_load_scan_options(ds, opts, &o, err);
+  if (lst != PQT_OK) return lst;
   int32_t total = ds->n_cols + ds->n_parts;
   ds_stream *p = calloc(1, sizeof *p);
   if (!p) return pqt_nomem(err);
@@ -666,24 +695,12 @@ static pqt_status make_stream(pqt_dataset *ds, const pqt_scan_options *opts, int
   p->map = calloc((size_t)total + 1, sizeof *p->map);
   p->widen = calloc((size_t)total + 1, 1);
   if (!p->sel || !p->map || !p->widen) goto nomem;
-  if (o.columns && o.n_columns > 0) {
-    uint8_t *want = calloc((size_t)total + 1, 1);
-    if (!want) goto nomem;
-    for (int32_t i = 0; i < o.n_columns; i++) {
-      const char *name = o.columns[i] ? o.columns[i] : "";
-      int32_t c = pqt_ds_find_col(ds, name, strlen(name));
-      if (c < 0) {
-        free(want);
-        free(p->sel), free(p->map), free(p->widen), free(p);
-        return pqt_error_set(err, PQT_EINVAL, "no column %s in the dataset (projection takes top-level names)", name);
-      }
-      want[c] = 1;
+  {
+    pqt_status st = pqt_ds_projection(ds, &o, p->sel, &p->n_sel, err);
+    if (st != PQT_OK) {
+      free(p->sel), free(p->map), free(p->widen), free(p);
+      return st;
     }
-    for (int32_t c = 0; c < total; c++)
-      if (want[c]) p->sel[p->n_sel++] = c;
-    free(want);
-  } else {
-    for (int32_t c = 0; c < total; c++) p->sel[p->n_sel++] = c;
   }
   if (groups && n_groups > 0) {
     p->groups = malloc(sizeof(int32_t) * (size_t)n_groups);
@@ -749,6 +766,8 @@ PQT_API pqt_status pqt_dataset_count(pqt_dataset *ds, const pqt_scan_options *op
     if (st != PQT_OK) return st;
   }
   int64_t total = 0;
+  pqt_scan_stats acc;
+  memset(&acc, 0, sizeof acc);
   for (int32_t f = 0; f < ds->n_files; f++) {
     int verdict = 1;
     pqt_expr *res = NULL;
@@ -757,8 +776,9 @@ PQT_API pqt_status pqt_dataset_count(pqt_dataset *ds, const pqt_scan_options *op
       if (st != PQT_OK) return st;
     }
     if (verdict == 0) continue;
-    if (verdict == 1) {
+    if (verdict == 1) { /* the footer answers */
       total += ds->files[f].rows;
+      acc.rows += ds->files[f].rows;
       continue;
     }
     pqt_reader *r;
@@ -767,8 +787,12 @@ PQT_API pqt_status pqt_dataset_count(pqt_dataset *ds, const pqt_scan_options *op
       pqt_scan_options so;
       pqt_scan_options_init(&so);
       so.filter = res;
+      pqt_scan_stats fst;
+      memset(&fst, 0, sizeof fst);
+      so.stats = &fst;
       int64_t n = 0;
       st = pqt_reader_count(r, &so, &n, err);
+      pqt_ds_stats_add(&acc, &fst);
       if (st != PQT_OK) pqt_error_prefix(err, "%s", ds->files[f].path);
       total += n;
       pqt_reader_close(r);
@@ -777,5 +801,6 @@ PQT_API pqt_status pqt_dataset_count(pqt_dataset *ds, const pqt_scan_options *op
     if (st != PQT_OK) return st;
   }
   *rows = total;
+  if (opts && opts->stats) *opts->stats = acc;
   return PQT_OK;
 }

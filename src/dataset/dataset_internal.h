@@ -45,6 +45,14 @@ bool pqt_ds_schema_same(const struct ArrowSchema *a, const struct ArrowSchema *b
 /* An array of `length` NULLs of type s. */
 pqt_status pqt_ds_null_array(const struct ArrowSchema *s, int64_t length, struct ArrowArray *out, pqt_error *err);
 
+/* The projection (o->columns: top-level names) as unified indices in dataset order (sel: room for every column). */
+pqt_status pqt_ds_projection(const pqt_dataset *ds, const pqt_scan_options *o, int32_t *sel, int32_t *n_sel,
+                             pqt_error *err);
+/* The caller's scan options (NULL: defaults) checked for a dataset scan. */
+pqt_status pqt_ds_load_scan_options(const pqt_dataset *ds, const pqt_scan_options *opts, pqt_scan_options *o,
+                                    pqt_error *err);
+void pqt_ds_stats_add(pqt_scan_stats *a, const pqt_scan_stats *b);
+
 /* dataset_filter.c: e with partition columns and the columns absent from
  * file f replaced by their values. *verdict: 1 true (no filter needed), 0
  * false or unknown (skip the file), -1 *out is the residual predicate over
