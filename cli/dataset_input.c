@@ -25,9 +25,12 @@ static pqt_status write_out(void *ctx, const char *data, size_t len) {
   return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
 }
 
-static int ds_fail(const char *cmd, const pqt_error *e) {
+/* A failed query: a predicate or projection the dataset does not fit is a
+ * usage error; the rest (and every failure to open: files whose schemas or
+ * partitions do not fit together) is about the data. */
+static int ds_fail(const char *cmd, const pqt_error *e, bool query) {
   fflush(stdout);
-  if (e->code == PQT_EINVAL) return usage(cmd, "%s", e->message);
+  if (query && e->code == PQT_EINVAL) return usage(cmd, "%s", e->message);
   fprintf(stderr, "parquetry: %s\n", e->message);
   return EXIT_DATA;
 }
@@ -54,7 +57,7 @@ int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool cou
   pqt_error_init(&e);
   if (pqt_dataset_open(&ds, inputs, n, &dopt, &e) != PQT_OK) {
     row_scan_free(&rs);
-    return ds_fail(cmd, &e);
+    return ds_fail(cmd, &e, false);
   }
   read_add_rows(pqt_dataset_num_rows(ds));
   pqt_status st;
@@ -69,7 +72,7 @@ int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool cou
   } else {
     st = pqt_dataset_write_text(ds, &rs.so, fmt, ropt->limit, write_out, NULL, &e);
   }
-  rc = st == PQT_OK ? 0 : ds_fail(cmd, &e);
+  rc = st == PQT_OK ? 0 : ds_fail(cmd, &e, true);
   if (ropt->stats && st == PQT_OK) row_scan_print_stats(&rs);
   pqt_dataset_close(ds);
   row_scan_free(&rs);
@@ -83,7 +86,7 @@ int dataset_each_file(const char *cmd, const char *const *inputs, int n, int (*f
   int32_t np = 0;
   pqt_error e;
   pqt_error_init(&e);
-  if (pqt_dataset_list(inputs, n, NULL, &paths, &np, &e) != PQT_OK) return ds_fail(cmd, &e);
+  if (pqt_dataset_list(inputs, n, NULL, &paths, &np, &e) != PQT_OK) return ds_fail(cmd, &e, false);
   int worst = 0;
   for (int32_t i = 0; i < np; i++) {
     int rc = fn(paths[i], ctx);
