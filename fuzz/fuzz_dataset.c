@@ -21,6 +21,9 @@
 
 static pqt_string files[3];
 static int ready;
+/* for tests/unit/test_dataset_seeds.c: inputs that opened, and the last count */
+static int ds_fuzz_opened;
+static int64_t ds_fuzz_count = -1;
 
 static int make(pqt_string *out, const char *msg, int kind) {
   pqt_write_schema ws;
@@ -136,6 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(text);
     return 0;
   }
+  ds_fuzz_opened++;
   pqt_expr *f = NULL;
   if (lines[1][0] && pqt_expr_parse(lines[1], strlen(lines[1]), &f, &e) != PQT_OK) f = NULL;
   pqt_scan_options so;
@@ -164,6 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (pqt_dataset_write_text(ds, &so, PQT_TEXT_JSONL, -1, count_lines, &jl, &e) != PQT_OK) abort();
     if (pqt_dataset_write_text(ds, &so, PQT_TEXT_CSV, -1, count_lines, &cl, &e) != PQT_OK) abort();
     if (rows != counted || jl != counted || cl != counted + 1) abort();
+    ds_fuzz_count = counted;
     pqt_dataset_unit *u = NULL;
     int32_t nu = 0;
     if (pqt_dataset_plan(ds, f, 1 + (int64_t)(size % 500), &u, &nu, &e) != PQT_OK) abort();
