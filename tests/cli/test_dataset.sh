@@ -59,6 +59,13 @@ expect "cat OR across partitions" "$want" "$("$cli" cat "$d" --where 'id = 3 OR 
 expect "head across files" 4 "$("$cli" head -n 4 "$d" | wc -l | tr -d ' ')"
 expect "head partition only" '{"year":2024}' "$("$cli" head -n 1 --columns year "$d" --where 'month = 1 AND year = 2024' 2>&1)"
 expect "meta per file" 3 "$("$cli" meta "$d" | grep -c '^file:')"
+expect "schema per file" 3 "$("$cli" schema "$d" | grep -c '^# ')"
+want='  id: int64 ("l")
+  v: int64 ("l")
+  extra: utf8 ("u")
+  year: int64 ("l")
+  month: int64 ("l")'
+expect "schema --arrow unified" "$want" "$("$cli" schema --arrow "$d/**/*.parquet" | tail -n +2 | sed 's/, not null//')"
 
 # errors
 "$cli" cat "$d" --rows 1-2 >/dev/null 2>"$tmp/err"; expect "--rows on a dataset" 2 $?
