@@ -114,7 +114,8 @@ PQT_API pqt_status pqt_dataset_schema(const pqt_dataset *ds, struct ArrowSchema 
  * in order). opts: columns are top-level names (partition columns
  * included), filter and batch_size as for one file; stats (when set) sum
  * over the files. row_groups and row_ranges are refused (PQT_EINVAL). The
- * stream's errors name the file.
+ * stream's errors name the file. The stream borrows ds (close ds after the
+ * stream's release) and opts->filter (as for one file).
  */
 PQT_API pqt_status pqt_dataset_get_stream(pqt_dataset *ds, const pqt_scan_options *opts, struct ArrowArrayStream *out,
                                           pqt_error *err);
