@@ -420,4 +420,14 @@ extern const char cmd_export_summary[], cmd_export_usage[];
 extern const char cmd_diff_summary[], cmd_diff_usage[];
 /* ---- end of row options ---- */
 
+/* ---- several files, directories, globs (cli/dataset_input.c) ---- */
+/* arg names more than one file: a directory, or a glob no file is named. */
+bool dataset_input_many(const char *arg);
+/* cat/head/count over inputs[0..n) as one dataset. */
+int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool count, bool json, const row_opts *ropt,
+                     pqt_text_format fmt);
+/* fn for every file the inputs name, in order; the worst exit status. */
+int dataset_each_file(const char *cmd, const char *const *inputs, int n, int (*fn)(const char *path, void *ctx),
+                      void *ctx);
+
 #endif

@@ -102,36 +102,15 @@ static int parse_file_command(const char *cmd, int argc, char **argv, const char
 }
 
 /* ---- meta ---- */
-static int cmd_meta(int argc, char **argv) {
-  const char *path = NULL;
-  int json = 0, indent = 2, legend = 0;
-  long width = human_width();
-  static const cli_opt opts[] = {
-      {"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {"parquet-tools", 0, 0, 'p'}, {"width", 'w', 1, 'w'}, {0}};
-  cli_args a;
-  cli_args_init(&a, "meta", argc, argv, opts);
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: print_usage(find_command("meta")); return 0;
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'j': json = 1; break;
-      case 'C': indent = 0; break;
-      case 'p': legend = 1; break;
-      case 'w': {
-        char *end;
-        width = strtol(a.arg, &end, 10);
-        if (*end || end == a.arg || (width != 0 && width < 40) || width > 100000)
-          return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", a.arg);
-        if (width == 0) width = 100000;
-        break;
-      }
-      default:
-        if (path) return usage_error("meta", "unexpected argument '%s'", a.arg);
-        path = a.arg;
-    }
-  }
-  if (!path) return usage_error("meta", "%s", "missing FILE");
-  if (json && legend) return usage_error("meta", "%s", "give --json or --parquet-tools, not both");
+typedef struct meta_args {
+  int json, indent, legend;
+  long width;
+} meta_args;
+
+static int meta_one(const char *path, void *ctx) {
+  const meta_args *m = ctx;
+  int json = m->json, indent = m->indent, legend = m->legend;
+  long width = m->width;
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) return rc;
@@ -157,6 +136,44 @@ static int cmd_meta(int argc, char **argv) {
   return rc;
 }
 
+static int cmd_meta(int argc, char **argv) {
+  const char *path = NULL;
+  char **paths = argv + 1; /* several FILEs (cli/dataset_input.c): in argv's slots already read */
+  int n_paths = 0;
+  int json = 0, indent = 2, legend = 0;
+  long width = human_width();
+  static const cli_opt opts[] = {
+      {"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {"parquet-tools", 0, 0, 'p'}, {"width", 'w', 1, 'w'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "meta", argc, argv, opts);
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: print_usage(find_command("meta")); return 0;
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': json = 1; break;
+      case 'C': indent = 0; break;
+      case 'p': legend = 1; break;
+      case 'w': {
+        char *end;
+        width = strtol(a.arg, &end, 10);
+        if (*end || end == a.arg || (width != 0 && width < 40) || width > 100000)
+          return usage_error("meta", "bad --width '%s' (40 or more; 0: no limit)", a.arg);
+        if (width == 0) width = 100000;
+        break;
+      }
+      default:
+        if (!path) path = a.arg;
+        paths[n_paths++] = (char *)a.arg;
+    }
+  }
+  if (!path) return usage_error("meta", "%s", "missing FILE");
+  if (json && legend) return usage_error("meta", "%s", "give --json or --parquet-tools, not both");
+  meta_args m = {json, indent, legend, width};
+  if (n_paths > 1 || dataset_input_many(path))
+    return dataset_each_file("meta", (const char *const *)paths, n_paths, meta_one, &m);
+  return meta_one(path, &m);
+}
+
 /* ---- cat / head ---- */
 static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
   (void)ctx;
@@ -165,6 +182,9 @@ static pqt_status write_stdout(void *ctx, const char *data, size_t len) {
 
 static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limit) {
   const char *path = NULL;
+  /* several FILEs (cli/dataset_input.c): kept in argv's slots already read */
+  char **paths = argv + 1;
+  int n_paths = 0;
   bool count = strcmp(cmd, "count") == 0, rest = false;
   int json = 0;
   row_opts ropt;
@@ -199,14 +219,17 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
         return usage_error(cmd, "unknown or incomplete option '%s'", a);
       }
     }
-    if (path) return usage_error(cmd, "unexpected argument '%s'", a);
-    path = a;
+    if (!path) path = a;
+    paths[n_paths++] = argv[i];
   }
   /* cat/head: --json is JSON Lines (the default format); count: {"rows": N} */
   if (json && !count) ropt.format = "jsonl";
   if (!path) return usage_error(cmd, "%s", "missing FILE");
   pqt_text_format fmt;
   if (row_text_format(cmd, ropt.format, &fmt)) return EXIT_USAGE;
+  if (n_paths > 1 || dataset_input_many(path)) {
+    return dataset_run_rows(cmd, (const char *const *)paths, n_paths, count, json, &ropt, fmt);
+  }
   row_scan rs;
   int rc = row_scan_setup(cmd, &ropt, true, &rs);
   if (rc) return rc;
@@ -381,10 +404,19 @@ static const command commands[] = {
      "                    SZ compressed/uncompressed/ratio, VC values, ENC encodings,\n"
      "                    ST statistics, OI/CI offset/column index offsets)\n"
      "  --json            the whole FileMetaData as JSON, keys as in parquet.thrift\n"
-     "  --compact         with --json: on one line" READ_OPTIONS_HELP,
-     "parquetry meta [--parquet-tools | --json [--compact]] [--width N] FILE", cmd_meta},
+     "  --compact         with --json: on one line\n\n"
+     "Several FILEs, directories (every file under them) or globs ('data/**/*.parquet'):\n"
+     "each file in turn." READ_OPTIONS_HELP,
+     "parquetry meta [--parquet-tools | --json [--compact]] [--width N] FILE...", cmd_meta},
     {"cat",
      "Print rows, one JSON object per line (or CSV).\n\n"
+     "Several FILEs, directories (every file under them, names starting with '.' or '_'\n"
+     "left out) and globs ('data/**/*.parquet', quoted) are read as one table, files in\n"
+     "order: key=value directories become columns (int64 when every value is a number,\n"
+     "else string), a column a file lacks is null there, int32/int64 and float/double\n"
+     "widen, other type differences are an error naming both files; --where prunes\n"
+     "files by their directory values and row groups by statistics; --columns takes\n"
+     "top-level names; --rows, --offset and --bbox take one file.\n\n"
      "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
      "  -n, --limit N         at most N rows\n"
      "  --rows A-B[,C-D]      only the rows at positions A to B-1 in the file (\"A-\": from A\n"
@@ -412,11 +444,11 @@ static const command commands[] = {
      "  --stats               at the end, on stderr: rows=R row_groups=G/GT pages=P/PT\n"
      "                        bytes_read=B (what was read of the file)" READ_OPTIONS_HELP,
      "parquetry cat [--columns a,b.c] [--limit N] [--rows A-B] [--offset N] [--format jsonl|csv] [--where EXPR] "
-     "[--bbox X0,Y0,X1,Y1] [--stats] FILE",
+     "[--bbox X0,Y0,X1,Y1] [--stats] FILE...",
      cmd_cat},
     {"head", "Print the first rows (10 unless -n says otherwise); options as for cat.",
      "parquetry head [-n N] [--columns a,b.c] [--rows A-B] [--offset N] [--format jsonl|csv] [--where EXPR] "
-     "[--bbox X0,Y0,X1,Y1] [--stats] FILE",
+     "[--bbox X0,Y0,X1,Y1] [--stats] FILE...",
      cmd_head},
     {"count",
      "Print the number of rows (where EXPR is true). Without --where the footer answers\n"
@@ -424,8 +456,9 @@ static const command commands[] = {
      "  --where EXPR          as for cat\n"
      "  --bbox X0,Y0,X1,Y1    as for cat\n"
      "  --rows A-B, --offset N, --limit N  as for cat (--limit: count at most N)\n"
-     "  --stats               as for cat" READ_OPTIONS_HELP,
-     "parquetry count [--where EXPR] [--bbox X0,Y0,X1,Y1] [--rows A-B] [--offset N] [--limit N] [--stats] FILE",
+     "  --stats               as for cat\n\n"
+     "Several FILEs, directories and globs: as for cat, the rows of all added up." READ_OPTIONS_HELP,
+     "parquetry count [--where EXPR] [--bbox X0,Y0,X1,Y1] [--rows A-B] [--offset N] [--limit N] [--stats] FILE...",
      cmd_count},
     {"tail", cmd_tail_summary, cmd_tail_usage, cmd_tail},
     {"sample", cmd_sample_summary, cmd_sample_usage, cmd_sample},

@@ -12,6 +12,7 @@
 #include "inspect2.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_dataset.h"
 #include "parquetry_meta.h"
 
 const char cmd_schema_summary[] =
@@ -26,8 +27,11 @@ const char cmd_schema_summary[] =
     "            meaning (\"u = utf8\", \"tsu:UTC = timestamp[us, UTC]\"), nullability\n"
     "            and metadata (key = value); with --json: {\"name\", \"format\",\n"
     "            \"type\", \"nullable\", \"metadata\": {KEY: VALUE} or null,\n"
-    "            \"children\": [...]}" READ_OPTIONS_HELP;
-const char cmd_schema_usage[] = "parquetry schema [--json] [--arrow] FILE";
+    "            \"children\": [...]}\n\n"
+    "Several FILEs, directories or globs: each file's schema after a \"# FILE\" line;\n"
+    "with --arrow the dataset's one schema (as cat reads them: partition columns,\n"
+    "widened types)." READ_OPTIONS_HELP;
+const char cmd_schema_usage[] = "parquetry schema [--json] [--arrow] FILE...";
 
 /* ---- the Parquet schema as JSON ---- */
 
@@ -194,24 +198,7 @@ static void arrow_field(const struct ArrowSchema *s, int depth, int json) {
   for (int64_t i = 0; i < s->n_children; i++) arrow_field(s->children[i], depth + 1, 0);
 }
 
-int cmd_schema(int argc, char **argv) {
-  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {"arrow", 0, 0, 'a'}, {0}};
-  cli_args a;
-  cli_args_init(&a, "schema", argc, argv, opts);
-  const char *path = NULL;
-  int json = 0, arrow = 0;
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: return cli_help(cmd_schema_usage, cmd_schema_summary);
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'j': json = 1; break;
-      case 'a': arrow = 1; break;
-      default:
-        if (path) return usage("schema", "unexpected argument '%s'", a.arg);
-        path = a.arg;
-    }
-  }
-  if (!path) return usage("schema", "%s", "missing FILE");
+static int schema_one(const char *path, int json, int arrow) {
   pqt_reader *r;
   int rc = read_open(path, &r);
   if (rc) return rc;
@@ -260,4 +247,74 @@ int cmd_schema(int argc, char **argv) {
   }
   pqt_reader_close(r);
   return rc;
+}
+
+typedef struct schema_args {
+  int json, arrow;
+} schema_args;
+
+static int schema_each(const char *path, void *ctx) {
+  const schema_args *sa = ctx;
+  printf("# %s\n", path);
+  return schema_one(path, sa->json, sa->arrow);
+}
+
+/* Several FILEs with --arrow: the dataset's unified schema (partition
+ * columns included); else each file's own, after a "# FILE" line. */
+static int schema_many(const char *const *paths, int n, int json, int arrow) {
+  if (!arrow) {
+    schema_args sa = {json, arrow};
+    return dataset_each_file("schema", paths, n, schema_each, &sa);
+  }
+  pqt_dataset_options o;
+  pqt_dataset_options_init(&o);
+  o.read = read_options();
+  pqt_dataset *ds = NULL;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_dataset_open(&ds, paths, n, &o, &e) != PQT_OK) {
+    fprintf(stderr, "parquetry: %s\n", e.message);
+    return EXIT_DATA;
+  }
+  struct ArrowSchema sc;
+  int rc = 0;
+  if (pqt_dataset_schema(ds, &sc, &e) != PQT_OK) {
+    fprintf(stderr, "parquetry: %s\n", e.message);
+    rc = EXIT_DATA;
+  } else {
+    if (json) {
+      arrow_field(&sc, 0, 1);
+      printf("\n");
+    } else {
+      printf("Arrow schema (%lld fields, %d files)\n", (long long)sc.n_children, (int)pqt_dataset_num_files(ds));
+      for (int64_t i = 0; i < sc.n_children; i++) arrow_field(sc.children[i], 1, 0);
+    }
+    sc.release(&sc);
+  }
+  pqt_dataset_close(ds);
+  return rc;
+}
+
+int cmd_schema(int argc, char **argv) {
+  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {"arrow", 0, 0, 'a'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "schema", argc, argv, opts);
+  const char *path = NULL;
+  char **paths = argv + 1; /* several FILEs (cli/dataset_input.c): in argv's slots already read */
+  int n_paths = 0;
+  int json = 0, arrow = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: return cli_help(cmd_schema_usage, cmd_schema_summary);
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': json = 1; break;
+      case 'a': arrow = 1; break;
+      default:
+        if (!path) path = a.arg;
+        paths[n_paths++] = (char *)a.arg;
+    }
+  }
+  if (!path) return usage("schema", "%s", "missing FILE");
+  if (n_paths > 1 || dataset_input_many(path)) return schema_many((const char *const *)paths, n_paths, json, arrow);
+  return schema_one(path, json, arrow);
 }

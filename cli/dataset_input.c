@@ -1,0 +1,97 @@
+/*
+ * cli/dataset_input.c: several files, directories and globs as the input of
+ * the reading commands (include/parquetry_dataset.h). cat, head and count
+ * read them as one table (Hive partition directories as columns, schemas
+ * unified); meta takes each file in turn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parquetry.h"
+#include "parquetry_dataset.h"
+
+#include "cli.h"
+
+bool dataset_input_many(const char *arg) {
+  struct stat sb;
+  if (stat(arg, &sb) == 0) return S_ISDIR(sb.st_mode);
+  return strpbrk(arg, "*?[") != NULL; /* a glob (a file of that name would have been taken as is) */
+}
+
+static pqt_status write_out(void *ctx, const char *data, size_t len) {
+  (void)ctx;
+  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
+}
+
+/* A failed query: a predicate or projection the dataset does not fit is a
+ * usage error; the rest (and every failure to open: files whose schemas or
+ * partitions do not fit together) is about the data. */
+static int ds_fail(const char *cmd, const pqt_error *e, bool query) {
+  fflush(stdout);
+  if (query && e->code == PQT_EINVAL) return usage(cmd, "%s", e->message);
+  fprintf(stderr, "parquetry: %s\n", e->message);
+  return EXIT_DATA;
+}
+
+int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool count, bool json, const row_opts *ropt,
+                     pqt_text_format fmt) {
+  for (int i = 0; i < n; i++) { /* "-- a.parquet --json": an option after --, not a file */
+    struct stat sb;
+    if (inputs[i][0] == '-' && stat(inputs[i], &sb) != 0)
+      return usage(cmd, "unexpected argument '%s' (no such file; options go before --)", inputs[i]);
+  }
+  if (ropt->n_spans > 0 || ropt->offset > 0) return usage(cmd, "%s", "--rows and --offset take one file, not several");
+  if (ropt->has_bbox) return usage(cmd, "%s", "--bbox takes one file, not several (use --where ST_Intersects)");
+  row_opts o = *ropt;
+  row_scan rs;
+  int rc = row_scan_setup(cmd, &o, false, &rs);
+  if (rc) return rc;
+  read_begin(inputs[0]);
+  pqt_dataset_options dopt;
+  pqt_dataset_options_init(&dopt);
+  dopt.read = read_options();
+  pqt_dataset *ds = NULL;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_dataset_open(&ds, inputs, n, &dopt, &e) != PQT_OK) {
+    row_scan_free(&rs);
+    return ds_fail(cmd, &e, false);
+  }
+  read_add_rows(pqt_dataset_num_rows(ds));
+  pqt_status st;
+  if (count) {
+    int64_t rows = 0;
+    st = pqt_dataset_count(ds, &rs.so, &rows, &e);
+    if (st == PQT_OK) {
+      if (ropt->limit >= 0 && rows > ropt->limit) rows = ropt->limit;
+      if (json) printf("{\"rows\": %lld}\n", (long long)rows);
+      else printf("%lld\n", (long long)rows);
+    }
+  } else {
+    st = pqt_dataset_write_text(ds, &rs.so, fmt, ropt->limit, write_out, NULL, &e);
+  }
+  rc = st == PQT_OK ? 0 : ds_fail(cmd, &e, true);
+  if (ropt->stats && st == PQT_OK) row_scan_print_stats(&rs);
+  pqt_dataset_close(ds);
+  row_scan_free(&rs);
+  fflush(stdout);
+  return read_finish(inputs[0], rc);
+}
+
+int dataset_each_file(const char *cmd, const char *const *inputs, int n, int (*fn)(const char *path, void *ctx),
+                      void *ctx) {
+  char **paths = NULL;
+  int32_t np = 0;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_dataset_list(inputs, n, NULL, &paths, &np, &e) != PQT_OK) return ds_fail(cmd, &e, false);
+  int worst = 0;
+  for (int32_t i = 0; i < np; i++) {
+    int rc = fn(paths[i], ctx);
+    if (rc > worst) worst = rc;
+  }
+  pqt_dataset_list_free(paths, np);
+  return worst;
+}

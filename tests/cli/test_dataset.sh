@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Several files, directories and globs as one table (cli/dataset_input.c,
+# include/parquetry_dataset.h): a Hive-partitioned dataset built in a temp
+# dir with `parquetry convert`, files whose schemas differ (a column only
+# in some, int32 in one file and int64 in another), checked through cat,
+# head, count and meta; incompatible types and bad inputs fail naming the
+# files. Usage: CLI CORPUS_DIR (the corpus is not used).
+set -u
+cli=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-dataset.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { :; }
+bad() { echo "FAIL: $*"; fail=1; }
+expect() { # NAME WANT GOT
+  if [ "$2" != "$3" ]; then bad "$1: wanted [$2], got [$3]"; fi
+}
+d=$tmp/data
+mkdir -p "$d/year=2023/month=01" "$d/year=2023/month=02" "$d/year=2024/month=01"
+printf 'id,v\n1,10\n2,20\n3,30\n' >"$tmp/a.csv"
+printf 'id,v,extra\n4,40,x\n5,50,"y,z"\n' >"$tmp/b.csv"
+printf 'id,v\n6,60\n7,70\n8,80\n9,90\n' >"$tmp/c.csv"
+"$cli" convert --schema 'message m { required int64 id; required int32 v; }' "$tmp/a.csv" \
+  "$d/year=2023/month=01/a.parquet" >/dev/null || bad "convert a"
+"$cli" convert --schema 'message m { required int64 id; optional int64 v; optional binary extra (STRING); }' \
+  "$tmp/b.csv" "$d/year=2023/month=02/b.parquet" >/dev/null || bad "convert b"
+"$cli" convert --row-group-size 2 --schema 'message m { required int64 id; required int64 v; }' "$tmp/c.csv" \
+  "$d/year=2024/month=01/c.parquet" >/dev/null || bad "convert c"
+touch "$d/_SUCCESS" "$d/year=2023/.hidden"
+
+expect "count dir" 9 "$("$cli" count "$d" 2>&1)"
+expect "count glob" 9 "$("$cli" count "$d/**/*.parquet" 2>&1)"
+expect "count several files" 5 "$("$cli" count "$d/year=2023/month=01/a.parquet" "$d/year=2023/month=02/b.parquet" 2>&1)"
+expect "count partition filter" 4 "$("$cli" count "$d" --where 'year = 2024' 2>&1)"
+expect "count partition and column filter" 2 "$("$cli" count "$d" --where 'year = 2024 AND id >= 8' 2>&1)"
+expect "count --json" '{"rows": 9}' "$("$cli" count --json "$d" 2>&1)"
+expect "count --limit" 4 "$("$cli" count --limit 4 "$d" 2>&1)"
+# statistics prune c.parquet's first row group (ids 6, 7) and a partition value skips the 2023 files
+"$cli" count "$d" --where 'year = 2024 AND id >= 8' --stats >/dev/null 2>"$tmp/stats" || bad "count --stats"
+grep -q 'row_groups=1/2' "$tmp/stats" || bad "stats: $(cat "$tmp/stats")"
+
+want='id,v,extra,year,month
+1,10,,2023,1
+2,20,,2023,1
+3,30,,2023,1
+4,40,x,2023,2
+5,50,"y,z",2023,2
+6,60,,2024,1
+7,70,,2024,1
+8,80,,2024,1
+9,90,,2024,1'
+expect "cat csv" "$want" "$("$cli" cat --format csv "$d" 2>&1)"
+want='{"id":4,"extra":"x","month":2}
+{"id":5,"extra":"y,z","month":2}'
+expect "cat where/columns" "$want" "$("$cli" cat "$d/year=*/*/*.parquet" --where 'extra IS NOT NULL' --columns month,extra,id 2>&1)"
+want='{"id":3,"v":30,"extra":null,"year":2023,"month":1}
+{"id":6,"v":60,"extra":null,"year":2024,"month":1}'
+expect "cat OR across partitions" "$want" "$("$cli" cat "$d" --where 'id = 3 OR year > 2023 AND v < 70' 2>&1)"
+expect "head across files" 4 "$("$cli" head -n 4 "$d" | wc -l | tr -d ' ')"
+expect "head partition only" '{"year":2024}' "$("$cli" head -n 1 --columns year "$d" --where 'month = 1 AND year = 2024' 2>&1)"
+expect "meta per file" 3 "$("$cli" meta "$d" | grep -c '^file:')"
+expect "schema per file" 3 "$("$cli" schema "$d" | grep -c '^# ')"
+want='  id: int64 ("l")
+  v: int64 ("l")
+  extra: utf8 ("u")
+  year: int64 ("l")
+  month: int64 ("l")'
+expect "schema --arrow unified" "$want" "$("$cli" schema --arrow "$d/**/*.parquet" | tail -n +2 | sed 's/, not null//')"
+
+# errors
+"$cli" cat "$d" --rows 1-2 >/dev/null 2>"$tmp/err"; expect "--rows on a dataset" 2 $?
+"$cli" count "$tmp/nothing" >/dev/null 2>"$tmp/err"; expect "missing dir exit" 1 $?
+grep -q "nothing" "$tmp/err" || bad "missing dir message: $(cat "$tmp/err")"
+"$cli" count "$d/*.csv" >/dev/null 2>"$tmp/err"; expect "glob matching nothing" 1 $?
+grep -q "no files match" "$tmp/err" || bad "no match message: $(cat "$tmp/err")"
+"$cli" count "$d" --where 'nope = 1' >/dev/null 2>"$tmp/err"; expect "unknown column" 2 $?
+grep -q "nope" "$tmp/err" || bad "unknown column message: $(cat "$tmp/err")"
+printf 'id,v\n10,abc\n' >"$tmp/d.csv"
+"$cli" convert "$tmp/d.csv" "$d/year=2024/month=01/d.parquet" >/dev/null || bad "convert d"
+"$cli" cat "$d" >/dev/null 2>"$tmp/err"; expect "incompatible types" 1 $?
+grep -q "a.parquet" "$tmp/err" && grep -q "d.parquet" "$tmp/err" && grep -q "column v" "$tmp/err" ||
+  bad "incompatible types message: $(cat "$tmp/err")"
+rm "$d/year=2024/month=01/d.parquet"
+echo "not parquet" >"$d/year=2024/month=01/e.parquet"
+"$cli" count "$d" >/dev/null 2>"$tmp/err"; expect "not parquet" 1 $?
+grep -q "e.parquet" "$tmp/err" || bad "not parquet message: $(cat "$tmp/err")"
+rm "$d/year=2024/month=01/e.parquet"
+mkdir -p "$d/other"
+cp "$d/year=2024/month=01/c.parquet" "$d/other/"
+"$cli" count "$d" >/dev/null 2>"$tmp/err"; expect "partition keys differ" 1 $?
+grep -q "partition directories differ" "$tmp/err" || bad "partition message: $(cat "$tmp/err")"
+[ $fail -eq 0 ] && echo "dataset commands ok"
+exit $fail

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// A Hive-partitioned dataset written by `parquetry convert` (year=/region=
+// directories, several row groups a file) read with a filter by
+// `parquetry cat DIR/**/*.parquet --where ...` and by DuckDB's
+// read_parquet('DIR/**/*.parquet', hive_partitioning=true): the same rows
+// with the same values, partition columns included.
+//   node tests/interop/duckdb_dataset.mjs CLI WORKDIR
+// Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const [cli, work] = process.argv.slice(2);
+let duck;
+try {
+  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
+} catch {
+  console.log("SKIP: @duckdb/node-api missing");
+  process.exit(3);
+}
+const root = path.join(work, "ds");
+fs.mkdirSync(root, { recursive: true });
+let id = 0;
+for (const year of [2022, 2023, 2024]) {
+  for (const region of ["eu", "us", "ap"]) {
+    const dir = path.join(root, `year=${year}`, `region=${region}`);
+    fs.mkdirSync(dir, { recursive: true });
+    let text = "id,name,score\n";
+    for (let i = 0; i < 300; i++, id++)
+      text += `${id},${id % 13 === 0 ? "" : "n" + ((id * 7919) % 40)},${id % 9 === 0 ? "" : ((id * 37) % 1000) / 10}\n`;
+    const csv = path.join(work, `${year}-${region}.csv`);
+    fs.writeFileSync(csv, text);
+    const conv = spawnSync(cli, ["convert", "--row-group-size", "100", "--schema",
+      "message m { required int64 id; optional binary name (STRING); optional double score; }",
+      csv, path.join(dir, "part-0.parquet")], { encoding: "utf8" });
+    if (conv.status !== 0) { console.log("FAIL convert: " + conv.stderr); process.exit(1); }
+  }
+}
+const glob = path.join(root, "**", "*.parquet");
+const preds = [
+  "year = 2023 AND region = 'us'",
+  "year >= 2023 AND id < 2000",
+  "region IN ('eu', 'ap') AND score > 50",
+  "NOT (year = 2022) AND name IS NULL",
+  "id BETWEEN 250 AND 950 OR region = 'ap' AND year = 2024",
+  "name LIKE 'n1%' AND region <> 'eu'",
+  "score IS NULL OR year < 2023 AND id < 20",
+];
+const inst = await duck.DuckDBInstance.create(":memory:");
+const con = await inst.connect();
+let failed = 0;
+const norm = (v) => (v === null || v === undefined ? null : typeof v === "bigint" ? Number(v) : v);
+for (const where of preds) {
+  const r = await con.runAndReadAll(
+    `SELECT id, name, score, year, region FROM read_parquet('${glob}', hive_partitioning=true) WHERE ${where} ORDER BY id`);
+  const want = r.getRows().map((row) => JSON.stringify(row.map(norm)));
+  const ours = spawnSync(cli, ["cat", glob, "--where", where], { encoding: "utf8", maxBuffer: 1 << 28 });
+  if (ours.status !== 0) { console.log(`FAIL ${where}: parquetry: ${ours.stderr.trim()}`); failed++; continue; }
+  const got = ours.stdout.trim().split("\n").filter((l) => l).map((l) => JSON.parse(l))
+    .sort((a, b) => a.id - b.id).map((o) => JSON.stringify([o.id, o.name, o.score, o.year, o.region]));
+  if (got.length !== want.length) {
+    console.log(`FAIL ${where}: parquetry ${got.length} rows, DuckDB ${want.length}`);
+    failed++;
+    continue;
+  }
+  for (let i = 0; i < got.length; i++) {
+    if (got[i] !== want[i]) {
+      console.log(`FAIL ${where}: row ${i}: parquetry ${got[i]}, DuckDB ${want[i]}`);
+      failed++;
+      break;
+    }
+  }
+  const count = spawnSync(cli, ["count", root, "--where", where], { encoding: "utf8" });
+  if (count.status !== 0 || Number(count.stdout.trim()) !== want.length) {
+    console.log(`FAIL count ${where}: ${count.stdout.trim()} ${count.stderr.trim()}, DuckDB ${want.length}`);
+    failed++;
+  }
+}
+console.log(`duckdb_dataset: ${preds.length} predicates, ${failed} failed`);
+process.exit(failed ? 1 : 0);
