@@ -365,8 +365,10 @@ static pqt_status assemble(pqt_sel_cursor *c, const uint8_t *mask, int64_t rows,
         st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name,
                          (long long)out->fields[out->n_fields]->length, (long long)rows);
       out->n_fields++;
-      if (st == PQT_OK) /* VARIANT groups reconstructed, as the row-group reader does */
-        st = pqt_variant_rebuild_tree(r->data_alloc, &out->fields[out->n_fields - 1], mask,
+      /* VARIANT groups the caller projects whole reconstructed, as the row-group
+       * reader does (a predicate's variant_get reconstructs the others itself) */
+      if (st == PQT_OK)
+        st = pqt_variant_rebuild_tree(r->data_alloc, &out->fields[out->n_fields - 1], c->s->user_sel,
                                       c->batch.n ? c->batch.r[0].a : 0, err);
     }
     if (st != PQT_OK) {
