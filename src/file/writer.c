@@ -42,8 +42,11 @@ typedef struct idx_ref {
 /* A VARIANT column from a parquet.variant Arrow field: its values are
  * validated before they are written, and shredded here when its group has
  * a typed_value (those leaves are not imported from the batch). */
+#define WVARIANT_MAX_PATH 16
 typedef struct wvariant {
   int32_t top;     /* index among the top-level fields (and batch children) */
+  int32_t path[WVARIANT_MAX_PATH]; /* then the child index in each struct down to the group */
+  int32_t depth;                   /* entries of path (0: a top-level field) */
   int32_t meta_at; /* the Arrow struct's child holding metadata (the other: value) */
   const pqt_schema_node *group;
   bool shredded;
@@ -482,14 +485,52 @@ static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
   return found == 3;
 }
 
+/* VARIANT groups inside structs (not lists or maps): the writer takes them
+ * unshredded (writer_schema.c refuses shredding below the top level).
+ * Without w, only counted into *count. */
+static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const pqt_schema_node *in, int32_t top,
+                                  int32_t *path, int32_t depth, int32_t *count, pqt_error *err) {
+  int32_t meta_at;
+  if (depth > 0 && variant_input(in, &meta_at)) {
+    for (int32_t k = 0; k < g->n_children; k++)
+      if (strcmp(g->children[k]->name, "typed_value") == 0)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a VARIANT group is shredded only at the top level", g->name);
+    (*count)++;
+    if (!w) return PQT_OK;
+    wvariant *v = &w->variants[w->n_variants++];
+    v->top = top;
+    memcpy(v->path, path, sizeof *path * (size_t)depth);
+    v->depth = depth;
+    v->group = g;
+    v->meta_at = meta_at;
+    return PQT_OK;
+  }
+  if (in->is_leaf || in->kind != PQT_NODE_STRUCT || in->repetition == PQT_REPEATED || variant_input(in, &meta_at) ||
+      g->n_children != in->n_children || depth >= WVARIANT_MAX_PATH)
+    return PQT_OK;
+  int32_t sub[WVARIANT_MAX_PATH];
+  if (depth) memcpy(sub, path, sizeof *path * (size_t)depth);
+  for (int32_t k = 0; k < in->n_children; k++) {
+    sub[depth] = k;
+    PQT_RETURN_NOT_OK(nested_variants(w, g->children[k], in->children[k], top, sub, depth + 1, count, err));
+  }
+  return PQT_OK;
+}
+
 static pqt_status variants_init(pqt_writer *w, pqt_error *err) {
   const pqt_schema_node *root = w->schema->root, *in_root = w->in_schema->root;
   if (root->n_children != in_root->n_children) return pqt_error_set(err, PQT_EINVAL, "schema shapes differ");
   int32_t n = 0, meta_at = 0;
-  for (int32_t i = 0; i < root->n_children; i++) n += variant_input(in_root->children[i], &meta_at);
+  for (int32_t i = 0; i < root->n_children; i++) {
+    n += variant_input(in_root->children[i], &meta_at);
+    PQT_RETURN_NOT_OK(nested_variants(NULL, root->children[i], in_root->children[i], i, NULL, 0, &n, err));
+  }
   if (n == 0) return PQT_OK;
   w->variants = pqt_mem_calloc(w->alloc, (size_t)n * sizeof *w->variants);
   if (!w->variants) return pqt_nomem(err);
+  int32_t added = 0;
+  for (int32_t i = 0; i < root->n_children; i++)
+    PQT_RETURN_NOT_OK(nested_variants(w, root->children[i], in_root->children[i], i, NULL, 0, &added, err));
   for (int32_t i = 0; i < root->n_children; i++) {
     const pqt_schema_node *g = root->children[i];
     if (!variant_input(in_root->children[i], &meta_at)) continue;
@@ -1070,10 +1111,21 @@ static pqt_status arrow_binary_at(const struct ArrowArray *a, bool large, int64_
  * (pqt_variant_validate) and, when shredded, split into its leaves. */
 static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArray *batch, int64_t pos, int64_t n,
                                pqt_error *err) {
-  const char *col = v->group->name;
+  const char *col = v->group->dotted_path ? v->group->dotted_path : v->group->name;
   int64_t row0 = w->total_rows + w->rg_rows + pos;
   const struct ArrowArray *a = v->top < batch->n_children ? batch->children[v->top] : NULL;
   const pqt_import_fmt *f = v->top < w->fmt.n_children ? &w->fmt.children[v->top] : NULL;
+  /* a group inside structs: the parents, whose nulls make the row's Variant absent */
+  const struct ArrowArray *up[WVARIANT_MAX_PATH];
+  for (int32_t d = 0; d < v->depth && a && f; d++) {
+    up[d] = a;
+    int32_t k = v->path[d];
+    if (a->length < pos + n || a->offset < 0 || k >= a->n_children || k >= f->n_children) a = NULL;
+    else {
+      a = a->children[k];
+      f = &f->children[k];
+    }
+  }
   if (!a || !f || a->n_children != 2 || f->n_children != 2 || a->length < pos + n || a->offset < 0)
     return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's field is not a struct<metadata, value>", col);
   const struct ArrowArray *ma = a->children[v->meta_at], *va = a->children[1 - v->meta_at];
@@ -1082,15 +1134,30 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
   const uint8_t *valid = a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
   if (v->shredded) pqt_vshred_clear(&v->sh);
   for (int64_t r = 0; r < n; r++) {
-    int64_t j = a->offset + pos + r;
+    int64_t at = pos + r; /* the slot in the group's array: parents' offsets added on the way down */
+    bool parent_null = false;
+    for (int32_t d = 0; d < v->depth; d++) {
+      const struct ArrowArray *p = up[d];
+      if (at >= p->length)
+        return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's struct children are shorter than their parents",
+                             col);
+      int64_t pj = p->offset + at;
+      const uint8_t *pv = p->null_count == 0 || p->n_buffers < 1 ? NULL : (const uint8_t *)p->buffers[0];
+      if (pv && !((pv[pj >> 3] >> (pj & 7)) & 1)) parent_null = true;
+      at = pj;
+    }
+    if (at >= a->length)
+      return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's struct children are shorter than their parents",
+                           col);
+    int64_t j = a->offset + at;
     pqt_status st = PQT_OK;
-    if (valid && !((valid[j >> 3] >> (j & 7)) & 1)) {
+    if (parent_null || (valid && !((valid[j >> 3] >> (j & 7)) & 1))) {
       if (v->shredded) st = pqt_vshred_write_row(&v->sh, NULL, err);
     } else {
       pqt_variant x;
       bool mnull = false, vnull = false;
-      st = arrow_binary_at(ma, mlarge, pos + r + a->offset, &x.metadata, &x.metadata_len, &mnull, err);
-      if (st == PQT_OK) st = arrow_binary_at(va, vlarge, pos + r + a->offset, &x.value, &x.value_len, &vnull, err);
+      st = arrow_binary_at(ma, mlarge, j, &x.metadata, &x.metadata_len, &mnull, err);
+      if (st == PQT_OK) st = arrow_binary_at(va, vlarge, j, &x.value, &x.value_len, &vnull, err);
       if (st == PQT_OK && (mnull || vnull))
         st = pqt_error_set(err, PQT_EINVAL, "null %s in a Variant that is not null", mnull ? "metadata" : "value");
       if (st == PQT_OK) st = pqt_variant_validate(&x, err);

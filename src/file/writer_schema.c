@@ -23,6 +23,7 @@ typedef struct elist {
   int32_t compat;
   const pqt_write_options *opts; /* variant shredding entries (may be NULL) */
   bool top;                      /* the field being added is a top-level one */
+  int32_t in_list;               /* lists and maps around the field being added */
 } elist;
 
 static pqt_status add(elist *L, const char *name, pqt_schema_element **out, pqt_error *err) {
@@ -354,8 +355,10 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
   }
   if (!ok || meta_at < 0)
     return pqt_error_set(err, PQT_EINVAL, "%s: a parquet.variant field must be struct<metadata binary, value binary>", nm);
-  if (!top)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field is written only at the top level", nm);
+  if (!top && L->in_list > 0)
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field inside a list or map is not written", nm);
+  if (!top && shredding_for(L, nm))
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field is shredded only at the top level", nm);
   pqt_logical_type lt = lt_simple(PQT_LT_VARIANT);
   lt.variant.specification_version = 1;
   lt.variant.isset = PQT_FIELD_MASK(variant_type, specification_version);
@@ -412,7 +415,10 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     PQT_RETURN_NOT_OK(add(L, "list", &e, err));
     set_rep(e, PQT_REPEATED);
     set_group(e, 1);
-    return arrow_field(L, s->children[0], "element", -1, err);
+    L->in_list++;
+    pqt_status lst = arrow_field(L, s->children[0], "element", -1, err);
+    L->in_list--;
+    return lst;
   }
   if (af.kind == PQT_AK_MAP) {
     const struct ArrowSchema *en = s->n_children == 1 ? s->children[0] : NULL;
@@ -423,8 +429,11 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     PQT_RETURN_NOT_OK(add(L, "key_value", &e, err));
     set_rep(e, PQT_REPEATED);
     set_group(e, 2);
-    PQT_RETURN_NOT_OK(arrow_field(L, en->children[0], "key", PQT_REQUIRED, err));
-    return arrow_field(L, en->children[1], "value", -1, err);
+    L->in_list++;
+    pqt_status mst = arrow_field(L, en->children[0], "key", PQT_REQUIRED, err);
+    if (mst == PQT_OK) mst = arrow_field(L, en->children[1], "value", -1, err);
+    L->in_list--;
+    return mst;
   }
   char fn[64];
   if (f[0] == '+')
@@ -599,7 +608,7 @@ pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *
   int32_t compat = opts ? opts->compat : PQT_COMPAT_NONE;
   int n_src = (ws->message != NULL) + (ws->arrow != NULL) + (ws->like != NULL);
   if (n_src != 1) return pqt_error_set(err, PQT_EINVAL, "give exactly one schema source");
-  elist L = {arena, NULL, 0, 0, compat, opts, false};
+  elist L = {arena, NULL, 0, 0, compat, opts, false, 0};
   if (ws->message) {
     PQT_RETURN_NOT_OK(pqt_schema_parse(ws->message, strlen(ws->message), arena, out, n_out, err));
     if (!opts || opts->n_variant_shredding <= 0) return PQT_OK;

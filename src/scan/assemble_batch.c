@@ -10,8 +10,9 @@
 #include "arrow/variant_arrow.h"
 #include "scan/row_group.h"
 
-pqt_status pqt_batch_assemble(pqt_reader *r, int32_t g, pqt_column_data *cols, const uint8_t *mask, int64_t rows,
-                              int64_t row_base, pqt_row_group_data *out, pqt_error *err) {
+pqt_status pqt_batch_assemble(pqt_reader *r, int32_t g, pqt_column_data *cols, const uint8_t *mask,
+                              const uint8_t *rebuild, int64_t rows, int64_t row_base, pqt_row_group_data *out,
+                              pqt_error *err) {
   const pqt_schema_node *root = r->schema->root;
   const int32_t nl = r->schema->n_leaves;
   memset(out, 0, sizeof *out);
@@ -43,7 +44,7 @@ pqt_status pqt_batch_assemble(pqt_reader *r, int32_t g, pqt_column_data *cols, c
         st = pqt_corrupt(err, "field %s has %lld rows, the batch %lld", f->name, (long long)(*slot)->length,
                          (long long)rows);
       /* post-assembly steps, the same for every read path */
-      if (st == PQT_OK) st = pqt_variant_rebuild_tree(r->data_alloc, slot, mask, row_base, err);
+      if (st == PQT_OK) st = pqt_variant_rebuild_tree(r->data_alloc, slot, rebuild ? rebuild : mask, row_base, err);
     }
     if (st != PQT_OK) {
       if (err) err->row_group = g;

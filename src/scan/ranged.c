@@ -338,7 +338,7 @@ pqt_status pqt_sel_cursor_open(pqt_scan *s, int32_t g, pqt_sel_cursor **out, pqt
 static pqt_status assemble(pqt_sel_cursor *c, const uint8_t *mask, int64_t rows, pqt_row_group_data *out,
                            pqt_error *err) {
   int64_t row_base = c->batch.n > 0 ? c->batch.r[0].a : 0;
-  pqt_status st = pqt_batch_assemble(c->r, c->g, c->cols, mask, rows, row_base, out, err);
+  pqt_status st = pqt_batch_assemble(c->r, c->g, c->cols, mask, c->s->user_sel, rows, row_base, out, err);
   for (int32_t i = 0; i < c->nl; i++)
     if (mask[i]) {
       pqt_column_data_free(&c->cols[i]);

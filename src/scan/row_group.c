@@ -485,7 +485,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
       st = read_leaf(c, i, want, last, err);
     }
   }
-  if (st == PQT_OK) st = pqt_batch_assemble(r, c->g, c->cols, c->selected, rows, c->rows_done, out, err);
+  if (st == PQT_OK) st = pqt_batch_assemble(r, c->g, c->cols, c->selected, NULL, rows, c->rows_done, out, err);
   for (int32_t i = 0; i < c->nl; i++) { /* what assembly did not take over */
     c->pages += c->cols[i].n_pages;
     pqt_column_data_free(&c->cols[i]);

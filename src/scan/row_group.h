@@ -151,10 +151,13 @@ void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d);
  * from cols (indexed by leaf; value buffers taken over where they can be,
  * the caller frees what is left) with every post-assembly step (VARIANT
  * reconstruction): the one assembly of every read path (scan/row_group.c,
- * scan/ranged.c). rows: the batch's rows; row_base: the row of the row
+ * scan/ranged.c). rebuild (NULL: mask): the leaves whose VARIANT groups are
+ * reconstructed (a filtered read passes the caller's projection, so a group
+ * read only for a predicate's variant_get stays as stored). rows: the batch's rows; row_base: the row of the row
  * group g its first row is (numbers rows in errors). Errors name g and the
  * field. out is the caller's to free, also on failure. */
-pqt_status pqt_batch_assemble(pqt_reader *r, int32_t g, pqt_column_data *cols, const uint8_t *mask, int64_t rows,
-                              int64_t row_base, pqt_row_group_data *out, pqt_error *err);
+pqt_status pqt_batch_assemble(pqt_reader *r, int32_t g, pqt_column_data *cols, const uint8_t *mask,
+                              const uint8_t *rebuild, int64_t rows, int64_t row_base, pqt_row_group_data *out,
+                              pqt_error *err);
 
 #endif

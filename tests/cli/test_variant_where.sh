@@ -37,6 +37,13 @@ check "variant_get(v, '\$.s', 'string') IN ('k00001', 'k00399')" "1 399" "2/4"
 check "variant_get(v, '\$.s', 'string') LIKE 'k0012%' AND id < 122" "120 121" "1/4"
 check "variant_get(v, '\$.s', 'string') = 'zzz'" "" "0/4"
 check "variant_get(v, '\$.n', 'int64') = 1" "" "4/4"
+# a projection of part of v with a predicate on v: the parts asked for, as stored
+got=$("$cli" cat --columns v.typed_value.s --where "variant_get(v, '\$.a', 'int64') = 10" "$tmp/v.parquet" 2>&1)
+want='{"v":{"typed_value":{"s":{"value":null,"typed_value":"k00010"}}}}'
+if [ "$got" != "$want" ]; then echo "FAIL: part of v projected: got '$got' want '$want'"; fail=1; fi
+got=$("$cli" cat --columns id,v --where "variant_get(v, '\$.a', 'int64') = 10" "$tmp/v.parquet" 2>&1)
+want='{"id":10,"v":{"a":10,"n":{"x":10},"s":"k00010"}}'
+if [ "$got" != "$want" ]; then echo "FAIL: v projected whole: got '$got' want '$want'"; fail=1; fi
 # pages inside the kept row group are skipped too
 out=$("$cli" cat --stats --columns id --where "variant_get(v, '\$.s', 'string') = 'k00123'" "$tmp/v.parquet" 2>&1 >/dev/null)
 pages=$(printf '%s' "$out" | sed -n 's/.*pages=\([0-9]*\)\/\([0-9]*\).*/\1 \2/p')
