@@ -12,13 +12,17 @@
 #     a server ignoring Range are retried or handled and give the local
 #     output; a changed object, a server always failing and one sending
 #     more than asked fail cleanly, never with wrong data.
-# Without nginx, openssl or python3 it says so and exits 77 (skipped).
+# nginx is installed when absent (scripts/install-remote-test-deps.sh); where
+# that cannot be done, or openssl or python3 is missing, it says so and exits
+# 77 (skipped).
 # Usage: CLI CORPUS_DIR
 set -u
 cli=$1; corpus=$2
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 data="$corpus/data"
 if [ ! -d "$data" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
+# a fresh machine gets Debian's nginx here (as test_remote_s3.sh gets s3rver)
+bash "$here/scripts/install-remote-test-deps.sh" nginx >/dev/null 2>&1
 nginx=$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null)
 if [ -z "$nginx" ]; then echo "SKIP: nginx not installed (scripts/install-remote-test-deps.sh)"; exit 77; fi
 for t in openssl python3; do
