@@ -415,7 +415,7 @@ static const command commands[] = {
      "  --bbox X0,Y0,X1,Y1    only rows whose geometry's envelope intersects this box (the\n"
      "                        first GEOMETRY/GEOGRAPHY column; bounding-box semantics, as\n"
      "                        ST_Intersects; for GEOGRAPHY X0 > X1 wraps the antimeridian);\n"
-     "                        with --where both must hold"
+     "                        with --where both must hold\n"
      "  --stats               at the end, on stderr: rows=R row_groups=G/GT pages=P/PT\n"
      "                        bytes_read=B (what was read of the file)" READ_OPTIONS_HELP,
      "parquetry cat [--columns a,b.c] [--limit N] [--rows A-B] [--offset N] [--format jsonl|csv] [--where EXPR] "
