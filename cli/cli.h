@@ -57,15 +57,23 @@
   "                                 the output (default: in the file's key_metadata)\n"           \
   "  --encrypt-kms-key-bytes 16|24|32  length of the generated data keys (default 16)"
 
-/* ---- a progress bar on a terminal, for runs longer than a second ---- */
+/* ---- a progress bar on a terminal, for runs longer than a second ----
+ * (cli/progress.c) Counts rows, bytes, row groups or column chunks; a run
+ * over several files adds each one's total when it opens it and counts
+ * across them. total 0: not known (the count alone is shown). */
+typedef enum { PROGRESS_ROWS, PROGRESS_BYTES, PROGRESS_ROW_GROUPS, PROGRESS_CHUNKS } progress_unit;
 typedef struct progress {
   bool tty;
   bool shown;
-  double start, last;
-  int64_t total;
+  double start, last, delay;
+  int64_t total, done;
+  progress_unit unit;
 } progress;
-void progress_init(progress *p, int64_t total);
-void progress_update(progress *p, int64_t done);
+void progress_init(progress *p, int64_t total); /* rows */
+void progress_init_unit(progress *p, progress_unit unit, int64_t total);
+void progress_add_total(progress *p, int64_t more);
+void progress_update(progress *p, int64_t done); /* done: the count so far, across files */
+void progress_advance(progress *p, int64_t delta);
 void progress_done(progress *p);
 
 /* "parquetry: CMD: msg" with arg, then a hint; returns EXIT_USAGE. */
@@ -381,6 +389,16 @@ typedef struct text_select {
 void text_select_init(text_select *t, pqt_text_format fmt, pqt_write_fn write, void *ctx,
                       bool (*keep)(void *kctx, int64_t record), void *kctx);
 pqt_status text_select_write(void *ctx, const char *data, size_t len);
+/* A writer for pqt_reader_write_text that passes the text on to write and
+ * moves a progress bar by the records it holds (total_rows: the rows
+ * expected, 0 unknown). Returns the write function to give with pt as its
+ * context; progress_done(&pt->bar) at the end. */
+typedef struct progress_text {
+  text_select sel;
+  progress bar;
+} progress_text;
+pqt_write_fn progress_text_init(progress_text *pt, pqt_text_format fmt, pqt_write_fn write, void *ctx,
+                                int64_t total_rows);
 
 /* Rows of row group g (with so->filter: those where it is true, counted
  * with pqt_reader_count), of every row group into counts[]. 0 or an exit

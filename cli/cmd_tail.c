@@ -105,11 +105,15 @@ int cmd_tail(int argc, char **argv) {
   if (n_read > 0 && o.limit > 0) {
     rs.so.row_groups = groups;
     rs.so.n_row_groups = n_read;
+    progress_text pt; /* a progress bar on a terminal, by the rows read */
+    pqt_write_fn w = progress_text_init(&pt, fmt, to_stdout, NULL, have < o.limit ? have : o.limit);
     text_select sel;
-    text_select_init(&sel, fmt, to_stdout, NULL, keep_from, &drop);
+    text_select_init(&sel, fmt, w, &pt, keep_from, &drop);
     pqt_error e;
     pqt_error_init(&e);
-    if (pqt_reader_write_text(r, &rs.so, fmt, -1, text_select_write, &sel, &e) != PQT_OK) {
+    pqt_status ts = pqt_reader_write_text(r, &rs.so, fmt, -1, text_select_write, &sel, &e);
+    progress_done(&pt.bar);
+    if (ts != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
       goto out;

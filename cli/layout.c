@@ -453,7 +453,7 @@ int cmd_pages(int argc, char **argv) {
         "dictionary page; crc: none when the page has no CRC)%s\n\n",
         human_dim(), human_reset());
   progress bar;
-  progress_init(&bar, (int64_t)ng * nc);
+  progress_init_unit(&bar, PROGRESS_CHUNKS, (int64_t)ng * nc);
   for (int32_t g = 0; g < ng && rc == 0; g++)
     for (int32_t c = 0; c < nc && rc == 0; c++) {
       if (!want[c]) continue;

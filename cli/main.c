@@ -243,8 +243,18 @@ static int run_rows(const char *cmd, int argc, char **argv, int64_t default_limi
     pqt_error e;
     pqt_error_init(&e);
     int64_t n = 0;
+    /* a progress bar on a terminal (by the rows written; their number is
+     * known ahead without a predicate or a row selection) */
+    int64_t expect = 0;
+    if (!ropt.where && !ropt.has_bbox && ropt.n_spans == 0 && ropt.offset == 0) {
+      for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) expect += pqt_reader_row_group_num_rows(r, g);
+      if (ropt.limit >= 0 && ropt.limit < expect) expect = ropt.limit;
+    }
+    progress_text pt;
+    pqt_write_fn w = progress_text_init(&pt, fmt, write_stdout, NULL, expect);
     pqt_status qs = count ? pqt_reader_count(r, &rs.so, &n, &e)
-                          : pqt_reader_write_text(r, &rs.so, fmt, ropt.limit, write_stdout, NULL, &e);
+                          : pqt_reader_write_text(r, &rs.so, fmt, ropt.limit, w, &pt, &e);
+    progress_done(&pt.bar);
     if (qs != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage_error(cmd, "%s", e.message) : file_error(path, &e);

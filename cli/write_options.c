@@ -1,7 +1,7 @@
 /*
  * cli/write_options.c: what the commands that write share: the writer
  * options (parquet-format README.md: encodings, codecs, page versions, Bloom filters),
- * usage and error messages, and the progress bar.
+ * usage and error messages (the progress bar is cli/progress.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -20,44 +20,6 @@
 #include "parquetry_meta.h"
 
 #include "cli.h"
-
-/* ---- a progress bar on a terminal, for runs longer than a second ---- */
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void progress_init(progress *p, int64_t total) {
-  p->tty = isatty(STDERR_FILENO) != 0;
-  p->shown = false;
-  p->start = p->last = now_s();
-  p->total = total;
-}
-
-void progress_update(progress *p, int64_t done) {
-  if (!p->tty) return;
-  double t = now_s();
-  if (t - p->start < 1.0 || (p->shown && t - p->last < 0.1)) return;
-  p->last = t;
-  p->shown = true;
-  if (p->total <= 0) { /* the total is not known (convert reads a stream) */
-    fprintf(stderr, "\r%lld rows", (long long)done);
-    fflush(stderr);
-    return;
-  }
-  int pct = (int)(done * 100 / p->total);
-  if (pct > 100) pct = 100;
-  int fill = pct * 30 / 100;
-  fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld of %lld rows", fill, "==============================", 30 - fill, "", pct,
-          (long long)done, (long long)p->total);
-  fflush(stderr);
-}
-
-void progress_done(progress *p) {
-  if (p->shown) fprintf(stderr, "\r%*s\r", 70, "");
-}
 
 int usage(const char *cmd, const char *msg, ...) {
   fprintf(stderr, "parquetry: %s: ", cmd);

@@ -22,7 +22,8 @@ bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 libs="-lm -lpthread"
 if [ -f "$build/parquetry.pc" ]; then
   req=$(sed -n 's/^Requires.private://p' "$build/parquetry.pc")
-  priv=$(sed -n 's/^Libs.private://p' "$build/parquetry.pc")
+  # (its own archive and the --as-needed state around it are left out: $lib is the archive)
+  priv=$(sed -n 's/^Libs.private://p' "$build/parquetry.pc" | tr ' ' '\n' | grep -v -e '^-l:libparquetry' -e '^-Wl,' | tr '\n' ' ')
   libs="$(pkg-config --libs $req 2>/dev/null) $priv $libs"
 else
   libs="-lzstd -llz4 -lbrotlienc -lbrotlidec -ldeflate -lxxhash -lcrypto -lsnappy $libs"
