@@ -201,8 +201,10 @@ pqt_status pqt_rg_threads_init(pqt_rg_threads *t, pqt_reader *r, const pqt_scan_
   /* threads 0 (the default) runs on every core only when nothing the
    * caller plugged in would be called from several threads: a program
    * written before threads existed may hand in an allocator or a source
-   * that is not thread-safe. Asking for threads (or an executor) says it is. */
-  if (threads == 0 && !ex && (r->opts.alloc || r->opts.buffer_pool || !pqt_io_is_builtin(&r->user_io))) threads = 1;
+   * that is not thread-safe. Asking for threads (or an executor) says it is.
+   * (A shared buffer pool is thread-safe, its allocator included: Arrow
+   * consumers may release its buffers on any thread.) */
+  if (threads == 0 && !ex && (r->opts.alloc || !pqt_io_is_builtin(&r->user_io))) threads = 1;
   PQT_RETURN_NOT_OK(pqt_par_init(&t->par, threads, ex, r->data_alloc,
                                  own ? "pqt_scan_options.threads" : "pqt_read_options.threads", err));
   int32_t ns = pqt_par_slots(&t->par);
