@@ -34,16 +34,19 @@ int main(int argc, char **argv) {
   int n_cols = 0;
   char *col_arg = NULL;
   const char *footer_key = NULL; /* --footer-key KEY: an encrypted file (16, 24 or 32 characters) */
+  int threads = 0;               /* --threads N: pqt_read_options.threads (0: one per core) */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) batch = atoll(argv[++i]);
     else if (strcmp(argv[i], "--cold") == 0) cold = 1;
     else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) col_arg = argv[++i];
     else if (strcmp(argv[i], "--footer-key") == 0 && i + 1 < argc) footer_key = argv[++i];
+    else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
     else path = argv[i];
   }
   if (!path || repeat < 1) {
-    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold] [--footer-key KEY]\n");
+    fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold] [--footer-key KEY]\n"
+                    "                  [--threads N]\n");
     return 2;
   }
   for (char *t = col_arg ? strtok(col_arg, ",") : NULL; t && n_cols < 256; t = strtok(NULL, ",")) cols[n_cols++] = t;
@@ -68,6 +71,7 @@ int main(int argc, char **argv) {
     pqt_read_options ro;
     pqt_read_options_init(&ro);
     ro.buffer_pool = pool;
+    ro.threads = threads;
     if (footer_key) {
       ro.footer_key = (const uint8_t *)footer_key;
       ro.footer_key_len = strlen(footer_key);

@@ -43,12 +43,14 @@ int main(int argc, char **argv) {
   int encrypt_ctr = 0;
   const char *in = NULL, *out = NULL, *codec = "snappy";
   int repeat = 5, page_version = 1;
+  int threads = 0; /* --threads N: pqt_write_options.threads (0: one per core) */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--codec") == 0 && i + 1 < argc) codec = argv[++i];
     else if (strcmp(argv[i], "--page-version") == 0 && i + 1 < argc) page_version = atoi(argv[++i]);
     else if (strcmp(argv[i], "--encrypt-footer") == 0 && i + 1 < argc) encrypt_key = argv[++i];
     else if (strcmp(argv[i], "--encrypt-ctr") == 0) encrypt_ctr = 1;
+    else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
     else if (!in) in = argv[i];
     else out = argv[i];
   }
@@ -57,13 +59,16 @@ int main(int argc, char **argv) {
     if (strcmp(codec, codec_names[i].name) == 0) codec_id = (int)codec_names[i].codec;
   if (!in || !out || repeat < 1 || codec_id < 0) {
     fprintf(stderr, "usage: write_bench IN.parquet OUT.parquet --codec NAME [--repeat K] [--page-version 1|2]\n"
-                    "                   [--encrypt-footer KEY [--encrypt-ctr]]\n");
+                    "                   [--encrypt-footer KEY [--encrypt-ctr]] [--threads N]\n");
     return 2;
   }
   pqt_error err;
   pqt_error_init(&err);
   pqt_reader *r;
-  if (pqt_reader_open_file(&r, in, NULL, &err) != PQT_OK) {
+  pqt_read_options ro; /* the input is read at the same thread count */
+  pqt_read_options_init(&ro);
+  ro.threads = threads;
+  if (pqt_reader_open_file(&r, in, &ro, &err) != PQT_OK) {
     fprintf(stderr, "write_bench: %s: %s\n", in, err.message);
     return 1;
   }
@@ -94,6 +99,7 @@ int main(int argc, char **argv) {
   pqt_write_options_init(&wo);
   wo.defaults.codec = codec_id;
   wo.defaults.page_version = page_version;
+  wo.threads = threads;
   pqt_encryption_options eo;
   pqt_encryption_options_init(&eo);
   if (encrypt_key) { /* every column with the footer key, encrypted footer */

@@ -55,7 +55,9 @@
   "                                 data keys wrapped by key encryption keys)\n"                 \
   "  --encrypt-external-key-material  key material in _KEY_MATERIAL_FOR_<output>.json beside\n" \
   "                                 the output (default: in the file's key_metadata)\n"           \
-  "  --encrypt-kms-key-bytes 16|24|32  length of the generated data keys (default 16)"
+  "  --encrypt-kms-key-bytes 16|24|32  length of the generated data keys (default 16)\n"         \
+  "  -j, --threads N                threads encoding and compressing columns (default 0: one\n"  \
+  "                                 per core; 1: this thread only); the file is the same"
 
 /* ---- a progress bar on a terminal, for runs longer than a second ----
  * (cli/progress.c) Counts rows, bytes, row groups or column chunks; a run
@@ -268,6 +270,8 @@ void table_print(human_table *t);
   "  --max-footer-bytes N   largest footer accepted (default 256M)\n"             \
   "  --int96-unit U         INT96 timestamps as ns (default), us, ms or s; a\n"    \
   "                         value that does not fit the unit fails the read\n"   \
+  "  -j, --threads N        threads decoding columns (default 0: one per core;\n" \
+  "                         1: this thread only); the output is the same\n"   \
   "  FILE may be http://, https:// or s3://bucket/key (credentials from\n"        \
   "  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN):\n"             \
   "  --s3-endpoint URL      S3-compatible endpoint (default $AWS_ENDPOINT_URL,\n" \
@@ -292,6 +296,8 @@ pqt_status kms_read_retriever(const uint8_t *km, size_t n, const char *column_pa
 /* Parse one reading option at argv[*i]: 1 consumed (with its value), 0 not
  * a reading option, 2 usage error (printed). */
 int read_option(const char *cmd, int argc, char **argv, int *i);
+/* A --threads / -j value: 0..1024 (0: one per core); -1 when it is not one. */
+int parse_threads(const char *v, int32_t *out);
 /* The options given so far (defaults otherwise). */
 const pqt_read_options *read_options(void);
 /* Open path with the reading options; 0, or an exit status (printed). It

@@ -104,6 +104,15 @@ static int parse_bytes(const char *s, uint64_t *out) {
   return 0;
 }
 
+int parse_threads(const char *v, int32_t *out) {
+  char *end;
+  errno = 0;
+  long t = strtol(v, &end, 10);
+  if (end == v || *end || errno || t < 0 || t > 1024) return -1;
+  *out = (int32_t)t;
+  return 0;
+}
+
 static void record_skip(void *ctx, const pqt_error *what, int64_t rows_lost) {
   (void)ctx;
   g_read.skips++;
@@ -140,6 +149,7 @@ static const char *const value_options[] = {"--footer-key",     "--column-key", 
                                             "--max-page-bytes", "--max-page-expansion", "--page-expansion-floor",
                                             "--max-memory",     "--max-footer-bytes",   "--int96-unit",
                                             "--s3-endpoint",    "--s3-region",          "--ca-file",
+                                            "--threads",        "-j",
                                             NULL};
 
 int read_option(const char *cmd, int argc, char **argv, int *i) {
@@ -232,6 +242,15 @@ int read_option(const char *cmd, int argc, char **argv, int *i) {
     g_read.n_column_keys++;
     g_read.opts.column_keys = g_read.column_keys;
     g_read.opts.n_column_keys = g_read.n_column_keys;
+    return 1;
+  }
+  if (strcmp(a, "--threads") == 0 || strcmp(a, "-j") == 0) {
+    int32_t t;
+    if (parse_threads(v, &t) != 0) {
+      usage(cmd, "bad %s '%s' (0 to 1024 threads; 0: one per core)", a, v);
+      return 2;
+    }
+    g_read.opts.threads = t;
     return 1;
   }
   if (strcmp(a, "--int96-unit") == 0) {

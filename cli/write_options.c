@@ -330,6 +330,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
   pqt_encryption_options_init(&w->enc);
   const char *pos[2];
   int npos = 0;
+  bool threads_given = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -403,6 +404,11 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       else if (strcmp(v, "type") == 0) w->o.float_column_order = PQT_FLOAT_ORDER_TYPE;
       else return usage(cmd, "bad --column-order '%s' (total or type)", v);
       i++;
+    } else if ((strcmp(a, "--threads") == 0 || strcmp(a, "-j") == 0) && v) {
+      if (parse_threads(v, &w->o.threads) != 0)
+        return usage(cmd, "bad %s '%s' (0 to 1024 threads; 0: one per core)", a, v);
+      threads_given = true;
+      i++;
     } else if (strcmp(a, "--int96-stats") == 0) {
       w->o.int96_statistics = 1;
     } else if (strcmp(a, "--no-crc") == 0) {
@@ -445,6 +451,8 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
     w->in = pos[0];
     w->out = npos == 2 ? pos[1] : NULL;
   }
+  /* a command that reads Parquet takes -j among its reading options: the writer too */
+  if (!threads_given) w->o.threads = read_options()->threads;
   if ((r = finish_encryption(cmd, w)) != 0) return r;
   if (w->n_specs) {
     w->ovr = calloc((size_t)w->n_specs, sizeof *w->ovr);

@@ -409,11 +409,11 @@ typedef struct pqt_read_options {
    * the calling thread only), through `executor` when not NULL (borrowed:
    * must outlive the reader and its streams), else through threads of
    * their own. Output is the same whatever the count. With more than one,
-   * alloc, the buffer pool's allocator and the io's callbacks are called
-   * from several threads at once and must be thread-safe: so 0 means 1
-   * when any of them is the caller's (not pqt_io_open_file or
-   * pqt_io_from_buffer) and no executor is given; set threads to say
-   * they are. */
+   * alloc and the io's callbacks are called from several threads at once
+   * and must be thread-safe: so 0 means 1 when either is the caller's (an
+   * io not from pqt_io_open_file or pqt_io_from_buffer) and no executor
+   * is given; set threads to say they are. (A shared buffer_pool is
+   * thread-safe, its allocator included, as before.) */
   const struct pqt_executor *executor;
   int32_t threads;
   /* Bytes read from the end of the file in the first request, so that a

@@ -23,9 +23,9 @@
  * and returns at once.
  *
  * With threads > 1, what the caller plugs in is called from several
- * threads at once: the allocator (pqt_read_options.alloc, the allocator of
- * a shared pqt_buffer_pool, pqt_write_options.alloc) and a pqt_io's
- * read_at/borrow_at must then be thread-safe. So that a program written
+ * threads at once: the allocator (pqt_read_options.alloc,
+ * pqt_write_options.alloc; a shared pqt_buffer_pool's always had to be)
+ * and a pqt_io's read_at/borrow_at must then be thread-safe. So that a program written
  * before threads existed keeps working, threads = 0 means 1 when one of
  * them is the caller's and no executor is given: setting threads (or an
  * executor) says they are thread-safe. The writer's sink callback, the key

@@ -244,10 +244,10 @@ struct pqt_rg_cursor {
   pqt_column_data *cols;    /* per leaf: one batch */
   bool finished;            /* every cursor checked at the chunk's end */
   int64_t pages;            /* data pages decoded so far */
-  const pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
+  pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
 };
 
-void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, const pqt_rg_threads *t) { c->threads = t; }
+void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, pqt_rg_threads *t) { c->threads = t; }
 
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c) { return c->finished; }
 int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c) { return c ? c->pages : 0; }
@@ -421,7 +421,7 @@ static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
 
 static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last, pqt_error *err) {
   const pqt_allocator *a = c->r->data_alloc;
-  int32_t ns = pqt_par_slots(c->threads->par);
+  int32_t ns = pqt_par_slots(&c->threads->par);
   size_t n_leaves = (size_t)c->n_selected;
   int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * n_leaves);
   par_slot *slots = pqt_mem_alloc(a, sizeof(par_slot) * (size_t)ns);
@@ -440,7 +440,7 @@ static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last
   }
   par_batch b = {.c = c, .leaves = leaves, .want = want, .last = last, .slots = slots};
   atomic_init(&b.first_fail, INT32_MAX);
-  pqt_par_run(c->threads->par, n, read_leaf_task, &b);
+  pqt_par_run(&c->threads->par, n, read_leaf_task, &b);
   pqt_status st = PQT_OK;
   int32_t best = -1;
   bool limit = false;
@@ -477,7 +477,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
     if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
-  } else if (c->threads && c->n_selected > 1 && pqt_par_slots(c->threads->par) > 1) {
+  } else if (c->threads && c->threads->codecs && c->n_selected > 1) {
     st = read_leaves_parallel(c, want, last, err);
   } else {
     for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {

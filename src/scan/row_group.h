@@ -124,17 +124,22 @@ int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c);
 /* Rows of the row group handed out so far (before any predicate). */
 int64_t pqt_rg_cursor_rows_done(const pqt_rg_cursor *c);
 void pqt_rg_cursor_close(pqt_rg_cursor *c);
-/* Threads for the cursor's batches (scan/stream.c): the projected leaves
- * of a batch are read in parallel through par, the thread of slot k
- * decompressing with codecs[k] (pqt_par_slots(par) entries, created on
- * first use by that slot and freed by the owner; codecs[0] is the reader's
- * codec_ctx, slot 0 being the calling thread). Borrowed while the cursor
- * lives. Without it (or with one slot) the leaves are read in order. */
+/* Threads for the cursor's batches: the projected leaves of a batch are
+ * read in parallel through par, the thread of slot k decompressing with
+ * codecs[k] (pqt_par_slots(&par) entries, created on first use by that
+ * slot; codecs[0] is the reader's codec_ctx, slot 0 being the calling
+ * thread). Set up from the scan options by pqt_rg_threads_init
+ * (scan/stream.c), which leaves codecs NULL for one thread; borrowed by
+ * the cursors it is given to. Without it the leaves are read in order. */
 typedef struct pqt_rg_threads {
-  pqt_par *par;
+  pqt_par par;
   pqt_codec_ctx **codecs;
 } pqt_rg_threads;
-void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, const pqt_rg_threads *t);
+/* opts: a whole (loaded) struct; its threads/executor, else the reader's. */
+pqt_status pqt_rg_threads_init(pqt_rg_threads *t, pqt_reader *r, const pqt_scan_options *opts, pqt_error *err);
+/* Joins the threads and frees the contexts (no cursor may use t after). */
+void pqt_rg_threads_free(pqt_rg_threads *t, pqt_reader *r);
+void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, pqt_rg_threads *t);
 /* The same honouring pqt_read_options.on_error: with PQT_SKIP_CORRUPT a
  * row group that cannot be opened, or the rest of one that fails, is
  * reported (on_skip, with the rows lost) and *skipped set instead of

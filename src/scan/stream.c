@@ -38,8 +38,6 @@ typedef struct stream_priv {
   pqt_error err;
   pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
   /* threads: the leaves of a batch decoded in parallel (scan/row_group.h) */
-  pqt_par par;
-  pqt_codec_ctx **codecs; /* one per slot; [0] the reader's */
   pqt_rg_threads rgt;
 } stream_priv;
 
@@ -137,7 +135,7 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       st = pqt_rg_cursor_open_recover(p->r, g, p->scan.read_sel, &p->rg, &skipped, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (skipped) continue;
-      if (p->codecs) pqt_rg_cursor_set_threads(p->rg, &p->rgt);
+      pqt_rg_cursor_set_threads(p->rg, &p->rgt);
     }
     pqt_row_group_data d;
     bool skipped;
@@ -191,12 +189,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   pqt_rg_cursor_close(p->rg);
   pqt_sel_cursor_close(p->sel);
   pqt_scan_free(&p->scan);
-  pqt_par_free(&p->par); /* joins the stream's threads (none run now) */
-  if (p->codecs) {
-    int32_t ns = pqt_par_slots(&p->par);
-    for (int32_t k = 1; k < ns; k++) pqt_codec_ctx_destroy(p->codecs[k]);
-    pqt_mem_free(alloc, p->codecs, sizeof(pqt_codec_ctx *) * (size_t)ns);
-  }
+  pqt_rg_threads_free(&p->rgt, p->r); /* joins the stream's threads (none run now) */
   if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
@@ -205,6 +198,38 @@ static void stream_release(struct ArrowArrayStream *s) {
   s->release = NULL;
   s->private_data = NULL;
   pqt_reader_unref(r); /* the last reference frees the reader (closed or not) */
+}
+
+pqt_status pqt_rg_threads_init(pqt_rg_threads *t, pqt_reader *r, const pqt_scan_options *opts, pqt_error *err) {
+  memset(t, 0, sizeof *t);
+  bool own = opts->executor || opts->threads != 0; /* the scan's threads, else the reader's */
+  int32_t threads = own ? opts->threads : r->opts.threads;
+  const pqt_executor *ex = own ? opts->executor : r->opts.executor;
+  /* threads 0 (the default) runs on every core only when nothing the
+   * caller plugged in would be called from several threads: a program
+   * written before threads existed may hand in an allocator or a source
+   * that is not thread-safe. Asking for threads (or an executor) says it is.
+   * (A shared buffer pool is thread-safe, its allocator included: Arrow
+   * consumers may release its buffers on any thread.) */
+  if (threads == 0 && !ex && (r->opts.alloc || !pqt_io_is_builtin(&r->user_io))) threads = 1;
+  PQT_RETURN_NOT_OK(pqt_par_init(&t->par, threads, ex, r->data_alloc,
+                                 own ? "pqt_scan_options.threads" : "pqt_read_options.threads", err));
+  int32_t ns = pqt_par_slots(&t->par);
+  if (ns > 1) {
+    t->codecs = pqt_mem_calloc(r->data_alloc, sizeof(pqt_codec_ctx *) * (size_t)ns);
+    if (!t->codecs) return pqt_nomem(err);
+    t->codecs[0] = r->codec_ctx;
+  }
+  return PQT_OK;
+}
+
+void pqt_rg_threads_free(pqt_rg_threads *t, pqt_reader *r) {
+  pqt_par_free(&t->par);
+  if (!t->codecs) return;
+  int32_t ns = pqt_par_slots(&t->par);
+  for (int32_t k = 1; k < ns; k++) pqt_codec_ctx_destroy(t->codecs[k]);
+  pqt_mem_free(r->data_alloc, t->codecs, sizeof(pqt_codec_ctx *) * (size_t)ns);
+  t->codecs = NULL;
 }
 
 PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *opts, struct ArrowArrayStream *out,
@@ -236,24 +261,7 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
     p->groups[i] = g;
   }
   p->batch_size = opts && opts->batch_size > 0 ? opts->batch_size : PQT_DEFAULT_BATCH_ROWS;
-  if (st == PQT_OK) { /* the scan's threads, else the reader's */
-    bool own = opts->executor || opts->threads != 0;
-    int32_t threads = own ? opts->threads : r->opts.threads;
-    const pqt_executor *ex = own ? opts->executor : r->opts.executor;
-    /* threads 0 (the default) runs on every core only when nothing the
-     * caller plugged in would be called from several threads: a program
-     * written before threads existed may hand in an allocator or a source
-     * that is not thread-safe. Asking for threads (or an executor) says it is. */
-    if (threads == 0 && !ex && (r->opts.alloc || r->opts.buffer_pool || !pqt_io_is_builtin(&r->user_io))) threads = 1;
-    st = pqt_par_init(&p->par, threads, ex, alloc, own ? "pqt_scan_options.threads" : "pqt_read_options.threads", err);
-  }
-  if (st == PQT_OK && pqt_par_slots(&p->par) > 1) {
-    int32_t ns = pqt_par_slots(&p->par);
-    p->codecs = pqt_mem_calloc(alloc, sizeof(pqt_codec_ctx *) * (size_t)ns);
-    if (!p->codecs) st = pqt_nomem(err);
-    else p->codecs[0] = r->codec_ctx;
-    p->rgt = (pqt_rg_threads){.par = &p->par, .codecs = p->codecs};
-  }
+  if (st == PQT_OK) st = pqt_rg_threads_init(&p->rgt, r, opts, err);
   out->private_data = p;
   out->release = stream_release;
   if (st != PQT_OK) {

@@ -88,6 +88,9 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
   memset(&scan, 0, sizeof scan);
   if (st == PQT_OK) st = pqt_scan_init(&scan, r, opts, selected, err);
+  pqt_rg_threads threads; /* the leaves of a batch decoded in parallel */
+  memset(&threads, 0, sizeof threads);
+  if (st == PQT_OK) st = pqt_rg_threads_init(&threads, r, opts, err);
   if (st == PQT_OK) pqt_scan_io_begin(&scan);
   pqt_buf b;
   pqt_buf_init(&b, r->data_alloc);
@@ -134,6 +137,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
     if (st != PQT_OK) break;
     if (skipped) continue;
+    pqt_rg_cursor_set_threads(rg, &threads);
     while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
       pqt_row_group_data d;
       /* (with PQT_SKIP_CORRUPT the cursor gives the whole row group) */
@@ -151,6 +155,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   pqt_scan_io_end(&scan);
   pqt_scan_publish(&scan);
   pqt_scan_free(&scan);
+  pqt_rg_threads_free(&threads, r);
   if (st == PQT_OK) st = flush(&b, write, ctx, err);
   pqt_buf_free(&b);
   pqt_mem_free(r->data_alloc, selected, (size_t)(nl ? nl : 1));
