@@ -138,9 +138,9 @@ int kms_encrypt_option(const char *cmd, const char *a, const char *v) {
     return 2;
   }
   if (strcmp(a, "--encrypt-kms-key-bytes") == 0) {
-    if (strcmp(v, "16") && strcmp(v, "24") && strcmp(v, "32"))
+    if (strcmp(v, "16") != 0 && strcmp(v, "24") != 0 && strcmp(v, "32") != 0)
       return -usage(cmd, "bad --encrypt-kms-key-bytes '%s' (16, 24 or 32)", v);
-    g_kw.data_key_bytes = atoi(v);
+    g_kw.data_key_bytes = (int)strtol(v, NULL, 10); /* one of the three checked above */
     return 2;
   }
   return -usage(cmd, "unknown option '%s'", a);

@@ -24,7 +24,7 @@ const char cmd_schema_summary[] =
     "            \"children\": [...]} (keys that do not apply are left out)\n"
     "  --arrow   the Arrow schema the reader exports (what a stream of this file\n"
     "            gives): one line per field, its Arrow format string with its\n"
-    "            meaning (\"u = utf8\", \"tsu:UTC = timestamp[us, UTC]\"), nullability\n"
+    "            meaning (\"u = utf8\", \"tsu:UTC = timestamp[us, tz=UTC]\"), nullability\n"
     "            and metadata (key = value); with --json: {\"name\", \"format\",\n"
     "            \"type\", \"nullable\", \"metadata\": {KEY: VALUE} or null,\n"
     "            \"children\": [...]}\n\n"
@@ -80,61 +80,6 @@ static int json_node(pqt_reader *r, int32_t node, int depth, pqt_error *e) {
 
 /* ---- the Arrow schema ---- */
 
-/* What an Arrow format string means, into buf. */
-static const char *arrow_type(const char *f, char *buf, size_t cap) {
-  static const struct {
-    const char *fmt, *name;
-  } simple[] = {{"n", "null"},
-                {"b", "bool"},
-                {"c", "int8"},
-                {"C", "uint8"},
-                {"s", "int16"},
-                {"S", "uint16"},
-                {"i", "int32"},
-                {"I", "uint32"},
-                {"l", "int64"},
-                {"L", "uint64"},
-                {"e", "float16"},
-                {"f", "float32"},
-                {"g", "float64"},
-                {"z", "binary"},
-                {"Z", "large_binary"},
-                {"vz", "binary_view"},
-                {"u", "utf8"},
-                {"U", "large_utf8"},
-                {"vu", "utf8_view"},
-                {"tdD", "date32[day]"},
-                {"tdm", "date64[ms]"},
-                {"tts", "time32[s]"},
-                {"ttm", "time32[ms]"},
-                {"ttu", "time64[us]"},
-                {"ttn", "time64[ns]"},
-                {"tDs", "duration[s]"},
-                {"tDm", "duration[ms]"},
-                {"tDu", "duration[us]"},
-                {"tDn", "duration[ns]"},
-                {"tiM", "interval[months]"},
-                {"tiD", "interval[days, ms]"},
-                {"tin", "interval[months, days, ns]"},
-                {"+l", "list"},
-                {"+L", "large_list"},
-                {"+vl", "list_view"},
-                {"+s", "struct"},
-                {"+m", "map"},
-                {"+r", "run_end_encoded"}};
-  for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
-    if (strcmp(f, simple[i].fmt) == 0) return simple[i].name;
-  if (f[0] == 'd' && f[1] == ':') snprintf(buf, cap, "decimal(%s)", f + 2);
-  else if (f[0] == 'w' && f[1] == ':') snprintf(buf, cap, "fixed_size_binary[%s]", f + 2);
-  else if (strncmp(f, "+w:", 3) == 0) snprintf(buf, cap, "fixed_size_list[%s]", f + 3);
-  else if (f[0] == 't' && f[1] == 's' && f[2] && f[3] == ':') {
-    const char *unit = f[2] == 's' ? "s" : f[2] == 'm' ? "ms" : f[2] == 'u' ? "us" : f[2] == 'n' ? "ns" : "?";
-    if (f[4]) snprintf(buf, cap, "timestamp[%s, %s]", unit, f + 4);
-    else snprintf(buf, cap, "timestamp[%s]", unit);
-  } else snprintf(buf, cap, "?");
-  return buf;
-}
-
 static int32_t get_i32(const char *p) {
   int32_t v;
   memcpy(&v, p, 4);
@@ -173,7 +118,7 @@ static void arrow_metadata(const char *md, int json, int indent) {
 
 static void arrow_field(const struct ArrowSchema *s, int depth, int json) {
   char buf[96];
-  const char *type = arrow_type(s->format, buf, sizeof buf);
+  const char *type = pqt_arrow_format_name(s->format, buf, sizeof buf);
   bool nullable = (s->flags & ARROW_FLAG_NULLABLE) != 0;
   if (json) {
     printf("%*s{\"name\": ", depth * 2, "");

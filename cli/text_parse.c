@@ -70,6 +70,13 @@ static bool on_projection(const char *path, size_t len, const char *const *names
   return false;
 }
 
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 /* The name at s (n bytes) as the schema text prints it, plain or `quoted`
  * (`` a backtick, \\ and \\xHH a byte), into out; its length, or
  * (size_t)-1 when there is none. */
@@ -81,9 +88,10 @@ static size_t read_name(const char *s, size_t n, char *out) {
         if (i + 1 < n && s[i + 1] == '`') out[k++] = s[++i];
         else return k;
       } else if (s[i] == '\\' && i + 1 < n && s[i + 1] == 'x' && i + 3 < n) {
-        unsigned v;
-        if (sscanf(s + i + 2, "%2x", &v) != 1) return (size_t)-1;
-        out[k++] = (char)v;
+        /* exactly two hex digits (sscanf's %2x also took one digit, a sign or a space) */
+        int hi = hex_digit(s[i + 2]), lo = hex_digit(s[i + 3]);
+        if (hi < 0 || lo < 0) return (size_t)-1;
+        out[k++] = (char)(hi * 16 + lo);
         i += 3;
       } else if (s[i] == '\\' && i + 1 < n) {
         out[k++] = s[++i];

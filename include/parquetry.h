@@ -940,6 +940,13 @@ PQT_API pqt_status pqt_writer_open_callbacks(pqt_writer **out, pqt_write_fn writ
 /* The Arrow layout the writer expects for record batches (the usual
  * Parquet -> Arrow mapping of its schema, or the caller's ArrowSchema). */
 PQT_API pqt_status pqt_writer_arrow_schema(pqt_writer *w, struct ArrowSchema *out, pqt_error *err);
+
+/* The readable name of an Arrow C Data Interface format string, as Arrow's
+ * type printers spell it: "i" int32, "u" utf8, "tsu:UTC"
+ * timestamp[us, tz=UTC], "d:12,2" decimal(12,2), "+l" list. Written into
+ * buf (n > 0; cut to fit) and returned; an unknown format reads
+ * "Arrow format 'FMT'", a NULL one "(no format)". */
+PQT_API const char *pqt_arrow_format_name(const char *format, char *buf, size_t n);
 PQT_API int32_t pqt_writer_num_columns(const pqt_writer *w);
 
 /* Append a record batch (struct array, one child per top-level field).

@@ -336,6 +336,25 @@ pqt_status pqt_export_schema_set_metadata(struct ArrowSchema *s, const char *md,
   return PQT_OK;
 }
 
+static pqt_status put_md_string(pqt_buf *out, const char *s, size_t len, pqt_error *err) {
+  if (len > INT32_MAX) return pqt_error_set(err, PQT_ELIMIT, "Arrow metadata string of %zu bytes", len);
+  int32_t l = (int32_t)len;
+  pqt_status st = pqt_buf_append(out, &l, 4, err);
+  return st == PQT_OK && len ? pqt_buf_append(out, s, len, err) : st;
+}
+
+pqt_status pqt_export_extension_metadata(pqt_buf *out, const char *ext_name, const char *ext_meta, size_t ext_meta_len,
+                                         pqt_error *err) {
+  static const char NAME_KEY[] = "ARROW:extension:name", META_KEY[] = "ARROW:extension:metadata";
+  int32_t n = 2;
+  pqt_status st = pqt_buf_append(out, &n, 4, err);
+  if (st == PQT_OK) st = put_md_string(out, NAME_KEY, strlen(NAME_KEY), err);
+  if (st == PQT_OK) st = put_md_string(out, ext_name, strlen(ext_name), err);
+  if (st == PQT_OK) st = put_md_string(out, META_KEY, strlen(META_KEY), err);
+  if (st == PQT_OK) st = put_md_string(out, ext_meta, ext_meta_len, err);
+  return st;
+}
+
 static pqt_status schema_init(struct ArrowSchema *s, const char *format, const char *name, bool nullable,
                               int64_t n_children, pqt_error *err) {
   memset(s, 0, sizeof *s);
@@ -380,29 +399,13 @@ static pqt_status variant_schema(const char *name, bool nullable, struct ArrowSc
   PQT_RETURN_NOT_OK(schema_init(out, "+s", name, nullable, 2, err));
   pqt_status st = schema_init(out->children[0], "z", "metadata", false, 0, err);
   if (st == PQT_OK) st = schema_init(out->children[1], "z", "value", false, 0, err);
-  static const char *const kv[4] = {"ARROW:extension:name", PQT_VARIANT_ARROW_EXTENSION, "ARROW:extension:metadata",
-                                    ""};
-  size_t len = 4;
-  for (int k = 0; k < 4; k++) len += 4 + strlen(kv[k]);
-  char *m = st == PQT_OK ? malloc(len) : NULL;
-  if (st == PQT_OK && !m) st = pqt_nomem(err);
-  if (st != PQT_OK) {
-    out->release(out);
-    return st;
-  }
-  size_t o = 0;
-  int32_t n = 2;
-  memcpy(m + o, &n, 4);
-  o += 4;
-  for (int k = 0; k < 4; k++) {
-    int32_t l = (int32_t)strlen(kv[k]);
-    memcpy(m + o, &l, 4);
-    memcpy(m + o + 4, kv[k], (size_t)l);
-    o += 4 + (size_t)l;
-  }
-  ((schema_priv *)out->private_data)->metadata = m;
-  out->metadata = m;
-  return PQT_OK;
+  pqt_buf md;
+  pqt_buf_init(&md, pqt_default_allocator());
+  if (st == PQT_OK) st = pqt_export_extension_metadata(&md, PQT_VARIANT_ARROW_EXTENSION, "", 0, err);
+  if (st == PQT_OK) st = pqt_export_schema_set_metadata(out, (const char *)md.data, md.len, err);
+  pqt_buf_free(&md);
+  if (st != PQT_OK) out->release(out);
+  return st;
 }
 
 static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *sel, const char *name, bool nullable,

@@ -30,6 +30,12 @@ pqt_status pqt_array_to_arrow_layout(const pqt_allocator *alloc, pqt_array *a, p
 pqt_status pqt_export_schema(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *out, pqt_error *err);
 /* Set the field metadata (Arrow's binary key-value form, copied) of a schema node made by pqt_export_schema. */
 pqt_status pqt_export_schema_set_metadata(struct ArrowSchema *s, const char *md, size_t len, pqt_error *err);
+/* Append to out the field metadata of an Arrow extension type, in Arrow's
+ * binary key-value form (int32 count, then int32-length-prefixed keys and
+ * values): ARROW:extension:name = ext_name and ARROW:extension:metadata =
+ * ext_meta[0..ext_meta_len) (may be empty). */
+pqt_status pqt_export_extension_metadata(pqt_buf *out, const char *ext_name, const char *ext_meta, size_t ext_meta_len,
+                                         pqt_error *err);
 
 /* Export rows [offset, offset+length) of the fields (already converted by
  * pqt_array_to_arrow_layout) as one struct array. Buffers are shared. */

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-/* Write the type's name for format into buf (n > 0; cut to fit) and return
- * buf. An unknown format is shown as "Arrow format 'FMT'". */
-const char *pqt_arrow_format_name(const char *format, char *buf, size_t n);
+/* pqt_arrow_format_name(format, buf, n) is public (include/parquetry.h):
+ * the CLI's `schema --arrow` prints the same names as the messages. */
+#include "parquetry.h"
 
 #endif

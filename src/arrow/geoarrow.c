@@ -238,8 +238,6 @@ static pqt_status json_str(pqt_buf *b, const uint8_t *s, size_t n, pqt_error *er
   return pqt_buf_append(b, "\"", 1, err);
 }
 
-static pqt_status put_i32(pqt_buf *b, int32_t v, pqt_error *err) { return pqt_buf_append(b, &v, 4, err); }
-
 static pqt_status leaf_metadata(const pqt_schema_node *x, const pqt_list_key_value *kv, pqt_buf *out, pqt_error *err) {
   int l = pqt_union_which(x->logical.isset);
   bool geog = l == PQT_LT_GEOGRAPHY;
@@ -278,17 +276,7 @@ static pqt_status leaf_metadata(const pqt_schema_node *x, const pqt_list_key_val
     else st = pqt_buf_printf(&j, err, ",\"edges\":\"%s\"", e);
   }
   if (st == PQT_OK) st = pqt_buf_append(&j, "}", 1, err);
-  static const char NAME_KEY[] = "ARROW:extension:name", META_KEY[] = "ARROW:extension:metadata",
-                    NAME[] = "geoarrow.wkb";
-  if (st == PQT_OK) st = put_i32(out, 2, err);
-  if (st == PQT_OK) st = put_i32(out, (int32_t)strlen(NAME_KEY), err);
-  if (st == PQT_OK) st = pqt_buf_append(out, NAME_KEY, strlen(NAME_KEY), err);
-  if (st == PQT_OK) st = put_i32(out, (int32_t)strlen(NAME), err);
-  if (st == PQT_OK) st = pqt_buf_append(out, NAME, strlen(NAME), err);
-  if (st == PQT_OK) st = put_i32(out, (int32_t)strlen(META_KEY), err);
-  if (st == PQT_OK) st = pqt_buf_append(out, META_KEY, strlen(META_KEY), err);
-  if (st == PQT_OK) st = put_i32(out, (int32_t)j.len, err);
-  if (st == PQT_OK) st = pqt_buf_append(out, j.data, j.len, err);
+  if (st == PQT_OK) st = pqt_export_extension_metadata(out, "geoarrow.wkb", (const char *)j.data, j.len, err);
   pqt_buf_free(&j);
   return st;
 }

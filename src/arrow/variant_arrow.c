@@ -366,20 +366,12 @@ static pqt_status annotate(const pqt_schema_node *x, const uint8_t *sel, struct 
     if (pqt_variant_node_rebuilt(x, sel) || !has_child(a, "metadata") ||
         !(has_child(a, "value") || has_child(a, "typed_value")))
       return PQT_OK;
-    static const char name[] = PQT_VARIANT_ARROW_EXTENSION;
-    char md[4 + 4 + 20 + 4 + sizeof name - 1 + 4 + 24 + 4];
-    size_t o = 0;
-    int32_t n = 2, l;
-    memcpy(md + o, &n, 4);
-    o += 4;
-    const char *kv[4] = {"ARROW:extension:name", name, "ARROW:extension:metadata", ""};
-    for (int k = 0; k < 4; k++) {
-      l = (int32_t)strlen(kv[k]);
-      memcpy(md + o, &l, 4);
-      memcpy(md + o + 4, kv[k], (size_t)l);
-      o += 4 + (size_t)l;
-    }
-    return pqt_export_schema_set_metadata(a, md, o, err);
+    pqt_buf md;
+    pqt_buf_init(&md, pqt_default_allocator());
+    pqt_status st = pqt_export_extension_metadata(&md, PQT_VARIANT_ARROW_EXTENSION, "", 0, err);
+    if (st == PQT_OK) st = pqt_export_schema_set_metadata(a, (const char *)md.data, md.len, err);
+    pqt_buf_free(&md);
+    return st;
   }
   if (x->kind != PQT_NODE_STRUCT) return PQT_OK;
   int64_t k = 0;

@@ -59,6 +59,20 @@ pqt_status pqt_error_from_callback(pqt_error *err, pqt_status st, pqt_error *loc
 pqt_status pqt_corrupt(pqt_error *err, const char *fmt, ...) PQT_PRINTF(2, 3);
 pqt_status pqt_nomem(pqt_error *err);
 
+#if defined(__clang_analyzer__) && !defined(PQT_ERROR_IMPL)
+/* make lint (clang-analyzer) does not see into error.c: without these it
+ * assumes `return pqt_corrupt(...)` may return PQT_OK, follows that path as
+ * a success and reports the outputs the failed step never wrote. They say
+ * what the functions return; compilers never see them. */
+static inline pqt_status pqt_analyzer_status_(pqt_status ignored, pqt_status code) {
+  (void)ignored;
+  return code;
+}
+#define pqt_error_set(err, code, ...) pqt_analyzer_status_(pqt_error_set((err), (code), __VA_ARGS__), (code))
+#define pqt_corrupt(err, ...)         pqt_analyzer_status_(pqt_corrupt((err), __VA_ARGS__), PQT_ECORRUPT)
+#define pqt_nomem(err)                pqt_analyzer_status_(pqt_nomem(err), PQT_ENOMEM)
+#endif
+
 #define PQT_RETURN_NOT_OK(expr)                          \
   do {                                                   \
     pqt_status pqt_st_ = (expr);                         \

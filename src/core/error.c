@@ -1,6 +1,7 @@
 /* core/error.c: pqt_error helpers. Messages are truncated, never overflowed. */
 #include <stdio.h>
 
+#define PQT_ERROR_IMPL /* the definitions below, not core.h's analyzer macros */
 #include "core.h"
 
 PQT_API void pqt_error_init(pqt_error *err) {

@@ -46,7 +46,8 @@ pqt_status pqt_vmeta_key(const pqt_vmeta *m, uint32_t id, const uint8_t **s, siz
 }
 
 static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
-  int c = memcmp(a, b, an < bn ? an : bn);
+  size_t common = an < bn ? an : bn;
+  int c = common ? memcmp(a, b, common) : 0; /* memcmp's pointers must be valid even for 0 bytes */
   return c ? c : (an > bn) - (an < bn);
 }
 
@@ -118,8 +119,8 @@ pqt_status pqt_vcont_open(const uint8_t *p, size_t n, pqt_vcont *c, pqt_error *e
   c->n = pqt_vload(p + 1, (unsigned)nsz);
   size_t left = n - 1 - nsz;
   /* n ids + (n + 1) offsets must fit in what is left */
-  size_t per = (size_t)c->id_size + c->offset_size;
-  PQT_CHECK_CORRUPT((size_t)c->n <= left / per && (size_t)c->n * per + c->offset_size <= left, err,
+  size_t per = (size_t)c->id_size + c->offset_size; /* >= 1: offset_size is 1 to 4 */
+  PQT_CHECK_CORRUPT(per > 0 && (size_t)c->n <= left / per && (size_t)c->n * per + c->offset_size <= left, err,
                     "Variant %s claims %u elements, more than its %zu bytes hold", c->is_object ? "object" : "array",
                     c->n, n);
   c->ids = p + 1 + nsz;
