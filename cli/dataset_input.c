@@ -15,6 +15,8 @@
 #include "cli.h"
 
 bool dataset_input_many(const char *arg) {
+  /* an http(s) URL names one object; its '?' starts a query, not a glob */
+  if (strncmp(arg, "http://", 7) == 0 || strncmp(arg, "https://", 8) == 0) return false;
   struct stat sb;
   if (stat(arg, &sb) == 0) return S_ISDIR(sb.st_mode);
   return strpbrk(arg, "*?[") != NULL; /* a glob (a file of that name would have been taken as is) */
