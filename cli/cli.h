@@ -405,6 +405,10 @@ typedef struct progress_text {
 } progress_text;
 pqt_write_fn progress_text_init(progress_text *pt, pqt_text_format fmt, pqt_write_fn write, void *ctx,
                                 int64_t total_rows);
+/* The same, passing on only the records keep accepts (text_select); the bar
+ * counts every record read. */
+pqt_write_fn progress_text_init_keep(progress_text *pt, pqt_text_format fmt, pqt_write_fn write, void *ctx,
+                                     bool (*keep)(void *kctx, int64_t record), void *kctx, int64_t total_rows);
 
 /* Rows of row group g (with so->filter: those where it is true, counted
  * with pqt_reader_count), of every row group into counts[]. 0 or an exit

@@ -349,7 +349,12 @@ int cmd_diff(int argc, char **argv) {
     rc = EXIT_DATA;
     goto out;
   }
-  if (pqt_reader_write_text(r[0], &rs.so, PQT_TEXT_JSONL, -1, a_text, d.a, &e) != PQT_OK) {
+  /* a progress bar on a terminal for each file's rows as they are read */
+  progress_text pt;
+  pqt_write_fn w = progress_text_init(&pt, PQT_TEXT_JSONL, a_text, d.a, rs.so.filter ? 0 : rows_of(r[0]));
+  pqt_status wst = pqt_reader_write_text(r[0], &rs.so, PQT_TEXT_JSONL, -1, w, &pt, &e);
+  progress_done(&pt.bar);
+  if (wst != PQT_OK) {
     rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path[0], &e);
     goto out;
   }
@@ -395,7 +400,11 @@ int cmd_diff(int argc, char **argv) {
   }
   /* B's rows against A's */
   pqt_error_init(&e);
-  if (pqt_reader_write_text(r[1], &rs.so, PQT_TEXT_JSONL, -1, b_text, &d, &e) != PQT_OK) {
+  fflush(stdout); /* what is printed so far, before the bar on stderr */
+  w = progress_text_init(&pt, PQT_TEXT_JSONL, b_text, &d, rs.so.filter ? 0 : rows_b);
+  wst = pqt_reader_write_text(r[1], &rs.so, PQT_TEXT_JSONL, -1, w, &pt, &e);
+  progress_done(&pt.bar);
+  if (wst != PQT_OK) {
     fflush(stdout);
     if (d.oom) fprintf(stderr, "parquetry: out of memory\n");
     rc = d.oom ? EXIT_DATA : e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path[1], &e);

@@ -97,7 +97,8 @@ static int open_temp(const char *out, char **tmp_path, FILE **f) {
   return 0;
 }
 
-static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_format fmt, const char *out) {
+static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_format fmt, const char *out,
+                       int64_t expect) {
   char *tmp = NULL;
   text_out t = {NULL};
   if (open_temp(out, &tmp, &t.f) != 0) {
@@ -107,7 +108,11 @@ static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_f
   pqt_error e;
   pqt_error_init(&e);
   int rc = 0;
-  if (pqt_reader_write_text(r, &rs->so, fmt, -1, to_file, &t, &e) != PQT_OK) {
+  progress_text pt; /* a progress bar on a terminal, by the rows written */
+  pqt_write_fn w = progress_text_init(&pt, fmt, to_file, &t, expect);
+  pqt_status wst = pqt_reader_write_text(r, &rs->so, fmt, -1, w, &pt, &e);
+  progress_done(&pt.bar);
+  if (wst != PQT_OK) {
     if (e.code == PQT_EIO && ferror(t.f)) fprintf(stderr, "parquetry: %s: write failed: %s\n", out, strerror(errno));
     else rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
     if (!rc) rc = EXIT_DATA;
@@ -131,7 +136,10 @@ static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_f
 
 /* ---- Parquet: the Arrow stream into the writer ---- */
 
-static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows) {
+static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows,
+                          int64_t expect) {
+  progress bar; /* a progress bar on a terminal, by the rows written */
+  progress_init_unit(&bar, PROGRESS_ROWS, expect);
   pqt_error e;
   pqt_error_init(&e);
   struct ArrowArrayStream stream;
@@ -220,6 +228,7 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
     if (!b.release) break;
     pqt_status st = pqt_writer_write_batch(wr, &b, &e);
     *rows += b.length;
+    progress_update(&bar, *rows);
     b.release(&b);
     if (st != PQT_OK) {
       rc = fail(out, &e);
@@ -230,6 +239,7 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
   wr = NULL;
   if (st != PQT_OK) rc = fail(out, &e);
 out:
+  progress_done(&bar);
   if (wr) pqt_writer_discard(wr);
   if (stream.release) stream.release(&stream);
   pqt_string_free(&text);
@@ -296,6 +306,7 @@ int cmd_export(int argc, char **argv) {
   memset(&rs, 0, sizeof rs);
   if (!rc) rc = row_scan_setup(cmd, &o, false, &rs);
   pqt_reader *r = NULL;
+  int64_t all = 0; /* the file's rows */
   const char *path = w.in;
   if (!rc) {
     pqt_read_options ro = *read_options();
@@ -306,15 +317,16 @@ int cmd_export(int argc, char **argv) {
     read_begin(path);
     if (cli_reader_open(&r, path, &ro, &e) != PQT_OK) rc = read_fail(path, &e);
     else {
-      int64_t all = 0;
       for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) all += pqt_reader_row_group_num_rows(r, g);
       read_add_rows(all);
     }
   }
   if (!rc) {
     int64_t rows = 0;
-    if (format == FORMAT_PARQUET) rc = export_parquet(path, r, &rs, &w, out, &rows);
-    else rc = export_text(path, r, &rs, format == FORMAT_CSV ? PQT_TEXT_CSV : PQT_TEXT_JSONL, out);
+    /* the bar's total: the file's rows when all are exported, else unknown */
+    int64_t expect = rs.so.filter || o.n_spans > 0 || o.offset > 0 || o.has_bbox ? 0 : all;
+    if (format == FORMAT_PARQUET) rc = export_parquet(path, r, &rs, &w, out, &rows, expect);
+    else rc = export_text(path, r, &rs, format == FORMAT_CSV ? PQT_TEXT_CSV : PQT_TEXT_JSONL, out, expect);
     if (format != FORMAT_PARQUET) rows = rs.stats.rows;
     if (!rc) {
       if (json) {

@@ -226,9 +226,11 @@ int cmd_sample(int argc, char **argv) {
   if (n_read > 0 && want > 0) {
     rs.so.row_groups = groups;
     rs.so.n_row_groups = n_read;
-    text_select sel;
-    text_select_init(&sel, fmt, to_stdout, NULL, keep_row, &keep);
-    if (pqt_reader_write_text(r, &rs.so, fmt, limit, text_select_write, &sel, &e) != PQT_OK) {
+    progress_text pt; /* a progress bar on a terminal, by the rows read */
+    pqt_write_fn w = progress_text_init_keep(&pt, fmt, to_stdout, NULL, keep_row, &keep, limit > 0 ? limit : 0);
+    pqt_status wst = pqt_reader_write_text(r, &rs.so, fmt, limit, w, &pt, &e);
+    progress_done(&pt.bar);
+    if (wst != PQT_OK) {
       fflush(stdout);
       rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
       goto out;

@@ -120,7 +120,12 @@ static pqt_status progress_text_write(void *ctx, const char *data, size_t len) {
 
 pqt_write_fn progress_text_init(progress_text *pt, pqt_text_format fmt, pqt_write_fn write, void *ctx,
                                 int64_t total_rows) {
-  text_select_init(&pt->sel, fmt, write, ctx, keep_all, NULL);
+  return progress_text_init_keep(pt, fmt, write, ctx, keep_all, NULL, total_rows);
+}
+
+pqt_write_fn progress_text_init_keep(progress_text *pt, pqt_text_format fmt, pqt_write_fn write, void *ctx,
+                                     bool (*keep)(void *kctx, int64_t record), void *kctx, int64_t total_rows) {
+  text_select_init(&pt->sel, fmt, write, ctx, keep, kctx);
   progress_init_unit(&pt->bar, PROGRESS_ROWS, total_rows);
   return progress_text_write;
 }
