@@ -5,7 +5,7 @@
 # it counts the rows written with separators against the rows expected
 # ("[===  ]  40%  40,000 of 100,000 rows"), or the count alone when a
 # predicate makes the total unknown; it is wiped at the end and never
-# changes stdout. Skips (77) without script(1). Usage: CLI CORPUS_DIR
+# changes stdout (cat, head, tail, export, sample, diff here). Skips (77) without script(1). Usage: CLI CORPUS_DIR
 set -u
 cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v script >/dev/null || { echo "SKIP: script(1) not found"; exit 77; }
@@ -38,6 +38,19 @@ grep -qE 'of 70,000 rows' "$tmp/tty.txt" && ok || bad "tail -n 70000: $(head -c 
 [ "$(wc -l < "$tmp/out.jsonl")" = 70000 ] && ok || bad "tail -n 70000: $(wc -l < "$tmp/out.jsonl") lines"
 on_tty 0 "$tmp/out.jsonl" cat --where "id >= 10" "$tmp/t.parquet"
 grep -qE '^[0-9,]+ rows *$' "$tmp/tty.txt" && ok || bad "cat --where: no count: $(head -c 300 "$tmp/tty.txt")"
+# export (text and parquet), sample and diff show it too; their output is unchanged
+on_tty 0 "$tmp/out.txt" export --format jsonl -o "$tmp/e.jsonl" "$tmp/t.parquet"
+grep -qE 'of 100,000 rows' "$tmp/tty.txt" && ok || bad "export jsonl: no bar: $(head -c 300 "$tmp/tty.txt")"
+cmp -s "$tmp/e.jsonl" "$tmp/plain.jsonl" && ok || bad "export jsonl: output changed by the bar"
+on_tty 0 "$tmp/out.txt" export --format parquet -o "$tmp/e.parquet" "$tmp/t.parquet"
+grep -qE 'of 100,000 rows' "$tmp/tty.txt" && ok || bad "export parquet: no bar: $(head -c 300 "$tmp/tty.txt")"
+"$cli" cat "$tmp/e.parquet" | cmp -s - "$tmp/plain.jsonl" && ok || bad "export parquet: rows changed"
+on_tty 0 "$tmp/out.jsonl" sample -n 5 --seed 1 "$tmp/t.parquet"
+grep -qE '[0-9,]+ (of [0-9,]+ )?rows' "$tmp/tty.txt" && ok || bad "sample: no bar: $(head -c 300 "$tmp/tty.txt")"
+"$cli" sample -n 5 --seed 1 "$tmp/t.parquet" | cmp -s - "$tmp/out.jsonl" && ok || bad "sample: output changed by the bar"
+on_tty 0 "$tmp/out.txt" diff --no-metadata "$tmp/t.parquet" "$tmp/e.parquet"
+grep -qE 'of 100,000 rows' "$tmp/tty.txt" && ok || bad "diff: no bar: $(head -c 300 "$tmp/tty.txt")"
+grep -q "are equal (100000 rows)" "$tmp/out.txt" && ok || bad "diff: $(cat "$tmp/out.txt")"
 # the default delay: a short run shows nothing
 on_tty 1000 "$tmp/out.jsonl" head -n 3 "$tmp/t.parquet"
 grep -q 'rows' "$tmp/tty.txt" && bad "head -n 3 under a second shows a bar" || ok
