@@ -300,6 +300,12 @@ static void json_text(const char *s, size_t n) {
   putchar('"');
 }
 
+static void verify_progress(void *ctx, int64_t done, int64_t total) {
+  progress *bar = ctx;
+  if (bar->total != total) progress_add_total(bar, total - bar->total);
+  progress_update(bar, done);
+}
+
 static int cmd_verify(int argc, char **argv) {
   const char *path;
   /* --allow-unchecked: what could not be checked for lack of a key does not
@@ -326,8 +332,13 @@ static int cmd_verify(int argc, char **argv) {
   pqt_error_init(&e);
   pqt_verify_report rep;
   pqt_verify_report_init(&rep);
+  progress bar; /* a progress bar on a terminal, by the column chunks checked */
+  progress_init_unit(&bar, PROGRESS_CHUNKS, 0);
+  rep.progress = verify_progress;
+  rep.progress_ctx = &bar;
   lines got = {{0}};
   pqt_status vs = pqt_reader_verify_ex(r, json ? collect : write_stdout, json ? (void *)&got : NULL, &rep, &e);
+  progress_done(&bar);
   if (vs != PQT_OK) {
     rc = file_error(path, &e);
   } else if (rep.problems) {

@@ -672,6 +672,11 @@ typedef struct pqt_verify_report {
   int64_t problems;       /* problems found, each written as a line */
   int64_t unchecked;      /* things not checked for lack of a key */
   int64_t chunks_checked; /* column chunks checked */
+  /* Set by the caller (optional, after pqt_verify_report_init; left as
+   * given): called after each column chunk with the chunks done and the
+   * total (row groups x leaf columns), e.g. to move a progress bar. */
+  void (*progress)(void *progress_ctx, int64_t done, int64_t total);
+  void *progress_ctx;
 } pqt_verify_report;
 
 PQT_API void pqt_verify_report_init(pqt_verify_report *report);

@@ -18,6 +18,7 @@
  * ColumnOrder rules of parquet.thrift.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "column/column_reader.h"
@@ -703,12 +704,17 @@ PQT_API pqt_status pqt_reader_verify_ex(pqt_reader *r, pqt_write_fn write, void 
   pqt_status st = nulls ? PQT_OK : pqt_nomem(err);
   if (st == PQT_OK) check_footer_signature(&v);
   int64_t rows = 0, chunks = 0;
+  bool has_progress = report && report->struct_size >= offsetof(pqt_verify_report, progress_ctx) + sizeof(void *);
+  void (*progress)(void *, int64_t, int64_t) = has_progress ? report->progress : NULL;
+  void *progress_ctx = has_progress ? report->progress_ctx : NULL;
+  int64_t n_chunks = (int64_t)r->md.row_groups.n * r->schema->n_leaves;
   for (int32_t g = 0; g < r->md.row_groups.n && st == PQT_OK; g++) {
     rows += r->md.row_groups.items[g].num_rows;
     for (int32_t c = 0; c < r->schema->n_leaves && st == PQT_OK; c++) {
       int64_t unchecked_before = v.unchecked;
       st = check_chunk(&v, g, c, nulls, err);
       chunks += v.unchecked == unchecked_before;
+      if (progress) progress(progress_ctx, (int64_t)g * r->schema->n_leaves + c + 1, n_chunks);
       if (v.out.len > (64u << 10)) {
         if (write(ctx, (const char *)v.out.data, v.out.len) != PQT_OK) st = pqt_error_set(err, PQT_EIO, "write failed");
         v.out.len = 0;
@@ -729,6 +735,8 @@ PQT_API pqt_status pqt_reader_verify_ex(pqt_reader *r, pqt_write_fn write, void 
     full.problems = v.problems;
     full.unchecked = v.unchecked;
     full.chunks_checked = chunks;
+    full.progress = progress;
+    full.progress_ctx = progress_ctx;
     memcpy(report, &full, report->struct_size < sizeof full ? report->struct_size : sizeof full);
   }
   return st;

@@ -5,7 +5,7 @@
 # it counts the rows written with separators against the rows expected
 # ("[===  ]  40%  40,000 of 100,000 rows"), or the count alone when a
 # predicate makes the total unknown; it is wiped at the end and never
-# changes stdout (cat, head, tail, export, sample, diff here). Skips (77) without script(1). Usage: CLI CORPUS_DIR
+# changes stdout (cat, head, tail, export, sample, diff, verify here). Skips (77) without script(1). Usage: CLI CORPUS_DIR
 set -u
 cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v script >/dev/null || { echo "SKIP: script(1) not found"; exit 77; }
@@ -51,6 +51,9 @@ grep -qE '[0-9,]+ (of [0-9,]+ )?rows' "$tmp/tty.txt" && ok || bad "sample: no ba
 on_tty 0 "$tmp/out.txt" diff --no-metadata "$tmp/t.parquet" "$tmp/e.parquet"
 grep -qE 'of 100,000 rows' "$tmp/tty.txt" && ok || bad "diff: no bar: $(head -c 300 "$tmp/tty.txt")"
 grep -q "are equal (100000 rows)" "$tmp/out.txt" && ok || bad "diff: $(cat "$tmp/out.txt")"
+on_tty 0 "$tmp/out.txt" verify "$tmp/t.parquet"
+grep -qE 'of 10 column chunks' "$tmp/tty.txt" && ok || bad "verify: no bar: $(head -c 300 "$tmp/tty.txt")"
+grep -q ": ok (100,000 rows" "$tmp/out.txt" && ok || bad "verify: $(cat "$tmp/out.txt")"
 # the default delay: a short run shows nothing
 on_tty 1000 "$tmp/out.jsonl" head -n 3 "$tmp/t.parquet"
 grep -q 'rows' "$tmp/tty.txt" && bad "head -n 3 under a second shows a bar" || ok
