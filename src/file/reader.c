@@ -321,7 +321,12 @@ PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, cons
   }
   size_t n = strlen(path) + 1; /* kept for column chunks in other files (ColumnChunk.file_path) */
   (*out)->path = pqt_mem_alloc((*out)->alloc, n);
-  if ((*out)->path) memcpy((*out)->path, path, n);
+  if (!(*out)->path) {
+    pqt_reader_close(*out);
+    *out = NULL;
+    return pqt_nomem(err);
+  }
+  memcpy((*out)->path, path, n);
   return PQT_OK;
 }
 
