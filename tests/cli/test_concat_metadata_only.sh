@@ -5,7 +5,7 @@
 # a data file gone after the summary was written is an error naming both.
 # Usage: CLI CORPUS_DIR
 set -u
-cli=$1; corpus=$2
+cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); corpus=$2
 data="$corpus/data"
 if [ ! -f "$data/alltypes_plain.parquet" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-summ.XXXXXX")
