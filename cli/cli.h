@@ -306,6 +306,8 @@ int read_open(const char *path, pqt_reader **r);
 /* pqt_reader_open_file, or pqt_reader_open_url for an http(s):// or s3://
  * path (with the --s3-* and --ca-file options). */
 pqt_status cli_reader_open(pqt_reader **r, const char *path, const pqt_read_options *ro, pqt_error *e);
+/* The remote options from --s3-endpoint and friends (for datasets over s3://). */
+const struct pqt_remote_options *cli_remote_options(void);
 /* For readers opened otherwise: name the file, count rows read. */
 void read_begin(const char *path);
 void read_add_rows(int64_t rows);

@@ -25,6 +25,10 @@ const char cmd_concat_summary[] =
     "difference is an error naming both files and the first field that differs.\n"
     "Encrypted inputs are refused. OUT appears only when complete.\n\n"
     "  -o, --output OUT      the file to write (required)\n"
+    "  --metadata-only       write a summary file instead: a footer whose column\n"
+    "                        chunks name the inputs (ColumnChunk.file_path, relative\n"
+    "                        to OUT's directory; every input must lie under it), no\n"
+    "                        pages copied; reading OUT reads the inputs\n"
     "  --json                what was written as one JSON object: output, inputs,\n"
     "                        rows, row_groups, columns, chunk_bytes, page_indexes,\n"
     "                        bloom_filters" READ_OPTIONS_HELP;
@@ -157,6 +161,59 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
   return rc;
 }
 
+/* concat --metadata-only: a footer over the inputs, each named relative to OUT's directory. */
+static int write_summary(const char *out, const char *const *inputs, int n) {
+  pqt_reader **rs = calloc((size_t)n, sizeof *rs);
+  char **refs = calloc((size_t)n, sizeof *refs);
+  char *dir = NULL;
+  int rc = rs && refs ? 0 : EXIT_DATA;
+  if (!rc) { /* OUT's directory, resolved */
+    const char *slash = strrchr(out, '/');
+    char *d = slash ? strndup(out, (size_t)(slash - out) + (slash == out)) : strdup(".");
+    dir = d ? realpath(d, NULL) : NULL;
+    if (!dir) {
+      fprintf(stderr, "parquetry: concat: %s: cannot resolve the output's directory\n", out);
+      rc = EXIT_DATA;
+    }
+    free(d);
+  }
+  size_t dl = dir ? strlen(dir) : 0;
+  for (int i = 0; i < n && !rc; i++) {
+    char *real = realpath(inputs[i], NULL);
+    if (!real) {
+      fprintf(stderr, "parquetry: concat: %s: no such file\n", inputs[i]);
+      rc = EXIT_DATA;
+    } else if (strncmp(real, dir, dl) != 0 || (dl > 1 && real[dl] != '/')) {
+      fprintf(stderr, "parquetry: concat: %s does not lie under %s, the directory of %s (--metadata-only)\n",
+              inputs[i], dir, out);
+      rc = EXIT_DATA;
+    } else {
+      refs[i] = strdup(real + dl + (dl > 1 ? 1 : 0));
+      if (!refs[i]) rc = EXIT_DATA;
+    }
+    free(real);
+    if (!rc) rc = read_open(inputs[i], &rs[i]);
+  }
+  if (!rc) {
+    pqt_error e;
+    pqt_error_init(&e);
+    if (pqt_edit_write_summary(out, rs, (const char *const *)refs, n, &e) != PQT_OK) {
+      fprintf(stderr, "parquetry: %s\n", e.message);
+      rc = EXIT_DATA;
+    } else {
+      printf("%s: a footer over %d file%s (column data in them)\n", out, n, n == 1 ? "" : "s");
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    if (rs && rs[i]) pqt_reader_close(rs[i]);
+    if (refs) free(refs[i]);
+  }
+  free(rs);
+  free(refs);
+  free(dir);
+  return rc;
+}
+
 int cmd_concat(int argc, char **argv) {
   if (want_help(argc, argv)) {
     printf("usage: %s\n\n%s\n", cmd_concat_usage, cmd_concat_summary);
@@ -166,7 +223,7 @@ int cmd_concat(int argc, char **argv) {
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   if (!inputs) return EXIT_DATA;
   int n = 0, rc = 0;
-  bool opts_done = false, json = false;
+  bool opts_done = false, json = false, metadata_only = false;
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
     if (!opts_done && strcmp(a, "--") == 0) {
@@ -175,6 +232,10 @@ int cmd_concat(int argc, char **argv) {
     }
     if (!opts_done && strcmp(a, "--json") == 0) {
       json = true;
+      continue;
+    }
+    if (!opts_done && strcmp(a, "--metadata-only") == 0) {
+      metadata_only = true;
       continue;
     }
     if (!opts_done && a[0] == '-' && a[1]) {
@@ -191,7 +252,8 @@ int cmd_concat(int argc, char **argv) {
   }
   if (!rc && !out) rc = usage("concat", "%s", "missing -o OUT (the file to write)");
   if (!rc && n == 0) rc = usage("concat", "%s", "missing the files to concatenate");
-  if (!rc) rc = edit_copy("concat", out, inputs, n, NULL, 0, json);
+  if (!rc && metadata_only && json) rc = usage("concat", "%s", "--metadata-only has no --json report");
+  if (!rc) rc = metadata_only ? write_summary(out, inputs, n) : edit_copy("concat", out, inputs, n, NULL, 0, json);
   free(inputs);
   return read_finish(out ? out : "concat", rc);
 }

@@ -11,6 +11,7 @@
 
 #include "parquetry.h"
 #include "parquetry_dataset.h"
+#include "parquetry_remote.h"
 
 #include "cli.h"
 
@@ -18,6 +19,10 @@ bool dataset_input_many(const char *arg) {
   /* an http(s) URL names one object; its '?' starts a query, not a glob */
   if (strncmp(arg, "http://", 7) == 0 || strncmp(arg, "https://", 8) == 0) return false;
   struct stat sb;
+  if (pqt_is_url(arg)) { /* an s3:// prefix ("dir/") or glob; one object otherwise */
+    size_t n = strlen(arg);
+    return strncmp(arg, "s3://", 5) == 0 && (arg[n - 1] == '/' || strpbrk(arg + 5, "*?[") != NULL);
+  }
   if (stat(arg, &sb) == 0) return S_ISDIR(sb.st_mode);
   return strpbrk(arg, "*?[") != NULL; /* a glob (a file of that name would have been taken as is) */
 }
@@ -39,8 +44,10 @@ static int ds_fail(const char *cmd, const pqt_error *e, bool query) {
 
 int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool count, bool json, const row_opts *ropt,
                      pqt_text_format fmt) {
+  bool remote = false;
   for (int i = 0; i < n; i++) { /* "-- a.parquet --json": an option after --, not a file */
     struct stat sb;
+    if (pqt_is_url(inputs[i])) remote = true;
     if (inputs[i][0] == '-' && stat(inputs[i], &sb) != 0)
       return usage(cmd, "unexpected argument '%s' (no such file; options go before --)", inputs[i]);
   }
@@ -54,6 +61,11 @@ int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool cou
   pqt_dataset_options dopt;
   pqt_dataset_options_init(&dopt);
   dopt.read = read_options();
+  pqt_dataset_fs rfs;
+  if (remote) { /* s3:// prefixes listed, URLs opened through io/ */
+    pqt_dataset_fs_remote(&rfs, cli_remote_options());
+    dopt.fs = &rfs;
+  }
   pqt_dataset *ds = NULL;
   pqt_error e;
   pqt_error_init(&e);
@@ -88,7 +100,15 @@ int dataset_each_file(const char *cmd, const char *const *inputs, int n, int (*f
   int32_t np = 0;
   pqt_error e;
   pqt_error_init(&e);
-  if (pqt_dataset_list(inputs, n, NULL, &paths, &np, &e) != PQT_OK) return ds_fail(cmd, &e, false);
+  pqt_dataset_options dopt;
+  pqt_dataset_options_init(&dopt);
+  pqt_dataset_fs rfs;
+  for (int i = 0; i < n; i++)
+    if (pqt_is_url(inputs[i])) {
+      pqt_dataset_fs_remote(&rfs, cli_remote_options());
+      dopt.fs = &rfs;
+    }
+  if (pqt_dataset_list(inputs, n, &dopt, &paths, &np, &e) != PQT_OK) return ds_fail(cmd, &e, false);
   int worst = 0;
   for (int32_t i = 0; i < np; i++) {
     int rc = fn(paths[i], ctx);

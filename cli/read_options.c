@@ -314,6 +314,11 @@ pqt_status cli_reader_open(pqt_reader **r, const char *path, const pqt_read_opti
   return pqt_is_url(path) ? pqt_reader_open_url(r, path, &g_read.remote, ro, e) : pqt_reader_open_file(r, path, ro, e);
 }
 
+const struct pqt_remote_options *cli_remote_options(void) {
+  settings_init();
+  return &g_read.remote;
+}
+
 int read_open(const char *path, pqt_reader **r) {
   pqt_error e;
   pqt_error_init(&e);

@@ -420,6 +420,13 @@ typedef struct pqt_read_options {
    * footer smaller than this costs one read (0: 64 KiB; capped at the file
    * size). A larger footer is read with a second request. */
   uint64_t footer_read_bytes;
+  /* Column chunks stored in another file (ColumnChunk.file_path, e.g. a
+   * summary file's footer over data files) are read from that file,
+   * resolved relative to the directory of the file holding the footer
+   * (pqt_reader_open_file only). 0 (default): a file_path that is absolute
+   * or climbs out of that directory with ".." is refused (PQT_EINVAL); 1:
+   * allowed. */
+  int32_t allow_external_paths;
 } pqt_read_options;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };

@@ -91,6 +91,17 @@ PQT_API pqt_status pqt_dataset_open(pqt_dataset **out, const char *const *inputs
                                     const pqt_dataset_options *opts, pqt_error *err);
 PQT_API void pqt_dataset_close(pqt_dataset *ds);
 
+/*
+ * A ready-made fs for object stores and web servers (parquetry_remote.h):
+ * an s3://bucket/prefix input is listed with ListObjectsV2 (every key under
+ * prefix/ is a file, a prefix with no keys under it is taken as one
+ * object), http(s):// and s3:// files are opened with pqt_io_open_url,
+ * every other path is a local file or directory as with the default.
+ * ropts (NULL: defaults) is borrowed and must outlive the dataset, like fs.
+ */
+struct pqt_remote_options;
+PQT_API void pqt_dataset_fs_remote(pqt_dataset_fs *fs, const struct pqt_remote_options *ropts);
+
 /* Only list: the files the inputs name, in the order pqt_dataset_open takes
  * them, without reading them. *paths is an array of *n_paths strings, freed
  * with pqt_dataset_list_free. */

@@ -96,6 +96,20 @@ PQT_API pqt_status pqt_edit_copy_buffer(pqt_string *dst, pqt_reader *const *inpu
 PQT_API pqt_status pqt_edit_same_schema(const pqt_reader *a, const char *a_name, const pqt_reader *b,
                                         const char *b_name, pqt_error *err);
 
+/*
+ * A metadata-only footer file at `path` (parquet-mr's summary files): "PAR1",
+ * then a footer holding every row group of the inputs in order, each
+ * column chunk's file_path set to file_paths[i] (the name the data file
+ * of inputs[i] is read by, relative to the directory of `path`), and no
+ * column data. A reader opened on `path` (pqt_reader_open_file) reads the
+ * rows from the data files. Page indexes and Bloom filters are left out
+ * (their offsets lie in the data files). Every input must have the schema
+ * of the first; encrypted inputs are PQT_EUNSUPPORTED. Written to a
+ * temporary name and renamed.
+ */
+PQT_API pqt_status pqt_edit_write_summary(const char *path, pqt_reader *const *inputs, const char *const *file_paths,
+                                          int32_t n_inputs, pqt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,7 +92,7 @@ static pqt_status local_walk(const char *dir, int depth, pqt_dataset_emit_fn emi
   return st;
 }
 
-static pqt_status local_list(void *ctx, const char *path, int *is_dir, pqt_dataset_emit_fn emit, void *ectx,
+pqt_status pqt_ds_local_list(void *ctx, const char *path, int *is_dir, pqt_dataset_emit_fn emit, void *ectx,
                              pqt_error *err) {
   (void)ctx;
   struct stat sb;
@@ -205,7 +205,7 @@ static pqt_status walk_emit(void *c, const char *path, pqt_error *err) {
 static pqt_status list_input(const pqt_dataset_fs *fs, const char *in, strlist *files, size_t **rel_at,
                              int32_t *rel_cap, pqt_error *err) {
   pqt_status (*list)(void *, const char *, int *, pqt_dataset_emit_fn, void *, pqt_error *) =
-      fs && fs->list ? fs->list : local_list;
+      fs && fs->list ? fs->list : pqt_ds_local_list;
   void *lctx = fs && fs->list ? fs->ctx : NULL;
   size_t n = strlen(in);
   walk_ctx w;

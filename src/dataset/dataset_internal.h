@@ -66,5 +66,8 @@ pqt_status pqt_ds_filter_check(const pqt_dataset *ds, const pqt_expr *e, pqt_err
 pqt_status pqt_ds_open_reader(const pqt_dataset *ds, int32_t f, pqt_reader **out, pqt_error *err);
 int32_t pqt_ds_find_col(const pqt_dataset *ds, const char *name,
                         size_t len); /* unified index or -1; partitions n_cols+i */
+/* The local lister (directories walked recursively). */
+pqt_status pqt_ds_local_list(void *ctx, const char *path, int *is_dir, pqt_dataset_emit_fn emit, void *ectx,
+                             pqt_error *err);
 
 #endif

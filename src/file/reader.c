@@ -57,6 +57,7 @@ static void reader_free(pqt_reader *r) {
   pqt_file_decryptor_wipe(r->crypto);
   pqt_arena_reset(&r->arena);
   if (r->footer_copy) pqt_mem_free(r->alloc, r->footer_copy, r->footer_len);
+  if (r->path) pqt_mem_free(r->alloc, r->path, strlen(r->path) + 1);
   pqt_mem_free(r->alloc, r, sizeof *r);
 }
 
@@ -314,8 +315,19 @@ PQT_API pqt_status pqt_reader_open_file(pqt_reader **out, const char *path, cons
   pqt_io_init(&io);
   PQT_RETURN_NOT_OK(pqt_io_open_file(&io, path, o.alloc, err));
   pqt_status st = pqt_reader_open(out, &io, opts, err);
-  if (st != PQT_OK) io.release(io.private_data);
-  return st;
+  if (st != PQT_OK) {
+    io.release(io.private_data);
+    return st;
+  }
+  size_t n = strlen(path) + 1; /* kept for column chunks in other files (ColumnChunk.file_path) */
+  (*out)->path = pqt_mem_alloc((*out)->alloc, n);
+  if (!(*out)->path) {
+    pqt_reader_close(*out);
+    *out = NULL;
+    return pqt_nomem(err);
+  }
+  memcpy((*out)->path, path, n);
+  return PQT_OK;
 }
 
 PQT_API pqt_status pqt_reader_open_buffer(pqt_reader **out, const void *data, size_t len, const pqt_read_options *opts,

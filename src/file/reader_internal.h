@@ -46,6 +46,7 @@ struct pqt_reader {
   pqt_codec_ctx *codec_ctx;   /* reused by every column chunk read */
   const char *created_by;     /* NUL-terminated, "" when absent */
   pqt_file_decryptor *crypto; /* encrypted files (arena); NULL otherwise */
+  char *path;                 /* pqt_reader_open_file's path (external column data); NULL otherwise */
 };
 
 #endif

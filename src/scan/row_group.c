@@ -90,7 +90,7 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
                                 pqt_leaf_cursor *L, pqt_error *err) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   const pqt_schema_node *ln = r->schema->leaves[leaf];
-  PQT_RETURN_NOT_OK(pqt_chunk_open(r, g, leaf, &L->chunk, err));
+  PQT_RETURN_NOT_OK(pqt_chunk_open_data(r, g, leaf, &L->chunk, err));
   const pqt_column_metadata *cm = L->chunk.cm;
   int16_t repeated_def[PQT_SCHEMA_MAX_DEPTH + 1];
   int k = 0;
@@ -128,7 +128,7 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
     o.expected_rows = -1;
     o.expected_values = -1;
   }
-  return pqt_column_cursor_open(&L->cur, &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
+  return pqt_column_cursor_open(&L->cur, L->chunk.external ? &L->chunk.ext : &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
 }
 
 /* An allocation refused at pqt_read_options.max_memory reads as ELIMIT. */
@@ -297,6 +297,7 @@ static pqt_status prefetch_chunks(pqt_reader *r, int32_t g, const uint8_t *selec
   for (int32_t i = 0; i < n; i++) {
     const pqt_column_chunk *cc = &rg->columns.items[i];
     if (!selected[i] || !PQT_HAS_FIELD(cc, column_chunk, meta_data)) continue;
+    if (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0) continue; /* in another file */
     uint64_t start, len;
     if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK && len) rs[k++] = (pqt_io_range){start, len, NULL};
   }

@@ -43,9 +43,16 @@ typedef struct pqt_chunk {
   bool encrypted;                /* dec holds the column's key */
   bool no_key;                   /* the open failed for lack of the column's key only */
   pqt_module_decryptor dec;      /* page readers borrow it: the chunk must not move while they live */
+  bool external;                 /* the pages are in ext (ColumnChunk.file_path), opened by pqt_chunk_open_data */
+  pqt_io ext;
 } pqt_chunk;
 
 pqt_status pqt_chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chunk *ch, pqt_error *err);
+/* pqt_chunk_open that also takes a chunk stored in another file: ch->ext is
+ * that file (resolved against r's path; see
+ * pqt_read_options.allow_external_paths) and ch->start/len lie in it.
+ * pqt_chunk_open refuses such chunks (its callers read r->io). */
+pqt_status pqt_chunk_open_data(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chunk *ch, pqt_error *err);
 /* Wipe the key copy (safe on a chunk whose open failed). */
 void pqt_chunk_close(pqt_chunk *ch);
 struct pqt_page_reader_options;
