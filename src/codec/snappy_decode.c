@@ -18,15 +18,6 @@
  */
 #include "codec/snappy_decode.h"
 
-static inline uint32_t load_le32(const uint8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap32(v);
-#endif
-  return v;
-}
-
 static inline void copy16(uint8_t *d, const uint8_t *s) { memcpy(d, s, 16); }
 
 bool pqt_snappy_declared_length(const uint8_t *src, size_t src_len, size_t *out) {
@@ -100,7 +91,7 @@ bool pqt_snappy_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t 
       default:
         if ((size_t)(ip_end - ip) < 4) return false;
         len = (tag >> 2) + 1;
-        off = load_le32(ip);
+        off = pqt_load_u32le(ip);
         ip += 4;
         break;
     }
