@@ -206,7 +206,7 @@ static pqt_status build_pair(vb_ctx *c, const pqt_array *group, const char *name
     p->value = v;
   }
   if (typed) {
-    pqt_vshred_col *t;
+    pqt_vshred_col *t = NULL;
     PQT_RETURN_NOT_OK(build_typed(c, typed, &t));
     p->typed = t;
   }

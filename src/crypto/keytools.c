@@ -512,7 +512,7 @@ static pqt_status make_key(pqt_keytools_writer *kw, kt_key *k, const char *path,
   pqt_buf wrapped_dek;
   pqt_buf_init(&wrapped_dek, NULL);
   if (m.double_wrapping) {
-    kt_kek *kek;
+    kt_kek *kek = NULL;
     st = get_kek(kw, master_key_id, &kek, err);
     if (st == PQT_OK)
       st = wrap_local(k->dek, (size_t)kw->dek_len, kek->kek, sizeof kek->kek, kek->id, sizeof kek->id, &wrapped_dek,

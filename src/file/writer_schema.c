@@ -228,7 +228,7 @@ static bool arrow_is_variant(const struct ArrowSchema *s) {
 }
 
 static pqt_status add_binary(elist *L, const char *name, int32_t rep, pqt_error *err) {
-  pqt_schema_element *e;
+  pqt_schema_element *e = NULL;
   PQT_RETURN_NOT_OK(add(L, name, &e, err));
   set_rep(e, rep);
   set_type(e, PQT_BYTE_ARRAY, 0);

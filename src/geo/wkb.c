@@ -88,7 +88,7 @@ static pqt_status geom(walk *w, const pqt_wkb_geom *parent, uint32_t index, int 
   if (bo > 1) return pqt_corrupt(err, "WKB: byte order %u at byte %zu (0 or 1 expected)", bo, w->pos);
   int be = bo == 0;
   w->pos++;
-  uint32_t raw;
+  uint32_t raw = 0;
   size_t type_at = w->pos;
   PQT_RETURN_NOT_OK(read_u32(w, be, &raw, "geometry type", err));
   int z = (raw & WKB_EWKB_Z) != 0, m = (raw & WKB_EWKB_M) != 0;
@@ -147,7 +147,7 @@ static pqt_status geom(walk *w, const pqt_wkb_geom *parent, uint32_t index, int 
     PQT_RETURN_NOT_OK(coords(w, be, d, g.count, err));
   } else if (t == PQT_GEO_POLYGON) {
     for (uint32_t r = 0; r < g.count; r++) {
-      uint32_t np;
+      uint32_t np = 0;
       size_t at = w->pos;
       PQT_RETURN_NOT_OK(read_u32(w, be, &np, "ring point count", err));
       PQT_RETURN_NOT_OK(check_count(w, np, cs, "ring point", at, err));

@@ -244,7 +244,7 @@ static int ndims(uint32_t d) { return 2 + pqt_geo_dims_has_z(d) + pqt_geo_dims_h
 
 static pqt_status coord(wkt_in *in, uint32_t dims) {
   for (int k = 0; k < ndims(dims); k++) {
-    double d;
+    double d = 0;
     PQT_RETURN_NOT_OK(number(in, &d));
     put_f64(in->b, d);
   }

@@ -144,7 +144,7 @@ PQT_API pqt_status pqt_reader_kv(const pqt_reader *r, int32_t i, pqt_kv *out, pq
 }
 
 PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col) {
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   if (pqt_meta_chunk(r, rg, col, &cc, NULL) != PQT_OK) return -1;
   return cc->meta_data.key_value_metadata.n;
 }
@@ -152,7 +152,7 @@ PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col)
 PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_chunk_kv: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_kv), "pqt_kv", err));
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   if (i < 0 || i >= cc->meta_data.key_value_metadata.n)
     return pqt_error_set(err, PQT_EINVAL, "key-value entry %d out of range", i);
@@ -258,7 +258,7 @@ PQT_API int32_t pqt_reader_find_column(const pqt_reader *r, const char *dotted_p
 PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_info), "pqt_chunk_info", err));
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_chunk_info c;
@@ -306,7 +306,7 @@ PQT_API pqt_status pqt_chunk_encoding_stats(const pqt_reader *r, int32_t rg, int
                                             pqt_encoding_stat *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_chunk_encoding_stats: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_encoding_stat), "pqt_encoding_stat", err));
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_list_page_encoding_stats *l = &cc->meta_data.encoding_stats;
   if (i < 0 || i >= l->n) return pqt_error_set(err, PQT_EINVAL, "encoding stats entry %d out of range", i);
@@ -343,7 +343,7 @@ PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, 
                                                pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_statistics: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_statistics), "pqt_chunk_statistics", err));
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *leaf = r->schema->leaves[col];
@@ -395,7 +395,7 @@ PQT_API pqt_status pqt_reader_chunk_size_stats(const pqt_reader *r, int32_t rg, 
                                                pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_size_stats: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_size_stats), "pqt_size_stats", err));
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_size_stats s;
@@ -422,7 +422,7 @@ PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, i
                                               pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_geo_stats: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_geo_stats), "pqt_geo_stats", err));
-  const pqt_column_chunk *cc;
+  const pqt_column_chunk *cc = NULL;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_geo_stats s;
@@ -467,7 +467,7 @@ PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, cons
                                           pqt_string *storage, pqt_error *err) {
   if (!out || !text || !storage) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_parse_value: bad arguments");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_value), "pqt_value", err));
-  const pqt_schema_node *leaf;
+  const pqt_schema_node *leaf = NULL;
   PQT_RETURN_NOT_OK(column_leaf(r, col, &leaf, err));
   pqt_string_free(storage);
   pqt_buf b;
@@ -495,7 +495,7 @@ PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, con
                                            pqt_error *err) {
   if (!v || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_format_value: bad arguments");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(v->struct_size, sizeof(pqt_value), "pqt_value", err));
-  const pqt_schema_node *leaf;
+  const pqt_schema_node *leaf = NULL;
   PQT_RETURN_NOT_OK(column_leaf(r, col, &leaf, err));
   if (v->kind == PQT_VALUE_NONE) return pqt_error_set(err, PQT_EINVAL, "column %s: no value", leaf->dotted_path);
   pqt_buf plain, text;

@@ -181,7 +181,7 @@ pqt_status pqt_vcont_child(const pqt_vcont *c, uint32_t i, const uint8_t **p, si
   }
   PQT_CHECK_CORRUPT(off < end, err, "Variant %s: %s %u starts at %u, outside its %zu bytes of values",
                     c->is_object ? "object" : "array", c->is_object ? "field" : "element", i, off, end);
-  size_t size;
+  size_t size = 0;
   PQT_RETURN_NOT_OK(pqt_vvalue_size(c->fields + off, end - off, &size, err));
   *p = c->fields + off;
   *n = size;
@@ -192,7 +192,7 @@ pqt_status pqt_vcont_child(const pqt_vcont *c, uint32_t i, const uint8_t **p, si
 
 static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n, int depth, pqt_error *err) {
   PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
-  size_t size;
+  size_t size = 0;
   PQT_RETURN_NOT_OK(pqt_vvalue_size(p, n, &size, err));
   unsigned basic = p[0] & 3u, hdr = p[0] >> 2;
   if (basic == BASIC_SHORT_STRING || (basic == BASIC_PRIMITIVE && hdr == PQT_VARIANT_STRING)) {
@@ -238,7 +238,7 @@ PQT_API pqt_status pqt_variant_validate(const pqt_variant *v, pqt_error *err) {
   pqt_vmeta m;
   PQT_RETURN_NOT_OK(pqt_vmeta_parse(v->metadata, v->metadata_len, &m, err));
   PQT_RETURN_NOT_OK(vmeta_validate(&m, err));
-  size_t size;
+  size_t size = 0;
   PQT_RETURN_NOT_OK(pqt_vvalue_size(v->value, v->value_len, &size, err));
   PQT_CHECK_CORRUPT(size == v->value_len, err, "Variant value of %zu bytes is followed by %zu more", size,
                     v->value_len - size);
