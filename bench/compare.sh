@@ -3,7 +3,7 @@
 #   duckdb   bench/duckdb_scan.mjs  (EXPLAIN ANALYZE Total Time, threads=1)
 #   chdb     bench/chdb_scan.mjs    (ClickHouse: FORMAT Null, max_threads=1, max_parsing_threads=1)
 #   polars   bench/polars_scan.mjs  (readParquet, POLARS_MAX_THREADS=1)
-#   parquetry build/release/read_bench
+#   parquetry build/release/read_bench --threads 1
 # each the median of 5 runs after a warm-up. For each peer the ratio is
 # peer_ms / parquetry_ms (>= 1.00: parquetry at least as fast); `best` is
 # the ratio to the fastest peer present. A ratio within 3% of 1.00 is printed
@@ -43,7 +43,7 @@ printf " %8s\n" r_best
 for f in "${files[@]}"; do
   declare -A ms=()
   for p in "${peers[@]}"; do ms[$p]=$(peer_ms "$p" "$f"); done
-  s=$("$bench" "$f" --repeat "$runs" | sed -n 's/.*median_seconds=\([0-9.]*\).*/\1/p')
+  s=$("$bench" "$f" --repeat "$runs" --threads 1 | sed -n 's/.*median_seconds=\([0-9.]*\).*/\1/p')
   pm=$(awk -v s="$s" 'BEGIN{printf "%.1f", s*1000}')
   best=""
   printf "%-28s" "$(basename "$f" .parquet)"
