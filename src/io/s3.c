@@ -424,7 +424,7 @@ static const char *element(const char *p, const char *end, const char *tag, size
 
 /* XML text with its entities decoded, into out; false when it does not fit
  * or has a bad entity. */
-static bool xml_text(const char *v, size_t n, char *out, size_t cap) {
+static bool xml_text_raw(const char *v, size_t n, char *out, size_t cap) {
   size_t o = 0;
   for (size_t i = 0; i < n;) {
     unsigned long cp;
@@ -486,6 +486,16 @@ static bool xml_text(const char *v, size_t n, char *out, size_t cap) {
   if (o >= cap) return false;
   out[o] = 0;
   return true;
+}
+
+/* The text of an element with XML's character references decoded into out
+ * (cap bytes, NUL-terminated); false, with out "" (never unterminated), when
+ * it does not fit or a reference is malformed. */
+static bool xml_text(const char *v, size_t n, char *out, size_t cap) {
+  if (!cap) return false;
+  if (xml_text_raw(v, n, out, cap)) return true;
+  out[0] = 0;
+  return false;
 }
 
 pqt_status pqt_s3_parse_list(const char *xml, size_t n, int (*fn)(void *ctx, const pqt_s3_object *obj), void *ctx,
