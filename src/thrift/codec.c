@@ -293,9 +293,13 @@ pqt_status pqt_thrift_decode(const pqt_thrift_desc *d, const uint8_t *buf, size_
 
 /* ---- encode ---------------------------------------------------------- */
 
-static void enc_fail(pqt_tcw *w, const char *what, const char *sname, const char *fname) {
+static void enc_fail_status(pqt_tcw *w, pqt_status code, const char *what, const char *sname, const char *fname) {
   if (w->status) return;
-  w->status = pqt_error_set(w->err, PQT_EINVAL, "thrift encode: %s %s.%s", what, sname, fname);
+  w->status = pqt_error_set(w->err, code, "thrift encode: %s %s.%s", what, sname, fname);
+}
+
+static void enc_fail(pqt_tcw *w, const char *what, const char *sname, const char *fname) {
+  enc_fail_status(w, PQT_EINVAL, what, sname, fname);
 }
 
 static void enc_struct(pqt_tcw *w, const pqt_thrift_desc *d, const void *in, int depth);
@@ -356,7 +360,10 @@ static void enc_struct(pqt_tcw *w, const pqt_thrift_desc *d, const void *in, int
       case PQT_TK_STRUCT:
         if (f->sub->is_union && src && load_isset(src) == 0) {
           /* A union whose member this version does not know: left out. */
-          if (f->flags & PQT_TF_REQUIRED) enc_fail(w, "union with no known member:", d->name, f->name);
+          /* Only a struct decoded from a file holds such a union (a member added to the format after
+           * this version): writing it back would drop a required field, so it is refused as unsupported. */
+          if (f->flags & PQT_TF_REQUIRED)
+            enc_fail_status(w, PQT_EUNSUPPORTED, "a member this version does not know in", d->name, f->name);
           break;
         }
         pqt_tcw_field_begin(w, PQT_TW_STRUCT, f->id, &last);
