@@ -274,6 +274,8 @@ typedef struct pqt_chunk_info {
   int32_t encrypted;                 /* the chunk is encrypted (its metadata was at hand) */
   int32_t all_data_pages_dictionary; /* 1: encoding_stats say every data page is
                                         dictionary encoded; 0: some is not; -1: unknown */
+  /* Added later (older callers' struct_size stops before these): */
+  int64_t stored_dictionary_page_offset; /* dictionary_page_offset as stored (0 kept); -1 when absent */
 } pqt_chunk_info;
 
 PQT_API void pqt_chunk_info_init(pqt_chunk_info *c);
@@ -321,6 +323,16 @@ typedef struct pqt_chunk_statistics {
   int32_t has_distinct_count;
   int64_t distinct_count;
   int32_t column_order; /* pqt_column_order_kind of the column */
+  /* Added later: the Statistics struct as stored, for tools that show the
+   * footer as it is. n_fields counts the fields the writer set (0: an
+   * empty struct). The PLAIN bytes of each bound field (pointers NULL when
+   * the field is absent) are the ones min/max above were decoded from;
+   * format them with pqt_reader_format_plain. */
+  int32_t n_fields;
+  const uint8_t *min_value_plain, *max_value_plain; /* min_value, max_value */
+  size_t n_min_value_plain, n_max_value_plain;
+  const uint8_t *legacy_min_plain, *legacy_max_plain; /* the deprecated min, max */
+  size_t n_legacy_min_plain, n_legacy_max_plain;
 } pqt_chunk_statistics;
 
 PQT_API void pqt_chunk_statistics_init(pqt_chunk_statistics *s);
@@ -357,6 +369,8 @@ typedef struct pqt_geo_stats {
   double mmin, mmax;
   int32_t n_geospatial_types;
   const int32_t *geospatial_types;
+  /* Added later: */
+  int32_t has_geospatial_types; /* the field is set (it may list none) */
 } pqt_geo_stats;
 
 PQT_API void pqt_geo_stats_init(pqt_geo_stats *s);
@@ -530,6 +544,105 @@ PQT_API pqt_status pqt_reader_file_layout(const pqt_reader *r, pqt_file_layout *
  * PQT_EUNSUPPORTED naming it. Errors name row group, column and page.
  */
 PQT_API pqt_status pqt_reader_scrub(pqt_reader *r, pqt_write_fn write, void *ctx, pqt_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The footer as stored                                                */
+/* ------------------------------------------------------------------ */
+
+/* ConvertedType values (the deprecated annotation, as in parquet.thrift):
+ * what pqt_schema_info.converted_type holds. */
+typedef enum pqt_converted_kind {
+  PQT_CONVERTED_NONE = -1,
+  PQT_CONVERTED_UTF8 = 0,
+  PQT_CONVERTED_MAP = 1,
+  PQT_CONVERTED_MAP_KEY_VALUE = 2,
+  PQT_CONVERTED_LIST = 3,
+  PQT_CONVERTED_ENUM = 4,
+  PQT_CONVERTED_DECIMAL = 5,
+  PQT_CONVERTED_DATE = 6,
+  PQT_CONVERTED_TIME_MILLIS = 7,
+  PQT_CONVERTED_TIME_MICROS = 8,
+  PQT_CONVERTED_TIMESTAMP_MILLIS = 9,
+  PQT_CONVERTED_TIMESTAMP_MICROS = 10,
+  PQT_CONVERTED_UINT_8 = 11,
+  PQT_CONVERTED_UINT_16 = 12,
+  PQT_CONVERTED_UINT_32 = 13,
+  PQT_CONVERTED_UINT_64 = 14,
+  PQT_CONVERTED_INT_8 = 15,
+  PQT_CONVERTED_INT_16 = 16,
+  PQT_CONVERTED_INT_32 = 17,
+  PQT_CONVERTED_INT_64 = 18,
+  PQT_CONVERTED_JSON = 19,
+  PQT_CONVERTED_BSON = 20,
+  PQT_CONVERTED_INTERVAL = 21
+} pqt_converted_kind;
+
+/* FileMetaData.version as stored. */
+PQT_API int32_t pqt_reader_footer_version(const pqt_reader *r);
+
+/* The allocator the reader was opened with (the default one when none was
+ * given): what the strings it hands out are freed with. */
+PQT_API const pqt_allocator *pqt_reader_allocator(const pqt_reader *r);
+
+/* A row group as its footer entry says. */
+typedef struct pqt_row_group_info {
+  size_t struct_size;
+  int64_t num_rows;
+  int64_t total_byte_size;       /* uncompressed, as the writer counted */
+  int64_t total_compressed_size; /* -1 when absent */
+  int32_t n_chunks;              /* ColumnChunks listed (a damaged footer may list fewer than the columns) */
+  int32_t n_sorting_columns;     /* pqt_reader_sorting_columns gives them */
+} pqt_row_group_info;
+
+PQT_API void pqt_row_group_info_init(pqt_row_group_info *g);
+PQT_API pqt_status pqt_reader_row_group(const pqt_reader *r, int32_t rg, pqt_row_group_info *out, pqt_error *err);
+
+/* What the footer holds for a column chunk. */
+typedef enum pqt_chunk_metadata_kind {
+  PQT_CHUNK_METADATA_PLAIN = 0,     /* a ColumnMetaData in the clear (for an encrypted column in a file
+                                       with a plaintext footer, a stripped copy) */
+  PQT_CHUNK_METADATA_ENCRYPTED = 1, /* only encrypted_column_metadata */
+  PQT_CHUNK_METADATA_NONE = 2       /* neither, or no ColumnChunk for the column */
+} pqt_chunk_metadata_kind;
+
+/* pqt_chunk_metadata_kind of chunk (rg, col); -1 on bad indexes. */
+PQT_API int32_t pqt_reader_chunk_metadata_kind(const pqt_reader *r, int32_t rg, int32_t col);
+
+/*
+ * The accessors above as stored: the ColumnMetaData the footer holds in the
+ * clear, also for an encrypted column whose key was not given (its stripped
+ * copy), where pqt_reader_chunk and the others give PQT_ECRYPTO. For tools
+ * that show the footer as it is (`parquetry meta`); a pruner wants the
+ * checked ones. pqt_reader_chunk_statistics_stored does not fail on a bound
+ * whose bytes do not decode as the column's type: that bound's kind is
+ * PQT_VALUE_NONE and its PLAIN bytes are still given. A chunk without a
+ * ColumnMetaData in the clear (pqt_reader_chunk_metadata_kind not PLAIN):
+ * PQT_ECRYPTO when encrypted, PQT_ECORRUPT else.
+ */
+PQT_API pqt_status pqt_reader_chunk_stored(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out,
+                                           pqt_error *err);
+PQT_API pqt_status pqt_reader_chunk_statistics_stored(const pqt_reader *r, int32_t rg, int32_t col,
+                                                      pqt_chunk_statistics *out, pqt_error *err);
+PQT_API pqt_status pqt_reader_chunk_geo_stats_stored(const pqt_reader *r, int32_t rg, int32_t col, pqt_geo_stats *out,
+                                                     pqt_error *err);
+PQT_API int32_t pqt_chunk_kv_count_stored(const pqt_reader *r, int32_t rg, int32_t col);
+PQT_API pqt_status pqt_chunk_kv_stored(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out,
+                                       pqt_error *err);
+
+/*
+ * The canonical JSON text of PLAIN-encoded bytes of column `col` (a
+ * statistics bound as stored), as pqt_reader_format_value prints the
+ * value; appended to out (zeroed, or holding text; free with
+ * pqt_string_free). Bytes that are not one value of the column's type:
+ * an error (out's text unchanged).
+ */
+PQT_API pqt_status pqt_reader_format_plain(const pqt_reader *r, int32_t col, const uint8_t *plain, size_t n,
+                                           pqt_string *out, pqt_error *err);
+
+/* The shortest text that reads back as v ("1.5", "1e+100", "NaN",
+ * "Infinity"), as the library prints doubles; NUL-terminated into buf
+ * (32 bytes always suffice). Returns the length (cut to cap - 1). */
+PQT_API size_t pqt_double_text(double v, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

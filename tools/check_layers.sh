@@ -2,7 +2,9 @@
 # Includes point down the data flow only. The layer order is written once, in
 # ARCHITECTURE.md's ```layers block (lowest first); a file in src/X may include
 # "Y/..." only when Y is X or a layer below X. cli/ uses the public headers
-# only, and include/ never reaches into src/. Usage: tools/check_layers.sh [ROOT]
+# only, and include/ never reaches into src/; the printers listed in the
+# ```public-api-only block use the public API and core/ only.
+# Usage: tools/check_layers.sh [ROOT]
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 order=$(awk '/^```layers$/{on=1; next} /^```$/{on=0} on' "$root/ARCHITECTURE.md" | tr -s ' \n' ' ')
@@ -29,5 +31,15 @@ done
 while IFS= read -r hit; do
   echo "$hit: the public API only (include/*.h) here"; bad=$((bad+1))
 done < <(grep -nE '^#include "[a-z_0-9]+/' "$root"/cli/*.[ch] "$root"/include/*.h 2>/dev/null)
+# printers on the public API: the files listed in ARCHITECTURE.md's
+# ```public-api-only block include the public headers and core/ only
+only=$(awk '/^```public-api-only$/{on=1; next} /^```$/{on=0} on' "$root/ARCHITECTURE.md")
+for f in $only; do
+  if [ ! -f "$root/$f" ]; then echo "check_layers: $f (public-api-only in ARCHITECTURE.md) does not exist"; bad=$((bad+1)); continue; fi
+  while IFS= read -r hit; do
+    echo "$f:${hit%%:*}: the public API (include/*.h) and core/ only here"; bad=$((bad+1))
+  done < <(grep -nE '^#include "[a-z_0-9]+/' "$root/$f" | grep -vE '^[0-9]+:#include "core/')
+  checked=$((checked+1))
+done
 echo "check_layers: $checked includes checked, $bad out of order"
 [ $bad -eq 0 ]

@@ -401,20 +401,3 @@ PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt
   return pqt_buf_to_string(&b, out, err);
 }
 
-PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err) {
-  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary: bad arguments");
-  pqt_buf b;
-  pqt_buf_init(&b, r->alloc);
-  /* The summary's appends do not all check their status; any failure is
-   * recorded in the error, so a local one tells whether the text is whole. */
-  pqt_error e;
-  pqt_error_init(&e);
-  pqt_status st = pqt_reader_summary_append(r, &b, &e);
-  if (st == PQT_OK && e.code != PQT_OK) st = e.code;
-  if (st != PQT_OK && err) *err = e;
-  if (st != PQT_OK) {
-    pqt_buf_free(&b);
-    return st;
-  }
-  return pqt_buf_to_string(&b, out, err);
-}

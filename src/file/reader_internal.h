@@ -20,7 +20,6 @@ struct pqt_page_reader_options;
 void pqt_reader_page_options(const pqt_reader *r, struct pqt_page_reader_options *po);
 
 /* Append the readable metadata summary (inspect/summary.c). */
-pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err);
 
 /* The reader's state is shared by reference: pqt_reader_close drops the
  * caller's reference, and every stream (and column reader) holds one of

@@ -11,6 +11,7 @@
  * caller's smaller struct gets what it knows of.
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "codec/codec.h"
@@ -83,8 +84,10 @@ PQT_API const char *pqt_logical_name(int32_t logical) {
 
 /* ---- chunks -------------------------------------------------------------------- */
 
-pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk **cc_out,
-                          pqt_error *err) {
+/* The chunk of (rg, col) with a ColumnMetaData in the clear; unless stored,
+ * an encrypted one only with its key. */
+static pqt_status meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, bool stored, const pqt_column_chunk **cc_out,
+                             pqt_error *err) {
   if (!r) return pqt_error_set(err, PQT_EINVAL, "reader is NULL");
   if (rg < 0 || rg >= r->md.row_groups.n)
     return pqt_error_set(err, PQT_EINVAL, "row group %d out of range (the file has %d)", rg, r->md.row_groups.n);
@@ -100,7 +103,7 @@ pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pq
                            "row group %d, column %s: the column is encrypted and its key was not given", rg, path);
     return pqt_corrupt(err, "row group %d, column %s: column chunk has no metadata", rg, path);
   }
-  if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
+  if (!stored && PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
     /* With a plaintext footer an encrypted chunk keeps a stripped
      * ColumnMetaData in the clear; the real one is read only with the key. */
     if (!r->crypto)
@@ -117,6 +120,11 @@ pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pq
   }
   *cc_out = cc;
   return PQT_OK;
+}
+
+pqt_status pqt_meta_chunk(const pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk **cc_out,
+                          pqt_error *err) {
+  return meta_chunk(r, rg, col, false, cc_out, err);
 }
 
 static void fill_kv(const pqt_key_value *k, pqt_kv *out) {
@@ -143,21 +151,35 @@ PQT_API pqt_status pqt_reader_kv(const pqt_reader *r, int32_t i, pqt_kv *out, pq
   return PQT_OK;
 }
 
-PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col) {
+static int32_t chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col, bool stored) {
   const pqt_column_chunk *cc = NULL;
-  if (pqt_meta_chunk(r, rg, col, &cc, NULL) != PQT_OK) return -1;
+  if (meta_chunk(r, rg, col, stored, &cc, NULL) != PQT_OK) return -1;
   return cc->meta_data.key_value_metadata.n;
 }
+PQT_API int32_t pqt_chunk_kv_count(const pqt_reader *r, int32_t rg, int32_t col) {
+  return chunk_kv_count(r, rg, col, false);
+}
+PQT_API int32_t pqt_chunk_kv_count_stored(const pqt_reader *r, int32_t rg, int32_t col) {
+  return chunk_kv_count(r, rg, col, true);
+}
 
-PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out, pqt_error *err) {
+static pqt_status chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, bool stored, pqt_kv *out,
+                           pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_chunk_kv: out is NULL");
   PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_kv), "pqt_kv", err));
   const pqt_column_chunk *cc = NULL;
-  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  PQT_RETURN_NOT_OK(meta_chunk(r, rg, col, stored, &cc, err));
   if (i < 0 || i >= cc->meta_data.key_value_metadata.n)
     return pqt_error_set(err, PQT_EINVAL, "key-value entry %d out of range", i);
   fill_kv(&cc->meta_data.key_value_metadata.items[i], out);
   return PQT_OK;
+}
+PQT_API pqt_status pqt_chunk_kv(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out, pqt_error *err) {
+  return chunk_kv(r, rg, col, i, false, out, err);
+}
+PQT_API pqt_status pqt_chunk_kv_stored(const pqt_reader *r, int32_t rg, int32_t col, int32_t i, pqt_kv *out,
+                                       pqt_error *err) {
+  return chunk_kv(r, rg, col, i, true, out, err);
 }
 
 /* ---- schema -------------------------------------------------------------------- */
@@ -255,11 +277,13 @@ PQT_API int32_t pqt_reader_find_column(const pqt_reader *r, const char *dotted_p
 
 /* ---- chunk metadata ------------------------------------------------------------ */
 
-PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out, pqt_error *err) {
+static pqt_status reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, bool stored, pqt_chunk_info *out,
+                               pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk: out is NULL");
-  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_info), "pqt_chunk_info", err));
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, offsetof(pqt_chunk_info, stored_dictionary_page_offset),
+                                        "pqt_chunk_info", err));
   const pqt_column_chunk *cc = NULL;
-  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  PQT_RETURN_NOT_OK(meta_chunk(r, rg, col, stored, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_chunk_info c;
   memset(&c, 0, sizeof c);
@@ -298,8 +322,17 @@ PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col
       if (data && !dict && es->count > 0) c.all_data_pages_dictionary = 0;
     }
   }
+  c.stored_dictionary_page_offset =
+      PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) ? cm->dictionary_page_offset : -1;
   FILL_OUT(out, c);
   return PQT_OK;
+}
+PQT_API pqt_status pqt_reader_chunk(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out, pqt_error *err) {
+  return reader_chunk(r, rg, col, false, out, err);
+}
+PQT_API pqt_status pqt_reader_chunk_stored(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_info *out,
+                                           pqt_error *err) {
+  return reader_chunk(r, rg, col, true, out, err);
 }
 
 PQT_API pqt_status pqt_chunk_encoding_stats(const pqt_reader *r, int32_t rg, int32_t col, int32_t i,
@@ -339,12 +372,13 @@ static bool is_nan_value(const pqt_value *v) {
   return (v->kind == PQT_VALUE_DOUBLE || v->kind == PQT_VALUE_FLOAT16) && isnan(v->f64);
 }
 
-PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_statistics *out,
-                                               pqt_error *err) {
+static pqt_status chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, bool stored, pqt_chunk_statistics *out,
+                                   pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_statistics: out is NULL");
-  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_chunk_statistics), "pqt_chunk_statistics", err));
+  PQT_RETURN_NOT_OK(
+      pqt_meta_check_size(out->struct_size, offsetof(pqt_chunk_statistics, n_fields), "pqt_chunk_statistics", err));
   const pqt_column_chunk *cc = NULL;
-  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  PQT_RETURN_NOT_OK(meta_chunk(r, rg, col, stored, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *leaf = r->schema->leaves[col];
   pqt_chunk_statistics s;
@@ -363,20 +397,45 @@ PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, 
     bool has_max = typed ? PQT_HAS_FIELD(st, statistics, max_value) : PQT_HAS_FIELD(st, statistics, max);
     pqt_bytes mn = typed ? st->min_value : st->min, mx = typed ? st->max_value : st->max;
     if (has_min) {
-      pqt_status e = pqt_typed_from_plain(leaf, mn.ptr, (size_t)mn.len, &s.min, err);
-      if (e != PQT_OK) {
+      pqt_status e = pqt_typed_from_plain(leaf, mn.ptr, (size_t)mn.len, &s.min, stored ? NULL : err);
+      if (e != PQT_OK && !stored) {
         pqt_error_prefix(err, "row group %d, column %s: statistics min", rg, leaf->dotted_path);
         return e;
       }
-      s.usable_min = usable && !is_nan_value(&s.min);
+      if (e != PQT_OK) {
+        pqt_value_init(&s.min);
+      } else {
+        s.usable_min = usable && !is_nan_value(&s.min);
+      }
     }
     if (has_max) {
-      pqt_status e = pqt_typed_from_plain(leaf, mx.ptr, (size_t)mx.len, &s.max, err);
-      if (e != PQT_OK) {
+      pqt_status e = pqt_typed_from_plain(leaf, mx.ptr, (size_t)mx.len, &s.max, stored ? NULL : err);
+      if (e != PQT_OK && !stored) {
         pqt_error_prefix(err, "row group %d, column %s: statistics max", rg, leaf->dotted_path);
         return e;
       }
-      s.usable_max = usable && !is_nan_value(&s.max);
+      if (e != PQT_OK) {
+        pqt_value_init(&s.max);
+      } else {
+        s.usable_max = usable && !is_nan_value(&s.max);
+      }
+    }
+    for (uint32_t bits = st->isset; bits; bits &= bits - 1) s.n_fields++;
+    if (PQT_HAS_FIELD(st, statistics, min_value)) {
+      s.min_value_plain = st->min_value.ptr ? st->min_value.ptr : (const uint8_t *)"";
+      s.n_min_value_plain = (size_t)st->min_value.len;
+    }
+    if (PQT_HAS_FIELD(st, statistics, max_value)) {
+      s.max_value_plain = st->max_value.ptr ? st->max_value.ptr : (const uint8_t *)"";
+      s.n_max_value_plain = (size_t)st->max_value.len;
+    }
+    if (PQT_HAS_FIELD(st, statistics, min)) {
+      s.legacy_min_plain = st->min.ptr ? st->min.ptr : (const uint8_t *)"";
+      s.n_legacy_min_plain = (size_t)st->min.len;
+    }
+    if (PQT_HAS_FIELD(st, statistics, max)) {
+      s.legacy_max_plain = st->max.ptr ? st->max.ptr : (const uint8_t *)"";
+      s.n_legacy_max_plain = (size_t)st->max.len;
     }
     if (typed && PQT_HAS_FIELD(st, statistics, is_min_value_exact)) s.min_exact = st->is_min_value_exact;
     if (typed && PQT_HAS_FIELD(st, statistics, is_max_value_exact)) s.max_exact = st->is_max_value_exact;
@@ -389,6 +448,14 @@ PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, 
   }
   FILL_OUT(out, s);
   return PQT_OK;
+}
+PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_statistics *out,
+                                               pqt_error *err) {
+  return chunk_statistics(r, rg, col, false, out, err);
+}
+PQT_API pqt_status pqt_reader_chunk_statistics_stored(const pqt_reader *r, int32_t rg, int32_t col,
+                                                      pqt_chunk_statistics *out, pqt_error *err) {
+  return chunk_statistics(r, rg, col, true, out, err);
 }
 
 PQT_API pqt_status pqt_reader_chunk_size_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_size_stats *out,
@@ -418,12 +485,13 @@ PQT_API pqt_status pqt_reader_chunk_size_stats(const pqt_reader *r, int32_t rg, 
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_geo_stats *out,
-                                              pqt_error *err) {
+static pqt_status chunk_geo_stats(const pqt_reader *r, int32_t rg, int32_t col, bool stored, pqt_geo_stats *out,
+                                  pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_geo_stats: out is NULL");
-  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_geo_stats), "pqt_geo_stats", err));
+  PQT_RETURN_NOT_OK(
+      pqt_meta_check_size(out->struct_size, offsetof(pqt_geo_stats, has_geospatial_types), "pqt_geo_stats", err));
   const pqt_column_chunk *cc = NULL;
-  PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
+  PQT_RETURN_NOT_OK(meta_chunk(r, rg, col, stored, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
   pqt_geo_stats s;
   memset(&s, 0, sizeof s);
@@ -447,10 +515,78 @@ PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, i
     if (PQT_HAS_FIELD(g, geospatial_statistics, geospatial_types)) {
       s.n_geospatial_types = g->geospatial_types.n;
       s.geospatial_types = g->geospatial_types.items;
+      s.has_geospatial_types = 1;
     }
   }
   FILL_OUT(out, s);
   return PQT_OK;
+}
+PQT_API pqt_status pqt_reader_chunk_geo_stats(const pqt_reader *r, int32_t rg, int32_t col, pqt_geo_stats *out,
+                                              pqt_error *err) {
+  return chunk_geo_stats(r, rg, col, false, out, err);
+}
+PQT_API pqt_status pqt_reader_chunk_geo_stats_stored(const pqt_reader *r, int32_t rg, int32_t col, pqt_geo_stats *out,
+                                                     pqt_error *err) {
+  return chunk_geo_stats(r, rg, col, true, out, err);
+}
+
+/* ---- the footer as stored ------------------------------------------------------------ */
+
+INIT_FN(pqt_row_group_info_init, pqt_row_group_info)
+
+PQT_API int32_t pqt_reader_footer_version(const pqt_reader *r) { return r ? r->md.version : 0; }
+
+PQT_API const pqt_allocator *pqt_reader_allocator(const pqt_reader *r) {
+  return pqt_alloc_or_default(r ? r->alloc : NULL);
+}
+
+PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,
+                                           int32_t max) {
+  if (!r || g < 0 || g >= r->md.row_groups.n) return -1;
+  const pqt_list_sorting_column *sc = &r->md.row_groups.items[g].sorting_columns;
+  for (int32_t i = 0; out && i < sc->n && i < max; i++)
+    out[i] = (pqt_sorting_column_spec){sc->items[i].column_idx, sc->items[i].descending, sc->items[i].nulls_first};
+  return sc->n;
+}
+
+PQT_API pqt_status pqt_reader_row_group(const pqt_reader *r, int32_t rg, pqt_row_group_info *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_row_group: bad arguments");
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_row_group_info), "pqt_row_group_info", err));
+  if (rg < 0 || rg >= r->md.row_groups.n)
+    return pqt_error_set(err, PQT_EINVAL, "row group %d out of range (the file has %d)", rg, r->md.row_groups.n);
+  const pqt_row_group *g = &r->md.row_groups.items[rg];
+  pqt_row_group_info s;
+  memset(&s, 0, sizeof s);
+  s.num_rows = g->num_rows;
+  s.total_byte_size = g->total_byte_size;
+  s.total_compressed_size = PQT_HAS_FIELD(g, row_group, total_compressed_size) ? g->total_compressed_size : -1;
+  s.n_chunks = g->columns.n;
+  s.n_sorting_columns = g->sorting_columns.n;
+  FILL_OUT(out, s);
+  return PQT_OK;
+}
+
+PQT_API int32_t pqt_reader_chunk_metadata_kind(const pqt_reader *r, int32_t rg, int32_t col) {
+  if (!r || rg < 0 || rg >= r->md.row_groups.n || col < 0 || col >= r->schema->n_leaves) return -1;
+  const pqt_row_group *g = &r->md.row_groups.items[rg];
+  if (col >= g->columns.n) return PQT_CHUNK_METADATA_NONE;
+  const pqt_column_chunk *cc = &g->columns.items[col];
+  if (PQT_HAS_FIELD(cc, column_chunk, meta_data)) return PQT_CHUNK_METADATA_PLAIN;
+  if (PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata)) return PQT_CHUNK_METADATA_ENCRYPTED;
+  return PQT_CHUNK_METADATA_NONE;
+}
+
+PQT_API size_t pqt_double_text(double v, char *buf, size_t cap) {
+  if (!buf || cap == 0) return 0;
+  pqt_buf b;
+  pqt_buf_init(&b, NULL);
+  pqt_format_double(v, &b, NULL);
+  size_t n = b.status == PQT_OK && b.data ? b.len : 0;
+  if (n > cap - 1) n = cap - 1;
+  if (n) memcpy(buf, b.data, n);
+  buf[n] = '\0';
+  pqt_buf_free(&b);
+  return n;
 }
 
 /* ---- values as text ---------------------------------------------------------------- */
@@ -487,6 +623,33 @@ PQT_API pqt_status pqt_reader_parse_value(const pqt_reader *r, int32_t col, cons
   if (st == PQT_OK) {
     v.struct_size = caller;
     memcpy(out, &v, caller < sizeof v ? caller : sizeof v);
+  }
+  return st;
+}
+
+PQT_API pqt_status pqt_reader_format_plain(const pqt_reader *r, int32_t col, const uint8_t *plain, size_t n,
+                                           pqt_string *out, pqt_error *err) {
+  if (!out || (!plain && n)) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_format_plain: bad arguments");
+  const pqt_schema_node *leaf = NULL;
+  PQT_RETURN_NOT_OK(column_leaf(r, col, &leaf, err));
+  pqt_buf text;
+  pqt_buf_init(&text, out->data ? out->alloc : r->alloc);
+  if (out->data) {
+    text.data = (uint8_t *)out->data;
+    text.len = out->len;
+    text.cap = out->cap;
+  }
+  size_t had = text.len;
+  pqt_value_type vt;
+  pqt_value_type_from_leaf(&vt, leaf);
+  pqt_status st = pqt_format_value(&vt, plain ? plain : (const uint8_t *)"", n, &text, err);
+  if (st == PQT_OK) st = pqt_buf_append(&text, "", 1, err);
+  if (text.data) {
+    out->data = (char *)text.data;
+    out->cap = text.cap;
+    out->alloc = text.alloc;
+    out->len = st == PQT_OK ? text.len - 1 : had;
+    if (out->len < text.cap) out->data[out->len] = '\0';
   }
   return st;
 }

@@ -7,22 +7,26 @@
  * the canonical text form and show key-value metadata values (cut, with
  * their length).
  *
+ * Built on the public metadata API only (parquetry_meta.h, its "as stored"
+ * accessors, so a stripped ColumnMetaData of an encrypted column is shown
+ * without its key) and core's buffers: tools/check_layers.sh keeps it so.
+ *
  * Statistics follow the spec's sort-order rules: min_value/max_value are
  * shown when present; the deprecated min/max only when the column's sort
  * order is signed (they were always computed with signed comparison), and
  * marked "(legacy)".
  */
 #include <stdio.h>
+#include <string.h>
 
-#include "file/reader_internal.h"
-#include "meta/value_format.h"
+#include "core/core.h"
+#include "parquetry.h"
 #include "parquetry_geo.h"
-#include "thrift/codec.h"
-#include "thrift/parquet_desc.h"
+#include "parquetry_meta.h"
 
-static const char *enum_name(const pqt_thrift_enum *e, int32_t v, char *tmp, size_t n) {
-  const char *s = pqt_thrift_enum_name(e, v);
-  if (s) return s;
+/* A name from the library's tables, or the number when it has none ("?"). */
+static const char *name_or_number(const char *s, int32_t v, char *tmp, size_t n) {
+  if (s && strcmp(s, "?") != 0) return s;
   snprintf(tmp, n, "%d", v);
   return tmp;
 }
@@ -42,43 +46,56 @@ static const char *sep3(int64_t n, char *buf, size_t cap) {
   return buf;
 }
 
+/* The leaf of column col: its path and types. */
+static pqt_status leaf_info(const pqt_reader *r, int32_t col, pqt_schema_info *si, pqt_error *err) {
+  pqt_schema_info_init(si);
+  return pqt_reader_schema_node(r, pqt_reader_column_node(r, col), si, err);
+}
+
 /* Is the legacy (signed) min/max meaningful for this column? Only when the
  * type's order is signed: not for byte arrays (unsigned byte order) or
  * unsigned integers. */
-static bool legacy_stats_usable(const pqt_value_type *vt) {
-  int lt = pqt_union_which(vt->logical.isset);
-  if (vt->physical_type == PQT_BYTE_ARRAY || vt->physical_type == PQT_FIXED_LEN_BYTE_ARRAY ||
-      vt->physical_type == PQT_INT96)
+static bool legacy_stats_usable(const pqt_schema_info *si) {
+  if (si->physical == PQT_TYPE_BYTE_ARRAY || si->physical == PQT_TYPE_FIXED_LEN_BYTE_ARRAY ||
+      si->physical == PQT_TYPE_INT96)
     return false;
-  if (lt == PQT_LT_INTEGER && !vt->logical.integer.is_signed) return false;
-  if (vt->converted_type >= PQT_CT_UINT_8 && vt->converted_type <= PQT_CT_UINT_64) return false;
+  if (si->logical == PQT_LOGICAL_INTEGER && !si->is_signed) return false;
+  if (si->converted_type >= PQT_CONVERTED_UINT_8 && si->converted_type <= PQT_CONVERTED_UINT_64) return false;
   return true;
 }
 
-static void append_stat_value(pqt_buf *b, const pqt_value_type *vt, pqt_bytes v, pqt_error *err) {
-  size_t mark = b->len;
+/* The text of a bound as stored, or "<N bytes>" when its bytes are not a
+ * value of the column's type. */
+static void append_stat_value(pqt_buf *b, const pqt_reader *r, int32_t col, const uint8_t *p, size_t n,
+                              pqt_error *err) {
+  pqt_string s = {0};
   pqt_error e;
   pqt_error_init(&e);
-  if (pqt_format_value(vt, v.ptr, (size_t)v.len, b, &e) != PQT_OK) {
-    b->len = mark;
-    if (e.code == PQT_ENOMEM) { /* not a value we cannot show: out of memory */
-      pqt_nomem(err);
-      return;
-    }
-    pqt_buf_printf(b, err, "<%lld bytes>", (long long)v.len);
+  pqt_status st = pqt_reader_format_plain(r, col, p, n, &s, &e);
+  if (st == PQT_OK) {
+    pqt_buf_append(b, s.data, s.len, err);
+  } else if (e.code == PQT_ENOMEM) { /* not a value we cannot show: out of memory */
+    pqt_nomem(err);
+  } else {
+    pqt_buf_printf(b, err, "<%lld bytes>", (long long)n);
   }
+  pqt_string_free(&s);
+}
+
+static void append_double(pqt_buf *b, double v, pqt_error *err) {
+  char t[40];
+  size_t n = pqt_double_text(v, t, sizeof t);
+  pqt_buf_append(b, t, n, err);
 }
 
 /* Lines "    geo box: x [..], y [..]", "    geo box: z [..], m [..]" (when
  * present) and "    geo types: Point, LineString Z", each ended by end_line. */
 static void end_line(pqt_buf *b, size_t mark, int32_t width, pqt_error *err);
-static void append_geo_stats(pqt_buf *b, const pqt_geospatial_statistics *g, int32_t width, pqt_error *err) {
+static void append_geo_stats(pqt_buf *b, const pqt_geo_stats *g, int32_t width, pqt_error *err) {
   size_t m = b->len;
-  if (PQT_HAS_FIELD(g, geospatial_statistics, bbox)) {
-    const pqt_bounding_box *x = &g->bbox;
-    const double v[8] = {x->xmin, x->xmax, x->ymin, x->ymax, x->zmin, x->zmax, x->mmin, x->mmax};
-    const int has[4] = {1, 1, PQT_HAS_FIELD(x, bounding_box, zmin) && PQT_HAS_FIELD(x, bounding_box, zmax),
-                        PQT_HAS_FIELD(x, bounding_box, mmin) && PQT_HAS_FIELD(x, bounding_box, mmax)};
+  if (g->has_bbox) {
+    const double v[8] = {g->xmin, g->xmax, g->ymin, g->ymax, g->zmin, g->zmax, g->mmin, g->mmax};
+    const int has[4] = {1, 1, g->has_z, g->has_m};
     for (int d = 0; d < 4; d++) {
       if (!has[d]) continue;
       if (d == 2 || (d == 3 && !has[2])) {
@@ -86,72 +103,72 @@ static void append_geo_stats(pqt_buf *b, const pqt_geospatial_statistics *g, int
         m = b->len;
       }
       pqt_buf_printf(b, err, "%s%c [", d == 0 || d == 2 || (d == 3 && !has[2]) ? "    geo box: " : ", ", "xyzm"[d]);
-      pqt_format_double(v[2 * d], b, err);
+      append_double(b, v[2 * d], err);
       pqt_buf_printf(b, err, ", ");
-      pqt_format_double(v[2 * d + 1], b, err);
-      pqt_buf_printf(b, err, "]%s", d == 0 && x->xmin > x->xmax ? " (wraps)" : "");
+      append_double(b, v[2 * d + 1], err);
+      pqt_buf_printf(b, err, "]%s", d == 0 && g->xmin > g->xmax ? " (wraps)" : "");
     }
   } else {
     pqt_buf_printf(b, err, "    geo box: none");
   }
   end_line(b, m, width, err);
-  if (PQT_HAS_FIELD(g, geospatial_statistics, geospatial_types)) {
+  if (g->has_geospatial_types) {
     m = b->len;
     pqt_buf_printf(b, err, "    geo types:");
-    for (int32_t i = 0; i < g->geospatial_types.n; i++) {
-      const char *nm = pqt_geo_type_code_name(g->geospatial_types.items[i]);
+    for (int32_t i = 0; i < g->n_geospatial_types; i++) {
+      const char *nm = pqt_geo_type_code_name(g->geospatial_types[i]);
       if (nm) pqt_buf_printf(b, err, "%s %s", i ? "," : "", nm);
-      else pqt_buf_printf(b, err, "%s %d", i ? "," : "", (int)g->geospatial_types.items[i]);
+      else pqt_buf_printf(b, err, "%s %d", i ? "," : "", (int)g->geospatial_types[i]);
     }
-    if (g->geospatial_types.n == 0) pqt_buf_printf(b, err, " none");
+    if (g->n_geospatial_types == 0) pqt_buf_printf(b, err, " none");
     end_line(b, m, width, err);
   }
 }
 
-static pqt_status append_stats(pqt_buf *b, const pqt_statistics *s, const pqt_value_type *vt, pqt_error *err) {
-  if (!s->isset) return pqt_buf_printf(b, err, " ST:[none]");
+static pqt_status append_stats(pqt_buf *b, const pqt_reader *r, int32_t col, const pqt_chunk_statistics *s,
+                               const pqt_schema_info *si, pqt_error *err) {
+  if (!s->present || s->n_fields == 0) return pqt_buf_printf(b, err, " ST:[none]");
   PQT_RETURN_NOT_OK(pqt_buf_printf(b, err, " ST:["));
   const char *sep = "";
-  if (PQT_HAS_FIELD(s, statistics, min_value) || PQT_HAS_FIELD(s, statistics, max_value)) {
-    if (PQT_HAS_FIELD(s, statistics, min_value)) {
+  bool has_legacy = s->legacy_min_plain || s->legacy_max_plain;
+  if (s->min_value_plain || s->max_value_plain) {
+    if (s->min_value_plain) {
       pqt_buf_printf(b, err, "min: ");
-      append_stat_value(b, vt, s->min_value, err);
-      if (PQT_HAS_FIELD(s, statistics, is_min_value_exact) && !s->is_min_value_exact)
-        pqt_buf_printf(b, err, " (inexact)");
+      append_stat_value(b, r, col, s->min_value_plain, s->n_min_value_plain, err);
+      if (s->min_exact == 0) pqt_buf_printf(b, err, " (inexact)");
       sep = ", ";
     }
-    if (PQT_HAS_FIELD(s, statistics, max_value)) {
+    if (s->max_value_plain) {
       pqt_buf_printf(b, err, "%smax: ", sep);
-      append_stat_value(b, vt, s->max_value, err);
-      if (PQT_HAS_FIELD(s, statistics, is_max_value_exact) && !s->is_max_value_exact)
-        pqt_buf_printf(b, err, " (inexact)");
+      append_stat_value(b, r, col, s->max_value_plain, s->n_max_value_plain, err);
+      if (s->max_exact == 0) pqt_buf_printf(b, err, " (inexact)");
       sep = ", ";
     }
-  } else if ((PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max)) && legacy_stats_usable(vt)) {
-    if (PQT_HAS_FIELD(s, statistics, min)) {
+  } else if (has_legacy && legacy_stats_usable(si)) {
+    if (s->legacy_min_plain) {
       pqt_buf_printf(b, err, "min: ");
-      append_stat_value(b, vt, s->min, err);
+      append_stat_value(b, r, col, s->legacy_min_plain, s->n_legacy_min_plain, err);
       sep = ", ";
     }
-    if (PQT_HAS_FIELD(s, statistics, max)) {
+    if (s->legacy_max_plain) {
       pqt_buf_printf(b, err, "%smax: ", sep);
-      append_stat_value(b, vt, s->max, err);
+      append_stat_value(b, r, col, s->legacy_max_plain, s->n_legacy_max_plain, err);
       sep = ", ";
     }
     pqt_buf_printf(b, err, " (legacy)");
-  } else if (PQT_HAS_FIELD(s, statistics, min) || PQT_HAS_FIELD(s, statistics, max)) {
+  } else if (has_legacy) {
     pqt_buf_printf(b, err, "min/max: (legacy, ignored for this sort order)");
     sep = ", ";
   }
-  if (PQT_HAS_FIELD(s, statistics, null_count)) {
+  if (s->has_null_count) {
     pqt_buf_printf(b, err, "%snulls: %lld", sep, (long long)s->null_count);
     sep = ", ";
   }
-  if (PQT_HAS_FIELD(s, statistics, distinct_count)) {
+  if (s->has_distinct_count) {
     pqt_buf_printf(b, err, "%sdistinct: %lld", sep, (long long)s->distinct_count);
     sep = ", ";
   }
-  if (PQT_HAS_FIELD(s, statistics, nan_count)) {
+  if (s->has_nan_count) {
     pqt_buf_printf(b, err, "%snans: %lld", sep, (long long)s->nan_count);
   }
   return pqt_buf_printf(b, err, "]");
@@ -197,13 +214,13 @@ static void end_line(pqt_buf *b, size_t mark, int32_t width, pqt_error *err) {
 
 /* A key-value value as a JSON string, cut after about `room` columns
  * ("..." inside the quotes) and then followed by its length in bytes. */
-static void append_kv_value(pqt_buf *b, const pqt_key_value *kv, size_t room, pqt_error *err) {
-  if (!PQT_HAS_FIELD(kv, key_value, value)) {
+static void append_kv_value(pqt_buf *b, const pqt_kv *kv, size_t room, pqt_error *err) {
+  if (!kv->value) {
     pqt_buf_printf(b, err, "(no value)");
     return;
   }
   size_t mark = b->len;
-  if (pqt_json_string_append(b, kv->value.ptr, (size_t)kv->value.len, err) != PQT_OK) return;
+  if (pqt_json_string_append(b, (const uint8_t *)kv->value, kv->value_len, err) != PQT_OK) return;
   size_t cols = columns_of(b->data + mark, b->len - mark);
   if (room < 8) room = 8;
   if (cols <= room) return;
@@ -218,7 +235,51 @@ static void append_kv_value(pqt_buf *b, const pqt_key_value *kv, size_t room, pq
       break;
     }
   b->len = end;
-  pqt_buf_printf(b, err, "...\" (%lld bytes)", (long long)kv->value.len);
+  pqt_buf_printf(b, err, "...\" (%lld bytes)", (long long)kv->value_len);
+}
+
+/* Key-value entry i of the file (col < 0) or of chunk (g, col), as stored. */
+static pqt_status get_kv(const pqt_reader *r, int32_t g, int32_t col, int32_t i, pqt_kv *kv, pqt_error *err) {
+  pqt_kv_init(kv);
+  return col < 0 ? pqt_reader_kv(r, i, kv, err) : pqt_chunk_kv_stored(r, g, col, i, kv, err);
+}
+
+/* The sum of the chunks' compressed sizes of row group g (those with metadata
+ * in the clear), for a footer without RowGroup.total_compressed_size. */
+static int64_t chunks_compressed(const pqt_reader *r, int32_t g, int32_t n_chunks) {
+  int64_t comp = 0;
+  for (int32_t c = 0; c < n_chunks && c < pqt_reader_num_columns(r); c++) {
+    pqt_chunk_info ci;
+    pqt_chunk_info_init(&ci);
+    if (pqt_reader_chunk_metadata_kind(r, g, c) == PQT_CHUNK_METADATA_PLAIN &&
+        pqt_reader_chunk_stored(r, g, c, &ci, NULL) == PQT_OK)
+      comp += ci.total_compressed_size;
+  }
+  return comp;
+}
+
+/* What one column chunk's lines need, as stored. */
+typedef struct chunk_view {
+  int32_t kind; /* pqt_chunk_metadata_kind */
+  pqt_schema_info leaf;
+  pqt_chunk_info ci;
+  pqt_chunk_statistics st;
+  pqt_geo_stats geo;
+  int32_t n_kv;
+} chunk_view;
+
+static pqt_status chunk_view_get(const pqt_reader *r, int32_t g, int32_t c, chunk_view *v, pqt_error *err) {
+  PQT_RETURN_NOT_OK(leaf_info(r, c, &v->leaf, err));
+  v->kind = pqt_reader_chunk_metadata_kind(r, g, c);
+  if (v->kind != PQT_CHUNK_METADATA_PLAIN) return PQT_OK;
+  pqt_chunk_info_init(&v->ci);
+  pqt_chunk_statistics_init(&v->st);
+  pqt_geo_stats_init(&v->geo);
+  PQT_RETURN_NOT_OK(pqt_reader_chunk_stored(r, g, c, &v->ci, err));
+  PQT_RETURN_NOT_OK(pqt_reader_chunk_statistics_stored(r, g, c, &v->st, err));
+  PQT_RETURN_NOT_OK(pqt_reader_chunk_geo_stats_stored(r, g, c, &v->geo, err));
+  v->n_kv = pqt_chunk_kv_count_stored(r, g, c);
+  return PQT_OK;
 }
 
 /* ---- the readable style --------------------------------------------------------- */
@@ -226,101 +287,103 @@ static void append_kv_value(pqt_buf *b, const pqt_key_value *kv, size_t room, pq
 #define LABEL "%-13s"
 
 static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *b, pqt_error *err) {
-  const pqt_file_metadata *md = &r->md;
-  const pqt_schema *sc = r->schema;
+  const char *created_by = pqt_reader_created_by(r);
+  int32_t n_groups = pqt_reader_num_row_groups(r), n_cols = pqt_reader_num_columns(r), n_kv = pqt_reader_kv_count(r);
   char tmp[32], tmp2[32];
   size_t m;
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%d", "version:", md->version);
+  pqt_buf_printf(b, err, LABEL "%d", "version:", pqt_reader_footer_version(r));
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%s", "created by:", r->created_by[0] ? r->created_by : "(not recorded)");
+  pqt_buf_printf(b, err, LABEL "%s", "created by:", created_by[0] ? created_by : "(not recorded)");
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%s", "rows:", sep3(md->num_rows, tmp, sizeof tmp));
+  pqt_buf_printf(b, err, LABEL "%s", "rows:", sep3(pqt_reader_num_rows(r), tmp, sizeof tmp));
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%s", "row groups:", sep3(md->row_groups.n, tmp, sizeof tmp));
+  pqt_buf_printf(b, err, LABEL "%s", "row groups:", sep3(n_groups, tmp, sizeof tmp));
   end_line(b, m, width, err);
   m = b->len;
-  pqt_buf_printf(b, err, LABEL "%s", "columns:", sep3(sc->n_leaves, tmp, sizeof tmp));
+  pqt_buf_printf(b, err, LABEL "%s", "columns:", sep3(n_cols, tmp, sizeof tmp));
   end_line(b, m, width, err);
-  if (md->key_value_metadata.n > 0) {
+  if (n_kv > 0) {
     m = b->len;
-    pqt_buf_printf(b, err, "key-value metadata: %d key%s", md->key_value_metadata.n,
-                   md->key_value_metadata.n == 1 ? "" : "s");
+    pqt_buf_printf(b, err, "key-value metadata: %d key%s", n_kv, n_kv == 1 ? "" : "s");
     end_line(b, m, width, err);
     size_t keyw = 0;
-    for (int32_t i = 0; i < md->key_value_metadata.n; i++) {
-      size_t kl = columns_of(md->key_value_metadata.items[i].key.ptr, (size_t)md->key_value_metadata.items[i].key.len);
+    for (int32_t i = 0; i < n_kv; i++) {
+      pqt_kv kv;
+      PQT_RETURN_NOT_OK(get_kv(r, 0, -1, i, &kv, err));
+      size_t kl = columns_of((const uint8_t *)kv.key, kv.key_len);
       if (kl > keyw) keyw = kl;
     }
     if (keyw > 24) keyw = 24;
-    for (int32_t i = 0; i < md->key_value_metadata.n; i++) {
-      const pqt_key_value *kv = &md->key_value_metadata.items[i];
+    for (int32_t i = 0; i < n_kv; i++) {
+      pqt_kv kv;
+      PQT_RETURN_NOT_OK(get_kv(r, 0, -1, i, &kv, err));
       m = b->len;
-      size_t kl = columns_of(kv->key.ptr, (size_t)kv->key.len);
-      pqt_buf_printf(b, err, "  %.*s%*s  ", (int)kv->key.len, (const char *)kv->key.ptr,
-                     (int)(kl < keyw ? keyw - kl : 0), "");
+      size_t kl = columns_of((const uint8_t *)kv.key, kv.key_len);
+      pqt_buf_printf(b, err, "  %.*s%*s  ", (int)kv.key_len, kv.key, (int)(kl < keyw ? keyw - kl : 0), "");
       size_t used = columns_of(b->data + m, b->len - m);
       size_t room = (size_t)width > used + 16 ? (size_t)width - used - 16 : 8;
-      append_kv_value(b, kv, room, err);
+      append_kv_value(b, &kv, room, err);
       end_line(b, m, width, err);
     }
   }
-  for (int32_t g = 0; g < md->row_groups.n; g++) {
-    const pqt_row_group *rg = &md->row_groups.items[g];
-    int64_t comp = 0;
-    for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data))
-        comp += rg->columns.items[c].meta_data.total_compressed_size;
+  for (int32_t g = 0; g < n_groups; g++) {
+    pqt_row_group_info rg;
+    pqt_row_group_info_init(&rg);
+    PQT_RETURN_NOT_OK(pqt_reader_row_group(r, g, &rg, err));
     pqt_buf_printf(b, err, "\n");
     m = b->len;
-    pqt_buf_printf(b, err, "row group %d: %s rows, compressed ", g, sep3(rg->num_rows, tmp, sizeof tmp));
-    append_size(b, PQT_HAS_FIELD(rg, row_group, total_compressed_size) ? rg->total_compressed_size : comp, err);
+    pqt_buf_printf(b, err, "row group %d: %s rows, compressed ", g, sep3(rg.num_rows, tmp, sizeof tmp));
+    append_size(b, rg.total_compressed_size >= 0 ? rg.total_compressed_size : chunks_compressed(r, g, rg.n_chunks),
+                err);
     pqt_buf_printf(b, err, ", uncompressed ");
-    append_size(b, rg->total_byte_size, err);
+    append_size(b, rg.total_byte_size, err);
     end_line(b, m, width, err);
-    if (rg->sorting_columns.n > 0) {
+    if (rg.n_sorting_columns > 0) {
+      pqt_sorting_column_spec *sc = pqt_mem_calloc(pqt_reader_allocator(r), (size_t)rg.n_sorting_columns * sizeof *sc);
+      if (!sc) return pqt_nomem(err);
+      pqt_reader_sorting_columns(r, g, sc, rg.n_sorting_columns);
       m = b->len;
       pqt_buf_printf(b, err, "  sorted by ");
-      for (int32_t i = 0; i < rg->sorting_columns.n; i++) {
-        const pqt_sorting_column *s = &rg->sorting_columns.items[i];
-        const char *name =
-            s->column_idx >= 0 && s->column_idx < sc->n_leaves ? sc->leaves[s->column_idx]->dotted_path : "?";
-        pqt_buf_printf(b, err, "%s%s %s, nulls %s", i ? "; " : "", name, s->descending ? "descending" : "ascending",
-                       s->nulls_first ? "first" : "last");
+      for (int32_t i = 0; i < rg.n_sorting_columns; i++) {
+        pqt_schema_info si;
+        const char *name = sc[i].column >= 0 && sc[i].column < n_cols && leaf_info(r, sc[i].column, &si, NULL) == PQT_OK
+                               ? si.path
+                               : "?";
+        pqt_buf_printf(b, err, "%s%s %s, nulls %s", i ? "; " : "", name, sc[i].descending ? "descending" : "ascending",
+                       sc[i].nulls_first ? "first" : "last");
       }
+      pqt_mem_free(pqt_reader_allocator(r), sc, (size_t)rg.n_sorting_columns * sizeof *sc);
       end_line(b, m, width, err);
     }
-    for (int32_t c = 0; c < rg->columns.n && c < sc->n_leaves; c++) {
-      const pqt_column_chunk *cc = &rg->columns.items[c];
-      const pqt_schema_node *leaf = sc->leaves[c];
+    for (int32_t c = 0; c < rg.n_chunks && c < n_cols; c++) {
+      chunk_view v;
+      PQT_RETURN_NOT_OK(chunk_view_get(r, g, c, &v, err));
       m = b->len;
-      pqt_buf_printf(b, err, "  column %s", leaf->dotted_path);
-      if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
-        pqt_buf_printf(
-            b, err,
-            PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? ": metadata encrypted" : ": no metadata");
+      pqt_buf_printf(b, err, "  column %s", v.leaf.path);
+      if (v.kind != PQT_CHUNK_METADATA_PLAIN) {
+        pqt_buf_printf(b, err, v.kind == PQT_CHUNK_METADATA_ENCRYPTED ? ": metadata encrypted" : ": no metadata");
         end_line(b, m, width, err);
         continue;
       }
       end_line(b, m, width, err);
-      const pqt_column_metadata *cm = &cc->meta_data;
-      pqt_value_type vt;
-      pqt_value_type_from_leaf(&vt, leaf);
+      const pqt_chunk_info *cm = &v.ci;
       m = b->len;
       char tmp3[32];
-      pqt_buf_printf(b, err, "    type %s, codec %s, %s values", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
-                     enum_name(&pqt_enum_compression_codec, cm->codec, tmp2, sizeof tmp2),
+      pqt_buf_printf(b, err, "    type %s, codec %s, %s values",
+                     name_or_number(pqt_physical_name(cm->physical), cm->physical, tmp, sizeof tmp),
+                     name_or_number(pqt_compression_name(cm->codec), cm->codec, tmp2, sizeof tmp2),
                      sep3(cm->num_values, tmp3, sizeof tmp3));
       end_line(b, m, width, err);
       m = b->len;
       pqt_buf_printf(b, err, "    encodings ");
-      for (int32_t e = 0; e < cm->encodings.n; e++)
+      for (int32_t e = 0; e < cm->n_encodings; e++)
         pqt_buf_printf(b, err, "%s%s", e ? ", " : "",
-                       enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
-      if (cm->encodings.n == 0) pqt_buf_printf(b, err, "(none listed)");
+                       name_or_number(pqt_encoding_name(cm->encodings[e]), cm->encodings[e], tmp, sizeof tmp));
+      if (cm->n_encodings == 0) pqt_buf_printf(b, err, "(none listed)");
       end_line(b, m, width, err);
       m = b->len;
       pqt_buf_printf(b, err, "    compressed ");
@@ -331,15 +394,15 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, ", ratio %.2f", (double)cm->total_uncompressed_size / (double)cm->total_compressed_size);
       end_line(b, m, width, err);
       m = b->len;
-      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset))
-        pqt_buf_printf(b, err, "    dictionary page at %s, ", sep3(cm->dictionary_page_offset, tmp, sizeof tmp));
+      if (cm->stored_dictionary_page_offset >= 0)
+        pqt_buf_printf(b, err, "    dictionary page at %s, ", sep3(cm->stored_dictionary_page_offset, tmp, sizeof tmp));
       else pqt_buf_printf(b, err, "    no dictionary page, ");
       pqt_buf_printf(b, err, "first data page at %s", sep3(cm->data_page_offset, tmp, sizeof tmp));
       end_line(b, m, width, err);
       m = b->len;
       pqt_buf_printf(b, err, "    statistics:");
       size_t st_mark = b->len;
-      if (PQT_HAS_FIELD(cm, column_metadata, statistics)) append_stats(b, &cm->statistics, &vt, err);
+      if (v.st.present) append_stats(b, r, c, &v.st, &v.leaf, err);
       /* append_stats writes " ST:[...]": keep what is inside */
       if (b->len > st_mark + 5 && memcmp(b->data + st_mark, " ST:[", 5) == 0 && b->data[b->len - 1] == ']') {
         memmove(b->data + st_mark + 1, b->data + st_mark + 5, b->len - st_mark - 6);
@@ -349,36 +412,33 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
         pqt_buf_printf(b, err, " none");
       }
       end_line(b, m, width, err);
-      if (PQT_HAS_FIELD(cm, column_metadata, geospatial_statistics))
-        append_geo_stats(b, &cm->geospatial_statistics, width, err);
-      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) ||
-          PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) ||
-          PQT_HAS_FIELD(cc, column_chunk, column_index_offset)) {
+      if (v.geo.present) append_geo_stats(b, &v.geo, width, err);
+      if (cm->bloom_filter_offset >= 0 || cm->offset_index_offset >= 0 || cm->column_index_offset >= 0) {
         m = b->len;
         const char *sep = "    ";
-        if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset)) {
+        if (cm->bloom_filter_offset >= 0) {
           pqt_buf_printf(b, err, "%sbloom filter at %s", sep, sep3(cm->bloom_filter_offset, tmp, sizeof tmp));
           sep = ", ";
         }
-        if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset)) {
-          pqt_buf_printf(b, err, "%soffset index at %s", sep, sep3(cc->offset_index_offset, tmp, sizeof tmp));
+        if (cm->offset_index_offset >= 0) {
+          pqt_buf_printf(b, err, "%soffset index at %s", sep, sep3(cm->offset_index_offset, tmp, sizeof tmp));
           sep = ", ";
         }
-        if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset))
-          pqt_buf_printf(b, err, "%scolumn index at %s", sep, sep3(cc->column_index_offset, tmp, sizeof tmp));
+        if (cm->column_index_offset >= 0)
+          pqt_buf_printf(b, err, "%scolumn index at %s", sep, sep3(cm->column_index_offset, tmp, sizeof tmp));
         end_line(b, m, width, err);
       }
-      if (cm->key_value_metadata.n > 0) {
+      if (v.n_kv > 0) {
         m = b->len;
-        pqt_buf_printf(b, err, "    key-value metadata: %d key%s", cm->key_value_metadata.n,
-                       cm->key_value_metadata.n == 1 ? "" : "s");
+        pqt_buf_printf(b, err, "    key-value metadata: %d key%s", v.n_kv, v.n_kv == 1 ? "" : "s");
         end_line(b, m, width, err);
-        for (int32_t i = 0; i < cm->key_value_metadata.n; i++) {
-          const pqt_key_value *kv = &cm->key_value_metadata.items[i];
+        for (int32_t i = 0; i < v.n_kv; i++) {
+          pqt_kv kv;
+          PQT_RETURN_NOT_OK(get_kv(r, g, c, i, &kv, err));
           m = b->len;
-          pqt_buf_printf(b, err, "      %.*s  ", (int)kv->key.len, (const char *)kv->key.ptr);
+          pqt_buf_printf(b, err, "      %.*s  ", (int)kv.key_len, kv.key);
           size_t used = columns_of(b->data + m, b->len - m);
-          append_kv_value(b, kv, (size_t)width > used + 16 ? (size_t)width - used - 16 : 8, err);
+          append_kv_value(b, &kv, (size_t)width > used + 16 ? (size_t)width - used - 16 : 8, err);
           end_line(b, m, width, err);
         }
       }
@@ -390,85 +450,72 @@ static pqt_status summary_readable(const pqt_reader *r, int32_t width, pqt_buf *
 /* ---- the parquet-tools style ---------------------------------------------------- */
 
 static pqt_status summary_legend(const pqt_reader *r, pqt_buf *b, pqt_error *err) {
-  const pqt_file_metadata *md = &r->md;
-  const pqt_schema *sc = r->schema;
+  int32_t n_groups = pqt_reader_num_row_groups(r), n_cols = pqt_reader_num_columns(r), n_kv = pqt_reader_kv_count(r);
   char tmp[32];
-  pqt_buf_printf(b, err, "version:     %d\n", md->version);
-  pqt_buf_printf(b, err, "created_by:  %s\n", r->created_by);
-  pqt_buf_printf(b, err, "rows:        %lld\n", (long long)md->num_rows);
-  pqt_buf_printf(b, err, "row groups:  %d\n", md->row_groups.n);
-  pqt_buf_printf(b, err, "columns:     %d\n", sc->n_leaves);
-  if (md->key_value_metadata.n > 0) {
+  pqt_buf_printf(b, err, "version:     %d\n", pqt_reader_footer_version(r));
+  pqt_buf_printf(b, err, "created_by:  %s\n", pqt_reader_created_by(r));
+  pqt_buf_printf(b, err, "rows:        %lld\n", (long long)pqt_reader_num_rows(r));
+  pqt_buf_printf(b, err, "row groups:  %d\n", n_groups);
+  pqt_buf_printf(b, err, "columns:     %d\n", n_cols);
+  if (n_kv > 0) {
     pqt_buf_printf(b, err, "key-value metadata:\n");
-    for (int32_t i = 0; i < md->key_value_metadata.n; i++) {
-      const pqt_key_value *kv = &md->key_value_metadata.items[i];
-      pqt_buf_printf(b, err, "  %.*s: ", (int)kv->key.len, (const char *)kv->key.ptr);
-      append_kv_value(b, kv, 60, err);
+    for (int32_t i = 0; i < n_kv; i++) {
+      pqt_kv kv;
+      PQT_RETURN_NOT_OK(get_kv(r, 0, -1, i, &kv, err));
+      pqt_buf_printf(b, err, "  %.*s: ", (int)kv.key_len, kv.key);
+      append_kv_value(b, &kv, 60, err);
       pqt_buf_printf(b, err, "\n");
     }
   }
-  for (int32_t g = 0; g < md->row_groups.n; g++) {
-    const pqt_row_group *rg = &md->row_groups.items[g];
-    pqt_buf_printf(b, err, "\nrow group %d: rows %lld, ", g, (long long)rg->num_rows);
-    int64_t comp = 0;
-    for (int32_t c = 0; c < rg->columns.n; c++)
-      if (PQT_HAS_FIELD(&rg->columns.items[c], column_chunk, meta_data))
-        comp += rg->columns.items[c].meta_data.total_compressed_size;
+  for (int32_t g = 0; g < n_groups; g++) {
+    pqt_row_group_info rg;
+    pqt_row_group_info_init(&rg);
+    PQT_RETURN_NOT_OK(pqt_reader_row_group(r, g, &rg, err));
+    pqt_buf_printf(b, err, "\nrow group %d: rows %lld, ", g, (long long)rg.num_rows);
     pqt_buf_printf(b, err, "compressed ");
-    append_size(b, PQT_HAS_FIELD(rg, row_group, total_compressed_size) ? rg->total_compressed_size : comp, err);
+    append_size(b, rg.total_compressed_size >= 0 ? rg.total_compressed_size : chunks_compressed(r, g, rg.n_chunks),
+                err);
     pqt_buf_printf(b, err, ", uncompressed ");
-    append_size(b, rg->total_byte_size, err);
+    append_size(b, rg.total_byte_size, err);
     pqt_buf_printf(b, err, "\n");
-    for (int32_t c = 0; c < rg->columns.n && c < sc->n_leaves; c++) {
-      const pqt_column_chunk *cc = &rg->columns.items[c];
-      const pqt_schema_node *leaf = sc->leaves[c];
-      pqt_buf_printf(b, err, "  %s:", leaf->dotted_path);
-      if (!PQT_HAS_FIELD(cc, column_chunk, meta_data)) {
-        pqt_buf_printf(b, err,
-                       PQT_HAS_FIELD(cc, column_chunk, encrypted_column_metadata) ? " (encrypted column metadata)\n"
-                                                                                  : " (no column metadata)\n");
+    for (int32_t c = 0; c < rg.n_chunks && c < n_cols; c++) {
+      chunk_view v;
+      PQT_RETURN_NOT_OK(chunk_view_get(r, g, c, &v, err));
+      pqt_buf_printf(b, err, "  %s:", v.leaf.path);
+      if (v.kind != PQT_CHUNK_METADATA_PLAIN) {
+        pqt_buf_printf(
+            b, err,
+            v.kind == PQT_CHUNK_METADATA_ENCRYPTED ? " (encrypted column metadata)\n" : " (no column metadata)\n");
         continue;
       }
-      const pqt_column_metadata *cm = &cc->meta_data;
-      pqt_value_type vt;
-      pqt_value_type_from_leaf(&vt, leaf);
-      pqt_buf_printf(b, err, " %s %s", enum_name(&pqt_enum_type, cm->type, tmp, sizeof tmp),
-                     enum_name(&pqt_enum_compression_codec, cm->codec, tmp, sizeof tmp));
-      if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset))
-        pqt_buf_printf(b, err, " DO:%lld", (long long)cm->dictionary_page_offset);
+      const pqt_chunk_info *cm = &v.ci;
+      pqt_buf_printf(b, err, " %s", name_or_number(pqt_physical_name(cm->physical), cm->physical, tmp, sizeof tmp));
+      pqt_buf_printf(b, err, " %s", name_or_number(pqt_compression_name(cm->codec), cm->codec, tmp, sizeof tmp));
+      if (cm->stored_dictionary_page_offset >= 0)
+        pqt_buf_printf(b, err, " DO:%lld", (long long)cm->stored_dictionary_page_offset);
       else pqt_buf_printf(b, err, " DO:-");
       pqt_buf_printf(
           b, err, " FPO:%lld SZ:%lld/%lld/%.2f VC:%lld ENC:", (long long)cm->data_page_offset,
           (long long)cm->total_compressed_size, (long long)cm->total_uncompressed_size,
           cm->total_compressed_size > 0 ? (double)cm->total_uncompressed_size / (double)cm->total_compressed_size : 0.0,
           (long long)cm->num_values);
-      for (int32_t e = 0; e < cm->encodings.n; e++)
+      for (int32_t e = 0; e < cm->n_encodings; e++)
         pqt_buf_printf(b, err, "%s%s", e ? "," : "",
-                       enum_name(&pqt_enum_encoding, cm->encodings.items[e], tmp, sizeof tmp));
-      if (PQT_HAS_FIELD(cm, column_metadata, statistics)) append_stats(b, &cm->statistics, &vt, err);
+                       name_or_number(pqt_encoding_name(cm->encodings[e]), cm->encodings[e], tmp, sizeof tmp));
+      if (v.st.present) append_stats(b, r, c, &v.st, &v.leaf, err);
       else pqt_buf_printf(b, err, " ST:[none]");
-      if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset))
-        pqt_buf_printf(b, err, " BLOOM:%lld", (long long)cm->bloom_filter_offset);
-      if (PQT_HAS_FIELD(cc, column_chunk, offset_index_offset))
-        pqt_buf_printf(b, err, " OI:%lld", (long long)cc->offset_index_offset);
-      if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset))
-        pqt_buf_printf(b, err, " CI:%lld", (long long)cc->column_index_offset);
+      if (cm->bloom_filter_offset >= 0) pqt_buf_printf(b, err, " BLOOM:%lld", (long long)cm->bloom_filter_offset);
+      if (cm->offset_index_offset >= 0) pqt_buf_printf(b, err, " OI:%lld", (long long)cm->offset_index_offset);
+      if (cm->column_index_offset >= 0) pqt_buf_printf(b, err, " CI:%lld", (long long)cm->column_index_offset);
       PQT_RETURN_NOT_OK(pqt_buf_printf(b, err, "\n"));
     }
   }
   return PQT_OK;
 }
 
-pqt_status pqt_reader_summary_append(const pqt_reader *r, pqt_buf *b, pqt_error *err) {
-  return summary_readable(r, 80, b, err);
-}
-
-PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32_t style, int32_t width,
-                                                      pqt_string *out, pqt_error *err) {
-  if (!r || !out || (style != PQT_SUMMARY_READABLE && style != PQT_SUMMARY_PARQUET_TOOLS) || width < 0)
-    return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary_styled: bad arguments");
+static pqt_status summary_string(const pqt_reader *r, int32_t style, int32_t width, pqt_string *out, pqt_error *err) {
   pqt_buf b;
-  pqt_buf_init(&b, r->alloc);
+  pqt_buf_init(&b, pqt_reader_allocator(r));
   /* the appends do not all check their status; a failure is recorded in e */
   pqt_error e;
   pqt_error_init(&e);
@@ -483,11 +530,14 @@ PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32
   return pqt_buf_to_string(&b, out, err);
 }
 
-PQT_API int32_t pqt_reader_sorting_columns(const pqt_reader *r, int32_t g, struct pqt_sorting_column_spec *out,
-                                           int32_t max) {
-  if (!r || g < 0 || g >= r->md.row_groups.n) return -1;
-  const pqt_list_sorting_column *sc = &r->md.row_groups.items[g].sorting_columns;
-  for (int32_t i = 0; out && i < sc->n && i < max; i++)
-    out[i] = (pqt_sorting_column_spec){sc->items[i].column_idx, sc->items[i].descending, sc->items[i].nulls_first};
-  return sc->n;
+PQT_API pqt_status pqt_reader_metadata_summary(const pqt_reader *r, pqt_string *out, pqt_error *err) {
+  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary: bad arguments");
+  return summary_string(r, PQT_SUMMARY_READABLE, 80, out, err);
+}
+
+PQT_API pqt_status pqt_reader_metadata_summary_styled(const pqt_reader *r, int32_t style, int32_t width,
+                                                      pqt_string *out, pqt_error *err) {
+  if (!r || !out || (style != PQT_SUMMARY_READABLE && style != PQT_SUMMARY_PARQUET_TOOLS) || width < 0)
+    return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_summary_styled: bad arguments");
+  return summary_string(r, style, width, out, err);
 }
