@@ -460,10 +460,11 @@ typedef struct pqt_read_options {
  *   utf8view / binaryview ("vu" / "vz"): 16-byte views, values of up to 12
  *   bytes inline, longer ones pointing into one variadic data buffer (the
  *   buffers are validity, views, data, then the int64 size of the data
- *   buffer), which is the batch's decoded bytes as they are (no second
- *   copy), or with PQT_ARROW_DICTIONARY too, the dictionary's bytes (a
- *   dictionary of views). Strings stored with Arrow's large_utf8 hint keep
- *   that type.
+ *   buffer): the batch's dictionary (see above: the dictionary page's
+ *   bytes, not gathered per row, then the values of other pages, copied
+ *   once out of their page as the default layout does); with
+ *   PQT_ARROW_DICTIONARY too, a dictionary of views. Strings stored with
+ *   Arrow's large_utf8 hint keep that type.
  */
 typedef enum pqt_arrow_output {
   PQT_ARROW_PLAIN = 0,
