@@ -3,10 +3,13 @@
  * arrays through the public streaming API.
  *
  *   read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold]
+ *              [--arrow-dictionary] [--arrow-view]
  * FILE may be an http://, https:// or s3:// URL (parquetry_remote.h).
  *
  * --columns projects (as pqt_scan_options.columns): to see where the time
- * of one column goes.
+ * of one column goes. --arrow-dictionary / --arrow-view set
+ * pqt_read_options.arrow_output (PQT_ARROW_DICTIONARY / PQT_ARROW_VIEW):
+ * dictionary arrays, string/binary views.
  * Runs the whole decode K times (default 5) and ends with
  *   rows=R uncompressed_bytes=B best_seconds=S median_seconds=M
  */
@@ -35,6 +38,7 @@ int main(int argc, char **argv) {
   char *col_arg = NULL;
   const char *footer_key = NULL; /* --footer-key KEY: an encrypted file (16, 24 or 32 characters) */
   int threads = 0;               /* --threads N: pqt_read_options.threads (0: one per core) */
+  uint64_t arrow_output = 0;     /* --arrow-dictionary, --arrow-view */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) batch = atoll(argv[++i]);
@@ -42,11 +46,13 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) col_arg = argv[++i];
     else if (strcmp(argv[i], "--footer-key") == 0 && i + 1 < argc) footer_key = argv[++i];
     else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--arrow-dictionary") == 0) arrow_output |= PQT_ARROW_DICTIONARY;
+    else if (strcmp(argv[i], "--arrow-view") == 0) arrow_output |= PQT_ARROW_VIEW;
     else path = argv[i];
   }
   if (!path || repeat < 1) {
     fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold] [--footer-key KEY]\n"
-                    "                  [--threads N]\n");
+                    "                  [--threads N] [--arrow-dictionary] [--arrow-view]\n");
     return 2;
   }
   for (char *t = col_arg ? strtok(col_arg, ",") : NULL; t && n_cols < 256; t = strtok(NULL, ",")) cols[n_cols++] = t;
@@ -72,6 +78,7 @@ int main(int argc, char **argv) {
     pqt_read_options_init(&ro);
     ro.buffer_pool = pool;
     ro.threads = threads;
+    ro.arrow_output = arrow_output;
     if (footer_key) {
       ro.footer_key = (const uint8_t *)footer_key;
       ro.footer_key_len = strlen(footer_key);

@@ -66,6 +66,55 @@ static const char *pqt_arrow_check_array(pqt_arrow_check *c, const struct ArrowS
   if (a->n_buffers > 0 && !a->buffers) return "buffers missing";
   const char *f = s->format;
   const int64_t lo = a->offset, hi = a->offset + a->length;
+  if (!s->dictionary != !a->dictionary) return "dictionary in only one of schema and array";
+  if (s->dictionary) { /* int32 indexes into a whole dictionary array */
+    if (strcmp(f, "i") != 0) return "dictionary indexes are not int32";
+    if (a->n_buffers != 2) return "dictionary indexes without 2 buffers";
+    const char *e = pqt_arrow_check_array(c, s->dictionary, a->dictionary, depth + 1);
+    if (e) return e;
+    if (a->length == 0) return NULL;
+    const int32_t *ix = a->buffers[1];
+    if (!ix) return "dictionary indexes are NULL";
+    const uint8_t *valid = a->buffers[0];
+    for (int64_t i = lo; i < hi; i++) {
+      if (valid && !((valid[i >> 3] >> (i & 7)) & 1)) continue;
+      if (ix[i] < 0 || ix[i] >= a->dictionary->length) {
+        snprintf(c->msg, sizeof c->msg, "%s: index %d at %lld, dictionary of %lld", s->name ? s->name : "?", ix[i],
+                 (long long)i, (long long)a->dictionary->length);
+        return "dictionary index out of range";
+      }
+    }
+    pqt_ac_touch(c, ix, lo * 4, hi * 4);
+    return NULL;
+  }
+  if (strcmp(f, "vu") == 0 || strcmp(f, "vz") == 0) { /* views, variadic data buffers, their sizes last */
+    if (a->n_buffers < 3) return "view array without views and sizes";
+    int64_t nd = a->n_buffers - 3;
+    const int64_t *sizes = a->buffers[a->n_buffers - 1];
+    if (nd > 0 && !sizes) return "view array without variadic sizes";
+    if (a->length == 0) return NULL;
+    const uint8_t *v = a->buffers[1];
+    if (!v) return "views are NULL";
+    for (int64_t i = lo; i < hi; i++) {
+      int32_t len, bi, off;
+      memcpy(&len, v + 16 * i, 4);
+      if (len < 0) return "negative view length";
+      if (len <= 12) {
+        for (int32_t k = len; k < 12; k++)
+          if (v[16 * i + 4 + k]) return "inline view not zero-padded";
+        continue;
+      }
+      memcpy(&bi, v + 16 * i + 8, 4);
+      memcpy(&off, v + 16 * i + 12, 4);
+      if (bi < 0 || bi >= nd) return "view buffer index out of range";
+      if (off < 0 || (int64_t)off + len > sizes[bi]) return "view past its data buffer";
+      const uint8_t *d = a->buffers[2 + bi];
+      if (!d) return "view data buffer is NULL";
+      if (memcmp(d + off, v + 16 * i + 4, 4) != 0) return "view prefix differs from its data";
+      pqt_ac_touch(c, d, off, (int64_t)off + len);
+    }
+    return NULL;
+  }
   if (strcmp(f, "n") == 0) return a->n_buffers == 0 ? NULL : "null array with buffers";
   if (a->n_buffers < 1) return "no validity slot";
   if (a->buffers[0] && a->length > 0) pqt_ac_touch(c, a->buffers[0], lo / 8, (hi + 7) / 8);

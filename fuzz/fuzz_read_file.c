@@ -17,6 +17,8 @@
  * 1 GiB live: a file claiming huge sizes gets ENOMEM (a clean error), not a
  * libFuzzer out-of-memory report. Size parity picks verify_checksums, so
  * mutated pages in files with CRCs are still decoded half of the time.
+ * The low two bits of the middle byte pick pqt_read_options.arrow_output
+ * (dictionary arrays, string views), which the stream then uses.
  *
  * pqt_fuzz_read_file_one() is also called by the regression driver
  * (tests/hardening/test_fuzz_regressions.c).
@@ -127,6 +129,9 @@ static pqt_fuzz_read_result pqt_fuzz_read_file_with(const uint8_t *data, size_t 
   ro.alloc = &fa->base;
   ro.verify_checksums = (variant & 1) == 0;
   if (variant % 3 == 2) ro.on_error = PQT_SKIP_CORRUPT; /* recovery paths too */
+  /* the Arrow output options (dictionary arrays, views), picked by a byte of
+   * the input: the middle one, which mutations reach as often as any */
+  if (size > 0) ro.arrow_output = data[size / 2] & (PQT_ARROW_DICTIONARY | PQT_ARROW_VIEW);
   pqt_error err;
   pqt_error_init(&err);
   pqt_reader *r = NULL;

@@ -427,7 +427,50 @@ typedef struct pqt_read_options {
    * or climbs out of that directory with ".." is refused (PQT_EINVAL); 1:
    * allowed. */
   int32_t allow_external_paths;
+  /* Arrow output that costs less (pqt_arrow_output bits, default 0 = the
+   * plain layout): the default of this reader's streams, used when
+   * pqt_scan_options.arrow_output is 0. See pqt_arrow_output. */
+  uint64_t arrow_output;
 } pqt_read_options;
+
+/*
+ * Arrow output options (bits of pqt_read_options.arrow_output and
+ * pqt_scan_options.arrow_output), for pqt_reader_get_stream. Both are
+ * opt-in; the text output and every other API ignore them.
+ *
+ * PQT_ARROW_DICTIONARY: every projected leaf column except BOOLEAN goes out
+ *   as an Arrow dictionary array: ArrowSchema format "i" (int32 indexes)
+ *   with ArrowSchema.dictionary the value type; the index array's
+ *   validity carries the nulls (a null slot has index 0), the dictionary has
+ *   none. One dictionary per batch: a dictionary-encoded chunk's indexes
+ *   come straight from its pages (no gather), into a copy of the chunk's
+ *   dictionary page made once per batch; pages of any other encoding (a
+ *   writer that fell back to PLAIN midway, a chunk without a dictionary)
+ *   have their values appended to that batch's dictionary, so the schema is
+ *   one for the whole stream and a dictionary may hold values more than
+ *   once (and values no row of the batch uses). Nested leaves (in structs,
+ *   lists, maps) too. Where the rows are picked after decoding (a filter,
+ *   row_ranges, PQT_SKIP_CORRUPT), the batch is decoded plainly and each
+ *   leaf is its own dictionary (indexes 0..n-1): same type, no saving.
+ *   Not affected (keep their default type): BOOLEAN, leaves whose Arrow
+ *   type is narrower than the stored one (INT(8/16), decimals from byte
+ *   arrays, INT96 timestamps: converted value by value, with range checks),
+ *   leaves under a VARIANT group, GEOMETRY/GEOGRAPHY leaves, UNKNOWN.
+ * PQT_ARROW_VIEW: strings and binaries (Arrow utf8/binary) go out as
+ *   utf8view / binaryview ("vu" / "vz"): 16-byte views, values of up to 12
+ *   bytes inline, longer ones pointing into one variadic data buffer (the
+ *   buffers are validity, views, data, then the int64 size of the data
+ *   buffer): the batch's dictionary (see above: the dictionary page's
+ *   bytes, not gathered per row, then the values of other pages, copied
+ *   once out of their page as the default layout does); with
+ *   PQT_ARROW_DICTIONARY too, a dictionary of views. Strings stored with
+ *   Arrow's large_utf8 hint keep that type.
+ */
+typedef enum pqt_arrow_output {
+  PQT_ARROW_PLAIN = 0,
+  PQT_ARROW_DICTIONARY = 1,
+  PQT_ARROW_VIEW = 2
+} pqt_arrow_output;
 
 enum { PQT_FAIL = 0, PQT_SKIP_CORRUPT = 1 };
 
@@ -599,6 +642,9 @@ typedef struct pqt_scan_options {
    * (the defaults) take the reader's. The executor must outlive the stream. */
   const struct pqt_executor *executor;
   int32_t threads;
+  /* pqt_arrow_output bits for this stream; 0 (default): the reader's
+   * pqt_read_options.arrow_output. */
+  uint64_t arrow_output;
 } pqt_scan_options;
 
 /* Rows [first, first + count) (a fixed value struct, used in arrays). */

@@ -82,5 +82,7 @@ void pqt_array_free(const pqt_allocator *alloc, pqt_array *a) {
   pqt_shared_unref(a->validity);
   pqt_shared_unref(a->offsets);
   pqt_shared_unref(a->values);
+  pqt_array_free(alloc, a->dictionary);
+  pqt_shared_unref(a->view_data);
   pqt_mem_free(alloc, a, sizeof *a);
 }

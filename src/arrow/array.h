@@ -66,6 +66,15 @@ struct pqt_array {
   pqt_shared_buf *values;   /* leaves: fixed-width values, bitmap (BOOLEAN) or bytes */
   int32_t n_children;
   pqt_array **children;
+  /* Arrow output options (pqt_arrow_output):
+   * - dictionary: a leaf exported as an Arrow dictionary array: values holds
+   *   int32 indexes (one per slot, 0 in null slots) into this leaf array
+   *   (same node, no nulls), which is exported as ArrowArray.dictionary;
+   * - view_data: a BYTE_ARRAY leaf in the view layout: values holds 16-byte
+   *   views (Arrow utf8view/binaryview), long values pointing into this
+   *   buffer (variadic buffer 0); offsets is NULL. */
+  pqt_array *dictionary;
+  pqt_shared_buf *view_data;
 };
 
 pqt_status pqt_array_new(const pqt_allocator *alloc, pqt_array_kind kind, int32_t n_children, pqt_array **out,

@@ -97,6 +97,46 @@ static pqt_status struct_slots(asm_ctx *c, const pqt_schema_node *rep_node, pqt_
   return finish_validity(c, a, bits);
 }
 
+/* A leaf decoded as dictionary indexes (pqt_column_data.is_dict): the
+ * int32 indexes spread to slots (0 in null slots), the dictionary a leaf of
+ * its own. */
+static pqt_status build_dict_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_column_data *cd, pqt_array *a) {
+  int64_t n_slots = a->length;
+  pqt_status st;
+  if (cd->values.len != (size_t)cd->n_values * 4)
+    return pqt_corrupt(c->err, "column %s: %lld dictionary indexes in %zu bytes", leaf->dotted_path,
+                       (long long)cd->n_values, cd->values.len);
+  if (a->null_count == 0) {
+    st = pqt_shared_from_buf(&cd->values, &a->values, c->err);
+  } else if (cd->n_values == 0) {
+    st = pqt_shared_alloc(c->alloc, (size_t)n_slots * 4, &a->values, c->err);
+  } else {
+    st = pqt_shared_alloc_raw(c->alloc, (size_t)n_slots * 4, &a->values, c->err); /* the spread zeroes null slots */
+    if (st == PQT_OK)
+      st = pqt_levels_spread_fixed(a->values->data, cd->values.data, cd->n_values, 4, a->validity->data, 0, n_slots,
+                                   c->err);
+  }
+  if (st != PQT_OK) return st;
+  pqt_array *d;
+  PQT_RETURN_NOT_OK(pqt_array_new(c->alloc, PQT_ARRAY_LEAF, 0, &d, c->err));
+  d->node = leaf;
+  d->name = leaf->name;
+  d->length = cd->dict_n;
+  a->dictionary = d;
+  if (leaf->physical_type == PQT_BYTE_ARRAY) {
+    if (cd->dict_offsets.len == 0) {
+      st = pqt_shared_alloc(c->alloc, sizeof(int32_t), &d->offsets, c->err);
+    } else if (cd->dict_offsets.len != (size_t)(cd->dict_n + 1) * 4) {
+      st = pqt_corrupt(c->err, "column %s: dictionary offsets do not match its %lld entries", leaf->dotted_path,
+                       (long long)cd->dict_n);
+    } else {
+      st = pqt_shared_from_buf(&cd->dict_offsets, &d->offsets, c->err);
+    }
+  }
+  if (st == PQT_OK) st = pqt_shared_from_buf(&cd->dict_values, &d->values, c->err);
+  return st;
+}
+
 /* A leaf array with the slot rule li: spread the dense values to slots. */
 static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_info li, pqt_array **out) {
   pqt_array *a;
@@ -110,7 +150,9 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
   if (st == PQT_OK && n_valid != cd->n_values)
     st = pqt_corrupt(c->err, "column %s: %lld values present by the levels but %lld decoded", leaf->dotted_path,
                      (long long)n_valid, (long long)cd->n_values);
-  if (st == PQT_OK) {
+  if (st == PQT_OK && cd->is_dict) {
+    st = build_dict_leaf(c, leaf, cd, a);
+  } else if (st == PQT_OK) {
     int32_t t = leaf->physical_type;
     if (t == PQT_BYTE_ARRAY) {
       if (a->null_count == 0) {

@@ -293,7 +293,7 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
 }
 
 pqt_status pqt_array_to_arrow_layout(const pqt_allocator *alloc, pqt_array *a, pqt_error *err) {
-  if (a->kind == PQT_ARRAY_LEAF) return convert_leaf(alloc, a, err);
+  if (a->kind == PQT_ARRAY_LEAF) return convert_leaf(alloc, a->dictionary ? a->dictionary : a, err);
   for (int32_t i = 0; i < a->n_children; i++) PQT_RETURN_NOT_OK(pqt_array_to_arrow_layout(alloc, a->children[i], err));
   return PQT_OK;
 }
@@ -306,6 +306,7 @@ typedef struct schema_priv {
   struct ArrowSchema **children;
   int64_t n_children;
   char *metadata; /* ArrowSchema.metadata when set (pqt_export_schema_set_metadata, variant_schema), or NULL */
+  struct ArrowSchema *dictionary; /* ArrowSchema.dictionary (PQT_ARROW_DICTIONARY), or NULL */
 } schema_priv;
 
 static void schema_release(struct ArrowSchema *s) {
@@ -317,6 +318,10 @@ static void schema_release(struct ArrowSchema *s) {
     free(c);
   }
   free(p->children);
+  if (p->dictionary) {
+    if (p->dictionary->release) p->dictionary->release(p->dictionary);
+    free(p->dictionary);
+  }
   free(p->metadata);
   free(p->format);
   free(p->name);
@@ -382,6 +387,62 @@ static pqt_status schema_init(struct ArrowSchema *s, const char *format, const c
   return PQT_OK;
 }
 
+/* ---- Arrow output options (pqt_arrow_output) ---------------------------- */
+
+/* Leaves under a VARIANT group (reconstructed from its leaves) and
+ * GEOMETRY/GEOGRAPHY leaves (geoarrow.wkb) keep the default layout. */
+static bool output_options_apply(const pqt_schema_node *leaf) {
+  for (const pqt_schema_node *x = leaf; x; x = x->parent) {
+    int l = pqt_union_which(x->logical.isset);
+    if (l == PQT_LT_VARIANT || l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY) return false;
+  }
+  return true;
+}
+
+bool pqt_export_leaf_dictionary(const pqt_schema_node *leaf, uint64_t arrow_output) {
+  if (!(arrow_output & PQT_ARROW_DICTIONARY) || !leaf || !leaf->is_leaf || leaf->physical_type == PQT_BOOLEAN)
+    return false;
+  leaf_type lt;
+  leaf_type_of(leaf, &lt);
+  /* conversions that may fail on a value (range checks) stay per slot */
+  if (lt.conv != CONV_NONE && lt.conv != CONV_LARGE_OFFSETS && lt.conv != CONV_I32_TO_DEC128 &&
+      lt.conv != CONV_I64_TO_DEC128)
+    return false;
+  return output_options_apply(leaf);
+}
+
+bool pqt_export_leaf_view(const pqt_schema_node *leaf, uint64_t arrow_output) {
+  if (!(arrow_output & PQT_ARROW_VIEW) || !leaf || !leaf->is_leaf || leaf->physical_type != PQT_BYTE_ARRAY)
+    return false;
+  leaf_type lt;
+  leaf_type_of(leaf, &lt);
+  if (lt.conv != CONV_NONE || (strcmp(lt.format, "u") != 0 && strcmp(lt.format, "z") != 0)) return false;
+  return output_options_apply(leaf);
+}
+
+/* The schema of a leaf under the output options: the value type (a view
+ * type for strings and binaries with PQT_ARROW_VIEW), as the dictionary of
+ * int32 indexes with PQT_ARROW_DICTIONARY. */
+static pqt_status leaf_schema(const pqt_schema_node *x, uint64_t fl, bool nullable, struct ArrowSchema *out,
+                              pqt_error *err) {
+  leaf_type lt;
+  leaf_type_of(x, &lt);
+  char fmt[sizeof lt.format];
+  if (pqt_export_leaf_view(x, fl)) snprintf(fmt, sizeof fmt, "%s", lt.format[0] == 'u' ? "vu" : "vz");
+  else snprintf(fmt, sizeof fmt, "%s", lt.format);
+  if (!pqt_export_leaf_dictionary(x, fl)) return schema_init(out, fmt, x->name, nullable, 0, err);
+  PQT_RETURN_NOT_OK(schema_init(out, "i", x->name, nullable, 0, err));
+  schema_priv *p = out->private_data;
+  p->dictionary = calloc(1, sizeof(struct ArrowSchema));
+  pqt_status st = p->dictionary ? schema_init(p->dictionary, fmt, "", true, 0, err) : pqt_nomem(err);
+  if (st != PQT_OK) {
+    out->release(out);
+    return st;
+  }
+  out->dictionary = p->dictionary;
+  return PQT_OK;
+}
+
 static bool any_selected(const pqt_schema_node *x, const uint8_t *sel) {
   if (!sel) return true;
   for (int32_t i = x->first_leaf; i < x->first_leaf + x->n_leaves; i++)
@@ -389,7 +450,7 @@ static bool any_selected(const pqt_schema_node *x, const uint8_t *sel) {
   return false;
 }
 
-static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
+static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, uint64_t fl, bool as_content,
                                      struct ArrowSchema *out, pqt_error *err);
 
 /* A reconstructed VARIANT group (arrow/variant_arrow.c): struct<metadata:
@@ -408,7 +469,7 @@ static pqt_status variant_schema(const char *name, bool nullable, struct ArrowSc
   return st;
 }
 
-static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *sel, const char *name, bool nullable,
+static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *sel, uint64_t fl, const char *name, bool nullable,
                                        struct ArrowSchema *out, pqt_error *err) {
   if (pqt_variant_node_rebuilt(x, sel)) return variant_schema(name, nullable, out, err);
   int64_t n = 0;
@@ -417,7 +478,7 @@ static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *
   int64_t k = 0;
   for (int32_t i = 0; i < x->n_children; i++) {
     if (!any_selected(x->children[i], sel)) continue;
-    pqt_status st = export_node_schema(x->children[i], sel, false, out->children[k++], err);
+    pqt_status st = export_node_schema(x->children[i], sel, fl, false, out->children[k++], err);
     if (st != PQT_OK) {
       out->release(out);
       return st;
@@ -427,56 +488,48 @@ static pqt_status export_struct_schema(const pqt_schema_node *x, const uint8_t *
 }
 
 /* as_content: x is a repeated node standing for its own element (required). */
-static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, bool nullable,
+static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, uint64_t fl, bool nullable,
                                          struct ArrowSchema *out, pqt_error *err);
 
-static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, bool as_content,
+static pqt_status export_node_schema(const pqt_schema_node *x, const uint8_t *sel, uint64_t fl, bool as_content,
                                      struct ArrowSchema *out, pqt_error *err) {
   pqt_status st;
   if (as_content) {
     if (!x->is_leaf && (x->kind == PQT_NODE_LIST || x->kind == PQT_NODE_MAP))
-      return export_listlike_schema(x, sel, false, out, err);
-    if (x->is_leaf) {
-      leaf_type lt;
-      leaf_type_of(x, &lt);
-      return schema_init(out, lt.format, x->name, false, 0, err);
-    }
-    return export_struct_schema(x, sel, x->name, false, out, err);
+      return export_listlike_schema(x, sel, fl, false, out, err);
+    if (x->is_leaf) return leaf_schema(x, fl, false, out, err);
+    return export_struct_schema(x, sel, fl, x->name, false, out, err);
   }
   if (x->repetition == PQT_REPEATED) {
     PQT_RETURN_NOT_OK(schema_init(out, "+l", x->name, false, 1, err));
-    st = export_node_schema(x, sel, true, out->children[0], err);
+    st = export_node_schema(x, sel, fl, true, out->children[0], err);
     if (st != PQT_OK) out->release(out);
     return st;
   }
   bool nullable = x->repetition == PQT_OPTIONAL;
   switch (x->kind) {
-    case PQT_NODE_PRIMITIVE: {
-      leaf_type lt;
-      leaf_type_of(x, &lt);
-      return schema_init(out, lt.format, x->name, nullable, 0, err);
-    }
-    case PQT_NODE_STRUCT: return export_struct_schema(x, sel, x->name, nullable, out, err);
+    case PQT_NODE_PRIMITIVE: return leaf_schema(x, fl, nullable, out, err);
+    case PQT_NODE_STRUCT: return export_struct_schema(x, sel, fl, x->name, nullable, out, err);
     case PQT_NODE_LIST:
-    case PQT_NODE_MAP: return export_listlike_schema(x, sel, nullable, out, err);
+    case PQT_NODE_MAP: return export_listlike_schema(x, sel, fl, nullable, out, err);
     default: return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: this node kind cannot be exported yet", x->name);
   }
 }
 
-static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, bool nullable,
+static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t *sel, uint64_t fl, bool nullable,
                                          struct ArrowSchema *out, pqt_error *err) {
   pqt_status st;
   const pqt_schema_node *r = x->repeated;
   if (x->kind == PQT_NODE_LIST) {
     PQT_RETURN_NOT_OK(schema_init(out, "+l", x->name, nullable, 1, err));
-    if (!x->element || x->element == r) st = export_node_schema(r, sel, true, out->children[0], err);
-    else st = export_node_schema(x->element, sel, false, out->children[0], err);
+    if (!x->element || x->element == r) st = export_node_schema(r, sel, fl, true, out->children[0], err);
+    else st = export_node_schema(x->element, sel, fl, false, out->children[0], err);
     if (st != PQT_OK) out->release(out);
     return st;
   }
   bool has_value = x->value && any_selected(x->value, sel) && any_selected(x->key, sel);
   PQT_RETURN_NOT_OK(schema_init(out, has_value ? "+m" : "+l", x->name, nullable, 1, err));
-  st = export_struct_schema(r, sel, has_value ? "entries" : r->name, false, out->children[0], err);
+  st = export_struct_schema(r, sel, fl, has_value ? "entries" : r->name, false, out->children[0], err);
   if (st == PQT_OK && has_value && out->children[0]->n_children == 2)
     out->children[0]->children[0]->flags &= ~(int64_t)ARROW_FLAG_NULLABLE; /* map keys are never null */
   if (st != PQT_OK) out->release(out);
@@ -484,17 +537,24 @@ static pqt_status export_listlike_schema(const pqt_schema_node *x, const uint8_t
 }
 
 pqt_status pqt_export_schema(const pqt_schema *s, const uint8_t *selected, struct ArrowSchema *out, pqt_error *err) {
-  return export_struct_schema(s->root, selected, "", false, out, err);
+  return export_struct_schema(s->root, selected, 0, "", false, out, err);
+}
+
+pqt_status pqt_export_schema_opts(const pqt_schema *s, const uint8_t *selected, uint64_t arrow_output,
+                                  struct ArrowSchema *out, pqt_error *err) {
+  return export_struct_schema(s->root, selected, arrow_output, "", false, out, err);
 }
 
 /* ---- array export ---------------------------------------------------------- */
 
 typedef struct array_priv {
   const pqt_allocator *alloc;
-  pqt_shared_buf *bufs[3];
-  const void *buffer_ptrs[3];
+  pqt_shared_buf *bufs[4];
+  const void *buffer_ptrs[4];
   struct ArrowArray **children;
   int64_t n_children;
+  struct ArrowArray *dictionary; /* ArrowArray.dictionary, or NULL */
+  int64_t variadic_size;         /* view arrays: the size of their one data buffer (buffer 3) */
 } array_priv;
 
 static void array_release(struct ArrowArray *a) {
@@ -506,7 +566,11 @@ static void array_release(struct ArrowArray *a) {
     if (c) pqt_mem_free(p->alloc, c, sizeof *c);
   }
   if (p->children) pqt_mem_free(p->alloc, p->children, sizeof(struct ArrowArray *) * (size_t)p->n_children);
-  for (int i = 0; i < 3; i++) pqt_shared_unref(p->bufs[i]);
+  if (p->dictionary) {
+    if (p->dictionary->release) p->dictionary->release(p->dictionary);
+    pqt_mem_free(p->alloc, p->dictionary, sizeof *p->dictionary);
+  }
+  for (int i = 0; i < 4; i++) pqt_shared_unref(p->bufs[i]);
   pqt_mem_free(p->alloc, p, sizeof *p);
   a->release = NULL;
 }
@@ -556,7 +620,22 @@ static pqt_status export_array(const pqt_allocator *alloc, const pqt_array *a, i
     case PQT_ARRAY_LEAF: {
       leaf_type lt;
       leaf_type_of(a->node, &lt);
-      if (lt.conv == CONV_TO_NULL) {
+      if (a->dictionary) { /* int32 indexes; the dictionary whole, whatever the slice */
+        out->n_buffers = 2;
+        set_buffer(out, 1, a->values);
+        array_priv *p = out->private_data;
+        p->dictionary = pqt_mem_calloc(alloc, sizeof(struct ArrowArray));
+        if (!p->dictionary) return pqt_nomem(err);
+        PQT_RETURN_NOT_OK(export_array(alloc, a->dictionary, 0, a->dictionary->length, p->dictionary, err));
+        out->dictionary = p->dictionary;
+      } else if (a->view_data) { /* views, one variadic data buffer, its size */
+        array_priv *p = out->private_data;
+        out->n_buffers = 4;
+        set_buffer(out, 1, a->values);
+        set_buffer(out, 2, a->view_data);
+        p->variadic_size = (int64_t)a->view_data->len;
+        p->buffer_ptrs[3] = &p->variadic_size;
+      } else if (lt.conv == CONV_TO_NULL) {
         out->n_buffers = 0;
         out->null_count = length;
       } else if (a->node->physical_type == PQT_BYTE_ARRAY && a->offsets) {
@@ -599,6 +678,113 @@ pqt_status pqt_export_batch(const pqt_allocator *alloc, pqt_array *const *fields
       out->release(out);
       return st;
     }
+  }
+  return PQT_OK;
+}
+
+/* ---- Arrow output options: dictionaries and views --------------------------- */
+
+/* Identity dictionary: a leaf read without indexes (a filtered or selective
+ * read, recovery) becomes its own dictionary, indexes 0..n-1, so the type
+ * stays the one the schema announced. */
+static pqt_status identity_dictionary(const pqt_allocator *alloc, pqt_array *a, pqt_error *err) {
+  pqt_array *d;
+  PQT_RETURN_NOT_OK(pqt_array_new(alloc, PQT_ARRAY_LEAF, 0, &d, err));
+  d->node = a->node;
+  d->name = a->name;
+  d->nullable = a->nullable;
+  d->length = a->length;
+  d->null_count = a->null_count;
+  d->validity = pqt_shared_ref(a->validity);
+  d->offsets = a->offsets;
+  d->values = a->values;
+  pqt_shared_buf *ix;
+  pqt_status st = pqt_shared_alloc_raw(alloc, (size_t)a->length * 4, &ix, err);
+  if (st != PQT_OK) {
+    d->offsets = d->values = NULL;
+    pqt_array_free(alloc, d);
+    return st;
+  }
+  int32_t *x = (int32_t *)(void *)ix->data;
+  for (int64_t i = 0; i < a->length; i++) x[i] = (int32_t)i;
+  a->offsets = NULL;
+  a->values = ix;
+  a->dictionary = d;
+  return PQT_OK;
+}
+
+/* A BYTE_ARRAY leaf (offsets + bytes) in the view layout: 16-byte views,
+ * values of up to 12 bytes inline, longer ones pointing into the bytes,
+ * which stay where they are (variadic buffer 0). */
+static pqt_status to_views(const pqt_allocator *alloc, pqt_array *a, pqt_error *err) {
+  if (!a->offsets || !a->values) return PQT_OK;
+  int64_t n = a->length;
+  pqt_shared_buf *vb;
+  PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n * 16, &vb, err));
+  const int32_t *off = (const int32_t *)(const void *)a->offsets->data;
+  const uint8_t *data = a->values->data;
+  uint8_t *v = vb->data;
+  for (int64_t i = 0; i < n; i++, v += 16) {
+    int32_t o = off[i], len = off[i + 1] - o;
+    if (len < 0 || o < 0 || (uint64_t)o + (uint64_t)len > a->values->len) {
+      pqt_shared_unref(vb);
+      return pqt_corrupt(err, "column %s: value %lld lies outside its data", a->node->dotted_path, (long long)i);
+    }
+    memset(v, 0, 16);
+    memcpy(v, &len, 4);
+    if (len <= 12) {
+      if (len) memcpy(v + 4, data + o, (size_t)len);
+    } else {
+      int32_t buf_index = 0;
+      memcpy(v + 4, data + o, 4); /* prefix */
+      memcpy(v + 8, &buf_index, 4);
+      memcpy(v + 12, &o, 4);
+    }
+  }
+  a->view_data = a->values;
+  a->values = vb;
+  pqt_shared_unref(a->offsets);
+  a->offsets = NULL;
+  return PQT_OK;
+}
+
+pqt_status pqt_array_apply_output(const pqt_allocator *alloc, pqt_array *a, uint64_t arrow_output, pqt_error *err) {
+  if (!arrow_output) return PQT_OK;
+  if (a->kind != PQT_ARRAY_LEAF) {
+    for (int32_t i = 0; i < a->n_children; i++)
+      PQT_RETURN_NOT_OK(pqt_array_apply_output(alloc, a->children[i], arrow_output, err));
+    return PQT_OK;
+  }
+  bool want_dict = pqt_export_leaf_dictionary(a->node, arrow_output);
+  bool want_view = pqt_export_leaf_view(a->node, arrow_output);
+  if (want_dict && !a->dictionary) PQT_RETURN_NOT_OK(identity_dictionary(alloc, a, err));
+  pqt_array *vals = a->dictionary ? a->dictionary : a;
+  if (want_view && !vals->view_data) PQT_RETURN_NOT_OK(to_views(alloc, vals, err));
+  if (!want_dict && a->dictionary) { /* views only, decoded as indexes: the dictionary's views per slot */
+    pqt_array *d = a->dictionary;
+    if (!d->view_data) return pqt_error_set(err, PQT_EINVAL, "column %s: indexes without views", a->node->dotted_path);
+    pqt_shared_buf *vb;
+    PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)a->length * 16, &vb, err));
+    const int32_t *ix = (const int32_t *)(const void *)a->values->data;
+    const uint8_t *dv = d->values->data;
+    uint8_t *v = vb->data;
+    for (int64_t i = 0; i < a->length; i++) {
+      int32_t k = ix[i];
+      if (!pqt_array_is_valid(a, i)) { /* a null slot: an empty view (its index is 0, the dictionary may be empty) */
+        memset(v + 16 * i, 0, 16);
+        continue;
+      }
+      if (k < 0 || k >= d->length) {
+        pqt_shared_unref(vb);
+        return pqt_corrupt(err, "column %s: dictionary index %d out of range", a->node->dotted_path, (int)k);
+      }
+      memcpy(v + 16 * i, dv + 16 * (size_t)k, 16);
+    }
+    pqt_shared_unref(a->values);
+    a->values = vb;
+    a->view_data = pqt_shared_ref(d->view_data);
+    a->dictionary = NULL;
+    pqt_array_free(alloc, d);
   }
   return PQT_OK;
 }

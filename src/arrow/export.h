@@ -37,6 +37,21 @@ pqt_status pqt_export_schema_set_metadata(struct ArrowSchema *s, const char *md,
 pqt_status pqt_export_extension_metadata(pqt_buf *out, const char *ext_name, const char *ext_meta, size_t ext_meta_len,
                                          pqt_error *err);
 
+/* Arrow output options (pqt_arrow_output bits, parquetry.h): does this
+ * leaf go out as a dictionary array / in the view layout? The schema export
+ * and the arrays (pqt_array_apply_output) ask the same questions. */
+bool pqt_export_leaf_dictionary(const pqt_schema_node *leaf, uint64_t arrow_output);
+bool pqt_export_leaf_view(const pqt_schema_node *leaf, uint64_t arrow_output);
+/* pqt_export_schema under the output options. */
+pqt_status pqt_export_schema_opts(const pqt_schema *s, const uint8_t *selected, uint64_t arrow_output,
+                                  struct ArrowSchema *out, pqt_error *err);
+/* Bring a tree (already converted by pqt_array_to_arrow_layout) to the
+ * layout the output options ask for, in place: a leaf that should be a
+ * dictionary but was decoded without indexes becomes its own dictionary
+ * (indexes 0..n-1); strings and binaries (or their dictionary) become
+ * views. Applying it twice changes nothing. */
+pqt_status pqt_array_apply_output(const pqt_allocator *alloc, pqt_array *a, uint64_t arrow_output, pqt_error *err);
+
 /* Export rows [offset, offset+length) of the fields (already converted by
  * pqt_array_to_arrow_layout) as one struct array. Buffers are shared. */
 pqt_status pqt_export_batch(const pqt_allocator *alloc, pqt_array *const *fields, int32_t n_fields, int64_t offset,

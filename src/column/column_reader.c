@@ -26,6 +26,9 @@ void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc) {
   pqt_buf_init(&cd->rep, alloc);
   pqt_buf_init(&cd->values, alloc);
   pqt_buf_init(&cd->offsets, alloc);
+  pqt_buf_init(&cd->dict_values, alloc);
+  pqt_buf_init(&cd->dict_offsets, alloc);
+  cd->dict_page_at = -1;
 }
 
 void pqt_column_data_free(pqt_column_data *cd) {
@@ -33,6 +36,8 @@ void pqt_column_data_free(pqt_column_data *cd) {
   pqt_buf_free(&cd->rep);
   pqt_buf_free(&cd->values);
   pqt_buf_free(&cd->offsets);
+  pqt_buf_free(&cd->dict_values);
+  pqt_buf_free(&cd->dict_offsets);
 }
 
 size_t pqt_physical_width(int32_t t, int32_t type_length) {
@@ -497,10 +502,81 @@ static pqt_status take_fixed(pqt_column_cursor *c, size_t m, pqt_column_data *cd
   return st;
 }
 
+static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err);
+
+/* Dictionary output (pqt_column_data.want_dict): append m int32 indexes to
+ * cd->values, from the page's dictionary indexes or from values appended to
+ * cd's dictionary. */
+static pqt_status take_dict_indexes(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  bool ba = c->desc.physical_type == PQT_BYTE_ARRAY;
+  if (ba && cd->dict_offsets.len == 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->dict_offsets, sizeof(int32_t), err));
+    ((int32_t *)(void *)cd->dict_offsets.data)[0] = 0;
+    cd->dict_offsets.len = sizeof(int32_t);
+  }
+  size_t bytes;
+  if (!pqt_mul_size(m, sizeof(int32_t), &bytes)) return pqt_corrupt(err, "value count overflow");
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->values, bytes + 16, err));
+  int32_t *out = (int32_t *)(void *)(cd->values.data + cd->values.len);
+  if (c->vk == VK_DICT) {
+    if (cd->dict_page_at < 0) { /* the chunk's dictionary, copied in at its first use */
+      PQT_CHECK_CORRUPT(cd->dict_n + cs->dict_n <= INT32_MAX, err, "dictionary of more than 2^31 entries");
+      int64_t at = cd->dict_n;
+      if (ba) {
+        const int32_t *so = (const int32_t *)(const void *)cs->dict_offsets.data;
+        size_t nb = (size_t)so[cs->dict_n];
+        size_t base = cd->dict_values.len;
+        PQT_CHECK_CORRUPT(base + nb <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
+        PQT_RETURN_NOT_OK(pqt_buf_append(&cd->dict_values, cs->dict_values.data, nb, err));
+        PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->dict_offsets, (size_t)cs->dict_n * sizeof(int32_t), err));
+        int32_t *dof = (int32_t *)(void *)cd->dict_offsets.data + at;
+        for (int64_t k = 1; k <= cs->dict_n; k++) dof[k] = (int32_t)base + so[k];
+        cd->dict_offsets.len = (size_t)(at + cs->dict_n + 1) * sizeof(int32_t);
+      } else {
+        PQT_RETURN_NOT_OK(pqt_buf_append(&cd->dict_values, cs->dict_values.data, (size_t)cs->dict_n * cs->width, err));
+      }
+      cd->dict_n += cs->dict_n;
+      cd->dict_page_at = at;
+    }
+    PQT_RETURN_NOT_OK(pqt_rle_get_u32(&c->rle, (uint32_t *)(void *)out, m, err));
+    uint32_t lim = (uint32_t)cs->dict_n, bad = 0;
+    const uint32_t *u = (const uint32_t *)(const void *)out;
+    for (size_t i = 0; i < m; i++) bad |= u[i] >= lim; /* one pass, no branch per value */
+    if (bad) {
+      for (size_t i = 0; i < m; i++)
+        if (u[i] >= lim)
+          return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %lld entries)", u[i],
+                             (long long)cs->dict_n);
+    }
+    int32_t at = (int32_t)cd->dict_page_at;
+    if (at) for (size_t i = 0; i < m; i++) out[i] += at;
+  } else {
+    /* any other encoding: the values go to the end of the dictionary */
+    int64_t at = cd->dict_n;
+    PQT_CHECK_CORRUPT(at + (int64_t)m <= INT32_MAX, err, "dictionary of more than 2^31 entries");
+    pqt_column_data tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.values = cd->dict_values;
+    tmp.offsets = cd->dict_offsets;
+    tmp.n_values = at;
+    pqt_status st = take_values(c, m, &tmp, err);
+    cd->dict_values = tmp.values; /* the buffers may have moved */
+    cd->dict_offsets = tmp.offsets;
+    PQT_RETURN_NOT_OK(st);
+    out = (int32_t *)(void *)(cd->values.data + cd->values.len);
+    for (size_t i = 0; i < m; i++) out[i] = (int32_t)(at + (int64_t)i);
+    cd->dict_n = at + (int64_t)m;
+  }
+  cd->values.len += bytes;
+  return PQT_OK;
+}
+
 /* Decode the next m values of the page and append them to cd. */
 static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
   if (m == 0) return PQT_OK;
   if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
+  if (cd->is_dict) return take_dict_indexes(c, m, cd, err);
   if (c->desc.physical_type == PQT_BYTE_ARRAY) return take_byte_arrays(c, m, cd, err);
   if (c->desc.physical_type == PQT_BOOLEAN) return take_booleans(c, m, cd, err);
   return take_fixed(c, m, cd, err);
@@ -791,6 +867,9 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
                               pqt_error *err) {
   const bool nested = c->desc.max_rep > 0;
   int64_t got = 0;
+  /* dictionary output: decided at the buffer's first read */
+  if (cd->n_levels == 0 && cd->n_values == 0)
+    cd->is_dict = cd->want_dict && !c->skip && c->desc.physical_type != PQT_BOOLEAN;
   if (c->desc.physical_type == PQT_BYTE_ARRAY && cd->offsets.len == 0) {
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
     ((int32_t *)(void *)cd->offsets.data)[0] = 0;

@@ -52,6 +52,23 @@ typedef struct pqt_column_data {
   pqt_buf *page_ends; /* NULL, or set by the caller (borrowed): one pqt_page_end
                        * appended after each data page decoded (a page lost to
                        * skip_corrupt_pages gets none) */
+  /* Dictionary output (set want_dict before the first read into this
+   * buffer; not for BOOLEAN, not with skip_corrupt_pages, not with
+   * _read_sel): `values` holds int32 indexes (n_values of them) into a
+   * dictionary of this buffer's own, dict_n entries in the dense value
+   * layout (dict_values, and dict_offsets int32[dict_n + 1] for BYTE_ARRAY).
+   * Dictionary-encoded pages give their indexes (the chunk's dictionary is
+   * copied in once, at its first use in this buffer, offset by what was
+   * there before); pages of any other encoding append their values to the
+   * dictionary and give the indexes of those new entries. So every page
+   * (a chunk that falls back to PLAIN midway, a chunk without a
+   * dictionary) is read, and the dictionary may hold duplicates. */
+  bool want_dict;
+  bool is_dict;          /* values are indexes (want_dict, a type that allows it) */
+  int64_t dict_n;        /* entries in dict_values */
+  int64_t dict_page_at;  /* where the chunk's dictionary starts in it (-1: not copied in) */
+  pqt_buf dict_values;   /* fixed-width entries, or BYTE_ARRAY bytes */
+  pqt_buf dict_offsets;  /* BYTE_ARRAY: int32[dict_n + 1] */
 } pqt_column_data;
 
 /* Where a data page ended in a pqt_column_data: entries and dense values

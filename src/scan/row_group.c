@@ -245,6 +245,7 @@ struct pqt_rg_cursor {
   bool finished;            /* every cursor checked at the chunk's end */
   int64_t pages;            /* data pages decoded so far */
   pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
+  const uint8_t *dict_leaves; /* borrowed; NULL: no leaf decoded as dictionary indexes */
 };
 
 void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, pqt_rg_threads *t) { c->threads = t; }
@@ -475,6 +476,8 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   bool last = want == left;
   pqt_status st = PQT_OK;
   int64_t rows = want; /* c->cols are empty: open made them so, and every batch leaves them so */
+  if (c->dict_leaves && !c->recovering)
+    for (int32_t i = 0; i < c->nl; i++) c->cols[i].want_dict = c->dict_leaves[i] != 0;
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
     if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
@@ -500,6 +503,8 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   if (last) c->finished = true;
   return PQT_OK;
 }
+
+void pqt_rg_cursor_set_dict(pqt_rg_cursor *c, const uint8_t *dict_leaves) { c->dict_leaves = dict_leaves; }
 
 pqt_status pqt_row_group_read(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_row_group_data *out,
                               pqt_error *err) {

@@ -39,6 +39,10 @@ typedef struct stream_priv {
   pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
   /* threads: the leaves of a batch decoded in parallel (scan/row_group.h) */
   pqt_rg_threads rgt;
+  /* Arrow output options (pqt_arrow_output) and, per leaf, whether its
+   * chunks are decoded as dictionary indexes (NULL: none is) */
+  uint64_t arrow_output;
+  uint8_t *dict_leaves;
 } stream_priv;
 
 static int status_to_errno(pqt_status st) {
@@ -56,7 +60,7 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
   stream_priv *p = s->private_data;
   memset(out, 0, sizeof *out); /* a failure leaves a released schema */
   pqt_error_init(&p->err);
-  pqt_status st = pqt_export_schema(p->r->schema, p->selected, out, &p->err);
+  pqt_status st = pqt_export_schema_opts(p->r->schema, p->selected, p->arrow_output, out, &p->err);
   if (st == PQT_OK && p->r->opts.arrow_extensions) { /* GEOMETRY/GEOGRAPHY as geoarrow.wkb */
     st = pqt_geoarrow_annotate(p->r->schema, p->selected, &p->r->md.key_value_metadata, out, &p->err);
     if (st == PQT_OK && p->r->opts.variant_shredded) /* stored VARIANT groups as arrow.parquet.variant */
@@ -103,8 +107,10 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
     if (p->sel) {
       pqt_row_group_data d;
       pqt_status st = pqt_sel_cursor_next(p->sel, p->batch_size, &d, &p->err);
-      for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++)
+      for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++) {
         st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
+        if (st == PQT_OK) st = pqt_array_apply_output(alloc, d.fields[i], p->arrow_output, &p->err);
+      }
       if (st == PQT_OK && d.num_rows > 0) st = pqt_export_batch(alloc, d.fields, d.n_fields, 0, d.num_rows, out, &p->err);
       int64_t got = d.num_rows;
       pqt_row_group_data_free(alloc, &d);
@@ -136,6 +142,7 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       if (st != PQT_OK) return status_to_errno(st);
       if (skipped) continue;
       pqt_rg_cursor_set_threads(p->rg, &p->rgt);
+      if (!p->scan.filter) pqt_rg_cursor_set_dict(p->rg, p->dict_leaves); /* a filter reads plain values */
     }
     pqt_row_group_data d;
     bool skipped;
@@ -155,8 +162,10 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       pqt_row_group_data_free(alloc, &d);
       continue;
     }
-    for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++)
+    for (int32_t i = 0; i < d.n_fields && st == PQT_OK; i++) {
       st = pqt_array_to_arrow_layout(alloc, d.fields[i], &p->err);
+      if (st == PQT_OK) st = pqt_array_apply_output(alloc, d.fields[i], p->arrow_output, &p->err);
+    }
     if (st == PQT_ERANGE) { /* name the row group and where the batch starts in it */
       char msg[sizeof p->err.message];
       snprintf(msg, sizeof msg, "row group %d, batch from row %lld%s: %.400s", (int)p->groups[p->next_group - 1],
@@ -192,6 +201,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   pqt_rg_threads_free(&p->rgt, p->r); /* joins the stream's threads (none run now) */
   if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
+  if (p->dict_leaves) pqt_mem_free(alloc, p->dict_leaves, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
   pqt_reader *r = p->r;
   pqt_mem_free(alloc, p, sizeof *p);
@@ -262,6 +272,14 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   }
   p->batch_size = opts && opts->batch_size > 0 ? opts->batch_size : PQT_DEFAULT_BATCH_ROWS;
   if (st == PQT_OK) st = pqt_rg_threads_init(&p->rgt, r, opts, err);
+  p->arrow_output = opts->arrow_output ? opts->arrow_output : r->opts.arrow_output;
+  if (st == PQT_OK && p->arrow_output) {
+    p->dict_leaves = pqt_mem_calloc(alloc, (size_t)(nl ? nl : 1));
+    if (!p->dict_leaves) st = pqt_nomem(err);
+    for (int32_t i = 0; st == PQT_OK && i < nl; i++)
+      p->dict_leaves[i] = pqt_export_leaf_dictionary(r->schema->leaves[i], p->arrow_output) ||
+                          pqt_export_leaf_view(r->schema->leaves[i], p->arrow_output);
+  }
   out->private_data = p;
   out->release = stream_release;
   if (st != PQT_OK) {
