@@ -11,6 +11,22 @@
 #include "dataset/dataset_internal.h"
 #include "scan/filter.h"
 
+/* Release, then free, the children and the dictionary an own_schema or an
+ * own_array holds: the same steps for both Arrow structs, which differ only
+ * in type (hence a macro, not a function). */
+#define OWN_RELEASE_KIDS_AND_DICT(p)                                                        \
+  do {                                                                                      \
+    for (int64_t k_ = 0; k_ < (p)->n_kids; k_++) {                                          \
+      if ((p)->kids[k_] && (p)->kids[k_]->release) (p)->kids[k_]->release((p)->kids[k_]); \
+      free((p)->kids[k_]);                                                                  \
+    }                                                                                       \
+    free((p)->kids);                                                                        \
+    if ((p)->dict) {                                                                        \
+      if ((p)->dict->release) (p)->dict->release((p)->dict);                                \
+      free((p)->dict);                                                                      \
+    }                                                                                       \
+  } while (0)
+
 /* ---- schemas we own ---- */
 typedef struct own_schema {
   char *format, *name, *metadata;
@@ -22,15 +38,7 @@ typedef struct own_schema {
 static void own_schema_release(struct ArrowSchema *s) {
   if (!s || !s->release) return;
   own_schema *p = s->private_data;
-  for (int64_t i = 0; i < p->n_kids; i++) {
-    if (p->kids[i] && p->kids[i]->release) p->kids[i]->release(p->kids[i]);
-    free(p->kids[i]);
-  }
-  free(p->kids);
-  if (p->dict) {
-    if (p->dict->release) p->dict->release(p->dict);
-    free(p->dict);
-  }
+  OWN_RELEASE_KIDS_AND_DICT(p);
   free(p->format);
   free(p->name);
   free(p->metadata);
@@ -137,15 +145,7 @@ typedef struct own_array {
 static void own_array_release(struct ArrowArray *a) {
   if (!a || !a->release) return;
   own_array *p = a->private_data;
-  for (int64_t i = 0; i < p->n_kids; i++) {
-    if (p->kids[i] && p->kids[i]->release) p->kids[i]->release(p->kids[i]);
-    free(p->kids[i]);
-  }
-  free(p->kids);
-  if (p->dict) {
-    if (p->dict->release) p->dict->release(p->dict);
-    free(p->dict);
-  }
+  OWN_RELEASE_KIDS_AND_DICT(p);
   for (int i = 0; i < 3; i++) free(p->mem[i]);
   if (p->keep.release) p->keep.release(&p->keep);
   free(p);
