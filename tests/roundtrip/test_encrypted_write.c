@@ -321,8 +321,23 @@ static void scan_free(void *ctx, void *ptr, size_t n) {
   free(ptr);
 }
 
+/* A writer into *out with eo's keys whose every freed block the scanning
+ * allocator checks for a key (g_leaks reset here). */
+static pqt_status open_scanned_writer(pqt_writer **w, pqt_string *out, const pqt_encryption_options *eo,
+                                      pqt_error *e) {
+  static const pqt_allocator a = {scan_realloc, scan_free, NULL};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.alloc = &a;
+  wo.encryption = eo;
+  pqt_write_schema ws;
+  pqt_write_schema_init(&ws);
+  ws.message = EF_SCHEMA;
+  g_leaks = 0;
+  return pqt_writer_open_buffer(w, out, &ws, &wo, e);
+}
+
 static void test_keys_wiped(void) {
-  pqt_allocator a = {scan_realloc, scan_free, NULL};
   for (int k = 0; k < 3; k++) {
     ef_cfg c = {PQT_ENCRYPTION_AES_GCM_V1,
                 k == 1,
@@ -340,18 +355,10 @@ static void test_keys_wiped(void) {
     pqt_column_encryption cols[8];
     ef_read_keys rk;
     ef_encryption(&c, &eo, cols, &rk);
-    pqt_write_options wo;
-    pqt_write_options_init(&wo);
-    wo.alloc = &a;
-    wo.encryption = &eo;
-    pqt_write_schema ws;
-    pqt_write_schema_init(&ws);
-    ws.message = EF_SCHEMA;
     pqt_string out = {0};
     pqt_writer *w;
     pqt_error e;
-    g_leaks = 0;
-    CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, &wo, &e));
+    CHECK_OK(open_scanned_writer(&w, &out, &eo, &e));
     if (k == 2) pqt_writer_discard(w); /* discarded: wiped too */
     else CHECK_OK(pqt_writer_close(w, &e));
     CHECK_MSG(g_leaks == 0, "case %d: %d freed blocks held a key", k, g_leaks);
@@ -367,18 +374,10 @@ static void test_keys_wiped(void) {
                                    {"name", (const uint8_t *)ef_col_key[1], 32, NULL, 0}};
   eo.columns = cols;
   eo.n_columns = 2;
-  pqt_write_options wo;
-  pqt_write_options_init(&wo);
-  wo.alloc = &a;
-  wo.encryption = &eo;
-  pqt_write_schema ws;
-  pqt_write_schema_init(&ws);
-  ws.message = EF_SCHEMA;
   pqt_string out = {0};
   pqt_writer *w;
   pqt_error e;
-  g_leaks = 0;
-  CHECK(pqt_writer_open_buffer(&w, &out, &ws, &wo, &e) == PQT_EINVAL);
+  CHECK(open_scanned_writer(&w, &out, &eo, &e) == PQT_EINVAL);
   CHECK_MSG(g_leaks == 0, "failed open: %d freed blocks held a key", g_leaks);
   pqt_string_free(&out);
 }
