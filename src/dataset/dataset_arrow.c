@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arrow/format.h"
 #include "dataset/dataset_internal.h"
 #include "scan/filter.h"
 
@@ -187,42 +188,23 @@ static pqt_status own_buf(struct ArrowArray *a, int i, size_t n, pqt_error *err)
   return PQT_OK;
 }
 
+/* The bytes one value of a fixed-width Arrow type takes (0: not fixed
+ * width), read through the one format-string parser. */
 static size_t fixed_width(const char *f) {
-  if (f[1] == 0) {
-    switch (f[0]) {
-      case 'c':
-      case 'C': return 1;
-      case 's':
-      case 'S':
-      case 'e': return 2;
-      case 'i':
-      case 'I':
-      case 'f': return 4;
-      case 'l':
-      case 'L':
-      case 'g': return 8;
-      default: return 0;
-    }
+  pqt_arrow_format af;
+  if (!pqt_arrow_format_parse(f, &af)) return 0;
+  switch (af.kind) {
+    case PQT_AK_INT:
+    case PQT_AK_FLOAT:
+    case PQT_AK_DATE:
+    case PQT_AK_TIME:
+    case PQT_AK_DECIMAL: return (size_t)af.bit_width / 8;
+    case PQT_AK_DURATION:
+    case PQT_AK_TIMESTAMP: return 8;
+    case PQT_AK_INTERVAL: return af.unit == 'M' ? 4 : af.unit == 'D' ? 8 : 16;
+    case PQT_AK_FIXED_BINARY: return af.fixed_width > 0 && af.fixed_width < (1 << 30) ? (size_t)af.fixed_width : 0;
+    default: return 0;
   }
-  if (f[0] == 't') {
-    if (strcmp(f, "tdD") == 0 || strcmp(f, "tts") == 0 || strcmp(f, "ttm") == 0 || strcmp(f, "tiM") == 0) return 4;
-    if (strcmp(f, "tin") == 0) return 16;
-    return 8; /* tdm, ttu, ttn, ts*, tD*, tiD */
-  }
-  if (f[0] == 'd' && f[1] == ':') {
-    const char *c = strrchr(f, ',');
-    const char *first = strchr(f, ',');
-    if (c && c != first) {
-      long bits = strtol(c + 1, NULL, 10);
-      return bits == 32 ? 4 : bits == 64 ? 8 : bits == 256 ? 32 : 16;
-    }
-    return 16;
-  }
-  if (f[0] == 'w' && f[1] == ':') {
-    long w = strtol(f + 2, NULL, 10);
-    return w > 0 && w < (1L << 30) ? (size_t)w : 0;
-  }
-  return 0;
 }
 
 #define DS_MAX_NULL_BYTES ((size_t)1 << 34)
