@@ -438,10 +438,8 @@ static void test_default_partition_and_strings(void) {
   CHECK_EQ_INT(write_file("k=a%2Fb/x.parquet", "li", ID_V, 10, 20, 0), 0);
   CHECK_EQ_INT(write_file("k=__HIVE_DEFAULT_PARTITION__/x.parquet", "li", ID_V, 7, 20, 100), 0);
   CHECK_EQ_INT(write_file("k=zz/x.parquet", "li", ID_V, 5, 20, 200), 0);
-  pqt_dataset *ds = NULL;
   pqt_error e;
-  const char *in[] = {g_root};
-  CHECK_OK(pqt_dataset_open(&ds, in, 1, NULL, &e));
+  pqt_dataset *ds = open_root();
   if (!ds) return;
   struct ArrowSchema s;
   CHECK_OK(pqt_dataset_schema(ds, &s, &e));
