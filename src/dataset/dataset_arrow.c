@@ -70,6 +70,7 @@ static pqt_status own_schema_new(struct ArrowSchema *dst, const char *format, co
   dst->release = own_schema_release;
   p->format = strdup(format);
   p->name = strdup(name ? name : "");
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of child pointers
   if (n_kids > 0) p->kids = calloc((size_t)n_kids, sizeof *p->kids);
   if (!p->format || !p->name || (n_kids > 0 && !p->kids)) {
     own_schema_release(dst);
@@ -163,6 +164,7 @@ static pqt_status own_array_new(struct ArrowArray *out, int64_t length, int n_bu
   out->n_buffers = n_buffers;
   out->buffers = p->bufs;
   if (n_kids > 0) {
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of child pointers
     p->kids = calloc((size_t)n_kids, sizeof *p->kids);
     if (!p->kids) goto nomem;
     p->n_kids = n_kids;
@@ -360,6 +362,7 @@ static pqt_status part_array(const pqt_dataset *ds, int32_t f, int32_t k, int64_
   char *data = p->mem[2];
   for (int64_t i = 0; i < n; i++) {
     off[i + 1] = (int32_t)((size_t)(i + 1) * len);
+    // NOLINTNEXTLINE(bugprone-not-null-terminated-result): Arrow string data has no terminator; offsets give lengths
     if (len) memcpy(data + (size_t)i * len, v, len);
   }
   return PQT_OK;

@@ -576,6 +576,7 @@ static pqt_status bind_shadow(binder *B, pqt_bound *b, pqt_bkind kind, const pqt
     if (!s->lits) return pqt_nomem(B->err);
     pqt_error scratch, *saved = B->err;
     pqt_error_init(&scratch);
+    // cppcheck-suppress autoVariables ; B->err is put back to saved below, before any return
     B->err = &scratch; /* a literal the leaf's type refuses: no shadow, no error */
     pqt_status st = PQT_OK;
     for (int32_t k = 0; k < n_lits && st == PQT_OK; k++) {
