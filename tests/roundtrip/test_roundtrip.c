@@ -14,6 +14,7 @@
 
 #include "arrow_width.h"
 #include "harness.h"
+#include "rng.h"
 #include "meta/schema.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -21,10 +22,7 @@
 /* ---- deterministic random ---------------------------------------------- */
 static uint64_t rng;
 static uint64_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return pqt_test_xorshift(&rng);
 }
 static int rint_(int n) { return (int)(rnd() % (uint64_t)n); }
 
