@@ -496,7 +496,7 @@ static pqt_status bind_lit(binder *B, const pqt_expr *col, const pqt_expr *e, co
     case C_UUID: {
       uint8_t *u = pqt_arena_alloc(&B->f->arena, 16);
       if (!u) return pqt_nomem(B->err);
-      // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a literal of 16 bytes has them (lit_bytes and the parser allocate len + 1)
+      // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a 16-byte literal has its bytes (allocated len + 1)
       if (k == PQT_LIT_UUID || (k == PQT_LIT_BINARY && e->len == 16)) memcpy(u, e->bytes, 16);
       else if (k == PQT_LIT_STRING) {
         if (!pqt_parse_uuid_text(txt, e->len, u))
