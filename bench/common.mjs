@@ -1,22 +1,16 @@
 // Shared helpers for the DuckDB bench scripts: load @duckdb/node-api from
-// tools/duckdb/node_modules (run scripts/install-duckdb.sh first).
+// tools/duckdb/node_modules (run scripts/install-duckdb.sh first) through
+// tools/duckdb_open.mjs, as the tests do.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadDuckDB } from "../tools/duckdb_open.mjs";
 
 export const benchDir = path.dirname(fileURLToPath(import.meta.url));
 export const repoDir = path.dirname(benchDir);
 
 export async function duckdb() {
-  const req = createRequire(path.join(repoDir, "tools/duckdb/package.json"));
-  let p;
-  try {
-    p = req.resolve("@duckdb/node-api");
-  } catch {
-    console.error("@duckdb/node-api not installed: run scripts/install-duckdb.sh");
-    process.exit(3);
-  }
-  return import(p);
+  return loadDuckDB({ message: "@duckdb/node-api not installed: run scripts/install-duckdb.sh", log: console.error });
 }
 
 export async function connect(threads = 1) {

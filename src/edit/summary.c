@@ -64,6 +64,7 @@ PQT_API pqt_status pqt_edit_write_summary(const char *path, pqt_reader *const *i
   if (n_groups > INT32_MAX / 2) return pqt_error_set(err, PQT_EINVAL, "too many row groups");
   pqt_file_metadata md = inputs[0]->md;
   pqt_row_group *rgs = calloc((size_t)(n_groups ? n_groups : 1), sizeof *rgs);
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
   pqt_column_chunk **cols = calloc((size_t)(n_groups ? n_groups : 1), sizeof *cols);
   pqt_status st = rgs && cols ? PQT_OK : pqt_nomem(err);
   int64_t k = 0;

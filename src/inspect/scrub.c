@@ -87,6 +87,7 @@ static pqt_status grow(const pqt_allocator *a, void **p, size_t *cap, size_t nee
 }
 
 static pqt_status map_add(scrub *s, page_map *m, int64_t o, int64_t n, int32_t size, pqt_error *err) {
+  // cppcheck-suppress duplicateAssignExpression ; three arrays, each grown with its own capacity, all at m->cap now
   size_t c1 = m->cap, c2 = m->cap, c3 = m->cap;
   PQT_RETURN_NOT_OK(grow(s->r->alloc, (void **)&m->old_off, &c1, m->n + 1, sizeof *m->old_off, err));
   PQT_RETURN_NOT_OK(grow(s->r->alloc, (void **)&m->new_off, &c2, m->n + 1, sizeof *m->new_off, err));

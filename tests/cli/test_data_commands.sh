@@ -17,26 +17,9 @@ if [ ! -d "$dir/data" ]; then
 fi
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+# shellcheck source=lib/checks.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 
-# run NAME EXPECTED_RC ARGS...: output in $tmp/out, $tmp/err
-run() {
-  local name=$1 want=$2; shift 2
-  "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ $rc -ne "$want" ]; then bad "$name: exit $rc, wanted $want: $(head -c 300 "$tmp/err")"; return 1; fi
-  if grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$tmp/err"; then bad "$name: sanitizer output"; return 1; fi
-  ok
-}
-# json NAME PYTHON_EXPR: evaluate with d = the parsed output; must be true
-json() {
-  if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$tmp/out" 2>"$tmp/pyerr"; then ok
-  else bad "$1: JSON check failed: $2 $(head -c 300 "$tmp/pyerr") output: $(head -c 300 "$tmp/out")"; fi
-}
-has() { if grep -qF -- "$2" "$tmp/out"; then ok; else bad "$1: no line with '$2' in: $(head -c 300 "$tmp/out")"; fi; }
-has_err() { if grep -qF -- "$2" "$tmp/err"; then ok; else bad "$1: stderr lacks '$2': $(head -c 300 "$tmp/err")"; fi; }
-same() { if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ: $(diff "$2" "$3" | head -5)"; fi; }
 golden() {
   if cmp -s "$golden/$2" "$tmp/out"; then ok
   else bad "$1: output differs from golden/$2: $(diff "$golden/$2" "$tmp/out" | head -8)"; fi

@@ -15,25 +15,13 @@ if [ ! -d "$dir/data" ]; then
 fi
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+# shellcheck source=lib/checks.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 d=$dir/data
 tiny=$d/alltypes_tiny_pages.parquet
 bloom=$d/data_index_bloom_encoding_stats.parquet
 plain=$d/alltypes_plain.parquet
 
-# run NAME EXPECTED_RC ARGS...: output in $tmp/out, $tmp/err
-run() {
-  local name=$1 want=$2; shift 2
-  "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ $rc -ne "$want" ]; then bad "$name: exit $rc, wanted $want: $(head -c 300 "$tmp/err")"; return 1; fi
-  if grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$tmp/err"; then bad "$name: sanitizer output"; return 1; fi
-  ok
-}
-has() { if grep -qF -- "$2" "$tmp/out"; then ok; else bad "$1: no '$2' in: $(head -c 300 "$tmp/out")"; fi; }
-has_err() { if grep -qF -- "$2" "$tmp/err"; then ok; else bad "$1: stderr lacks '$2': $(head -c 300 "$tmp/err")"; fi; }
-same() { if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ: $(diff "$2" "$3" | head -5)"; fi; }
 nothing_left() { # no output and no temporary file next to it
   if [ -e "$2" ] || ls "$2".tmp-* >/dev/null 2>&1; then bad "$1: $2 (or a temporary) was left behind"; else ok; fi
 }
@@ -59,10 +47,6 @@ has "concat bloom" "3 row groups"
 has "concat bloom" "3 page indexes, 3 Bloom filters"
 run "bloom-filter after concat" 0 bloom-filter -c String "$tmp/b2.parquet" Hello
 run "concat --json" 0 concat --json -o "$tmp/b3.parquet" "$bloom" "$bloom"
-json() {
-  if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$tmp/out" 2>"$tmp/pyerr"; then ok
-  else bad "$1: JSON check failed: $2 $(head -c 300 "$tmp/pyerr") output: $(head -c 300 "$tmp/out")"; fi
-}
 json "concat --json" "d['rows'] == 28 and d['row_groups'] == 2 and d['columns'] == 1 and d['bloom_filters'] == 2 and d['page_indexes'] == 2 and d['inputs'] == ['$bloom', '$bloom'] and d['output'] == '$tmp/b3.parquet' and d['chunk_bytes'] > 0"
 run "concat human" 0 concat -o "$tmp/b3.parquet" "$tiny" "$tiny"
 has "concat human" "14,600 rows in 2 row groups, 13 columns, from 2 files"

@@ -19,8 +19,8 @@ fi
 command -v python3 >/dev/null || { echo "NOTE: python3 not found: the JSON checks cannot run"; exit 77; }
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+# shellcheck source=lib/checks.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 tiny=$dir/data/alltypes_tiny_pages.parquet
 plain=$dir/data/alltypes_plain.parquet
 bloom=$dir/data/data_index_bloom_encoding_stats.parquet
@@ -28,24 +28,6 @@ v2=$dir/data/datapage_v2.snappy.parquet
 crc=$dir/data/datapage_v1-corrupt-checksum.parquet
 nested=$dir/data/nested_lists.snappy.parquet
 
-run() { # NAME EXPECTED_RC ARGS...: output in $tmp/out, $tmp/err
-  local name=$1 want=$2; shift 2
-  "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ $rc -ne "$want" ]; then bad "$name: exit $rc, wanted $want: $(head -c 300 "$tmp/err")"; return 1; fi
-  if grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$tmp/err"; then bad "$name: sanitizer output"; return 1; fi
-  ok
-}
-json() { # NAME PYTHON_EXPR over d = the parsed output
-  if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$tmp/out" 2>"$tmp/pyerr"; then ok
-  else bad "$1: JSON check failed: $2 $(head -c 300 "$tmp/pyerr") output: $(head -c 300 "$tmp/out")"; fi
-}
-has() { if grep -qF -- "$2" "$tmp/out"; then ok; else bad "$1: no '$2' in: $(head -c 400 "$tmp/out")"; fi; }
-has_err() { if grep -qF -- "$2" "$tmp/err"; then ok; else bad "$1: stderr lacks '$2': $(head -c 300 "$tmp/err")"; fi; }
-width() {
-  local w; w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
-  if [ "$w" -le 80 ]; then ok; else bad "$1: a line of $w columns"; fi
-}
 no_escape() { if grep -q $'\033' "$tmp/out"; then bad "$1: colour codes when stdout is not a terminal"; else ok; fi; }
 golden_check() { # GOLDEN_NAME: $tmp/out against the golden file
   if cmp -s "$tmp/out" "$golden/$1"; then ok; else bad "output differs from $1:"; diff "$golden/$1" "$tmp/out" | head -20; fi

@@ -13,36 +13,13 @@
 # Usage: CLI CORPUS_DIR
 set -u
 cli=$1; corpus=$2
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 data="$corpus/data"
-if [ ! -d "$data" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
-for t in node python3; do command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }; done
-bash "$here/scripts/install-remote-test-deps.sh" s3rver >/dev/null 2>&1
-if [ ! -f "$here/tools/s3rver/node_modules/s3rver/package.json" ]; then
-  echo "SKIP: s3rver not installed (scripts/install-remote-test-deps.sh s3rver: npm unavailable)"; exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-s3.XXXXXX")
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+# shellcheck source=lib/s3rver.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/s3rver.sh"
+s3rver_init "$corpus" s3
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-s3port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir -p "$tmp/s3"
-(cd "$here/tools/s3rver" && exec node -e '
-  const S3rver = require("s3rver");
-  new S3rver({ port: +process.argv[1], address: "127.0.0.1", silent: true, directory: process.argv[2],
-               configureBuckets: [{ name: "bkt" }] }).run().then(() => console.log("up"));
-' "$s3port" "$tmp/s3") > "$tmp/s3rver.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do grep -q up "$tmp/s3rver.out" 2>/dev/null && break; sleep 0.1; done
-grep -q up "$tmp/s3rver.out" || { echo "SKIP: s3rver did not start: $(head -3 "$tmp/s3rver.out")"; exit 77; }
-AK=AKIDPARQUETRYTEST; SK='pqt/secret+Key/0123456789abcdefEXAMPLE'
-python3 "$here/tests/remote/s3_sig_proxy.py" "$tmp/proxy.port" "$s3port" "$AK" "$SK" 2>"$tmp/proxy.err" &
-pids+=($!)
-for _ in $(seq 50); do [ -f "$tmp/proxy.port" ] && break; sleep 0.1; done
-pport=$(cat "$tmp/proxy.port" 2>/dev/null)
-[ -n "$pport" ] || { fail "the signature proxy did not start: $(cat "$tmp/proxy.err")"; exit 1; }
+s3rver_start bkt
 # upload straight to s3rver (it takes unsigned PUTs): a small partitioned dataset and 1005 tiny keys
 python3 - "$s3port" "$data" <<'PY' > "$tmp/upload.env" || { echo "FAIL: upload"; exit 1; }
 import http.client, os, sys, urllib.parse
@@ -62,9 +39,7 @@ for i in range(1005):
     put("many/k%05d" % i, b"x")
 print("PQT_TEST_S3_DATA_KEYS=%d PQT_TEST_S3_DATA_BYTES=%d PQT_TEST_S3_MANY_KEYS=1005" % (len(files), total))
 PY
-export AWS_ACCESS_KEY_ID=$AK AWS_SECRET_ACCESS_KEY=$SK AWS_REGION=us-east-1
-unset AWS_SESSION_TOKEN
-export AWS_ENDPOINT_URL="http://127.0.0.1:$pport"
+s3rver_env
 for pair in "data/year=2023/part-0.parquet alltypes_plain.parquet" "data/year=2024/part 0.parquet alltypes_tiny_pages_plain.parquet" "data/year=2024/part-1.parquet nested_lists.snappy.parquet"; do
   key=${pair% *}; f=${pair##* }
   "$cli" cat "$data/$f" > "$tmp/local.out" 2>&1

@@ -11,9 +11,9 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as C from "./canonical.mjs";
+import { loadDuckDB } from "../../tools/duckdb_open.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -24,13 +24,7 @@ const filter = process.argv[2];
 const FULL_LIMIT = 2000; // files with more rows store only the first KEEP rows
 const KEEP = 1000;
 
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.error("@duckdb/node-api missing: run scripts/install-duckdb.sh");
-  process.exit(3);
-}
+const duck = await loadDuckDB({ message: "@duckdb/node-api missing: run scripts/install-duckdb.sh", log: console.error });
 const { DuckDBInstance } = duck;
 const V = duck; // value classes
 

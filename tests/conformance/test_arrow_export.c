@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arrow_width.h"
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -25,28 +26,6 @@ static int fail_at(const char *what) {
 }
 
 static bool bit(const uint8_t *b, int64_t i) { return (b[i >> 3] >> (i & 7)) & 1; }
-
-static int64_t fixed_width(const char *f) {
-  switch (f[0]) {
-    case 'c':
-    case 'C': return 1;
-    case 's':
-    case 'S':
-    case 'e': return 2;
-    case 'i':
-    case 'I':
-    case 'f': return 4;
-    case 'l':
-    case 'L':
-    case 'g': return 8;
-    default: break;
-  }
-  if (strcmp(f, "tdD") == 0 || strcmp(f, "ttm") == 0) return 4;
-  if (strncmp(f, "ts", 2) == 0 || strcmp(f, "ttu") == 0 || strcmp(f, "ttn") == 0) return 8;
-  if (f[0] == 'w' && f[1] == ':') return atoi(f + 2);
-  if (f[0] == 'd' && f[1] == ':') return strstr(f, ",256") ? 32 : 16;
-  return -1;
-}
 
 /* Validate array a (length+offset slots) against schema s. */
 static int validate(const struct ArrowSchema *s, const struct ArrowArray *a) {
@@ -99,7 +78,7 @@ static int validate(const struct ArrowSchema *s, const struct ArrowArray *a) {
     return 1;
   }
   if (strcmp(f, "b") == 0) return a->n_buffers == 2 && (a->length == 0 || a->buffers[1]) ? 1 : fail_at("bool buffers");
-  int64_t w = fixed_width(f);
+  int64_t w = pqt_test_arrow_width(f);
   if (w <= 0) return fail_at("unknown format");
   if (a->n_buffers != 2 || (a->length > 0 && !a->buffers[1])) return fail_at("fixed-width buffers");
   /* touch the last value so ASan checks the buffer is long enough */

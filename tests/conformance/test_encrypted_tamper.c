@@ -183,18 +183,28 @@ static int flip_all(const char *name, uint8_t *img, size_t len, const pqt_read_o
   return undetected;
 }
 
+/* The corpus file `name` (NULL, a failed check, when it cannot be read)
+ * and in *k the keys that open it, with which verify finds it sound (its
+ * report in *rep). */
+static uint8_t *load_sound(const char *name, size_t *len, keys *k, pqt_verify_report *rep) {
+  uint8_t *img = pqt_test_read_file(data_file(name), len);
+  CHECK(img != NULL);
+  if (!img) return NULL;
+  make_keys(k);
+  pqt_status code;
+  CHECK_EQ_INT(verify_image(img, *len, &k->o, &code, rep), SOUND);
+  return img;
+}
+
 static void test_flip_every_byte_uniform(void) {
   if (!g_dir) return;
   const char *name = "uniform_encryption.parquet.encrypted";
   size_t len;
-  uint8_t *img = pqt_test_read_file(data_file(name), &len);
-  CHECK(img != NULL);
-  if (!img) return;
   keys k;
-  make_keys(&k);
-  pqt_status code;
   pqt_verify_report rep;
-  CHECK_EQ_INT(verify_image(img, len, &k.o, &code, &rep), SOUND);
+  uint8_t *img = load_sound(name, &len, &k, &rep);
+  if (!img) return;
+  pqt_status code;
   CHECK_EQ_INT(rep.chunks_checked, 8);
   ranges skip;
   unprotected(img, len, &k.o, &skip);
@@ -221,14 +231,10 @@ static void test_flip_every_encrypted_byte_column_keys(void) {
   if (!g_dir) return;
   const char *name = "encrypt_columns_and_footer.parquet.encrypted";
   size_t len;
-  uint8_t *img = pqt_test_read_file(data_file(name), &len);
-  CHECK(img != NULL);
-  if (!img) return;
   keys k;
-  make_keys(&k);
-  pqt_status code;
   pqt_verify_report rep;
-  CHECK_EQ_INT(verify_image(img, len, &k.o, &code, &rep), SOUND);
+  uint8_t *img = load_sound(name, &len, &k, &rep);
+  if (!img) return;
   ranges skip;
   unprotected(img, len, &k.o, &skip);
   CHECK(skip.n > 1);
@@ -242,14 +248,10 @@ static void test_flip_every_protected_byte_plaintext_footer(void) {
   if (!g_dir) return;
   const char *name = "encrypt_columns_plaintext_footer.parquet.encrypted";
   size_t len;
-  uint8_t *img = pqt_test_read_file(data_file(name), &len);
-  CHECK(img != NULL);
-  if (!img) return;
   keys k;
-  make_keys(&k);
-  pqt_status code;
   pqt_verify_report rep;
-  CHECK_EQ_INT(verify_image(img, len, &k.o, &code, &rep), SOUND);
+  uint8_t *img = load_sound(name, &len, &k, &rep);
+  if (!img) return;
   CHECK_EQ_INT(rep.chunks_checked, 8);
   ranges skip;
   unprotected(img, len, &k.o, &skip);
@@ -266,14 +268,11 @@ static void test_flip_bloom_and_index_modules(void) {
   if (!g_dir) return;
   const char *name = "encrypt_columns_and_footer_bloom_filter.parquet.encrypted";
   size_t len;
-  uint8_t *img = pqt_test_read_file(data_file(name), &len);
-  CHECK(img != NULL);
-  if (!img) return;
   keys k;
-  make_keys(&k);
-  pqt_status code;
   pqt_verify_report rep;
-  CHECK_EQ_INT(verify_image(img, len, &k.o, &code, &rep), SOUND);
+  uint8_t *img = load_sound(name, &len, &k, &rep);
+  if (!img) return;
+  pqt_status code;
   pqt_reader *r;
   pqt_error e;
   CHECK_OK(pqt_reader_open_buffer(&r, img, len, &k.o, &e));

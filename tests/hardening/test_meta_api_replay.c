@@ -2,53 +2,13 @@
  * tests/hardening/test_meta_api_replay.c: the fuzz_meta_api target run
  * under ctest (ASan+UBSan) over every corpus file of at most 4 MiB, as it
  * is and with single bytes changed at nine places spread over the file
- * (most land in pages, page indexes, dictionaries and Bloom filters the
- * footer points at). The target aborts on any broken invariant; this test
+ * (tests/replay.h). The target aborts on any broken invariant; this test
  * passes when every run returns.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "harness.h"
+#include "replay.h"
 
 #define LLVMFuzzerTestOneInput pqt_fuzz_entry_meta_api
 #include "../../fuzz/fuzz_meta_api.c"
 #undef LLVMFuzzerTestOneInput
 
-static int g_files, g_runs;
-
-static void replay_file(const char *path, void *ctx) {
-  (void)ctx;
-  size_t len;
-  unsigned char *buf = pqt_test_read_file(path, &len);
-  if (!buf) return;
-  if (len <= ((size_t)4 << 20)) {
-    g_files++;
-    pqt_fuzz_meta_api_one(buf, len);
-    g_runs++;
-    for (int k = 1; k <= 9 && len > 16; k++) {
-      size_t at = (size_t)k * (len - 8) / 10;
-      unsigned char was = buf[at];
-      buf[at] = (unsigned char)(was ^ (0x5A + k));
-      pqt_fuzz_meta_api_one(buf, len);
-      buf[at] = was;
-      g_runs++;
-    }
-  }
-  free(buf);
-}
-
-static void test_corpus_replay(void) {
-  const char *dir = pqt_testing_dir();
-  if (!dir) return;
-  pqt_test_walk(dir, ".parquet", replay_file, NULL);
-  printf("  %d files, %d runs\n", g_files, g_runs);
-  CHECK(g_files > 50);
-}
-
-int main(void) {
-  if (!pqt_testing_dir()) return 77;
-  static const pqt_test_case cases[] = {TEST_CASE(test_corpus_replay)};
-  return pqt_run_tests("meta_api_replay", cases, sizeof cases / sizeof cases[0]);
-}
+int main(void) { return pqt_replay_main("meta_api_replay", "fuzz_meta_api", pqt_fuzz_meta_api_one, (size_t)4 << 20); }

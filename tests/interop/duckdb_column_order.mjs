@@ -17,19 +17,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { openDuckDB } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
 const [cli, corpus, work] = process.argv.slice(2);
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.log("SKIP: @duckdb/node-api missing");
-  process.exit(3);
-}
+const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 const fl = ["float_ieee754", "float_typedef", "double_ieee754", "double_typedef"];
 const cases = [
@@ -44,8 +35,6 @@ const cases = [
 ];
 const configs = [["--column-order", "total", "--int96-stats"], ["--column-order", "type", "--int96-stats"],
                  ["--column-order", "total", "--page-version", "2", "--row-group-size", "3"]];
-const inst = await duck.DuckDBInstance.create(":memory:");
-const con = await inst.connect();
 // rows as text, NaN and -0 spelled out (JSON would fold them)
 const show = (v) => typeof v === "number" ? (Object.is(v, -0) ? "-0" : String(v)) :
   typeof v === "bigint" ? v.toString() : v === null ? "null" : JSON.stringify(v, (k, x) => typeof x === "bigint" ? x.toString() : x);

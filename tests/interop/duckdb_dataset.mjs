@@ -9,19 +9,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { openDuckDB } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
 const [cli, work] = process.argv.slice(2);
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.log("SKIP: @duckdb/node-api missing");
-  process.exit(3);
-}
+const { inst, con } = await openDuckDB();
 const root = path.join(work, "ds");
 fs.mkdirSync(root, { recursive: true });
 let id = 0;
@@ -50,8 +41,6 @@ const preds = [
   "name LIKE 'n1%' AND region <> 'eu'",
   "score IS NULL OR year < 2023 AND id < 20",
 ];
-const inst = await duck.DuckDBInstance.create(":memory:");
-const con = await inst.connect();
 let failed = 0;
 const norm = (v) => (v === null || v === undefined ? null : typeof v === "bigint" ? Number(v) : v);
 for (const where of preds) {

@@ -8,24 +8,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { openDuckDB } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
 const [cli, corpus, work] = process.argv.slice(2);
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.log("SKIP: @duckdb/node-api missing");
-  process.exit(3);
-}
+const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 const data = (f) => path.join(corpus, "data", f);
 const q = (s) => `'${s.replace(/'/g, "''")}'`;
-const inst = await duck.DuckDBInstance.create(":memory:");
-const con = await inst.connect();
 const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0][0];
 let failed = 0, checked = 0, skipped = 0;
 

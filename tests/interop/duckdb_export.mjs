@@ -11,19 +11,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { openDuckDB } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
 const [cli, corpus, work] = process.argv.slice(2);
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.log("SKIP: @duckdb/node-api missing");
-  process.exit(3);
-}
+const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 const jsonl = path.join(work, "e.jsonl");
 let text = "";
@@ -51,8 +42,6 @@ const cases = [
   [data("datapage_v2.snappy.parquet"), null, "b > 2", ["a", "b", "c", "d"]],
   [data("delta_byte_array.parquet"), ["c_customer_id", "c_salutation", "c_last_name"], "c_salutation = 'Mrs.'", ["c_customer_id", "c_salutation", "c_last_name"]],
 ];
-const inst = await duck.DuckDBInstance.create(":memory:");
-const con = await inst.connect();
 const str = (v) => JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
 const q = (c) => `"${c.replace(/"/g, '""')}"`;
 async function rows(sql) {

@@ -6,13 +6,14 @@
 # PQT_EXPECTED_OUT), and the result must equal the expected values DuckDB
 # gave for the original file.
 #   duckdb_interop.sh CLI CORPUS_DIR [CONFIG_INDEX]
+# Exit 0 = pass, 1 = fail, 77 = skipped (no corpus, or npm unavailable).
 set -uo pipefail
 cli="$1"; corpus="$2"; only="${3:-}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-if [ ! -d "$corpus/data" ]; then echo "SKIP: corpus not found at $corpus"; exit 0; fi
+if [ ! -d "$corpus/data" ]; then echo "SKIP: corpus not found at $corpus"; exit 77; fi
 bash "$here/scripts/install-duckdb.sh" >/dev/null 2>&1
 rc=$?
-if [ $rc -eq 3 ]; then echo "SKIP: npm unavailable, DuckDB interop not checked"; exit 0; fi
+if [ $rc -eq 3 ]; then echo "SKIP: npm unavailable, DuckDB interop not checked"; exit 77; fi
 if [ $rc -ne 0 ]; then echo "FAIL: scripts/install-duckdb.sh failed ($rc)"; exit 1; fi
 configs=(
   ""

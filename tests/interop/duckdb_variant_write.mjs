@@ -10,19 +10,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { openDuckDB } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
 const [cli, work] = process.argv.slice(2);
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.log("SKIP: @duckdb/node-api missing");
-  process.exit(3);
-}
+const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 
 let seed = 12345;
@@ -88,8 +79,6 @@ for (const l of lines) {
   want.set(r.id, "v" in r ? JSON.stringify(norm(r.v)) : null);
 }
 
-const inst = await duck.DuckDBInstance.create(":memory:");
-const con = await inst.connect();
 let failed = 0;
 for (const depth of [0, 1, 2, 3, 4]) {
   const out = path.join(work, `v${depth}.parquet`);

@@ -9,19 +9,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { openDuckDB } from "../../tools/duckdb_open.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../..");
 const [cli, corpus, work] = process.argv.slice(2);
-let duck;
-try {
-  duck = await import(createRequire(path.join(repo, "tools/duckdb/package.json")).resolve("@duckdb/node-api"));
-} catch {
-  console.log("SKIP: @duckdb/node-api missing");
-  process.exit(3);
-}
+const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 const csv = path.join(work, "w.csv");
 let text = "id,name,score,flag,day\n";
@@ -62,8 +55,6 @@ const cases = [
                                       "a = TIMESTAMP '2024-01-01 01:00:00'", "a IS NULL"]],
   [data("delta_byte_array.parquet"), ["c_customer_id LIKE 'AAAAAAAAB%'", "c_salutation = 'Mrs.'", "c_birth_country >= 'U'"]],
 ];
-const inst = await duck.DuckDBInstance.create(":memory:");
-const con = await inst.connect();
 let failed = 0, checked = 0, skipped = 0;
 for (const [file, preds] of cases) {
   if (!fs.existsSync(file)) { console.log(`SKIP: ${file} missing`); skipped++; continue; }

@@ -165,6 +165,15 @@ static pqt_string write_cfg(const ef_cfg *c) {
   return img;
 }
 
+/* The file of cfg, written (img.data NULL on failure), and in *rk the
+ * column keys that read it (they point at static strings only). */
+static pqt_string write_cfg_keys(const ef_cfg *c, ef_read_keys *rk) {
+  pqt_encryption_options eo;
+  pqt_column_encryption cols[8];
+  ef_encryption(c, &eo, cols, rk);
+  return write_cfg(c);
+}
+
 static pqt_status read_with(const pqt_string *img, const pqt_read_options *ro, pqt_error *e) {
   pqt_string t;
   pqt_error_init(e);
@@ -176,13 +185,10 @@ static pqt_status read_with(const pqt_string *img, const pqt_read_options *ro, p
 static void test_key_errors(void) {
   for (int pf = 0; pf <= 1; pf++) {
     ef_cfg c = {PQT_ENCRYPTION_AES_GCM_V1, pf, EF_COLUMN_KEYS, EF_AAD_NONE, 0, 1, 1, 1, 16, 0, 0, 0};
-    pqt_string img = write_cfg(&c);
+    ef_read_keys rk;
+    pqt_string img = write_cfg_keys(&c, &rk);
     CHECK(img.data != NULL);
     if (!img.data) return;
-    ef_read_keys rk;
-    pqt_encryption_options eo;
-    pqt_column_encryption cols[8];
-    ef_encryption(&c, &eo, cols, &rk);
     pqt_read_options ro;
     pqt_error e;
     /* no key at all */
@@ -221,13 +227,10 @@ static void test_aad_errors(void) {
   for (int pf = 0; pf <= 1; pf++)
     for (int aad = EF_AAD_STORED; aad <= EF_AAD_SUPPLIED; aad++) {
       ef_cfg c = {PQT_ENCRYPTION_AES_GCM_CTR_V1, pf, EF_FOOTER_ONLY, aad, 1, 1, 1, 0, 32, 0, 0, 0};
-      pqt_string img = write_cfg(&c);
+      ef_read_keys rk;
+      pqt_string img = write_cfg_keys(&c, &rk);
       CHECK(img.data != NULL);
       if (!img.data) return;
-      ef_read_keys rk;
-      pqt_encryption_options eo;
-      pqt_column_encryption cols[8];
-      ef_encryption(&c, &eo, cols, &rk);
       pqt_read_options ro;
       pqt_error e;
       ef_read_options(&c, &ro, &rk);
@@ -321,8 +324,23 @@ static void scan_free(void *ctx, void *ptr, size_t n) {
   free(ptr);
 }
 
+/* A writer into *out with eo's keys whose every freed block the scanning
+ * allocator checks for a key (g_leaks reset here). */
+static pqt_status open_scanned_writer(pqt_writer **w, pqt_string *out, const pqt_encryption_options *eo,
+                                      pqt_error *e) {
+  static const pqt_allocator a = {scan_realloc, scan_free, NULL};
+  pqt_write_options wo;
+  pqt_write_options_init(&wo);
+  wo.alloc = &a;
+  wo.encryption = eo;
+  pqt_write_schema ws;
+  pqt_write_schema_init(&ws);
+  ws.message = EF_SCHEMA;
+  g_leaks = 0;
+  return pqt_writer_open_buffer(w, out, &ws, &wo, e);
+}
+
 static void test_keys_wiped(void) {
-  pqt_allocator a = {scan_realloc, scan_free, NULL};
   for (int k = 0; k < 3; k++) {
     ef_cfg c = {PQT_ENCRYPTION_AES_GCM_V1,
                 k == 1,
@@ -340,18 +358,10 @@ static void test_keys_wiped(void) {
     pqt_column_encryption cols[8];
     ef_read_keys rk;
     ef_encryption(&c, &eo, cols, &rk);
-    pqt_write_options wo;
-    pqt_write_options_init(&wo);
-    wo.alloc = &a;
-    wo.encryption = &eo;
-    pqt_write_schema ws;
-    pqt_write_schema_init(&ws);
-    ws.message = EF_SCHEMA;
     pqt_string out = {0};
     pqt_writer *w;
     pqt_error e;
-    g_leaks = 0;
-    CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, &wo, &e));
+    CHECK_OK(open_scanned_writer(&w, &out, &eo, &e));
     if (k == 2) pqt_writer_discard(w); /* discarded: wiped too */
     else CHECK_OK(pqt_writer_close(w, &e));
     CHECK_MSG(g_leaks == 0, "case %d: %d freed blocks held a key", k, g_leaks);
@@ -367,18 +377,10 @@ static void test_keys_wiped(void) {
                                    {"name", (const uint8_t *)ef_col_key[1], 32, NULL, 0}};
   eo.columns = cols;
   eo.n_columns = 2;
-  pqt_write_options wo;
-  pqt_write_options_init(&wo);
-  wo.alloc = &a;
-  wo.encryption = &eo;
-  pqt_write_schema ws;
-  pqt_write_schema_init(&ws);
-  ws.message = EF_SCHEMA;
   pqt_string out = {0};
   pqt_writer *w;
   pqt_error e;
-  g_leaks = 0;
-  CHECK(pqt_writer_open_buffer(&w, &out, &ws, &wo, &e) == PQT_EINVAL);
+  CHECK(open_scanned_writer(&w, &out, &eo, &e) == PQT_EINVAL);
   CHECK_MSG(g_leaks == 0, "failed open: %d freed blocks held a key", g_leaks);
   pqt_string_free(&out);
 }
@@ -386,13 +388,10 @@ static void test_keys_wiped(void) {
 /* A file written with an AAD prefix it stores reads with the prefix given too. */
 static void test_stored_prefix_given(void) {
   ef_cfg c = {PQT_ENCRYPTION_AES_GCM_V1, 0, EF_FOOTER_ONLY, EF_AAD_STORED, 0, 0, 0, 0, 24, 5000, 5000, 0};
-  pqt_string img = write_cfg(&c);
+  ef_read_keys rk;
+  pqt_string img = write_cfg_keys(&c, &rk);
   CHECK(img.data != NULL);
   if (!img.data) return;
-  ef_read_keys rk;
-  pqt_encryption_options eo;
-  pqt_column_encryption cols[8];
-  ef_encryption(&c, &eo, cols, &rk);
   pqt_read_options ro;
   ef_read_options(&c, &ro, &rk);
   ro.aad_prefix = (const uint8_t *)ef_aad_prefix;

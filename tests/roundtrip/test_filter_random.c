@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "rng.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "parquetry_meta.h"
@@ -36,9 +37,7 @@
 /* ---- a tiny deterministic RNG ---- */
 static uint64_t g_rng;
 static uint32_t rnd(void) {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
+  pqt_test_xorshift(&g_rng);
   return (uint32_t)(g_rng >> 11);
 }
 static int rint_in(int lo, int hi) { return lo + (int)(rnd() % (uint32_t)(hi - lo + 1)); }

@@ -11,16 +11,14 @@
 #include <math.h>
 
 #include "harness.h"
+#include "rng.h"
 #include "parquetry.h"
 #include "parquetry_filter.h"
 #include "parquetry_geo.h"
 
 static uint64_t rs = 0x1234567887654321ull;
 static uint64_t rnd(void) {
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return rs;
+  return pqt_test_xorshift(&rs);
 }
 static double urand(double lo, double hi) { return lo + (hi - lo) * ((double)(rnd() >> 11) / 9007199254740992.0); }
 

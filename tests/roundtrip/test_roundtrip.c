@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrow_width.h"
 #include "harness.h"
+#include "rng.h"
 #include "meta/schema.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -20,10 +22,7 @@
 /* ---- deterministic random ---------------------------------------------- */
 static uint64_t rng;
 static uint64_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return pqt_test_xorshift(&rng);
 }
 static int rint_(int n) { return (int)(rnd() % (uint64_t)n); }
 
@@ -139,26 +138,6 @@ static void release_array(struct ArrowArray *a) {
 static int pool_n;
 static uint64_t pool[64];
 
-static int fixed_width_of(const char *f) {
-  switch (f[0]) {
-    case 'c':
-    case 'C': return 1;
-    case 's':
-    case 'S': return 2;
-    case 'i':
-    case 'I':
-    case 'f': return 4;
-    case 'l':
-    case 'L':
-    case 'g': return 8;
-    case 'e': return 2;
-    case 'w': return atoi(f + 2);
-    case 't': return (f[1] == 'd' && f[2] == 'D') || (f[1] == 't' && (f[2] == 'm' || f[2] == 's')) ? 4 : 8;
-    case 'd': return strstr(f, ",256") ? 32 : 16;
-    default: return 0;
-  }
-}
-
 static void rand_fixed(const char *f, uint8_t *out, int w) {
   uint64_t v = rint_(10) < 7 ? pool[rint_(pool_n)] : rnd();
   if (f[0] == 'd') {
@@ -246,7 +225,7 @@ static struct ArrowArray *mk(const struct ArrowSchema *s, int64_t len, int null_
     a->n_buffers = 3;
     return a;
   }
-  int w = fixed_width_of(f);
+  int w = (int)pqt_test_arrow_width(f);
   uint8_t *d = malloc((size_t)len * (size_t)w + 1);
   for (int64_t i = 0; i < len; i++) rand_fixed(f, d + i * w, w);
   h->bufs[1] = d;
@@ -312,7 +291,7 @@ static int cmp_slot(const struct ArrowSchema *s, const struct ArrowArray *a, int
     }
     return 0;
   }
-  int w = fixed_width_of(f);
+  int w = (int)pqt_test_arrow_width(f);
   const uint8_t *x = a->buffers[1], *y = b->buffers[1];
   if (memcmp(x + pa * w, y + pb * w, (size_t)w)) {
     int64_t xv = 0, yv = 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrow_width.h"
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -30,30 +31,6 @@ static void mix(digest *d, const void *p, size_t n) {
   }
 }
 static void mix64(digest *d, int64_t v) { mix(d, &v, sizeof v); }
-
-static int64_t fixed_width(const char *f) {
-  switch (f[0]) {
-    case 'c':
-    case 'C': return 1;
-    case 's':
-    case 'S':
-    case 'e': return 2;
-    case 'i':
-    case 'I':
-    case 'f': return 4;
-    case 'l':
-    case 'L':
-    case 'g': return 8;
-    default: break;
-  }
-  if (strcmp(f, "tdD") == 0 || strcmp(f, "tts") == 0 || strcmp(f, "ttm") == 0) return 4;
-  if (strcmp(f, "tdm") == 0 || strncmp(f, "ts", 2) == 0 || strcmp(f, "ttu") == 0 || strcmp(f, "ttn") == 0 ||
-      strncmp(f, "tD", 2) == 0)
-    return 8;
-  if (f[0] == 'w' && f[1] == ':') return atoi(f + 2);
-  if (f[0] == 'd' && f[1] == ':') return strstr(f, ",256") ? 32 : 16;
-  return -1;
-}
 
 static bool bit(const void *b, int64_t i) { return (((const uint8_t *)b)[i >> 3] >> (i & 7)) & 1; }
 
@@ -122,7 +99,7 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
       }
     return;
   }
-  int64_t w = fixed_width(f);
+  int64_t w = pqt_test_arrow_width(f);
   if (w <= 0) {
     d->unknown++;
     return;

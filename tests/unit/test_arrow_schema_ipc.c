@@ -12,6 +12,7 @@
 #include "arrow/arrow_schema_ipc.h"
 #include "core/core.h"
 #include "harness.h"
+#include "rng.h"
 #include "meta/footer.h"
 
 /* ---- rendering a tree as one line -------------------------------------- */
@@ -626,10 +627,7 @@ static void test_truncation_every_byte(void) {
 }
 
 static uint64_t xorshift(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
+  return pqt_test_xorshift(s);
 }
 
 static void test_random_flips(void) {

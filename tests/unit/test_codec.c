@@ -8,6 +8,7 @@
 
 #include "codec/codec.h"
 #include "harness.h"
+#include "rng.h"
 #include "parquetry_meta.h"
 #include "thrift/parquet_types.h"
 
@@ -15,10 +16,7 @@
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rng(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
+  return pqt_test_xorshift(&rng_state);
 }
 
 static uint8_t *make_random(size_t n) {

@@ -147,6 +147,44 @@ static int64_t drain(struct ArrowArrayStream *st, row_fn fn, void *ctx) {
   return rows;
 }
 
+/* The rows of ds's stream under so (NULL: everything), fn checking each
+ * (it counts bad rows in its int context, which must stay 0). */
+static int64_t scan_checked(pqt_dataset *ds, const pqt_scan_options *so, row_fn fn) {
+  struct ArrowArrayStream st;
+  pqt_error e;
+  CHECK_OK(pqt_dataset_get_stream(ds, so, &st, &e));
+  int bad = 0;
+  int64_t rows = drain(&st, fn, &bad);
+  CHECK_EQ_INT(bad, 0);
+  return rows;
+}
+
+/* pqt_dataset_count under the filter text q (parsed here) in *n; returns
+ * the count's status, *e saying why it failed. */
+static pqt_status count_where(pqt_dataset *ds, const char *q, int64_t *n, pqt_error *e) {
+  pqt_expr *f = NULL;
+  CHECK_OK(pqt_expr_parse(q, strlen(q), &f, e));
+  if (!f) return PQT_EINVAL;
+  pqt_scan_options so;
+  pqt_scan_options_init(&so);
+  so.filter = f;
+  *n = -1;
+  pqt_status st = pqt_dataset_count(ds, &so, n, e);
+  pqt_expr_free(f);
+  return st;
+}
+
+/* The dataset of every file under g_root, hive partitioning on (NULL when
+ * it fails to open, which is a failed check). */
+static pqt_dataset *open_root(void) {
+  pqt_dataset *ds = NULL;
+  pqt_error e;
+  const char *in[] = {g_root};
+  CHECK_OK(pqt_dataset_open(&ds, in, 1, NULL, &e));
+  if (!ds) fprintf(stderr, "%s\n", e.message);
+  return ds;
+}
+
 /* year=2023|2024 / month=1|2: four files of 100 rows, id = 1000*year_index*... */
 static const char *const ID_V[] = {"id", "v"};
 static void build_partitioned(void) {
@@ -178,14 +216,10 @@ static void check_partition_row(const struct ArrowSchema *s, const struct ArrowA
 static void test_partitions(void) {
   fresh_root("part");
   build_partitioned();
-  pqt_dataset *ds = NULL;
   pqt_error e;
   const char *in[] = {g_root};
-  CHECK_OK(pqt_dataset_open(&ds, in, 1, NULL, &e));
-  if (!ds) {
-    fprintf(stderr, "%s\n", e.message);
-    return;
-  }
+  pqt_dataset *ds = open_root();
+  if (!ds) return;
   CHECK_EQ_INT(pqt_dataset_num_files(ds), 4);
   CHECK_EQ_INT(pqt_dataset_num_rows(ds), 400);
   struct ArrowSchema s;
@@ -198,11 +232,7 @@ static void test_partitions(void) {
   CHECK_EQ_STR(s.children[3]->name, "month");
   CHECK_EQ_STR(s.children[3]->format, "l"); /* "01" parses as an integer */
   s.release(&s);
-  struct ArrowArrayStream st;
-  CHECK_OK(pqt_dataset_get_stream(ds, NULL, &st, &e));
-  int bad = 0;
-  CHECK_EQ_INT(drain(&st, check_partition_row, &bad), 400);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(scan_checked(ds, NULL, check_partition_row), 400);
 
   /* a partition predicate: two files skipped, the rest read whole */
   pqt_expr *f;
@@ -213,10 +243,7 @@ static void test_partitions(void) {
   pqt_scan_stats stats;
   so.filter = f;
   so.stats = &stats;
-  CHECK_OK(pqt_dataset_get_stream(ds, &so, &st, &e));
-  bad = 0;
-  CHECK_EQ_INT(drain(&st, check_partition_row, &bad), 100);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(scan_checked(ds, &so, check_partition_row), 100);
   CHECK_EQ_INT(stats.row_groups_total, 4); /* only the one file was opened */
   int64_t n = -1;
   CHECK_OK(pqt_dataset_count(ds, &so, &n, &e));
@@ -224,6 +251,7 @@ static void test_partitions(void) {
   pqt_expr_free(f);
 
   /* partitions and statistics together: id 3000..3099 is file 3; id < 3010 is its first row group */
+  struct ArrowArrayStream st;
   q = "NOT (year <> 2024) AND id < 3010 OR month IS NULL";
   CHECK_OK(pqt_expr_parse(q, strlen(q), &f, &e));
   so.filter = f;
@@ -251,20 +279,11 @@ static void test_partitions(void) {
   CHECK(pqt_dataset_get_stream(ds, &so, &st, &e) == PQT_EINVAL);
   CHECK(strstr(e.message, "nope") != NULL);
   /* an unknown column in the filter */
-  q = "nope = 1";
-  CHECK_OK(pqt_expr_parse(q, strlen(q), &f, &e));
-  pqt_scan_options_init(&so);
-  so.filter = f;
-  CHECK(pqt_dataset_count(ds, &so, &n, &e) == PQT_EINVAL);
+  CHECK(count_where(ds, "nope = 1", &n, &e) == PQT_EINVAL);
   CHECK(strstr(e.message, "nope") != NULL);
-  pqt_expr_free(f);
   /* a string literal against an integer partition */
-  q = "year = 'x'";
-  CHECK_OK(pqt_expr_parse(q, strlen(q), &f, &e));
-  so.filter = f;
-  CHECK(pqt_dataset_count(ds, &so, &n, &e) == PQT_EINVAL);
+  CHECK(count_where(ds, "year = 'x'", &n, &e) == PQT_EINVAL);
   CHECK(strstr(e.message, "year") != NULL);
-  pqt_expr_free(f);
   pqt_dataset_close(ds);
 
   /* the partition type given: month as a string */
@@ -277,12 +296,8 @@ static void test_partitions(void) {
   CHECK_OK(pqt_dataset_schema(ds, &s, &e));
   CHECK_EQ_STR(s.children[3]->format, "u");
   s.release(&s);
-  q = "month = '02'";
-  CHECK_OK(pqt_expr_parse(q, strlen(q), &f, &e));
-  so.filter = f;
-  CHECK_OK(pqt_dataset_count(ds, &so, &n, &e));
+  CHECK_OK(count_where(ds, "month = '02'", &n, &e));
   CHECK_EQ_INT(n, 200);
-  pqt_expr_free(f);
   pqt_dataset_close(ds);
   /* without hive partitioning: two columns */
   pqt_dataset_options_init(&dopt);
@@ -363,14 +378,10 @@ static void test_unify(void) {
   CHECK_EQ_INT(write_file("a.parquet", "li", ID_V, 50, 20, 0), 0);       /* v int32 */
   CHECK_EQ_INT(write_file("b.parquet", "llf", ID_V_W, 60, 20, 1000), 0); /* v int64, w float */
   CHECK_EQ_INT(write_file("c.parquet", "ls", ID_S, 30, 20, 2000), 0);    /* no v: v NULL */
-  pqt_dataset *ds = NULL;
   pqt_error e;
   const char *in[] = {g_root};
-  CHECK_OK(pqt_dataset_open(&ds, in, 1, NULL, &e));
-  if (!ds) {
-    fprintf(stderr, "%s\n", e.message);
-    return;
-  }
+  pqt_dataset *ds = open_root();
+  if (!ds) return;
   struct ArrowSchema s;
   CHECK_OK(pqt_dataset_schema(ds, &s, &e));
   CHECK_EQ_INT(s.n_children, 4);
@@ -385,11 +396,7 @@ static void test_unify(void) {
   CHECK_OK(pqt_dataset_schema(ds, &s, &e));
   CHECK_EQ_STR(s.children[2]->format, "g");
   s.release(&s);
-  struct ArrowArrayStream st;
-  CHECK_OK(pqt_dataset_get_stream(ds, NULL, &st, &e));
-  int bad = 0;
-  CHECK_EQ_INT(drain(&st, check_widened, &bad), 150);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(scan_checked(ds, NULL, check_widened), 150);
   /* a filter on a column missing from some files: NULL there */
   pqt_expr *f;
   const char *q = "w >= 1010 OR s IS NULL AND v < 5";
@@ -400,15 +407,12 @@ static void test_unify(void) {
   int64_t n = -1;
   CHECK_OK(pqt_dataset_count(ds, &so, &n, &e));
   CHECK_EQ_INT(n, 50 + 10 + 5);
+  struct ArrowArrayStream st;
   CHECK_OK(pqt_dataset_get_stream(ds, &so, &st, &e));
   CHECK_EQ_INT(drain(&st, NULL, NULL), 65);
   pqt_expr_free(f);
-  q = "NOT (w < 1010)"; /* NULL w stays unknown under NOT */
-  CHECK_OK(pqt_expr_parse(q, strlen(q), &f, &e));
-  so.filter = f;
-  CHECK_OK(pqt_dataset_count(ds, &so, &n, &e));
+  CHECK_OK(count_where(ds, "NOT (w < 1010)", &n, &e)); /* NULL w stays unknown under NOT */
   CHECK_EQ_INT(n, 50 + 10);
-  pqt_expr_free(f);
   pqt_dataset_close(ds);
   /* incompatible: v as a string names both files */
   static const char *const ID_VS[] = {"id", "v"};
@@ -434,10 +438,8 @@ static void test_default_partition_and_strings(void) {
   CHECK_EQ_INT(write_file("k=a%2Fb/x.parquet", "li", ID_V, 10, 20, 0), 0);
   CHECK_EQ_INT(write_file("k=__HIVE_DEFAULT_PARTITION__/x.parquet", "li", ID_V, 7, 20, 100), 0);
   CHECK_EQ_INT(write_file("k=zz/x.parquet", "li", ID_V, 5, 20, 200), 0);
-  pqt_dataset *ds = NULL;
   pqt_error e;
-  const char *in[] = {g_root};
-  CHECK_OK(pqt_dataset_open(&ds, in, 1, NULL, &e));
+  pqt_dataset *ds = open_root();
   if (!ds) return;
   struct ArrowSchema s;
   CHECK_OK(pqt_dataset_schema(ds, &s, &e));

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "harness.h"
+#include "rng.h"
 #include "meta/value_format.h"
 
 enum { K_DOUBLE = 0, K_FLOAT = 1, K_HALF = 2 };
@@ -143,10 +144,7 @@ static void test_every_float16(void) {
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next_rand(void) {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return g_rng;
+  return pqt_test_xorshift(&g_rng);
 }
 
 static void test_float32_powers_of_two_and_sample(void) {

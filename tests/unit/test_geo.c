@@ -8,6 +8,7 @@
 #include "file/reader_internal.h"
 #include "geo/wkb.h"
 #include "harness.h"
+#include "rng.h"
 #include "parquetry_geo.h"
 
 #include <dirent.h>
@@ -36,10 +37,7 @@ typedef struct gen {
 static gen G;
 
 static uint64_t rnd(void) {
-  G.rng ^= G.rng << 13;
-  G.rng ^= G.rng >> 7;
-  G.rng ^= G.rng << 17;
-  return G.rng;
+  return pqt_test_xorshift(&G.rng);
 }
 
 static void w_u8(uint8_t v) {

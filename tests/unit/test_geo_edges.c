@@ -13,15 +13,13 @@
 #include "core/core.h"
 #include "file/reader_internal.h"
 #include "harness.h"
+#include "rng.h"
 #include "parquetry.h"
 #include "parquetry_geo.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
+  return pqt_test_xorshift(&rng_state);
 }
 static double urand(double lo, double hi) { return lo + (hi - lo) * ((double)(rnd() >> 11) / 9007199254740992.0); }
 

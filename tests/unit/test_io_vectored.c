@@ -85,44 +85,34 @@ static pqt_status c_will_need(void *pd, const pqt_io_range *rs, size_t n, pqt_er
   return PQT_OK;
 }
 
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-    free(p);
-    p = NULL;
+/* c over the corpus's data/alltypes_plain.parquet, and io reading it
+ * through the counting callbacks (will_need too when asked). False (the
+ * test skipped, saying why) without the file. */
+static bool open_counting(counting *c, pqt_io *io, bool will_need) {
+  const char *dir = pqt_testing_dir();
+  if (!dir) return false;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/data/alltypes_plain.parquet", dir);
+  memset(c, 0, sizeof *c);
+  c->data = pqt_test_read_file(path, &c->len);
+  if (!c->data) {
+    fprintf(stderr, "NOTE: %s absent\n", path);
+    pqt_t_current_skipped = 1;
+    return false;
   }
-  fclose(f);
-  *len = (size_t)n;
-  return p;
+  pqt_io_init(io);
+  io->read_at = c_read_at;
+  io->read_ranges = c_read_ranges;
+  if (will_need) io->will_need = c_will_need;
+  io->size = c->len;
+  io->private_data = c;
+  return true;
 }
 
 static void test_reader_uses_batches(void) {
-  const char *dir = pqt_testing_dir();
-  if (!dir) {
-    pqt_t_current_skipped = 1;
-    return;
-  }
-  char path[1024];
-  snprintf(path, sizeof path, "%s/data/alltypes_plain.parquet", dir);
-  counting c = {0};
-  c.data = slurp(path, &c.len);
-  if (!c.data) {
-    fprintf(stderr, "NOTE: %s absent\n", path);
-    pqt_t_current_skipped = 1;
-    return;
-  }
+  counting c;
   pqt_io io;
-  pqt_io_init(&io);
-  io.read_at = c_read_at;
-  io.read_ranges = c_read_ranges;
-  io.will_need = c_will_need;
-  io.size = c.len;
-  io.private_data = &c;
+  if (!open_counting(&c, &io, true)) return;
   pqt_reader *r = NULL;
   pqt_error e;
   CHECK_OK(pqt_reader_open(&r, &io, NULL, &e));
@@ -155,25 +145,9 @@ static void test_reader_uses_batches(void) {
 /* A footer larger than footer_read_bytes costs a second read, and the
  * footer still decodes. */
 static void test_small_speculative_tail(void) {
-  const char *dir = pqt_testing_dir();
-  if (!dir) {
-    pqt_t_current_skipped = 1;
-    return;
-  }
-  char path[1024];
-  snprintf(path, sizeof path, "%s/data/alltypes_plain.parquet", dir);
-  counting c = {0};
-  c.data = slurp(path, &c.len);
-  if (!c.data) {
-    pqt_t_current_skipped = 1;
-    return;
-  }
+  counting c;
   pqt_io io;
-  pqt_io_init(&io);
-  io.read_at = c_read_at;
-  io.read_ranges = c_read_ranges;
-  io.size = c.len;
-  io.private_data = &c;
+  if (!open_counting(&c, &io, false)) return;
   pqt_read_options ro;
   pqt_read_options_init(&ro);
   ro.footer_read_bytes = 16;

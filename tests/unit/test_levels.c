@@ -4,6 +4,7 @@
  * shapes, malformed streams and a seeded random round trip. */
 #include "core/core.h"
 #include "harness.h"
+#include "rng.h"
 #include "levels/levels.h"
 
 #define MAXN 16
@@ -676,10 +677,7 @@ static void test_legacy_lists(void) {
 
 static uint64_t rng_state;
 static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
+  return pqt_test_xorshift(&rng_state);
 }
 static int64_t rndn(int64_t n) { return n > 0 ? (int64_t)(rnd() % (uint64_t)n) : 0; }
 

@@ -7,14 +7,13 @@
  * the int32 limit (where the block kernel must step aside). */
 #include "core/core.h"
 #include "harness.h"
+#include "rng.h"
 #include "levels/levels.h"
 #include "levels/levels_kernels.h"
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 static uint32_t rnd(uint32_t m) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
+  pqt_test_xorshift(&rng_state);
   return m ? (uint32_t)(rng_state % m) : 0;
 }
 

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "rng.h"
 #include "test_schema_fixtures.h"
 
 static pqt_schema *build_ok(pqt_arena *a, const pqt_schema_element *e, int32_t n) {
@@ -975,9 +976,7 @@ static void test_many_leaves_fast(void) {
  * with consistent invariants or fails cleanly (ASan/UBSan watch the rest). */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint32_t rng(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
+  pqt_test_xorshift(&rng_state);
   return (uint32_t)(rng_state >> 11);
 }
 

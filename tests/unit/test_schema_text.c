@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "rng.h"
 #include "test_schema_fixtures.h"
 
 /* Parse, build, print; returns malloc'd text or NULL (and reports). */
@@ -519,9 +520,7 @@ static void test_text_mutations(void) {
     size_t n = len;
     int muts = 1 + iter % 4;
     for (int m = 0; m < muts; m++) {
-      st ^= st << 13;
-      st ^= st >> 7;
-      st ^= st << 17;
+      pqt_test_xorshift(&st);
       size_t pos = (size_t)(st % n);
       char c = alphabet[(st >> 20) % (sizeof alphabet - 1)];
       switch ((st >> 40) % 3) {

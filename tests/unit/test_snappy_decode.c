@@ -7,6 +7,7 @@
 #include "codec/snappy_decode.h"
 #include "core/core.h"
 #include "harness.h"
+#include "rng.h"
 
 /* Both decoders on one block, into exact-size heap buffers: same verdict,
  * same bytes. Returns the verdict. */
@@ -75,9 +76,7 @@ static void test_round_trips(void) {
       size_t n = sizes[k];
       uint8_t *d = malloc(n ? n : 1);
       for (size_t i = 0; i < n; i++) {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
+        pqt_test_xorshift(&s);
         /* kind 0: random; 1: few symbols; 2: runs; 3: words repeated at far offsets */
         d[i] = kind == 0   ? (uint8_t)s
                : kind == 1 ? (uint8_t)('a' + s % 4)

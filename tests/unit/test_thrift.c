@@ -981,6 +981,50 @@ static void test_allocation_budget(void) {
   free(buf);
 }
 
+/* The head of a FileMetaData: version 1, no schema elements, no rows, no
+ * row groups; the caller writes further fields and the closing stop. */
+static void write_empty_file_metadata_head(pqt_tcw *w, int16_t *last) {
+  pqt_tcw_field_begin(w, PQT_TW_I32, PQT_FID_file_metadata_version, last);
+  pqt_tcw_i32(w, 1);
+  pqt_tcw_field_begin(w, PQT_TW_LIST, PQT_FID_file_metadata_schema, last);
+  pqt_tcw_list_begin(w, PQT_TW_STRUCT, 0);
+  pqt_tcw_field_begin(w, PQT_TW_I64, PQT_FID_file_metadata_num_rows, last);
+  pqt_tcw_i64(w, 0);
+  pqt_tcw_field_begin(w, PQT_TW_LIST, PQT_FID_file_metadata_row_groups, last);
+  pqt_tcw_list_begin(w, PQT_TW_STRUCT, 0);
+}
+
+/* Key i of the key_value_metadata lists below: "k" and i, zero-padded to
+ * `width` digits (0: not padded). */
+static int kv_key_text(char *key, size_t cap, int width, int i) { return snprintf(key, cap, "k%0*d", width, i); }
+
+/* key_value_metadata with n KeyValue structs holding only their key. */
+static void write_kv_keys(pqt_tcw *w, int16_t *last, int n, int width) {
+  pqt_tcw_field_begin(w, PQT_TW_LIST, PQT_FID_file_metadata_key_value_metadata, last);
+  pqt_tcw_list_begin(w, PQT_TW_STRUCT, n);
+  char key[16];
+  for (int i = 0; i < n; i++) {
+    int16_t l2 = 0;
+    int kn = kv_key_text(key, sizeof key, width, i);
+    pqt_tcw_field_begin(w, PQT_TW_BINARY, PQT_FID_key_value_key, &l2);
+    pqt_tcw_binary(w, (const uint8_t *)key, (size_t)kn);
+    pqt_tcw_stop(w);
+  }
+}
+
+/* m holds the n keys write_kv_keys wrote, each in its place. */
+static void check_kv_keys(const pqt_file_metadata *m, int n, int width) {
+  CHECK_EQ_INT(m->key_value_metadata.n, n);
+  char key[16];
+  int bad = 0;
+  for (int i = 0; i < n && i < m->key_value_metadata.n; i++) {
+    int kn = kv_key_text(key, sizeof key, width, i);
+    const pqt_bytes *k = &m->key_value_metadata.items[i].key;
+    if (k->len != kn || memcmp(k->ptr, key, (size_t)kn) != 0) bad++;
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 static void test_list_growth_keeps_all_elements(void) {
   /* 5000 KeyValue elements (more than one 64 KiB chunk of structs) */
   pqt_buf b;
@@ -988,37 +1032,14 @@ static void test_list_growth_keeps_all_elements(void) {
   pqt_tcw w;
   pqt_tcw_init(&w, &b, NULL);
   int16_t last = 0;
-  pqt_tcw_field_begin(&w, PQT_TW_I32, 1, &last);
-  pqt_tcw_i32(&w, 1);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, 2, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_I64, 3, &last);
-  pqt_tcw_i64(&w, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, 4, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, 5, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 5000);
-  char key[16];
-  for (int i = 0; i < 5000; i++) {
-    int16_t l2 = 0;
-    int n = snprintf(key, sizeof key, "k%d", i);
-    pqt_tcw_field_begin(&w, PQT_TW_BINARY, 1, &l2);
-    pqt_tcw_binary(&w, (const uint8_t *)key, (size_t)n);
-    pqt_tcw_stop(&w);
-  }
+  write_empty_file_metadata_head(&w, &last);
+  write_kv_keys(&w, &last, 5000, 0);
   pqt_tcw_stop(&w);
   pqt_arena a;
   pqt_arena_init(&a, NULL);
   pqt_file_metadata m;
   CHECK_OK(pqt_thrift_decode(&pqt_desc_file_metadata, b.data, b.len, NULL, &a, &m, NULL));
-  CHECK_EQ_INT(m.key_value_metadata.n, 5000);
-  int bad = 0;
-  for (int i = 0; i < 5000; i++) {
-    int n = snprintf(key, sizeof key, "k%d", i);
-    const pqt_bytes *k = &m.key_value_metadata.items[i].key;
-    if (k->len != n || memcmp(k->ptr, key, (size_t)n) != 0) bad++;
-  }
-  CHECK_EQ_INT(bad, 0);
+  check_kv_keys(&m, 5000, 0);
   pqt_buf b2;
   pqt_buf_init(&b2, NULL);
   CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &m, &b2, NULL));
@@ -1038,37 +1059,14 @@ static void test_list_growth_sized_by_decoded_rate(void) {
   pqt_tcw w;
   pqt_tcw_init(&w, &b, NULL);
   int16_t last = 0;
-  pqt_tcw_field_begin(&w, PQT_TW_I32, PQT_FID_file_metadata_version, &last);
-  pqt_tcw_i32(&w, 1);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_schema, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_I64, PQT_FID_file_metadata_num_rows, &last);
-  pqt_tcw_i64(&w, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_row_groups, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_key_value_metadata, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, n);
-  char key[16];
-  for (int i = 0; i < n; i++) {
-    int16_t l2 = 0;
-    int kn = snprintf(key, sizeof key, "k%05d", i);
-    pqt_tcw_field_begin(&w, PQT_TW_BINARY, PQT_FID_key_value_key, &l2);
-    pqt_tcw_binary(&w, (const uint8_t *)key, (size_t)kn);
-    pqt_tcw_stop(&w);
-  }
+  write_empty_file_metadata_head(&w, &last);
+  write_kv_keys(&w, &last, n, 5);
   pqt_tcw_stop(&w);
   pqt_arena a;
   pqt_arena_init(&a, NULL);
   pqt_file_metadata m;
   CHECK_OK(pqt_thrift_decode(&pqt_desc_file_metadata, b.data, b.len, NULL, &a, &m, NULL));
-  CHECK_EQ_INT(m.key_value_metadata.n, n);
-  int bad = 0;
-  for (int i = 0; i < n; i++) {
-    int kn = snprintf(key, sizeof key, "k%05d", i);
-    const pqt_bytes *k = &m.key_value_metadata.items[i].key;
-    if (k->len != kn || memcmp(k->ptr, key, (size_t)kn) != 0) bad++;
-  }
-  CHECK_EQ_INT(bad, 0);
+  check_kv_keys(&m, n, 5);
   size_t one = (size_t)n * sizeof(pqt_key_value);
   CHECK(a.used_bytes <= one + 64 * 1024 + 4096);
   pqt_arena_reset(&a);
@@ -1089,14 +1087,7 @@ static void test_struct_field_twice_last_wins(void) {
   pqt_tcw w;
   pqt_tcw_init(&w, &b, NULL);
   int16_t last = 0;
-  pqt_tcw_field_begin(&w, PQT_TW_I32, PQT_FID_file_metadata_version, &last);
-  pqt_tcw_i32(&w, 1);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_schema, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_I64, PQT_FID_file_metadata_num_rows, &last);
-  pqt_tcw_i64(&w, 0);
-  pqt_tcw_field_begin(&w, PQT_TW_LIST, PQT_FID_file_metadata_row_groups, &last);
-  pqt_tcw_list_begin(&w, PQT_TW_STRUCT, 0);
+  write_empty_file_metadata_head(&w, &last);
   for (int k = 0; k < 2; k++) {
     pqt_tcw_field_begin(&w, PQT_TW_STRUCT, PQT_FID_file_metadata_encryption_algorithm, &last);
     int16_t l2 = 0, l3 = 0;

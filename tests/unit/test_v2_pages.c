@@ -8,6 +8,7 @@
 
 #include "file/reader_internal.h"
 #include "harness.h"
+#include "rng.h"
 #include "parquetry.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
@@ -32,9 +33,7 @@ static void write_file(pqt_string *out, int32_t codec, int kind, int64_t rows, i
   for (int64_t i = 0; i < rows; i++) {
     def[i] = kind != ALL_NULL;
     if (kind == RANDOM) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
+      pqt_test_xorshift(&x);
       vals[nv++] = (int64_t)x;
     } else if (kind == REPEATED) {
       vals[nv++] = 42;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "rng.h"
 #include "parquetry.h"
 #include "parquetry_variant.h"
 
@@ -402,10 +403,7 @@ static void test_mutations(void) {
  * 2-byte ids), every kind of number. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
+  return pqt_test_xorshift(&rng_state);
 }
 
 typedef struct text {

@@ -9,6 +9,7 @@
 
 #include "file/reader_internal.h"
 #include "harness.h"
+#include "rng.h"
 #include "meta/bloom.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -617,9 +618,7 @@ static void test_fixed_length_string_dictionary(void) {
       int64_t nv = 0;
       off[0] = 0;
       for (int64_t i = 0; i < rows; i++) {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        pqt_test_xorshift(&seed);
         bool run = (i / 100) % 3 == 0; /* stretches of one value: RLE runs */
         pick[i] = run ? (int)((i / 100) % (uint64_t)n_dict) : (int)(seed % (uint64_t)n_dict);
         def[i] = (int16_t)(seed % 10 != 0);

@@ -6,6 +6,8 @@
 #   duckdb_interop NAME CLI                 node NAME.mjs CLI TMPDIR
 #   duckdb_interop NAME CLI CORPUS SUBDIR   node NAME.mjs CLI CORPUS TMPDIR,
 #                                           skipped when CORPUS/SUBDIR is absent
+#   duckdb_mode=M duckdb_interop NAME ...   node NAME.mjs M CLI ... (a script
+#                                           whose first argument is a mode)
 #
 # Exits the test: 77 (skipped, saying why) without the corpus, when npm is
 # unavailable (scripts/install-duckdb.sh exits 3) or when the script exits 3
@@ -27,7 +29,9 @@ duckdb_interop() {
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-$name.XXXXXX")
   # shellcheck disable=SC2064 # the folder's name is fixed now
   trap "rm -rf '$tmp'" EXIT
-  node "$root/tests/interop/$name.mjs" "$cli" "${corpus_args[@]}" "$tmp"
+  local mode_args=()
+  [ -n "${duckdb_mode:-}" ] && mode_args=("$duckdb_mode")
+  node "$root/tests/interop/$name.mjs" "${mode_args[@]}" "$cli" "${corpus_args[@]}" "$tmp"
   rc=$?
   [ $rc -eq 3 ] && exit 77
   exit $rc
