@@ -39,6 +39,9 @@ typedef struct stream_priv {
   pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
   /* threads: the leaves of a batch decoded in parallel (scan/row_group.h) */
   pqt_rg_threads rgt;
+  /* the next row group's chunks asked of the source while this one decodes */
+  pqt_readahead ra;
+  bool ra_init;
 } stream_priv;
 
 static int status_to_errno(pqt_status st) {
@@ -132,10 +135,15 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
         if (st != PQT_OK) return status_to_errno(st);
         continue;
       }
+      pqt_readahead_wait(&p->ra); /* g's chunks (announced while the last one decoded) */
       st = pqt_rg_cursor_open_recover(p->r, g, p->scan.read_sel, &p->rg, &skipped, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (skipped) continue;
       pqt_rg_cursor_set_threads(p->rg, &p->rgt);
+      /* the next row group to read, when no predicate or row range may
+       * leave it out: its chunks are fetched while this one decodes */
+      if (!p->scan.filter && !p->scan.spans && p->next_group < p->n_groups)
+        pqt_readahead_start(&p->ra, p->r, p->groups[p->next_group], p->scan.read_sel);
     }
     pqt_row_group_data d;
     bool skipped;
@@ -186,6 +194,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   if (!s || !s->release) return;
   stream_priv *p = s->private_data;
   const pqt_allocator *alloc = p->r->data_alloc;
+  if (p->ra_init) pqt_readahead_free(&p->ra); /* waits for an announcement on the way */
   pqt_rg_cursor_close(p->rg);
   pqt_sel_cursor_close(p->sel);
   pqt_scan_free(&p->scan);
@@ -262,6 +271,10 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   }
   p->batch_size = opts && opts->batch_size > 0 ? opts->batch_size : PQT_DEFAULT_BATCH_ROWS;
   if (st == PQT_OK) st = pqt_rg_threads_init(&p->rgt, r, opts, err);
+  if (st == PQT_OK) {
+    pqt_readahead_init(&p->ra, r, opts->read_ahead >= 0, &p->rgt);
+    p->ra_init = true;
+  }
   out->private_data = p;
   out->release = stream_release;
   if (st != PQT_OK) {
