@@ -133,6 +133,7 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       if (pqt_scan_selective(&p->scan)) {
         st = pqt_sel_cursor_open(&p->scan, g, &p->sel, &p->err);
         if (st != PQT_OK) return status_to_errno(st);
+        pqt_sel_cursor_set_threads(p->sel, &p->rgt);
         continue;
       }
       pqt_readahead_wait(&p->ra); /* g's chunks (announced while the last one decoded) */

@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_filter.h"
 
 enum { GROUPS = 5, GROUP_ROWS = 20000, BATCH = 1000 };
 
@@ -125,7 +126,15 @@ static void digest_batch(uint64_t *h, const struct ArrowArray *a) {
   }
 }
 
-static void read_all(const pqt_string *file, int32_t threads, int32_t read_ahead, uint64_t max_memory, run *out) {
+/* What a read selects besides its threads: a predicate, row ranges. */
+typedef struct select {
+  const char *where; /* NULL: every row */
+  const pqt_row_span *spans;
+  int32_t n_spans;
+} selection;
+
+static void read_sel(const pqt_string *file, int32_t threads, int32_t read_ahead, uint64_t max_memory,
+                     const selection *sel, run *out) {
   memset(out, 0, sizeof *out);
   out->h = 14695981039346656037ull;
   logged *l = calloc(1, sizeof *l);
@@ -151,6 +160,13 @@ static void read_all(const pqt_string *file, int32_t threads, int32_t read_ahead
   pqt_scan_options_init(&so);
   so.batch_size = BATCH;
   so.read_ahead = read_ahead;
+  pqt_expr *filter = NULL;
+  if (sel && sel->where) CHECK_OK(pqt_expr_parse(sel->where, strlen(sel->where), &filter, &e));
+  so.filter = filter;
+  if (sel) {
+    so.row_ranges = sel->spans;
+    so.n_row_ranges = sel->n_spans;
+  }
   struct ArrowArrayStream st;
   memset(&st, 0, sizeof st);
   if (r) CHECK_OK(pqt_reader_get_stream(r, &so, &st, &e));
@@ -175,10 +191,48 @@ static void read_all(const pqt_string *file, int32_t threads, int32_t read_ahead
   }
   if (st.release) st.release(&st);
   pqt_reader_close(r);
+  pqt_expr_free(filter);
   out->calls = l->calls; /* every announcement has returned: the stream is released */
   out->calls_elsewhere = l->calls_elsewhere;
   pthread_mutex_destroy(&l->mu);
   free(l);
+}
+
+static void read_all(const pqt_string *file, int32_t threads, int32_t read_ahead, uint64_t max_memory, run *out) {
+  read_sel(file, threads, read_ahead, max_memory, NULL, out);
+}
+
+/* Predicates and row ranges (scan/ranged.c, the leaves of a batch decoded
+ * in parallel): the same batches at 1, 2, 3 and 8 threads. */
+static void test_selective_same_at_any_thread_count(void) {
+  pqt_string file;
+  write_file(&file);
+  if (!file.data) return;
+  static const pqt_row_span spans[] = {{100, 5000}, {30000, 20}, {41999, 2}, {59000, 20000}};
+  static const selection sels[] = {
+      {"x < 20000", NULL, 0},                  /* scattered rows: late columns compacted */
+      {"x < 500", NULL, 0},                    /* few rows: late columns read by runs */
+      {"id >= 25000 and id < 61000", NULL, 0}, /* pages pruned by the offset index */
+      {"s = 's7' or x > 240000", NULL, 0},     /* a string and a double */
+      {NULL, spans, 4},                        /* row ranges */
+      {"x < 100000", spans, 4},                /* both */
+  };
+  for (size_t k = 0; k < sizeof sels / sizeof *sels; k++) {
+    run one;
+    read_sel(&file, 1, 0, 0, &sels[k], &one);
+    CHECK_MSG(one.error[0] == 0 && one.rows > 0, "%s: %lld rows (%s)", sels[k].where ? sels[k].where : "ranges",
+              (long long)one.rows, one.error);
+    static const int32_t counts[] = {2, 3, 8};
+    for (size_t t = 0; t < sizeof counts / sizeof *counts; t++) {
+      run more;
+      read_sel(&file, counts[t], 0, 0, &sels[k], &more);
+      CHECK_MSG(more.h == one.h && more.rows == one.rows && more.batches == one.batches && more.error[0] == 0,
+                "%s at %d threads: %lld rows in %lld batches, 1 thread %lld in %lld (%s)",
+                sels[k].where ? sels[k].where : "ranges", (int)counts[t], (long long)more.rows, (long long)more.batches,
+                (long long)one.rows, (long long)one.batches, more.error);
+    }
+  }
+  pqt_string_free(&file);
 }
 
 static void test_readahead(void) {
@@ -228,4 +282,4 @@ static void test_readahead(void) {
   pqt_string_free(&file);
 }
 
-RUN_TESTS("readahead", TEST_CASE(test_readahead))
+RUN_TESTS("readahead", TEST_CASE(test_readahead), TEST_CASE(test_selective_same_at_any_thread_count))
