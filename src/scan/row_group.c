@@ -488,7 +488,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   int64_t rows = want; /* c->cols are empty: open made them so, and every batch leaves them so */
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
-    if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
+    if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, c->threads, err);
   } else if (c->threads && c->threads->codecs && c->n_selected > 1) {
     st = read_leaves_parallel(c, want, last, err);
   } else {

@@ -110,8 +110,11 @@ bool pqt_recoverable_status(pqt_status st);
  * null in its top-level field when that field is optional, and are left
  * out of every column otherwise. Each loss is reported through on_skip.
  * *rows: the rows the columns hold now. */
+struct pqt_rg_threads;
+/* threads (NULL: one after the other): the leaves are read in parallel
+ * when the file is not encrypted. */
 pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols, int64_t *rows,
-                              pqt_error *err);
+                              struct pqt_rg_threads *threads, pqt_error *err);
 
 /*
  * A row group read a batch of records at a time: every projected leaf has
