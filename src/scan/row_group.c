@@ -401,12 +401,12 @@ typedef struct par_batch {
 static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
   par_batch *b = ctx;
   pqt_rg_cursor *c = b->c;
-  if (item > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return; /* an earlier leaf failed */
+  int32_t leaf = b->leaves[item];
+  if (leaf > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return; /* an earlier leaf failed */
   par_slot *ps = &b->slots[slot];
   pqt_codec_ctx **codec = &c->threads->codecs[slot];
   pqt_status st = PQT_OK;
   if (!*codec) st = pqt_codec_ctx_create(codec, c->r->data_alloc, &ps->err); /* on this slot's first use */
-  int32_t leaf = b->leaves[item];
   pqt_column_cursor *cur = pqt_leaf_cursor_column(c->leaves[leaf]);
   pqt_error local;
   if (st == PQT_OK) {
@@ -425,10 +425,17 @@ static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
     ps->err = local;
   }
   int cur_fail = atomic_load_explicit(&b->first_fail, memory_order_relaxed);
-  while (item < cur_fail &&
-         !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur_fail, item, memory_order_relaxed,
+  while (leaf < cur_fail &&
+         !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur_fail, leaf, memory_order_relaxed,
                                                 memory_order_relaxed)) {
   }
+}
+
+/* A leaf's share of the work: its chunk's uncompressed bytes (0 unknown). */
+static int64_t leaf_weight(const pqt_row_group *rg, int32_t leaf) {
+  if (leaf >= rg->columns.n) return 0;
+  const pqt_column_chunk *cc = &rg->columns.items[leaf];
+  return PQT_HAS_FIELD(cc, column_chunk, meta_data) ? cc->meta_data.total_uncompressed_size : 0;
 }
 
 static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last, pqt_error *err) {
@@ -445,6 +452,18 @@ static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last
   int32_t n = 0;
   for (int32_t i = 0; i < c->nl; i++)
     if (c->selected[i]) leaves[n++] = i;
+  /* the largest chunks first (by their uncompressed bytes): a big column
+   * started last would leave the other threads idle at the batch's end */
+  const pqt_row_group *rg = &c->r->md.row_groups.items[c->g];
+  for (int32_t x = 1; x < n; x++) {
+    int32_t v = leaves[x], y = x;
+    int64_t sv = leaf_weight(rg, v);
+    while (y > 0 && leaf_weight(rg, leaves[y - 1]) < sv) {
+      leaves[y] = leaves[y - 1];
+      y--;
+    }
+    leaves[y] = v;
+  }
   for (int32_t k = 0; k < ns; k++) {
     slots[k].failed_leaf = INT32_MAX;
     slots[k].st = PQT_OK;
@@ -579,15 +598,19 @@ void pqt_readahead_init(pqt_readahead *ra, pqt_reader *r, bool enabled, const pq
   ra->io = r->user_io;
   if (!enabled || !r->user_io.will_need) return;
   bool remote = pqt_io_is_remote(&r->user_io);
-  bool caller_threads = !pqt_io_is_builtin(&r->user_io) && threads && pqt_par_slots(&threads->par) > 1;
-  ra->mode = remote || caller_threads ? 2 : 1;
+  bool more_threads = threads && pqt_par_slots(&threads->par) > 1;
+  /* a mapped file at threads > 1: its pages mapped in by the IO thread
+   * (pqt_io_populate), not by the calling thread when the group opens */
+  ra->populate = more_threads && pqt_io_is_builtin(&r->user_io);
+  ra->mode = remote || more_threads ? 2 : 1;
 }
 
 static void readahead_task(void *arg) {
   pqt_readahead *ra = arg;
   pqt_error e;
   pqt_error_init(&e);
-  (void)ra->io.will_need(ra->io.private_data, ra->rs, ra->n, &e); /* a hint: the read reports failures */
+  if (!ra->populate || !pqt_io_populate(&ra->io, ra->rs, ra->n))
+    (void)ra->io.will_need(ra->io.private_data, ra->rs, ra->n, &e); /* a hint: the read reports failures */
   pthread_mutex_lock(&ra->mu);
   ra->busy = false;
   pthread_cond_broadcast(&ra->cv);

@@ -173,14 +173,18 @@ pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_ro
  *     block);
  *   - a caller's source with will_need and threads > 1 (the caller said it
  *     is thread-safe): the same;
- *   - otherwise (a mapped file: MADV_WILLNEED, which returns at once; a
- *     caller's source at one thread): called on the calling thread.
+ *   - a mapped file at threads > 1: the IO thread maps the next row group's
+ *     pages in (MADV_POPULATE_READ), which the calling thread otherwise
+ *     does when the group opens;
+ *   - otherwise (a mapped file at one thread: MADV_WILLNEED, which returns
+ *     at once; a caller's source at one thread): on the calling thread.
  * With pqt_read_options.max_memory set, a row group whose announced bytes
  * exceed half of it is not read ahead. Only a hint: failures are ignored
  * (the read itself reports them).
  */
 typedef struct pqt_readahead {
   int mode; /* 0: off, 1: on the calling thread, 2: on the IO thread */
+  bool populate; /* a mapped file: pqt_io_populate instead of will_need */
   pqt_thread_pool *io_thread; /* started on first use (mode 2) */
   bool failed_start;
   pthread_mutex_t mu; /* with cv: busy */
