@@ -8,7 +8,7 @@ TSAN_DIR := build/tsan
 # The tests `make tsan` builds and runs under ThreadSanitizer: the threads
 # suite and a few that read and write with the default thread count (one
 # per core).
-TSAN_TESTS ?= test_threads test_roundtrip test_arrow_export test_memory_limit
+TSAN_TESTS ?= test_threads test_roundtrip test_arrow_export test_memory_limit test_readahead test_dataset
 empty :=
 space := $(empty) $(empty)
 PREFIX ?= /usr/local

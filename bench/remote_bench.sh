@@ -5,6 +5,9 @@
 # counts nginx's requests and body bytes for one full read and for a
 # projected, filtered read (`parquetry count --where`).
 #   bench/remote_bench.sh build/release bench/data/lineitem_zstd.parquet [REPEAT] [WHERE] [COLUMNS]
+# READ_BENCH_ARGS (environment) is passed to both read_bench runs, e.g.
+# "--threads 1" or "--no-read-ahead" (the row group read ahead while one
+# decodes is on by default).
 set -euo pipefail
 bin=$1; file=$2; repeat=${3:-3}
 where=${4:-"l_key < 100000"}
@@ -36,9 +39,11 @@ for _ in $(seq 50); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sl
 url="http://127.0.0.1:$port/$name"
 log="$tmp/access.log"
 count() { local b=$1; tail -n +$((b + 1)) "$log" | awk '{n++; s+=$2} END {printf "requests=%d body_bytes=%d\n", n, s}'; }
-echo "local: $("$bin/read_bench" "$file" --repeat "$repeat" | tail -n1)"
+# shellcheck disable=SC2086 # READ_BENCH_ARGS is a list of words
+echo "local: $("$bin/read_bench" "$file" --repeat "$repeat" ${READ_BENCH_ARGS:-} | tail -n1)"
 b=$(wc -l < "$log")
-echo "http:  $("$bin/read_bench" "$url" --repeat "$repeat" | tail -n1)"
+# shellcheck disable=SC2086
+echo "http:  $("$bin/read_bench" "$url" --repeat "$repeat" ${READ_BENCH_ARGS:-} | tail -n1)"
 echo "http full reads x$repeat: $(count "$b")"
 b=$(wc -l < "$log")
 "$bin/parquetry" count --where "$where" "$url" >/dev/null

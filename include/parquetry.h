@@ -645,6 +645,13 @@ typedef struct pqt_scan_options {
   /* pqt_arrow_output bits for this stream; 0 (default): the reader's
    * pqt_read_options.arrow_output. */
   uint64_t arrow_output;
+  /* Read-ahead: while a row group decodes, the projected column chunks of
+   * the next one are asked of the source (pqt_io.will_need), so a remote
+   * source fetches them meanwhile (on an IO thread of the stream's own,
+   * even at threads = 1: it waits on the network and takes no core's
+   * work). At most one row group ahead. 0 (the default): on; negative:
+   * off. The batches are the same either way. */
+  int32_t read_ahead;
 } pqt_scan_options;
 
 /* Rows [first, first + count) (a fixed value struct, used in arrays). */

@@ -3,7 +3,8 @@
  * become a list of files through the lister (pqt_dataset_fs, local files by
  * default); Hive-style key=value directories become partition columns;
  * every footer is read once to unify the schemas (top-level columns by
- * name, int32->int64 and float->double widening).
+ * name, int32->int64 and float->double widening). The footers are read
+ * concurrently (read_footers), the schemas unified in file order.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/struct_size.h"
+#include "core/thread_pool.h"
 #include "dataset/dataset_internal.h"
 
 #define DS_DEFAULT_MAX_FILES 1000000
@@ -442,6 +444,81 @@ static pqt_status unify(pqt_dataset *ds, int32_t f, const struct ArrowSchema *fs
   return PQT_OK;
 }
 
+/* ---- footers, read concurrently ---- */
+
+/* How many footers are read at once: the read options' threads (their
+ * executor when given). threads 0 (the default) means the cores, and at
+ * least 8 with the remote fs (a footer read waits on the network); it
+ * means 1 when a caller's opener or allocator might not be thread-safe
+ * (as for a stream: asking for threads says they are). */
+static int32_t footer_threads(const pqt_dataset *ds, const pqt_executor **ex) {
+  const pqt_read_options *ro = ds->has_ropts ? &ds->ropts : NULL;
+  int32_t threads = ro ? ro->threads : 0;
+  *ex = ro ? ro->executor : NULL;
+  if (threads != 0 || *ex) return threads;
+  bool remote = pqt_ds_fs_is_remote(&ds->fs);
+  if ((ds->fs.open && !remote) || (ro && ro->alloc)) return 1;
+  int32_t n = pqt_default_threads();
+  return remote && n < 8 ? 8 : n;
+}
+
+typedef struct footer_job {
+  pqt_dataset *ds;
+  pqt_status *st;              /* per file */
+  pqt_error *errs;             /* per file */
+  struct ArrowSchema *schemas; /* per file (released: none) */
+} footer_job;
+
+static void footer_task(void *ctx, int32_t f, int32_t slot) {
+  (void)slot;
+  footer_job *j = ctx;
+  pqt_dataset *ds = j->ds;
+  pqt_error *err = &j->errs[f];
+  pqt_error_init(err);
+  pqt_reader *r;
+  pqt_status st = pqt_ds_open_reader(ds, f, &r, err);
+  if (st == PQT_OK) {
+    ds->files[f].rows = pqt_reader_num_rows(r);
+    ds->files[f].n_groups = pqt_reader_num_row_groups(r);
+    st = file_schema(r, &j->schemas[f], err);
+    pqt_reader_close(r);
+    if (st != PQT_OK) pqt_error_prefix(err, "%s", ds->files[f].path);
+  }
+  j->st[f] = st;
+}
+
+/* Every file's footer (rows, row groups, schema), then the schemas unified
+ * in file order: the first file in order that fails is the error, as when
+ * they are read one after the other. */
+static pqt_status read_footers(pqt_dataset *ds, pqt_error *err) {
+  int32_t n = ds->n_files;
+  if (n <= 0) return PQT_OK;
+  footer_job j = {ds, calloc((size_t)n, sizeof(pqt_status)), calloc((size_t)n, sizeof(pqt_error)),
+                  calloc((size_t)n, sizeof(struct ArrowSchema))};
+  pqt_status st = (!j.st || !j.errs || !j.schemas) ? pqt_nomem(err) : PQT_OK;
+  pqt_par par;
+  memset(&par, 0, sizeof par);
+  const pqt_executor *ex = NULL;
+  int32_t threads = st == PQT_OK ? footer_threads(ds, &ex) : 1;
+  if (st == PQT_OK) st = pqt_par_init(&par, threads, ex, NULL, "pqt_read_options.threads", err);
+  if (st == PQT_OK) pqt_par_run(&par, n, footer_task, &j);
+  pqt_par_free(&par);
+  for (int32_t f = 0; f < n && st == PQT_OK; f++) {
+    if (j.st[f] != PQT_OK) {
+      st = j.st[f];
+      if (err) *err = j.errs[f];
+      break;
+    }
+    st = unify(ds, f, &j.schemas[f], err);
+  }
+  for (int32_t f = 0; j.schemas && f < n; f++)
+    if (j.schemas[f].release) j.schemas[f].release(&j.schemas[f]);
+  free(j.st);
+  free(j.errs);
+  free(j.schemas);
+  return st;
+}
+
 int32_t pqt_ds_find_col(const pqt_dataset *ds, const char *name, size_t len) {
   for (int32_t i = 0; i < ds->n_cols; i++)
     if (strlen(ds->cols[i].name) == len && memcmp(ds->cols[i].name, name, len) == 0) return i;
@@ -580,23 +657,8 @@ PQT_API pqt_status pqt_dataset_open(pqt_dataset **out, const char *const *inputs
     ds->part_types[p] = type == PQT_PARTITION_INFER ? (all_int ? PQT_PARTITION_INT64 : PQT_PARTITION_STRING) : type;
   }
   /* footers */
-  for (int32_t f = 0; f < ds->n_files; f++) {
-    pqt_reader *r;
-    st = pqt_ds_open_reader(ds, f, &r, err);
-    if (st != PQT_OK) goto fail;
-    ds->files[f].rows = pqt_reader_num_rows(r);
-    ds->files[f].n_groups = pqt_reader_num_row_groups(r);
-    struct ArrowSchema s;
-    st = file_schema(r, &s, err);
-    pqt_reader_close(r);
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "%s", ds->files[f].path);
-      goto fail;
-    }
-    st = unify(ds, f, &s, err);
-    s.release(&s);
-    if (st != PQT_OK) goto fail;
-  }
+  st = read_footers(ds, err);
+  if (st != PQT_OK) goto fail;
   *out = ds;
   return PQT_OK;
 fail:

@@ -70,4 +70,8 @@ int32_t pqt_ds_find_col(const pqt_dataset *ds, const char *name,
 pqt_status pqt_ds_local_list(void *ctx, const char *path, int *is_dir, pqt_dataset_emit_fn emit, void *ectx,
                              pqt_error *err);
 
+/* fs is pqt_dataset_fs_remote's (dataset/dataset_remote.c): its opener may
+ * be called from several threads at once. */
+bool pqt_ds_fs_is_remote(const pqt_dataset_fs *fs);
+
 #endif

@@ -76,6 +76,8 @@ static pqt_status remote_list(void *ctx, const char *path, int *is_dir, pqt_data
   return st;
 }
 
+bool pqt_ds_fs_is_remote(const pqt_dataset_fs *fs) { return fs && fs->open == remote_open; }
+
 void pqt_dataset_fs_remote(pqt_dataset_fs *fs, const struct pqt_remote_options *ropts) {
   if (!fs) return;
   fs->open = remote_open;

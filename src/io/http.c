@@ -3,8 +3,11 @@
  * interface (see parquetry_remote.h for the behaviour and options).
  *
  * One source holds one CURLM (its connection cache keeps connections alive
- * between batches) behind a mutex: a batch is run to completion by the
- * thread that asked for it. A batch is a list of transfers, each one range
+ * between batches) behind a mutex (fetch_mu): a batch is run to completion
+ * by the thread that asked for it. The blocks of the cache have a mutex of
+ * their own (mu), held only to look up, copy out, add or drop blocks, so a
+ * read that the cache already holds is served while another thread's batch
+ * (a row group read ahead) is on the wire. A batch is a list of transfers, each one range
  * GET into its own buffer; at most max_in_flight run at once; a transfer
  * that fails in a retryable way waits (retry_base_ms, doubling) and runs
  * again with its buffer reset. Ranges announced by will_need are kept as
@@ -156,7 +159,8 @@ typedef struct http_src {
   char shown[SHOWN_MAX];
   pqt_http_signer signer;
   void (*ctx_free)(void *ctx);
-  pthread_mutex_t mu;
+  pthread_mutex_t fetch_mu; /* multi, the validators, size, requests, bytes: one batch at a time */
+  pthread_mutex_t mu;       /* blocks, n_blocks, cap_blocks, cached */
   CURLM *multi;
   uint64_t size;
   bool size_known;
@@ -479,7 +483,7 @@ static int judge(http_src *s, xfer *x, CURLcode rc, char *why, size_t why_cap, p
   return 0;
 }
 
-/* Run the transfers to completion (the caller holds s->mu). */
+/* Run the transfers to completion (the caller holds s->fetch_mu, not s->mu). */
 static pqt_status run_batch(http_src *s, xfer *xs, size_t n, pqt_error *err) {
   size_t left = n, in_flight = 0;
   pqt_status st = PQT_OK;
@@ -582,7 +586,9 @@ static bool covered(const http_src *s, uint64_t off, uint64_t len) {
   return true;
 }
 
-/* Fetch the parts of ranges no block holds, merged, as new blocks. */
+/* Fetch the parts of ranges no block holds, merged, as new blocks. The
+ * caller holds s->fetch_mu (not s->mu): only a fetch drops blocks, so what
+ * this adds stays until the caller lets go of fetch_mu. */
 static pqt_status fetch_missing(http_src *s, const pqt_io_range *rs, size_t n, pqt_error *err) {
   for (size_t i = 0; i < n; i++)
     if (rs[i].offset > s->size || rs[i].length > s->size - rs[i].offset)
@@ -592,8 +598,10 @@ static pqt_status fetch_missing(http_src *s, const pqt_io_range *rs, size_t n, p
   pqt_io_range *miss = pqt_mem_alloc(s->alloc, sizeof *miss * (n ? n : 1));
   if (!miss) return pqt_nomem(err);
   size_t m = 0;
+  pthread_mutex_lock(&s->mu);
   for (size_t i = 0; i < n; i++)
     if (rs[i].length && !covered(s, rs[i].offset, rs[i].length)) miss[m++] = rs[i];
+  pthread_mutex_unlock(&s->mu);
   pqt_io_request *req = NULL;
   size_t nreq = 0, cap = 0;
   pqt_status st = m ? pqt_io_coalesce(miss, m, s->o.max_gap, s->o.max_merged, s->alloc, &req, &nreq, &cap, err) : PQT_OK;
@@ -609,6 +617,7 @@ static pqt_status fetch_missing(http_src *s, const pqt_io_range *rs, size_t n, p
   if (st == PQT_OK) st = run_batch(s, xs, nreq, err);
   uint64_t incoming = 0;
   for (size_t i = 0; i < nreq && xs; i++) incoming += xs[i].len;
+  pthread_mutex_lock(&s->mu);
   if (st == PQT_OK) {
     while (s->n_blocks && s->cached + incoming > s->o.cache_bytes) drop_oldest(s);
     if (s->n_blocks + nreq > s->cap_blocks) {
@@ -632,6 +641,7 @@ static pqt_status fetch_missing(http_src *s, const pqt_io_range *rs, size_t n, p
       pqt_mem_free(s->alloc, xs[i].buf, (size_t)xs[i].len);
     }
   }
+  pthread_mutex_unlock(&s->mu);
   if (xs) pqt_mem_free(s->alloc, xs, sizeof *xs * nreq);
   pqt_mem_free(s->alloc, req, sizeof *req * cap);
   return st;
@@ -650,16 +660,34 @@ static void copy_out(const http_src *s, uint64_t off, uint64_t len, uint8_t *dst
   }
 }
 
-static pqt_status http_read_ranges(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
-  http_src *s = pd;
+/* Copy out ranges [from, n) while the cache holds them; returns the index
+ * of the first range it does not hold (n: all copied). */
+static size_t copy_covered(http_src *s, const pqt_io_range *rs, size_t from, size_t n) {
   pthread_mutex_lock(&s->mu);
-  pqt_status st = fetch_missing(s, rs, n, err);
-  for (size_t i = 0; i < n && st == PQT_OK; i++) {
-    if (!covered(s, rs[i].offset, rs[i].length)) /* the batch was larger than the cache */
-      st = fetch_missing(s, &rs[i], 1, err);
-    if (st == PQT_OK) copy_out(s, rs[i].offset, rs[i].length, rs[i].dst);
+  size_t i = from;
+  for (; i < n; i++) {
+    if (rs[i].offset > s->size || rs[i].length > s->size - rs[i].offset) break; /* fetch_missing says why */
+    if (rs[i].length && !covered(s, rs[i].offset, rs[i].length)) break;
+    if (rs[i].length) copy_out(s, rs[i].offset, rs[i].length, rs[i].dst);
   }
   pthread_mutex_unlock(&s->mu);
+  return i;
+}
+
+static pqt_status http_read_ranges(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  http_src *s = pd;
+  size_t i = copy_covered(s, rs, 0, n); /* without waiting for a batch on the wire */
+  if (i == n) return PQT_OK;
+  pthread_mutex_lock(&s->fetch_mu);
+  pqt_status st = fetch_missing(s, rs + i, n - i, err);
+  while (st == PQT_OK && (i = copy_covered(s, rs, i, n)) < n) {
+    st = fetch_missing(s, &rs[i], 1, err); /* the batch was larger than the cache */
+    if (st == PQT_OK && copy_covered(s, rs, i, i + 1) == i) /* not reached: a fetch keeps what it added */
+      st = pqt_error_set(err, PQT_EIO, "%s: range at offset %llu not held after its fetch", s->shown,
+                         (unsigned long long)rs[i].offset);
+    i++;
+  }
+  pthread_mutex_unlock(&s->fetch_mu);
   return st;
 }
 
@@ -670,9 +698,9 @@ static pqt_status http_read_at(void *pd, uint64_t off, void *dst, size_t n, pqt_
 
 static pqt_status http_will_need(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
   http_src *s = pd;
-  pthread_mutex_lock(&s->mu);
+  pthread_mutex_lock(&s->fetch_mu);
   pqt_status st = fetch_missing(s, rs, n, err);
-  pthread_mutex_unlock(&s->mu);
+  pthread_mutex_unlock(&s->fetch_mu);
   return st;
 }
 
@@ -683,6 +711,7 @@ static void http_release(void *pd) {
   if (s->blocks) pqt_mem_free(s->alloc, s->blocks, sizeof *s->blocks * s->cap_blocks);
   if (s->multi) curl_multi_cleanup(s->multi);
   pthread_mutex_destroy(&s->mu);
+  pthread_mutex_destroy(&s->fetch_mu);
   if (s->ctx_free && s->signer.ctx) s->ctx_free(s->signer.ctx);
   free(s->url);
   free(s->ca_file);
@@ -702,6 +731,7 @@ static pqt_status src_new(http_src **out, const char *url, const pqt_remote_opti
   if (signer) s->signer = *signer;
   s->ctx_free = ctx_free;
   pthread_mutex_init(&s->mu, NULL);
+  pthread_mutex_init(&s->fetch_mu, NULL);
   pqt_url_shown(url, s->shown, sizeof s->shown);
   s->url = strdup(url);
   s->ca_file = o->ca_file ? strdup(o->ca_file) : NULL;
@@ -792,15 +822,17 @@ pqt_status pqt_http_get_all(const char *url, const pqt_remote_options *o, const 
   return st;
 }
 
+bool pqt_io_is_remote(const pqt_io *io) { return io && io->release == http_release; }
+
 PQT_API void pqt_io_remote_counts(const pqt_io *io, uint64_t *requests, uint64_t *bytes) {
   if (requests) *requests = 0;
   if (bytes) *bytes = 0;
   if (!io || io->release != http_release || !io->private_data) return;
   http_src *s = io->private_data;
-  pthread_mutex_lock(&s->mu);
+  pthread_mutex_lock(&s->fetch_mu);
   if (requests) *requests = s->requests;
   if (bytes) *bytes = s->bytes;
-  pthread_mutex_unlock(&s->mu);
+  pthread_mutex_unlock(&s->fetch_mu);
 }
 
 pqt_status pqt_s3_open(pqt_io *io, const char *url, const pqt_remote_options *o, const pqt_allocator *alloc,

@@ -32,6 +32,10 @@ pqt_status pqt_http_get_all(const char *url, const pqt_remote_options *o, const 
                             const pqt_allocator *alloc, uint64_t max_bytes, uint8_t **body, size_t *len,
                             pqt_error *err);
 
+/* io is an http(s):// or s3:// source of this file (thread-safe: its
+ * will_need may run on another thread while reads go on). */
+bool pqt_io_is_remote(const pqt_io *io);
+
 /* Parse "bytes a-b/total" (Content-Range; total may be "*": *total = UINT64_MAX).
  * Returns false when the value is not that form. Exposed for fuzzing. */
 bool pqt_http_parse_content_range(const char *v, size_t n, uint64_t *a, uint64_t *b, uint64_t *total);

@@ -70,7 +70,39 @@ static pqt_status src_borrow_at(void *pd, uint64_t off, size_t n, const uint8_t 
   return PQT_OK;
 }
 
+/* The hint for a mapped file: the kernel starts reading the ranges in
+ * (MADV_WILLNEED returns at once), so a row group read ahead is in memory
+ * when its turn comes. Only advice: failures are ignored. */
+static pqt_status src_will_need(void *pd, const pqt_io_range *r, size_t n, pqt_error *err) {
+  (void)err;
+  mem_source *s = pd;
+  long pg = sysconf(_SC_PAGESIZE);
+  uintptr_t mask = ~(uintptr_t)(pg > 0 ? pg - 1 : 4095);
+  for (size_t i = 0; s->mapped && i < n; i++) {
+    if (r[i].offset > s->size || r[i].length > s->size - r[i].offset || !r[i].length) continue;
+    uintptr_t a = (uintptr_t)(s->data + r[i].offset) & mask;
+    size_t len = (size_t)((uintptr_t)(s->data + r[i].offset) + (size_t)r[i].length - a);
+    (void)madvise((void *)a, len, MADV_WILLNEED);
+  }
+  return PQT_OK;
+}
+
 bool pqt_io_is_builtin(const pqt_io *io) { return io && io->read_at == src_read_at; }
+
+bool pqt_io_populate(const pqt_io *io, const pqt_io_range *r, size_t n) {
+  if (!io || io->read_at != src_read_at || !io->private_data) return false;
+  mem_source *s = io->private_data;
+  if (!s->mapped) return false;
+  long pg = sysconf(_SC_PAGESIZE);
+  uintptr_t mask = ~(uintptr_t)(pg > 0 ? pg - 1 : 4095);
+  for (size_t i = 0; i < n; i++) {
+    if (r[i].offset > s->size || r[i].length > s->size - r[i].offset || !r[i].length) continue;
+    uintptr_t a = (uintptr_t)(s->data + r[i].offset) & mask;
+    size_t len = (size_t)((uintptr_t)(s->data + r[i].offset) + (size_t)r[i].length - a);
+    if (madvise((void *)a, len, MADV_POPULATE_READ) != 0) (void)madvise((void *)a, len, MADV_WILLNEED);
+  }
+  return true;
+}
 /* Local sources have no round trips: a batch is the reads one by one. */
 static pqt_status src_read_ranges(void *pd, const pqt_io_range *r, size_t n, pqt_error *err) {
   for (size_t i = 0; i < n; i++) {
@@ -147,6 +179,7 @@ PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allo
       s->mapped = 1;
     }
   }
-  pqt_io full = {sizeof full, src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s, src_read_ranges, NULL};
+  pqt_io full = {sizeof full,   src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s, src_read_ranges,
+                 s->mapped ? src_will_need : NULL};
   return pqt_struct_copy_out(io, &full, sizeof full, "pqt_io", err); /* size checked above */
 }

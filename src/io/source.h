@@ -9,4 +9,11 @@
  * may call at once? A caller's callbacks are not assumed to be. */
 bool pqt_io_is_builtin(const pqt_io *io);
 
+/* For a mapped file of pqt_io_open_file: map the ranges' pages in now
+ * (MADV_POPULATE_READ; blocks while they are read from disk), so that a
+ * later borrow_at of them costs no page faults. Run by the stream's IO
+ * thread for the row group read ahead. Returns false when io is not such a
+ * source (nothing done). Only advice: failures are ignored. */
+bool pqt_io_populate(const pqt_io *io, const pqt_io_range *ranges, size_t n);
+
 #endif

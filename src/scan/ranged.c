@@ -23,6 +23,8 @@
  */
 #include "scan/ranged.h"
 
+#include <stdatomic.h>
+
 #include "scan/row_group.h"
 #include "thrift/parquet_desc.h"
 
@@ -57,7 +59,12 @@ struct pqt_sel_cursor {
   pqt_rowset batch;
   uint8_t *sel;
   size_t sel_cap;
+  pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
 };
+
+void pqt_sel_cursor_set_threads(pqt_sel_cursor *c, pqt_rg_threads *t) {
+  if (c) c->threads = t;
+}
 
 bool pqt_scan_selective(const pqt_scan *s) {
   return (s->filter || s->spans) && s->r->opts.on_error != PQT_SKIP_CORRUPT;
@@ -347,17 +354,124 @@ static pqt_status assemble(pqt_sel_cursor *c, const uint8_t *mask, int64_t rows,
   return st;
 }
 
-/* Decode the leaves in mask over the ranges of set (rows of the batch);
- * a leaf not open yet is opened, by pages when `sparse`. */
-static pqt_status read_leaves(pqt_sel_cursor *c, const uint8_t *mask, const pqt_rowset *set, bool sparse,
-                              pqt_error *err) {
+/* One leaf's rows of a batch: the ranges of set, or (keep set) the rows of
+ * the batch c->batch whose keep byte is set. */
+static pqt_status leaf_rows(pqt_sel_cursor *c, int32_t i, const pqt_rowset *set, const uint8_t *keep,
+                            pqt_error *err) {
+  if (keep) {
+    int64_t at = 0;
+    for (int32_t q = 0; q < c->batch.n; q++) {
+      PQT_RETURN_NOT_OK(rleaf_rows_sel(c, &c->leaves[i], c->batch.r[q].a, c->batch.r[q].b, keep + at, &c->cols[i], err));
+      at += c->batch.r[q].b - c->batch.r[q].a;
+    }
+    return PQT_OK;
+  }
+  for (int32_t k = 0; k < set->n; k++)
+    PQT_RETURN_NOT_OK(rleaf_rows(c, &c->leaves[i], set->r[k].a, set->r[k].b, &c->cols[i], err));
+  return PQT_OK;
+}
+
+/* The leaves of a batch read in parallel (c->threads), as the row-group
+ * cursor does: slot k decompresses with its own codec context, and the
+ * error reported is the one the leaves read in order would have stopped
+ * at (the failing leaf of lowest index). */
+typedef struct sel_slot {
+  int32_t failed_leaf; /* INT32_MAX: none */
+  pqt_status st;
+  bool limit;
+  pqt_error err;
+} sel_slot;
+
+typedef struct sel_par {
+  pqt_sel_cursor *c;
+  const int32_t *leaves;
+  const pqt_rowset *set;
+  const uint8_t *keep;
+  sel_slot *slots;
+  atomic_int first_fail;
+} sel_par;
+
+static void sel_leaf_task(void *ctx, int32_t item, int32_t slot) {
+  sel_par *b = ctx;
+  pqt_sel_cursor *c = b->c;
+  if (item > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return;
+  sel_slot *ps = &b->slots[slot];
+  pqt_codec_ctx **codec = &c->threads->codecs[slot];
+  int32_t leaf = b->leaves[item];
+  pqt_error local;
+  pqt_error_init(&local);
+  pqt_status st = PQT_OK;
+  if (!*codec) st = pqt_codec_ctx_create(codec, c->r->data_alloc, &local);
+  if (st == PQT_OK) {
+    pqt_column_cursor_set_codec(c->leaves[leaf].cur, *codec);
+    st = leaf_rows(c, leaf, b->set, b->keep, &local);
+    pqt_column_cursor_set_codec(c->leaves[leaf].cur, c->r->codec_ctx);
+  } else {
+    st = pqt_leaf_cursor_error(c->leaves[leaf].L, st, &local);
+  }
+  if (st == PQT_OK) return;
+  if (st == PQT_ENOMEM) ps->limit = true; /* sorted out by the caller (pqt_reader_limit_status) */
+  if (leaf < ps->failed_leaf) {
+    ps->failed_leaf = leaf;
+    ps->st = st;
+    ps->err = local;
+  }
+  int cur = atomic_load_explicit(&b->first_fail, memory_order_relaxed);
+  while (item < cur && !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur, item, memory_order_relaxed,
+                                                              memory_order_relaxed)) {
+  }
+}
+
+/* Decode the leaves in mask over the ranges of set (rows of the batch), or
+ * with keep the batch's rows whose keep byte is set; a leaf not open yet is
+ * opened (on this thread, in leaf order), by pages when `sparse`. */
+static pqt_status read_leaves_keep(pqt_sel_cursor *c, const uint8_t *mask, const pqt_rowset *set,
+                                   const uint8_t *keep, bool sparse, pqt_error *err) {
+  int32_t n = 0;
+  for (int32_t i = 0; i < c->nl; i++) n += mask[i] != 0;
+  bool par = c->threads && c->threads->codecs && n > 1;
   for (int32_t i = 0; i < c->nl; i++) {
     if (!mask[i]) continue;
     if (!c->leaves[i].L) PQT_RETURN_NOT_OK(rleaf_open(c, i, sparse, &c->leaves[i], err));
-    for (int32_t k = 0; k < set->n; k++)
-      PQT_RETURN_NOT_OK(rleaf_rows(c, &c->leaves[i], set->r[k].a, set->r[k].b, &c->cols[i], err));
+    if (!par) PQT_RETURN_NOT_OK(leaf_rows(c, i, set, keep, err));
   }
-  return PQT_OK;
+  if (!par) return PQT_OK;
+  const pqt_allocator *a = c->r->data_alloc;
+  int32_t ns = pqt_par_slots(&c->threads->par);
+  int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * (size_t)n);
+  sel_slot *slots = pqt_mem_alloc(a, sizeof(sel_slot) * (size_t)ns);
+  if (!leaves || !slots) {
+    if (leaves) pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)n);
+    if (slots) pqt_mem_free(a, slots, sizeof(sel_slot) * (size_t)ns);
+    return pqt_nomem(err);
+  }
+  int32_t k = 0;
+  for (int32_t i = 0; i < c->nl; i++)
+    if (mask[i]) leaves[k++] = i;
+  for (int32_t j = 0; j < ns; j++) {
+    slots[j].failed_leaf = INT32_MAX;
+    slots[j].st = PQT_OK;
+    slots[j].limit = false;
+  }
+  sel_par b = {.c = c, .leaves = leaves, .set = set, .keep = keep, .slots = slots};
+  atomic_init(&b.first_fail, INT32_MAX);
+  pqt_par_run(&c->threads->par, n, sel_leaf_task, &b);
+  pqt_status st = PQT_OK;
+  int32_t best = -1;
+  for (int32_t j = 0; j < ns; j++)
+    if (slots[j].st != PQT_OK && (best < 0 || slots[j].failed_leaf < slots[best].failed_leaf)) best = j;
+  if (best >= 0) {
+    st = slots[best].st;
+    if (err) *err = slots[best].err;
+  }
+  pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)n);
+  pqt_mem_free(a, slots, sizeof(sel_slot) * (size_t)ns);
+  return st;
+}
+
+static pqt_status read_leaves(pqt_sel_cursor *c, const uint8_t *mask, const pqt_rowset *set, bool sparse,
+                              pqt_error *err) {
+  return read_leaves_keep(c, mask, set, NULL, sparse, err);
 }
 
 /* Put the fields of x and y (taken over) into out in schema order. */
@@ -456,15 +570,7 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
     bool by_pages = !all_rows || (!dense && k <= n / 2);
     /* many runs over flat columns: each value read once, only the passing ones copied */
     if (dense && flat) {
-      for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) {
-        if (!c->late[i]) continue;
-        if (!c->leaves[i].L) st = rleaf_open(c, i, by_pages, &c->leaves[i], err);
-        int64_t at = 0;
-        for (int32_t q = 0; q < c->batch.n && st == PQT_OK; q++) {
-          st = rleaf_rows_sel(c, &c->leaves[i], c->batch.r[q].a, c->batch.r[q].b, c->sel + at, &c->cols[i], err);
-          at += c->batch.r[q].b - c->batch.r[q].a;
-        }
-      }
+      if (st == PQT_OK) st = read_leaves_keep(c, c->late, NULL, c->sel, by_pages, err);
       if (st == PQT_OK) st = assemble(c, c->late, k, &d2, err);
     } else {
       if (st == PQT_OK) st = read_leaves(c, c->late, dense ? &c->batch : &surv, by_pages, err);

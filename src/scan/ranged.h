@@ -72,5 +72,9 @@ bool pqt_sel_cursor_done(const pqt_sel_cursor *c);
 /* Data pages decoded so far. */
 int64_t pqt_sel_cursor_pages(const pqt_sel_cursor *c);
 void pqt_sel_cursor_close(pqt_sel_cursor *c);
+/* Threads for the cursor's batches (as pqt_rg_cursor_set_threads): the
+ * leaves of a batch decoded in parallel; borrowed. */
+struct pqt_rg_threads;
+void pqt_sel_cursor_set_threads(pqt_sel_cursor *c, struct pqt_rg_threads *t);
 
 #endif

@@ -102,8 +102,10 @@ typedef struct leaf_losses {
   bool chunk; /* the whole chunk: its message is already complete */
 } leaf_losses;
 
-/* Decode leaf i whole into cd, recording what it lost. */
-static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data *cd, leaf_losses *ll, pqt_error *err) {
+/* Decode leaf i whole into cd, recording what it lost; codec: the
+ * decompression context to use (NULL: the reader's). */
+static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data *cd, leaf_losses *ll,
+                            pqt_codec_ctx *codec, pqt_error *err) {
   const pqt_allocator *a = r->data_alloc;
   int64_t num_rows = r->md.row_groups.items[g].num_rows;
   pqt_leaf_cursor *L = NULL;
@@ -111,6 +113,7 @@ static pqt_status read_leaf(pqt_reader *r, int32_t g, int32_t i, pqt_column_data
   pqt_error_init(&e);
   int64_t got = 0;
   pqt_status st = pqt_leaf_cursor_open_ex(r, g, i, true, &L, &e);
+  if (st == PQT_OK && codec) pqt_column_cursor_set_codec(pqt_leaf_cursor_column(L), codec);
   if (st == PQT_OK) st = pqt_leaf_cursor_read(L, INT64_MAX, cd, &got, &e);
   if (st == PQT_OK) st = pqt_leaf_cursor_finish(L, &e);
   if (st == PQT_OK) {
@@ -179,8 +182,60 @@ static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll
   r->opts.on_skip(r->opts.on_skip_ctx, &e, rows_lost);
 }
 
+/* The selected leaves read in parallel (threads > 1, no encryption: the key
+ * retriever is only ever called from the calling thread). The status is the
+ * one reading them in order would have stopped at: the lowest failing leaf's
+ * (what a later leaf read meanwhile is freed by the caller as usual). */
+typedef struct rec_par {
+  pqt_reader *r;
+  int32_t g;
+  const int32_t *leaves;
+  pqt_column_data *cols;
+  leaf_losses *ll;
+  pqt_rg_threads *t;
+  pqt_status *st; /* per item */
+  pqt_error *errs; /* per item */
+} rec_par;
+
+static void rec_task(void *ctx, int32_t item, int32_t slot) {
+  rec_par *p = ctx;
+  int32_t i = p->leaves[item];
+  pqt_codec_ctx **codec = &p->t->codecs[slot];
+  pqt_error_init(&p->errs[item]);
+  pqt_status st = *codec ? PQT_OK : pqt_codec_ctx_create(codec, p->r->data_alloc, &p->errs[item]);
+  if (st == PQT_OK) st = read_leaf(p->r, p->g, i, &p->cols[i], &p->ll[i], *codec, &p->errs[item]);
+  p->st[item] = st;
+}
+
+static pqt_status read_leaves_parallel(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols,
+                                       leaf_losses *ll, pqt_rg_threads *t, pqt_error *err) {
+  const pqt_allocator *a = r->data_alloc;
+  int32_t nl = r->schema->n_leaves, n = 0;
+  for (int32_t i = 0; i < nl; i++) n += selected[i] != 0;
+  int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * (size_t)(n ? n : 1));
+  pqt_status *sts = pqt_mem_alloc(a, sizeof(pqt_status) * (size_t)(n ? n : 1));
+  pqt_error *errs = pqt_mem_alloc(a, sizeof(pqt_error) * (size_t)(n ? n : 1));
+  pqt_status st = (!leaves || !sts || !errs) ? pqt_nomem(err) : PQT_OK;
+  if (st == PQT_OK) {
+    int32_t k = 0;
+    for (int32_t i = 0; i < nl; i++)
+      if (selected[i]) leaves[k++] = i;
+    rec_par p = {r, g, leaves, cols, ll, t, sts, errs};
+    pqt_par_run(&t->par, n, rec_task, &p);
+    for (int32_t k2 = 0; k2 < n && st == PQT_OK; k2++)
+      if (sts[k2] != PQT_OK) {
+        st = sts[k2];
+        if (err) *err = errs[k2];
+      }
+  }
+  if (leaves) pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)(n ? n : 1));
+  if (sts) pqt_mem_free(a, sts, sizeof(pqt_status) * (size_t)(n ? n : 1));
+  if (errs) pqt_mem_free(a, errs, sizeof(pqt_error) * (size_t)(n ? n : 1));
+  return st;
+}
+
 pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols, int64_t *rows,
-                              pqt_error *err) {
+                              pqt_rg_threads *threads, pqt_error *err) {
   const pqt_allocator *a = r->data_alloc;
   const pqt_schema *sc = r->schema;
   int32_t nl = sc->n_leaves;
@@ -190,10 +245,12 @@ pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected,
   ranges drop = {.alloc = a}, reported = {.alloc = a}, field = {.alloc = a}, own = {.alloc = a};
   pqt_status st = PQT_OK;
   int32_t n_selected = 0, n_all_lost = 0;
+  bool par = threads && threads->codecs && !r->crypto;
+  if (par) st = read_leaves_parallel(r, g, selected, cols, ll, threads, err);
   for (int32_t i = 0; i < nl && st == PQT_OK; i++) {
     if (!selected[i]) continue;
     n_selected++;
-    st = read_leaf(r, g, i, &cols[i], &ll[i], err);
+    if (!par) st = read_leaf(r, g, i, &cols[i], &ll[i], NULL, err);
     int64_t lost = 0;
     for (int32_t k = 0; k < ll[i].n; k++) lost += ll[i].l[k].n_rows;
     if (st == PQT_OK && num_rows > 0 && lost >= num_rows) n_all_lost++;

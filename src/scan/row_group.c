@@ -12,6 +12,8 @@
 
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
+#include "io/http.h"
+#include "io/source.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -283,17 +285,12 @@ static int32_t missing_key(pqt_reader *r, int32_t g, const uint8_t *selected, pq
   return -1;
 }
 
-/* Announce the selected column chunks of row group g to the source in one
- * batch (pqt_io.will_need): a remote source fetches them together, merged
- * and concurrently. A chunk whose metadata cannot be read is left out (its
- * cursor reports it). */
-static pqt_status prefetch_chunks(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_error *err) {
-  if (!r->io.will_need) return PQT_OK;
+/* The byte ranges of the selected column chunks of row group g held in
+ * this file, into rs (room for the row group's columns); their count. A
+ * chunk whose metadata cannot be read is left out (its cursor reports it). */
+static size_t chunk_ranges(const pqt_reader *r, int32_t g, const uint8_t *selected, pqt_io_range *rs) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   int32_t n = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
-  if (n <= 0) return PQT_OK;
-  pqt_io_range *rs = pqt_mem_calloc(r->alloc, sizeof *rs * (size_t)n);
-  if (!rs) return pqt_nomem(err);
   size_t k = 0;
   for (int32_t i = 0; i < n; i++) {
     const pqt_column_chunk *cc = &rg->columns.items[i];
@@ -302,6 +299,20 @@ static pqt_status prefetch_chunks(pqt_reader *r, int32_t g, const uint8_t *selec
     uint64_t start, len;
     if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK && len) rs[k++] = (pqt_io_range){start, len, NULL};
   }
+  return k;
+}
+
+/* Announce the selected column chunks of row group g to the source in one
+ * batch (pqt_io.will_need): a remote source fetches them together, merged
+ * and concurrently. */
+static pqt_status prefetch_chunks(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_error *err) {
+  if (!r->io.will_need) return PQT_OK;
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  int32_t n = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
+  if (n <= 0) return PQT_OK;
+  pqt_io_range *rs = pqt_mem_calloc(r->alloc, sizeof *rs * (size_t)n);
+  if (!rs) return pqt_nomem(err);
+  size_t k = chunk_ranges(r, g, selected, rs);
   pqt_status st = k ? r->io.will_need(r->io.private_data, rs, k, err) : PQT_OK;
   pqt_mem_free(r->alloc, rs, sizeof *rs * (size_t)n);
   if (st != PQT_OK) {
@@ -391,12 +402,12 @@ typedef struct par_batch {
 static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
   par_batch *b = ctx;
   pqt_rg_cursor *c = b->c;
-  if (item > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return; /* an earlier leaf failed */
+  int32_t leaf = b->leaves[item];
+  if (leaf > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return; /* an earlier leaf failed */
   par_slot *ps = &b->slots[slot];
   pqt_codec_ctx **codec = &c->threads->codecs[slot];
   pqt_status st = PQT_OK;
   if (!*codec) st = pqt_codec_ctx_create(codec, c->r->data_alloc, &ps->err); /* on this slot's first use */
-  int32_t leaf = b->leaves[item];
   pqt_column_cursor *cur = pqt_leaf_cursor_column(c->leaves[leaf]);
   pqt_error local;
   if (st == PQT_OK) {
@@ -415,10 +426,17 @@ static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
     ps->err = local;
   }
   int cur_fail = atomic_load_explicit(&b->first_fail, memory_order_relaxed);
-  while (item < cur_fail &&
-         !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur_fail, item, memory_order_relaxed,
+  while (leaf < cur_fail &&
+         !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur_fail, leaf, memory_order_relaxed,
                                                 memory_order_relaxed)) {
   }
+}
+
+/* A leaf's share of the work: its chunk's uncompressed bytes (0 unknown). */
+static int64_t leaf_weight(const pqt_row_group *rg, int32_t leaf) {
+  if (leaf >= rg->columns.n) return 0;
+  const pqt_column_chunk *cc = &rg->columns.items[leaf];
+  return PQT_HAS_FIELD(cc, column_chunk, meta_data) ? cc->meta_data.total_uncompressed_size : 0;
 }
 
 static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last, pqt_error *err) {
@@ -435,6 +453,18 @@ static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last
   int32_t n = 0;
   for (int32_t i = 0; i < c->nl; i++)
     if (c->selected[i]) leaves[n++] = i;
+  /* the largest chunks first (by their uncompressed bytes): a big column
+   * started last would leave the other threads idle at the batch's end */
+  const pqt_row_group *rg = &c->r->md.row_groups.items[c->g];
+  for (int32_t x = 1; x < n; x++) {
+    int32_t v = leaves[x], y = x;
+    int64_t sv = leaf_weight(rg, v);
+    while (y > 0 && leaf_weight(rg, leaves[y - 1]) < sv) {
+      leaves[y] = leaves[y - 1];
+      y--;
+    }
+    leaves[y] = v;
+  }
   for (int32_t k = 0; k < ns; k++) {
     slots[k].failed_leaf = INT32_MAX;
     slots[k].st = PQT_OK;
@@ -480,7 +510,7 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
     for (int32_t i = 0; i < c->nl; i++) c->cols[i].want_dict = c->dict_leaves[i] != 0;
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
-    if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, err);
+    if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, c->threads, err);
   } else if (c->threads && c->threads->codecs && c->n_selected > 1) {
     st = read_leaves_parallel(c, want, last, err);
   } else {
@@ -561,4 +591,99 @@ pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *s
     return st;
   }
   return skip_or_fail(r, st, &local, r->md.row_groups.items[g].num_rows, skipped, err);
+}
+
+/* ---- read-ahead (row_group.h) ---------------------------------------------- */
+
+void pqt_readahead_init(pqt_readahead *ra, pqt_reader *r, bool enabled, const pqt_rg_threads *threads) {
+  memset(ra, 0, sizeof *ra);
+  pthread_mutex_init(&ra->mu, NULL);
+  pthread_cond_init(&ra->cv, NULL);
+  ra->alloc = r->alloc;
+  ra->io = r->user_io;
+  if (!enabled || !r->user_io.will_need) return;
+  bool remote = pqt_io_is_remote(&r->user_io);
+  bool more_threads = threads && pqt_par_slots(&threads->par) > 1;
+  /* a mapped file at threads > 1: its pages mapped in by the IO thread
+   * (pqt_io_populate), not by the calling thread when the group opens */
+  ra->populate = more_threads && pqt_io_is_builtin(&r->user_io);
+  ra->mode = remote || more_threads ? 2 : 1;
+}
+
+static void readahead_task(void *arg) {
+  pqt_readahead *ra = arg;
+  pqt_error e;
+  pqt_error_init(&e);
+  if (!ra->populate || !pqt_io_populate(&ra->io, ra->rs, ra->n))
+    (void)ra->io.will_need(ra->io.private_data, ra->rs, ra->n, &e); /* a hint: the read reports failures */
+  pthread_mutex_lock(&ra->mu);
+  ra->busy = false;
+  pthread_cond_broadcast(&ra->cv);
+  pthread_mutex_unlock(&ra->mu);
+}
+
+void pqt_readahead_wait(pqt_readahead *ra) {
+  if (!ra || ra->mode != 2) return;
+  pthread_mutex_lock(&ra->mu);
+  while (ra->busy) pthread_cond_wait(&ra->cv, &ra->mu);
+  pthread_mutex_unlock(&ra->mu);
+}
+
+void pqt_readahead_start(pqt_readahead *ra, pqt_reader *r, int32_t g, const uint8_t *selected) {
+  if (!ra || !ra->mode || g < 0 || g >= r->md.row_groups.n) return;
+  pqt_readahead_wait(ra); /* at most one row group ahead */
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  int32_t nc = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
+  if (nc <= 0) return;
+  if ((size_t)nc > ra->rs_cap) {
+    pqt_io_range *nr = pqt_mem_alloc(ra->alloc, sizeof *nr * (size_t)nc);
+    if (!nr) return; /* only a hint */
+    if (ra->rs) pqt_mem_free(ra->alloc, ra->rs, sizeof *ra->rs * ra->rs_cap);
+    ra->rs = nr;
+    ra->rs_cap = (size_t)nc;
+  }
+  ra->n = chunk_ranges(r, g, selected, ra->rs);
+  if (!ra->n) return;
+  if (r->opts.max_memory) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < ra->n; i++) total += ra->rs[i].length;
+    if (total > r->opts.max_memory / 2) return;
+  }
+  ra->started++;
+  if (ra->mode == 1) {
+    pqt_error e;
+    pqt_error_init(&e);
+    (void)ra->io.will_need(ra->io.private_data, ra->rs, ra->n, &e);
+    return;
+  }
+  if (!ra->io_thread && !ra->failed_start && pqt_thread_pool_create(&ra->io_thread, 1, ra->alloc, NULL) != PQT_OK)
+    ra->failed_start = true;
+  if (!ra->io_thread) { /* no thread: announced now, on this one */
+    pqt_error e;
+    pqt_error_init(&e);
+    (void)ra->io.will_need(ra->io.private_data, ra->rs, ra->n, &e);
+    return;
+  }
+  pqt_executor ex;
+  pqt_thread_pool_executor(ra->io_thread, &ex);
+  pthread_mutex_lock(&ra->mu);
+  ra->busy = true;
+  pthread_mutex_unlock(&ra->mu);
+  if (ex.submit(ex.ctx, readahead_task, ra) != 0) {
+    pthread_mutex_lock(&ra->mu);
+    ra->busy = false;
+    pthread_mutex_unlock(&ra->mu);
+  }
+}
+
+void pqt_readahead_free(pqt_readahead *ra) {
+  if (!ra) return;
+  pqt_readahead_wait(ra);
+  pqt_thread_pool_destroy(ra->io_thread);
+  ra->io_thread = NULL;
+  if (ra->rs) pqt_mem_free(ra->alloc, ra->rs, sizeof *ra->rs * ra->rs_cap);
+  ra->rs = NULL;
+  ra->rs_cap = 0;
+  pthread_cond_destroy(&ra->cv);
+  pthread_mutex_destroy(&ra->mu);
 }

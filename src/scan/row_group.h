@@ -2,6 +2,8 @@
 #ifndef PQT_FILE_ROW_GROUP_H
 #define PQT_FILE_ROW_GROUP_H
 
+#include <pthread.h>
+
 #include "arrow/array.h"
 #include "column/column_reader.h"
 #include "core/thread_pool.h"
@@ -108,8 +110,11 @@ bool pqt_recoverable_status(pqt_status st);
  * null in its top-level field when that field is optional, and are left
  * out of every column otherwise. Each loss is reported through on_skip.
  * *rows: the rows the columns hold now. */
+struct pqt_rg_threads;
+/* threads (NULL: one after the other): the leaves are read in parallel
+ * when the file is not encrypted. */
 pqt_status pqt_recover_leaves(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols, int64_t *rows,
-                              pqt_error *err);
+                              struct pqt_rg_threads *threads, pqt_error *err);
 
 /*
  * A row group read a batch of records at a time: every projected leaf has
@@ -158,6 +163,52 @@ pqt_status pqt_rg_cursor_open_recover(pqt_reader *r, int32_t g, const uint8_t *s
                                       bool *skipped, pqt_error *err);
 pqt_status pqt_rg_cursor_next_recover(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, bool *skipped,
                                       pqt_error *err);
+/*
+ * Read-ahead (scan/row_group.c): while row group N decodes, the column
+ * chunks of the next one the stream will read are announced to the source
+ * (pqt_io.will_need), so a remote source fetches them while the decoding
+ * goes on. At most one row group ahead: a new announcement waits for the
+ * previous one. How, by source:
+ *   - http(s)/s3 sources (thread-safe, their cache served while a batch is
+ *     on the wire): on a thread of the stream's own, started on first use
+ *     (an IO thread: it waits on the network, so it neither takes a slot
+ *     of `threads` nor runs on the caller's executor, whose tasks must not
+ *     block);
+ *   - a caller's source with will_need and threads > 1 (the caller said it
+ *     is thread-safe): the same;
+ *   - a mapped file at threads > 1: the IO thread maps the next row group's
+ *     pages in (MADV_POPULATE_READ), which the calling thread otherwise
+ *     does when the group opens;
+ *   - otherwise (a mapped file at one thread: MADV_WILLNEED, which returns
+ *     at once; a caller's source at one thread): on the calling thread.
+ * With pqt_read_options.max_memory set, a row group whose announced bytes
+ * exceed half of it is not read ahead. Only a hint: failures are ignored
+ * (the read itself reports them).
+ */
+typedef struct pqt_readahead {
+  int mode; /* 0: off, 1: on the calling thread, 2: on the IO thread */
+  bool populate; /* a mapped file: pqt_io_populate instead of will_need */
+  pqt_thread_pool *io_thread; /* started on first use (mode 2) */
+  bool failed_start;
+  pthread_mutex_t mu; /* with cv: busy */
+  pthread_cond_t cv;
+  bool busy;          /* an announcement is queued or running */
+  pqt_io io;          /* the caller's source (pqt_reader.user_io), for the IO thread */
+  pqt_io_range *rs;   /* the announcement (rs_cap entries of r->alloc) */
+  size_t n, rs_cap;
+  const pqt_allocator *alloc;
+  int64_t started;    /* announcements made (tests) */
+} pqt_readahead;
+/* enabled false: off. threads: the stream's (their slot count decides
+ * whether a caller's source may be called from another thread). */
+void pqt_readahead_init(pqt_readahead *ra, pqt_reader *r, bool enabled, const pqt_rg_threads *threads);
+/* Announce the selected chunks of row group g (best effort). */
+void pqt_readahead_start(pqt_readahead *ra, pqt_reader *r, int32_t g, const uint8_t *selected);
+/* Returns once no announcement is queued or running. */
+void pqt_readahead_wait(pqt_readahead *ra);
+/* Waits, joins the IO thread, frees. */
+void pqt_readahead_free(pqt_readahead *ra);
+
 /* st, or PQT_ELIMIT when st is an allocation refused at max_memory. */
 pqt_status pqt_reader_limit_status(pqt_reader *r, pqt_status st, pqt_error *err);
 void pqt_row_group_data_free(const pqt_allocator *alloc, pqt_row_group_data *d);

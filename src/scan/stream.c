@@ -43,6 +43,9 @@ typedef struct stream_priv {
    * chunks are decoded as dictionary indexes (NULL: none is) */
   uint64_t arrow_output;
   uint8_t *dict_leaves;
+  /* the next row group's chunks asked of the source while this one decodes */
+  pqt_readahead ra;
+  bool ra_init;
 } stream_priv;
 
 static int status_to_errno(pqt_status st) {
@@ -136,13 +139,19 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       if (pqt_scan_selective(&p->scan)) {
         st = pqt_sel_cursor_open(&p->scan, g, &p->sel, &p->err);
         if (st != PQT_OK) return status_to_errno(st);
+        pqt_sel_cursor_set_threads(p->sel, &p->rgt);
         continue;
       }
+      pqt_readahead_wait(&p->ra); /* g's chunks (announced while the last one decoded) */
       st = pqt_rg_cursor_open_recover(p->r, g, p->scan.read_sel, &p->rg, &skipped, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (skipped) continue;
       pqt_rg_cursor_set_threads(p->rg, &p->rgt);
       if (!p->scan.filter) pqt_rg_cursor_set_dict(p->rg, p->dict_leaves); /* a filter reads plain values */
+      /* the next row group to read, when no predicate or row range may
+       * leave it out: its chunks are fetched while this one decodes */
+      if (!p->scan.filter && !p->scan.spans && p->next_group < p->n_groups)
+        pqt_readahead_start(&p->ra, p->r, p->groups[p->next_group], p->scan.read_sel);
     }
     pqt_row_group_data d;
     bool skipped;
@@ -195,6 +204,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   if (!s || !s->release) return;
   stream_priv *p = s->private_data;
   const pqt_allocator *alloc = p->r->data_alloc;
+  if (p->ra_init) pqt_readahead_free(&p->ra); /* waits for an announcement on the way */
   pqt_rg_cursor_close(p->rg);
   pqt_sel_cursor_close(p->sel);
   pqt_scan_free(&p->scan);
@@ -279,6 +289,10 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
     for (int32_t i = 0; st == PQT_OK && i < nl; i++)
       p->dict_leaves[i] = pqt_export_leaf_dictionary(r->schema->leaves[i], p->arrow_output) ||
                           pqt_export_leaf_view(r->schema->leaves[i], p->arrow_output);
+  }
+  if (st == PQT_OK) {
+    pqt_readahead_init(&p->ra, r, opts->read_ahead >= 0, &p->rgt);
+    p->ra_init = true;
   }
   out->private_data = p;
   out->release = stream_release;

@@ -519,5 +519,113 @@ static void test_plan(void) {
   drop_root();
 }
 
+/* What a dataset opened at some thread count says of its files. */
+typedef struct ds_view {
+  int32_t files;
+  int64_t rows, id_sum;
+  uint64_t h; /* per file: path, rows, row groups; the unified schema's names and formats */
+  char error[600];
+} ds_view;
+
+static void mixs(uint64_t *h, const void *p, size_t n) {
+  for (size_t i = 0; i < n; i++) *h = (*h ^ ((const uint8_t *)p)[i]) * 1099511628211ull;
+}
+
+static void sum_ids(const struct ArrowSchema *s, const struct ArrowArray *b, int64_t i, void *ctx) {
+  int k = child_index(s, "id");
+  if (k >= 0 && is_valid(b->children[k], i)) *(int64_t *)ctx += i64_at(b->children[k], i);
+}
+
+static void open_view(int32_t threads, ds_view *v) {
+  memset(v, 0, sizeof *v);
+  v->h = 14695981039346656037ull;
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.threads = threads;
+  pqt_dataset_options o;
+  pqt_dataset_options_init(&o);
+  o.read = &ro;
+  pqt_dataset *ds = NULL;
+  pqt_error e;
+  const char *in[] = {g_root};
+  if (pqt_dataset_open(&ds, in, 1, &o, &e) != PQT_OK) {
+    snprintf(v->error, sizeof v->error, "%s", e.message);
+    return;
+  }
+  v->files = pqt_dataset_num_files(ds);
+  for (int32_t f = 0; f < v->files; f++) {
+    const char *p = pqt_dataset_file_path(ds, f);
+    int64_t r = pqt_dataset_file_num_rows(ds, f);
+    int32_t g = pqt_dataset_file_num_row_groups(ds, f);
+    mixs(&v->h, p, strlen(p));
+    mixs(&v->h, &r, sizeof r);
+    mixs(&v->h, &g, sizeof g);
+  }
+  struct ArrowSchema s;
+  CHECK_OK(pqt_dataset_schema(ds, &s, &e));
+  for (int64_t i = 0; i < s.n_children; i++) {
+    mixs(&v->h, s.children[i]->name, strlen(s.children[i]->name));
+    mixs(&v->h, s.children[i]->format, strlen(s.children[i]->format));
+  }
+  s.release(&s);
+  struct ArrowArrayStream st;
+  CHECK_OK(pqt_dataset_get_stream(ds, NULL, &st, &e));
+  v->rows = drain(&st, sum_ids, &v->id_sum);
+  pqt_dataset_close(ds);
+}
+
+/* Footers read concurrently: many files give the same dataset (files,
+ * rows, row groups, unified schema, rows read) at 1, 2, 4 and 0 (every
+ * core) threads, and the error of the first bad file in order. */
+static void test_many_files_any_thread_count(void) {
+  fresh_root("many");
+  enum { N = 60 };
+  int64_t rows = 0;
+  for (int i = 0; i < N; i++) {
+    char rel[64];
+    snprintf(rel, sizeof rel, "d%d/f%03d.parquet", i % 3, i);
+    /* v int32 in most files, int64 in some (widened), w float from file 20 on */
+    const char *kinds = i % 7 == 3 ? "ll" : i >= 20 ? "lif" : "li";
+    CHECK_EQ_INT(write_file(rel, kinds, ID_V_W, 10 + i, 16, (int64_t)i * 1000), 0);
+    rows += 10 + i;
+  }
+  ds_view one;
+  open_view(1, &one);
+  CHECK_EQ_STR(one.error, "");
+  CHECK_EQ_INT(one.files, N);
+  CHECK(one.rows == rows);
+  static const int32_t counts[] = {2, 4, 0};
+  for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+    ds_view more;
+    open_view(counts[k], &more);
+    CHECK_MSG(more.h == one.h && more.files == one.files && more.rows == one.rows && more.id_sum == one.id_sum &&
+                  strcmp(more.error, one.error) == 0,
+              "%d threads: %d files, %lld rows (%s); 1 thread %d, %lld", (int)counts[k], more.files,
+              (long long)more.rows, more.error, one.files, (long long)one.rows);
+  }
+  /* two files that are not Parquet: the first in order is the error, at any thread count */
+  static const char *const bad[] = {"d1/f010.parquet", "d0/f042.parquet"};
+  for (int b = 0; b < 2; b++) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", g_root, bad[b]);
+    FILE *fp = fopen(p, "w");
+    if (fp) {
+      fputs("not parquet", fp);
+      fclose(fp);
+    }
+  }
+  ds_view e1;
+  open_view(1, &e1);
+  CHECK(strstr(e1.error, "f042.parquet") != NULL); /* d0/ comes before d1/ */
+  for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+    ds_view en;
+    open_view(counts[k], &en);
+    CHECK_MSG(strcmp(en.error, e1.error) == 0, "%d threads: \"%s\", 1 thread \"%s\"", (int)counts[k], en.error,
+              e1.error);
+  }
+  drop_root();
+}
+
 RUN_TESTS("dataset", TEST_CASE(test_partitions), TEST_CASE(test_globs), TEST_CASE(test_unify),
-          TEST_CASE(test_default_partition_and_strings), TEST_CASE(test_plan))
+          TEST_CASE(test_default_partition_and_strings), TEST_CASE(test_plan),
+          TEST_CASE(test_many_files_any_thread_count))
