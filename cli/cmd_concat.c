@@ -94,6 +94,13 @@ static void json_string(const char *s) {
   putchar('"');
 }
 
+/* pqt_edit_options.progress: the row groups copied, on the bar */
+static void edit_progress(void *ctx, int64_t done, int64_t total) {
+  progress *bar = ctx;
+  if (bar->total != total) progress_add_total(bar, total - bar->total);
+  progress_update(bar, done);
+}
+
 int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n, const char *const *drop, int n_drop,
               bool json) {
   pqt_reader **rs = calloc((size_t)n, sizeof *rs);
@@ -114,11 +121,16 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
     o.input_names = inputs;
     o.drop_columns = drop;
     o.n_drop_columns = n_drop;
+    progress bar; /* a progress bar on a terminal, by the row groups copied */
+    progress_init_unit(&bar, PROGRESS_ROW_GROUPS, 0);
+    o.progress = edit_progress;
+    o.progress_ctx = &bar;
     pqt_edit_report rep;
     pqt_edit_report_init(&rep);
     pqt_error e;
     pqt_error_init(&e);
     pqt_status st = pqt_edit_copy_file(out, rs, n, &o, &rep, &e);
+    progress_done(&bar);
     if (st == PQT_EINVAL && drop) {
       rc = usage(cmd, "%s", e.message); /* a -c that names no column */
     } else if (st != PQT_OK) {
