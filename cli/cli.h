@@ -457,6 +457,10 @@ typedef struct row_command {
 /* 0 with the operands in (*files)[0..*n_files), -1 after printing the help,
  * or an exit status (printed). */
 int row_command_args(const row_command *c, int argc, char **argv, row_opts *o, char ***files, int *n_files);
+/* After row_command_args: --format as fmt and the scan the options ask for
+ * (row_scan_setup without --limit as ranges). 0, or an exit status
+ * (printed; nothing to free then). */
+int row_command_scan(const char *cmd, const row_opts *o, pqt_text_format *fmt, row_scan *rs);
 
 /* Rows as text from one file (r) or a dataset (ds): the records keep says
  * yes to (keep NULL: all), at most limit records read (-1: all), to

@@ -175,6 +175,20 @@ static int stream_to_writer(struct ArrowArrayStream *stream, const char *path, p
 }
 
 
+/* The stream into a new Parquet file OUT of schema ws (written under a
+ * temporary name, renamed when complete; removed on a failure). */
+static int stream_to_file(struct ArrowArrayStream *stream, const char *path, const pqt_write_schema *ws, wopts *w,
+                          const char *out, progress *bar, int64_t *rows) {
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_writer *wr = NULL;
+  if (pqt_writer_open_file(&wr, out, ws, &w->o, &e) != PQT_OK) return fail(out, &e);
+  int rc = check_option_columns("export", w, wr);
+  if (!rc) rc = stream_to_writer(stream, path, &wr, out, bar, rows);
+  if (wr) pqt_writer_discard(wr);
+  return rc;
+}
+
 static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows,
                           int64_t expect) {
   progress bar; /* a progress bar on a terminal, by the rows written */
@@ -183,7 +197,6 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
   pqt_error_init(&e);
   struct ArrowArrayStream stream;
   memset(&stream, 0, sizeof stream);
-  pqt_writer *wr = NULL;
   pqt_string text = {0};
   char *message = NULL;
   const char **kv_keys = NULL, **kv_values = NULL;
@@ -251,15 +264,9 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
     rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
     goto out;
   }
-  if (pqt_writer_open_file(&wr, out, &ws, &w->o, &e) != PQT_OK) {
-    rc = fail(out, &e);
-    goto out;
-  }
-  if ((rc = check_option_columns("export", w, wr)) != 0) goto out;
-  rc = stream_to_writer(&stream, path, &wr, out, &bar, rows);
+  rc = stream_to_file(&stream, path, &ws, w, out, &bar, rows);
 out:
   progress_done(&bar);
-  if (wr) pqt_writer_discard(wr);
   if (stream.release) stream.release(&stream);
   pqt_string_free(&text);
   free(message);
@@ -283,7 +290,6 @@ static int export_parquet_many(pqt_dataset *ds, row_scan *rs, wopts *w, const ch
   memset(&stream, 0, sizeof stream);
   struct ArrowSchema schema;
   memset(&schema, 0, sizeof schema);
-  pqt_writer *wr = NULL;
   int rc = 0;
   if (pqt_dataset_get_stream(ds, &rs->so, &stream, &e) != PQT_OK) {
     if (e.code == PQT_EINVAL) rc = usage("export", "%s", e.message);
@@ -300,15 +306,9 @@ static int export_parquet_many(pqt_dataset *ds, row_scan *rs, wopts *w, const ch
   pqt_write_schema ws;
   pqt_write_schema_init(&ws);
   ws.arrow = &schema;
-  if (pqt_writer_open_file(&wr, out, &ws, &w->o, &e) != PQT_OK) {
-    rc = fail(out, &e);
-    goto out;
-  }
-  if ((rc = check_option_columns("export", w, wr)) != 0) goto out;
-  rc = stream_to_writer(&stream, NULL, &wr, out, &bar, rows);
+  rc = stream_to_file(&stream, NULL, &ws, w, out, &bar, rows);
 out:
   progress_done(&bar);
-  if (wr) pqt_writer_discard(wr);
   if (schema.release) schema.release(&schema);
   if (stream.release) stream.release(&stream);
   return rc;
@@ -358,7 +358,10 @@ int cmd_export(int argc, char **argv) {
     if (files[i][0] == '-' && files[i][1] && !first_writer_option) first_writer_option = files[i];
     rest[n_rest++] = files[i];
   }
-  if (!rc && !out) rc = usage(cmd, "%s", "give the output file with -o OUT");
+  if (!rc && !out) {
+    usage(cmd, "%s", "give the output file with -o OUT");
+    rc = EXIT_USAGE;
+  }
   int format = -1;
   if (!rc) {
     format = o.format ? format_named(o.format) : format_of_name(out);

@@ -202,9 +202,8 @@ int cmd_sample(int argc, char **argv) {
   path = files[0];
   if (!sa.seeded) seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1Dull ^ (uint64_t)getpid() ^ (uint64_t)clock();
   pqt_text_format fmt;
-  if (row_text_format(cmd, o.format, &fmt)) return EXIT_USAGE;
   row_scan rs;
-  int rc = row_scan_setup(cmd, &o, false, &rs);
+  int rc = row_command_scan(cmd, &o, &fmt, &rs);
   if (rc) return rc;
   if (dataset_inputs_many(files, n_files)) {
     rc = sample_many(cmd, files, n_files, &o, &rs, fmt, seed);

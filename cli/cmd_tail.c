@@ -64,9 +64,8 @@ int cmd_tail(int argc, char **argv) {
   if (n_files == 0) return usage(cmd, "%s", "missing FILE");
   path = files[0];
   pqt_text_format fmt;
-  if (row_text_format(cmd, o.format, &fmt)) return EXIT_USAGE;
   row_scan rs;
-  int rc = row_scan_setup(cmd, &o, false, &rs);
+  int rc = row_command_scan(cmd, &o, &fmt, &rs);
   if (rc) return rc;
   if (dataset_inputs_many(files, n_files)) {
     rc = tail_many(cmd, files, n_files, &o, &rs, fmt);

@@ -280,6 +280,11 @@ int row_command_args(const row_command *c, int argc, char **argv, row_opts *o, c
   return 0;
 }
 
+int row_command_scan(const char *cmd, const row_opts *o, pqt_text_format *fmt, row_scan *rs) {
+  if (row_text_format(cmd, o->format, fmt)) return EXIT_USAGE;
+  return row_scan_setup(cmd, o, false, rs);
+}
+
 /* ---- rows as text, some of them kept ----------------------------------------- */
 
 static pqt_status rows_to_stdout(void *ctx, const char *data, size_t len) {
