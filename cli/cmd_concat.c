@@ -103,7 +103,7 @@ static void edit_progress(void *ctx, int64_t done, int64_t total) {
 
 int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n, const char *const *drop, int n_drop,
               bool json) {
-  pqt_reader **rs = calloc((size_t)n, sizeof *rs);
+  pqt_reader **rs = calloc((size_t)(n > 0 ? n : 1), sizeof(pqt_reader *));
   if (!rs) {
     fprintf(stderr, "parquetry: out of memory\n");
     return EXIT_DATA;
@@ -175,8 +175,9 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
 
 /* concat --metadata-only: a footer over the inputs, each named relative to OUT's directory. */
 static int write_summary(const char *out, const char *const *inputs, int n) {
-  pqt_reader **rs = calloc((size_t)n, sizeof *rs);
-  char **refs = calloc((size_t)n, sizeof *refs);
+  if (!out || n <= 0) return EXIT_USAGE; /* (the caller checked both) */
+  pqt_reader **rs = calloc((size_t)n, sizeof(pqt_reader *));
+  char **refs = calloc((size_t)n, sizeof(char *));
   char *dir = NULL;
   int rc = rs && refs ? 0 : EXIT_DATA;
   if (!rc) { /* OUT's directory, resolved */

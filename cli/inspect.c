@@ -108,7 +108,10 @@ static int parse(args *a, int argc, char **argv, bool want_values) {
         if (!want_values) a->paths[a->n_paths++] = ca.arg;
     }
   }
-  if (!a->column) return usage(a->cmd, "%s", "missing -c COL");
+  if (!a->column) {
+    usage(a->cmd, "%s", "missing -c COL");
+    return EXIT_USAGE;
+  }
   if (!a->path) return usage(a->cmd, "%s", "missing FILE");
   if (want_values && a->n_values == 0) return usage(a->cmd, "%s", "missing VALUE");
   return 0;

@@ -173,7 +173,10 @@ static int encrypt_option(const char *cmd, const char *a, const char *v, wopts *
   if (kr != 0) return kr;
   if (strncmp(a, "--encrypt-", 10) != 0) return 0;
   bool flag = strcmp(a, "--encrypt-plaintext-footer") == 0 || strcmp(a, "--encrypt-no-store-aad-prefix") == 0;
-  if (!flag && !v) return -usage(cmd, "%s needs a value", a);
+  if (!flag && !v) {
+    usage(cmd, "%s needs a value", a);
+    return -EXIT_USAGE;
+  }
   if (strcmp(a, "--encrypt-footer") != 0) w->encrypt_flags = true;
   if (strcmp(a, "--encrypt-footer") == 0) {
     size_t len;
@@ -415,10 +418,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       return usage(cmd, "%s",
                    "'--no-crc' means 'do not verify checksums when reading'; to write no page "
                    "checksums say --no-write-crc");
-    } else if ((r = encrypt_option(cmd, a, v, w)) != 0) {
-      if (r < 0) return -r;
-      i += r - 1;
-    } else if (is_convert && (r = convert_option(cmd, a, v, w)) != 0) {
+    } else if ((r = encrypt_option(cmd, a, v, w)) != 0 || (is_convert && (r = convert_option(cmd, a, v, w)) != 0)) {
       if (r < 0) return -r;
       i += r - 1;
     } else if (strcmp(a, "--force") == 0) {
