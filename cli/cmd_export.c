@@ -365,8 +365,9 @@ int cmd_export(int argc, char **argv) {
   int format = -1;
   if (!rc) {
     format = o.format ? format_named(o.format) : format_of_name(out);
-    if (format < 0 && o.format) rc = usage(cmd, "unknown format '%s' (csv, jsonl or parquet)", o.format);
-    else if (format < 0) rc = usage(cmd, "say --format csv|jsonl|parquet (no known extension in '%s')", out);
+    if (format < 0 && o.format) usage(cmd, "unknown format '%s' (csv, jsonl or parquet)", o.format);
+    else if (format < 0) usage(cmd, "say --format csv|jsonl|parquet (no known extension in '%s')", out);
+    if (format < 0) rc = EXIT_USAGE;
   }
   if (!rc && format != FORMAT_PARQUET && first_writer_option)
     rc = usage(cmd, "unknown option '%s' (writer options go with --format parquet)", first_writer_option);
