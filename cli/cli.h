@@ -330,6 +330,7 @@ int parse_row_spans(const char *text, pqt_row_span *spans, int32_t max, int32_t 
 /* ---- options of the commands that print or export rows (cli/row_options.c;
  * branch cli-data) ---- */
 #include "parquetry_filter.h"
+#include "parquetry_dataset.h"
 
 enum {
   ROW_OPT_COLUMNS = 1,
@@ -439,6 +440,38 @@ const field_span *json_row_field(const row_fields *f, const field_span *key);
 /* s (n bytes) as a JSON string. */
 void json_print_string(FILE *f, const char *s, size_t n);
 
+/* ---- the argument loop of the row commands (tail, sample, export, diff) ----
+ * -h/--help, the reading options, the row options of `accept`, the
+ * command's own options (`own`, handed to `take`), "--", and the operands
+ * (FILEs) kept in argv's own slots. With keep_unknown (export) an option
+ * none of these knows (a writer option) is kept among the operands, with
+ * its value when it has one, for the writer options' parser. */
+typedef struct row_command {
+  const char *cmd, *usage_text, *summary;
+  unsigned accept;      /* ROW_OPT_* */
+  const cli_opt *own;   /* ends with {0}; NULL: none */
+  int (*take)(void *ctx, int id, const char *value); /* 0 or an exit status (printed) */
+  void *ctx;
+  bool keep_unknown;
+} row_command;
+/* 0 with the operands in (*files)[0..*n_files), -1 after printing the help,
+ * or an exit status (printed). */
+int row_command_args(const row_command *c, int argc, char **argv, row_opts *o, char ***files, int *n_files);
+/* After row_command_args: --format as fmt and the scan the options ask for
+ * (row_scan_setup without --limit as ranges). 0, or an exit status
+ * (printed; nothing to free then). */
+int row_command_scan(const char *cmd, const row_opts *o, pqt_text_format *fmt, row_scan *rs);
+
+/* Rows as text from one file (r) or a dataset (ds): the records keep says
+ * yes to (keep NULL: all), at most limit records read (-1: all), to
+ * stdout with a progress bar by the records read (expect: how many, 0 not
+ * known). With read_none only the CSV header (the columns checked by a
+ * scan of no row). 0 or an exit status (printed, naming path). */
+
+int row_write_selected(const char *cmd, const char *path, pqt_reader *r, struct pqt_dataset *ds, row_scan *rs,
+                       pqt_text_format fmt, int64_t limit, bool (*keep)(void *kctx, int64_t record), void *kctx,
+                       int64_t expect, bool read_none);
+
 /* The data commands of cli-data (cli/cmd_*.c). */
 int cmd_tail(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
@@ -456,6 +489,15 @@ bool dataset_input_many(const char *arg);
 /* cat/head/count over inputs[0..n) as one dataset. */
 int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool count, bool json, const row_opts *ropt,
                      pqt_text_format fmt);
+/* Open inputs[0..n) as one dataset (remote inputs through io/'s fs, kept
+ * in *fs), reading options as the commands' (ro: NULL for those). 0 or an
+ * exit status (printed). */
+int dataset_open_inputs(const char *cmd, const char *const *inputs, int n, const pqt_read_options *ro,
+                        pqt_dataset_fs *fs, struct pqt_dataset **ds);
+/* Rows of the dataset where the scan's filter is true (all: the footers). */
+int dataset_rows(const char *cmd, struct pqt_dataset *ds, row_scan *rs, int64_t *rows);
+/* Several inputs, or one naming several files. */
+bool dataset_inputs_many(char *const *inputs, int n);
 /* fn for every file the inputs name, in order; the worst exit status. */
 int dataset_each_file(const char *cmd, const char *const *inputs, int n, int (*fn)(const char *path, void *ctx),
                       void *ctx);

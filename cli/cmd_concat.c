@@ -94,9 +94,16 @@ static void json_string(const char *s) {
   putchar('"');
 }
 
+/* pqt_edit_options.progress: the row groups copied, on the bar */
+static void edit_progress(void *ctx, int64_t done, int64_t total) {
+  progress *bar = ctx;
+  if (bar->total != total) progress_add_total(bar, total - bar->total);
+  progress_update(bar, done);
+}
+
 int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n, const char *const *drop, int n_drop,
               bool json) {
-  pqt_reader **rs = calloc((size_t)n, sizeof *rs);
+  pqt_reader **rs = calloc((size_t)(n > 0 ? n : 1), sizeof(pqt_reader *));
   if (!rs) {
     fprintf(stderr, "parquetry: out of memory\n");
     return EXIT_DATA;
@@ -114,11 +121,16 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
     o.input_names = inputs;
     o.drop_columns = drop;
     o.n_drop_columns = n_drop;
+    progress bar; /* a progress bar on a terminal, by the row groups copied */
+    progress_init_unit(&bar, PROGRESS_ROW_GROUPS, 0);
+    o.progress = edit_progress;
+    o.progress_ctx = &bar;
     pqt_edit_report rep;
     pqt_edit_report_init(&rep);
     pqt_error e;
     pqt_error_init(&e);
     pqt_status st = pqt_edit_copy_file(out, rs, n, &o, &rep, &e);
+    progress_done(&bar);
     if (st == PQT_EINVAL && drop) {
       rc = usage(cmd, "%s", e.message); /* a -c that names no column */
     } else if (st != PQT_OK) {
@@ -163,8 +175,9 @@ int edit_copy(const char *cmd, const char *out, const char *const *inputs, int n
 
 /* concat --metadata-only: a footer over the inputs, each named relative to OUT's directory. */
 static int write_summary(const char *out, const char *const *inputs, int n) {
-  pqt_reader **rs = calloc((size_t)n, sizeof *rs);
-  char **refs = calloc((size_t)n, sizeof *refs);
+  if (!out || n <= 0) return EXIT_USAGE; /* (the caller checked both) */
+  pqt_reader **rs = calloc((size_t)n, sizeof(pqt_reader *));
+  char **refs = calloc((size_t)n, sizeof(char *));
   char *dir = NULL;
   int rc = rs && refs ? 0 : EXIT_DATA;
   if (!rc) { /* OUT's directory, resolved */

@@ -283,40 +283,33 @@ static int64_t rows_of(const pqt_reader *r) {
   return n;
 }
 
+typedef struct diff_args {
+  bool json, metadata;
+} diff_args;
+
+static int take_diff_option(void *ctx, int id, const char *value) {
+  (void)value;
+  diff_args *da = ctx;
+  if (id == 'j') da->json = true;
+  else da->metadata = false;
+  return 0;
+}
+
 int cmd_diff(int argc, char **argv) {
   const char *cmd = "diff", *path[2] = {NULL, NULL};
   row_opts o;
   row_opts_init(&o, 10);
-  bool json = false, metadata = true, options = true, differ = false;
-  int n_paths = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (options && strcmp(a, "--") == 0) {
-      options = false;
-      continue;
-    }
-    if (options) {
-      if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-        printf("usage: %s\n\n%s\n", cmd_diff_usage, cmd_diff_summary);
-        return 0;
-      }
-      int ro = read_option(cmd, argc, argv, &i);
-      if (ro == 0) ro = row_option(cmd, argc, argv, &i, ROW_OPT_COLUMNS | ROW_OPT_LIMIT, &o);
-      if (ro == 2) return EXIT_USAGE;
-      if (ro == 1) continue;
-      if (strcmp(a, "--json") == 0) {
-        json = true;
-        continue;
-      }
-      if (strcmp(a, "--no-metadata") == 0) {
-        metadata = false;
-        continue;
-      }
-      if (a[0] == '-' && a[1]) return usage(cmd, "unknown or incomplete option '%s'", a);
-    }
-    if (n_paths == 2) return usage(cmd, "unexpected argument '%s'", a);
-    path[n_paths++] = a;
-  }
+  static const cli_opt own[] = {{"json", 0, 0, 'j'}, {"no-metadata", 0, 0, 'm'}, {0}};
+  diff_args da = {false, true};
+  row_command rc_args = {cmd, cmd_diff_usage, cmd_diff_summary, ROW_OPT_COLUMNS | ROW_OPT_LIMIT,
+                         own, take_diff_option, &da, false};
+  char **files;
+  int n_paths;
+  int pc = row_command_args(&rc_args, argc, argv, &o, &files, &n_paths);
+  if (pc) return pc < 0 ? 0 : pc;
+  if (n_paths > 2) return usage(cmd, "unexpected argument '%s'", files[2]);
+  bool json = da.json, metadata = da.metadata, differ = false;
+  for (int k = 0; k < n_paths; k++) path[k] = files[k];
   if (n_paths != 2) return usage(cmd, "%s", "give two files, A and B");
   row_scan rs;
   int rc = row_scan_setup(cmd, &o, false, &rs);

@@ -34,9 +34,14 @@ const char cmd_export_summary[] =
     "                            \"format\": \"csv\"|\"jsonl\"|\"parquet\", \"rows\": N}\n\n"
     "CSV and JSON Lines are what cat prints. Parquet keeps the schema of FILE, with\n"
     "-c its fields on the paths given, and its key-value metadata (without -c, lists\n"
-    "and maps are written in the standard form). Writer options (--format parquet):\n" WRITER_OPTIONS_HELP
+    "and maps are written in the standard form).\n\n"
+    "Several FILEs, directories and globs: read as one table as cat reads them (the\n"
+    "schemas unified, key=value directories as columns) into one OUT; Parquet gets\n"
+    "the unified schema (no key-value metadata). A file that cannot be read is named\n"
+    "and no OUT is left behind.\n\n"
+    "Writer options (--format parquet):\n" WRITER_OPTIONS_HELP
     "\n" READ_OPTIONS_HELP;
-const char cmd_export_usage[] = "parquetry export [--format F] [-c COLS] [--where EXPR] FILE -o OUT";
+const char cmd_export_usage[] = "parquetry export [--format F] [-c COLS] [--where EXPR] FILE... -o OUT";
 
 enum { FORMAT_CSV, FORMAT_JSONL, FORMAT_PARQUET };
 
@@ -97,8 +102,8 @@ static int open_temp(const char *out, char **tmp_path, FILE **f) {
   return 0;
 }
 
-static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_format fmt, const char *out,
-                       int64_t expect) {
+static int export_text(const char *path, pqt_reader *r, pqt_dataset *ds, row_scan *rs, pqt_text_format fmt,
+                       const char *out, int64_t expect) {
   char *tmp = NULL;
   text_out t = {NULL};
   if (open_temp(out, &tmp, &t.f) != 0) {
@@ -110,11 +115,14 @@ static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_f
   int rc = 0;
   progress_text pt; /* a progress bar on a terminal, by the rows written */
   pqt_write_fn w = progress_text_init(&pt, fmt, to_file, &t, expect);
-  pqt_status wst = pqt_reader_write_text(r, &rs->so, fmt, -1, w, &pt, &e);
+  pqt_status wst = ds ? pqt_dataset_write_text(ds, &rs->so, fmt, -1, w, &pt, &e)
+                      : pqt_reader_write_text(r, &rs->so, fmt, -1, w, &pt, &e);
   progress_done(&pt.bar);
   if (wst != PQT_OK) {
     if (e.code == PQT_EIO && ferror(t.f)) fprintf(stderr, "parquetry: %s: write failed: %s\n", out, strerror(errno));
-    else rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
+    else if (e.code == PQT_EINVAL) rc = usage("export", "%s", e.message);
+    else if (ds) fprintf(stderr, "parquetry: %s\n", e.message); /* names the file */
+    else rc = read_fail(path, &e);
     if (!rc) rc = EXIT_DATA;
   }
   if (fflush(t.f) != 0 || fsync(fileno(t.f)) != 0) {
@@ -136,6 +144,51 @@ static int export_text(const char *path, pqt_reader *r, row_scan *rs, pqt_text_f
 
 /* ---- Parquet: the Arrow stream into the writer ---- */
 
+/* Every batch of stream into *wr, then the writer closed (*wr NULL after).
+ * path: the file read, for messages (NULL: a dataset, whose messages name
+ * the file). 0 or an exit status (printed). */
+static int stream_to_writer(struct ArrowArrayStream *stream, const char *path, pqt_writer **wr, const char *out,
+                            progress *bar, int64_t *rows) {
+  pqt_error e;
+  pqt_error_init(&e);
+  for (;;) {
+    struct ArrowArray b;
+    memset(&b, 0, sizeof b);
+    int gn = stream->get_next(stream, &b);
+    if (gn != 0) {
+      const char *msg = stream->get_last_error(stream);
+      if (path) return read_stream_fail(path, gn, msg);
+      fflush(stdout);
+      fprintf(stderr, "parquetry: %s\n", msg ? msg : "the read failed");
+      return EXIT_DATA;
+    }
+    if (!b.release) break;
+    pqt_status st = pqt_writer_write_batch(*wr, &b, &e);
+    *rows += b.length;
+    progress_update(bar, *rows);
+    b.release(&b);
+    if (st != PQT_OK) return fail(out, &e);
+  }
+  pqt_status st = pqt_writer_close(*wr, &e);
+  *wr = NULL;
+  return st == PQT_OK ? 0 : fail(out, &e);
+}
+
+
+/* The stream into a new Parquet file OUT of schema ws (written under a
+ * temporary name, renamed when complete; removed on a failure). */
+static int stream_to_file(struct ArrowArrayStream *stream, const char *path, const pqt_write_schema *ws, wopts *w,
+                          const char *out, progress *bar, int64_t *rows) {
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_writer *wr = NULL;
+  if (pqt_writer_open_file(&wr, out, ws, &w->o, &e) != PQT_OK) return fail(out, &e);
+  int rc = check_option_columns("export", w, wr);
+  if (!rc) rc = stream_to_writer(stream, path, &wr, out, bar, rows);
+  if (wr) pqt_writer_discard(wr);
+  return rc;
+}
+
 static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *w, const char *out, int64_t *rows,
                           int64_t expect) {
   progress bar; /* a progress bar on a terminal, by the rows written */
@@ -144,7 +197,6 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
   pqt_error_init(&e);
   struct ArrowArrayStream stream;
   memset(&stream, 0, sizeof stream);
-  pqt_writer *wr = NULL;
   pqt_string text = {0};
   char *message = NULL;
   const char **kv_keys = NULL, **kv_values = NULL;
@@ -212,35 +264,9 @@ static int export_parquet(const char *path, pqt_reader *r, row_scan *rs, wopts *
     rc = e.code == PQT_EINVAL ? usage("export", "%s", e.message) : read_fail(path, &e);
     goto out;
   }
-  if (pqt_writer_open_file(&wr, out, &ws, &w->o, &e) != PQT_OK) {
-    rc = fail(out, &e);
-    goto out;
-  }
-  if ((rc = check_option_columns("export", w, wr)) != 0) goto out;
-  for (;;) {
-    struct ArrowArray b;
-    memset(&b, 0, sizeof b);
-    int gn = stream.get_next(&stream, &b);
-    if (gn != 0) {
-      rc = read_stream_fail(path, gn, stream.get_last_error(&stream));
-      goto out;
-    }
-    if (!b.release) break;
-    pqt_status st = pqt_writer_write_batch(wr, &b, &e);
-    *rows += b.length;
-    progress_update(&bar, *rows);
-    b.release(&b);
-    if (st != PQT_OK) {
-      rc = fail(out, &e);
-      goto out;
-    }
-  }
-  pqt_status st = pqt_writer_close(wr, &e);
-  wr = NULL;
-  if (st != PQT_OK) rc = fail(out, &e);
+  rc = stream_to_file(&stream, path, &ws, w, out, &bar, rows);
 out:
   progress_done(&bar);
-  if (wr) pqt_writer_discard(wr);
   if (stream.release) stream.release(&stream);
   pqt_string_free(&text);
   free(message);
@@ -252,6 +278,54 @@ out:
   return rc;
 }
 
+/* Several files as one table (cat's schema unification) into one Parquet
+ * file of the unified schema (key-value metadata not carried). */
+static int export_parquet_many(pqt_dataset *ds, row_scan *rs, wopts *w, const char *out, int64_t *rows,
+                               int64_t expect) {
+  progress bar; /* a progress bar on a terminal, by the rows written */
+  progress_init_unit(&bar, PROGRESS_ROWS, expect);
+  pqt_error e;
+  pqt_error_init(&e);
+  struct ArrowArrayStream stream;
+  memset(&stream, 0, sizeof stream);
+  struct ArrowSchema schema;
+  memset(&schema, 0, sizeof schema);
+  int rc = 0;
+  if (pqt_dataset_get_stream(ds, &rs->so, &stream, &e) != PQT_OK) {
+    if (e.code == PQT_EINVAL) rc = usage("export", "%s", e.message);
+    else {
+      fprintf(stderr, "parquetry: %s\n", e.message); /* names the file */
+      rc = EXIT_DATA;
+    }
+    goto out;
+  }
+  if (stream.get_schema(&stream, &schema) != 0) {
+    rc = read_stream_fail("export", EIO, stream.get_last_error(&stream));
+    goto out;
+  }
+  pqt_write_schema ws;
+  pqt_write_schema_init(&ws);
+  ws.arrow = &schema;
+  rc = stream_to_file(&stream, NULL, &ws, w, out, &bar, rows);
+out:
+  progress_done(&bar);
+  if (schema.release) schema.release(&schema);
+  if (stream.release) stream.release(&stream);
+  return rc;
+}
+
+typedef struct export_args {
+  const char *out;
+  bool json;
+} export_args;
+
+static int take_export_option(void *ctx, int id, const char *value) {
+  export_args *ea = ctx;
+  if (id == 'o') ea->out = value;
+  else ea->json = true;
+  return 0;
+}
+
 int cmd_export(int argc, char **argv) {
   const char *cmd = "export", *out = NULL;
   if (want_help(argc, argv)) {
@@ -260,61 +334,72 @@ int cmd_export(int argc, char **argv) {
   }
   row_opts o;
   row_opts_init(&o, -1);
-  /* the rest (writer options, FILE) goes to the writer options' parser, OUT last */
-  char **rest = calloc((size_t)argc + 2, sizeof *rest);
+  static const cli_opt own[] = {{"output", 'o', 1, 'o'}, {"json", 0, 0, 'j'}, {0}};
+  export_args ea = {NULL, false};
+  /* the rest (writer options, FILEs) goes to the writer options' parser, -o OUT last */
+  row_command rc_args = {cmd, cmd_export_usage, cmd_export_summary,
+                         ROW_OPT_COLUMNS | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS, own, take_export_option,
+                         &ea, true};
+  char **files;
+  int n_files;
+  int rc = row_command_args(&rc_args, argc, argv, &o, &files, &n_files);
+  if (rc) return rc < 0 ? 0 : rc;
+  out = ea.out;
+  bool json = ea.json;
+  char **rest = calloc((size_t)n_files + 4, sizeof *rest);
   if (!rest) {
     fprintf(stderr, "parquetry: out of memory\n");
     return EXIT_DATA;
   }
-  int n_rest = 0, rc = 0;
-  bool json = false;
+  int n_rest = 0;
   const char *first_writer_option = NULL;
   rest[n_rest++] = argv[0];
-  for (int i = 1; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    int ro = read_option(cmd, argc, argv, &i);
-    if (ro == 0)
-      ro = row_option(cmd, argc, argv, &i, ROW_OPT_COLUMNS | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS, &o);
-    if (ro == 2) rc = EXIT_USAGE;
-    else if (ro == 1) continue;
-    else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-      if (i + 1 >= argc) rc = usage(cmd, "option '%s' needs a value", a);
-      else out = argv[++i];
-    } else if (strncmp(a, "--output=", 9) == 0) out = a + 9;
-    else if (strcmp(a, "--json") == 0) json = true;
-    else {
-      if (a[0] == '-' && a[1] && !first_writer_option) first_writer_option = a;
-      rest[n_rest++] = argv[i];
-    }
+  for (int i = 0; i < n_files; i++) {
+    if (files[i][0] == '-' && files[i][1] && !first_writer_option) first_writer_option = files[i];
+    rest[n_rest++] = files[i];
   }
-  if (!rc && !out) rc = usage(cmd, "%s", "give the output file with -o OUT");
+  if (!rc && !out) {
+    usage(cmd, "%s", "give the output file with -o OUT");
+    rc = EXIT_USAGE;
+  }
   int format = -1;
   if (!rc) {
     format = o.format ? format_named(o.format) : format_of_name(out);
-    if (format < 0 && o.format) rc = usage(cmd, "unknown format '%s' (csv, jsonl or parquet)", o.format);
-    else if (format < 0) rc = usage(cmd, "say --format csv|jsonl|parquet (no known extension in '%s')", out);
+    if (format < 0 && o.format) usage(cmd, "unknown format '%s' (csv, jsonl or parquet)", o.format);
+    else if (format < 0) usage(cmd, "say --format csv|jsonl|parquet (no known extension in '%s')", out);
+    if (format < 0) rc = EXIT_USAGE;
   }
   if (!rc && format != FORMAT_PARQUET && first_writer_option)
     rc = usage(cmd, "unknown option '%s' (writer options go with --format parquet)", first_writer_option);
   wopts w;
   memset(&w, 0, sizeof w);
   if (!rc) {
+    static char dash_o[] = "-o";
+    rest[n_rest++] = dash_o;
     rest[n_rest++] = (char *)out;
-    rc = parse_args(cmd, n_rest, rest, &w, CMD_REWRITE); /* FILE, OUT and the writer options */
+    rc = parse_args(cmd, n_rest, rest, &w, CMD_MERGE); /* FILEs, -o OUT and the writer options */
   }
   row_scan rs;
   memset(&rs, 0, sizeof rs);
   if (!rc) rc = row_scan_setup(cmd, &o, false, &rs);
   pqt_reader *r = NULL;
+  pqt_dataset *ds = NULL;
+  pqt_dataset_fs fs;
   int64_t all = 0; /* the file's rows */
   const char *path = w.in;
-  if (!rc) {
-    pqt_read_options ro = *read_options();
-    /* INT96 travels as its stored bytes into a file of the same schema */
-    if (format == FORMAT_PARQUET) ro.int96_as_fixed = 1;
+  pqt_read_options ro = *read_options(); /* outlives the dataset */
+  /* INT96 travels as its stored bytes into a file of the same schema (one file) */
+  bool many = !rc && dataset_inputs_many((char *const *)w.inputs, w.n_inputs);
+  if (format == FORMAT_PARQUET && !many) ro.int96_as_fixed = 1;
+  if (!rc) read_begin(path);
+  if (!rc && many) {
+    if ((rc = dataset_open_inputs(cmd, w.inputs, w.n_inputs, &ro, &fs, &ds)) == 0) {
+      all = pqt_dataset_num_rows(ds);
+      read_add_rows(all);
+    }
+  } else if (!rc) {
     pqt_error e;
     pqt_error_init(&e);
-    read_begin(path);
     if (cli_reader_open(&r, path, &ro, &e) != PQT_OK) rc = read_fail(path, &e);
     else {
       for (int32_t g = 0; g < pqt_reader_num_row_groups(r); g++) all += pqt_reader_row_group_num_rows(r, g);
@@ -325,8 +410,10 @@ int cmd_export(int argc, char **argv) {
     int64_t rows = 0;
     /* the bar's total: the file's rows when all are exported, else unknown */
     int64_t expect = rs.so.filter || o.n_spans > 0 || o.offset > 0 || o.has_bbox ? 0 : all;
-    if (format == FORMAT_PARQUET) rc = export_parquet(path, r, &rs, &w, out, &rows, expect);
-    else rc = export_text(path, r, &rs, format == FORMAT_CSV ? PQT_TEXT_CSV : PQT_TEXT_JSONL, out, expect);
+    pqt_text_format tf = format == FORMAT_CSV ? PQT_TEXT_CSV : PQT_TEXT_JSONL;
+    if (format == FORMAT_PARQUET && ds) rc = export_parquet_many(ds, &rs, &w, out, &rows, expect);
+    else if (format == FORMAT_PARQUET) rc = export_parquet(path, r, &rs, &w, out, &rows, expect);
+    else rc = export_text(path, r, ds, &rs, tf, out, expect);
     if (format != FORMAT_PARQUET) rows = rs.stats.rows;
     if (!rc) {
       if (json) {
@@ -341,6 +428,7 @@ int cmd_export(int argc, char **argv) {
     }
   }
   if (r) pqt_reader_close(r);
+  pqt_dataset_close(ds);
   row_scan_free(&rs);
   free_args(&w);
   free(rest);

@@ -64,7 +64,7 @@ int cmd_merge(int argc, char **argv) {
   pqt_read_options ro = *read_options();
   ro.int96_as_fixed = 1;
   ro.variant_shredded = 1; /* VARIANT groups copied as stored */
-  pqt_reader **rs = calloc((size_t)w.n_inputs, sizeof *rs);
+  pqt_reader **rs = calloc((size_t)(w.n_inputs > 0 ? w.n_inputs : 1), sizeof(pqt_reader *));
   pqt_writer *wr = NULL;
   struct ArrowSchema want;
   memset(&want, 0, sizeof want);

@@ -27,16 +27,13 @@ const char cmd_sample_summary[] =
     "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
     "  --format jsonl|csv    output format (default jsonl)\n"
     "  --where EXPR          choose among the rows where EXPR is true (as for cat)\n"
-    "  --stats               at the end, on stderr: what was read (as for cat)" READ_OPTIONS_HELP;
-const char cmd_sample_usage[] = "parquetry sample -n N [--seed S] [-c a,b.c] [--format jsonl|csv] FILE";
+    "  --stats               at the end, on stderr: what was read (as for cat)\n\n"
+    "Several FILEs, directories and globs: read as one table as cat reads them; the\n"
+    "sample is over the rows of them all (each row equally likely)." READ_OPTIONS_HELP;
+const char cmd_sample_usage[] = "parquetry sample -n N [--seed S] [-c a,b.c] [--format jsonl|csv] FILE...";
 
 /* Most row indexes held in memory to draw a sample (16 bytes each). */
 #define MAX_DRAWN 100000000
-
-static pqt_status to_stdout(void *ctx, const char *data, size_t len) {
-  (void)ctx;
-  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
-}
 
 /* splitmix64: a small generator whose whole state is the seed */
 static uint64_t next_random(uint64_t *state) {
@@ -110,54 +107,112 @@ static int parse_seed(const char *s, uint64_t *out) {
   return 0;
 }
 
+/* The rows drawn: of total rows, want chosen uniformly; *drawn (sorted) are
+ * the rows kept when *draw_kept, else the rows left out (the smaller set is
+ * drawn). 0, or an exit status (printed, naming what). */
+static int draw_rows(const char *what, int64_t total, int64_t want, uint64_t *seed, int64_t **drawn,
+                     int64_t *n_drawn, bool *draw_kept) {
+  *drawn = NULL;
+  /* draw the smaller of the rows kept and the rows left out */
+  *draw_kept = want <= total - want;
+  int64_t n_draw = *draw_kept ? want : total - want;
+  if (n_draw > MAX_DRAWN) {
+    fprintf(stderr,
+            "parquetry: %s: a sample of %lld of %lld rows is too large to draw (at most %d rows chosen or left out)\n",
+            what, (long long)want, (long long)total, MAX_DRAWN);
+    return EXIT_DATA;
+  }
+  index_set set = {NULL, 0};
+  int64_t *d = calloc((size_t)(n_draw ? n_draw : 1), sizeof *d);
+  if (!d || set_init(&set, (size_t)n_draw) != 0) {
+    free(d);
+    free(set.slots);
+    fprintf(stderr, "parquetry: out of memory\n");
+    return EXIT_DATA;
+  }
+  /* Floyd: for j in [total - n_draw, total), draw t in [0, j]; take t, or j when t was taken */
+  int64_t k = 0;
+  for (int64_t j = total - n_draw; j < total; j++) {
+    uint64_t t = random_upto(seed, (uint64_t)j);
+    d[k++] = set_add(&set, t) ? (int64_t)t : (set_add(&set, (uint64_t)j), j);
+  }
+  free(set.slots);
+  qsort(d, (size_t)n_draw, sizeof *d, cmp_i64);
+  *drawn = d;
+  *n_drawn = n_draw;
+  return 0;
+}
+
+/* Several files: the sample over the rows of them all, read as one table
+ * (cat's schema unification); rows past the last one kept are not read. */
+static int sample_many(const char *cmd, char *const *files, int n_files, const row_opts *o, row_scan *rs,
+                       pqt_text_format fmt, uint64_t seed) {
+  pqt_dataset_fs fs;
+  pqt_dataset *ds = NULL;
+  int64_t *drawn = NULL, n_draw = 0, total = 0;
+  bool draw_kept = true;
+  read_begin(files[0]);
+  int rc = dataset_open_inputs(cmd, (const char *const *)files, n_files, NULL, &fs, &ds);
+  if (!rc) read_add_rows(pqt_dataset_num_rows(ds));
+  if (!rc) rc = dataset_rows(cmd, ds, rs, &total);
+  int64_t want = o->limit < total ? o->limit : total;
+  if (!rc) rc = draw_rows(files[0], total, want, &seed, &drawn, &n_draw, &draw_kept);
+  if (!rc) {
+    keep_list keep = {drawn, n_draw, 0, draw_kept};
+    int64_t limit = draw_kept && n_draw > 0 ? drawn[n_draw - 1] + 1 : -1;
+    rc = row_write_selected(cmd, files[0], NULL, ds, rs, fmt, limit, keep_row, &keep, limit > 0 ? limit : total,
+                            want == 0);
+  }
+  if (!rc && o->stats) row_scan_print_stats(rs);
+  free(drawn);
+  pqt_dataset_close(ds);
+  fflush(stdout);
+  return read_finish(files[0], rc);
+}
+
+typedef struct sample_args {
+  uint64_t seed;
+  bool seeded;
+} sample_args;
+
+static int take_seed(void *ctx, int id, const char *v) {
+  (void)id;
+  sample_args *sa = ctx;
+  if (parse_seed(v, &sa->seed) != 0) return usage("sample", "bad --seed '%s' (a number from 0)", v);
+  sa->seeded = true;
+  return 0;
+}
+
 int cmd_sample(int argc, char **argv) {
   const char *cmd = "sample", *path = NULL;
   row_opts o;
   row_opts_init(&o, -1);
-  uint64_t seed = 0;
-  bool seeded = false, options = true;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (options && strcmp(a, "--") == 0) {
-      options = false;
-      continue;
-    }
-    if (!options) {
-      if (path) return usage(cmd, "unexpected argument '%s'", a);
-      path = a;
-      continue;
-    }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      printf("usage: %s\n\n%s\n", cmd_sample_usage, cmd_sample_summary);
-      return 0;
-    }
-    int ro = read_option(cmd, argc, argv, &i);
-    if (ro == 0)
-      ro = row_option(cmd, argc, argv, &i,
-                      ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS, &o);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if (strcmp(a, "--seed") == 0 || strncmp(a, "--seed=", 7) == 0) {
-      const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!v) return usage(cmd, "%s", "option '--seed' needs a value");
-      if (parse_seed(v, &seed) != 0) return usage(cmd, "bad --seed '%s' (a number from 0)", v);
-      seeded = true;
-    } else if (a[0] == '-' && a[1]) return usage(cmd, "unknown or incomplete option '%s'", a);
-    else if (path) return usage(cmd, "unexpected argument '%s'", a);
-    else path = a;
-  }
+  static const cli_opt own[] = {{"seed", 0, 1, 's'}, {0}};
+  sample_args sa = {0, false};
+  row_command rc_args = {cmd, cmd_sample_usage, cmd_sample_summary,
+                         ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS,
+                         own, take_seed, &sa, false};
+  char **files;
+  int n_files;
+  int pc = row_command_args(&rc_args, argc, argv, &o, &files, &n_files);
+  if (pc) return pc < 0 ? 0 : pc;
+  uint64_t seed = sa.seed;
   if (!o.limit_given) return usage(cmd, "%s", "give the number of rows with -n N");
-  if (!path) return usage(cmd, "%s", "missing FILE");
-  if (!seeded) seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1Dull ^ (uint64_t)getpid() ^ (uint64_t)clock();
+  if (n_files == 0) return usage(cmd, "%s", "missing FILE");
+  path = files[0];
+  if (!sa.seeded) seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1Dull ^ (uint64_t)getpid() ^ (uint64_t)clock();
   pqt_text_format fmt;
-  if (row_text_format(cmd, o.format, &fmt)) return EXIT_USAGE;
   row_scan rs;
-  int rc = row_scan_setup(cmd, &o, false, &rs);
+  int rc = row_command_scan(cmd, &o, &fmt, &rs);
   if (rc) return rc;
+  if (dataset_inputs_many(files, n_files)) {
+    rc = sample_many(cmd, files, n_files, &o, &rs, fmt, seed);
+    row_scan_free(&rs);
+    return rc;
+  }
   pqt_reader *r = NULL;
   int64_t *counts = NULL, *drawn = NULL, *chosen_in = NULL;
   int32_t *groups = NULL;
-  index_set set = {NULL, 0};
   rc = read_open(path, &r);
   if (rc) goto out;
   int32_t n_groups = pqt_reader_num_row_groups(r);
@@ -177,25 +232,9 @@ int cmd_sample(int argc, char **argv) {
     total += counts[g];
   }
   int64_t want = o.limit < total ? o.limit : total;
-  /* draw the smaller of the rows kept and the rows left out */
-  bool draw_kept = want <= total - want;
-  int64_t n_draw = draw_kept ? want : total - want;
-  if (n_draw > MAX_DRAWN) {
-    fprintf(stderr,
-            "parquetry: %s: a sample of %lld of %lld rows is too large to draw (at most %d rows chosen or left out)\n",
-            path, (long long)want, (long long)total, MAX_DRAWN);
-    rc = EXIT_DATA;
-    goto out;
-  }
-  drawn = calloc((size_t)(n_draw ? n_draw : 1), sizeof *drawn);
-  if (!drawn || set_init(&set, (size_t)n_draw) != 0) goto nomem;
-  /* Floyd: for j in [total - n_draw, total), draw t in [0, j]; take t, or j when t was taken */
-  int64_t k = 0;
-  for (int64_t j = total - n_draw; j < total; j++) {
-    uint64_t t = random_upto(&seed, (uint64_t)j);
-    drawn[k++] = set_add(&set, t) ? (int64_t)t : (set_add(&set, (uint64_t)j), j);
-  }
-  qsort(drawn, (size_t)n_draw, sizeof *drawn, cmp_i64);
+  bool draw_kept;
+  int64_t n_draw = 0;
+  if ((rc = draw_rows(path, total, want, &seed, &drawn, &n_draw, &draw_kept)) != 0) goto out;
   /* the chosen rows per row group; the row groups with any are read */
   int64_t d = 0, base = 0;
   for (int32_t g = 0; g < n_groups; g++) {
@@ -221,34 +260,19 @@ int cmd_sample(int argc, char **argv) {
   keep_list keep = {drawn, n_rel, 0, draw_kept};
   /* past the last row kept nothing more is decoded */
   int64_t limit = draw_kept && n_rel > 0 ? drawn[n_rel - 1] + 1 : -1;
-  pqt_error e;
-  pqt_error_init(&e);
-  if (n_read > 0 && want > 0) {
+  bool none = !(n_read > 0 && want > 0);
+  if (!none) {
     rs.so.row_groups = groups;
     rs.so.n_row_groups = n_read;
-    progress_text pt; /* a progress bar on a terminal, by the rows read */
-    pqt_write_fn w = progress_text_init_keep(&pt, fmt, to_stdout, NULL, keep_row, &keep, limit > 0 ? limit : 0);
-    pqt_status wst = pqt_reader_write_text(r, &rs.so, fmt, limit, w, &pt, &e);
-    progress_done(&pt.bar);
-    if (wst != PQT_OK) {
-      fflush(stdout);
-      rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
-      goto out;
-    }
-  } else if (pqt_reader_write_text(r, &rs.so, fmt, 0, to_stdout, NULL, &e) != PQT_OK) {
-    /* no row: the CSV header alone, and the columns checked */
-    fflush(stdout);
-    rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
-    goto out;
   }
-  if (o.stats) row_scan_print_stats(&rs);
+  rc = row_write_selected(cmd, path, r, NULL, &rs, fmt, limit, keep_row, &keep, limit > 0 ? limit : 0, none);
+  if (!rc && o.stats) row_scan_print_stats(&rs);
   goto out;
 nomem:
   fprintf(stderr, "parquetry: out of memory\n");
   rc = EXIT_DATA;
 out:
   if (r) pqt_reader_close(r);
-  free(set.slots);
   free(drawn);
   free(counts);
   free(chosen_in);

@@ -21,52 +21,57 @@ const char cmd_tail_summary[] =
     "  -c, --columns a,b.c   only these columns (top-level names or dotted paths)\n"
     "  --format jsonl|csv    output format (default jsonl)\n"
     "  --where EXPR          the last N rows where EXPR is true (as for cat)\n"
-    "  --stats               at the end, on stderr: what was read (as for cat)" READ_OPTIONS_HELP;
-const char cmd_tail_usage[] = "parquetry tail [-n N] [-c a,b.c] [--format jsonl|csv] [--where EXPR] FILE";
-
-static pqt_status to_stdout(void *ctx, const char *data, size_t len) {
-  (void)ctx;
-  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
-}
+    "  --stats               at the end, on stderr: what was read (as for cat)\n\n"
+    "Several FILEs, directories and globs: read as one table as cat reads them; the\n"
+    "last N rows of the whole (every file is read)." READ_OPTIONS_HELP;
+const char cmd_tail_usage[] = "parquetry tail [-n N] [-c a,b.c] [--format F] [--where EXPR] FILE...";
 
 static bool keep_from(void *kctx, int64_t record) { return record >= *(const int64_t *)kctx; }
+
+/* Several files: the last N rows of them all, read as one table (cat's
+ * schema unification); the rows before them are read and dropped. */
+static int tail_many(const char *cmd, char *const *files, int n_files, const row_opts *o, row_scan *rs,
+                     pqt_text_format fmt) {
+  pqt_dataset_fs fs;
+  pqt_dataset *ds = NULL;
+  read_begin(files[0]);
+  int rc = dataset_open_inputs(cmd, (const char *const *)files, n_files, NULL, &fs, &ds);
+  int64_t total = 0;
+  if (!rc) read_add_rows(pqt_dataset_num_rows(ds));
+  if (!rc) rc = dataset_rows(cmd, ds, rs, &total);
+  if (!rc) {
+    int64_t from = total > o->limit ? total - o->limit : 0;
+    bool none = o->limit == 0 || total == 0;
+    rc = row_write_selected(cmd, files[0], NULL, ds, rs, fmt, -1, keep_from, &from, total, none);
+  }
+  if (!rc && o->stats) row_scan_print_stats(rs);
+  pqt_dataset_close(ds);
+  fflush(stdout);
+  return read_finish(files[0], rc);
+}
 
 int cmd_tail(int argc, char **argv) {
   const char *cmd = "tail", *path = NULL;
   row_opts o;
   row_opts_init(&o, 10);
-  bool options = true; /* until "--" */
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (options && strcmp(a, "--") == 0) {
-      options = false;
-      continue;
-    }
-    if (!options) {
-      if (path) return usage(cmd, "unexpected argument '%s'", a);
-      path = a;
-      continue;
-    }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      printf("usage: %s\n\n%s\n", cmd_tail_usage, cmd_tail_summary);
-      return 0;
-    }
-    int ro = read_option(cmd, argc, argv, &i);
-    if (ro == 0)
-      ro = row_option(cmd, argc, argv, &i,
-                      ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS, &o);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if (a[0] == '-' && a[1]) return usage(cmd, "unknown or incomplete option '%s'", a);
-    else if (path) return usage(cmd, "unexpected argument '%s'", a);
-    else path = a;
-  }
-  if (!path) return usage(cmd, "%s", "missing FILE");
+  row_command rc_args = {cmd, cmd_tail_usage, cmd_tail_summary,
+                         ROW_OPT_COLUMNS | ROW_OPT_LIMIT | ROW_OPT_FORMAT | ROW_OPT_WHERE | ROW_OPT_STATS,
+                         NULL, NULL, NULL, false};
+  char **files;
+  int n_files;
+  int pc = row_command_args(&rc_args, argc, argv, &o, &files, &n_files);
+  if (pc) return pc < 0 ? 0 : pc;
+  if (n_files == 0) return usage(cmd, "%s", "missing FILE");
+  path = files[0];
   pqt_text_format fmt;
-  if (row_text_format(cmd, o.format, &fmt)) return EXIT_USAGE;
   row_scan rs;
-  int rc = row_scan_setup(cmd, &o, false, &rs);
+  int rc = row_command_scan(cmd, &o, &fmt, &rs);
   if (rc) return rc;
+  if (dataset_inputs_many(files, n_files)) {
+    rc = tail_many(cmd, files, n_files, &o, &rs, fmt);
+    row_scan_free(&rs);
+    return rc;
+  }
   pqt_reader *r = NULL;
   int32_t *groups = NULL;
   rc = read_open(path, &r);
@@ -102,33 +107,13 @@ int cmd_tail(int argc, char **argv) {
     rs.so.n_row_ranges = 1;
     drop = 0;
   }
-  if (n_read > 0 && o.limit > 0) {
+  bool none = !(n_read > 0 && o.limit > 0);
+  if (!none) {
     rs.so.row_groups = groups;
     rs.so.n_row_groups = n_read;
-    progress_text pt; /* a progress bar on a terminal, by the rows read */
-    pqt_write_fn w = progress_text_init(&pt, fmt, to_stdout, NULL, have < o.limit ? have : o.limit);
-    text_select sel;
-    text_select_init(&sel, fmt, w, &pt, keep_from, &drop);
-    pqt_error e;
-    pqt_error_init(&e);
-    pqt_status ts = pqt_reader_write_text(r, &rs.so, fmt, -1, text_select_write, &sel, &e);
-    progress_done(&pt.bar);
-    if (ts != PQT_OK) {
-      fflush(stdout);
-      rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
-      goto out;
-    }
-  } else {
-    /* no row: the CSV header alone, and the columns checked (a scan of no row) */
-    pqt_error e;
-    pqt_error_init(&e);
-    if (pqt_reader_write_text(r, &rs.so, fmt, 0, to_stdout, NULL, &e) != PQT_OK) {
-      fflush(stdout);
-      rc = e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
-      goto out;
-    }
   }
-  if (o.stats) row_scan_print_stats(&rs);
+  rc = row_write_selected(cmd, path, r, NULL, &rs, fmt, -1, keep_from, &drop, have < o.limit ? have : o.limit, none);
+  if (!rc && o.stats) row_scan_print_stats(&rs);
 out:
   if (r) pqt_reader_close(r);
   free(groups);

@@ -84,7 +84,14 @@ int dataset_run_rows(const char *cmd, const char *const *inputs, int n, bool cou
       else printf("%lld\n", (long long)rows);
     }
   } else {
-    st = pqt_dataset_write_text(ds, &rs.so, fmt, ropt->limit, write_out, NULL, &e);
+    /* a progress bar on a terminal, by the rows of the whole dataset (known
+     * ahead without a predicate: the footers' counts) */
+    int64_t expect = rs.so.filter ? 0 : pqt_dataset_num_rows(ds);
+    if (ropt->limit >= 0 && ropt->limit < expect) expect = ropt->limit;
+    progress_text pt;
+    pqt_write_fn w = progress_text_init(&pt, fmt, write_out, NULL, expect);
+    st = pqt_dataset_write_text(ds, &rs.so, fmt, ropt->limit, w, &pt, &e);
+    progress_done(&pt.bar);
   }
   rc = st == PQT_OK ? 0 : ds_fail(cmd, &e, true);
   if (ropt->stats && st == PQT_OK) row_scan_print_stats(&rs);
@@ -116,4 +123,43 @@ int dataset_each_file(const char *cmd, const char *const *inputs, int n, int (*f
   }
   pqt_dataset_list_free(paths, np);
   return worst;
+}
+
+bool dataset_inputs_many(char *const *inputs, int n) { return n > 1 || (n == 1 && dataset_input_many(inputs[0])); }
+
+int dataset_open_inputs(const char *cmd, const char *const *inputs, int n, const pqt_read_options *ro,
+                        pqt_dataset_fs *fs, pqt_dataset **ds) {
+  *ds = NULL;
+  pqt_dataset_options dopt;
+  pqt_dataset_options_init(&dopt);
+  dopt.read = ro ? ro : read_options();
+  for (int i = 0; i < n; i++) {
+    struct stat sb;
+    if (inputs[i][0] == '-' && stat(inputs[i], &sb) != 0)
+      return usage(cmd, "unexpected argument '%s' (no such file; options go before --)", inputs[i]);
+    if (pqt_is_url(inputs[i])) { /* s3:// prefixes listed, URLs opened through io/ */
+      pqt_dataset_fs_remote(fs, cli_remote_options());
+      dopt.fs = fs;
+    }
+  }
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_dataset_open(ds, inputs, n, &dopt, &e) != PQT_OK) {
+    *ds = NULL;
+    return ds_fail(cmd, &e, false);
+  }
+  return 0;
+}
+
+int dataset_rows(const char *cmd, pqt_dataset *ds, row_scan *rs, int64_t *rows) {
+  if (!rs->so.filter) {
+    *rows = pqt_dataset_num_rows(ds);
+    return 0;
+  }
+  pqt_scan_options so = rs->so;
+  so.stats = NULL; /* --stats counts what the rows' scan reads */
+  pqt_error e;
+  pqt_error_init(&e);
+  if (pqt_dataset_count(ds, &so, rows, &e) != PQT_OK) return ds_fail(cmd, &e, true);
+  return 0;
 }

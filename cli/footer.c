@@ -38,8 +38,10 @@ const char cmd_footer_summary[] =
     "                     again with their codec, so `meta --json` of OUT has the\n"
     "                     same structure, uncompressed sizes are the same, and\n"
     "                     compressed sizes and offsets may differ. Encrypted files\n"
-    "                     are refused." READ_OPTIONS_HELP;
-const char cmd_footer_usage[] = "parquetry footer [--json [--compact] | --scrub -o OUT] FILE";
+    "                     are refused.\n\n"
+    "Several FILEs, directories and globs (not with --scrub): each file in turn after\n"
+    "a line \"# PATH\" (--json: one object a file, with \"file\": PATH first)." READ_OPTIONS_HELP;
+const char cmd_footer_usage[] = "parquetry footer [--json [--compact] | --scrub -o OUT] FILE...";
 
 static pqt_status write_file(void *ctx, const char *data, size_t len) {
   return fwrite(data, 1, len, (FILE *)ctx) == len ? PQT_OK : PQT_EIO;
@@ -83,31 +85,15 @@ static int scrub_file(const char *path, const char *out) {
   return rc;
 }
 
-int cmd_footer(int argc, char **argv) {
-  static const cli_opt opts[] = {
-      {"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {"scrub", 0, 0, 's'}, {"output", 'o', 1, 'o'}, {0}};
-  cli_args a;
-  cli_args_init(&a, "footer", argc, argv, opts);
-  const char *path = NULL, *out = NULL;
-  int json = 0, indent = 2, scrub = 0;
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: return cli_help(cmd_footer_usage, cmd_footer_summary);
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'j': json = 1; break;
-      case 'C': indent = 0; break;
-      case 's': scrub = 1; break;
-      case 'o': out = a.arg; break;
-      default:
-        if (path) return usage("footer", "unexpected argument '%s'", a.arg);
-        path = a.arg;
-    }
-  }
-  if (!path) return usage("footer", "%s", "missing FILE");
-  if (scrub && json) return usage("footer", "%s", "give --json or --scrub, not both");
-  if (scrub && !out) return usage("footer", "%s", "--scrub needs -o OUT");
-  if (out && !scrub) return usage("footer", "%s", "-o OUT goes with --scrub");
-  if (scrub) return scrub_file(path, out);
+typedef struct footer_args {
+  int json, indent;
+  bool many; /* several files: each named */
+} footer_args;
+
+static int footer_one(const char *path, void *ctx) {
+  const footer_args *fa = ctx;
+  int json = fa->json, indent = fa->indent;
+  if (fa->many && !json) printf("# %s\n", path);
   pqt_reader *r;
   int rc = read_open(path, &r);
   if (rc) return rc;
@@ -119,8 +105,14 @@ int cmd_footer(int argc, char **argv) {
   if (pqt_reader_file_layout(r, &fl, &e) != PQT_OK || pqt_reader_metadata_json(r, indent, &s, &e) != PQT_OK) {
     rc = read_fail(path, &e);
   } else if (json) {
+    printf("{");
+    if (fa->many) {
+      printf("\"file\": ");
+      json_print_string(stdout, path, strlen(path));
+      printf(", ");
+    }
     printf(
-        "{\"file_size\": %lld, \"footer_offset\": %lld, \"footer_length\": %lld, \"encrypted_footer\": %s, "
+        "\"file_size\": %lld, \"footer_offset\": %lld, \"footer_length\": %lld, \"encrypted_footer\": %s, "
         "\"FileMetaData\": ",
         (long long)fl.file_size, (long long)fl.footer_offset, (long long)fl.footer_length,
         fl.encrypted_footer ? "true" : "false");
@@ -138,9 +130,43 @@ int cmd_footer(int argc, char **argv) {
     printf("columns:       %s\n", human_count(c1, sizeof c1, pqt_reader_num_columns(r)));
     printf("schema nodes:  %s\n", human_count(c1, sizeof c1, pqt_reader_schema_node_count(r)));
     printf("key-value:     %s\n", human_count(c1, sizeof c1, pqt_reader_kv_count(r)));
-    printf("\n'parquetry footer --json' prints the whole FileMetaData.\n");
+    if (!fa->many) printf("\n'parquetry footer --json' prints the whole FileMetaData.\n");
   }
   pqt_string_free(&s);
   pqt_reader_close(r);
   return rc;
+}
+
+int cmd_footer(int argc, char **argv) {
+  static const cli_opt opts[] = {
+      {"json", 0, 0, 'j'}, {"compact", 0, 0, 'C'}, {"scrub", 0, 0, 's'}, {"output", 'o', 1, 'o'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "footer", argc, argv, opts);
+  const char *out = NULL;
+  footer_args fa = {0, 2, false};
+  int scrub = 0;
+  char **paths = argv + 1; /* several FILEs: in argv's slots already read */
+  int n_paths = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: return cli_help(cmd_footer_usage, cmd_footer_summary);
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': fa.json = 1; break;
+      case 'C': fa.indent = 0; break;
+      case 's': scrub = 1; break;
+      case 'o': out = a.arg; break;
+      default: paths[n_paths++] = a.arg;
+    }
+  }
+  if (n_paths == 0) return usage("footer", "%s", "missing FILE");
+  if (scrub && fa.json) return usage("footer", "%s", "give --json or --scrub, not both");
+  if (scrub && !out) return usage("footer", "%s", "--scrub needs -o OUT");
+  if (out && !scrub) return usage("footer", "%s", "-o OUT goes with --scrub");
+  if (scrub && n_paths > 1) return usage("footer", "unexpected argument '%s' (--scrub takes one FILE)", paths[1]);
+  if (scrub) return scrub_file(paths[0], out);
+  if (dataset_inputs_many(paths, n_paths)) {
+    fa.many = true;
+    return dataset_each_file("footer", (const char *const *)paths, n_paths, footer_one, &fa);
+  }
+  return footer_one(paths[0], &fa);
 }

@@ -27,8 +27,10 @@ const char cmd_geospatial_stats_summary[] =
     "                      \"edges\", \"row_groups\": [{\"row_group\", \"rows\", \"statistics\",\n"
     "                      \"bbox\": {\"xmin\", \"xmax\", \"ymin\", \"ymax\", \"zmin\", \"zmax\",\n"
     "                      \"mmin\", \"mmax\"} or null, \"x_wraps\",\n"
-    "                      \"types\": [{\"code\", \"name\"}] (null without statistics)}]}]}" READ_OPTIONS_HELP;
-const char cmd_geospatial_stats_usage[] = "parquetry geospatial-stats [-c COL] [--json] FILE";
+    "                      \"types\": [{\"code\", \"name\"}] (null without statistics)}]}]}\n\n"
+    "Several FILEs, directories and globs: each file in turn (human output after a\n"
+    "line \"# PATH\"; --json: one object a file)." READ_OPTIONS_HELP;
+const char cmd_geospatial_stats_usage[] = "parquetry geospatial-stats [-c COL] [--json] FILE...";
 
 static const char *const EDGES[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
 
@@ -147,26 +149,17 @@ static int one_column(pqt_reader *r, int32_t col, int json, int first, pqt_error
   return 0;
 }
 
-int cmd_geospatial_stats(int argc, char **argv) {
-  const char *cmd = "geospatial-stats", *path = NULL, *column = NULL;
-  int json = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-      printf("usage: %s\n\n%s\n", cmd_geospatial_stats_usage, cmd_geospatial_stats_summary);
-      return 0;
-    }
-    int ro = read_option(cmd, argc, argv, &i);
-    if (ro == 2) return EXIT_USAGE;
-    if (ro == 1) continue;
-    if ((!strcmp(s, "-c") || !strcmp(s, "--column")) && i + 1 < argc) column = argv[++i];
-    else if (!strncmp(s, "--column=", 9)) column = s + 9;
-    else if (!strcmp(s, "--json")) json = 1;
-    else if (s[0] == '-' && s[1]) return usage(cmd, "unknown or incomplete option '%s'", s);
-    else if (!path) path = s;
-    else return usage(cmd, "unexpected argument '%s'", s);
-  }
-  if (!path) return usage(cmd, "%s", "missing FILE");
+typedef struct geo_args {
+  const char *column;
+  int json;
+  bool many; /* several files: each named (JSON has "file" always) */
+} geo_args;
+
+static int geo_one(const char *path, void *ctx) {
+  const geo_args *ga = ctx;
+  const char *cmd = "geospatial-stats", *column = ga->column;
+  int json = ga->json;
+  if (ga->many && !json) printf("# %s\n", path);
   pqt_error e;
   pqt_error_init(&e);
   pqt_reader *r;
@@ -212,6 +205,34 @@ int cmd_geospatial_stats(int argc, char **argv) {
     return EXIT_DATA;
   }
   return 0;
+}
+
+int cmd_geospatial_stats(int argc, char **argv) {
+  const char *cmd = "geospatial-stats";
+  geo_args ga = {NULL, 0, false};
+  char **paths = argv + 1; /* several FILEs: in argv's slots already read */
+  int n_paths = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+      printf("usage: %s\n\n%s\n", cmd_geospatial_stats_usage, cmd_geospatial_stats_summary);
+      return 0;
+    }
+    int ro = read_option(cmd, argc, argv, &i);
+    if (ro == 2) return EXIT_USAGE;
+    if (ro == 1) continue;
+    if ((!strcmp(s, "-c") || !strcmp(s, "--column")) && i + 1 < argc) ga.column = argv[++i];
+    else if (!strncmp(s, "--column=", 9)) ga.column = s + 9;
+    else if (!strcmp(s, "--json")) ga.json = 1;
+    else if (s[0] == '-' && s[1]) return usage(cmd, "unknown or incomplete option '%s'", s);
+    else paths[n_paths++] = argv[i];
+  }
+  if (n_paths == 0) return usage(cmd, "%s", "missing FILE");
+  if (dataset_inputs_many(paths, n_paths)) {
+    ga.many = true;
+    return dataset_each_file(cmd, (const char *const *)paths, n_paths, geo_one, &ga);
+  }
+  return geo_one(paths[0], &ga);
 }
 
 /* ---- --bbox on cat, head and count ---- */

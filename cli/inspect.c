@@ -16,13 +16,20 @@
 
 #define VALUE_WIDTH 24 /* characters of a value shown on a human line */
 
+/* the commands that take several FILEs (all but bloom-filter, whose
+ * operands after FILE are VALUEs) */
+#define MANY_FILES_HELP                                                                 \
+  "\n\nSeveral FILEs, directories and globs: each file in turn after a line \"# PATH\"\n" \
+  "(--json: one object a file, with \"file\": PATH first)."
+
 const char cmd_dictionary_summary[] =
     "Print the dictionary page of each column chunk of COL, one entry per line.\n\n"
     "  -c, --column PATH   the leaf column (dotted path, as `schema` shows it)\n"
     "  --json              {\"column\": PATH, \"row_groups\": [{\"row_group\": G,\n"
     "                      \"values\": [...] or null when the chunk has no dictionary}]}"
+    MANY_FILES_HELP
     "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
-const char cmd_dictionary_usage[] = "parquetry dictionary -c COL [--json] FILE";
+const char cmd_dictionary_usage[] = "parquetry dictionary -c COL [--json] FILE...";
 
 const char cmd_column_index_summary[] =
     "Print the ColumnIndex with the OffsetIndex of COL, one line per page: null page,\n"
@@ -32,8 +39,9 @@ const char cmd_column_index_summary[] =
     "                      \"pages\": [{\"page\", \"null_page\", \"null_count\", \"nan_count\",\n"
     "                      \"min\", \"max\", \"offset\", \"compressed_page_size\",\n"
     "                      \"first_row_index\"}]}]} (absent parts null)"
+    MANY_FILES_HELP
     "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
-const char cmd_column_index_usage[] = "parquetry column-index -c COL [--json] FILE";
+const char cmd_column_index_usage[] = "parquetry column-index -c COL [--json] FILE...";
 
 const char cmd_bloom_filter_summary[] =
     "Probe the Bloom filter of each column chunk of COL for each VALUE: \"might\n"
@@ -57,8 +65,9 @@ const char cmd_stats_summary[] =
     "                      \"usable_min\", \"usable_max\"} or null, \"pages\": [{\"page\",\n"
     "                      \"null_page\", \"min\", \"max\", \"null_count\", \"nan_count\"}]\n"
     "                      or null}]}"
+    MANY_FILES_HELP
     "\n\n  Reading options as for `cat` (--footer-key, --column-key, --aad-prefix, --no-crc).";
-const char cmd_stats_usage[] = "parquetry stats -c COL [--json] FILE";
+const char cmd_stats_usage[] = "parquetry stats -c COL [--json] FILE...";
 
 /* ---- arguments ------------------------------------------------------------------ */
 
@@ -71,12 +80,16 @@ typedef struct args {
   int json;
   char **values;
   int n_values;
+  char **paths; /* the FILEs (commands without VALUEs take several) */
+  int n_paths;
+  bool many; /* several files: each named ("# PATH"; JSON: "file") */
 } args;
 
 /* 0: go on; -1: help printed; else an exit status. */
 static int parse(args *a, int argc, char **argv, bool want_values) {
   a->values = calloc((size_t)argc, sizeof *a->values);
-  if (!a->values) {
+  a->paths = calloc((size_t)argc, sizeof *a->paths);
+  if (!a->values || !a->paths) {
     fprintf(stderr, "parquetry: out of memory\n");
     return EXIT_DATA;
   }
@@ -92,13 +105,52 @@ static int parse(args *a, int argc, char **argv, bool want_values) {
       default:
         if (!a->path) a->path = ca.arg;
         else if (want_values) a->values[a->n_values++] = ca.arg;
-        else return usage(a->cmd, "unexpected argument '%s'", ca.arg);
+        if (!want_values) a->paths[a->n_paths++] = ca.arg;
     }
   }
-  if (!a->column) return usage(a->cmd, "%s", "missing -c COL");
+  if (!a->column) {
+    usage(a->cmd, "%s", "missing -c COL");
+    return EXIT_USAGE;
+  }
   if (!a->path) return usage(a->cmd, "%s", "missing FILE");
   if (want_values && a->n_values == 0) return usage(a->cmd, "%s", "missing VALUE");
   return 0;
+}
+
+typedef struct run_ctx {
+  args *a;
+  int (*body)(pqt_reader *r, int32_t col, const args *a, pqt_error *e);
+} run_ctx;
+
+static int run_one(const char *path, void *ctx) {
+  run_ctx *rc_ = ctx;
+  args *a = rc_->a;
+  const char *cmd = a->cmd;
+  a->path = path;
+  if (a->many && !a->json) printf("# %s\n", path);
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_reader *r;
+  read_begin(path); /* names the file for the key tools' external key material */
+  if (cli_reader_open(&r, path, read_options(), &e) != PQT_OK) {
+    fflush(stdout);
+    return fail(path, &e);
+  }
+  int rc;
+  int32_t col = pqt_reader_find_column(r, a->column);
+  if (col < 0) {
+    fflush(stdout);
+    rc = usage(cmd, "%s%sno leaf column '%s' (give its dotted path, as `parquetry schema` shows it)",
+               a->many ? path : "", a->many ? ": " : "", a->column);
+  } else {
+    rc = rc_->body(r, col, a, &e);
+    if (rc == EXIT_DATA) {
+      fflush(stdout);
+      fail(path, &e);
+    }
+  }
+  pqt_reader_close(r);
+  return rc;
 }
 
 static int run(const char *cmd, const char *usage_text, const char *summary, int argc, char **argv, bool want_values,
@@ -111,25 +163,19 @@ static int run(const char *cmd, const char *usage_text, const char *summary, int
   int rc = parse(&a, argc, argv, want_values);
   if (rc) {
     free(a.values);
+    free(a.paths);
     return rc < 0 ? 0 : rc;
   }
-  pqt_error e;
-  pqt_error_init(&e);
-  pqt_reader *r;
-  read_begin(a.path); /* names the file for the key tools' external key material */
-  if (cli_reader_open(&r, a.path, read_options(), &e) != PQT_OK) {
-    free(a.values);
-    return fail(a.path, &e);
-  }
-  int32_t col = pqt_reader_find_column(r, a.column);
-  if (col < 0) {
-    rc = usage(cmd, "no leaf column '%s' (give its dotted path, as `parquetry schema` shows it)", a.column);
+  run_ctx ctx = {&a, body};
+  /* several FILEs, directories, globs: each file in turn, named */
+  if (!want_values && dataset_inputs_many(a.paths, a.n_paths)) {
+    a.many = true;
+    rc = dataset_each_file(cmd, (const char *const *)a.paths, a.n_paths, run_one, &ctx);
   } else {
-    rc = body(r, col, &a, &e);
-    if (rc == EXIT_DATA) fail(a.path, &e);
+    rc = run_one(a.path, &ctx);
   }
-  pqt_reader_close(r);
   free(a.values);
+  free(a.paths);
   if (fflush(stdout) != 0 && rc == 0) {
     fprintf(stderr, "parquetry: %s: cannot write the output\n", cmd);
     rc = EXIT_DATA;
@@ -183,7 +229,13 @@ static void print_count(const char *key, int has, int64_t v, int json) {
 }
 
 static void json_head(const args *a) {
-  printf("{\"column\": ");
+  printf("{");
+  if (a->many) {
+    printf("\"file\": ");
+    json_string(a->path, strlen(a->path));
+    printf(", ");
+  }
+  printf("\"column\": ");
   json_string(a->column, strlen(a->column));
   printf(", \"row_groups\": [");
 }

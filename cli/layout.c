@@ -27,8 +27,11 @@ const char cmd_pages_summary[] =
     "                      \"mismatch\" or null)\n"
     "  --lines             one line per page with its levels and statistics\n"
     "                      (rg=0 col=a page=0 type=DATA_PAGE enc=PLAIN ...; also for\n"
-    "                      encrypted columns, with their keys)" READ_OPTIONS_HELP;
-const char cmd_pages_usage[] = "parquetry pages [-c PATH] [--json | --lines] FILE";
+    "                      encrypted columns, with their keys)\n\n"
+    "Several FILEs, directories and globs: each file in turn under a line\n"
+    "\"file: PATH\" (--json: one object a file, with \"file\": PATH first); exit 1\n"
+    "if any file cannot be read." READ_OPTIONS_HELP;
+const char cmd_pages_usage[] = "parquetry pages [-c PATH] [--json | --lines] FILE...";
 
 const char cmd_layout_summary[] =
     "The byte map of the file, in file order: the magic, every page of every column\n"
@@ -40,8 +43,10 @@ const char cmd_layout_summary[] =
     "           encrypted_chunk, gap), \"row_group\", \"column\", \"page\", \"page_type\",\n"
     "           \"encoding\", \"codec\", \"header_size\", \"compressed_size\",\n"
     "           \"uncompressed_size\", \"num_values\", \"overlaps\"}], \"gaps\": N,\n"
-    "           \"gap_bytes\": N, \"overlaps\": N} (fields that do not apply absent)" READ_OPTIONS_HELP;
-const char cmd_layout_usage[] = "parquetry layout [--json] FILE";
+    "           \"gap_bytes\": N, \"overlaps\": N} (fields that do not apply absent)\n\n"
+    "Several FILEs, directories and globs: each file in turn after a line \"# PATH\"\n"
+    "(--json: one object a file, with \"file\": PATH first)." READ_OPTIONS_HELP;
+const char cmd_layout_usage[] = "parquetry layout [--json] FILE...";
 
 /* ---- regions of the file ---- */
 
@@ -230,23 +235,15 @@ static void human_region(pqt_reader *r, human_table *t, const region *x) {
   table_row(t, cells);
 }
 
-int cmd_layout(int argc, char **argv) {
-  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {0}};
-  cli_args a;
-  cli_args_init(&a, "layout", argc, argv, opts);
-  const char *path = NULL;
-  int json = 0;
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: return cli_help(cmd_layout_usage, cmd_layout_summary);
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'j': json = 1; break;
-      default:
-        if (path) return usage("layout", "unexpected argument '%s'", a.arg);
-        path = a.arg;
-    }
-  }
-  if (!path) return usage("layout", "%s", "missing FILE");
+typedef struct layout_args {
+  int json;
+  bool many; /* several files: each named */
+} layout_args;
+
+static int layout_one(const char *path, void *ctx) {
+  const layout_args *la = ctx;
+  int json = la->json;
+  if (la->many && !json) printf("# %s\n", path);
   pqt_reader *r;
   int rc = read_open(path, &r);
   if (rc) return rc;
@@ -264,7 +261,13 @@ int cmd_layout(int argc, char **argv) {
       overlaps += rs.items[i].overlaps;
     }
     if (json) {
-      printf("{\"file_size\": %lld, \"regions\": [", (long long)fl.file_size);
+      printf("{");
+      if (la->many) {
+        printf("\"file\": ");
+        json_print_string(stdout, path, strlen(path));
+        printf(", ");
+      }
+      printf("\"file_size\": %lld, \"regions\": [", (long long)fl.file_size);
       for (size_t i = 0; i < rs.n; i++) json_region(r, &rs.items[i], i == 0);
       printf("\n], \"gaps\": %lld, \"gap_bytes\": %lld, \"overlaps\": %lld}\n", (long long)gaps, (long long)gap_bytes,
              (long long)overlaps);
@@ -291,6 +294,29 @@ int cmd_layout(int argc, char **argv) {
   free(rs.items);
   pqt_reader_close(r);
   return rc;
+}
+
+int cmd_layout(int argc, char **argv) {
+  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "layout", argc, argv, opts);
+  layout_args la = {0, false};
+  char **paths = argv + 1; /* several FILEs: in argv's slots already read */
+  int n_paths = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: return cli_help(cmd_layout_usage, cmd_layout_summary);
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': la.json = 1; break;
+      default: paths[n_paths++] = a.arg;
+    }
+  }
+  if (n_paths == 0) return usage("layout", "%s", "missing FILE");
+  if (dataset_inputs_many(paths, n_paths)) {
+    la.many = true;
+    return dataset_each_file("layout", (const char *const *)paths, n_paths, layout_one, &la);
+  }
+  return layout_one(paths[0], &la);
 }
 
 /* ---- pages ---- */
@@ -387,27 +413,20 @@ static pqt_status on_page_human(void *ctx, const pqt_page_info *p) {
   return on_page(&pc->rs, p);
 }
 
-int cmd_pages(int argc, char **argv) {
-  static const cli_opt opts[] = {
-      {"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {"lines", 0, 0, 'l'}, {0}};
-  cli_args a;
-  cli_args_init(&a, "pages", argc, argv, opts);
-  const char *path = NULL, *column = NULL;
-  int json = 0, lines = 0;
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: return cli_help(cmd_pages_usage, cmd_pages_summary);
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'c': column = a.arg; break;
-      case 'j': json = 1; break;
-      case 'l': lines = 1; break;
-      default:
-        if (path) return usage("pages", "unexpected argument '%s'", a.arg);
-        path = a.arg;
-    }
+typedef struct pages_args {
+  const char *column;
+  int json, lines;
+  bool many; /* several files: a header naming each */
+} pages_args;
+
+static int pages_one(const char *path, void *ctx) {
+  const pages_args *pa = ctx;
+  const char *column = pa->column;
+  int json = pa->json, lines = pa->lines;
+  if (pa->many && !json) {
+    fflush(stdout);
+    printf("%sfile: %s%s\n", human_bold(), path, human_reset());
   }
-  if (!path) return usage("pages", "%s", "missing FILE");
-  if (json && lines) return usage("pages", "%s", "give --json or --lines, not both");
   pqt_reader *r;
   int rc = read_open(path, &r);
   if (rc) return rc;
@@ -445,7 +464,13 @@ int cmd_pages(int argc, char **argv) {
   pc.path = path;
   pc.json = json;
   pc.first = true;
-  if (json && rc == 0) printf("{\"pages\": [");
+  if (json && rc == 0 && pa->many) {
+    printf("{\"file\": ");
+    json_print_string(stdout, path, strlen(path));
+    printf(", \"pages\": [");
+  } else if (json && rc == 0) {
+    printf("{\"pages\": [");
+  }
   if (!json && rc == 0)
     printf(
         "%s(offset: of the page header; header: its bytes; size: the bytes after it as\n"
@@ -506,4 +531,31 @@ int cmd_pages(int argc, char **argv) {
   free(want);
   pqt_reader_close(r);
   return rc;
+}
+
+int cmd_pages(int argc, char **argv) {
+  static const cli_opt opts[] = {
+      {"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {"lines", 0, 0, 'l'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "pages", argc, argv, opts);
+  pages_args pa = {NULL, 0, 0, false};
+  char **paths = argv + 1; /* several FILEs: in argv's slots already read */
+  int n_paths = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: return cli_help(cmd_pages_usage, cmd_pages_summary);
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'c': pa.column = a.arg; break;
+      case 'j': pa.json = 1; break;
+      case 'l': pa.lines = 1; break;
+      default: paths[n_paths++] = a.arg;
+    }
+  }
+  if (n_paths == 0) return usage("pages", "%s", "missing FILE");
+  if (pa.json && pa.lines) return usage("pages", "%s", "give --json or --lines, not both");
+  if (dataset_inputs_many(paths, n_paths)) {
+    pa.many = true;
+    return dataset_each_file("pages", (const char *const *)paths, n_paths, pages_one, &pa);
+  }
+  return pages_one(paths[0], &pa);
 }

@@ -70,37 +70,6 @@ static int write_string(pqt_string *s) {
   return 0;
 }
 
-/* Arguments of a command that reads one FILE: the shared reading options,
- * -c/--column PATH when `column` is not NULL, and --json when `json` is
- * not NULL. Returns 0 to go on, -1 after printing help, or the exit status
- * of a usage error. */
-static int parse_file_command(const char *cmd, int argc, char **argv, const char **path, const char **column,
-                              int *json) {
-  static const cli_opt opts[] = {{"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {0}};
-  cli_args a;
-  cli_args_init(&a, cmd, argc, argv, opts);
-  *path = NULL;
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: print_usage(find_command(cmd)); return -1;
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'c':
-        if (!column) return usage_error(cmd, "unknown option '%s'", a.opt);
-        *column = a.arg;
-        break;
-      case 'j':
-        if (!json) return usage_error(cmd, "unknown option '%s'", a.opt);
-        *json = 1;
-        break;
-      default:
-        if (*path) return usage_error(cmd, "unexpected argument '%s'", a.arg);
-        *path = a.arg;
-    }
-  }
-  if (!*path) return usage_error(cmd, "%s", "missing FILE");
-  return 0;
-}
-
 /* ---- meta ---- */
 typedef struct meta_args {
   int json, indent, legend;
@@ -306,22 +275,15 @@ static void verify_progress(void *ctx, int64_t done, int64_t total) {
   progress_update(bar, done);
 }
 
-static int cmd_verify(int argc, char **argv) {
-  const char *path;
-  /* --allow-unchecked: what could not be checked for lack of a key does not
-   * make the exit status 1 (it is still listed). Taken out before the
-   * options every command shares are parsed. */
-  bool allow_unchecked = false;
-  int n = 0, json = 0;
-  bool rest = false;
-  for (int i = 0; i < argc; i++) {
-    if (i > 0 && strcmp(argv[i], "--") == 0) rest = true;
-    if (i > 0 && !rest && strcmp(argv[i], "--allow-unchecked") == 0) allow_unchecked = true;
-    else argv[n++] = argv[i];
-  }
-  argc = n;
-  int pc = parse_file_command("verify", argc, argv, &path, NULL, &json);
-  if (pc) return pc < 0 ? 0 : pc;
+typedef struct verify_args {
+  bool allow_unchecked;
+  int json;
+} verify_args;
+
+static int verify_one(const char *path, void *ctx) {
+  const verify_args *va = ctx;
+  bool allow_unchecked = va->allow_unchecked;
+  int json = va->json;
   pqt_reader *r;
   int rc = open_reader(path, &r);
   if (rc) {
@@ -381,6 +343,31 @@ static int cmd_verify(int argc, char **argv) {
   }
   pqt_reader_close(r);
   return rc;
+}
+
+static int cmd_verify(int argc, char **argv) {
+  /* --allow-unchecked: what could not be checked for lack of a key does not
+   * make the exit status 1 (it is still listed). */
+  static const cli_opt opts[] = {{"json", 0, 0, 'j'}, {"allow-unchecked", 0, 0, 'u'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "verify", argc, argv, opts);
+  verify_args va = {false, 0};
+  char **paths = argv + 1; /* several FILEs: in argv's slots already read */
+  int n_paths = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: print_usage(find_command("verify")); return 0;
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'j': va.json = 1; break;
+      case 'u': va.allow_unchecked = true; break;
+      default: paths[n_paths++] = a.arg;
+    }
+  }
+  if (n_paths == 0) return usage_error("verify", "%s", "missing FILE");
+  /* several: every file verified, each report naming it; the worst status */
+  if (dataset_inputs_many(paths, n_paths))
+    return dataset_each_file("verify", (const char *const *)paths, n_paths, verify_one, &va);
+  return verify_one(paths[0], &va);
 }
 
 static int cmd_cat(int argc, char **argv) { return run_rows("cat", argc, argv, -1); }
@@ -493,8 +480,12 @@ static const command commands[] = {
      "Encrypted files are checked with the keys given (every module decrypted); what\n"
      "cannot be checked without a key is listed as \"not checked\" and exits 1 too.\n\n"
      "  --allow-unchecked     exit 0 when nothing checked has a problem, even if some\n"
-     "                        columns could not be checked for lack of a key" READ_OPTIONS_HELP,
-     "parquetry verify [--allow-unchecked] [--json] FILE", cmd_verify},
+     "                        columns could not be checked for lack of a key\n"
+     "  --json                one JSON object a file: file, ok, rows, row_groups,\n"
+     "                        columns, problems, unchecked, chunks_checked, lines\n\n"
+     "Several FILEs, directories and globs: every file verified in turn, each report\n"
+     "naming its file; exit 1 if any has a problem or cannot be read." READ_OPTIONS_HELP,
+     "parquetry verify [--allow-unchecked] [--json] FILE...", cmd_verify},
     {"dictionary", cmd_dictionary_summary, cmd_dictionary_usage, cmd_dictionary},
     {"column-index", cmd_column_index_summary, cmd_column_index_usage, cmd_column_index},
     {"bloom-filter", cmd_bloom_filter_summary, cmd_bloom_filter_usage, cmd_bloom_filter},

@@ -215,3 +215,106 @@ int row_group_count(const char *cmd, const char *path, pqt_reader *r, const pqt_
     return e.code == PQT_EINVAL ? usage(cmd, "%s", e.message) : read_fail(path, &e);
   return 0;
 }
+
+/* ---- the argument loop of tail, sample, export and diff ---------------------- */
+
+/* The long name a mistyped option may have meant, into out ("" none). */
+static const char *closest_option(const row_command *c, const char *typed, char *out, size_t cap) {
+  const char *names[ROW_OPT_N + 16];
+  char buf[ROW_OPT_N + 16][32];
+  int n = 0;
+  for (size_t k = 0; k < ROW_OPT_N; k++)
+    if (c->accept & row_opt_table[k].flag) names[n++] = row_opt_table[k].opt.name;
+  for (const cli_opt *p = c->own; p && p->id && n < (int)(sizeof names / sizeof names[0]); p++)
+    if (p->name) names[n++] = p->name;
+  for (int k = 0; k < n; k++) {
+    snprintf(buf[k], sizeof buf[k], "--%s", names[k]);
+    names[k] = buf[k];
+  }
+  const char *near = cli_closest(typed, names, n);
+  snprintf(out, cap, "%s", near ? near : "");
+  return out[0] ? out : NULL;
+}
+
+int row_command_args(const row_command *c, int argc, char **argv, row_opts *o, char ***files, int *n_files) {
+  const char *cmd = c->cmd;
+  char **kept = argv + 1; /* argv's slots already read */
+  int n = 0;
+  bool options = true;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (options && strcmp(a, "--") == 0) {
+      options = false;
+      continue;
+    }
+    if (options && a[0] == '-' && a[1]) {
+      if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        printf("usage: %s\n\n%s\n", c->usage_text, c->summary);
+        return -1;
+      }
+      int ro = read_option(cmd, argc, argv, &i);
+      if (ro == 0) ro = row_option(cmd, argc, argv, &i, c->accept, o);
+      if (ro == 2) return EXIT_USAGE;
+      if (ro == 1) continue;
+      if (c->own) {
+        char *v = NULL;
+        int id = cli_match(cmd, argc, argv, &i, c->own, &v);
+        if (id == CLI_ERROR) return EXIT_USAGE;
+        if (id > 0) {
+          int rc = c->take(c->ctx, id, v);
+          if (rc) return rc;
+          continue;
+        }
+      }
+      if (!c->keep_unknown) {
+        char buf[40];
+        const char *near = closest_option(c, a, buf, sizeof buf);
+        if (near) return usage(cmd, "unknown option '%s' (did you mean '%s'?)", a, near);
+        return usage(cmd, "unknown or incomplete option '%s'", a);
+      }
+    }
+    kept[n++] = argv[i];
+  }
+  *files = kept;
+  *n_files = n;
+  return 0;
+}
+
+int row_command_scan(const char *cmd, const row_opts *o, pqt_text_format *fmt, row_scan *rs) {
+  if (row_text_format(cmd, o->format, fmt)) return EXIT_USAGE;
+  return row_scan_setup(cmd, o, false, rs);
+}
+
+/* ---- rows as text, some of them kept ----------------------------------------- */
+
+static pqt_status rows_to_stdout(void *ctx, const char *data, size_t len) {
+  (void)ctx;
+  return fwrite(data, 1, len, stdout) == len ? PQT_OK : PQT_EIO;
+}
+
+int row_write_selected(const char *cmd, const char *path, pqt_reader *r, pqt_dataset *ds, row_scan *rs,
+                       pqt_text_format fmt, int64_t limit, bool (*keep)(void *kctx, int64_t record), void *kctx,
+                       int64_t expect, bool read_none) {
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st;
+  if (read_none) { /* no row: the CSV header alone, and the columns checked */
+    st = ds ? pqt_dataset_write_text(ds, &rs->so, fmt, 0, rows_to_stdout, NULL, &e)
+            : pqt_reader_write_text(r, &rs->so, fmt, 0, rows_to_stdout, NULL, &e);
+  } else {
+    progress_text pt; /* a progress bar on a terminal, by the rows read */
+    pqt_write_fn w = keep ? progress_text_init_keep(&pt, fmt, rows_to_stdout, NULL, keep, kctx, expect)
+                          : progress_text_init(&pt, fmt, rows_to_stdout, NULL, expect);
+    st = ds ? pqt_dataset_write_text(ds, &rs->so, fmt, limit, w, &pt, &e)
+            : pqt_reader_write_text(r, &rs->so, fmt, limit, w, &pt, &e);
+    progress_done(&pt.bar);
+  }
+  if (st == PQT_OK) return 0;
+  fflush(stdout);
+  if (e.code == PQT_EINVAL) return usage(cmd, "%s", e.message);
+  if (ds) { /* the dataset's messages name the file */
+    fprintf(stderr, "parquetry: %s\n", e.message);
+    return EXIT_DATA;
+  }
+  return read_fail(path, &e);
+}

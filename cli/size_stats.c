@@ -24,8 +24,10 @@ const char cmd_size_stats_summary[] =
     "                      [{\"column\", \"compressed_size\", \"uncompressed_size\",\n"
     "                      \"size_statistics\": null or {\"unencoded_byte_array_data_bytes\",\n"
     "                      \"repetition_level_histogram\", \"definition_level_histogram\"}\n"
-    "                      (each null when absent)}]}]}" READ_OPTIONS_HELP;
-const char cmd_size_stats_usage[] = "parquetry size-stats [-c PATH] [--json] FILE";
+    "                      (each null when absent)}]}]}\n\n"
+    "Several FILEs, directories and globs: each file in turn after a line \"# PATH\"\n"
+    "(--json: one object a file, with \"file\": PATH first)." READ_OPTIONS_HELP;
+const char cmd_size_stats_usage[] = "parquetry size-stats [-c PATH] [--json] FILE...";
 
 static void json_hist(const char *key, const int64_t *h, int32_t n) {
   printf(", \"%s\": ", key);
@@ -60,24 +62,17 @@ static void human_hist(const char *label, const int64_t *h, int32_t n) {
   putchar('\n');
 }
 
-int cmd_size_stats(int argc, char **argv) {
-  static const cli_opt opts[] = {{"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {0}};
-  cli_args a;
-  cli_args_init(&a, "size-stats", argc, argv, opts);
-  const char *path = NULL, *column = NULL;
-  int json = 0;
-  for (int id; (id = cli_next(&a)) != CLI_END;) {
-    switch (id) {
-      case CLI_HELP: return cli_help(cmd_size_stats_usage, cmd_size_stats_summary);
-      case CLI_ERROR: return EXIT_USAGE;
-      case 'c': column = a.arg; break;
-      case 'j': json = 1; break;
-      default:
-        if (path) return usage("size-stats", "unexpected argument '%s'", a.arg);
-        path = a.arg;
-    }
-  }
-  if (!path) return usage("size-stats", "%s", "missing FILE");
+typedef struct size_args {
+  const char *column;
+  int json;
+  bool many; /* several files: each named */
+} size_args;
+
+static int size_stats_one(const char *path, void *ctx) {
+  const size_args *sa = ctx;
+  const char *column = sa->column;
+  int json = sa->json;
+  if (sa->many && !json) printf("# %s\n", path);
   pqt_reader *r;
   int rc = read_open(path, &r);
   if (rc) return rc;
@@ -104,7 +99,15 @@ int cmd_size_stats(int argc, char **argv) {
   }
   pqt_error e;
   pqt_error_init(&e);
-  if (json) printf("{\"row_groups\": [");
+  if (json) {
+    printf("{");
+    if (sa->many) {
+      printf("\"file\": ");
+      json_print_string(stdout, path, strlen(path));
+      printf(", ");
+    }
+    printf("\"row_groups\": [");
+  }
   int64_t with = 0, without = 0;
   for (int32_t g = 0; g < ng && rc == 0; g++) {
     char s1[32], s2[32];
@@ -180,4 +183,28 @@ int cmd_size_stats(int argc, char **argv) {
   free(paths);
   pqt_reader_close(r);
   return rc;
+}
+
+int cmd_size_stats(int argc, char **argv) {
+  static const cli_opt opts[] = {{"column", 'c', 1, 'c'}, {"columns", 0, 1, 'c'}, {"json", 0, 0, 'j'}, {0}};
+  cli_args a;
+  cli_args_init(&a, "size-stats", argc, argv, opts);
+  size_args sa = {NULL, 0, false};
+  char **paths = argv + 1; /* several FILEs: in argv's slots already read */
+  int n_paths = 0;
+  for (int id; (id = cli_next(&a)) != CLI_END;) {
+    switch (id) {
+      case CLI_HELP: return cli_help(cmd_size_stats_usage, cmd_size_stats_summary);
+      case CLI_ERROR: return EXIT_USAGE;
+      case 'c': sa.column = a.arg; break;
+      case 'j': sa.json = 1; break;
+      default: paths[n_paths++] = a.arg;
+    }
+  }
+  if (n_paths == 0) return usage("size-stats", "%s", "missing FILE");
+  if (dataset_inputs_many(paths, n_paths)) {
+    sa.many = true;
+    return dataset_each_file("size-stats", (const char *const *)paths, n_paths, size_stats_one, &sa);
+  }
+  return size_stats_one(paths[0], &sa);
 }

@@ -172,9 +172,20 @@ static int encrypt_option(const char *cmd, const char *a, const char *v, wopts *
   int kr = kms_encrypt_option(cmd, a, v); /* --kms-key, --encrypt-kms-*: cli/kms_options.c */
   if (kr != 0) return kr;
   if (strncmp(a, "--encrypt-", 10) != 0) return 0;
-  bool flag = strcmp(a, "--encrypt-plaintext-footer") == 0 || strcmp(a, "--encrypt-no-store-aad-prefix") == 0;
-  if (!flag && !v) return -usage(cmd, "%s needs a value", a);
   if (strcmp(a, "--encrypt-footer") != 0) w->encrypt_flags = true;
+  /* the two flags first: every other --encrypt-* takes a value */
+  if (strcmp(a, "--encrypt-plaintext-footer") == 0) {
+    w->enc.plaintext_footer = 1;
+    return 1;
+  }
+  if (strcmp(a, "--encrypt-no-store-aad-prefix") == 0) {
+    w->enc.store_aad_prefix = 0;
+    return 1;
+  }
+  if (!v) {
+    usage(cmd, "%s needs a value", a);
+    return -EXIT_USAGE;
+  }
   if (strcmp(a, "--encrypt-footer") == 0) {
     size_t len;
     if (parse_write_key(v, w->enc_footer_key, &len) != 0)
@@ -207,14 +218,6 @@ static int encrypt_option(const char *cmd, const char *a, const char *v, wopts *
       nc[n].key_len = len;
     }
     return 2;
-  }
-  if (strcmp(a, "--encrypt-plaintext-footer") == 0) {
-    w->enc.plaintext_footer = 1;
-    return 1;
-  }
-  if (strcmp(a, "--encrypt-no-store-aad-prefix") == 0) {
-    w->enc.store_aad_prefix = 0;
-    return 1;
   }
   if (strcmp(a, "--encrypt-algorithm") == 0) {
     if (strcasecmp(v, "AES_GCM_V1") == 0) w->enc.algorithm = PQT_ENCRYPTION_AES_GCM_V1;
@@ -415,10 +418,7 @@ int parse_args(const char *cmd, int argc, char **argv, wopts *w, int kind) {
       return usage(cmd, "%s",
                    "'--no-crc' means 'do not verify checksums when reading'; to write no page "
                    "checksums say --no-write-crc");
-    } else if ((r = encrypt_option(cmd, a, v, w)) != 0) {
-      if (r < 0) return -r;
-      i += r - 1;
-    } else if (is_convert && (r = convert_option(cmd, a, v, w)) != 0) {
+    } else if ((r = encrypt_option(cmd, a, v, w)) != 0 || (is_convert && (r = convert_option(cmd, a, v, w)) != 0)) {
       if (r < 0) return -r;
       i += r - 1;
     } else if (strcmp(a, "--force") == 0) {

@@ -52,6 +52,10 @@ typedef struct pqt_edit_options {
    * "parquetry.rewritten_from". 0: no file key-value metadata. Column
    * chunks always keep theirs. */
   int32_t key_value;
+  /* Called (when set) after each row group is copied with the row groups
+   * done and the total over every input, e.g. to move a progress bar. */
+  void (*progress)(void *progress_ctx, int64_t done, int64_t total);
+  void *progress_ctx; /* borrowed for the call */
 } pqt_edit_options;
 
 PQT_API void pqt_edit_options_init_sized(pqt_edit_options *o, size_t struct_size);

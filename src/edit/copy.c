@@ -623,11 +623,14 @@ static pqt_status copy_into(const char *path, pqt_string *dst, pqt_reader *const
   wo.created_by = created_by;
   wo.like_key_value = o.key_value != 0;
   if (st == PQT_OK) st = pqt_writer_open_raw(&c.w, path, dst, &raw, o.key_value ? first : NULL, &wo, err);
+  int64_t groups_total = 0, groups_done = 0;
+  for (int32_t i = 0; i < n_inputs; i++) groups_total += inputs[i]->md.row_groups.n;
   for (int32_t i = 0; i < n_inputs && st == PQT_OK; i++) {
     const pqt_reader *r = inputs[i];
     for (int32_t g = 0; g < r->md.row_groups.n && st == PQT_OK; g++) {
       st = copy_row_group(&c, r, g, err);
       if (st != PQT_OK) pqt_error_prefix(err, "%s", input_name(&c, i, ni, sizeof ni));
+      else if (o.progress) o.progress(o.progress_ctx, ++groups_done, groups_total);
     }
   }
   if (st == PQT_OK) {

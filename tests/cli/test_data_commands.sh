@@ -98,7 +98,7 @@ usage_err "tail bad -n" tail -n x "$tiny"
 usage_err "tail negative -n" tail -n -1 "$tiny"
 usage_err "tail -n no value" tail "$tiny" -n
 usage_err "tail bad option" tail --bogus "$tiny"
-usage_err "tail two files" tail "$tiny" "$sorted"
+usage_err "tail two files, one an option after --" tail -- "$tiny" --json
 usage_err "tail bad format" tail --format xml "$tiny"
 usage_err "tail bad column" tail -c nope "$tiny"
 usage_err "tail bad where" tail --where "id <" "$tiny"

@@ -5,7 +5,8 @@
 # it counts the rows written with separators against the rows expected
 # ("[===  ]  40%  40,000 of 100,000 rows"), or the count alone when a
 # predicate makes the total unknown; it is wiped at the end and never
-# changes stdout (cat, head, tail, export, sample, diff, verify here). Skips (77) without script(1). Usage: CLI CORPUS_DIR
+# changes stdout (cat, head, tail, export, sample, diff, verify, pages,
+# concat, prune and reads of several files here). Skips (77) without script(1). Usage: CLI CORPUS_DIR
 set -u
 cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v script >/dev/null || { echo "SKIP: script(1) not found"; exit 77; }
@@ -54,6 +55,24 @@ grep -q "are equal (100000 rows)" "$tmp/out.txt" && ok || bad "diff: $(cat "$tmp
 on_tty 0 "$tmp/out.txt" verify "$tmp/t.parquet"
 grep -qE 'of 10 column chunks' "$tmp/tty.txt" && ok || bad "verify: no bar: $(head -c 300 "$tmp/tty.txt")"
 grep -q ": ok (100,000 rows" "$tmp/out.txt" && ok || bad "verify: $(cat "$tmp/out.txt")"
+# pages (by column chunks), concat and prune (by row groups copied), and a
+# dataset of several files (by the rows of them all)
+on_tty 0 "$tmp/out.txt" pages "$tmp/t.parquet"
+grep -qE 'of 10 column chunks' "$tmp/tty.txt" && ok || bad "pages: no bar: $(head -c 300 "$tmp/tty.txt")"
+"$cli" pages "$tmp/t.parquet" | cmp -s - "$tmp/out.txt" && ok || bad "pages: output changed by the bar"
+on_tty 0 "$tmp/out.txt" concat -o "$tmp/cc.parquet" "$tmp/t.parquet" "$tmp/e.parquet"
+grep -qE '[0-9]+ of [0-9]+ row groups' "$tmp/tty.txt" && ok || bad "concat: no bar: $(head -c 300 "$tmp/tty.txt")"
+[ "$("$cli" count "$tmp/cc.parquet")" = 200000 ] && ok || bad "concat under the bar: $("$cli" count "$tmp/cc.parquet")"
+on_tty 0 "$tmp/out.txt" prune -c name -o "$tmp/pr.parquet" "$tmp/t.parquet"
+grep -qE 'of 5 row groups' "$tmp/tty.txt" && ok || bad "prune: no bar: $(head -c 300 "$tmp/tty.txt")"
+mkdir -p "$tmp/ds" && cp "$tmp/t.parquet" "$tmp/ds/1.parquet" && cp "$tmp/t.parquet" "$tmp/ds/2.parquet"
+on_tty 0 "$tmp/out.jsonl" cat "$tmp/ds"
+grep -qE 'of 200,000 rows' "$tmp/tty.txt" && ok || bad "cat of a dataset: no bar: $(head -c 300 "$tmp/tty.txt")"
+cat "$tmp/plain.jsonl" "$tmp/plain.jsonl" | cmp -s - "$tmp/out.jsonl" && ok || bad "cat of a dataset: output changed"
+on_tty 0 "$tmp/out.jsonl" tail -n 150000 "$tmp/ds/1.parquet" "$tmp/ds/2.parquet"
+grep -qE 'of 200,000 rows' "$tmp/tty.txt" && ok || bad "tail of two files: no bar: $(head -c 300 "$tmp/tty.txt")"
+on_tty 0 "$tmp/out.txt" export -o "$tmp/ds.csv" "$tmp/ds/*.parquet"
+grep -qE 'of 200,000 rows' "$tmp/tty.txt" && ok || bad "export of a glob: no bar: $(head -c 300 "$tmp/tty.txt")"
 # the default delay: a short run shows nothing
 on_tty 1000 "$tmp/out.jsonl" head -n 3 "$tmp/t.parquet"
 grep -q 'rows' "$tmp/tty.txt" && bad "head -n 3 under a second shows a bar" || ok

@@ -102,6 +102,19 @@ pbytes=$(tail -n $(( $(requests) - before )) "$log" | awk '{s+=$2} END {print s}
 echo "http $f --columns id: $pbytes body bytes"
 if [ "$pbytes" -ge "$bytes" ]; then fail "projection read $pbytes bytes, the whole read $bytes"; fi
 
+# several URLs on the commands that take several files: as the local files
+f2=$f # the same file twice: once over http, once over https
+u1=http://127.0.0.1:$http_port/$f u2=https://127.0.0.1:$https_port/$f2
+for args in "tail -n 3" "sample -n 4 --seed 2" "verify"; do
+  # shellcheck disable=SC2086
+  "$cli" $args "$data/$f" "$data/$f2" 2>&1 | sed "s|$data/||g" > "$tmp/local.out"
+  # shellcheck disable=SC2086
+  "$cli" $args --ca-file "$tmp/cert.pem" "$u1" "$u2" 2>&1 | sed "s|http://127.0.0.1:$http_port/||g; s|https://127.0.0.1:$https_port/||g" > "$tmp/http.out"
+  cmp -s "$tmp/local.out" "$tmp/http.out" || { fail "$args over two URLs differs from the local files"; diff "$tmp/local.out" "$tmp/http.out" | head -5; }
+done
+"$cli" export --ca-file "$tmp/cert.pem" -o "$tmp/two.csv" "$u1" "$u2" > /dev/null || fail "export of two URLs"
+"$cli" cat --format csv "$data/$f" "$data/$f2" | cmp -s - "$tmp/two.csv" || fail "export of two URLs differs from cat of the local files"
+
 # errors name the URL and the range, never the password
 out=$("$cli" cat "http://127.0.0.1:$http_port/absent.parquet" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q "http://127.0.0.1:$http_port/absent.parquet.*not found (HTTP 404)" || fail "404: rc $rc: $out"
