@@ -1107,11 +1107,28 @@ static pqt_status arrow_binary_at(const struct ArrowArray *a, bool large, int64_
   return PQT_OK;
 }
 
+/* A group's dotted path ("s.v"; only leaves have dotted_path): the first
+ * components of its first leaf's path, cut to fit cap. */
+static const char *group_dotted(const pqt_writer *w, const pqt_schema_node *g, char *buf, size_t cap) {
+  const pqt_schema_node *leaf =
+      g->n_leaves > 0 && g->first_leaf < w->schema->n_leaves ? w->schema->leaves[g->first_leaf] : NULL;
+  if (!leaf || g->depth < 1 || g->depth > leaf->path_len) return g->name;
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int32_t k = 0; k < g->depth && at + 1 < cap; k++) {
+    int m = snprintf(buf + at, cap - at, "%s%s", k ? "." : "", leaf->path[k]);
+    if (m < 0) break;
+    at += (size_t)m < cap - at ? (size_t)m : cap - at - 1;
+  }
+  return buf;
+}
+
 /* Rows [pos, pos + n) of a VARIANT column: each checked
  * (pqt_variant_validate) and, when shredded, split into its leaves. */
 static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArray *batch, int64_t pos, int64_t n,
                                pqt_error *err) {
-  const char *col = v->group->dotted_path ? v->group->dotted_path : v->group->name;
+  char col_buf[256];
+  const char *col = group_dotted(w, v->group, col_buf, sizeof col_buf);
   int64_t row0 = w->total_rows + w->rg_rows + pos;
   const struct ArrowArray *a = v->top < batch->n_children ? batch->children[v->top] : NULL;
   const pqt_import_fmt *f = v->top < w->fmt.n_children ? &w->fmt.children[v->top] : NULL;
