@@ -6,7 +6,8 @@
  * must validate, print, and read back from its printed form (a fixed point
  * from the second printing on). Objects with field ids out of name order
  * pass the reading side's validation only: sorted in place, the copy must
- * pass pqt_variant_validate and be equal. */
+ * pass pqt_variant_validate and be equal (or, for overlapping bytes, be
+ * refused and left unchanged). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,10 +43,13 @@ static void variant_check_value(const pqt_variant *v) {
     uint8_t *copy = malloc(v->value_len);
     if (!copy) return;
     memcpy(copy, v->value, v->value_len);
-    if (pqt_variant_sort_fields(v->metadata, v->metadata_len, copy, v->value_len, &e) != PQT_OK) abort();
     pqt_variant sorted = {v->metadata, v->metadata_len, copy, v->value_len};
-    if (pqt_variant_validate(&sorted, &e) != PQT_OK) abort();
-    if (pqt_variant_equal(v, &sorted, &eq, &e) != PQT_OK || !eq) abort();
+    if (pqt_variant_sort_fields(v->metadata, v->metadata_len, copy, v->value_len, &e) == PQT_OK) {
+      if (pqt_variant_validate(&sorted, &e) != PQT_OK) abort();
+      if (pqt_variant_equal(v, &sorted, &eq, &e) != PQT_OK || !eq) abort();
+    } else if (memcmp(copy, v->value, v->value_len) != 0) {
+      abort(); /* refused (overlapping bytes): the value is left as it was */
+    }
     free(copy);
   }
 }

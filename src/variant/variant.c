@@ -354,7 +354,22 @@ pqt_status pqt_variant_sort_fields(const uint8_t *metadata, size_t metadata_len,
   pqt_vmeta m;
   PQT_RETURN_NOT_OK(pqt_vmeta_parse(metadata, metadata_len, &m, err));
   PQT_CHECK_CORRUPT(value && value_len >= 1, err, "Variant value is empty");
-  return sort_fields(&m, value, value_len, 0, err);
+  /* values whose bytes overlap (one field's bytes inside another's tables)
+   * could change meaning when reordered in place: the result must pass the
+   * encoding's rules and equal the original, else the original stays */
+  uint8_t *orig = pqt_mem_alloc(pqt_default_allocator(), value_len);
+  if (!orig) return pqt_nomem(err);
+  memcpy(orig, value, value_len);
+  pqt_status st = sort_fields(&m, value, value_len, 0, err);
+  pqt_variant before = {metadata, metadata_len, orig, value_len}, after = {metadata, metadata_len, value, value_len};
+  if (st == PQT_OK) st = pqt_variant_validate(&after, err);
+  int eq = 0;
+  if (st == PQT_OK) st = pqt_variant_equal(&before, &after, &eq, err);
+  if (st == PQT_OK && !eq)
+    st = pqt_corrupt(err, "Variant value: objects with field ids out of name order whose bytes overlap");
+  if (st != PQT_OK) memcpy(value, orig, value_len);
+  pqt_mem_free(pqt_default_allocator(), orig, value_len);
+  return st;
 }
 
 /* ---- accessors ------------------------------------------------------ */

@@ -52,7 +52,9 @@ uint32_t pqt_vcont_field_id(const pqt_vcont *c, uint32_t i);
 pqt_status pqt_variant_validate_read(const pqt_variant *v, bool *unsorted, pqt_error *err);
 /* Put every object's field ids (and offsets) in name order, in place; the
  * value (validated by pqt_variant_validate_read) keeps its size and its
- * metadata. */
+ * metadata. The result passes pqt_variant_validate and equals the value;
+ * a value whose bytes overlap so that reordering would change it is
+ * refused (PQT_ECORRUPT) and left as it was. */
 pqt_status pqt_variant_sort_fields(const uint8_t *metadata, size_t metadata_len, uint8_t *value, size_t value_len,
                                    pqt_error *err);
 
