@@ -4,16 +4,21 @@
  * by paths, re-encoded (the copy must validate and be equal) and compared
  * with itself. The whole input is also parsed as JSON text: what parses
  * must validate, print, and read back from its printed form (a fixed point
- * from the second printing on). */
+ * from the second printing on). Objects with field ids out of name order
+ * pass the reading side's validation only: sorted in place, the copy must
+ * pass pqt_variant_validate and be equal (or, for overlapping bytes, be
+ * refused and left unchanged). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "parquetry.h"
 #include "parquetry_variant.h"
+#include "variant/variant.h"
 
 static void variant_check_value(const pqt_variant *v) {
   pqt_error e;
-  if (pqt_variant_validate(v, &e) != PQT_OK) {
+  bool unsorted = false;
+  if (pqt_variant_validate_read(v, &unsorted, &e) != PQT_OK) {
     /* unvalidated bytes: the accessors fail cleanly, never read out of bounds */
     pqt_variant out;
     int found;
@@ -33,6 +38,20 @@ static void variant_check_value(const pqt_variant *v) {
   if (pqt_variant_validate(&r.view, &e) != PQT_OK) abort();
   if (pqt_variant_equal(v, &r.view, &eq, &e) != PQT_OK || !eq) abort();
   pqt_variant_owned_free(&r);
+  if ((pqt_variant_validate(v, &e) == PQT_OK) == unsorted) abort();
+  if (unsorted) {
+    uint8_t *copy = malloc(v->value_len);
+    if (!copy) return;
+    memcpy(copy, v->value, v->value_len);
+    pqt_variant sorted = {v->metadata, v->metadata_len, copy, v->value_len};
+    if (pqt_variant_sort_fields(v->metadata, v->metadata_len, copy, v->value_len, &e) == PQT_OK) {
+      if (pqt_variant_validate(&sorted, &e) != PQT_OK) abort();
+      if (pqt_variant_equal(v, &sorted, &eq, &e) != PQT_OK || !eq) abort();
+    } else if (memcmp(copy, v->value, v->value_len) != 0) {
+      abort(); /* refused (overlapping bytes): the value is left as it was */
+    }
+    free(copy);
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

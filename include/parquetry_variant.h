@@ -94,8 +94,9 @@ PQT_API pqt_status pqt_variant_num_elements(const pqt_variant *v, int64_t *out, 
  * points into the metadata and is not NUL-terminated. */
 PQT_API pqt_status pqt_variant_object_field(const pqt_variant *v, int64_t i, const char **name, size_t *name_len,
                                             pqt_variant *field, pqt_error *err);
-/* The field of an object with this name (binary search): *found 0 when
- * there is none. */
+/* The field of an object with this name (binary search, then field by
+ * field for an object whose ids are out of name order, which readers
+ * accept): *found 0 when there is none. */
 PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *name, size_t name_len, pqt_variant *field,
                                            int *found, pqt_error *err);
 /* Element i of an array. */
@@ -143,9 +144,11 @@ PQT_API pqt_status pqt_variant_from_json(const char *json, size_t len, const pqt
                                          pqt_variant_owned *out, pqt_error *err);
 PQT_API void pqt_variant_owned_free(pqt_variant_owned *v);
 
-/* Encode v anew (after validating it): a dictionary of just the names it
- * uses, sorted and unique, the smallest widths, strings short when they
- * fit. The result equals v (pqt_variant_equal). */
+/* Encode v anew (after validating it as a reader does: objects whose field
+ * ids are out of name order are accepted): a dictionary of just the names
+ * it uses, sorted and unique, object fields in name order, the smallest
+ * widths, strings short when they fit. The result equals v
+ * (pqt_variant_equal) and passes pqt_variant_validate. */
 PQT_API pqt_status pqt_variant_rebuild(const pqt_variant *v, const pqt_allocator *alloc, pqt_variant_owned *out,
                                        pqt_error *err);
 

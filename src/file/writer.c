@@ -486,15 +486,12 @@ static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
 }
 
 /* VARIANT groups inside structs (not lists or maps): the writer takes them
- * unshredded (writer_schema.c refuses shredding below the top level).
- * Without w, only counted into *count. */
+ * unshredded and shreds those whose group has a typed_value (variant_shredding
+ * naming the dotted path). Without w, only counted into *count. */
 static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const pqt_schema_node *in, int32_t top,
                                   int32_t *path, int32_t depth, int32_t *count, pqt_error *err) {
   int32_t meta_at;
   if (depth > 0 && variant_input(in, &meta_at)) {
-    for (int32_t k = 0; k < g->n_children; k++)
-      if (strcmp(g->children[k]->name, "typed_value") == 0)
-        return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a VARIANT group is shredded only at the top level", g->name);
     (*count)++;
     if (!w) return PQT_OK;
     wvariant *v = &w->variants[w->n_variants++];
@@ -503,6 +500,16 @@ static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const
     v->depth = depth;
     v->group = g;
     v->meta_at = meta_at;
+    for (int32_t k = 0; k < g->n_children; k++)
+      if (strcmp(g->children[k]->name, "typed_value") == 0) v->shredded = true;
+    if (v->shredded) {
+      pqt_status st = pqt_vshred_init(&v->sh, g, w->alloc, err);
+      if (st != PQT_OK) {
+        pqt_vshred_free(&v->sh);
+        v->shredded = false;
+        return st;
+      }
+    }
     return PQT_OK;
   }
   if (in->is_leaf || in->kind != PQT_NODE_STRUCT || in->repetition == PQT_REPEATED || variant_input(in, &meta_at) ||
@@ -1107,11 +1114,28 @@ static pqt_status arrow_binary_at(const struct ArrowArray *a, bool large, int64_
   return PQT_OK;
 }
 
+/* A group's dotted path ("s.v"; only leaves have dotted_path): the first
+ * components of its first leaf's path, cut to fit cap. */
+static const char *group_dotted(const pqt_writer *w, const pqt_schema_node *g, char *buf, size_t cap) {
+  const pqt_schema_node *leaf =
+      g->n_leaves > 0 && g->first_leaf < w->schema->n_leaves ? w->schema->leaves[g->first_leaf] : NULL;
+  if (!leaf || g->depth < 1 || g->depth > leaf->path_len) return g->name;
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int32_t k = 0; k < g->depth && at + 1 < cap; k++) {
+    int m = snprintf(buf + at, cap - at, "%s%s", k ? "." : "", leaf->path[k]);
+    if (m < 0) break;
+    at += (size_t)m < cap - at ? (size_t)m : cap - at - 1;
+  }
+  return buf;
+}
+
 /* Rows [pos, pos + n) of a VARIANT column: each checked
  * (pqt_variant_validate) and, when shredded, split into its leaves. */
 static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArray *batch, int64_t pos, int64_t n,
                                pqt_error *err) {
-  const char *col = v->group->dotted_path ? v->group->dotted_path : v->group->name;
+  char col_buf[256];
+  const char *col = group_dotted(w, v->group, col_buf, sizeof col_buf);
   int64_t row0 = w->total_rows + w->rg_rows + pos;
   const struct ArrowArray *a = v->top < batch->n_children ? batch->children[v->top] : NULL;
   const pqt_import_fmt *f = v->top < w->fmt.n_children ? &w->fmt.children[v->top] : NULL;
@@ -1136,6 +1160,7 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
   for (int64_t r = 0; r < n; r++) {
     int64_t at = pos + r; /* the slot in the group's array: parents' offsets added on the way down */
     bool parent_null = false;
+    int32_t null_at = -1; /* the outermost null parent (its depth below the top) */
     for (int32_t d = 0; d < v->depth; d++) {
       const struct ArrowArray *p = up[d];
       if (at >= p->length)
@@ -1143,7 +1168,10 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
                              col);
       int64_t pj = p->offset + at;
       const uint8_t *pv = p->null_count == 0 || p->n_buffers < 1 ? NULL : (const uint8_t *)p->buffers[0];
-      if (pv && !((pv[pj >> 3] >> (pj & 7)) & 1)) parent_null = true;
+      if (pv && !((pv[pj >> 3] >> (pj & 7)) & 1) && !parent_null) {
+        parent_null = true;
+        null_at = d;
+      }
       at = pj;
     }
     if (at >= a->length)
@@ -1151,7 +1179,15 @@ static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArr
                            col);
     int64_t j = a->offset + at;
     pqt_status st = PQT_OK;
-    if (parent_null || (valid && !((valid[j >> 3] >> (j & 7)) & 1))) {
+    if (parent_null && v->shredded) {
+      /* the group's ancestor at depth null_at + 1 is null: every leaf gets
+       * that ancestor's definition level less one */
+      const pqt_schema_node *anc = v->group;
+      while (anc->parent && anc->depth > null_at + 1) anc = anc->parent;
+      if (anc->repetition != PQT_OPTIONAL)
+        st = pqt_error_set(err, PQT_EINVAL, "%s: null in a required struct", anc->name);
+      else st = pqt_vshred_write_absent(&v->sh, (int16_t)(anc->max_def - 1), err);
+    } else if (parent_null || (valid && !((valid[j >> 3] >> (j & 7)) & 1))) {
       if (v->shredded) st = pqt_vshred_write_row(&v->sh, NULL, err);
     } else {
       pqt_variant x;

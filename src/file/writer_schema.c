@@ -24,6 +24,8 @@ typedef struct elist {
   const pqt_write_options *opts; /* variant shredding entries (may be NULL) */
   bool top;                      /* the field being added is a top-level one */
   int32_t in_list;               /* lists and maps around the field being added */
+  char prefix[512];              /* Arrow input: the dotted path of the structs around the field ("s." or "") */
+  size_t prefix_len;
 } elist;
 
 static pqt_status add(elist *L, const char *name, pqt_schema_element **out, pqt_error *err) {
@@ -357,13 +359,14 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
     return pqt_error_set(err, PQT_EINVAL, "%s: a parquet.variant field must be struct<metadata binary, value binary>", nm);
   if (!top && L->in_list > 0)
     return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field inside a list or map is not written", nm);
-  if (!top && shredding_for(L, nm))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field is shredded only at the top level", nm);
+  /* inside structs, variant_shredding names the field by its dotted path ("s.v") */
+  char dotted[768] = "";
+  if (L->prefix_len < sizeof L->prefix) snprintf(dotted, sizeof dotted, "%.*s%s", (int)L->prefix_len, L->prefix, nm);
   pqt_logical_type lt = lt_simple(PQT_LT_VARIANT);
   lt.variant.specification_version = 1;
   lt.variant.isset = PQT_FIELD_MASK(variant_type, specification_version);
   set_logical(&L->items[idx], &lt);
-  const char *shred = shredding_for(L, nm);
+  const char *shred = shredding_for(L, top ? nm : dotted);
   if (!shred) {
     set_group(&L->items[idx], 2);
     for (int i = 0; i < 2; i++) PQT_RETURN_NOT_OK(add_binary(L, i == meta_at ? "metadata" : "value", PQT_REQUIRED, err));
@@ -404,8 +407,19 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   if (af.kind == PQT_AK_STRUCT) {
     if (s->n_children < 1) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: empty struct", s->name ? s->name : "");
     set_group(e, (int32_t)s->n_children);
-    for (int64_t i = 0; i < s->n_children; i++) PQT_RETURN_NOT_OK(arrow_field(L, s->children[i], NULL, -1, err));
-    return PQT_OK;
+    const char *sn = name ? name : s->name ? s->name : "";
+    size_t saved = L->prefix_len, sl = strlen(sn);
+    if (L->in_list == 0 && saved + sl + 1 < sizeof L->prefix) { /* a path too long for the buffer: no shredding there */
+      memcpy(L->prefix + saved, sn, sl);
+      L->prefix[saved + sl] = '.';
+      L->prefix_len = saved + sl + 1;
+    } else {
+      L->prefix_len = sizeof L->prefix; /* no path: no shredding below */
+    }
+    pqt_status sst = PQT_OK;
+    for (int64_t i = 0; i < s->n_children && sst == PQT_OK; i++) sst = arrow_field(L, s->children[i], NULL, -1, err);
+    L->prefix_len = saved;
+    return sst;
   }
   if (af.kind == PQT_AK_LIST || af.kind == PQT_AK_LARGE_LIST) {
     if (s->n_children != 1) return pqt_error_set(err, PQT_EINVAL, "list without one child");
@@ -608,7 +622,7 @@ pqt_status pqt_writer_schema_elements(pqt_arena *arena, const pqt_write_schema *
   int32_t compat = opts ? opts->compat : PQT_COMPAT_NONE;
   int n_src = (ws->message != NULL) + (ws->arrow != NULL) + (ws->like != NULL);
   if (n_src != 1) return pqt_error_set(err, PQT_EINVAL, "give exactly one schema source");
-  elist L = {arena, NULL, 0, 0, compat, opts, false, 0};
+  elist L = {arena, NULL, 0, 0, compat, opts, false, 0, {0}, 0};
   if (ws->message) {
     PQT_RETURN_NOT_OK(pqt_schema_parse(ws->message, strlen(ws->message), arena, out, n_out, err));
     if (!opts || opts->n_variant_shredding <= 0) return PQT_OK;

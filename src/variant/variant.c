@@ -6,6 +6,8 @@
  */
 #include "variant/variant.h"
 
+#include <stdlib.h>
+
 #include "core/utf8.h"
 
 /* ---- metadata ------------------------------------------------------- */
@@ -190,7 +192,59 @@ pqt_status pqt_vcont_child(const pqt_vcont *c, uint32_t i, const uint8_t **p, si
 
 /* ---- validation ----------------------------------------------------- */
 
-static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n, int depth, pqt_error *err) {
+typedef struct vfield {
+  const uint8_t *name;
+  size_t len;
+  uint32_t id;
+  uint32_t off;
+} vfield;
+
+static int vfield_cmp(const void *a, const void *b) {
+  const vfield *x = a, *y = b;
+  return bytes_cmp(x->name, x->len, y->name, y->len);
+}
+
+/* The fields of object c with their names (the default allocator; the
+ * caller frees n entries). */
+static pqt_status object_fields(const pqt_vmeta *m, const pqt_vcont *c, vfield **out, pqt_error *err) {
+  *out = NULL;
+  if (c->n == 0) return PQT_OK;
+  vfield *f = pqt_mem_alloc(pqt_default_allocator(), sizeof *f * c->n);
+  if (!f) return pqt_nomem(err);
+  for (uint32_t i = 0; i < c->n; i++) {
+    f[i].id = pqt_vcont_field_id(c, i);
+    f[i].off = pqt_vload(c->offsets + (size_t)i * c->offset_size, c->offset_size);
+    pqt_status st = pqt_vmeta_key(m, f[i].id, &f[i].name, &f[i].len, err);
+    if (st != PQT_OK) {
+      pqt_mem_free(pqt_default_allocator(), f, sizeof *f * c->n);
+      return st;
+    }
+  }
+  *out = f;
+  return PQT_OK;
+}
+
+/* An object whose field ids are not in name order (lenient reading): its
+ * names must still be unique. */
+static pqt_status unique_names(const pqt_vmeta *m, const pqt_vcont *c, pqt_error *err) {
+  vfield *f;
+  PQT_RETURN_NOT_OK(object_fields(m, c, &f, err));
+  if (!f) return PQT_OK;
+  qsort(f, c->n, sizeof *f, vfield_cmp);
+  pqt_status st = PQT_OK;
+  for (uint32_t i = 1; i < c->n && st == PQT_OK; i++)
+    if (vfield_cmp(&f[i - 1], &f[i]) == 0)
+      st = pqt_corrupt(err, "Variant object: the name \"%.*s\" twice", (int)(f[i].len > 64 ? 64 : f[i].len),
+                       (const char *)f[i].name);
+  pqt_mem_free(pqt_default_allocator(), f, sizeof *f * c->n);
+  return st;
+}
+
+/* unsorted NULL: the encoding's rules exactly. Otherwise objects whose field
+ * ids are out of name order are accepted (*unsorted set), their names still
+ * unique. */
+static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n, int depth, bool *unsorted,
+                                 pqt_error *err) {
   PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
   size_t size = 0;
   PQT_RETURN_NOT_OK(pqt_vvalue_size(p, n, &size, err));
@@ -211,29 +265,38 @@ static pqt_status validate_value(const pqt_vmeta *m, const uint8_t *p, size_t n,
   PQT_RETURN_NOT_OK(pqt_vcont_open(p, n, &c, err));
   const uint8_t *prev = NULL;
   size_t prev_len = 0;
+  bool in_order = true;
   for (uint32_t i = 0; i < c.n; i++) {
     if (c.is_object) {
       const uint8_t *name;
       size_t name_len;
       PQT_RETURN_NOT_OK(pqt_vmeta_key(m, pqt_vcont_field_id(&c, i), &name, &name_len, err));
-      if (i > 0 && bytes_cmp(prev, prev_len, name, name_len) >= 0)
+      int cmp = i > 0 ? bytes_cmp(prev, prev_len, name, name_len) : -1;
+      if (cmp > 0 && unsorted) {
+        in_order = false;
+      } else if (cmp >= 0) {
         return pqt_corrupt(err,
                            "Variant object: field %u (\"%.*s\") is not after field %u by name (%s; the encoding "
                            "requires an object's field ids in name order, its values may be in any order)",
                            i, (int)(name_len > 64 ? 64 : name_len), (const char *)name, i - 1,
-                           bytes_cmp(prev, prev_len, name, name_len) == 0 ? "a duplicate name" : "out of order");
+                           cmp == 0 ? "a duplicate name" : "out of order");
+      }
       prev = name;
       prev_len = name_len;
     }
     const uint8_t *cp;
     size_t cn;
     PQT_RETURN_NOT_OK(pqt_vcont_child(&c, i, &cp, &cn, err));
-    PQT_RETURN_NOT_OK(validate_value(m, cp, cn, depth + 1, err));
+    PQT_RETURN_NOT_OK(validate_value(m, cp, cn, depth + 1, unsorted, err));
+  }
+  if (!in_order) {
+    *unsorted = true;
+    PQT_RETURN_NOT_OK(unique_names(m, &c, err));
   }
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_variant_validate(const pqt_variant *v, pqt_error *err) {
+static pqt_status validate(const pqt_variant *v, bool *unsorted, pqt_error *err) {
   if (!v) return pqt_error_set(err, PQT_EINVAL, "pqt_variant_validate: no variant");
   pqt_vmeta m;
   PQT_RETURN_NOT_OK(pqt_vmeta_parse(v->metadata, v->metadata_len, &m, err));
@@ -242,7 +305,71 @@ PQT_API pqt_status pqt_variant_validate(const pqt_variant *v, pqt_error *err) {
   PQT_RETURN_NOT_OK(pqt_vvalue_size(v->value, v->value_len, &size, err));
   PQT_CHECK_CORRUPT(size == v->value_len, err, "Variant value of %zu bytes is followed by %zu more", size,
                     v->value_len - size);
-  return validate_value(&m, v->value, v->value_len, 0, err);
+  return validate_value(&m, v->value, v->value_len, 0, unsorted, err);
+}
+
+PQT_API pqt_status pqt_variant_validate(const pqt_variant *v, pqt_error *err) { return validate(v, NULL, err); }
+
+pqt_status pqt_variant_validate_read(const pqt_variant *v, bool *unsorted, pqt_error *err) {
+  *unsorted = false;
+  return validate(v, unsorted, err);
+}
+
+/* Put the field ids and offsets of every object in p (validated, n bytes)
+ * in name order, in place: only the order of the (id, offset) pairs
+ * changes, so every size stays. */
+static pqt_status sort_fields(const pqt_vmeta *m, uint8_t *p, size_t n, int depth, pqt_error *err) {
+  PQT_CHECK_CORRUPT(depth <= PQT_VARIANT_MAX_DEPTH, err, "Variant nests deeper than %d levels", PQT_VARIANT_MAX_DEPTH);
+  unsigned basic = p[0] & 3u;
+  if (basic != BASIC_OBJECT && basic != BASIC_ARRAY) return PQT_OK;
+  pqt_vcont c;
+  PQT_RETURN_NOT_OK(pqt_vcont_open(p, n, &c, err));
+  if (c.is_object && c.n > 1) {
+    vfield *f;
+    PQT_RETURN_NOT_OK(object_fields(m, &c, &f, err));
+    bool in_order = true;
+    for (uint32_t i = 1; i < c.n && in_order; i++) in_order = vfield_cmp(&f[i - 1], &f[i]) < 0;
+    if (!in_order) {
+      qsort(f, c.n, sizeof *f, vfield_cmp);
+      uint8_t *ids = p + (c.ids - p), *offs = p + (c.offsets - p);
+      for (uint32_t i = 0; i < c.n; i++) {
+        for (unsigned k = 0; k < c.id_size; k++) ids[(size_t)i * c.id_size + k] = (uint8_t)(f[i].id >> (8 * k));
+        for (unsigned k = 0; k < c.offset_size; k++)
+          offs[(size_t)i * c.offset_size + k] = (uint8_t)(f[i].off >> (8 * k));
+      }
+    }
+    pqt_mem_free(pqt_default_allocator(), f, sizeof *f * c.n);
+  }
+  for (uint32_t i = 0; i < c.n; i++) {
+    const uint8_t *cp;
+    size_t cn;
+    PQT_RETURN_NOT_OK(pqt_vcont_child(&c, i, &cp, &cn, err));
+    PQT_RETURN_NOT_OK(sort_fields(m, p + (cp - p), cn, depth + 1, err));
+  }
+  return PQT_OK;
+}
+
+pqt_status pqt_variant_sort_fields(const uint8_t *metadata, size_t metadata_len, uint8_t *value, size_t value_len,
+                                   pqt_error *err) {
+  pqt_vmeta m;
+  PQT_RETURN_NOT_OK(pqt_vmeta_parse(metadata, metadata_len, &m, err));
+  PQT_CHECK_CORRUPT(value && value_len >= 1, err, "Variant value is empty");
+  /* values whose bytes overlap (one field's bytes inside another's tables)
+   * could change meaning when reordered in place: the result must pass the
+   * encoding's rules and equal the original, else the original stays */
+  uint8_t *orig = pqt_mem_alloc(pqt_default_allocator(), value_len);
+  if (!orig) return pqt_nomem(err);
+  memcpy(orig, value, value_len);
+  pqt_status st = sort_fields(&m, value, value_len, 0, err);
+  pqt_variant before = {metadata, metadata_len, orig, value_len}, after = {metadata, metadata_len, value, value_len};
+  if (st == PQT_OK) st = pqt_variant_validate(&after, err);
+  int eq = 0;
+  if (st == PQT_OK) st = pqt_variant_equal(&before, &after, &eq, err);
+  if (st == PQT_OK && !eq)
+    st = pqt_corrupt(err, "Variant value: objects with field ids out of name order whose bytes overlap");
+  if (st != PQT_OK) memcpy(value, orig, value_len);
+  pqt_mem_free(pqt_default_allocator(), orig, value_len);
+  return st;
 }
 
 /* ---- accessors ------------------------------------------------------ */
@@ -383,6 +510,21 @@ PQT_API pqt_status pqt_variant_object_find(const pqt_variant *v, const char *nam
     }
     if (cmp < 0) lo = mid + 1;
     else hi = mid;
+  }
+  /* not found: an object written with its field ids out of name order
+   * (which pqt_variant_validate refuses and readers accept) is searched
+   * field by field */
+  for (uint32_t i = 0; i < c.n; i++) {
+    const uint8_t *s;
+    size_t len;
+    PQT_RETURN_NOT_OK(pqt_vmeta_key(&m, pqt_vcont_field_id(&c, i), &s, &len, err));
+    if (bytes_cmp(s, len, (const uint8_t *)name, name_len) != 0) continue;
+    const uint8_t *cp;
+    size_t cn;
+    PQT_RETURN_NOT_OK(pqt_vcont_child(&c, i, &cp, &cn, err));
+    *field = child_view(v, cp, cn);
+    *found = 1;
+    return PQT_OK;
   }
   return PQT_OK;
 }

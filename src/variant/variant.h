@@ -45,6 +45,19 @@ pqt_status pqt_vcont_child(const pqt_vcont *c, uint32_t i, const uint8_t **p, si
 /* Objects: the field id of field i. */
 uint32_t pqt_vcont_field_id(const pqt_vcont *c, uint32_t i);
 
+/* Validation for reading: pqt_variant_validate's checks, except that an
+ * object whose field ids are not in name order (DuckDB 1.5 writes them so)
+ * is accepted when its names are unique; *unsorted says whether one was
+ * seen. pqt_variant_validate, which writers use, refuses such objects. */
+pqt_status pqt_variant_validate_read(const pqt_variant *v, bool *unsorted, pqt_error *err);
+/* Put every object's field ids (and offsets) in name order, in place; the
+ * value (validated by pqt_variant_validate_read) keeps its size and its
+ * metadata. The result passes pqt_variant_validate and equals the value;
+ * a value whose bytes overlap so that reordering would change it is
+ * refused (PQT_ECORRUPT) and left as it was. */
+pqt_status pqt_variant_sort_fields(const uint8_t *metadata, size_t metadata_len, uint8_t *value, size_t value_len,
+                                   pqt_error *err);
+
 /* Append v as JSON text (variant_json.c). */
 pqt_status pqt_variant_json_append(const pqt_variant *v, pqt_buf *out, pqt_error *err);
 

@@ -712,7 +712,8 @@ PQT_API pqt_status pqt_variant_rebuild(const pqt_variant *v, const pqt_allocator
   pqt_arena arena;
   pqt_arena_init(&arena, out->alloc);
   jnode *root = NULL;
-  pqt_status st = pqt_variant_validate(v, err);
+  bool unsorted = false; /* objects out of name order are read, and written sorted */
+  pqt_status st = pqt_variant_validate_read(v, &unsorted, err);
   if (st == PQT_OK) st = tree_of(v, &arena, 0, &root, err);
   if (st == PQT_OK) st = encode_tree(root, out, err);
   pqt_arena_reset(&arena);

@@ -14,7 +14,9 @@
  * Every other shape is an error naming the row and the column. Objects are
  * written with their fields sorted by name (the names' ids come from the
  * row's metadata, which must hold every name); the finished value is
- * validated against the metadata before it is handed out.
+ * validated against the metadata before it is handed out. An object kept
+ * whole in `value` with its field ids out of name order (DuckDB 1.5 writes
+ * them so) is accepted and handed out with its ids in name order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -380,7 +382,12 @@ pqt_status pqt_vshred_row(const pqt_variant *meta, const pqt_vshred_pair *top, i
   pqt_variant whole = *meta;
   whole.value = out->data + start;
   whole.value_len = out->len - start;
-  st = pqt_variant_validate(&whole, err);
+  /* objects written with their field ids out of name order are read, and
+   * handed out in name order (the encoding's rule) */
+  bool unsorted = false;
+  st = pqt_variant_validate_read(&whole, &unsorted, err);
+  if (st == PQT_OK && unsorted)
+    st = pqt_variant_sort_fields(meta->metadata, meta->metadata_len, out->data + start, out->len - start, err);
   if (st != PQT_OK) pqt_error_prefix(err, "row %lld, variant value", (long long)c.row);
   return st;
 }

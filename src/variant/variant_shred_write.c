@@ -465,6 +465,14 @@ pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *
   return shred(s, g, v, 0, err);
 }
 
+pqt_status pqt_vshred_write_absent(pqt_vshred *s, int16_t def, pqt_error *err) {
+  const pqt_schema_node *g = s->group;
+  if (def < 0 || def >= g->max_def)
+    return pqt_error_set(err, PQT_EINVAL, "%s: definition level %d for an absent row", g->name, def);
+  emit_null(s, g, def, 0);
+  return PQT_OK;
+}
+
 pqt_status pqt_vshred_status(const pqt_vshred *s, pqt_error *err) {
   for (int32_t i = 0; i < s->n_leaves; i++) {
     const pqt_vshred_col *c = &s->cols[i];

@@ -3,7 +3,7 @@
  * columns of a shredded VARIANT group (parquet-format VariantShredding.md,
  * "Value Shredding", "Objects", "Arrays"), one row at a time, into
  * per-leaf buffers of levels and values in the writer's physical layout.
- * The group must be at the top level (no repeated ancestor).
+ * The group has no repeated ancestor (top level, or inside structs).
  */
 #ifndef PQT_VARIANT_SHRED_WRITE_H
 #define PQT_VARIANT_SHRED_WRITE_H
@@ -41,6 +41,9 @@ void pqt_vshred_free(pqt_vshred *s);
 void pqt_vshred_clear(pqt_vshred *s);
 /* Append one row: v (validated by the caller), or NULL for a null row. */
 pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err);
+/* Append one row where a struct around the group is null: every leaf gets
+ * definition level def (below the group's). */
+pqt_status pqt_vshred_write_absent(pqt_vshred *s, int16_t def, pqt_error *err);
 /* PQT_OK unless a buffer failed to grow since the last clear. */
 pqt_status pqt_vshred_status(const pqt_vshred *s, pqt_error *err);
 

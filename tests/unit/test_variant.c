@@ -8,6 +8,7 @@
 #include "rng.h"
 #include "parquetry.h"
 #include "parquetry_variant.h"
+#include "variant/variant.h"
 
 static uint8_t *slurp(const char *path, size_t *n) {
   FILE *f = fopen(path, "rb");
@@ -348,6 +349,84 @@ static void test_spec_allowed_orders(void) {
   CHECK(found == 1 && pqt_variant_get_scalar(&f, &sc, &e) == PQT_OK && sc.u.i64 == 7);
 }
 
+/* Objects whose field ids are not in name order (DuckDB 1.5.6 writes a
+ * STRUCT kept whole in `value` so): pqt_variant_validate refuses them (the
+ * encoding says "must"), the reading side accepts them when their names are
+ * unique, finds their fields, and puts them in name order in place. */
+static void test_unsorted_ids_read(void) {
+  const uint8_t meta_abc[] = {0x11, 3, 0, 1, 2, 3, 'a', 'b', 'c'};
+  /* {c: 1, a: 2, b: {b: 3, a: 4}}, ids in that order */
+  const uint8_t obj[] = {0x02, 3, 2, 0, 1, 0, 2, 4, 15, 0x0C, 1, 0x0C, 2, 0x02, 2, 1, 0, 0, 2, 4, 0x0C, 3, 0x0C, 4};
+  pqt_variant x = {meta_abc, sizeof meta_abc, obj, sizeof obj};
+  pqt_error e;
+  CHECK(pqt_variant_validate(&x, &e) == PQT_ECORRUPT && strstr(e.message, "out of order"));
+  bool unsorted = false;
+  CHECK_OK(pqt_variant_validate_read(&x, &unsorted, &e));
+  CHECK(unsorted);
+  pqt_string js = {0};
+  CHECK_OK(pqt_variant_to_json(&x, &js, &e));
+  CHECK_EQ_STR(js.data, "{\"c\":1,\"a\":2,\"b\":{\"b\":3,\"a\":4}}");
+  pqt_string_free(&js);
+  /* lookups: binary search misses, the fallback finds every field */
+  const char *names[] = {"a", "b", "c"};
+  for (int k = 0; k < 3; k++) {
+    pqt_variant f;
+    int found = 0;
+    CHECK_OK(pqt_variant_object_find(&x, names[k], 1, &f, &found, &e));
+    CHECK_MSG(found == 1, "field %s not found", names[k]);
+  }
+  pqt_variant f;
+  int found = 1;
+  CHECK_OK(pqt_variant_object_find(&x, "d", 1, &f, &found, &e));
+  CHECK(found == 0);
+  pqt_variant_value vv;
+  CHECK_OK(pqt_variant_get(&x, "$.b.a", PQT_VARIANT_GET_INT64, &vv, &e));
+  CHECK(!vv.is_null && vv.u.i64 == 4);
+  CHECK_OK(pqt_variant_get(&x, "$.c", PQT_VARIANT_GET_INT64, &vv, &e));
+  CHECK(!vv.is_null && vv.u.i64 == 1);
+  /* equal to the same object written in order, both ways round */
+  const char *want = "{\"a\":2,\"b\":{\"a\":4,\"b\":3},\"c\":1}";
+  pqt_variant_owned y;
+  CHECK_OK(pqt_variant_from_json(want, strlen(want), NULL, &y, &e));
+  int eq = 0;
+  CHECK_OK(pqt_variant_equal(&x, &y.view, &eq, &e));
+  CHECK(eq == 1);
+  eq = 0;
+  CHECK_OK(pqt_variant_equal(&y.view, &x, &eq, &e));
+  CHECK(eq == 1);
+  /* re-encoding writes it sorted */
+  pqt_variant_owned re;
+  CHECK_OK(pqt_variant_rebuild(&x, NULL, &re, &e));
+  CHECK_OK(pqt_variant_validate(&re.view, &e));
+  CHECK_OK(pqt_variant_to_json(&re.view, &js, &e));
+  CHECK_EQ_STR(js.data, want);
+  pqt_string_free(&js);
+  pqt_variant_owned_free(&re);
+  /* sorting in place: same size, same metadata, valid by the strict rules */
+  uint8_t copy[sizeof obj];
+  memcpy(copy, obj, sizeof obj);
+  CHECK_OK(pqt_variant_sort_fields(meta_abc, sizeof meta_abc, copy, sizeof copy, &e));
+  pqt_variant z = {meta_abc, sizeof meta_abc, copy, sizeof copy};
+  CHECK_OK(pqt_variant_validate(&z, &e));
+  CHECK_OK(pqt_variant_to_json(&z, &js, &e));
+  CHECK_EQ_STR(js.data, want);
+  pqt_string_free(&js);
+  eq = 0;
+  CHECK_OK(pqt_variant_equal(&z, &y.view, &eq, &e));
+  CHECK(eq == 1);
+  pqt_variant_owned_free(&y);
+  /* names must still be unique: {a, b, a} is refused, not only when adjacent */
+  const uint8_t dup[] = {0x02, 3, 0, 1, 0, 0, 2, 4, 6, 0x0C, 1, 0x0C, 2, 0x0C, 3};
+  pqt_variant d = {meta_abc, sizeof meta_abc, dup, sizeof dup};
+  CHECK(pqt_variant_validate_read(&d, &unsorted, &e) == PQT_ECORRUPT && strstr(e.message, "\"a\" twice"));
+  /* a damaged unsorted object is still refused (field offset past the values) */
+  uint8_t bad[sizeof obj];
+  memcpy(bad, obj, sizeof obj);
+  bad[6] = 40;
+  pqt_variant b = {meta_abc, sizeof meta_abc, bad, sizeof bad};
+  CHECK(pqt_variant_validate_read(&b, &unsorted, &e) == PQT_ECORRUPT);
+}
+
 /* Every truncation and every single-byte change of every sample: no
  * crash; what validates also prints and re-encodes to an equal value. */
 static void test_mutations(void) {
@@ -534,4 +613,5 @@ static void test_wide_object(void) {
 
 RUN_TESTS("variant", TEST_CASE(test_corpus_samples), TEST_CASE(test_corpus_json_forms), TEST_CASE(test_paths),
           TEST_CASE(test_from_json), TEST_CASE(test_json_errors), TEST_CASE(test_invalid_bytes), TEST_CASE(test_spec_allowed_orders),
+          TEST_CASE(test_unsorted_ids_read),
           TEST_CASE(test_mutations), TEST_CASE(test_random_roundtrip), TEST_CASE(test_wide_object))

@@ -996,7 +996,143 @@ static void test_typed_statistics(void) {
   vals_free(&s);
 }
 
+/* ---- shredding a VARIANT inside a struct ------------------------------------ */
+
+/* rows written as s.v (s null every 5th row, v null every 7th), shredded by
+ * the variant_shredding entry naming "s.v"; read back through the reader
+ * (reconstructed), every row equal. Returns the typed_value leaves written. */
+static void nested_roundtrip(const vals *s, const char *shred, const char *label) {
+  int64_t n = s->n;
+  pqt_variant *rows = calloc((size_t)n, sizeof *rows);
+  for (int64_t i = 0; i < n; i++)
+    if (i % 7 != 6) rows[i] = s->v[i];
+  vin x;
+  vin_make(&x, rows, n);
+  /* wrap v in a nullable struct s */
+  struct ArrowSchema ss = {.format = "+s",
+                           .name = "s",
+                           .flags = ARROW_FLAG_NULLABLE,
+                           .n_children = 1,
+                           .children = x.root_kids,
+                           .release = noop_schema_release};
+  struct ArrowSchema *root_kids[1] = {&ss};
+  struct ArrowSchema root = {
+      .format = "+s", .name = "", .n_children = 1, .children = root_kids, .release = noop_schema_release};
+  uint8_t *svalid = calloc((size_t)n / 8 + 1, 1);
+  int64_t snulls = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (i % 5 == 4) snulls++;
+    else svalid[i / 8] |= (uint8_t)(1u << (i % 8));
+  }
+  const void *sbufs[1] = {svalid};
+  struct ArrowArray sa = {.length = n,
+                          .null_count = snulls,
+                          .n_buffers = 1,
+                          .buffers = sbufs,
+                          .n_children = 1,
+                          .children = x.aroot_kids,
+                          .release = noop_array_release};
+  struct ArrowArray *aroot_kids[1] = {&sa};
+  const void *rbufs[1] = {NULL};
+  struct ArrowArray aroot = {
+      .length = n, .n_buffers = 1, .buffers = rbufs, .n_children = 1, .children = aroot_kids, .release = noop_array_release};
+  pqt_write_options o;
+  pqt_write_options_init(&o);
+  o.defaults.page_row_limit = 50;
+  pqt_variant_shredding sh = {.struct_size = sizeof sh, .column = "s.v", .typed_value = shred};
+  o.variant_shredding = &sh;
+  o.n_variant_shredding = 1;
+  pqt_write_schema ws = {.struct_size = sizeof ws, .arrow = &root};
+  pqt_writer *w;
+  pqt_string out = {0};
+  pqt_error e;
+  pqt_status st = pqt_writer_open_buffer(&w, &out, &ws, &o, &e);
+  if (st == PQT_OK) {
+    st = pqt_writer_write_batch(w, &aroot, &e);
+    if (st == PQT_OK) st = pqt_writer_close(w, &e);
+    else pqt_writer_discard(w);
+  }
+  CHECK_MSG(st == PQT_OK, "%s: %s", label, st == PQT_OK ? "" : e.message);
+  if (st == PQT_OK) {
+    /* the stored group has typed_value */
+    pqt_read_options ro;
+    pqt_read_options_init(&ro);
+    ro.variant_shredded = 1;
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, out.data, out.len, &ro, &e));
+    struct ArrowArrayStream stream;
+    CHECK_OK(pqt_reader_get_stream(r, NULL, &stream, &e));
+    struct ArrowSchema sch;
+    CHECK(stream.get_schema(&stream, &sch) == 0);
+    const struct ArrowSchema *gv = sch.children[0]->children[0];
+    int has_typed = 0;
+    for (int64_t k = 0; k < gv->n_children; k++) has_typed |= strcmp(gv->children[k]->name, "typed_value") == 0;
+    CHECK_MSG(has_typed, "%s: s.v was not shredded", label);
+    sch.release(&sch);
+    stream.release(&stream);
+    pqt_reader_close(r);
+    /* reconstructed */
+    pqt_read_options_init(&ro);
+    CHECK_OK(pqt_reader_open_buffer(&r, out.data, out.len, &ro, &e));
+    CHECK_OK(pqt_reader_get_stream(r, NULL, &stream, &e));
+    int64_t row = 0, bad = 0;
+    struct ArrowArray b;
+    while (stream.get_next(&stream, &b) == 0 && b.release) {
+      const struct ArrowArray *as = b.children[0], *av = as->children[0];
+      const struct ArrowArray *am = av->children[0], *aval = av->children[1];
+      for (int64_t i = 0; i < b.length; i++, row++) {
+        const uint8_t *sv = as->null_count ? as->buffers[0] : NULL, *vv = av->null_count ? av->buffers[0] : NULL;
+        int64_t si = as->offset + i, vi = av->offset + i;
+        bool s_ok = !sv || ((sv[si >> 3] >> (si & 7)) & 1), v_ok = !vv || ((vv[vi >> 3] >> (vi & 7)) & 1);
+        bool want_s = row % 5 != 4, want_v = want_s && rows[row].metadata;
+        if (s_ok != want_s || (want_s && v_ok != want_v)) {
+          if (bad++ < 3) fprintf(stderr, "  %s row %lld: s %d v %d\n", label, (long long)row, s_ok, v_ok);
+          continue;
+        }
+        if (!want_v) continue;
+        const int32_t *mo = am->buffers[1], *vo = aval->buffers[1];
+        int64_t mi = am->offset + vi, xi = aval->offset + vi;
+        pqt_variant got = {(const uint8_t *)am->buffers[2] + mo[mi], (size_t)(mo[mi + 1] - mo[mi]),
+                           (const uint8_t *)aval->buffers[2] + vo[xi], (size_t)(vo[xi + 1] - vo[xi])};
+        int eq = 0;
+        if (pqt_variant_equal(&rows[row], &got, &eq, &e) != PQT_OK || !eq) {
+          if (bad++ < 3) {
+            char *a = dump_str(&rows[row]), *g = dump_str(&got);
+            fprintf(stderr, "  %s row %lld:\n    want %.300s\n    got  %.300s\n", label, (long long)row, a, g);
+            free(a);
+            free(g);
+          }
+        }
+      }
+      b.release(&b);
+    }
+    CHECK_MSG(bad == 0 && row == n, "%s: %lld rows differ, %lld of %lld read", label, (long long)bad, (long long)row,
+              (long long)n);
+    stream.release(&stream);
+    pqt_reader_close(r);
+  }
+  free(svalid);
+  vin_free(&x);
+  pqt_string_free(&out);
+  free(rows);
+}
+
+static void test_nested_shredded(void) {
+  vals s = {0};
+  make_values(&s, 5, 300);
+  nested_roundtrip(&s, "message s { optional int64 typed_value; }", "s.v int64");
+  nested_roundtrip(&s,
+                   "message s { optional group typed_value { optional int32 id; optional binary name (STRING);"
+                   " optional group loc { optional int32 lat (DECIMAL(9,2)); } } }",
+                   "s.v object");
+  nested_roundtrip(&s,
+                   "message s { optional group typed_value (LIST) { repeated group list { optional group element {"
+                   " optional int64 a; optional boolean b; } } } }",
+                   "s.v list of objects");
+  vals_free(&s);
+}
+
 RUN_TESTS("variant_write", {"unshredded", test_unshredded}, {"shredded_given", test_shredded_given},
           {"shredded_inferred", test_shredded_inferred}, {"every_primitive_typed", test_every_primitive_typed},
           {"invalid_value_fails", test_invalid_value_fails}, {"bad_shredding_schema", test_bad_shredding_schema},
-          {"typed_statistics", test_typed_statistics})
+          {"typed_statistics", test_typed_statistics}, {"nested_shredded", test_nested_shredded})
