@@ -142,6 +142,20 @@ cmp -s "$tmp/local.out" "$tmp/http.out" && echo "http summary: same rows as loca
 tail -n $(( $(requests) - before )) "$log" | grep -q " /ds/part/b%20c.parquet" || fail "no request for the data file b c.parquet: $(tail -n 5 "$log")"
 "$cli" cat --ca-file "$tmp/cert.pem" "https://127.0.0.1:$https_port/ds/_metadata" > "$tmp/https.out" 2>&1
 cmp -s "$tmp/local.out" "$tmp/https.out" || fail "https cat of the summary differs from local: $(head -3 "$tmp/https.out")"
+# file_paths that climb out ("..") or are absolute are refused under a URL
+python3 - "$tmp/ds" <<'PY'
+import sys
+d = sys.argv[1]
+b = open(d + "/_metadata", "rb").read()
+assert b.count(b"part/a.parquet") >= 1
+open(d + "/_esc", "wb").write(b.replace(b"part/a.parquet", b"../p/a.parquet"))
+open(d + "/_abs", "wb").write(b.replace(b"part/a.parquet", b"/tmp/a.parquet"))
+PY
+out=$("$cli" cat "http://127.0.0.1:$http_port/ds/_esc" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "climbs out" && echo "$out" | grep -q "http://127.0.0.1:$http_port/ds/_esc" \
+  || fail "'..' under a URL: rc $rc: $out"
+out=$("$cli" cat "http://127.0.0.1:$http_port/ds/_abs" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "absolute path, which a footer read from a URL cannot name" || fail "absolute path under a URL: rc $rc: $out"
 # a data file missing on the server: exit 1, naming both URLs, no credentials
 rm "$tmp/ds/part/b c.parquet"
 out=$("$cli" cat "http://user:hunter2@127.0.0.1:$http_port/ds/_metadata" 2>&1 >/dev/null); rc=$?
