@@ -497,7 +497,9 @@ static int pages_one(const char *path, void *ctx) {
         st = pqt_reader_chunk_pages(r, g, c, 1, json ? on_page_json : on_page_human, &pc, &e);
       }
       const char *col = column_path(r, c);
-      if (!json && (st == PQT_OK || e.code != PQT_ECORRUPT)) {
+      /* only a column not readable without its key is "not shown"; other errors fail */
+      bool keyless = st == PQT_ECRYPTO || st == PQT_EUNSUPPORTED;
+      if (!json && (st == PQT_OK || keyless)) {
         char s1[32], s2[32], s3[32], rest[160], head[32];
         if (st == PQT_OK)
           snprintf(rest, sizeof rest, "%s page%s, %s, %s (raw %s)", human_count(s1, sizeof s1, (int64_t)pc.rs.n),
@@ -515,8 +517,8 @@ static int pages_one(const char *path, void *ctx) {
                n > room ? col + n - (room - 3) : col, human_reset(), rest);
         pc.first = false;
         if (st == PQT_OK) print_chunk_table(&pc);
-        if (st != PQT_OK && st != PQT_ECORRUPT) st = PQT_OK;
-      } else if (json && st != PQT_OK && st != PQT_ECORRUPT) {
+        if (st != PQT_OK) st = PQT_OK;
+      } else if (json && keyless) {
         st = PQT_OK; /* encrypted without its key: not listed */
       }
       if (st != PQT_OK) {

@@ -58,6 +58,13 @@ static void reader_free(pqt_reader *r) {
   pqt_arena_reset(&r->arena);
   if (r->footer_copy) pqt_mem_free(r->alloc, r->footer_copy, r->footer_len);
   if (r->path) pqt_mem_free(r->alloc, r->path, strlen(r->path) + 1);
+  if (r->url) pqt_mem_free(r->alloc, r->url, strlen(r->url) + 1);
+  if (r->remote) pqt_mem_free(r->alloc, r->remote, sizeof *r->remote);
+  if (r->remote_strings) { /* credentials */
+    volatile char *v = r->remote_strings;
+    for (size_t i = 0; i < r->remote_strings_len; i++) v[i] = 0;
+    pqt_mem_free(r->alloc, r->remote_strings, r->remote_strings_len);
+  }
   pqt_mem_free(r->alloc, r, sizeof *r);
 }
 

@@ -10,6 +10,7 @@
 #include "crypto/file_decryptor.h"
 #include "meta/footer.h"
 #include "meta/schema.h"
+#include "parquetry_remote.h"
 #include "thrift/parquet_types.h"
 
 struct pqt_thrift_desc;
@@ -46,6 +47,24 @@ struct pqt_reader {
   const char *created_by;     /* NUL-terminated, "" when absent */
   pqt_file_decryptor *crypto; /* encrypted files (arena); NULL otherwise */
   char *path;                 /* pqt_reader_open_file's path (external column data); NULL otherwise */
+  /* pqt_reader_open_url's URL and remote options (their strings copied into
+   * remote_strings), for column chunks in other objects; NULL otherwise. */
+  char *url;
+  struct pqt_remote_options *remote;
+  char *remote_strings;
+  size_t remote_strings_len;
 };
+
+/* The source of column data in another file: ColumnChunk.file_path fp
+ * resolved against the directory of the footer's file (a local path) or
+ * URL (same remote options), into ext (set up by pqt_io_init). An absolute
+ * path or a ".." component is refused unless allow_external_paths (an
+ * absolute path under a URL always). shown (cap bytes) gets the file or
+ * URL as errors show it (no credentials). The one place an external chunk
+ * is opened (file/external.c). */
+pqt_status pqt_reader_open_external(const pqt_reader *r, const pqt_bytes *fp, pqt_io *ext, char *shown, size_t cap,
+                                    pqt_error *err);
+/* What errors call the footer's file: its path or URL (no credentials), or "the file". */
+const char *pqt_reader_shown_name(const pqt_reader *r, char *buf, size_t cap);
 
 #endif

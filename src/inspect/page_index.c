@@ -346,10 +346,19 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
     return pqt_corrupt(err, "row group %d, column %s: chunk type %d differs from the schema's %d", rg,
                        leaf->dotted_path, cm->type, leaf->physical_type);
   uint64_t start = 0, len = 0;
-  pqt_status st = pqt_chunk_range(r, cm, &start, &len, err);
+  /* a chunk in another file (file_path) is read there (pqt_chunk_open_data) */
+  bool ext = PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0;
+  pqt_chunk ch;
+  memset(&ch, 0, sizeof ch);
+  pqt_status st = ext ? pqt_chunk_open_data(r, rg, col, &ch, err) : pqt_chunk_range(r, cm, &start, &len, err);
   if (st != PQT_OK) {
+    pqt_chunk_close(&ch);
     pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
     return st;
+  }
+  if (ext) {
+    start = ch.start;
+    len = ch.len;
   }
   bool encrypted = PQT_HAS_FIELD(cc, column_chunk, crypto_metadata);
   pqt_module_decryptor dec;
@@ -363,7 +372,7 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
     po.dictionary_first = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0;
   }
   pqt_page_reader pr;
-  st = pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, err);
+  st = pqt_page_reader_init(&pr, ext ? &ch.ext : &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, err);
   if (st == PQT_OK) {
     pqt_page pg;
     bool eof = true;
@@ -382,6 +391,7 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
     }
     pqt_page_reader_free(&pr);
   }
+  pqt_chunk_close(&ch);
   if (encrypted) pqt_module_decryptor_wipe(&dec);
   if (st != PQT_OK) pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
   return st;

@@ -68,7 +68,7 @@ PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const char *path = r->schema->leaves[col]->dotted_path;
   pqt_chunk ch;
-  pqt_status st = pqt_chunk_open(r, rg, col, &ch, err);
+  pqt_status st = pqt_chunk_open_data(r, rg, col, &ch, err); /* pages in another file (file_path) are read there */
   if (st != PQT_OK) {
     pqt_chunk_close(&ch);
     pqt_error_prefix(err, "row group %d, column %s", rg, path);
@@ -82,7 +82,7 @@ PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col
                          rg, path);
   }
   uint64_t pos = ch.start, end = ch.start + ch.len;
-  pqt_chunk_close(&ch);
+  const pqt_io *io = ch.external ? &ch.ext : &r->io;
   pqt_buf hb, body;
   pqt_buf_init(&hb, r->alloc);
   pqt_buf_init(&body, r->alloc);
@@ -94,7 +94,7 @@ PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col
     for (;;) {
       size_t n = (uint64_t)want < end - pos ? want : (size_t)(end - pos);
       st = pqt_buf_reserve(&hb, n, err);
-      if (st == PQT_OK) st = r->io.read_at(r->io.private_data, pos, hb.data, n, err);
+      if (st == PQT_OK) st = io->read_at(io->private_data, pos, hb.data, n, err);
       if (st != PQT_OK) break;
       pqt_error he;
       pqt_error_init(&he);
@@ -123,7 +123,7 @@ PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col
     if (check_crc && pi.has_crc) {
       st = pqt_buf_reserve(&body, (size_t)h.compressed_page_size, err);
       if (st == PQT_OK && h.compressed_page_size > 0)
-        st = r->io.read_at(r->io.private_data, pos + used, body.data, (size_t)h.compressed_page_size, err);
+        st = io->read_at(io->private_data, pos + used, body.data, (size_t)h.compressed_page_size, err);
       if (st != PQT_OK) break;
       uint32_t crc = pqt_crc32(0, body.data, (size_t)h.compressed_page_size);
       pi.crc_ok = crc == (uint32_t)h.crc;
@@ -133,6 +133,7 @@ PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col
   }
   pqt_buf_free(&hb);
   pqt_buf_free(&body);
+  pqt_chunk_close(&ch);
   return st;
 }
 

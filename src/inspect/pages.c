@@ -64,7 +64,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
                                  pqt_error *err) {
   const pqt_schema_node *leaf = r->schema->leaves[c];
   pqt_chunk ch;
-  pqt_status st = pqt_chunk_open(r, g, c, &ch, err);
+  pqt_status st = pqt_chunk_open_data(r, g, c, &ch, err); /* pages in another file (file_path) are read there */
   if (st != PQT_OK && ch.no_key) {
     /* not an error of the file: this column's pages cannot be shown without its key */
     pqt_chunk_close(&ch);
@@ -87,7 +87,7 @@ static pqt_status describe_chunk(pqt_reader *r, int32_t g, int32_t c, pqt_buf *b
   po.verify_crc = true;
   po.crc_report_only = true;
   pqt_page_reader pr;
-  st = pqt_page_reader_init(&pr, &r->io, ch.start, ch.len, ch.cm->codec, r->codec_ctx, &po, r->data_alloc, err);
+  st = pqt_page_reader_init(&pr, ch.external ? &ch.ext : &r->io, ch.start, ch.len, ch.cm->codec, r->codec_ctx, &po, r->data_alloc, err);
   char t1[16], t2[16], t3[16];
   while (st == PQT_OK) {
     pqt_page pg;

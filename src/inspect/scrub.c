@@ -19,7 +19,9 @@
  * same codec (their compressed sizes may change, and every offset is
  * rewritten to match). Bytes no metadata points at (e.g. the copies of
  * ColumnMetaData some writers put after each chunk) are left out.
- * Encrypted files are refused.
+ * Encrypted files are refused. Column chunks in other files
+ * (ColumnChunk.file_path) are read from them (pqt_chunk_open_data) and
+ * copied in: the copy is one file and has no file_path.
  */
 #include <string.h>
 
@@ -72,6 +74,7 @@ typedef struct scrub {
   out_ctx out;
   pqt_file_metadata md;
   chunk_state *chunks; /* rg * ncol + col */
+  const pqt_io *src;   /* the pages of the chunk being written: the file's, or another file's (file_path) */
   int32_t ncol;
 } scrub;
 
@@ -361,7 +364,7 @@ static pqt_status read_header(scrub *s, uint64_t pos, uint64_t end, pqt_buf *hb,
     size_t n = (uint64_t)want < end - pos ? want : (size_t)(end - pos);
     hb->len = 0;
     PQT_RETURN_NOT_OK(pqt_buf_reserve(hb, n, err));
-    PQT_RETURN_NOT_OK(s->r->io.read_at(s->r->io.private_data, pos, hb->data, n, err));
+    PQT_RETURN_NOT_OK(s->src->read_at(s->src->private_data, pos, hb->data, n, err));
     pqt_error he;
     pqt_error_init(&he);
     if (pqt_thrift_decode(&pqt_desc_page_header, hb->data, n, used, NULL, h, &he) == PQT_OK) return PQT_OK;
@@ -451,7 +454,7 @@ static pqt_status chunk_write(scrub *s, int32_t g, int32_t c, chunk_state *cs, p
     size_t blen = (size_t)h.compressed_page_size;
     body.len = 0;
     st = pqt_buf_reserve(&body, blen, err);
-    if (st == PQT_OK && blen) st = s->r->io.read_at(s->r->io.private_data, pos + used, body.data, blen, err);
+    if (st == PQT_OK && blen) st = s->src->read_at(s->src->private_data, pos + used, body.data, blen, err);
     if (st != PQT_OK) break;
     body.len = blen;
     const pqt_buf *outb = &body;
@@ -639,17 +642,26 @@ static pqt_status run(scrub *s, pqt_error *err) {
   for (int32_t g = 0; g < ng; g++)
     for (int32_t c = 0; c < nc; c++) {
       pqt_chunk ch;
-      pqt_status st = pqt_chunk_open(r, g, c, &ch, err);
+      /* pages in another file (file_path) are read from it and copied into this one */
+      pqt_status st = pqt_chunk_open_data(r, g, c, &ch, err);
       chunk_state *cs = &s->chunks[g * nc + c];
       cs->old_start = ch.start;
       cs->old_len = ch.len;
-      pqt_chunk_close(&ch);
       if (st != PQT_OK) {
+        pqt_chunk_close(&ch);
         pqt_error_prefix(err, "row group %d, column %s", g, r->schema->leaves[c]->dotted_path);
         return st;
       }
+      if (ch.external) {
+        pqt_column_chunk *occ = &s->md.row_groups.items[g].columns.items[c];
+        occ->isset &= ~PQT_FIELD_MASK(column_chunk, file_path);
+      }
+      s->src = ch.external ? &ch.ext : &r->io;
       cs->scrub = scrub_leaf(r->schema->leaves[c]);
-      PQT_RETURN_NOT_OK(chunk_write(s, g, c, cs, err));
+      st = chunk_write(s, g, c, cs, err);
+      s->src = NULL;
+      pqt_chunk_close(&ch);
+      PQT_RETURN_NOT_OK(st);
     }
   pqt_buf b;
   pqt_buf_init(&b, r->alloc);

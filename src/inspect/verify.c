@@ -272,7 +272,7 @@ static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const p
   int32_t n_data = 0;
   *n_nulls = 0;
   bool broken = false;
-  if (pqt_page_reader_init(&pr, &r->io, ch->start, ch->len, ch->cm->codec, r->codec_ctx, &po, r->data_alloc, &e) ==
+  if (pqt_page_reader_init(&pr, ch->external ? &ch->ext : &r->io, ch->start, ch->len, ch->cm->codec, r->codec_ctx, &po, r->data_alloc, &e) ==
       PQT_OK) {
     for (;;) {
       pqt_page pg;
@@ -645,7 +645,7 @@ static pqt_status check_chunk(vctx *v, int32_t g, int32_t c, page_nulls *nulls, 
   pqt_error_init(&e);
   pqt_chunk ch;
   pqt_status st = PQT_OK;
-  if (pqt_chunk_open(r, g, c, &ch, &e) != PQT_OK) {
+  if (pqt_chunk_open_data(r, g, c, &ch, &e) != PQT_OK) { /* pages in another file (file_path) are read there */
     if (ch.no_key)
       unchecked(v, "row group %d, column %s: not checked: no key for column %s (%s)", g, leaf->dotted_path,
                 leaf->dotted_path, e.message);

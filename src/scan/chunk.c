@@ -38,58 +38,30 @@ pqt_status pqt_chunk_range(const pqt_reader *r, const pqt_column_metadata *cm, u
   return PQT_OK;
 }
 
-/* Open the file a chunk's file_path names, relative to the directory of
- * the footer's file; refuse escapes unless the options allow them. */
+/* Open the file a chunk's file_path names (pqt_reader_open_external:
+ * relative to the footer's file or URL) and check the chunk lies in it. */
 static pqt_status open_external(const pqt_reader *r, const pqt_bytes *fp, pqt_chunk *ch, pqt_error *err) {
-  const char *p = (const char *)fp->ptr;
-  size_t n = (size_t)fp->len;
-  if (!r->path)
-    return pqt_error_set(err, PQT_EUNSUPPORTED,
-                         "column data in another file (file_path '%.*s') needs a reader opened from a file path",
-                         (int)(n > 200 ? 200 : n), p);
-  if (memchr(p, 0, n)) return pqt_corrupt(err, "file_path holds a NUL byte");
-  bool escapes = p[0] == '/';
-  for (size_t i = 0; i < n && !escapes;) { /* a ".." component */
-    size_t e = i;
-    while (e < n && p[e] != '/') e++;
-    if (e - i == 2 && p[i] == '.' && p[i + 1] == '.') escapes = true;
-    i = e + 1;
-  }
-  if (escapes && !r->opts.allow_external_paths)
-    return pqt_error_set(err, PQT_EINVAL,
-                         "%s: file_path '%.*s' is absolute or climbs out of the file's directory (allow it with "
-                         "pqt_read_options.allow_external_paths)",
-                         r->path, (int)(n > 200 ? 200 : n), p);
-  const char *slash = strrchr(r->path, '/');
-  size_t dl = p[0] == '/' || !slash ? 0 : (size_t)(slash - r->path) + 1;
-  char *full = pqt_mem_alloc(r->alloc, dl + n + 1);
-  if (!full) return pqt_nomem(err);
-  memcpy(full, r->path, dl);
-  memcpy(full + dl, p, n);
-  full[dl + n] = 0;
-  pqt_io_init(&ch->ext);
-  pqt_status st = pqt_io_open_file(&ch->ext, full, r->alloc, err);
-  if (st != PQT_OK) {
-    pqt_error_prefix(err, "%s: column data in %s", r->path, full);
-  } else {
-    ch->external = true;
-    const pqt_column_metadata *cm = ch->cm;
-    int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
-    if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset >= 4 &&
-        (s < 0 || cm->dictionary_page_offset < s))
-      s = cm->dictionary_page_offset;
-    if (s < 4 || cm->total_compressed_size < 0)
-      st = pqt_corrupt(err, "column chunk has no valid offset (data_page_offset %lld)", (long long)cm->data_page_offset);
-    else if ((uint64_t)s + (uint64_t)cm->total_compressed_size > ch->ext.size)
-      st = pqt_error_set(err, PQT_ECORRUPT,
+  char shown[1024];
+  PQT_RETURN_NOT_OK(pqt_reader_open_external(r, fp, &ch->ext, shown, sizeof shown, err));
+  ch->external = true;
+  char fbuf[1024];
+  const char *foot = pqt_reader_shown_name(r, fbuf, sizeof fbuf);
+  const pqt_column_metadata *cm = ch->cm;
+  int64_t s = cm->data_page_offset >= 4 ? cm->data_page_offset : -1;
+  if (PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset >= 4 &&
+      (s < 0 || cm->dictionary_page_offset < s))
+    s = cm->dictionary_page_offset;
+  if (s < 4 || cm->total_compressed_size < 0)
+    return pqt_corrupt(err, "column chunk has no valid offset (data_page_offset %lld)",
+                       (long long)cm->data_page_offset);
+  if ((uint64_t)s + (uint64_t)cm->total_compressed_size > ch->ext.size)
+    return pqt_error_set(err, PQT_ECORRUPT,
                          "%s: column data [%lld, +%lld) runs past the end of %s (%llu bytes): short external file",
-                         r->path, (long long)s, (long long)cm->total_compressed_size, full,
+                         foot, (long long)s, (long long)cm->total_compressed_size, shown,
                          (unsigned long long)ch->ext.size);
-    ch->start = (uint64_t)s;
-    ch->len = (uint64_t)cm->total_compressed_size;
-  }
-  pqt_mem_free(r->alloc, full, dl + n + 1);
-  return st;
+  ch->start = (uint64_t)s;
+  ch->len = (uint64_t)cm->total_compressed_size;
+  return PQT_OK;
 }
 
 static pqt_status chunk_open(const pqt_reader *r, int32_t g, int32_t leaf, pqt_chunk *ch, bool external_ok,

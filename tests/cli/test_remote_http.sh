@@ -61,6 +61,7 @@ http {
     ssl_certificate $tmp/cert.pem;
     ssl_certificate_key $tmp/key.pem;
     root $data;
+    location /ds/ { alias $tmp/ds/; }
   }
 }
 CONF
@@ -124,6 +125,44 @@ dead=$(free_port)
 out=$("$cli" cat "http://user:hunter2@127.0.0.1:$dead/x.parquet?X-Amz-Signature=topsecret" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q "http://127.0.0.1:$dead/x.parquet" || fail "refused connection: rc $rc: $out"
 if echo "$out" | grep -q -e hunter2 -e topsecret; then fail "a credential in the message: $out"; fi
+
+# a metadata-only footer over data files (ColumnChunk.file_path), served
+# over HTTP: the chunks are read from the URLs next to the footer's
+mkdir -p "$tmp/ds/part"
+cp "$data/alltypes_plain.parquet" "$tmp/ds/part/a.parquet"
+cp "$data/alltypes_plain.parquet" "$tmp/ds/part/b c.parquet"
+"$cli" concat --metadata-only -o "$tmp/ds/_metadata" "$tmp/ds/part/a.parquet" "$tmp/ds/part/b c.parquet" > "$tmp/out" 2>&1 \
+  || fail "concat --metadata-only: $(cat "$tmp/out")"
+"$cli" cat "$tmp/ds/_metadata" > "$tmp/local.out" 2>&1 || fail "local cat of the summary: $(head -3 "$tmp/local.out")"
+[ "$(wc -l < "$tmp/local.out")" -gt 8 ] || fail "local cat of the summary printed too little"
+before=$(requests)
+"$cli" cat "http://127.0.0.1:$http_port/ds/_metadata?v=1" > "$tmp/http.out" 2>&1 || fail "http cat of the summary: $(head -3 "$tmp/http.out")"
+cmp -s "$tmp/local.out" "$tmp/http.out" && echo "http summary: same rows as local ($(wc -l < "$tmp/http.out"))" \
+  || { fail "http cat of the summary differs from local"; diff "$tmp/local.out" "$tmp/http.out" | head -5; }
+tail -n $(( $(requests) - before )) "$log" | grep -q " /ds/part/b%20c.parquet" || fail "no request for the data file b c.parquet: $(tail -n 5 "$log")"
+"$cli" cat --ca-file "$tmp/cert.pem" "https://127.0.0.1:$https_port/ds/_metadata" > "$tmp/https.out" 2>&1
+cmp -s "$tmp/local.out" "$tmp/https.out" || fail "https cat of the summary differs from local: $(head -3 "$tmp/https.out")"
+# file_paths that climb out ("..") or are absolute are refused under a URL
+python3 - "$tmp/ds" <<'PY'
+import sys
+d = sys.argv[1]
+b = open(d + "/_metadata", "rb").read()
+assert b.count(b"part/a.parquet") >= 1
+open(d + "/_esc", "wb").write(b.replace(b"part/a.parquet", b"../p/a.parquet"))
+open(d + "/_abs", "wb").write(b.replace(b"part/a.parquet", b"/tmp/a.parquet"))
+PY
+out=$("$cli" cat "http://127.0.0.1:$http_port/ds/_esc" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "climbs out" && echo "$out" | grep -q "http://127.0.0.1:$http_port/ds/_esc" \
+  || fail "'..' under a URL: rc $rc: $out"
+out=$("$cli" cat "http://127.0.0.1:$http_port/ds/_abs" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "absolute path, which a footer read from a URL cannot name" || fail "absolute path under a URL: rc $rc: $out"
+# a data file missing on the server: exit 1, naming both URLs, no credentials
+rm "$tmp/ds/part/b c.parquet"
+out=$("$cli" cat "http://user:hunter2@127.0.0.1:$http_port/ds/_metadata" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "http://127.0.0.1:$http_port/ds/_metadata" \
+  && echo "$out" | grep -q "http://127.0.0.1:$http_port/ds/part/b%20c.parquet" || fail "missing data file over http: rc $rc: $out"
+if echo "$out" | grep -q hunter2; then fail "a credential in the message: $out"; fi
+echo "http summary, data file missing: $out"
 
 # faults, through the proxy
 python3 "$here/tests/remote/fault_proxy.py" "$tmp/proxy.port" "$http_port" 2>"$tmp/proxy.err" &

@@ -175,6 +175,24 @@ static void test_refusals(void) {
   t = read_all(p, NULL, &e);
   CHECK(t == NULL);
   CHECK_MSG(strstr(e.message, "missing_metadata") && strstr(e.message, "gone.parquet"), "%s", e.message);
+  /* a footer from a buffer: no directory to resolve against */
+  snprintf(p, sizeof p, "%s/_metadata_buf", dir);
+  CHECK_OK(summarise("_metadata_buf", files, (const char *const[]){"data/a.parquet"}, 1, &e));
+  FILE *bf = fopen(p, "rb");
+  CHECK(bf != NULL);
+  static unsigned char buf[1 << 16];
+  size_t blen = bf ? fread(buf, 1, sizeof buf, bf) : 0;
+  if (bf) fclose(bf);
+  CHECK(blen > 8 && blen < sizeof buf);
+  pqt_reader *br = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&br, buf, blen, NULL, &e));
+  if (br) {
+    text bt = {NULL, 0};
+    CHECK(pqt_reader_write_text(br, NULL, PQT_TEXT_JSONL, -1, put, &bt, &e) == PQT_EUNSUPPORTED);
+    CHECK_MSG(strstr(e.message, "data/a.parquet") && strstr(e.message, "no directory"), "%s", e.message);
+    free(bt.p);
+    pqt_reader_close(br);
+  }
   /* short data file: names both */
   CHECK_OK(summarise("short_metadata", files, (const char *const[]){"data/short.parquet"}, 1, &e));
   snprintf(q, sizeof q, "%s/data/short.parquet", dir);
