@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "dataset/dataset_internal.h"
+#include "text/text.h"
 
 typedef struct span {
   size_t at, len;
@@ -47,18 +48,6 @@ static pqt_status put_json_string(pqt_buf *b, const char *s, size_t n, pqt_error
     } else {
       pqt_buf_append(b, s + i, 1, err);
     }
-  }
-  return pqt_buf_append(b, "\"", 1, err);
-}
-
-static pqt_status put_csv_cell(pqt_buf *b, const char *s, size_t n, pqt_error *err) {
-  bool quote = false;
-  for (size_t i = 0; i < n && !quote; i++) quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-  if (!quote) return pqt_buf_append(b, s, n, err);
-  pqt_buf_append(b, "\"", 1, err);
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] == '"') pqt_buf_append(b, "\"", 1, err);
-    pqt_buf_append(b, s + i, 1, err);
   }
   return pqt_buf_append(b, "\"", 1, err);
 }
@@ -134,7 +123,7 @@ static pqt_status put_partition(tx *t, int32_t k, pqt_error *err) {
   if (!v) return PQT_OK;
   if (t->ds->part_types[k] == PQT_PARTITION_INT64)
     return pqt_buf_printf(&t->out, err, "%lld", (long long)file->part_i[k]);
-  return put_csv_cell(&t->out, v, strlen(v), err);
+  return pqt_csv_cell(&t->out, v, strlen(v), err);
 }
 
 static pqt_status record(tx *t, const char *r, size_t n, pqt_error *err) {
@@ -239,8 +228,8 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
   if (st == PQT_OK && format == PQT_TEXT_CSV) {
     for (int32_t k = 0; k < n_sel; k++) {
       if (k) pqt_buf_append(&t.out, ",", 1, err);
-      const char *name = col_name(ds, sel[k]);
-      pqt_buf_append(&t.out, name, strlen(name), err);
+      const char *name = col_name(ds, sel[k]); /* a Hive key may hold a comma or quote */
+      pqt_csv_cell(&t.out, name, strlen(name), err);
     }
     st = pqt_buf_append(&t.out, "\n", 1, err);
   }

@@ -155,19 +155,17 @@ pqt_status pqt_array_row_csv(const pqt_array *a, int64_t i, pqt_buf *out, pqt_er
     st = pqt_buf_append(&cell, p, n, err);
   }
   out->len = mark;
-  bool quote = false;
-  for (size_t k = 0; k < cell.len; k++)
-    if (cell.data[k] == ',' || cell.data[k] == '"' || cell.data[k] == '\n' || cell.data[k] == '\r') quote = true;
-  if (st == PQT_OK && quote) {
-    st = pqt_buf_append(out, "\"", 1, err);
-    for (size_t k = 0; k < cell.len && st == PQT_OK; k++) {
-      if (cell.data[k] == '"') st = pqt_buf_append(out, "\"\"", 2, err);
-      else st = pqt_buf_append(out, &cell.data[k], 1, err);
-    }
-    if (st == PQT_OK) st = pqt_buf_append(out, "\"", 1, err);
-  } else if (st == PQT_OK) {
-    st = pqt_buf_append(out, cell.data, cell.len, err);
-  }
+  if (st == PQT_OK) st = pqt_csv_cell(out, (const char *)cell.data, cell.len, err);
   pqt_buf_free(&cell);
   return st;
+}
+
+pqt_status pqt_csv_cell(pqt_buf *out, const char *s, size_t n, pqt_error *err) {
+  bool quote = false;
+  for (size_t k = 0; k < n && !quote; k++) quote = s[k] == ',' || s[k] == '"' || s[k] == '\n' || s[k] == '\r';
+  if (!quote) return pqt_buf_append(out, s, n, err);
+  pqt_status st = pqt_buf_append(out, "\"", 1, err);
+  for (size_t k = 0; k < n && st == PQT_OK; k++)
+    st = s[k] == '"' ? pqt_buf_append(out, "\"\"", 2, err) : pqt_buf_append(out, s + k, 1, err);
+  return st == PQT_OK ? pqt_buf_append(out, "\"", 1, err) : st;
 }

@@ -105,7 +105,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
       if (!any) continue;
       if (!first) st = pqt_buf_append(&b, ",", 1, err);
       first = false;
-      if (st == PQT_OK) st = pqt_buf_append(&b, f->name, strlen(f->name), err);
+      if (st == PQT_OK) st = pqt_csv_cell(&b, f->name, strlen(f->name), err); /* a name may hold a comma or quote */
     }
     if (st == PQT_OK) st = pqt_buf_append(&b, "\n", 1, err);
   }
