@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Time ClickHouse's (chDB, npm `chdb`) single-threaded full decode of a
-// Parquet file.
+// Parquet file (THREADS=N in the environment: max_threads=N,
+// max_parsing_threads=N).
 //   node bench/chdb_scan.mjs FILE [RUNS] [SQL]   (RUNS defaults to 5)
 // Runs `SELECT * FROM file(FILE, Parquet) FORMAT Null SETTINGS max_threads=1,
 // max_parsing_threads=1`: every column is read, decompressed and decoded into
@@ -23,7 +24,8 @@ if (!chdb) {
   console.error("chdb not installed: run scripts/install-bench-peers.sh");
   process.exit(3);
 }
-const settings = "SETTINGS max_threads=1, max_parsing_threads=1";
+const threads = Number(process.env.THREADS ?? 1);
+const settings = `SETTINGS max_threads=${threads}, max_parsing_threads=${threads}`;
 const tmpl = process.argv[4] ?? "SELECT * FROM file({file}, Parquet) FORMAT Null";
 const sql = `${tmpl.replaceAll("{file}", sqlStr(path.resolve(file)))} ${settings}`;
 const t = await timeRuns(() => chdb.query(sql, "CSV"), runs);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Side by side, single-threaded full decode, back to back per file:
-#   duckdb   bench/duckdb_scan.mjs  (EXPLAIN ANALYZE Total Time, threads=1)
-#   chdb     bench/chdb_scan.mjs    (ClickHouse: FORMAT Null, max_threads=1, max_parsing_threads=1)
-#   polars   bench/polars_scan.mjs  (readParquet, POLARS_MAX_THREADS=1)
-#   parquetry build/release/read_bench --threads 1
+# Side by side, full decode, back to back per file, every reader at the same
+# thread count (THREADS, default 1):
+#   duckdb   bench/duckdb_scan.mjs  (EXPLAIN ANALYZE Total Time, threads=THREADS)
+#   chdb     bench/chdb_scan.mjs    (ClickHouse: FORMAT Null, max_threads=THREADS, max_parsing_threads=THREADS)
+#   polars   bench/polars_scan.mjs  (readParquet, POLARS_MAX_THREADS=THREADS)
+#   parquetry build/release/read_bench --threads THREADS
 # each the median of 5 runs after a warm-up. For each peer the ratio is
 # peer_ms / parquetry_ms (>= 1.00: parquetry at least as fast); `best` is
 # the ratio to the fastest peer present. A ratio within 3% of 1.00 is printed
@@ -12,11 +13,14 @@
 # is shown as `absent`; that is not a failure.
 #   bench/compare.sh [FILE...]     (default: every bench/data/*.parquet)
 #   PEERS="duckdb chdb" bench/compare.sh ...   (a subset of the peers)
+#   THREADS=2 bench/compare.sh ...              (every reader with 2 threads)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bench=${READ_BENCH:-$here/build/release/read_bench}
 [ -x "$bench" ] || { echo "build first: make release" >&2; exit 2; }
 runs=${RUNS:-5}
+threads=${THREADS:-1}
+export THREADS=$threads
 peers=(${PEERS:-duckdb chdb polars})
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$here"/bench/data/*.parquet)
@@ -43,7 +47,7 @@ printf " %8s\n" r_best
 for f in "${files[@]}"; do
   declare -A ms=()
   for p in "${peers[@]}"; do ms[$p]=$(peer_ms "$p" "$f"); done
-  s=$("$bench" "$f" --repeat "$runs" --threads 1 | sed -n 's/.*median_seconds=\([0-9.]*\).*/\1/p')
+  s=$("$bench" "$f" --repeat "$runs" --threads "$threads" | sed -n 's/.*median_seconds=\([0-9.]*\).*/\1/p')
   pm=$(awk -v s="$s" 'BEGIN{printf "%.1f", s*1000}')
   best=""
   printf "%-28s" "$(basename "$f" .parquet)"
@@ -58,4 +62,4 @@ for f in "${files[@]}"; do
   printf " %8s\n" "$( [ -n "$best" ] && ratio "$best" "$pm" || echo -)"
   unset ms
 done
-echo "ratio = peer_ms / parquetry_ms (medians of $runs); ~ = within 3% of 1.00 (noise); absent = peer not installed (scripts/install-bench-peers.sh)"
+echo "threads=$threads; ratio = peer_ms / parquetry_ms (medians of $runs); ~ = within 3% of 1.00 (noise); absent = peer not installed (scripts/install-bench-peers.sh)"

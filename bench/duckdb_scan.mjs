@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Time DuckDB's single-threaded full decode of a Parquet file.
+// Time DuckDB's full decode of a Parquet file, single-threaded (THREADS=N in
+// the environment for N threads).
 //   node bench/duckdb_scan.mjs FILE [RUNS] [COLUMNS]   (RUNS defaults to 5)
 // COLUMNS (comma-separated) projects, to compare one column's decode.
 // Runs `EXPLAIN ANALYZE SELECT * FROM read_parquet(FILE)` with threads=1:
@@ -17,7 +18,8 @@ if (!file) {
   console.error("usage: node bench/duckdb_scan.mjs FILE [RUNS]");
   process.exit(2);
 }
-const { con } = await connect(1);
+const threads = Number(process.env.THREADS ?? 1);
+const { con } = await connect(threads);
 const cols = process.argv[4] ? process.argv[4].split(",").map((c) => `"${c.replace(/"/g, '""')}"`).join(", ") : "*";
 const sql = `EXPLAIN ANALYZE SELECT ${cols} FROM read_parquet(${sqlStr(path.resolve(file))})`;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Time Polars' (npm `nodejs-polars`) single-threaded full decode of a Parquet
-// file into a DataFrame (Arrow memory in Rust; no value goes to JavaScript).
+// file into a DataFrame (THREADS=N in the environment: POLARS_MAX_THREADS=N) (Arrow memory in Rust; no value goes to JavaScript).
 //   node bench/polars_scan.mjs FILE [RUNS]   (RUNS defaults to 5)
 // POLARS_MAX_THREADS=1 is set here before Polars loads (its pool size is
 // fixed at load). Wall clock around `readParquet`, one warm-up run first,
@@ -9,7 +9,7 @@
 import path from "node:path";
 import { peer, timeRuns } from "./common.mjs";
 
-process.env.POLARS_MAX_THREADS = "1";
+process.env.POLARS_MAX_THREADS = process.env.THREADS ?? "1";
 const file = process.argv[2];
 const runs = Number(process.argv[3] ?? 5);
 if (!file) {
