@@ -233,21 +233,6 @@ static void int96_from_units(int64_t v, int from, uint8_t *out) {
   pqt_store_u32le(out + 8, (uint32_t)(int32_t)(day + 2440588));
 }
 
-static int64_t scale_units(int64_t v, int from, int to) {
-  while (from < to) {
-    v *= 10;
-    from++;
-  }
-  while (from > to) {
-    /* floor division keeps instants ordered */
-    int64_t q = v / 10;
-    if ((v % 10) < 0) q--;
-    v = q;
-    from--;
-  }
-  return v;
-}
-
 #define IDX(k) (idx ? idx[k] : p0 + (int64_t)(k))
 
 /* The Arrow integer at s, bit_width 8, 16, 32 or else 64 bits wide, in the platform's byte order (Arrow
@@ -360,7 +345,7 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         else if (af.kind == PQT_AK_DATE) {
           int64_t ms;
           memcpy(&ms, s, 8);
-          v = scale_units(ms, 0, -0) / 86400000;
+          v = ms / 86400000; /* date64: milliseconds to days, floored on the next line */
           if (ms < 0 && ms % 86400000) v--;
         } else if (su) {
           v = arrow_int_at(s, (int)sw * 8, true);
