@@ -34,6 +34,14 @@ const char cmd_concat_summary[] =
     "                        bloom_filters" READ_OPTIONS_HELP;
 const char cmd_concat_usage[] = "parquetry concat [--json] -o OUT.parquet FILE.parquet...";
 
+bool edit_common_flag(const char *a, bool *opts_done, bool *json) {
+  if (*opts_done) return false;
+  if (strcmp(a, "--") == 0) *opts_done = true;
+  else if (strcmp(a, "--json") == 0) *json = true;
+  else return false;
+  return true;
+}
+
 int edit_output_option(const char *cmd, int argc, char **argv, int *i, const char **out) {
   const char *a = argv[*i];
   const char *v = NULL;
@@ -239,14 +247,7 @@ int cmd_concat(int argc, char **argv) {
   bool opts_done = false, json = false, metadata_only = false;
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
-    if (!opts_done && strcmp(a, "--") == 0) {
-      opts_done = true;
-      continue;
-    }
-    if (!opts_done && strcmp(a, "--json") == 0) {
-      json = true;
-      continue;
-    }
+    if (edit_common_flag(a, &opts_done, &json)) continue;
     if (!opts_done && strcmp(a, "--metadata-only") == 0) {
       metadata_only = true;
       continue;

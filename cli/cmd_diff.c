@@ -193,12 +193,17 @@ static int first_line_differing(const char *a, const char *b, const char **la, s
   }
 }
 
+/* Key-value pair i of r into kv; false where it cannot be read (the pair is then passed over). */
+static bool kv_at(const pqt_reader *r, int32_t i, pqt_kv *kv) {
+  pqt_kv_init(kv);
+  pqt_error e;
+  pqt_error_init(&e);
+  return pqt_reader_kv(r, i, kv, &e) == PQT_OK;
+}
+
 static bool kv_find(const pqt_reader *r, const pqt_kv *key, pqt_kv *out) {
   for (int32_t i = 0; i < pqt_reader_kv_count(r); i++) {
-    pqt_error e;
-    pqt_error_init(&e);
-    pqt_kv_init(out);
-    if (pqt_reader_kv(r, i, out, &e) != PQT_OK) continue;
+    if (!kv_at(r, i, out)) continue;
     if (out->key_len == key->key_len && memcmp(out->key, key->key, key->key_len) == 0) return true;
   }
   return false;
@@ -227,10 +232,7 @@ static int64_t kv_only(bool json, const pqt_reader *from, const pqt_reader *othe
   int64_t n = 0;
   for (int32_t i = 0; i < pqt_reader_kv_count(from); i++) {
     pqt_kv kv, o;
-    pqt_kv_init(&kv);
-    pqt_error e;
-    pqt_error_init(&e);
-    if (pqt_reader_kv(from, i, &kv, &e) != PQT_OK || kv_find(other, &kv, &o)) continue;
+    if (!kv_at(from, i, &kv) || kv_find(other, &kv, &o)) continue;
     if (json) {
       printf("%s{\"key\": ", n ? ", " : "");
       json_print_string(stdout, kv.key, kv.key_len);
@@ -251,10 +253,7 @@ static int64_t kv_different(bool json, const pqt_reader *a, const pqt_reader *b)
   int64_t n = 0;
   for (int32_t i = 0; i < pqt_reader_kv_count(a); i++) {
     pqt_kv kv, o;
-    pqt_kv_init(&kv);
-    pqt_error e;
-    pqt_error_init(&e);
-    if (pqt_reader_kv(a, i, &kv, &e) != PQT_OK || !kv_find(b, &kv, &o) || kv_same_value(&kv, &o)) continue;
+    if (!kv_at(a, i, &kv) || !kv_find(b, &kv, &o) || kv_same_value(&kv, &o)) continue;
     if (json) {
       printf("%s{\"key\": ", n ? ", " : "");
       json_print_string(stdout, kv.key, kv.key_len);

@@ -42,14 +42,7 @@ int cmd_prune(int argc, char **argv) {
   bool opts_done = false, json = false;
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
-    if (!opts_done && strcmp(a, "--") == 0) {
-      opts_done = true;
-      continue;
-    }
-    if (!opts_done && strcmp(a, "--json") == 0) {
-      json = true;
-      continue;
-    }
+    if (edit_common_flag(a, &opts_done, &json)) continue;
     if (!opts_done && a[0] == '-' && a[1]) {
       const char *cols = NULL;
       if (strcmp(a, "-c") == 0 || strcmp(a, "--columns") == 0) {

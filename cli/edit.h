@@ -17,6 +17,9 @@ extern const char cmd_concat_summary[], cmd_concat_usage[];
 extern const char cmd_prune_summary[], cmd_prune_usage[];
 extern const char cmd_merge_summary[], cmd_merge_usage[];
 
+/* "--" (the rest are files) and "--json", taken by every edit command before its own options: true when a
+ * was one of them (*opts_done or *json set); false once options are done. */
+bool edit_common_flag(const char *a, bool *opts_done, bool *json);
 /* -o OUT, -oOUT, --output OUT, --output=OUT at argv[*i]: 1 taken (*out set),
  * 0 not this option, 2 usage error (printed). */
 int edit_output_option(const char *cmd, int argc, char **argv, int *i, const char **out);

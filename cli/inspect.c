@@ -185,20 +185,6 @@ static int run(const char *cmd, const char *usage_text, const char *summary, int
 
 /* ---- printing --------------------------------------------------------------------- */
 
-static void json_string(const char *s, size_t n) {
-  putchar('"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c == '\n') fputs("\\n", stdout);
-    else if (c == '\t') fputs("\\t", stdout);
-    else if (c == '\r') fputs("\\r", stdout);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
 /* The canonical text of v (its JSON form), or NULL (err set). Free with pqt_string_free. */
 static int value_text(pqt_reader *r, int32_t col, const pqt_value *v, pqt_string *s, pqt_error *e) {
   memset(s, 0, sizeof *s);
@@ -232,11 +218,11 @@ static void json_head(const args *a) {
   printf("{");
   if (a->many) {
     printf("\"file\": ");
-    json_string(a->path, strlen(a->path));
+    json_print_string(stdout, a->path, strlen(a->path));
     printf(", ");
   }
   printf("\"column\": ");
-  json_string(a->column, strlen(a->column));
+  json_print_string(stdout, a->column, strlen(a->column));
   printf(", \"row_groups\": [");
 }
 
@@ -470,7 +456,7 @@ static int bloom_body(pqt_reader *r, int32_t col, const args *a, pqt_error *e) {
       const char *verdict = might ? "might contain" : "definitely not";
       if (a->json) {
         printf("%s{\"value\": ", k ? ", " : "");
-        json_string(a->values[k], strlen(a->values[k]));
+        json_print_string(stdout, a->values[k], strlen(a->values[k]));
         printf(", \"might_contain\": %s}", might ? "true" : "false");
       } else {
         size_t len = strlen(a->values[k]);

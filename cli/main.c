@@ -257,18 +257,6 @@ static pqt_status collect(void *ctx, const char *data, size_t len) {
   return PQT_OK;
 }
 
-static void json_text(const char *s, size_t n) {
-  putchar('"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c == '\n') fputs("\\n", stdout);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
 static void verify_progress(void *ctx, int64_t done, int64_t total) {
   progress *bar = ctx;
   if (bar->total != total) progress_add_total(bar, total - bar->total);
@@ -326,7 +314,7 @@ static int verify_one(const char *path, void *ctx) {
   }
   if (json) {
     printf("{\"file\": ");
-    json_text(path, strlen(path));
+    json_print_string(stdout, path, strlen(path));
     printf(", \"ok\": %s, \"rows\": %lld, \"row_groups\": %d, \"columns\": %d, \"problems\": %lld, \"unchecked\": %lld, "
            "\"chunks_checked\": %lld, \"lines\": [",
            vs == PQT_OK && rc == 0 ? "true" : "false", (long long)pqt_reader_num_rows(r), pqt_reader_num_row_groups(r),
@@ -335,7 +323,7 @@ static int verify_one(const char *path, void *ctx) {
     for (int k = 0; *p; k++) {
       size_t len = strcspn(p, "\n");
       if (k) printf(", ");
-      json_text(p, len);
+      json_print_string(stdout, p, len);
       p += len + (p[len] == '\n');
     }
     printf("]}\n");

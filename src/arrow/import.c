@@ -233,22 +233,30 @@ static void int96_from_units(int64_t v, int from, uint8_t *out) {
   pqt_store_u32le(out + 8, (uint32_t)(int32_t)(day + 2440588));
 }
 
-static int64_t scale_units(int64_t v, int from, int to) {
-  while (from < to) {
-    v *= 10;
-    from++;
-  }
-  while (from > to) {
-    /* floor division keeps instants ordered */
-    int64_t q = v / 10;
-    if ((v % 10) < 0) q--;
-    v = q;
-    from--;
-  }
-  return v;
-}
-
 #define IDX(k) (idx ? idx[k] : p0 + (int64_t)(k))
+
+/* The Arrow integer at s, bit_width 8, 16, 32 or else 64 bits wide, in the platform's byte order (Arrow
+ * buffers are native), widened to int64 by its sign. */
+static inline int64_t arrow_int_at(const uint8_t *s, int bit_width, bool is_signed) {
+  switch (bit_width) {
+    case 8: return is_signed ? (int64_t)(int8_t)s[0] : (int64_t)s[0];
+    case 16: {
+      uint16_t q;
+      memcpy(&q, s, 2);
+      return is_signed ? (int64_t)(int16_t)q : (int64_t)q;
+    }
+    case 32: {
+      uint32_t q;
+      memcpy(&q, s, 4);
+      return is_signed ? (int64_t)(int32_t)q : (int64_t)q;
+    }
+    default: {
+      int64_t q;
+      memcpy(&q, s, 8);
+      return q;
+    }
+  }
+}
 
 static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArray *a, const char *f,
                                  const int64_t *idx, int64_t p0, int64_t nv, pqt_import_scratch *sc,
@@ -337,46 +345,14 @@ static pqt_status convert_values(const pqt_schema_node *x, const struct ArrowArr
         else if (af.kind == PQT_AK_DATE) {
           int64_t ms;
           memcpy(&ms, s, 8);
-          v = scale_units(ms, 0, -0) / 86400000;
+          v = ms / 86400000; /* date64: milliseconds to days, floored on the next line */
           if (ms < 0 && ms % 86400000) v--;
         } else if (su) {
-          if (sw == 4) {
-            int32_t q;
-            memcpy(&q, s, 4);
-            v = q;
-          } else memcpy(&v, s, 8);
+          v = arrow_int_at(s, (int)sw * 8, true);
           if (tu && !scale_units_ok(v, unit_pow(su), unit_pow(tu), &v))
             return pqt_error_set(err, PQT_ERANGE, "%s: time value %lld (value %lld of the batch) does not fit int64 in the column's unit",
                                  x->name, (long long)v, (long long)k);
-        } else switch (af.bit_width * (af.is_signed ? -1 : 1)) {
-            case -8: v = (int8_t)s[0]; break;
-            case 8: v = s[0]; break;
-            case -16: {
-              int16_t q;
-              memcpy(&q, s, 2);
-              v = q;
-              break;
-            }
-            case 16: {
-              uint16_t q;
-              memcpy(&q, s, 2);
-              v = q;
-              break;
-            }
-            case -32: {
-              int32_t q;
-              memcpy(&q, s, 4);
-              v = q;
-              break;
-            }
-            case 32: {
-              uint32_t q;
-              memcpy(&q, s, 4);
-              v = q;
-              break;
-            }
-            default: memcpy(&v, s, 8); break;
-          }
+        } else v = arrow_int_at(s, af.bit_width, af.is_signed);
         if (w == 4) {
           int32_t q = (int32_t)v;
           memcpy(o + 4 * k, &q, 4);

@@ -863,9 +863,34 @@ static pqt_status take(pqt_column_cursor *c, int64_t k, int64_t records, pqt_col
   return PQT_OK;
 }
 
+/* The next run to take or skip, got of max_rows rows done: k entries of the page holding r rows (whole
+ * records where the column is nested), a page loaded (into cd, or NULL) where none is. *more is false where
+ * the read stops here: the chunk ends, max_rows are done, or the next record is not wanted. */
+static pqt_status next_run(pqt_column_cursor *c, pqt_column_data *cd, int64_t got, int64_t max_rows, int64_t *k,
+                           int64_t *r, bool *more, pqt_error *err) {
+  const bool nested = c->desc.max_rep > 0;
+  *k = *r = 0;
+  *more = false;
+  if (!c->have_page) {
+    if (c->eof || (!nested && got == max_rows)) return PQT_OK;
+    PQT_RETURN_NOT_OK(next_page(c, cd, err));
+    if (!c->have_page) return PQT_OK; /* the chunk ends */
+  }
+  if (!nested) {
+    *k = c->pn - c->ppos;
+    if (*k > max_rows - got) *k = max_rows - got;
+    *r = *k;
+  } else {
+    /* whole records: stop before the record after the last one wanted */
+    const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
+    *k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, r);
+  }
+  *more = !(*k == 0 && c->ppos < c->pn); /* false: the next record is not wanted */
+  return PQT_OK;
+}
+
 static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
                               pqt_error *err) {
-  const bool nested = c->desc.max_rep > 0;
   int64_t got = 0;
   /* dictionary output: decided at the buffer's first read */
   if (cd->n_levels == 0 && cd->n_values == 0)
@@ -876,22 +901,10 @@ static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column
     cd->offsets.len = sizeof(int32_t);
   }
   for (;;) {
-    if (!c->have_page) {
-      if (c->eof || (!nested && got == max_rows)) break;
-      PQT_RETURN_NOT_OK(next_page(c, cd, err));
-      if (!c->have_page) break; /* the chunk ends */
-    }
     int64_t k, r;
-    if (!nested) {
-      k = c->pn - c->ppos;
-      if (k > max_rows - got) k = max_rows - got;
-      r = k;
-    } else {
-      /* whole records: stop before the record after the last one wanted */
-      const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
-      k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, &r);
-    }
-    if (k == 0 && c->ppos < c->pn) break; /* the next record is not wanted */
+    bool more;
+    PQT_RETURN_NOT_OK(next_run(c, cd, got, max_rows, &k, &r, &more, err));
+    if (!more) break;
     int64_t taken;
     PQT_RETURN_NOT_OK(take(c, k, r, cd, &taken, err));
     got += taken;
@@ -1130,24 +1143,12 @@ static pqt_status skip_entries(pqt_column_cursor *c, int64_t k, int64_t records,
 }
 
 static pqt_status cursor_skip(pqt_column_cursor *c, int64_t max_rows, int64_t *rows, pqt_error *err) {
-  const bool nested = c->desc.max_rep > 0;
   int64_t got = 0;
   for (;;) {
-    if (!c->have_page) {
-      if (c->eof || (!nested && got == max_rows)) break;
-      PQT_RETURN_NOT_OK(next_page(c, NULL, err));
-      if (!c->have_page) break;
-    }
     int64_t k, r;
-    if (!nested) {
-      k = c->pn - c->ppos;
-      if (k > max_rows - got) k = max_rows - got;
-      r = k;
-    } else {
-      const int16_t *rep = (const int16_t *)(const void *)c->prep.data + c->ppos;
-      k = pqt_levels_find_nth(rep, c->pn - c->ppos, 0, max_rows - got, &r);
-    }
-    if (k == 0 && c->ppos < c->pn) break;
+    bool more;
+    PQT_RETURN_NOT_OK(next_run(c, NULL, got, max_rows, &k, &r, &more, err));
+    if (!more) break;
     PQT_RETURN_NOT_OK(skip_entries(c, k, r, err));
     got += r;
   }

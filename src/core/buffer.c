@@ -82,7 +82,7 @@ pqt_status pqt_buf_printf(pqt_buf *b, pqt_error *err, const char *fmt, ...) {
 
 /* ---- base64 -------------------------------------------------------- */
 
-static int b64_value(unsigned char c) {
+int pqt_base64_digit(unsigned char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
   if (c >= 'a' && c <= 'z') return c - 'a' + 26;
   if (c >= '0' && c <= '9') return c - '0' + 52;
@@ -108,7 +108,7 @@ pqt_status pqt_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_
   uint32_t acc = 0;
   int bits = 0;
   for (size_t i = 0; i < n; i++) {
-    int v = b64_value((unsigned char)s[i]);
+    int v = pqt_base64_digit((unsigned char)s[i]);
     if (v < 0)
       return pqt_corrupt(err, "base64: invalid character 0x%02x at offset %zu", (unsigned)(unsigned char)s[i], i);
     acc = (acc << 6) | (uint32_t)v;

@@ -193,6 +193,8 @@ static inline uint64_t pqt_zigzag_encode64(int64_t v) { return ((uint64_t)v << 1
 
 /* ---- base64 (JSON output of binary fields, the ARROW:schema value) ---- */
 pqt_status pqt_base64_append(pqt_buf *b, const uint8_t *p, size_t n, pqt_error *err);
+/* The value (0 to 63) of one standard base64 digit; -1 for any other byte, '=' included. */
+int pqt_base64_digit(unsigned char c);
 /* Standard base64 (padding optional) into arena memory; PQT_ECORRUPT on a
  * character outside the alphabet or misplaced padding. */
 pqt_status pqt_base64_decode(const char *s, size_t len, pqt_arena *arena, uint8_t **out, size_t *out_len,

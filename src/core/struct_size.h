@@ -61,4 +61,15 @@ pqt_status pqt_struct_copy_out(void *dst, const void *full, size_t full_size, co
  * a struct is then PQT_EINVAL). Sizes below the member write nothing. */
 void pqt_struct_init(void *dst, size_t size, const void *full, size_t full_size);
 
+/* Define `name`, the exported _init_sized of `type`: defaults(&d) fills a
+ * whole `type d` with this version's defaults (PQT_ZERO_DEFAULTS: all
+ * zero), and pqt_struct_init hands the caller its `size` bytes of them. */
+#define PQT_ZERO_DEFAULTS(p) memset((p), 0, sizeof *(p))
+#define PQT_DEFINE_INIT_SIZED(type, name, defaults) \
+  PQT_API void name(type *o, size_t size) {         \
+    type d;                                          \
+    defaults(&d);                                    \
+    pqt_struct_init(o, size, &d, sizeof d);          \
+  }
+
 #endif /* PQT_CORE_STRUCT_SIZE_H */

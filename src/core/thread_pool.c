@@ -23,11 +23,7 @@
 
 #include "core/struct_size.h"
 
-PQT_API void pqt_executor_init_sized(pqt_executor *ex, size_t struct_size) {
-  pqt_executor d;
-  memset(&d, 0, sizeof d);
-  pqt_struct_init(ex, struct_size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_executor, pqt_executor_init_sized, PQT_ZERO_DEFAULTS)
 
 PQT_API int32_t pqt_default_threads(void) {
   cpu_set_t set;

@@ -16,12 +16,7 @@ void pqt_encryption_options_defaults(pqt_encryption_options *o) {
   o->store_aad_prefix = 1;
 }
 
-PQT_API void pqt_encryption_options_init_sized(pqt_encryption_options *o, size_t struct_size) {
-  if (!o) return;
-  pqt_encryption_options d;
-  pqt_encryption_options_defaults(&d);
-  pqt_struct_init(o, struct_size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_encryption_options, pqt_encryption_options_init_sized, pqt_encryption_options_defaults)
 
 static bool key_size_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
 

@@ -368,15 +368,6 @@ pqt_status pqt_key_reference_write(const char *key_reference, pqt_buf *out, pqt_
 
 /* ---- base64 ---- */
 
-static int b64val(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 pqt_status pqt_km_base64_decode(const char *s, size_t n, uint8_t *out, size_t cap, size_t *out_len, const char *what,
                                 pqt_error *err) {
   *out_len = 0;
@@ -393,7 +384,7 @@ pqt_status pqt_km_base64_decode(const char *s, size_t n, uint8_t *out, size_t ca
         continue;
       }
       if (pad) return pqt_error_set(err, PQT_ECRYPTO, "%s: bad base64 padding", what);
-      v[j] = b64val(c);
+      v[j] = pqt_base64_digit((unsigned char)c);
       if (v[j] < 0) return pqt_error_set(err, PQT_ECRYPTO, "%s: bad base64 character at %zu", what, i + (size_t)j);
     }
     if (pad == 1 && s[i + 2] == '=') return pqt_error_set(err, PQT_ECRYPTO, "%s: bad base64 padding", what);

@@ -400,12 +400,7 @@ static void write_options_defaults(pqt_keytools_write_options *o) {
   o->data_key_bytes = 16;
 }
 
-PQT_API void pqt_keytools_write_options_init_sized(pqt_keytools_write_options *o, size_t struct_size) {
-  if (!o) return;
-  pqt_keytools_write_options d;
-  write_options_defaults(&d);
-  pqt_struct_init(o, struct_size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_keytools_write_options, pqt_keytools_write_options_init_sized, write_options_defaults)
 
 typedef struct kt_key {
   uint8_t dek[PQT_CRYPTO_MAX_KEY_BYTES];

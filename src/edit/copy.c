@@ -32,17 +32,9 @@ static void edit_options_defaults(pqt_edit_options *o) {
   o->key_value = 1;
 }
 
-PQT_API void pqt_edit_options_init_sized(pqt_edit_options *o, size_t size) {
-  pqt_edit_options d;
-  edit_options_defaults(&d);
-  pqt_struct_init(o, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_edit_options, pqt_edit_options_init_sized, edit_options_defaults)
 
-PQT_API void pqt_edit_report_init_sized(pqt_edit_report *r, size_t size) {
-  pqt_edit_report d;
-  memset(&d, 0, sizeof d);
-  pqt_struct_init(r, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_edit_report, pqt_edit_report_init_sized, PQT_ZERO_DEFAULTS)
 
 /* ---- schema comparison ------------------------------------------------------- */
 

@@ -9,43 +9,20 @@
 
 /* ---- _init ------------------------------------------------------------------ */
 
-PQT_API void pqt_read_options_init_sized(pqt_read_options *o, size_t size) {
-  pqt_read_options d;
-  pqt_read_options_defaults(&d);
-  pqt_struct_init(o, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_read_options, pqt_read_options_init_sized, pqt_read_options_defaults)
 
-PQT_API void pqt_scan_options_init_sized(pqt_scan_options *o, size_t size) {
-  pqt_scan_options d;
-  pqt_scan_options_defaults(&d);
-  pqt_struct_init(o, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_scan_options, pqt_scan_options_init_sized, pqt_scan_options_defaults)
 
-PQT_API void pqt_column_options_init_sized(pqt_column_options *o, size_t size) {
-  pqt_column_options d;
-  pqt_column_options_defaults(&d);
-  pqt_struct_init(o, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_column_options, pqt_column_options_init_sized, pqt_column_options_defaults)
 
-PQT_API void pqt_salvage_options_init_sized(pqt_salvage_options *o, size_t size) {
-  pqt_salvage_options d;
-  pqt_salvage_options_defaults(&d);
-  pqt_struct_init(o, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_salvage_options, pqt_salvage_options_init_sized, pqt_salvage_options_defaults)
 
 /* Structs whose defaults are all zero. */
-#define ZERO_INIT(type, name)               \
-  PQT_API void name(type *o, size_t size) { \
-    type d;                                 \
-    memset(&d, 0, sizeof d);                \
-    pqt_struct_init(o, size, &d, sizeof d); \
-  }
-ZERO_INIT(pqt_io, pqt_io_init_sized)
-ZERO_INIT(pqt_write_schema, pqt_write_schema_init_sized)
-ZERO_INIT(pqt_column_info, pqt_column_info_init_sized)
-ZERO_INIT(pqt_column_batch, pqt_column_batch_init_sized)
-ZERO_INIT(pqt_salvage_report, pqt_salvage_report_init_sized)
-#undef ZERO_INIT
+PQT_DEFINE_INIT_SIZED(pqt_io, pqt_io_init_sized, PQT_ZERO_DEFAULTS)
+PQT_DEFINE_INIT_SIZED(pqt_write_schema, pqt_write_schema_init_sized, PQT_ZERO_DEFAULTS)
+PQT_DEFINE_INIT_SIZED(pqt_column_info, pqt_column_info_init_sized, PQT_ZERO_DEFAULTS)
+PQT_DEFINE_INIT_SIZED(pqt_column_batch, pqt_column_batch_init_sized, PQT_ZERO_DEFAULTS)
+PQT_DEFINE_INIT_SIZED(pqt_salvage_report, pqt_salvage_report_init_sized, PQT_ZERO_DEFAULTS)
 
 /*
  * pqt_write_options embeds pqt_column_options by value: in a caller's

@@ -343,6 +343,41 @@ static const char *shredding_for(const elist *L, const char *name) {
   return found && *found ? found : NULL;
 }
 
+/* The VARIANT group at items[idx] (named nm) as {metadata, value, typed_value}, typed_value taken from the
+ * shredding schema text shred. */
+static pqt_status add_shredded(elist *L, int32_t idx, const char *shred, const char *nm, pqt_error *err) {
+  pqt_schema_element *src;
+  int32_t n;
+  pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &n, err);
+  if (st != PQT_OK) {
+    pqt_error_prefix(err, "%s: variant shredding schema", nm);
+    return st;
+  }
+  if (n < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
+    return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
+  set_group(&L->items[idx], 3);
+  PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
+  PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+  int32_t pos = 1;
+  st = expand_typed(L, src, n, &pos, 0, err);
+  if (st != PQT_OK) pqt_error_prefix(err, "%s", nm);
+  return st;
+}
+
+/* The group at items[idx] made a LIST (or MAP) of one repeated group, named inner with n_inner children, which
+ * is added after it. */
+static pqt_status add_wrapper(elist *L, int32_t idx, int lt_member, const char *inner, int32_t n_inner,
+                              pqt_error *err) {
+  set_group(&L->items[idx], 1);
+  pqt_logical_type lt = lt_simple(lt_member);
+  set_logical(&L->items[idx], &lt);
+  pqt_schema_element *e;
+  PQT_RETURN_NOT_OK(add(L, inner, &e, err));
+  set_rep(e, PQT_REPEATED);
+  set_group(e, n_inner);
+  return PQT_OK;
+}
+
 static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err) {
   const char *nm = s->name ? s->name : "";
   bool ok = s->format && strcmp(s->format, "+s") == 0 && s->n_children == 2;
@@ -372,22 +407,7 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
     for (int i = 0; i < 2; i++) PQT_RETURN_NOT_OK(add_binary(L, i == meta_at ? "metadata" : "value", PQT_REQUIRED, err));
     return PQT_OK;
   }
-  pqt_schema_element *src;
-  int32_t n;
-  pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &n, err);
-  if (st != PQT_OK) {
-    pqt_error_prefix(err, "%s: variant shredding schema", nm);
-    return st;
-  }
-  if (n < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
-    return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
-  set_group(&L->items[idx], 3);
-  PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
-  PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
-  int32_t pos = 1;
-  st = expand_typed(L, src, n, &pos, 0, err);
-  if (st != PQT_OK) pqt_error_prefix(err, "%s", nm);
-  return st;
+  return add_shredded(L, idx, shred, nm, err);
 }
 
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err) {
@@ -423,12 +443,7 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   }
   if (af.kind == PQT_AK_LIST || af.kind == PQT_AK_LARGE_LIST) {
     if (s->n_children != 1) return pqt_error_set(err, PQT_EINVAL, "list without one child");
-    set_group(e, 1);
-    pqt_logical_type lt = lt_simple(PQT_LT_LIST);
-    set_logical(&L->items[idx], &lt);
-    PQT_RETURN_NOT_OK(add(L, "list", &e, err));
-    set_rep(e, PQT_REPEATED);
-    set_group(e, 1);
+    PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_LIST, "list", 1, err));
     L->in_list++;
     pqt_status lst = arrow_field(L, s->children[0], "element", -1, err);
     L->in_list--;
@@ -437,12 +452,7 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   if (af.kind == PQT_AK_MAP) {
     const struct ArrowSchema *en = s->n_children == 1 ? s->children[0] : NULL;
     if (!en || en->n_children != 2) return pqt_error_set(err, PQT_EINVAL, "map without key/value entries");
-    set_group(e, 1);
-    pqt_logical_type lt = lt_simple(PQT_LT_MAP);
-    set_logical(&L->items[idx], &lt);
-    PQT_RETURN_NOT_OK(add(L, "key_value", &e, err));
-    set_rep(e, PQT_REPEATED);
-    set_group(e, 2);
+    PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_MAP, "key_value", 2, err));
     L->in_list++;
     pqt_status mst = arrow_field(L, en->children[0], "key", PQT_REQUIRED, err);
     if (mst == PQT_OK) mst = arrow_field(L, en->children[1], "value", -1, err);
@@ -488,24 +498,14 @@ static pqt_status tree_content(elist *L, const pqt_schema_node *x, const char *n
         PQT_RETURN_NOT_OK(tree_node(L, x->children[i], x->children[i]->name, -1, false, err));
       return PQT_OK;
     case PQT_NODE_LIST: {
-      set_group(e, 1);
-      pqt_logical_type lt = lt_simple(PQT_LT_LIST);
-      set_logical(&L->items[idx], &lt);
-      PQT_RETURN_NOT_OK(add(L, "list", &e, err));
-      set_rep(e, PQT_REPEATED);
-      set_group(e, 1);
+      PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_LIST, "list", 1, err));
       if (!x->element || x->element == x->repeated)
         return tree_node(L, x->repeated, "element", PQT_REQUIRED, true, err);
       return tree_node(L, x->element, "element", -1, false, err);
     }
     case PQT_NODE_MAP: {
-      set_group(e, 1);
-      pqt_logical_type lt = lt_simple(PQT_LT_MAP);
-      set_logical(&L->items[idx], &lt);
       const pqt_schema_node *r = x->repeated;
-      PQT_RETURN_NOT_OK(add(L, "key_value", &e, err));
-      set_rep(e, PQT_REPEATED);
-      set_group(e, r->n_children);
+      PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_MAP, "key_value", r->n_children, err));
       for (int32_t i = 0; i < r->n_children; i++)
         PQT_RETURN_NOT_OK(tree_node(L, r->children[i],
                                     i == 0   ? "key"
@@ -529,12 +529,7 @@ static pqt_status tree_node(elist *L, const pqt_schema_node *x, const char *name
     PQT_RETURN_NOT_OK(add(L, name, &e, err));
     int32_t idx = L->n - 1;
     set_rep(e, rep >= 0 ? rep : PQT_REQUIRED);
-    set_group(e, 1);
-    pqt_logical_type lt = lt_simple(PQT_LT_LIST);
-    set_logical(&L->items[idx], &lt);
-    PQT_RETURN_NOT_OK(add(L, "list", &e, err));
-    set_rep(e, PQT_REPEATED);
-    set_group(e, 1);
+    PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_LIST, "list", 1, err));
     return tree_content(L, x, "element", PQT_REQUIRED, err);
   }
   return tree_content(L, x, name, rep >= 0 ? rep : x->repetition, err);
@@ -591,25 +586,7 @@ static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n
     }
     PQT_RETURN_NOT_OK(add(L, "", &x, err));
     *x = e[at];
-    int32_t idx = L->n - 1;
-    pqt_schema_element *src;
-    int32_t sn;
-    pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &sn, err);
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "%s: variant shredding schema", nm);
-      return st;
-    }
-    if (sn < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
-      return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
-    set_group(&L->items[idx], 3);
-    PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
-    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
-    int32_t pos = 1;
-    st = expand_typed(L, src, sn, &pos, 0, err);
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "%s", nm);
-      return st;
-    }
+    PQT_RETURN_NOT_OK(add_shredded(L, L->n - 1, shred, nm, err));
     at += len;
   }
   return PQT_OK;

@@ -45,11 +45,7 @@ static void remote_defaults(pqt_remote_options *o) {
   o->first_read_bytes = (uint64_t)64 << 10;
 }
 
-PQT_API void pqt_remote_options_init_sized(pqt_remote_options *o, size_t size) {
-  pqt_remote_options d;
-  remote_defaults(&d);
-  pqt_struct_init(o, size, &d, sizeof d);
-}
+PQT_DEFINE_INIT_SIZED(pqt_remote_options, pqt_remote_options_init_sized, remote_defaults)
 
 pqt_status pqt_remote_options_resolve(pqt_remote_options *dst, const pqt_remote_options *src, pqt_error *err) {
   pqt_remote_options d;

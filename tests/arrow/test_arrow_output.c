@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../fuzz/fuzz_arrow_check.h"
+#include "gen_file.h"
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
@@ -267,22 +268,15 @@ static const char *str_of(int i, char *tmp, size_t cap) {
 }
 
 static bool write_file(pqt_string *buf, bool dict) {
-  memset(buf, 0, sizeof *buf);
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.row_group_rows = 1 << 30;
   o.defaults.dictionary = dict;
   o.defaults.dictionary_page_size_limit = 300;
   o.defaults.page_row_limit = 97;
-  pqt_write_schema ws;
-  pqt_write_schema_init(&ws);
-  ws.message = SCHEMA;
-  pqt_writer *w = NULL;
+  pqt_writer *w = pqt_test_gen_open(buf, SCHEMA, &o);
+  if (!w) return false;
   pqt_error err;
-  if (pqt_writer_open_buffer(&w, buf, &ws, &o, &err) != PQT_OK) {
-    fprintf(stderr, "  open writer: %s\n", err.message);
-    return false;
-  }
   enum { N = ROWS_PER_GROUP };
   static int16_t def[N * 4], rep[N * 4];
   static int32_t offs[N * 4 + 1];
@@ -308,12 +302,7 @@ static bool write_file(pqt_string *buf, bool dict) {
           continue;
         }
         def[i] = v ? (int16_t)(c == 1 ? 1 : 2) : (int16_t)(c == 1 ? 0 : 1);
-        if (v) {
-          size_t len = strlen(v);
-          memcpy(bytes + nb, v, len);
-          nb += len;
-          offs[++nv] = (int32_t)nb;
-        }
+        if (v) pqt_test_gen_string(bytes, &nb, offs, &nv, v);
       }
       ok = pqt_writer_write_column(w, c, N, def, NULL, bytes, offs, nv, &err) == PQT_OK;
     }
@@ -347,12 +336,7 @@ static bool write_file(pqt_string *buf, bool dict) {
           const char *v = str_of(r * 3 + e, tmp, sizeof tmp);
           rep[nl] = e ? 1 : 0;
           def[nl++] = v ? 3 : 2;
-          if (v) {
-            size_t len = strlen(v);
-            memcpy(bytes + nb, v, len);
-            nb += len;
-            offs[++nv] = (int32_t)nb;
-          }
+          if (v) pqt_test_gen_string(bytes, &nb, offs, &nv, v);
         }
       }
       ok = pqt_writer_write_column(w, 4, nl, def, rep, bytes, offs, nv, &err) == PQT_OK;
@@ -373,20 +357,9 @@ static bool write_file(pqt_string *buf, bool dict) {
       ok = pqt_writer_write_column(w, 5, N, def, NULL, bytes, NULL, nv, &err) == PQT_OK;
     }
     if (!ok) fprintf(stderr, "  write: %s\n", err.message);
-    if (ok && pqt_writer_flush_row_group(w, &err) != PQT_OK) {
-      fprintf(stderr, "  flush: %s\n", err.message);
-      ok = false;
-    }
+    ok = pqt_test_gen_flush(w, ok);
   }
-  if (!ok) {
-    pqt_writer_discard(w);
-    return false;
-  }
-  if (pqt_writer_close(w, &err) != PQT_OK) {
-    fprintf(stderr, "  close: %s\n", err.message);
-    return false;
-  }
-  return true;
+  return pqt_test_gen_close(w, ok);
 }
 
 static pqt_reader *open_generated(pqt_string *buf, bool dict) {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gen_file.h"
 #include "harness.h"
 #include "rng.h"
 #include "parquetry.h"
@@ -112,7 +113,6 @@ static void make_rows(dataset *ds) {
 
 /* Write ds into buf; false on failure. */
 static bool write_file(const dataset *ds, pqt_string *buf) {
-  memset(buf, 0, sizeof *buf);
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.row_group_rows = 1 << 30;
@@ -123,15 +123,9 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
   o.defaults.page_row_limit = rint_in(7, 60);
   o.defaults.page_index = !ds->no_page_index;
   o.created_by = ds->created_by;
-  pqt_write_schema ws;
-  T_WRITE_SCHEMA_INIT(&ws);
-  ws.message = SCHEMA;
-  pqt_writer *w = NULL;
+  pqt_writer *w = pqt_test_gen_open(buf, SCHEMA, &o);
+  if (!w) return false;
   pqt_error err;
-  if (pqt_writer_open_buffer(&w, buf, &ws, &o, &err) != PQT_OK) {
-    fprintf(stderr, "  open writer: %s\n", err.message);
-    return false;
-  }
   int n = ds->n;
   int16_t *def = malloc(sizeof(int16_t) * (size_t)n * 3 + 16), *rep = malloc(sizeof(int16_t) * (size_t)n * 3 + 16);
   int64_t *v64 = malloc(sizeof(int64_t) * (size_t)n * 3 + 16);
@@ -161,12 +155,7 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
             break;
           case 3:
             def[nl++] = !x->s_null;
-            if (!x->s_null) {
-              size_t len = strlen(x->s);
-              memcpy(bytes + nb, x->s, len);
-              nb += len;
-              offs[++nv] = (int32_t)nb;
-            }
+            if (!x->s_null) pqt_test_gen_string(bytes, &nb, offs, &nv, x->s);
             break;
           case 4:
             def[nl++] = !x->d_null;
@@ -201,25 +190,14 @@ static bool write_file(const dataset *ds, pqt_string *buf) {
         ok = false;
       }
     }
-    if (ok && pqt_writer_flush_row_group(w, &err) != PQT_OK) {
-      fprintf(stderr, "  flush: %s\n", err.message);
-      ok = false;
-    }
+    ok = pqt_test_gen_flush(w, ok);
   }
   free(def);
   free(rep);
   free(v64);
   free(offs);
   free(bytes);
-  if (!ok) {
-    pqt_writer_discard(w);
-    return false;
-  }
-  if (pqt_writer_close(w, &err) != PQT_OK) {
-    fprintf(stderr, "  close: %s\n", err.message);
-    return false;
-  }
-  return true;
+  return pqt_test_gen_close(w, ok);
 }
 
 /* ---- predicates: generated, printed, evaluated here ---- */
