@@ -309,8 +309,8 @@ static int verify_one(const char *path, void *ctx) {
   } else if (!json) {
     char c1[32], c2[32], c3[32];
     int32_t ng = pqt_reader_num_row_groups(r), nc = pqt_reader_num_columns(r);
-    printf("%s: ok (%s rows in %s row groups, %s columns)\n", path, human_count(c1, sizeof c1, pqt_reader_num_rows(r)),
-           human_count(c2, sizeof c2, ng), human_count(c3, sizeof c3, nc));
+    printf("%s: ok (%s rows in %s row group%s, %s columns)\n", path, human_count(c1, sizeof c1, pqt_reader_num_rows(r)),
+           human_count(c2, sizeof c2, ng), ng == 1 ? "" : "s", human_count(c3, sizeof c3, nc));
   }
   if (json) {
     printf("{\"file\": ");

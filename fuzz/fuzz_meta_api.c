@@ -7,7 +7,8 @@
  * and geospatial statistics, the ColumnIndex/OffsetIndex arrays (each bound
  * formatted), the dictionary as typed values and as an Arrow array (checked
  * by fuzz_arrow_check.h), and a Bloom probe with the chunk's min, a
- * dictionary entry and a value parsed from text.
+ * dictionary entry and a value parsed from text; and the page walk
+ * (pqt_page_cursor) of every chunk with each page header's statistics.
  *
  * The page index, Bloom filter header and dictionary page are bytes the
  * footer points at: fuzz_read_file does not reach them through this API.
@@ -66,6 +67,57 @@ static void ma_probe(pqt_reader *r, int32_t g, int32_t col, const pqt_value *v) 
   if (st == PQT_EINVAL) return; /* a kind the column cannot take (e.g. an INT96 out of range as bytes) */
   ma_check(st, &err, "bloom_might_contain");
   if (st == PQT_OK && might != 0 && might != 1) MA_FAIL("bloom result %d", might);
+}
+
+/* The page walk (pqt_page_cursor): pages in order with sound fields, each
+ * header's statistics decoded and formatted; a failure names the row
+ * group, column and page, and the cursor stays stopped after it. */
+static void ma_pages(pqt_reader *r, int32_t g, int32_t col) {
+  pqt_error err;
+  pqt_page_cursor *pc = NULL;
+  pqt_status st = pqt_page_cursor_open(r, g, col, &pc, &err);
+  ma_check(st, &err, "page_cursor_open");
+  if (st != PQT_OK) {
+    if (pc) MA_FAIL("page_cursor_open failed but gave a cursor");
+    if (err.row_group != g || err.column != col) MA_FAIL("page_cursor_open: error place %d/%d", err.row_group, err.column);
+    return;
+  }
+  size_t flen = 0;
+  const char *file = pqt_page_cursor_file(pc, &flen);
+  if (file && flen == 0) MA_FAIL("page_cursor_file: empty name");
+  int64_t last_offset = -1;
+  int32_t last_index = -1;
+  for (int n = 0; n < 4096; n++) {
+    pqt_page_info p;
+    pqt_page_info_init(&p);
+    int eof = -1;
+    st = pqt_page_cursor_next(pc, &p, &eof, &err);
+    ma_check(st, &err, "page_cursor_next");
+    if (st != PQT_OK) {
+      if (err.page < 0 || err.row_group != g || err.column != col) MA_FAIL("page_cursor_next: error without its place");
+      if (!strstr(err.message, "page ")) MA_FAIL("page_cursor_next: message names no page: %s", err.message);
+      if (pqt_page_cursor_next(pc, &p, &eof, &err) == PQT_OK) MA_FAIL("page_cursor_next went on after an error");
+      break;
+    }
+    if (eof) break;
+    if (p.index <= last_index || p.offset <= last_offset) MA_FAIL("pages out of order");
+    last_index = p.index;
+    last_offset = p.offset;
+    if (p.compressed_size < 0 || p.uncompressed_size < 0 || p.header_size <= 0) MA_FAIL("page with a negative size");
+    if (p.crc_ok != -1 && p.crc_ok != 0 && p.crc_ok != 1) MA_FAIL("crc_ok %d", p.crc_ok);
+    if (!p.has_crc && p.crc_ok != -1) MA_FAIL("crc checked without a crc");
+    if (p.rep_levels_len < 0 || p.def_levels_len < 0) MA_FAIL("negative level length");
+    pqt_chunk_statistics s;
+    pqt_chunk_statistics_init(&s);
+    st = pqt_page_cursor_statistics(pc, &s, &err);
+    ma_check(st, &err, "page_cursor_statistics");
+    if (st == PQT_OK) {
+      if (s.present != p.has_statistics) MA_FAIL("page statistics present %d, header says %d", s.present, p.has_statistics);
+      ma_format(r, col, &s.min, "format page header min");
+      ma_format(r, col, &s.max, "format page header max");
+    }
+  }
+  pqt_page_cursor_close(pc);
 }
 
 static void ma_chunk(pqt_reader *r, int32_t g, int32_t col) {
@@ -179,7 +231,10 @@ static void pqt_fuzz_meta_api_with(const uint8_t *data, size_t size, pqt_fuzz_al
   for (int32_t c = 0; c < nc; c++)
     if (pqt_reader_column_node(r, c) < 0) MA_FAIL("column %d has no node", c);
   for (int32_t g = 0; g < ng && g < 64; g++)
-    for (int32_t c = 0; c < nc && c < 64; c++) ma_chunk(r, g, c);
+    for (int32_t c = 0; c < nc && c < 64; c++) {
+      ma_chunk(r, g, c);
+      ma_pages(r, g, c);
+    }
   pqt_reader_close(r);
 }
 

@@ -333,6 +333,10 @@ typedef struct pqt_chunk_statistics {
   size_t n_min_value_plain, n_max_value_plain;
   const uint8_t *legacy_min_plain, *legacy_max_plain; /* the deprecated min, max */
   size_t n_legacy_min_plain, n_legacy_max_plain;
+  /* Added later: 1 when the deprecated min/max were computed in an order
+   * this column's sort order agrees with (signed: integers, floats,
+   * BOOLEAN); 0 for every other type (byte arrays above all). */
+  int32_t legacy_order_ok;
 } pqt_chunk_statistics;
 
 PQT_API void pqt_chunk_statistics_init(pqt_chunk_statistics *s);
@@ -487,6 +491,13 @@ typedef struct pqt_page_info {
   int32_t has_crc;        /* the header has a CRC */
   int32_t crc_ok;         /* with has_crc: 1 it matches the page bytes, 0 not; -1 not checked */
   int32_t has_statistics; /* the header has a Statistics struct */
+  /* Added later, filled by pqt_page_cursor_next only (pqt_reader_chunk_pages
+   * leaves them as pqt_page_info_init set them, 0): the byte lengths of the
+   * level sections of a data page as the page holds them after decryption
+   * and decompression (v1: without the 4-byte RLE length prefix; 0 when
+   * the column has no such levels or the page is not a data page). */
+  int64_t rep_levels_len;
+  int64_t def_levels_len;
 } pqt_page_info;
 
 PQT_API void pqt_page_info_init(pqt_page_info *p);
@@ -506,6 +517,57 @@ typedef pqt_status (*pqt_page_fn)(void *ctx, const pqt_page_info *page);
  */
 PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col, int check_crc, pqt_page_fn fn,
                                           void *ctx, pqt_error *err);
+
+/*
+ * A walk over the data and dictionary pages of one column chunk, the way
+ * the reader reads them: each page's header is decoded (decrypted first
+ * when the chunk is encrypted and its key was given to pqt_read_options),
+ * its CRC checked when the header has one (a mismatch is reported in
+ * crc_ok, not an error), and its body decrypted and decompressed, which
+ * gives the level section lengths. Pages in another file (ColumnChunk.
+ * file_path) are read there (pqt_read_options.allow_external_paths).
+ * Index pages and page types this version does not know are skipped (their
+ * ordinals still count in pqt_page_info.index).
+ *
+ *   pqt_page_cursor *pc;
+ *   if (pqt_page_cursor_open(r, rg, col, &pc, &err) != PQT_OK) ...;
+ *   pqt_page_info p; pqt_page_info_init(&p);
+ *   int eof = 0;
+ *   while ((st = pqt_page_cursor_next(pc, &p, &eof, &err)) == PQT_OK && !eof) ...;
+ *   pqt_page_cursor_close(pc);
+ *
+ * Ownership: the cursor is the caller's, freed by pqt_page_cursor_close,
+ * which must come before pqt_reader_close (the cursor borrows the reader;
+ * do not use the reader from another thread while a cursor is open).
+ * What pqt_page_cursor_statistics and pqt_page_cursor_file point at lives
+ * until the next pqt_page_cursor_next or the close.
+ *
+ * Errors: pqt_page_cursor_open gives PQT_ECRYPTO only when the chunk is
+ * encrypted and its key was not given (the message names the column), and
+ * any other failure to reach the chunk's pages with its own status; every
+ * message names the row group and column, and err->row_group and
+ * err->column are set. pqt_page_cursor_next: a page that does not read
+ * (bad header, a size past the chunk or the read limits, a failed
+ * decompression or decryption) is an error naming row group, column and
+ * page ordinal (err->page set); the cursor cannot go on after it.
+ */
+typedef struct pqt_page_cursor pqt_page_cursor;
+
+PQT_API pqt_status pqt_page_cursor_open(pqt_reader *r, int32_t rg, int32_t col, pqt_page_cursor **out, pqt_error *err);
+/* The next page into *out (initialised with pqt_page_info_init); *eof = 1
+ * and PQT_OK after the last page. */
+PQT_API pqt_status pqt_page_cursor_next(pqt_page_cursor *c, pqt_page_info *out, int *eof, pqt_error *err);
+/* The Statistics of the current page's header, decoded as for a chunk
+ * (pqt_reader_chunk_statistics_stored: a bound whose bytes do not decode as
+ * the column's type has kind PQT_VALUE_NONE, its PLAIN bytes still given;
+ * usable_min/usable_max by the same column order rules). present 0 when the
+ * header has none (dictionary pages never do). */
+PQT_API pqt_status pqt_page_cursor_statistics(const pqt_page_cursor *c, pqt_chunk_statistics *out, pqt_error *err);
+/* The file the chunk's pages are read from when it is not the footer's
+ * file: ColumnChunk.file_path as stored (not NUL-terminated, *len bytes);
+ * NULL when the pages are in the footer's file. */
+PQT_API const char *pqt_page_cursor_file(const pqt_page_cursor *c, size_t *len);
+PQT_API void pqt_page_cursor_close(pqt_page_cursor *c);
 
 /* Where the footer is. */
 typedef struct pqt_file_layout {

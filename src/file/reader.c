@@ -395,16 +395,3 @@ PQT_API pqt_status pqt_reader_schema_text(const pqt_reader *r, pqt_string *out, 
   }
   return pqt_buf_to_string(&b, out, err);
 }
-
-PQT_API pqt_status pqt_reader_metadata_json(const pqt_reader *r, int indent, pqt_string *out, pqt_error *err) {
-  if (!r || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_metadata_json: bad arguments");
-  pqt_buf b;
-  pqt_buf_init(&b, r->alloc);
-  pqt_status st = pqt_thrift_to_json(&pqt_desc_file_metadata, &r->md, indent, &b, err);
-  if (st != PQT_OK) {
-    pqt_buf_free(&b);
-    return st;
-  }
-  return pqt_buf_to_string(&b, out, err);
-}
-

@@ -372,25 +372,19 @@ static bool is_nan_value(const pqt_value *v) {
   return (v->kind == PQT_VALUE_DOUBLE || v->kind == PQT_VALUE_FLOAT16) && isnan(v->f64);
 }
 
-static pqt_status chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, bool stored, pqt_chunk_statistics *out,
-                                   pqt_error *err) {
-  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_statistics: out is NULL");
-  PQT_RETURN_NOT_OK(
-      pqt_meta_check_size(out->struct_size, offsetof(pqt_chunk_statistics, n_fields), "pqt_chunk_statistics", err));
-  const pqt_column_chunk *cc = NULL;
-  PQT_RETURN_NOT_OK(meta_chunk(r, rg, col, stored, &cc, err));
-  const pqt_column_metadata *cm = &cc->meta_data;
+pqt_status pqt_meta_fill_statistics(const pqt_reader *r, int32_t col, const pqt_statistics *st, bool stored,
+                                    pqt_chunk_statistics *out, pqt_error *err) {
   const pqt_schema_node *leaf = r->schema->leaves[col];
   pqt_chunk_statistics s;
   memset(&s, 0, sizeof s);
   s.min.struct_size = s.max.struct_size = sizeof(pqt_value);
   s.min_exact = s.max_exact = -1;
   s.column_order = pqt_meta_column_order(r, col);
-  if (PQT_HAS_FIELD(cm, column_metadata, statistics)) {
-    const pqt_statistics *st = &cm->statistics;
+  pqt_sort_kind kind = pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type);
+  s.legacy_order_ok = pqt_sort_kind_legacy_ok(kind);
+  if (st) {
     s.present = 1;
     bool typed = PQT_HAS_FIELD(st, statistics, max_value) || PQT_HAS_FIELD(st, statistics, min_value);
-    pqt_sort_kind kind = pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type);
     bool usable = typed ? pqt_meta_bounds_usable(r, col) : (kind != PQT_SORT_NONE && pqt_sort_kind_legacy_ok(kind));
     s.from_legacy = !typed && (PQT_HAS_FIELD(st, statistics, max) || PQT_HAS_FIELD(st, statistics, min));
     bool has_min = typed ? PQT_HAS_FIELD(st, statistics, min_value) : PQT_HAS_FIELD(st, statistics, min);
@@ -399,7 +393,7 @@ static pqt_status chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
     if (has_min) {
       pqt_status e = pqt_typed_from_plain(leaf, mn.ptr, (size_t)mn.len, &s.min, stored ? NULL : err);
       if (e != PQT_OK && !stored) {
-        pqt_error_prefix(err, "row group %d, column %s: statistics min", rg, leaf->dotted_path);
+        pqt_error_prefix(err, "statistics min");
         return e;
       }
       if (e != PQT_OK) {
@@ -411,7 +405,7 @@ static pqt_status chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
     if (has_max) {
       pqt_status e = pqt_typed_from_plain(leaf, mx.ptr, (size_t)mx.len, &s.max, stored ? NULL : err);
       if (e != PQT_OK && !stored) {
-        pqt_error_prefix(err, "row group %d, column %s: statistics max", rg, leaf->dotted_path);
+        pqt_error_prefix(err, "statistics max");
         return e;
       }
       if (e != PQT_OK) {
@@ -448,6 +442,20 @@ static pqt_status chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col,
   }
   FILL_OUT(out, s);
   return PQT_OK;
+}
+
+static pqt_status chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, bool stored, pqt_chunk_statistics *out,
+                                   pqt_error *err) {
+  if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_chunk_statistics: out is NULL");
+  PQT_RETURN_NOT_OK(
+      pqt_meta_check_size(out->struct_size, offsetof(pqt_chunk_statistics, n_fields), "pqt_chunk_statistics", err));
+  const pqt_column_chunk *cc = NULL;
+  PQT_RETURN_NOT_OK(meta_chunk(r, rg, col, stored, &cc, err));
+  const pqt_column_metadata *cm = &cc->meta_data;
+  pqt_status st = pqt_meta_fill_statistics(
+      r, col, PQT_HAS_FIELD(cm, column_metadata, statistics) ? &cm->statistics : NULL, stored, out, err);
+  if (st != PQT_OK) pqt_error_prefix(err, "row group %d, column %s", rg, r->schema->leaves[col]->dotted_path);
+  return st;
 }
 PQT_API pqt_status pqt_reader_chunk_statistics(const pqt_reader *r, int32_t rg, int32_t col, pqt_chunk_statistics *out,
                                                pqt_error *err) {

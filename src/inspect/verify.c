@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "column/column_reader.h"
 #include "crypto/crypto.h"
@@ -28,6 +29,7 @@
 #include "meta/sort_order.h"
 #include "page/page_reader.h"
 #include "parquetry_geo.h"
+#include "parquetry_meta.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -258,47 +260,54 @@ typedef struct page_nulls {
 
 /* Walk the pages (CRC as a report) and compare with the offset index;
  * nulls[0 .. *n_nulls) receives each data page's header null count. */
-static bool check_pages(vctx *v, int32_t g, const pqt_schema_node *leaf, const pqt_chunk *ch, page_nulls *nulls,
-                        int32_t *n_nulls) {
+/* The message of a page cursor error without the place the cursor put in
+ * front of it ("row group G, column P" and sep), which problem() prints its
+ * own way. */
+static const char *without_place(const pqt_error *e, int32_t g, const char *path, const char *sep) {
+  char place[600];
+  int n = snprintf(place, sizeof place, "row group %d, column %s%s", g, path, sep);
+  if (n > 0 && (size_t)n < sizeof place && strncmp(e->message, place, (size_t)n) == 0) return e->message + n;
+  return e->message;
+}
+
+static bool check_pages(vctx *v, int32_t g, int32_t c, const pqt_schema_node *leaf, const pqt_chunk *ch,
+                        page_nulls *nulls, int32_t *n_nulls) {
   pqt_reader *r = v->r;
-  pqt_page_reader_options po;
-  pqt_chunk_page_options(r, ch, &po);
-  po.verify_crc = true;
-  po.crc_report_only = true;
-  pqt_page_reader pr;
   pqt_error e;
   pqt_error_init(&e);
   uint64_t data_offsets[VERIFY_MAX_PAGES], data_sizes[VERIFY_MAX_PAGES];
   int32_t n_data = 0;
   *n_nulls = 0;
   bool broken = false;
-  if (pqt_page_reader_init(&pr, ch->external ? &ch->ext : &r->io, ch->start, ch->len, ch->cm->codec, r->codec_ctx, &po, r->data_alloc, &e) ==
-      PQT_OK) {
+  /* the public page walk (parquetry_meta.h): the same page reader, CRCs reported */
+  pqt_page_cursor *pc = NULL;
+  if (pqt_page_cursor_open(r, g, c, &pc, &e) == PQT_OK) {
     for (;;) {
-      pqt_page pg;
-      bool eof;
-      if (pqt_page_reader_next(&pr, &pg, &eof, &e) != PQT_OK) {
-        problem(v, g, leaf->dotted_path, "page %d: %s", pr.current, e.message);
+      pqt_page_info pg;
+      pqt_page_info_init(&pg);
+      int eof = 0;
+      if (pqt_page_cursor_next(pc, &pg, &eof, &e) != PQT_OK) {
+        problem(v, g, leaf->dotted_path, "%s", without_place(&e, g, leaf->dotted_path, ", "));
         broken = true;
         break;
       }
       if (eof) break;
-      if (pg.crc_mismatch) {
+      if (pg.crc_ok == 0) {
         problem(v, g, leaf->dotted_path, "page %d: CRC32 mismatch", pg.index);
         broken = true;
       }
-      if (pg.type != PQT_PAGE_DICTIONARY && n_data < VERIFY_MAX_PAGES) {
-        nulls[n_data] = (page_nulls){pg.index, pg.type == PQT_PAGE_DATA_V2 ? pg.num_nulls : -1};
-        data_sizes[n_data] = (uint64_t)pg.header_len + (uint64_t)pg.header->compressed_page_size;
-        data_offsets[n_data++] = pg.file_offset;
+      if (pg.page_type != PQT_PAGE_KIND_DICTIONARY_PAGE && n_data < VERIFY_MAX_PAGES) {
+        nulls[n_data] = (page_nulls){pg.index, pg.page_type == PQT_PAGE_KIND_DATA_PAGE_V2 ? pg.num_nulls : -1};
+        data_sizes[n_data] = (uint64_t)pg.header_size + (uint64_t)pg.compressed_size;
+        data_offsets[n_data++] = (uint64_t)pg.offset;
         *n_nulls = n_data;
       }
     }
   } else {
-    problem(v, g, leaf->dotted_path, "%s", e.message);
+    problem(v, g, leaf->dotted_path, "%s", without_place(&e, g, leaf->dotted_path, ": "));
     broken = true;
   }
-  pqt_page_reader_free(&pr);
+  pqt_page_cursor_close(pc);
   pqt_arena arena;
   pqt_arena_init(&arena, r->alloc);
   pqt_buf hold;
@@ -655,7 +664,7 @@ static pqt_status check_chunk(vctx *v, int32_t g, int32_t c, page_nulls *nulls, 
   }
   /* pages that could not be walked are reported once, not again by the decoder */
   int32_t n_nulls = 0;
-  if (check_pages(v, g, leaf, &ch, nulls, &n_nulls)) {
+  if (check_pages(v, g, c, leaf, &ch, nulls, &n_nulls)) {
     pqt_chunk_close(&ch);
     return PQT_OK;
   }

@@ -51,7 +51,7 @@ grep -q '"created_by": "github.com/parquet-go/parquet-go version 0.23.0(build )"
 check "pages" 0 "$cli" pages --lines "$simple"
 grep -q "rg=0 col=text page=0 type=DATA_PAGE_V2 enc=PLAIN .*compressed=45 uncompressed=45 values=5 nulls=0 rows=5.*crc=ok" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: pages output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
 check "verify ok" 0 "$cli" verify "$simple"
-grep -q "seed004_simple.parquet: ok (5 rows in 1 row groups, 1 columns)" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: verify output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
+grep -q "seed004_simple.parquet: ok (5 rows in 1 row group, 1 columns)" /tmp/pqt_cli_out.$$ && pass=$((pass+1)) || { echo "FAIL: verify output: $(cat /tmp/pqt_cli_out.$$)"; fail=$((fail+1)); }
 corpus=${PARQUET_TESTING_DIR:-$2}
 if [ -f "$corpus/data/datapage_v1-corrupt-checksum.parquet" ]; then
   check "verify corrupt" 1 "$cli" verify "$corpus/data/datapage_v1-corrupt-checksum.parquet"

@@ -39,7 +39,10 @@ pages_of "$tmp/ds/_metadata" > "$tmp/p.got" 2>&1 || fail "pages of the summary: 
 { pages_of "$tmp/ds/part/a.parquet"; pages_of "$tmp/ds/part/b.parquet"; } > "$tmp/p.want"
 [ "$(grep -c PLAIN "$tmp/p.want")" -gt 10 ] || fail "pages of the data files printed too little"
 cmp -s "$tmp/p.want" "$tmp/p.got" && echo "pages through the summary: as the data files'" || { fail "pages through the summary differ"; diff "$tmp/p.want" "$tmp/p.got" | head -5; }
-"$cli" pages --lines "$tmp/ds/_metadata" | sed 's/^rg=[0-9]* //' > "$tmp/p.got" 2>&1 || fail "pages --lines of the summary"
+# each line of the summary names the data file its page was read from (file=...)
+"$cli" pages --lines "$tmp/ds/_metadata" > "$tmp/p.raw" 2>&1 || fail "pages --lines of the summary"
+[ "$(grep -c ' file=part/[ab]\.parquet page=' "$tmp/p.raw")" -eq "$(wc -l < "$tmp/p.raw")" ] || fail "pages --lines of the summary: a line names no data file"
+sed -e 's/^rg=[0-9]* //' -e 's/ file=part\/[ab]\.parquet / /' "$tmp/p.raw" > "$tmp/p.got"
 { "$cli" pages --lines "$tmp/ds/part/a.parquet"; "$cli" pages --lines "$tmp/ds/part/b.parquet"; } | sed 's/^rg=[0-9]* //' > "$tmp/p.want"
 [ -s "$tmp/p.want" ] && cmp -s "$tmp/p.want" "$tmp/p.got" || fail "pages --lines through the summary differ"
 out=$("$cli" verify "$tmp/ds/_metadata" 2>&1); rc=$?

@@ -30,7 +30,7 @@ colkeys=$data/encrypt_columns_and_footer.parquet.encrypted
 
 # every key: all checked, all shown
 check "verify uniform with keys" 0 "$cli" verify $footer $cols "$uniform"
-has "verify uniform ok" "ok (50 rows in 1 row groups, 8 columns)" "$tmp/out"
+has "verify uniform ok" "ok (50 rows in 1 row group, 8 columns)" "$tmp/out"
 check "pages uniform with keys" 0 "$cli" pages --lines $footer $cols "$uniform"
 has "pages shows double_field" "col=double_field page=1 type=DATA_PAGE" "$tmp/out"
 [ "$(grep -c 'type=DATA_PAGE' "$tmp/out")" = 8 ] && pass=$((pass+1)) || { echo "FAIL: pages uniform: $(grep -c 'type=DATA_PAGE' "$tmp/out") data pages, want 8"; fail=$((fail+1)); }
