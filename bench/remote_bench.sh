@@ -2,8 +2,11 @@
 # Remote read over loopback HTTP vs the local read (same program, same
 # thread count): starts nginx (Debian; scripts/install-remote-test-deps.sh)
 # over the folder of FILE, runs read_bench on the path and on the URL, and
-# counts nginx's requests and body bytes for one full read and for a
-# projected, filtered read (`parquetry count --where`).
+# counts nginx's requests and body bytes for one full read, for a
+# projected, filtered read (`parquetry count --where`, `cat --columns
+# --where`), and for the same query by chDB's url() table function when the
+# chdb npm package is installed (bench/chdb_url.mjs; skipped, saying so,
+# when it is not). WHERE must then be SQL as well (the default is).
 #   bench/remote_bench.sh build/release bench/data/lineitem_zstd.parquet [REPEAT] [WHERE] [COLUMNS]
 # READ_BENCH_ARGS (environment) is passed to both read_bench runs, e.g.
 # "--threads 1" or "--no-read-ahead" (the row group read ahead while one
@@ -51,4 +54,11 @@ echo "http count --where '$where': $(count "$b")"
 b=$(wc -l < "$log")
 "$bin/parquetry" cat --columns "$cols" --where "$where" "$url" >/dev/null
 echo "http cat --columns $cols --where '$where': $(count "$b")"
+b=$(wc -l < "$log")
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if command -v node >/dev/null && node "$here/chdb_url.mjs" "$url" "$cols" "$where" >"$tmp/chdb.out" 2>&1; then
+  echo "chdb url() SELECT $cols WHERE $where: $(count "$b") ($(cat "$tmp/chdb.out"))"
+else
+  echo "chdb url(): skipped ($(head -c 200 "$tmp/chdb.out" 2>/dev/null || echo "node not installed"))"
+fi
 echo "file size: $(stat -c %s "$file")"

@@ -650,7 +650,10 @@ typedef struct pqt_scan_options {
    * source fetches them meanwhile (on an IO thread of the stream's own,
    * even at threads = 1: it waits on the network and takes no core's
    * work). At most one row group ahead. 0 (the default): on; negative:
-   * off. The batches are the same either way. */
+   * off. The batches are the same either way. Used by the Arrow stream,
+   * pqt_reader_write_text (not past its limit) and pqt_reader_count with a
+   * filter under PQT_SKIP_CORRUPT; a filtered or row-ranged read of pages
+   * through the page index (scan/ranged.c) reads nothing ahead. */
   int32_t read_ahead;
 } pqt_scan_options;
 

@@ -402,6 +402,43 @@ static bool widens_to(const char *from, const char *to) {
   return (strcmp(from, "i") == 0 && strcmp(to, "l") == 0) || (strcmp(from, "f") == 0 && strcmp(to, "g") == 0);
 }
 
+static const struct ArrowSchema *child_named(const struct ArrowSchema *s, const char *name) {
+  for (int64_t i = 0; i < s->n_children; i++)
+    if (strcmp(s->children[i]->name ? s->children[i]->name : "", name) == 0) return s->children[i];
+  return NULL;
+}
+
+/* Where two differing struct types first differ, as a dotted path into
+ * buf with what differs; false when they are not both structs. Fields of a
+ * struct are not unified across files (only top-level columns are): the
+ * error names the field so the files can be told apart. */
+static bool struct_difference(const struct ArrowSchema *a, const struct ArrowSchema *b, const char *path, char *buf,
+                              size_t cap, const char *fa, const char *fb) {
+  if (strcmp(a->format, "+s") != 0 || strcmp(b->format, "+s") != 0) return false;
+  for (int pass = 0; pass < 2; pass++) {
+    const struct ArrowSchema *x = pass ? b : a, *y = pass ? a : b;
+    for (int64_t i = 0; i < x->n_children; i++) {
+      const char *n = x->children[i]->name ? x->children[i]->name : "";
+      if (!child_named(y, n)) {
+        snprintf(buf, cap, "field %s.%s is in %s, not in %s", path, n, pass ? fb : fa, pass ? fa : fb);
+        return true;
+      }
+    }
+  }
+  for (int64_t i = 0; i < a->n_children; i++) {
+    const char *n = a->children[i]->name ? a->children[i]->name : "";
+    const struct ArrowSchema *bc = child_named(b, n);
+    if (pqt_ds_schema_same(a->children[i], bc)) continue;
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s.%s", path, n);
+    if (struct_difference(a->children[i], bc, sub, buf, cap, fa, fb)) return true;
+    snprintf(buf, cap, "field %s has type '%s' in %s, '%s' in %s", sub, a->children[i]->format, fa, bc->format, fb);
+    return true;
+  }
+  snprintf(buf, cap, "its fields are in another order in %s than in %s", fb, fa);
+  return true;
+}
+
 static pqt_status unify(pqt_dataset *ds, int32_t f, const struct ArrowSchema *fs, pqt_error *err) {
   pqt_ds_file *file = &ds->files[f];
   file->names = calloc((size_t)(fs->n_children ? fs->n_children : 1), sizeof(char *));
@@ -438,6 +475,12 @@ static pqt_status unify(pqt_dataset *ds, int32_t f, const struct ArrowSchema *fs
       fmt[0] = c->format[0];
       continue;
     }
+    char why[768];
+    if (struct_difference(u, c, name, why, sizeof why, ds->files[ds->col_file[k]].path, file->path))
+      return pqt_error_set(err, PQT_EINVAL,
+                           "column %s: a struct of other fields in %s than in %s (%s); the fields of a struct must "
+                           "be the same in every file",
+                           name, ds->files[ds->col_file[k]].path, file->path, why);
     return pqt_error_set(err, PQT_EINVAL, "column %s: %s has type '%s', %s has type '%s'", name,
                          ds->files[ds->col_file[k]].path, u->format, file->path, c->format);
   }

@@ -139,14 +139,19 @@ void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, pqt_page_r
   }
 }
 
-/* The bytes [off, off+len) of the file: borrowed from the source when it
- * lends, else read into hold. */
-static pqt_status chunk_bytes(const pqt_reader *r, uint64_t off, size_t len, pqt_buf *hold, const uint8_t **p,
+/* The file a chunk's page index and Bloom filter offsets point into: the
+ * one its pages are in (ColumnChunk.file_path when set, as parquet-java
+ * reads them), else the reader's. */
+static const pqt_io *chunk_io(const pqt_reader *r, const pqt_chunk *ch) { return ch->external ? &ch->ext : &r->io; }
+
+/* The bytes [off, off+len) of io: borrowed from the source when it lends,
+ * else read into hold. */
+static pqt_status chunk_bytes(const pqt_io *io, uint64_t off, size_t len, pqt_buf *hold, const uint8_t **p,
                               pqt_error *err) {
-  if (r->io.borrow_at) return r->io.borrow_at(r->io.private_data, off, len, p, err);
+  if (io->borrow_at) return io->borrow_at(io->private_data, off, len, p, err);
   pqt_buf_clear(hold);
   PQT_RETURN_NOT_OK(pqt_buf_reserve(hold, len ? len : 1, err));
-  PQT_RETURN_NOT_OK(r->io.read_at(r->io.private_data, off, hold->data, len, err));
+  PQT_RETURN_NOT_OK(io->read_at(io->private_data, off, hold->data, len, err));
   hold->len = len;
   *p = hold->data;
   return PQT_OK;
@@ -165,11 +170,12 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   if (!*found) return PQT_OK;
   int64_t off = column ? cc->column_index_offset : cc->offset_index_offset;
   int32_t len = column ? cc->column_index_length : cc->offset_index_length;
-  if (off < 0 || len <= 0 || (uint64_t)off + (uint64_t)len > r->io.size)
+  const pqt_io *io = chunk_io(r, ch);
+  if (off < 0 || len <= 0 || (uint64_t)off + (uint64_t)len > io->size)
     return pqt_corrupt(err, "%s [%lld, +%d) lies outside the file", what, (long long)off, len);
   const uint8_t *p = NULL;
   if (!ch->encrypted) {
-    PQT_RETURN_NOT_OK(chunk_bytes(r, (uint64_t)off, (size_t)len, hold, &p, err));
+    PQT_RETURN_NOT_OK(chunk_bytes(io, (uint64_t)off, (size_t)len, hold, &p, err));
     pqt_status st = pqt_thrift_decode(desc, p, (size_t)len, NULL, arena, out, err);
     if (st != PQT_OK) pqt_error_prefix(err, "%s", what);
     return st;
@@ -177,7 +183,7 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   pqt_buf raw;
   pqt_buf_init(&raw, hold->alloc);
   size_t used = 0;
-  pqt_status st = chunk_bytes(r, (uint64_t)off, (size_t)len, &raw, &p, err);
+  pqt_status st = chunk_bytes(io, (uint64_t)off, (size_t)len, &raw, &p, err);
   if (st == PQT_OK)
     st = pqt_decrypt_thrift_module(&ch->dec, module_type, desc, p, (size_t)len, &used, hold, arena, out, err);
   if (st == PQT_OK && used != (size_t)len)
@@ -192,20 +198,21 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
   *found = cm && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset);
   if (!*found) return PQT_OK;
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
-  if (cm->bloom_filter_offset < 4 || off >= r->io.size)
+  const pqt_io *io = chunk_io(r, ch);
+  if (cm->bloom_filter_offset < 4 || off >= io->size)
     return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
   uint64_t len = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0
                      ? (uint64_t)cm->bloom_filter_length
                      : 0;
-  if (len > r->io.size - off)
+  if (len > io->size - off)
     return pqt_corrupt(err, "Bloom filter [%lld, +%d) runs past the end of the file",
                        (long long)cm->bloom_filter_offset, cm->bloom_filter_length);
-  if (!len) len = r->io.size - off; /* the header says how much is the filter */
+  if (!len) len = io->size - off; /* the header says how much is the filter */
   if (len > ((uint64_t)128 << 20) + 256) len = ((uint64_t)128 << 20) + 256;
   pqt_buf raw;
   pqt_buf_init(&raw, r->data_alloc);
   const uint8_t *p = NULL;
-  pqt_status st = chunk_bytes(r, off, (size_t)len, &raw, &p, err);
+  pqt_status st = chunk_bytes(io, off, (size_t)len, &raw, &p, err);
   if (st == PQT_OK && !ch->encrypted) {
     st = pqt_bloom_parse(p, (size_t)len, r->data_alloc, b, NULL, err);
   } else if (st == PQT_OK) {

@@ -435,8 +435,11 @@ typedef struct bloom_view {
 static bloom_view bloom_header(pqt_reader *r, const pqt_column_chunk *cc) {
   bloom_view v = {false, 0, 0};
   const pqt_column_metadata *cm = &cc->meta_data;
+  /* a chunk in another file (file_path): its filter is in that file, not
+   * in r->io; row groups are not pruned by it */
   if (!PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || cm->bloom_filter_offset < 4 ||
-      PQT_HAS_FIELD(cc, column_chunk, crypto_metadata))
+      PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) ||
+      (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0))
     return v;
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
   if (off >= r->io.size) return v;

@@ -91,6 +91,10 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   pqt_rg_threads threads; /* the leaves of a batch decoded in parallel */
   memset(&threads, 0, sizeof threads);
   if (st == PQT_OK) st = pqt_rg_threads_init(&threads, r, opts, err);
+  /* the next row group's chunks fetched while this one decodes (as the
+   * Arrow stream does, scan/stream.c) */
+  pqt_readahead ra;
+  pqt_readahead_init(&ra, r, st == PQT_OK && opts->read_ahead >= 0, &threads);
   if (st == PQT_OK) pqt_scan_io_begin(&scan);
   pqt_buf b;
   pqt_buf_init(&b, r->data_alloc);
@@ -134,10 +138,17 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
       pqt_sel_cursor_close(sc);
       continue;
     }
+    pqt_readahead_wait(&ra); /* g's chunks (announced while the last one decoded) */
     st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
     if (st != PQT_OK) break;
     if (skipped) continue;
     pqt_rg_cursor_set_threads(rg, &threads);
+    /* the next row group, when no predicate or row range may leave it out
+     * and the limit is not reached in this one */
+    if (!scan.filter && !scan.spans && gi + 1 < n_groups &&
+        (limit < 0 || written + r->md.row_groups.items[g].num_rows < limit))
+      pqt_readahead_start(&ra, r, opts->row_groups && opts->n_row_groups ? opts->row_groups[gi + 1] : gi + 1,
+                          scan.read_sel);
     while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
       pqt_row_group_data d;
       /* (with PQT_SKIP_CORRUPT the cursor gives the whole row group) */
@@ -152,6 +163,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     pqt_scan_group_done(&scan, g, pqt_rg_cursor_pages(rg));
     pqt_rg_cursor_close(rg);
   }
+  pqt_readahead_free(&ra); /* waits for an announcement on the way */
   pqt_scan_io_end(&scan);
   pqt_scan_publish(&scan);
   pqt_scan_free(&scan);

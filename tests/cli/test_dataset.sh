@@ -4,7 +4,11 @@
 # dir with `parquetry convert`, files whose schemas differ (a column only
 # in some, int32 in one file and int64 in another), checked through cat,
 # head, count and meta; incompatible types and bad inputs fail naming the
-# files. Usage: CLI CORPUS_DIR (the corpus is not used).
+# files. Nested columns: a struct column present in some files reads as
+# null in the others, --where on its field s.a prunes and filters across
+# the files; a struct whose fields differ between files fails naming the
+# field and both files; -c s.a (a field of a struct) is refused as a
+# usage error (a dataset projects top-level columns). Usage: CLI CORPUS_DIR (the corpus is not used).
 set -u
 cli=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-dataset.XXXXXX")
@@ -89,5 +93,35 @@ mkdir -p "$d/other"
 cp "$d/year=2024/month=01/c.parquet" "$d/other/"
 "$cli" count "$d" >/dev/null 2>"$tmp/err"; expect "partition keys differ" 1 $?
 grep -q "partition directories differ" "$tmp/err" || bad "partition message: $(cat "$tmp/err")"
+# nested: struct s in n1 and n3, missing in n2
+n=$tmp/nested
+mkdir -p "$n"
+printf '{"id":1,"s":{"a":10,"b":"x"}}\n{"id":2,"s":{"a":20,"b":"y"}}\n{"id":3,"s":null}\n' >"$tmp/n1.jsonl"
+printf '{"id":4}\n{"id":5}\n' >"$tmp/n2.jsonl"
+printf '{"id":6,"s":{"a":5,"b":"z"}}\n{"id":7,"s":{"a":40,"b":null}}\n' >"$tmp/n3.jsonl"
+for k in 1 2 3; do "$cli" convert "$tmp/n$k.jsonl" "$n/n$k.parquet" >/dev/null || bad "convert n$k"; done
+expect "nested cat" '{"id":1,"s":{"a":10,"b":"x"}}
+{"id":2,"s":{"a":20,"b":"y"}}
+{"id":3,"s":null}
+{"id":4,"s":null}
+{"id":5,"s":null}
+{"id":6,"s":{"a":5,"b":"z"}}
+{"id":7,"s":{"a":40,"b":null}}' "$("$cli" cat "$n")"
+expect "nested --where s.a" '{"id":1}
+{"id":2}
+{"id":7}' "$("$cli" cat -c id --where 's.a > 8' "$n")"
+expect "nested count --where s.a" 3 "$("$cli" count --where 's.a > 8' "$n")"
+expect "nested --where s.a is null" '3 4 5' "$("$cli" cat -c id --where 's.a is null' --format csv "$n" | tail -n +2 | tr '\n' ' ' | sed 's/ $//')"
+expect "nested -c s" '{"s":null}
+{"s":{"a":5,"b":"z"}}
+{"s":{"a":40,"b":null}}' "$("$cli" cat -c s "$n" | tail -n 3)"
+"$cli" cat -c s.a "$n" >/dev/null 2>"$tmp/err"; expect "nested -c s.a" 2 $?
+grep -q "no column s.a in the dataset" "$tmp/err" || bad "-c s.a message: $(cat "$tmp/err")"
+# a struct whose fields differ between files: the field and both files named
+printf '{"id":8,"s":{"a":50}}\n' >"$tmp/n4.jsonl"
+"$cli" convert "$tmp/n4.jsonl" "$n/n4.parquet" >/dev/null || bad "convert n4"
+"$cli" cat "$n" >/dev/null 2>"$tmp/err"; expect "struct fields differ" 1 $?
+grep -q "column s: .*field s.b is in .*n1.parquet, not in .*n4.parquet" "$tmp/err" ||
+  bad "struct fields differ message: $(cat "$tmp/err")"
 [ $fail -eq 0 ] && echo "dataset commands ok"
 exit $fail

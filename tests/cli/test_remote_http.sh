@@ -5,7 +5,8 @@
 #   - `cat` of corpus files over http:// and https:// (a self-signed
 #     certificate made here with openssl, trusted with --ca-file) prints
 #     exactly what the local read prints; the nginx access log shows how
-#     many requests a read took (one for a file under 64 KiB);
+#     many requests a read took (one for a file under 64 KiB); a file of
+#     six row groups (cat reads the next ahead) moves each range once;
 #   - a missing object, an untrusted certificate and a refused connection
 #     fail with exit 1 naming the URL (never a password in it) and range;
 #   - faults: 503s, 429, a dropped connection, a truncated body, delays and
@@ -102,6 +103,32 @@ before=$(requests)
 pbytes=$(tail -n $(( $(requests) - before )) "$log" | awk '{s+=$2} END {print s}')
 echo "http $f --columns id: $pbytes body bytes"
 if [ "$pbytes" -ge "$bytes" ]; then fail "projection read $pbytes bytes, the whole read $bytes"; fi
+
+# a file of several row groups: cat reads the next one ahead while one is
+# printed (as the Arrow stream does); the text is the local text and every
+# byte range is fetched once (the bytes moved are about the file's)
+mkdir -p "$tmp/ds"
+python3 -c 'import sys
+print("id,name,x")
+for i in range(30000): print("%d,n%d,%d.25" % (i, i * 7919 % 100003, i * 31 % 977))' > "$tmp/rg.csv"
+"$cli" convert --row-group-size 5000 "$tmp/rg.csv" "$tmp/ds/rg.parquet" > /dev/null || fail "convert of a file of 6 row groups"
+"$cli" cat "$tmp/ds/rg.parquet" > "$tmp/local.out"
+before=$(requests)
+"$cli" cat "http://127.0.0.1:$http_port/ds/rg.parquet" > "$tmp/http.out" 2>&1 || fail "http cat of 6 row groups: $(head -3 "$tmp/http.out")"
+cmp -s "$tmp/local.out" "$tmp/http.out" || fail "http cat of 6 row groups differs from local"
+[ "$(wc -l < "$tmp/local.out")" -eq 30000 ] || fail "cat of 6 row groups printed $(wc -l < "$tmp/local.out") lines"
+rgbytes=$(tail -n $(( $(requests) - before )) "$log" | awk '{s+=$2} END {print s}')
+rgdup=$(tail -n $(( $(requests) - before )) "$log" | awk '{print $3}' | sort | uniq -d | head -3)
+size=$(stat -c %s "$tmp/ds/rg.parquet")
+echo "http cat of 6 row groups: $(( $(requests) - before )) requests, $rgbytes bytes of a $size-byte file"
+if [ "$rgbytes" -gt $(( size + 65536 )) ]; then fail "cat of 6 row groups moved $rgbytes bytes of a $size-byte file"; fi
+[ -z "$rgdup" ] || fail "a range fetched twice: $rgdup"
+"$cli" cat --columns id,x --format csv "$tmp/ds/rg.parquet" > "$tmp/local.out"
+"$cli" cat --columns id,x --format csv "http://127.0.0.1:$http_port/ds/rg.parquet" > "$tmp/http.out" 2>&1
+cmp -s "$tmp/local.out" "$tmp/http.out" || fail "http cat --columns of 6 row groups differs from local"
+"$cli" head -n 7000 "$tmp/ds/rg.parquet" > "$tmp/local.out"
+"$cli" head -n 7000 "http://127.0.0.1:$http_port/ds/rg.parquet" > "$tmp/http.out" 2>&1
+[ "$(wc -l < "$tmp/local.out")" -eq 7000 ] && cmp -s "$tmp/local.out" "$tmp/http.out" || fail "http head -n 7000 of 6 row groups differs from local"
 
 # several URLs on the commands that take several files: as the local files
 f2=$f # the same file twice: once over http, once over https

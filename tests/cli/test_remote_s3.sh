@@ -7,6 +7,11 @@
 #     proxy saw was signed correctly;
 #   - a wrong secret or access key fails with exit 1 naming the s3 URL and
 #     the server's error code, and never printing the secret;
+#   - a metadata-only footer (`concat --metadata-only`) and its data files
+#     (ColumnChunk.file_path, external column data) put in s3rver read as
+#     s3://bkt/ext/_metadata print what the local summary prints, the data
+#     files fetched through the proxy, signed; a data file missing there
+#     fails naming both s3 URLs;
 #   - pqt_s3_list over a prefix and over more than 1000 keys (pages), by
 #     test_remote_s3_list next to the CLI.
 # Without node, the s3rver package or python3 it says so and exits 77.
@@ -62,6 +67,48 @@ out=$(AWS_ACCESS_KEY_ID=AKIDWRONG "$cli" cat "s3://bkt/data/year=2023/part-0.par
 [ $rc -eq 1 ] && echo "$out" | grep -q InvalidAccessKeyId || fail "wrong access key: rc $rc: $out"
 out=$("$cli" cat "s3://bkt/data/absent.parquet" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q "not found (HTTP 404" || fail "absent key: rc $rc: $out"
+# external column data: a metadata-only footer over two data files, all in s3rver
+mkdir -p "$tmp/ext/part"
+cp "$data/alltypes_tiny_pages_plain.parquet" "$tmp/ext/part/a.parquet"
+cp "$data/alltypes_tiny_pages_plain.parquet" "$tmp/ext/part/b c.parquet"
+"$cli" concat --metadata-only -o "$tmp/ext/_metadata" "$tmp/ext/part/a.parquet" "$tmp/ext/part/b c.parquet" > "$tmp/out" 2>&1 \
+  || fail "concat --metadata-only: $(cat "$tmp/out")"
+python3 - "$s3port" "$tmp/ext" <<'PY' || fail "upload of the summary and its data files"
+import http.client, os, sys, urllib.parse
+port, d = int(sys.argv[1]), sys.argv[2]
+for rel in ("_metadata", "part/a.parquet", "part/b c.parquet"):
+    body = open(os.path.join(d, rel), "rb").read()
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("PUT", "/bkt/ext/" + urllib.parse.quote(rel, safe="/"), body=body, headers={"Content-Length": str(len(body))})
+    r = c.getresponse(); r.read(); c.close()
+    assert r.status == 200, (rel, r.status)
+PY
+"$cli" cat "$tmp/ext/_metadata" > "$tmp/local.out" 2>&1 || fail "local cat of the summary: $(head -3 "$tmp/local.out")"
+[ "$(wc -l < "$tmp/local.out")" -gt 200 ] || fail "local cat of the summary printed too little ($(wc -l < "$tmp/local.out") lines)"
+before=$(wc -l < "$tmp/proxy.port.log")
+"$cli" cat "s3://bkt/ext/_metadata" > "$tmp/s3.out" 2>&1; rc=$?
+if [ $rc -ne 0 ] || ! cmp -s "$tmp/local.out" "$tmp/s3.out"; then fail "s3 cat of the summary: rc $rc: $(head -c 300 "$tmp/s3.out")"
+else echo "s3 summary over external data files: same as local ($(wc -l < "$tmp/s3.out") rows)"; fi
+seen=$(tail -n +$((before + 1)) "$tmp/proxy.port.log")
+echo "$seen" | grep -q "^ok GET /bkt/ext/part/a.parquet" || fail "no signed request for part/a.parquet: $seen"
+echo "$seen" | grep -q "^ok GET /bkt/ext/part/b%20c.parquet" || fail "no signed request for 'part/b c.parquet': $seen"
+echo "$seen" | grep -q '^bad' && fail "the proxy refused a request for the summary: $seen"
+# the same with a projection and a predicate: the values equal the local read
+"$cli" cat --columns id,string_col --where "id >= 3" "$tmp/ext/_metadata" > "$tmp/local.out" 2>&1
+"$cli" cat --columns id,string_col --where "id >= 3" "s3://bkt/ext/_metadata" > "$tmp/s3.out" 2>&1
+[ -s "$tmp/local.out" ] && cmp -s "$tmp/local.out" "$tmp/s3.out" || fail "s3 summary, projected and filtered: differs from local: $(head -c 300 "$tmp/s3.out")"
+# a data file missing in the bucket: exit 1 naming the footer's and the data file's URLs
+python3 - "$s3port" <<'PY' || fail "delete of part/a.parquet"
+import http.client, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+c.request("DELETE", "/bkt/ext/part/a.parquet"); r = c.getresponse(); r.read()
+assert r.status in (200, 204), r.status
+PY
+out=$("$cli" cat "s3://bkt/ext/_metadata" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "s3://bkt/ext/_metadata" && echo "$out" | grep -q "s3://bkt/ext/part/a.parquet" \
+  || fail "a data file missing in s3: rc $rc: $out"
+echo "$out" | grep -q -e "$SK" && fail "a secret in the message"
+echo "s3 summary, data file missing: $out"
 # listing
 lister="$(dirname "$cli")/test_remote_s3_list"
 if [ -x "$lister" ]; then
