@@ -96,7 +96,8 @@ static pqt_logical_type lt_time(int member, char unit, bool utc) {
 
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err);
 static bool arrow_is_variant(const struct ArrowSchema *s);
-static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err);
+static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const char *name, int32_t idx, bool top,
+                                pqt_error *err);
 
 static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *f, int32_t idx, pqt_error *err) {
   pqt_schema_element *e = &L->items[idx];
@@ -343,8 +344,9 @@ static const char *shredding_for(const elist *L, const char *name) {
   return found && *found ? found : NULL;
 }
 
-static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err) {
-  const char *nm = s->name ? s->name : "";
+static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const char *name, int32_t idx, bool top,
+                                pqt_error *err) {
+  const char *nm = name ? name : s->name ? s->name : "";
   bool ok = s->format && strcmp(s->format, "+s") == 0 && s->n_children == 2;
   int meta_at = -1;
   for (int64_t i = 0; ok && i < 2; i++) {
@@ -357,9 +359,8 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
   }
   if (!ok || meta_at < 0)
     return pqt_error_set(err, PQT_EINVAL, "%s: a parquet.variant field must be struct<metadata binary, value binary>", nm);
-  if (!top && L->in_list > 0)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field inside a list or map is not written", nm);
-  /* inside structs, variant_shredding names the field by its dotted path ("s.v") */
+  /* inside structs, lists and maps, variant_shredding names the field by its
+   * Parquet dotted path ("s.v", "l.list.element", "m.key_value.value") */
   char dotted[768] = "";
   if (L->prefix_len < sizeof L->prefix) snprintf(dotted, sizeof dotted, "%.*s%s", (int)L->prefix_len, L->prefix, nm);
   pqt_logical_type lt = lt_simple(PQT_LT_VARIANT);
@@ -390,6 +391,17 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
   return st;
 }
 
+/* Arrow input: append "name." (and "inner." for a list's or map's repeated
+ * group) to the dotted path of the fields around; a path too long for the
+ * buffer leaves none (no shredding below). The caller restores prefix_len. */
+static void prefix_push(elist *L, const char *name, const char *inner) {
+  size_t at = L->prefix_len;
+  if (at >= sizeof L->prefix) return;
+  int m = snprintf(L->prefix + at, sizeof L->prefix - at, "%s.%s%s", name, inner ? inner : "", inner ? "." : "");
+  if (m < 0 || (size_t)m >= sizeof L->prefix - at) L->prefix_len = sizeof L->prefix;
+  else L->prefix_len = at + (size_t)m;
+}
+
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err) {
   if (!s || !s->format) return pqt_error_set(err, PQT_EINVAL, "ArrowSchema without format");
   if (s->dictionary) return pqt_error_set(err, PQT_EUNSUPPORTED, "dictionary-encoded Arrow fields are not supported");
@@ -403,19 +415,13 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   pqt_arrow_format_parse(f, &af);
   bool top = L->top;
   L->top = false;
-  if (arrow_is_variant(s)) return arrow_variant(L, s, idx, name == NULL && top, err);
+  if (arrow_is_variant(s)) return arrow_variant(L, s, name, idx, name == NULL && top, err);
   if (af.kind == PQT_AK_STRUCT) {
     if (s->n_children < 1) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: empty struct", s->name ? s->name : "");
     set_group(e, (int32_t)s->n_children);
     const char *sn = name ? name : s->name ? s->name : "";
-    size_t saved = L->prefix_len, sl = strlen(sn);
-    if (L->in_list == 0 && saved + sl + 1 < sizeof L->prefix) { /* a path too long for the buffer: no shredding there */
-      memcpy(L->prefix + saved, sn, sl);
-      L->prefix[saved + sl] = '.';
-      L->prefix_len = saved + sl + 1;
-    } else {
-      L->prefix_len = sizeof L->prefix; /* no path: no shredding below */
-    }
+    size_t saved = L->prefix_len;
+    prefix_push(L, sn, NULL);
     pqt_status sst = PQT_OK;
     for (int64_t i = 0; i < s->n_children && sst == PQT_OK; i++) sst = arrow_field(L, s->children[i], NULL, -1, err);
     L->prefix_len = saved;
@@ -429,9 +435,12 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     PQT_RETURN_NOT_OK(add(L, "list", &e, err));
     set_rep(e, PQT_REPEATED);
     set_group(e, 1);
+    size_t saved = L->prefix_len;
+    prefix_push(L, name ? name : s->name ? s->name : "", "list");
     L->in_list++;
     pqt_status lst = arrow_field(L, s->children[0], "element", -1, err);
     L->in_list--;
+    L->prefix_len = saved;
     return lst;
   }
   if (af.kind == PQT_AK_MAP) {
@@ -443,10 +452,13 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
     PQT_RETURN_NOT_OK(add(L, "key_value", &e, err));
     set_rep(e, PQT_REPEATED);
     set_group(e, 2);
+    size_t saved = L->prefix_len;
+    prefix_push(L, name ? name : s->name ? s->name : "", "key_value");
     L->in_list++;
     pqt_status mst = arrow_field(L, en->children[0], "key", PQT_REQUIRED, err);
     if (mst == PQT_OK) mst = arrow_field(L, en->children[1], "value", -1, err);
     L->in_list--;
+    L->prefix_len = saved;
     return mst;
   }
   char fn[64];
