@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "harness.h"
 #include "parquetry.h"
@@ -26,6 +27,7 @@ static const char ext_md[] =
 /* ---- random values ---------------------------------------------------------- */
 
 static uint64_t rng_state;
+static bool plain_values; /* no decimals or doubles (their JSON forms differ between readers) */
 static uint32_t rnd(void) {
   rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
   return (uint32_t)(rng_state >> 33);
@@ -33,6 +35,7 @@ static uint32_t rnd(void) {
 
 static void gen(FILE *f, int depth) {
   uint32_t k = rnd() % (depth > 2 ? 6 : 9);
+  if (plain_values && (k == 3 || k == 5)) k = 1;
   switch (k) {
     case 0: fprintf(f, "%d", (int)(rnd() % 100000) - 50000); break;
     case 1: fprintf(f, "\"s%u\"", rnd() % 1000); break;
@@ -416,5 +419,68 @@ static void test_invalid_fails(void) {
   input_free(&x);
 }
 
+/* DuckDB reads what is written (l::JSON, m::JSON) with equal values
+ * (tests/interop/duckdb_variant_list.mjs); skipped (77) without DuckDB. */
+static void test_duckdb_reads(void) {
+  char dir[] = "/tmp/pqt-variant-list.XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK(0);
+    return;
+  }
+  static input x;
+  plain_values = true;
+  input_make(&x, 7, -1);
+  plain_values = false;
+  char path[256];
+  snprintf(path, sizeof path, "%s/want.jsonl", dir);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  for (int r = 0; f && r < NROWS; r++) {
+    if (x.row_null[r]) {
+      fputs("null\n", f);
+      continue;
+    }
+    fputc('[', f);
+    for (int32_t e = x.offs[r]; e < x.offs[r + 1]; e++) {
+      if (e > x.offs[r]) fputc(',', f);
+      pqt_string js = {0};
+      pqt_error err;
+      if (x.elem_null[e]) fputs("null", f);
+      else if (pqt_variant_to_json(&x.own[e].view, &js, &err) == PQT_OK) fwrite(js.data, 1, js.len, f);
+      else CHECK(0);
+      pqt_string_free(&js);
+    }
+    fputs("]\n", f);
+  }
+  if (f) fclose(f);
+  static const char *const shreds[2][3] = {
+      {"unshredded", NULL, NULL},
+      {"shredded", "message s { optional group typed_value { optional int32 a; optional binary b (STRING); } }",
+       "message s { optional int64 typed_value; }"}};
+  for (int i = 0; i < 2; i++) {
+    pqt_string out = {0};
+    pqt_error e;
+    pqt_status st = write_input(&x, shreds[i][1], shreds[i][2], &out, &e);
+    CHECK_MSG(st == PQT_OK, "%s", st == PQT_OK ? "" : e.message);
+    snprintf(path, sizeof path, "%s/%s.parquet", dir, shreds[i][0]);
+    FILE *o = fopen(path, "wb");
+    CHECK(o && fwrite(out.data, 1, out.len, o) == out.len);
+    if (o) fclose(o);
+    pqt_string_free(&out);
+  }
+  input_free(&x);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "bash '%s/scripts/install-duckdb.sh' >/dev/null 2>&1; rc=$?; "
+           "if [ $rc -eq 3 ]; then echo 'SKIP: npm unavailable, DuckDB not compared' 1>&2; rc=77; "
+           "elif [ $rc -ne 0 ]; then rc=1; else node '%s/tests/interop/duckdb_variant_list.mjs' '%s' 1>&2; rc=$?; "
+           "[ $rc -eq 3 ] && rc=77; fi; rm -rf '%s'; exit $rc",
+           PQT_SOURCE_DIR, PQT_SOURCE_DIR, dir, dir);
+  int st = system(cmd);
+  int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 127;
+  if (rc == 77) pqt_t_current_skipped = 1;
+  else CHECK_EQ_INT(rc, 0);
+}
+
 RUN_TESTS("variant_list", {"unshredded", test_unshredded}, {"shredded", test_shredded},
-          {"invalid_fails", test_invalid_fails})
+          {"invalid_fails", test_invalid_fails}, {"duckdb_reads", test_duckdb_reads})
