@@ -344,6 +344,27 @@ static const char *shredding_for(const elist *L, const char *name) {
   return found && *found ? found : NULL;
 }
 
+/* The VARIANT group at L->items[idx] given metadata, value and the
+ * typed_value of the shredding schema text shred (nm names it in errors). */
+static pqt_status variant_expand(elist *L, int32_t idx, const char *shred, const char *nm, pqt_error *err) {
+  pqt_schema_element *src;
+  int32_t n;
+  pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &n, err);
+  if (st != PQT_OK) {
+    pqt_error_prefix(err, "%s: variant shredding schema", nm);
+    return st;
+  }
+  if (n < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
+    return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
+  set_group(&L->items[idx], 3);
+  PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
+  PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+  int32_t pos = 1;
+  st = expand_typed(L, src, n, &pos, 0, err);
+  if (st != PQT_OK) pqt_error_prefix(err, "%s", nm);
+  return st;
+}
+
 static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const char *name, int32_t idx, bool top,
                                 pqt_error *err) {
   const char *nm = name ? name : s->name ? s->name : "";
@@ -373,22 +394,7 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const cha
     for (int i = 0; i < 2; i++) PQT_RETURN_NOT_OK(add_binary(L, i == meta_at ? "metadata" : "value", PQT_REQUIRED, err));
     return PQT_OK;
   }
-  pqt_schema_element *src;
-  int32_t n;
-  pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &n, err);
-  if (st != PQT_OK) {
-    pqt_error_prefix(err, "%s: variant shredding schema", nm);
-    return st;
-  }
-  if (n < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
-    return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
-  set_group(&L->items[idx], 3);
-  PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
-  PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
-  int32_t pos = 1;
-  st = expand_typed(L, src, n, &pos, 0, err);
-  if (st != PQT_OK) pqt_error_prefix(err, "%s", nm);
-  return st;
+  return variant_expand(L, idx, shred, nm, err);
 }
 
 /* Arrow input: append "name." (and "inner." for a list's or map's repeated
@@ -554,18 +560,6 @@ static pqt_status tree_node(elist *L, const pqt_schema_node *x, const char *name
 
 /* ---- a message schema's VARIANT groups shredded ---------------------------- */
 
-static int32_t subtree_len(const pqt_schema_element *e, int32_t n, int32_t at, int depth) {
-  if (at >= n || depth > PQT_SCHEMA_MAX_DEPTH) return -1;
-  int32_t len = 1;
-  int32_t nc = PQT_HAS_FIELD(&e[at], schema_element, num_children) ? e[at].num_children : 0;
-  for (int32_t i = 0; i < nc; i++) {
-    int32_t k = subtree_len(e, n, at + len, depth + 1);
-    if (k < 0) return -1;
-    len += k;
-  }
-  return len;
-}
-
 static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at) {
   if (!lt_is(&e[at], PQT_LT_VARIANT) || !PQT_HAS_FIELD(&e[at], schema_element, num_children) ||
       e[at].num_children != 2 || at + 2 >= n)
@@ -578,7 +572,42 @@ static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at)
   return true;
 }
 
-/* The elements again, each top-level VARIANT group {metadata, value} that
+/* Element *at of a message schema (and its subtree) again, with the dotted
+ * path of the groups around in prefix (NULL: too long, no shredding below):
+ * a VARIANT group {metadata, value} that variant_shredding names by its
+ * dotted path ("v", "s.v", "l.list.element") expanded with its typed_value. */
+static pqt_status message_node(elist *L, const pqt_schema_element *e, int32_t n, int32_t *at, const char *prefix,
+                               int depth, pqt_error *err) {
+  if (*at >= n || depth > 64) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short or too deep");
+  const pqt_schema_element *g = &e[*at];
+  char dotted[512];
+  const char *path = NULL;
+  if (prefix) {
+    int m = snprintf(dotted, sizeof dotted, "%s%.*s", prefix, (int)g->name.len, (const char *)g->name.ptr);
+    if (m > 0 && (size_t)m < sizeof dotted - 1) path = dotted;
+  }
+  pqt_schema_element *x;
+  PQT_RETURN_NOT_OK(add(L, "", &x, err));
+  *x = *g;
+  int32_t idx = L->n - 1;
+  const char *shred = path && is_plain_variant(e, n, *at) ? shredding_for(L, path) : NULL;
+  if (shred) {
+    *at += 3;
+    return variant_expand(L, idx, shred, path, err);
+  }
+  int32_t nc = PQT_HAS_FIELD(g, schema_element, num_children) ? g->num_children : 0;
+  (*at)++;
+  char sub[520];
+  const char *sp = NULL;
+  if (path) {
+    snprintf(sub, sizeof sub, "%s.", path);
+    sp = sub;
+  }
+  for (int32_t i = 0; i < nc; i++) PQT_RETURN_NOT_OK(message_node(L, e, n, at, sp, depth + 1, err));
+  return PQT_OK;
+}
+
+/* The elements again, each VARIANT group {metadata, value} that
  * variant_shredding names expanded with its typed_value. */
 static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n, pqt_error *err) {
   pqt_schema_element *x;
@@ -587,43 +616,7 @@ static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n
   *x = e[0];
   int32_t nc = PQT_HAS_FIELD(&e[0], schema_element, num_children) ? e[0].num_children : 0;
   int32_t at = 1;
-  for (int32_t i = 0; i < nc; i++) {
-    int32_t len = subtree_len(e, n, at, 1);
-    if (len < 0) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short");
-    char nm[256];
-    snprintf(nm, sizeof nm, "%.*s", (int)e[at].name.len, (const char *)e[at].name.ptr);
-    const char *shred = is_plain_variant(e, n, at) ? shredding_for(L, nm) : NULL;
-    if (!shred) {
-      for (int32_t k = 0; k < len; k++) {
-        PQT_RETURN_NOT_OK(add(L, "", &x, err));
-        *x = e[at + k];
-      }
-      at += len;
-      continue;
-    }
-    PQT_RETURN_NOT_OK(add(L, "", &x, err));
-    *x = e[at];
-    int32_t idx = L->n - 1;
-    pqt_schema_element *src;
-    int32_t sn;
-    pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &sn, err);
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "%s: variant shredding schema", nm);
-      return st;
-    }
-    if (sn < 2 || src[0].num_children != 1 || src[1].name.len != 11 || memcmp(src[1].name.ptr, "typed_value", 11) != 0)
-      return pqt_error_set(err, PQT_EINVAL, "%s: the variant shredding schema must have one field, typed_value", nm);
-    set_group(&L->items[idx], 3);
-    PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
-    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
-    int32_t pos = 1;
-    st = expand_typed(L, src, sn, &pos, 0, err);
-    if (st != PQT_OK) {
-      pqt_error_prefix(err, "%s", nm);
-      return st;
-    }
-    at += len;
-  }
+  for (int32_t i = 0; i < nc; i++) PQT_RETURN_NOT_OK(message_node(L, e, n, &at, "", 1, err));
   return PQT_OK;
 }
 

@@ -234,6 +234,20 @@ static void input_free(input *x) {
   free(x->vdata);
 }
 
+/* the layout of input as a message schema */
+static const char msg_schema[] =
+    "message m { optional group l (LIST) { repeated group list { optional group element (VARIANT(1)) {"
+    " required binary metadata; required binary value; } } }"
+    " optional group m (MAP) { repeated group key_value { required binary key (STRING);"
+    " optional group value (VARIANT(1)) { required binary metadata; required binary value; } } } }";
+static const char msg_schema_wrapped[] =
+    "message m { required group s { optional group l (LIST) { repeated group list {"
+    " optional group element (VARIANT(1)) { required binary metadata; required binary value; } } } }"
+    " optional group m (MAP) { repeated group key_value { required binary key (STRING);"
+    " optional group value (VARIANT(1)) { required binary metadata; required binary value; } } } }";
+static bool use_message; /* write_input gives msg_schema instead of the Arrow schema */
+static bool wrapped;     /* the list inside a struct s (s.l.list.element) */
+
 static pqt_status write_input(input *x, const char *shred_list, const char *shred_map, pqt_string *out, pqt_error *e) {
   pqt_write_options o;
   pqt_write_options_init(&o);
@@ -245,10 +259,30 @@ static pqt_status write_input(input *x, const char *shred_list, const char *shre
   o.variant_shredding = sh;
   o.n_variant_shredding = 2;
   pqt_write_schema ws = {.struct_size = sizeof ws, .arrow = &x->sroot};
+  if (use_message)
+    ws = (pqt_write_schema){.struct_size = sizeof ws, .message = wrapped ? msg_schema_wrapped : msg_schema};
+  /* wrapped: struct<s: struct<l>, m> */
+  struct ArrowSchema *ks[1] = {&x->slist}, *kr[2] = {NULL, &x->smap};
+  struct ArrowSchema ss = {
+      .format = "+s", .name = "s", .n_children = 1, .children = ks, .release = noop_schema_release};
+  struct ArrowSchema sr = x->sroot;
+  kr[0] = &ss;
+  sr.children = kr;
+  struct ArrowArray *ka[1] = {&x->alist}, *kra[2] = {NULL, &x->amap};
+  const void *nob[1] = {NULL};
+  struct ArrowArray as = {
+      .length = NROWS, .n_buffers = 1, .buffers = nob, .n_children = 1, .children = ka, .release = noop_array_release};
+  struct ArrowArray ar = x->aroot;
+  kra[0] = &as;
+  ar.children = kra;
+  if (wrapped) {
+    sh[0].column = "s.l.list.element";
+    if (!use_message) ws.arrow = &sr;
+  }
   pqt_writer *w;
   pqt_status st = pqt_writer_open_buffer(&w, out, &ws, &o, e);
   if (st == PQT_OK) {
-    st = pqt_writer_write_batch(w, &x->aroot, e);
+    st = pqt_writer_write_batch(w, wrapped ? &ar : &x->aroot, e);
     if (st == PQT_OK) st = pqt_writer_close(w, e);
     else pqt_writer_discard(w);
   }
@@ -322,7 +356,8 @@ static void read_back(const input *x, const pqt_string *out, bool shredded_list,
   if (!r) return;
   CHECK_OK(pqt_reader_get_stream(r, NULL, &stream, &e));
   CHECK(stream.get_schema(&stream, &sch) == 0);
-  CHECK_EQ_INT(has_child(sch.children[0]->children[0], "typed_value"), shredded_list);
+  const struct ArrowSchema *sl = wrapped ? sch.children[0]->children[0] : sch.children[0];
+  CHECK_EQ_INT(has_child(sl->children[0], "typed_value"), shredded_list);
   CHECK_EQ_INT(has_child(sch.children[1]->children[0]->children[1], "typed_value"), shredded_map);
   sch.release(&sch);
   stream.release(&stream);
@@ -332,8 +367,9 @@ static void read_back(const input *x, const pqt_string *out, bool shredded_list,
   CHECK_OK(pqt_reader_open_buffer(&r, out->data, out->len, &ro, &e));
   CHECK_OK(pqt_reader_get_stream(r, NULL, &stream, &e));
   CHECK(stream.get_schema(&stream, &sch) == 0);
-  CHECK_EQ_STR(sch.children[0]->format, "+l");
-  CHECK_MSG(has_ext(sch.children[0]->children[0]), "%s: list element without the extension", label);
+  sl = wrapped ? sch.children[0]->children[0] : sch.children[0];
+  CHECK_EQ_STR(sl->format, "+l");
+  CHECK_MSG(has_ext(sl->children[0]), "%s: list element without the extension", label);
   CHECK_EQ_STR(sch.children[1]->format, "+m");
   CHECK_MSG(has_ext(sch.children[1]->children[0]->children[1]), "%s: map value without the extension", label);
   sch.release(&sch);
@@ -342,6 +378,7 @@ static void read_back(const input *x, const pqt_string *out, bool shredded_list,
   while (stream.get_next(&stream, &b) == 0 && b.release) {
     for (int c = 0; c < 2; c++) {
       const struct ArrowArray *l = b.children[c];
+      if (wrapped && c == 0) l = l->children[0]; /* s is never null */
       const struct ArrowArray *var = c == 0 ? l->children[0] : l->children[0]->children[1];
       const int32_t *lo = l->buffers[1];
       for (int64_t i = 0; i < b.length; i++) {
@@ -392,6 +429,27 @@ static void test_shredded(void) {
             " optional int64 a; optional binary b (STRING); } } } }",
             "message s { optional group typed_value (LIST) { repeated group list { optional int64 element; } } }",
             "list in list");
+}
+
+/* the same through a message schema: its VARIANT groups inside lists and
+ * maps are validated and shredded as the Arrow ones are */
+static void test_message_schema(void) {
+  use_message = true;
+  roundtrip(8, NULL, NULL, "message unshredded");
+  roundtrip(9, "message s { optional group typed_value { optional int32 a; optional binary b (STRING); } }",
+            "message s { optional int64 typed_value; }", "message shredded");
+  use_message = false;
+}
+
+/* a list inside a struct: s.l.list.element, from Arrow and from a message */
+static void test_in_struct(void) {
+  wrapped = true;
+  const char *obj = "message s { optional group typed_value { optional int32 a; optional binary b (STRING); } }";
+  roundtrip(10, obj, NULL, "arrow s.l unshredded map");
+  use_message = true;
+  roundtrip(11, obj, NULL, "message s.l");
+  use_message = false;
+  wrapped = false;
 }
 
 /* an invalid element fails, naming the row and the column */
@@ -483,4 +541,5 @@ static void test_duckdb_reads(void) {
 }
 
 RUN_TESTS("variant_list", {"unshredded", test_unshredded}, {"shredded", test_shredded},
-          {"invalid_fails", test_invalid_fails}, {"duckdb_reads", test_duckdb_reads})
+          {"invalid_fails", test_invalid_fails}, {"duckdb_reads", test_duckdb_reads},
+          {"message_schema", test_message_schema}, {"in_struct", test_in_struct})
