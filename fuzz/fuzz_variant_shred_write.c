@@ -4,8 +4,10 @@
  * text. The input size modulo 5 picks the shredding depth. A value that validates gets a
  * shredding schema inferred from itself and from a JSON sample, and is
  * written unshredded and shredded (twice, with a null row between) into a
- * buffer: every such write must succeed and the file must open again. A
- * value that does not validate must be refused by the writer. */
+ * buffer: every such write must succeed and the file must open again. The
+ * shredded write is also done with the three values as the elements of a
+ * list (l.list.element), beside an empty list. A value that does not
+ * validate must be refused by the writer. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +25,8 @@ static const char ext_md[] =
     "\x0f\x00\x00\x00"
     "parquet.variant";
 
-/* three rows: v, null, v */
-static pqt_status write_three(const pqt_variant *v, const char *shred) {
+/* three rows: v, null, v; in_list: one row [v, null, v] and one row [] */
+static pqt_status write_three(const pqt_variant *v, const char *shred, bool in_list) {
   struct ArrowSchema cm = {.format = "z", .name = "metadata", .release = no_schema_release};
   struct ArrowSchema cv = {.format = "z", .name = "value", .release = no_schema_release};
   struct ArrowSchema *vk[2] = {&cm, &cv};
@@ -35,7 +37,15 @@ static pqt_status write_three(const pqt_variant *v, const char *shred) {
                            .n_children = 2,
                            .children = vk,
                            .release = no_schema_release};
-  struct ArrowSchema *rk[1] = {&sv};
+  struct ArrowSchema *lk[1] = {&sv};
+  struct ArrowSchema sl = {.format = "+l",
+                           .name = "l",
+                           .flags = ARROW_FLAG_NULLABLE,
+                           .n_children = 1,
+                           .children = lk,
+                           .release = no_schema_release};
+  if (in_list) sv.name = "element";
+  struct ArrowSchema *rk[1] = {in_list ? &sl : &sv};
   struct ArrowSchema root = {.format = "+s", .name = "", .n_children = 1, .children = rk, .release = no_schema_release};
   int32_t moff[4] = {0, (int32_t)v->metadata_len, (int32_t)v->metadata_len, (int32_t)(2 * v->metadata_len)};
   int32_t voff[4] = {0, (int32_t)v->value_len, (int32_t)v->value_len, (int32_t)(2 * v->value_len)};
@@ -57,12 +67,21 @@ static pqt_status write_three(const pqt_variant *v, const char *shred) {
                           .n_children = 2,
                           .children = sk,
                           .release = no_array_release};
-  struct ArrowArray *ak[1] = {&as};
-  struct ArrowArray ar = {
-      .length = 3, .n_buffers = 1, .buffers = br, .n_children = 1, .children = ak, .release = no_array_release};
+  int32_t loff[3] = {0, 3, 3};
+  const void *bl[2] = {NULL, loff};
+  struct ArrowArray *lak[1] = {&as};
+  struct ArrowArray al = {
+      .length = 2, .n_buffers = 2, .buffers = bl, .n_children = 1, .children = lak, .release = no_array_release};
+  struct ArrowArray *ak[1] = {in_list ? &al : &as};
+  struct ArrowArray ar = {.length = in_list ? 2 : 3,
+                          .n_buffers = 1,
+                          .buffers = br,
+                          .n_children = 1,
+                          .children = ak,
+                          .release = no_array_release};
   pqt_write_options o;
   pqt_write_options_init(&o);
-  pqt_variant_shredding sh = {.struct_size = sizeof sh, .column = "v", .typed_value = shred};
+  pqt_variant_shredding sh = {.struct_size = sizeof sh, .column = in_list ? "l.list.element" : "v", .typed_value = shred};
   o.variant_shredding = &sh;
   o.n_variant_shredding = 1;
   pqt_write_schema ws = {.struct_size = sizeof ws, .arrow = &root};
@@ -112,13 +131,15 @@ static void one(const pqt_variant *vp, int depth) {
   pqt_error e;
   bool valid = pqt_variant_validate(&v, &e) == PQT_OK;
   if (!valid) {
-    if (write_three(&v, NULL) == PQT_OK) abort(); /* an invalid value written */
+    if (write_three(&v, NULL, false) == PQT_OK) abort(); /* an invalid value written */
+    if (write_three(&v, NULL, true) == PQT_OK) abort();
     return;
   }
   pqt_string text = {0};
   if (pqt_variant_shred_infer(&v, 1, depth, 0, NULL, &text, &e) != PQT_OK) abort();
-  if (write_three(&v, NULL) != PQT_OK) abort();
-  if (text.len && write_three(&v, text.data) != PQT_OK) abort();
+  if (write_three(&v, NULL, false) != PQT_OK) abort();
+  if (text.len && write_three(&v, text.data, false) != PQT_OK) abort();
+  if (text.len && write_three(&v, text.data, true) != PQT_OK) abort();
   pqt_string_free(&text);
   /* a schema from other values: v mostly goes to value columns */
   static const char *sample = "{\"a\":1,\"b\":[\"x\",2.5],\"c\":{\"d\":true}}";
@@ -127,7 +148,8 @@ static void one(const pqt_variant *vp, int depth) {
   if (pqt_variant_from_json(sample, strlen(sample), NULL, &s, &e) != PQT_OK) abort();
   pqt_string t2 = {0};
   if (pqt_variant_shred_infer(&s.view, 1, depth ? depth : 1, 0, NULL, &t2, &e) != PQT_OK) abort();
-  if (t2.len && write_three(&v, t2.data) != PQT_OK) abort();
+  if (t2.len && write_three(&v, t2.data, false) != PQT_OK) abort();
+  if (t2.len && write_three(&v, t2.data, true) != PQT_OK) abort();
   pqt_string_free(&t2);
   pqt_variant_owned_free(&s);
 }

@@ -238,7 +238,8 @@ PQT_API pqt_status pqt_variant_get(const pqt_variant *v, const char *path, pqt_v
  */
 typedef struct pqt_variant_shredding {
   size_t struct_size;     /* sizeof(pqt_variant_shredding) */
-  const char *column;     /* top-level field name of the VARIANT column */
+  const char *column;     /* the VARIANT group's Parquet dotted path: "v" at the top level, "s.v" in a
+                           * struct, "l.list.element" in a list, "m.key_value.value" in a map */
   const char *typed_value; /* message syntax as above; NULL or "": unshredded */
 } pqt_variant_shredding;
 

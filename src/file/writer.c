@@ -42,11 +42,13 @@ typedef struct idx_ref {
 /* A VARIANT column from a parquet.variant Arrow field: its values are
  * validated before they are written, and shredded here when its group has
  * a typed_value (those leaves are not imported from the batch). */
-#define WVARIANT_MAX_PATH 16
+#define WVARIANT_MAX_PATH 32
 typedef struct wvariant {
-  int32_t top;     /* index among the top-level fields (and batch children) */
-  int32_t path[WVARIANT_MAX_PATH]; /* then the child index in each struct down to the group */
-  int32_t depth;                   /* entries of path (0: a top-level field) */
+  int32_t top; /* index among the top-level fields (and batch children) */
+  /* the schema nodes from the top-level field down to the group (inclusive),
+   * through structs, lists and maps */
+  const pqt_schema_node *chain[WVARIANT_MAX_PATH];
+  int32_t n_chain;
   int32_t meta_at; /* the Arrow struct's child holding metadata (the other: value) */
   const pqt_schema_node *group;
   bool shredded;
@@ -485,77 +487,72 @@ static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
   return found == 3;
 }
 
-/* VARIANT groups inside structs (not lists or maps): the writer takes them
- * unshredded and shreds those whose group has a typed_value (variant_shredding
- * naming the dotted path). Without w, only counted into *count. */
-static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const pqt_schema_node *in, int32_t top,
-                                  int32_t *path, int32_t depth, int32_t *count, pqt_error *err) {
-  int32_t meta_at;
-  if (depth > 0 && variant_input(in, &meta_at)) {
-    (*count)++;
-    if (!w) return PQT_OK;
-    wvariant *v = &w->variants[w->n_variants++];
-    v->top = top;
-    memcpy(v->path, path, sizeof *path * (size_t)depth);
-    v->depth = depth;
-    v->group = g;
-    v->meta_at = meta_at;
-    for (int32_t k = 0; k < g->n_children; k++)
-      if (strcmp(g->children[k]->name, "typed_value") == 0) v->shredded = true;
-    if (v->shredded) {
-      pqt_status st = pqt_vshred_init(&v->sh, g, w->alloc, err);
-      if (st != PQT_OK) {
-        pqt_vshred_free(&v->sh);
-        v->shredded = false;
-        return st;
-      }
+/* One VARIANT group g (its input layout: struct<metadata, value>, the
+ * metadata at meta_at) below top-level field top: the schema nodes down to
+ * it, and the shredder when g has a typed_value. */
+static pqt_status variant_state_init(pqt_writer *w, const pqt_schema_node *g, int32_t top, int32_t meta_at,
+                                     pqt_error *err) {
+  wvariant *v = &w->variants[w->n_variants++];
+  v->top = top;
+  v->group = g;
+  v->meta_at = meta_at;
+  v->n_chain = g->depth;
+  for (const pqt_schema_node *x = g; x && x->depth >= 1; x = x->parent) v->chain[x->depth - 1] = x;
+  for (int32_t k = 0; k < g->n_children; k++)
+    if (strcmp(g->children[k]->name, "typed_value") == 0) v->shredded = true;
+  if (v->shredded) {
+    pqt_status st = pqt_vshred_init(&v->sh, g, w->alloc, err);
+    if (st != PQT_OK) {
+      pqt_vshred_free(&v->sh);
+      v->shredded = false;
+      return st;
     }
-    return PQT_OK;
   }
-  if (in->is_leaf || in->kind != PQT_NODE_STRUCT || in->repetition == PQT_REPEATED || variant_input(in, &meta_at) ||
-      g->n_children != in->n_children || depth >= WVARIANT_MAX_PATH)
-    return PQT_OK;
-  int32_t sub[WVARIANT_MAX_PATH];
-  if (depth) memcpy(sub, path, sizeof *path * (size_t)depth);
-  for (int32_t k = 0; k < in->n_children; k++) {
-    sub[depth] = k;
-    PQT_RETURN_NOT_OK(nested_variants(w, g->children[k], in->children[k], top, sub, depth + 1, count, err));
+  return PQT_OK;
+}
+
+/* The VARIANT groups under g (in: its input layout), through structs,
+ * standard three-level lists and maps: the writer takes them unshredded
+ * and shreds those whose group has a typed_value (variant_shredding naming
+ * the dotted path). Without w, only counted into *count. */
+static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const pqt_schema_node *in, int32_t top,
+                                  int32_t *count, pqt_error *err) {
+  int32_t meta_at;
+  if (variant_input(in, &meta_at)) {
+    if (g->depth > WVARIANT_MAX_PATH || in->repetition == PQT_REPEATED) return PQT_OK;
+    (*count)++;
+    return w ? variant_state_init(w, g, top, meta_at, err) : PQT_OK;
   }
+  if (in->is_leaf || in->repetition == PQT_REPEATED || g->n_children != in->n_children || g->depth >= WVARIANT_MAX_PATH)
+    return PQT_OK;
+  if (in->kind == PQT_NODE_LIST) {
+    if (!in->element || in->element == in->repeated || !g->element || g->element == g->repeated ||
+        in->repeated->n_children != 1 || g->repeated->n_children != 1)
+      return PQT_OK;
+    return nested_variants(w, g->element, in->element, top, count, err);
+  }
+  if (in->kind == PQT_NODE_MAP) {
+    if (!in->value || !g->value || in->repeated->n_children != 2 || g->repeated->n_children != 2) return PQT_OK;
+    return nested_variants(w, g->value, in->value, top, count, err);
+  }
+  if (in->kind != PQT_NODE_STRUCT) return PQT_OK;
+  for (int32_t k = 0; k < in->n_children; k++)
+    PQT_RETURN_NOT_OK(nested_variants(w, g->children[k], in->children[k], top, count, err));
   return PQT_OK;
 }
 
 static pqt_status variants_init(pqt_writer *w, pqt_error *err) {
   const pqt_schema_node *root = w->schema->root, *in_root = w->in_schema->root;
   if (root->n_children != in_root->n_children) return pqt_error_set(err, PQT_EINVAL, "schema shapes differ");
-  int32_t n = 0, meta_at = 0;
-  for (int32_t i = 0; i < root->n_children; i++) {
-    n += variant_input(in_root->children[i], &meta_at);
-    PQT_RETURN_NOT_OK(nested_variants(NULL, root->children[i], in_root->children[i], i, NULL, 0, &n, err));
-  }
+  int32_t n = 0;
+  for (int32_t i = 0; i < root->n_children; i++)
+    PQT_RETURN_NOT_OK(nested_variants(NULL, root->children[i], in_root->children[i], i, &n, err));
   if (n == 0) return PQT_OK;
   w->variants = pqt_mem_calloc(w->alloc, (size_t)n * sizeof *w->variants);
   if (!w->variants) return pqt_nomem(err);
   int32_t added = 0;
   for (int32_t i = 0; i < root->n_children; i++)
-    PQT_RETURN_NOT_OK(nested_variants(w, root->children[i], in_root->children[i], i, NULL, 0, &added, err));
-  for (int32_t i = 0; i < root->n_children; i++) {
-    const pqt_schema_node *g = root->children[i];
-    if (!variant_input(in_root->children[i], &meta_at)) continue;
-    wvariant *v = &w->variants[w->n_variants++];
-    v->top = i;
-    v->group = g;
-    v->meta_at = meta_at;
-    for (int32_t k = 0; k < g->n_children; k++)
-      if (strcmp(g->children[k]->name, "typed_value") == 0) v->shredded = true;
-    if (v->shredded) {
-      pqt_status st = pqt_vshred_init(&v->sh, g, w->alloc, err);
-      if (st != PQT_OK) {
-        pqt_vshred_free(&v->sh);
-        v->shredded = false;
-        return st;
-      }
-    }
-  }
+    PQT_RETURN_NOT_OK(nested_variants(w, root->children[i], in_root->children[i], i, &added, err));
   return PQT_OK;
 }
 
@@ -1130,77 +1127,96 @@ static const char *group_dotted(const pqt_writer *w, const pqt_schema_node *g, c
   return buf;
 }
 
+/* Walking one row of a VARIANT column down its chain of schema nodes. */
+typedef struct vwalk {
+  pqt_writer *w;
+  wvariant *v;
+  const char *col;
+  int64_t row;
+} vwalk;
+
+static bool arrow_valid(const struct ArrowArray *a, int64_t j) {
+  const uint8_t *pv = a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
+  return !pv || ((pv[j >> 3] >> (j & 7)) & 1);
+}
+
+/* Element slot of Arrow array a (logical index slot) at chain[ci], with
+ * repetition level rep for its first value: validated, and shredded into
+ * levels and values when the group is. */
+static pqt_status vwalk_node(vwalk *k, int32_t ci, const struct ArrowArray *a, const pqt_import_fmt *f, int64_t slot,
+                             int16_t rep, pqt_error *err) {
+  wvariant *v = k->v;
+  const pqt_schema_node *x = v->chain[ci];
+  if (!a || !f || a->offset < 0 || slot < 0 || slot >= a->length)
+    return pqt_error_set(err, PQT_EINVAL, "the batch's children are shorter than their parents");
+  int64_t j = a->offset + slot;
+  if (!arrow_valid(a, j)) {
+    if (x == v->group) return v->shredded ? pqt_vshred_write_value(&v->sh, NULL, rep, err) : PQT_OK;
+    if (x->repetition != PQT_OPTIONAL) return pqt_error_set(err, PQT_EINVAL, "%s: null in a required field", x->name);
+    return v->shredded ? pqt_vshred_write_absent_at(&v->sh, (int16_t)(x->max_def - 1), rep, err) : PQT_OK;
+  }
+  if (x == v->group) {
+    if (a->n_children != 2 || f->n_children != 2)
+      return pqt_error_set(err, PQT_EINVAL, "the batch's field is not a struct<metadata, value>");
+    const struct ArrowArray *ma = a->children[v->meta_at], *va = a->children[1 - v->meta_at];
+    bool mlarge = strcmp(f->children[v->meta_at].format, "Z") == 0;
+    bool vlarge = strcmp(f->children[1 - v->meta_at].format, "Z") == 0;
+    pqt_variant val;
+    bool mnull = false, vnull = false;
+    PQT_RETURN_NOT_OK(arrow_binary_at(ma, mlarge, j, &val.metadata, &val.metadata_len, &mnull, err));
+    PQT_RETURN_NOT_OK(arrow_binary_at(va, vlarge, j, &val.value, &val.value_len, &vnull, err));
+    if (mnull || vnull)
+      return pqt_error_set(err, PQT_EINVAL, "null %s in a Variant that is not null", mnull ? "metadata" : "value");
+    PQT_RETURN_NOT_OK(pqt_variant_validate(&val, err));
+    return v->shredded ? pqt_vshred_write_value(&v->sh, &val, rep, err) : PQT_OK;
+  }
+  if (ci + 1 >= v->n_chain) return pqt_error_set(err, PQT_EINVAL, "schema shapes differ");
+  const pqt_schema_node *next = v->chain[ci + 1];
+  if (x->kind == PQT_NODE_LIST || x->kind == PQT_NODE_MAP) {
+    /* next is the repeated group; the element (or the map's value) after it */
+    if (ci + 2 >= v->n_chain || a->n_children != 1 || f->n_children != 1 || a->n_buffers < 2 || !a->buffers[1])
+      return pqt_error_set(err, PQT_EINVAL, "%s: the batch's list is malformed", x->name);
+    bool large = f->kind == PQT_AK_LARGE_LIST;
+    if (x->kind == PQT_NODE_LIST ? f->kind != PQT_AK_LIST && !large : f->kind != PQT_AK_MAP)
+      return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: Arrow %s around a VARIANT is not supported", x->name, f->format);
+    int64_t lo = large ? ((const int64_t *)a->buffers[1])[j] : ((const int32_t *)a->buffers[1])[j];
+    int64_t hi = large ? ((const int64_t *)a->buffers[1])[j + 1] : ((const int32_t *)a->buffers[1])[j + 1];
+    const struct ArrowArray *c = a->children[0];
+    const pqt_import_fmt *cf = &f->children[0];
+    if (lo < 0 || hi < lo || !c || hi > c->length)
+      return pqt_error_set(err, PQT_EINVAL, "%s: the batch's list has bad offsets", x->name);
+    if (lo == hi) return v->shredded ? pqt_vshred_write_absent_at(&v->sh, x->max_def, rep, err) : PQT_OK;
+    const pqt_schema_node *e = v->chain[ci + 2];
+    if (x->kind == PQT_NODE_MAP) { /* the entries struct: its key or value child */
+      if (c->offset < 0 || e->child_index >= c->n_children || e->child_index >= cf->n_children)
+        return pqt_error_set(err, PQT_EINVAL, "%s: the batch's map entries are malformed", x->name);
+      for (int64_t i = lo; i < hi; i++)
+        PQT_RETURN_NOT_OK(vwalk_node(k, ci + 2, c->children[e->child_index], &cf->children[e->child_index],
+                                     c->offset + i, i == lo ? rep : next->max_rep, err));
+      return PQT_OK;
+    }
+    for (int64_t i = lo; i < hi; i++) PQT_RETURN_NOT_OK(vwalk_node(k, ci + 2, c, cf, i, i == lo ? rep : next->max_rep, err));
+    return PQT_OK;
+  }
+  int32_t ch = next->child_index;
+  if (ch < 0 || ch >= a->n_children || ch >= f->n_children)
+    return pqt_error_set(err, PQT_EINVAL, "%s: the batch's struct is malformed", x->name);
+  return vwalk_node(k, ci + 1, a->children[ch], &f->children[ch], j, rep, err);
+}
+
 /* Rows [pos, pos + n) of a VARIANT column: each checked
  * (pqt_variant_validate) and, when shredded, split into its leaves. */
 static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArray *batch, int64_t pos, int64_t n,
                                pqt_error *err) {
   char col_buf[256];
-  const char *col = group_dotted(w, v->group, col_buf, sizeof col_buf);
-  int64_t row0 = w->total_rows + w->rg_rows + pos;
+  vwalk k = {w, v, group_dotted(w, v->group, col_buf, sizeof col_buf), w->total_rows + w->rg_rows + pos};
   const struct ArrowArray *a = v->top < batch->n_children ? batch->children[v->top] : NULL;
   const pqt_import_fmt *f = v->top < w->fmt.n_children ? &w->fmt.children[v->top] : NULL;
-  /* a group inside structs: the parents, whose nulls make the row's Variant absent */
-  const struct ArrowArray *up[WVARIANT_MAX_PATH];
-  for (int32_t d = 0; d < v->depth && a && f; d++) {
-    up[d] = a;
-    int32_t k = v->path[d];
-    if (a->length < pos + n || a->offset < 0 || k >= a->n_children || k >= f->n_children) a = NULL;
-    else {
-      a = a->children[k];
-      f = &f->children[k];
-    }
-  }
-  if (!a || !f || a->n_children != 2 || f->n_children != 2 || a->length < pos + n || a->offset < 0)
-    return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's field is not a struct<metadata, value>", col);
-  const struct ArrowArray *ma = a->children[v->meta_at], *va = a->children[1 - v->meta_at];
-  bool mlarge = strcmp(f->children[v->meta_at].format, "Z") == 0;
-  bool vlarge = strcmp(f->children[1 - v->meta_at].format, "Z") == 0;
-  const uint8_t *valid = a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
   if (v->shredded) pqt_vshred_clear(&v->sh);
   for (int64_t r = 0; r < n; r++) {
-    int64_t at = pos + r; /* the slot in the group's array: parents' offsets added on the way down */
-    bool parent_null = false;
-    int32_t null_at = -1; /* the outermost null parent (its depth below the top) */
-    for (int32_t d = 0; d < v->depth; d++) {
-      const struct ArrowArray *p = up[d];
-      if (at >= p->length)
-        return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's struct children are shorter than their parents",
-                             col);
-      int64_t pj = p->offset + at;
-      const uint8_t *pv = p->null_count == 0 || p->n_buffers < 1 ? NULL : (const uint8_t *)p->buffers[0];
-      if (pv && !((pv[pj >> 3] >> (pj & 7)) & 1) && !parent_null) {
-        parent_null = true;
-        null_at = d;
-      }
-      at = pj;
-    }
-    if (at >= a->length)
-      return pqt_error_set(err, PQT_EINVAL, "column %s: the batch's struct children are shorter than their parents",
-                           col);
-    int64_t j = a->offset + at;
-    pqt_status st = PQT_OK;
-    if (parent_null && v->shredded) {
-      /* the group's ancestor at depth null_at + 1 is null: every leaf gets
-       * that ancestor's definition level less one */
-      const pqt_schema_node *anc = v->group;
-      while (anc->parent && anc->depth > null_at + 1) anc = anc->parent;
-      if (anc->repetition != PQT_OPTIONAL)
-        st = pqt_error_set(err, PQT_EINVAL, "%s: null in a required struct", anc->name);
-      else st = pqt_vshred_write_absent(&v->sh, (int16_t)(anc->max_def - 1), err);
-    } else if (parent_null || (valid && !((valid[j >> 3] >> (j & 7)) & 1))) {
-      if (v->shredded) st = pqt_vshred_write_row(&v->sh, NULL, err);
-    } else {
-      pqt_variant x;
-      bool mnull = false, vnull = false;
-      st = arrow_binary_at(ma, mlarge, j, &x.metadata, &x.metadata_len, &mnull, err);
-      if (st == PQT_OK) st = arrow_binary_at(va, vlarge, j, &x.value, &x.value_len, &vnull, err);
-      if (st == PQT_OK && (mnull || vnull))
-        st = pqt_error_set(err, PQT_EINVAL, "null %s in a Variant that is not null", mnull ? "metadata" : "value");
-      if (st == PQT_OK) st = pqt_variant_validate(&x, err);
-      if (st == PQT_OK && v->shredded) st = pqt_vshred_write_row(&v->sh, &x, err);
-    }
+    pqt_status st = vwalk_node(&k, 0, a, f, pos + r, 0, err);
     if (st != PQT_OK) {
-      pqt_error_prefix(err, "row %lld, column %s", (long long)(row0 + r), col);
+      pqt_error_prefix(err, "row %lld, column %s", (long long)(k.row + r), k.col);
       if (err) err->code = PQT_EINVAL;
       return PQT_EINVAL;
     }

@@ -96,7 +96,8 @@ static pqt_logical_type lt_time(int member, char unit, bool utc) {
 
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err);
 static bool arrow_is_variant(const struct ArrowSchema *s);
-static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err);
+static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const char *name, int32_t idx, bool top,
+                                pqt_error *err);
 
 static pqt_status arrow_leaf(elist *L, const struct ArrowSchema *s, const char *f, int32_t idx, pqt_error *err) {
   pqt_schema_element *e = &L->items[idx];
@@ -343,9 +344,9 @@ static const char *shredding_for(const elist *L, const char *name) {
   return found && *found ? found : NULL;
 }
 
-/* The VARIANT group at items[idx] (named nm) as {metadata, value, typed_value}, typed_value taken from the
- * shredding schema text shred. */
-static pqt_status add_shredded(elist *L, int32_t idx, const char *shred, const char *nm, pqt_error *err) {
+/* The VARIANT group at L->items[idx] given metadata, value and the
+ * typed_value of the shredding schema text shred (nm names it in errors). */
+static pqt_status variant_expand(elist *L, int32_t idx, const char *shred, const char *nm, pqt_error *err) {
   pqt_schema_element *src;
   int32_t n;
   pqt_status st = pqt_schema_parse(shred, strlen(shred), L->arena, &src, &n, err);
@@ -378,8 +379,9 @@ static pqt_status add_wrapper(elist *L, int32_t idx, int lt_member, const char *
   return PQT_OK;
 }
 
-static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t idx, bool top, pqt_error *err) {
-  const char *nm = s->name ? s->name : "";
+static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const char *name, int32_t idx, bool top,
+                                pqt_error *err) {
+  const char *nm = name ? name : s->name ? s->name : "";
   bool ok = s->format && strcmp(s->format, "+s") == 0 && s->n_children == 2;
   int meta_at = -1;
   for (int64_t i = 0; ok && i < 2; i++) {
@@ -392,9 +394,8 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
   }
   if (!ok || meta_at < 0)
     return pqt_error_set(err, PQT_EINVAL, "%s: a parquet.variant field must be struct<metadata binary, value binary>", nm);
-  if (!top && L->in_list > 0)
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a parquet.variant field inside a list or map is not written", nm);
-  /* inside structs, variant_shredding names the field by its dotted path ("s.v") */
+  /* inside structs, lists and maps, variant_shredding names the field by its
+   * Parquet dotted path ("s.v", "l.list.element", "m.key_value.value") */
   char dotted[768] = "";
   if (L->prefix_len < sizeof L->prefix) snprintf(dotted, sizeof dotted, "%.*s%s", (int)L->prefix_len, L->prefix, nm);
   pqt_logical_type lt = lt_simple(PQT_LT_VARIANT);
@@ -407,7 +408,18 @@ static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, int32_t i
     for (int i = 0; i < 2; i++) PQT_RETURN_NOT_OK(add_binary(L, i == meta_at ? "metadata" : "value", PQT_REQUIRED, err));
     return PQT_OK;
   }
-  return add_shredded(L, idx, shred, nm, err);
+  return variant_expand(L, idx, shred, nm, err);
+}
+
+/* Arrow input: append "name." (and "inner." for a list's or map's repeated
+ * group) to the dotted path of the fields around; a path too long for the
+ * buffer leaves none (no shredding below). The caller restores prefix_len. */
+static void prefix_push(elist *L, const char *name, const char *inner) {
+  size_t at = L->prefix_len;
+  if (at >= sizeof L->prefix) return;
+  int m = snprintf(L->prefix + at, sizeof L->prefix - at, "%s.%s%s", name, inner ? inner : "", inner ? "." : "");
+  if (m < 0 || (size_t)m >= sizeof L->prefix - at) L->prefix_len = sizeof L->prefix;
+  else L->prefix_len = at + (size_t)m;
 }
 
 static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char *name, int32_t rep, pqt_error *err) {
@@ -423,19 +435,13 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   pqt_arrow_format_parse(f, &af);
   bool top = L->top;
   L->top = false;
-  if (arrow_is_variant(s)) return arrow_variant(L, s, idx, name == NULL && top, err);
+  if (arrow_is_variant(s)) return arrow_variant(L, s, name, idx, name == NULL && top, err);
   if (af.kind == PQT_AK_STRUCT) {
     if (s->n_children < 1) return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: empty struct", s->name ? s->name : "");
     set_group(e, (int32_t)s->n_children);
     const char *sn = name ? name : s->name ? s->name : "";
-    size_t saved = L->prefix_len, sl = strlen(sn);
-    if (L->in_list == 0 && saved + sl + 1 < sizeof L->prefix) { /* a path too long for the buffer: no shredding there */
-      memcpy(L->prefix + saved, sn, sl);
-      L->prefix[saved + sl] = '.';
-      L->prefix_len = saved + sl + 1;
-    } else {
-      L->prefix_len = sizeof L->prefix; /* no path: no shredding below */
-    }
+    size_t saved = L->prefix_len;
+    prefix_push(L, sn, NULL);
     pqt_status sst = PQT_OK;
     for (int64_t i = 0; i < s->n_children && sst == PQT_OK; i++) sst = arrow_field(L, s->children[i], NULL, -1, err);
     L->prefix_len = saved;
@@ -444,19 +450,25 @@ static pqt_status arrow_field(elist *L, const struct ArrowSchema *s, const char 
   if (af.kind == PQT_AK_LIST || af.kind == PQT_AK_LARGE_LIST) {
     if (s->n_children != 1) return pqt_error_set(err, PQT_EINVAL, "list without one child");
     PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_LIST, "list", 1, err));
+    size_t saved = L->prefix_len;
+    prefix_push(L, name ? name : s->name ? s->name : "", "list");
     L->in_list++;
     pqt_status lst = arrow_field(L, s->children[0], "element", -1, err);
     L->in_list--;
+    L->prefix_len = saved;
     return lst;
   }
   if (af.kind == PQT_AK_MAP) {
     const struct ArrowSchema *en = s->n_children == 1 ? s->children[0] : NULL;
     if (!en || en->n_children != 2) return pqt_error_set(err, PQT_EINVAL, "map without key/value entries");
     PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_MAP, "key_value", 2, err));
+    size_t saved = L->prefix_len;
+    prefix_push(L, name ? name : s->name ? s->name : "", "key_value");
     L->in_list++;
     pqt_status mst = arrow_field(L, en->children[0], "key", PQT_REQUIRED, err);
     if (mst == PQT_OK) mst = arrow_field(L, en->children[1], "value", -1, err);
     L->in_list--;
+    L->prefix_len = saved;
     return mst;
   }
   char fn[64];
@@ -537,18 +549,6 @@ static pqt_status tree_node(elist *L, const pqt_schema_node *x, const char *name
 
 /* ---- a message schema's VARIANT groups shredded ---------------------------- */
 
-static int32_t subtree_len(const pqt_schema_element *e, int32_t n, int32_t at, int depth) {
-  if (at >= n || depth > PQT_SCHEMA_MAX_DEPTH) return -1;
-  int32_t len = 1;
-  int32_t nc = PQT_HAS_FIELD(&e[at], schema_element, num_children) ? e[at].num_children : 0;
-  for (int32_t i = 0; i < nc; i++) {
-    int32_t k = subtree_len(e, n, at + len, depth + 1);
-    if (k < 0) return -1;
-    len += k;
-  }
-  return len;
-}
-
 static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at) {
   if (!lt_is(&e[at], PQT_LT_VARIANT) || !PQT_HAS_FIELD(&e[at], schema_element, num_children) ||
       e[at].num_children != 2 || at + 2 >= n)
@@ -561,7 +561,42 @@ static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at)
   return true;
 }
 
-/* The elements again, each top-level VARIANT group {metadata, value} that
+/* Element *at of a message schema (and its subtree) again, with the dotted
+ * path of the groups around in prefix (NULL: too long, no shredding below):
+ * a VARIANT group {metadata, value} that variant_shredding names by its
+ * dotted path ("v", "s.v", "l.list.element") expanded with its typed_value. */
+static pqt_status message_node(elist *L, const pqt_schema_element *e, int32_t n, int32_t *at, const char *prefix,
+                               int depth, pqt_error *err) {
+  if (*at >= n || depth > 64) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short or too deep");
+  const pqt_schema_element *g = &e[*at];
+  char dotted[512];
+  const char *path = NULL;
+  if (prefix) {
+    int m = snprintf(dotted, sizeof dotted, "%s%.*s", prefix, (int)g->name.len, (const char *)g->name.ptr);
+    if (m > 0 && (size_t)m < sizeof dotted - 1) path = dotted;
+  }
+  pqt_schema_element *x;
+  PQT_RETURN_NOT_OK(add(L, "", &x, err));
+  *x = *g;
+  int32_t idx = L->n - 1;
+  const char *shred = path && is_plain_variant(e, n, *at) ? shredding_for(L, path) : NULL;
+  if (shred) {
+    *at += 3;
+    return variant_expand(L, idx, shred, path, err);
+  }
+  int32_t nc = PQT_HAS_FIELD(g, schema_element, num_children) ? g->num_children : 0;
+  (*at)++;
+  char sub[520];
+  const char *sp = NULL;
+  if (path) {
+    snprintf(sub, sizeof sub, "%s.", path);
+    sp = sub;
+  }
+  for (int32_t i = 0; i < nc; i++) PQT_RETURN_NOT_OK(message_node(L, e, n, at, sp, depth + 1, err));
+  return PQT_OK;
+}
+
+/* The elements again, each VARIANT group {metadata, value} that
  * variant_shredding names expanded with its typed_value. */
 static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n, pqt_error *err) {
   pqt_schema_element *x;
@@ -570,25 +605,7 @@ static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n
   *x = e[0];
   int32_t nc = PQT_HAS_FIELD(&e[0], schema_element, num_children) ? e[0].num_children : 0;
   int32_t at = 1;
-  for (int32_t i = 0; i < nc; i++) {
-    int32_t len = subtree_len(e, n, at, 1);
-    if (len < 0) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short");
-    char nm[256];
-    snprintf(nm, sizeof nm, "%.*s", (int)e[at].name.len, (const char *)e[at].name.ptr);
-    const char *shred = is_plain_variant(e, n, at) ? shredding_for(L, nm) : NULL;
-    if (!shred) {
-      for (int32_t k = 0; k < len; k++) {
-        PQT_RETURN_NOT_OK(add(L, "", &x, err));
-        *x = e[at + k];
-      }
-      at += len;
-      continue;
-    }
-    PQT_RETURN_NOT_OK(add(L, "", &x, err));
-    *x = e[at];
-    PQT_RETURN_NOT_OK(add_shredded(L, L->n - 1, shred, nm, err));
-    at += len;
-  }
+  for (int32_t i = 0; i < nc; i++) PQT_RETURN_NOT_OK(message_node(L, e, n, &at, "", 1, err));
   return PQT_OK;
 }
 

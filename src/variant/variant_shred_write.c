@@ -87,7 +87,6 @@ pqt_status pqt_vshred_init(pqt_vshred *s, const pqt_schema_node *group, const pq
   s->first_leaf = group->first_leaf;
   s->n_leaves = group->n_leaves;
   pqt_buf_init(&s->scratch, alloc);
-  if (group->max_rep != 0) return bad_shape(group, "shredded writing inside a repeated field is not supported", err);
   const pqt_schema_node *m = child_named(group, "metadata");
   if (!m || !m->is_leaf || m->physical_type != PQT_BYTE_ARRAY || m->repetition != PQT_REQUIRED)
     return bad_shape(group, "metadata must be a required binary", err);
@@ -454,23 +453,34 @@ static pqt_status shred(pqt_vshred *s, const pqt_schema_node *p, const pqt_varia
   return push_value(s, vcol, rep, v->value, v->value_len, err);
 }
 
-pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err) {
+pqt_status pqt_vshred_write_value(pqt_vshred *s, const pqt_variant *v, int16_t rep, pqt_error *err) {
   const pqt_schema_node *g = s->group;
+  if (rep < 0 || rep > g->max_rep)
+    return pqt_error_set(err, PQT_EINVAL, "%s: repetition level %d for a value", g->name, rep);
   if (!v) {
     if (g->repetition != PQT_OPTIONAL) return pqt_error_set(err, PQT_EINVAL, "%s: null in a required column", g->name);
-    emit_null(s, g, (int16_t)(g->max_def - 1), 0);
+    emit_null(s, g, (int16_t)(g->max_def - 1), rep);
     return PQT_OK;
   }
-  PQT_RETURN_NOT_OK(push_value(s, child_named(g, "metadata"), 0, v->metadata, v->metadata_len, err));
-  return shred(s, g, v, 0, err);
+  PQT_RETURN_NOT_OK(push_value(s, child_named(g, "metadata"), rep, v->metadata, v->metadata_len, err));
+  return shred(s, g, v, rep, err);
+}
+
+pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *err) {
+  return pqt_vshred_write_value(s, v, 0, err);
+}
+
+pqt_status pqt_vshred_write_absent_at(pqt_vshred *s, int16_t def, int16_t rep, pqt_error *err) {
+  const pqt_schema_node *g = s->group;
+  if (def < 0 || def >= g->max_def || rep < 0 || rep > g->max_rep)
+    return pqt_error_set(err, PQT_EINVAL, "%s: definition level %d, repetition level %d for an absent value", g->name,
+                         def, rep);
+  emit_null(s, g, def, rep);
+  return PQT_OK;
 }
 
 pqt_status pqt_vshred_write_absent(pqt_vshred *s, int16_t def, pqt_error *err) {
-  const pqt_schema_node *g = s->group;
-  if (def < 0 || def >= g->max_def)
-    return pqt_error_set(err, PQT_EINVAL, "%s: definition level %d for an absent row", g->name, def);
-  emit_null(s, g, def, 0);
-  return PQT_OK;
+  return pqt_vshred_write_absent_at(s, def, 0, err);
 }
 
 pqt_status pqt_vshred_status(const pqt_vshred *s, pqt_error *err) {

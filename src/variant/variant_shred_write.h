@@ -3,7 +3,7 @@
  * columns of a shredded VARIANT group (parquet-format VariantShredding.md,
  * "Value Shredding", "Objects", "Arrays"), one row at a time, into
  * per-leaf buffers of levels and values in the writer's physical layout.
- * The group has no repeated ancestor (top level, or inside structs).
+ * Inside lists and maps the caller gives each value's repetition level.
  */
 #ifndef PQT_VARIANT_SHRED_WRITE_H
 #define PQT_VARIANT_SHRED_WRITE_H
@@ -44,6 +44,11 @@ pqt_status pqt_vshred_write_row(pqt_vshred *s, const pqt_variant *v, pqt_error *
 /* Append one row where a struct around the group is null: every leaf gets
  * definition level def (below the group's). */
 pqt_status pqt_vshred_write_absent(pqt_vshred *s, int16_t def, pqt_error *err);
+/* Inside lists and maps: one value (or NULL) with repetition level rep
+ * (0 for a row's first), and an absent one where an ancestor is null or an
+ * empty list (every leaf gets definition level def). */
+pqt_status pqt_vshred_write_value(pqt_vshred *s, const pqt_variant *v, int16_t rep, pqt_error *err);
+pqt_status pqt_vshred_write_absent_at(pqt_vshred *s, int16_t def, int16_t rep, pqt_error *err);
 /* PQT_OK unless a buffer failed to grow since the last clear. */
 pqt_status pqt_vshred_status(const pqt_vshred *s, pqt_error *err);
 
