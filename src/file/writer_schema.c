@@ -566,31 +566,47 @@ static bool is_plain_variant(const pqt_schema_element *e, int32_t n, int32_t at)
   return true;
 }
 
-/* The elements again, each top-level VARIANT group {metadata, value} that
- * variant_shredding names expanded with its typed_value. */
-static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n, pqt_error *err) {
+/* A plain group (no LIST/MAP, not repeated) that a dotted variant_shredding
+ * path may go through. */
+static bool plain_group(const pqt_schema_element *e) {
+  return PQT_HAS_FIELD(e, schema_element, num_children) && e->num_children > 0 && !lt_is(e, PQT_LT_LIST) &&
+         !lt_is(e, PQT_LT_MAP) && !(PQT_HAS_FIELD(e, schema_element, converted_type)) &&
+         !(PQT_HAS_FIELD(e, schema_element, repetition_type) && e->repetition_type == PQT_REPEATED);
+}
+
+/* The nc elements from *at again, each VARIANT group {metadata, value} that
+ * variant_shredding names (by its name at the top, by its dotted path
+ * inside plain groups: "s.v") expanded with its typed_value. */
+static pqt_status shred_fields(elist *L, const pqt_schema_element *e, int32_t n, int32_t nc, int32_t *at,
+                               const char *prefix, int depth, pqt_error *err) {
   pqt_schema_element *x;
-  if (n < 1) return pqt_error_set(err, PQT_EINVAL, "empty schema");
-  PQT_RETURN_NOT_OK(add(L, "", &x, err));
-  *x = e[0];
-  int32_t nc = PQT_HAS_FIELD(&e[0], schema_element, num_children) ? e[0].num_children : 0;
-  int32_t at = 1;
   for (int32_t i = 0; i < nc; i++) {
-    int32_t len = subtree_len(e, n, at, 1);
+    int32_t len = subtree_len(e, n, *at, 1);
     if (len < 0) return pqt_error_set(err, PQT_EINVAL, "schema elements cut short");
-    char nm[256];
-    snprintf(nm, sizeof nm, "%.*s", (int)e[at].name.len, (const char *)e[at].name.ptr);
-    const char *shred = is_plain_variant(e, n, at) ? shredding_for(L, nm) : NULL;
+    char nm[768];
+    snprintf(nm, sizeof nm, "%s%.*s", prefix, (int)e[*at].name.len, (const char *)e[*at].name.ptr);
+    const char *shred = is_plain_variant(e, n, *at) ? shredding_for(L, nm) : NULL;
+    if (!shred && !is_plain_variant(e, n, *at) && plain_group(&e[*at]) && depth < PQT_SCHEMA_MAX_DEPTH &&
+        strlen(nm) + 2 < sizeof nm) {
+      PQT_RETURN_NOT_OK(add(L, "", &x, err));
+      *x = e[*at];
+      int32_t kids = e[*at].num_children;
+      (*at)++;
+      char sub[sizeof nm + 2];
+      snprintf(sub, sizeof sub, "%s.", nm);
+      PQT_RETURN_NOT_OK(shred_fields(L, e, n, kids, at, sub, depth + 1, err));
+      continue;
+    }
     if (!shred) {
       for (int32_t k = 0; k < len; k++) {
         PQT_RETURN_NOT_OK(add(L, "", &x, err));
-        *x = e[at + k];
+        *x = e[*at + k];
       }
-      at += len;
+      *at += len;
       continue;
     }
     PQT_RETURN_NOT_OK(add(L, "", &x, err));
-    *x = e[at];
+    *x = e[*at];
     int32_t idx = L->n - 1;
     pqt_schema_element *src;
     int32_t sn;
@@ -610,9 +626,20 @@ static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n
       pqt_error_prefix(err, "%s", nm);
       return st;
     }
-    at += len;
+    *at += len;
   }
   return PQT_OK;
+}
+
+/* The elements again, VARIANT groups named by variant_shredding expanded. */
+static pqt_status message_shred(elist *L, const pqt_schema_element *e, int32_t n, pqt_error *err) {
+  pqt_schema_element *x;
+  if (n < 1) return pqt_error_set(err, PQT_EINVAL, "empty schema");
+  PQT_RETURN_NOT_OK(add(L, "", &x, err));
+  *x = e[0];
+  int32_t nc = PQT_HAS_FIELD(&e[0], schema_element, num_children) ? e[0].num_children : 0;
+  int32_t at = 1;
+  return shred_fields(L, e, n, nc, &at, "", 0, err);
 }
 
 /* ---- entry points --------------------------------------------------------- */
