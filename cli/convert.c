@@ -48,7 +48,10 @@ const char cmd_convert_summary[] =
     "  --dry-run                      print the schema (inferred or given) and write nothing\n"
     "  --variant COL                  JSON Lines: store column COL (any JSON) as VARIANT, shredded by\n"
     "                                 the types of its first 1000 values (repeatable; with --schema,\n"
-    "                                 declare COL as a VARIANT group {metadata; value}: unshredded)\n"
+    "                                 declare COL as a VARIANT group {metadata; value}: unshredded).\n"
+    "                                 COL may be a path s.v (s.t.w): the value of field v of object\n"
+    "                                 column s, as VARIANT inside the group s becomes (not inside a\n"
+    "                                 list: refused)\n"
     "  --variant-shred-depth N        how deep --variant values are shredded (default 2; 0: not at all)\n"
     "  --force                        replace an existing OUT (atomically)\n" WRITER_OPTIONS_HELP;
 const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl[.gz|.zst]|- OUT.parquet|-";
