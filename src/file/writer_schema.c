@@ -592,9 +592,10 @@ static pqt_status shred_fields(elist *L, const pqt_schema_element *e, int32_t n,
       *x = e[*at];
       int32_t kids = e[*at].num_children;
       (*at)++;
-      char sub[sizeof nm + 2];
-      snprintf(sub, sizeof sub, "%s.", nm);
-      PQT_RETURN_NOT_OK(shred_fields(L, e, n, kids, at, sub, depth + 1, err));
+      size_t nl = strlen(nm); /* the fields below are named "s.x" */
+      nm[nl] = '.';
+      nm[nl + 1] = 0;
+      PQT_RETURN_NOT_OK(shred_fields(L, e, n, kids, at, nm, depth + 1, err));
       continue;
     }
     if (!shred) {
