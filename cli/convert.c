@@ -48,7 +48,10 @@ const char cmd_convert_summary[] =
     "  --dry-run                      print the schema (inferred or given) and write nothing\n"
     "  --variant COL                  JSON Lines: store column COL (any JSON) as VARIANT, shredded by\n"
     "                                 the types of its first 1000 values (repeatable; with --schema,\n"
-    "                                 declare COL as a VARIANT group {metadata; value}: unshredded)\n"
+    "                                 declare COL as a VARIANT group {metadata; value}: unshredded).\n"
+    "                                 COL may be a path s.v (s.t.w): the value of field v of object\n"
+    "                                 column s, as VARIANT inside the group s becomes (not inside a\n"
+    "                                 list: refused)\n"
     "  --variant-shred-depth N        how deep --variant values are shredded (default 2; 0: not at all)\n"
     "  --force                        replace an existing OUT (atomically)\n" WRITER_OPTIONS_HELP;
 const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl[.gz|.zst]|- OUT.parquet|-";
@@ -146,7 +149,7 @@ typedef struct conv {
   int *map; /* JSON: the record's fields -> input columns */
   int mcap;
   progress bar;
-  /* --variant: samples per column (the first VARIANT_SAMPLE values), the
+  /* --variant: samples per column (the first CV_VARIANT_SAMPLE values), the
    * shredding inferred from them, and which writer fields are VARIANT */
   cv_variant_samples samples[16];
   pqt_string shred_text[16];
@@ -154,13 +157,46 @@ typedef struct conv {
   bool *is_variant;
 } conv;
 
-#define VARIANT_SAMPLE 1000
-
 /* k of --variant naming this column, or -1 */
 static int variant_of(const conv *v, const char *name) {
   for (int k = 0; k < v->w->n_variant; k++)
     if (strcmp(v->w->variant[k], name) == 0) return k;
   return -1;
+}
+
+/* --variant s.v: the part of path below column name ("v"), or NULL. */
+static const char *below(const char *path, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(path, name, n) == 0 && path[n] == '.' && path[n + 1] ? path + n + 1 : NULL;
+}
+
+/* The first values of a column: the --variant s.v paths below it marked. */
+static int mark_column(conv *v, int col) {
+  cv_node *n = &v->c.node[col];
+  n->vprep = true;
+  for (int k = 0; k < v->w->n_variant; k++) {
+    const char *rest = below(v->w->variant[k], v->c.names[col]);
+    char e[CV_ERR];
+    if (rest && cv_node_mark_variant(n, rest, v->w->variant[k], &v->samples[k], e) != 0) {
+      snprintf(v->err, CV_ERR, "%s", e);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* --variant k names a field inside a column (s.v): that column, or -1 (a
+ * column of its own name, or none); -2 when two columns could be meant. */
+static int variant_parent(const conv *v, int k) {
+  int col = -1, n = 0;
+  for (int i = 0; i < v->c.n; i++) {
+    if (strcmp(v->c.names[i], v->w->variant[k]) == 0) n++;
+    else if (below(v->w->variant[k], v->c.names[i])) {
+      col = i;
+      n++;
+    }
+  }
+  return n > 1 ? -2 : col;
 }
 
 static int data_error(conv *v, const char *msg) {
@@ -275,8 +311,13 @@ static int infer_pass(conv *v) {
       const cv_field *f = &v->rec.f[i];
       int col = map ? map[i] : i, k = v->w->n_variant ? variant_of(v, v->c.names[col]) : -1;
       if (k < 0) {
-        cv_node_add(&v->c.node[col], v->rec.data + f->off, f->len, f->kind);
-      } else if (v->samples[k].n < VARIANT_SAMPLE) {
+        char e[CV_ERR];
+        if (v->w->n_variant && !v->c.node[col].vprep && mark_column(v, col) != 0) return -1;
+        if (cv_node_value(&v->c.node[col], v->rec.data + f->off, f->len, f->kind, e) != 0) {
+          snprintf(v->err, CV_ERR, "line %lld, column %.50s: %.150s", (long long)v->rec.line, v->c.names[col], e);
+          return -1;
+        }
+      } else if (v->samples[k].n < CV_VARIANT_SAMPLE) {
         char e[CV_ERR];
         if (cv_variant_sample(&v->samples[k], v->rec.data + f->off, f->len, f->kind, e) != 0) {
           snprintf(v->err, CV_ERR, "line %lld, column %.50s: %.150s", (long long)v->rec.line, v->c.names[col], e);
@@ -503,25 +544,40 @@ static int check_paths(const wopts *w) {
 
 static int convert(conv *v) {
   bool tsv;
+  for (int k = 0; k < v->w->n_variant; k++)
+    for (int j = 0; j < k; j++) {
+      const char *a = v->w->variant[j], *b = v->w->variant[k];
+      if (strcmp(a, b) == 0 || below(a, b) || below(b, a))
+        return usage("convert", "--variant %s and --variant %s: the same, or one inside the other", a, b);
+    }
   if (cv_input_open(&v->in, v->w->in, v->err) != 0) return data_error(v, v->err);
   v->json = is_json(v->w, v->in, &tsv);
   if (tsv && !v->w->delimiter) v->w->delimiter = '\t';
   if (!(v->b = malloc(sizeof *v->b))) return data_error(v, "out of memory");
   char *schema = NULL;
   if (!v->w->schema) {
-    if (infer_pass(v) != 0 || !(schema = inferred_schema(v)))
-      return data_error(v, v->err[0] ? v->err : "out of memory");
+    if (infer_pass(v) != 0) return data_error(v, v->err[0] ? v->err : "out of memory");
   } else if (!v->json && start_pass(v) != 0) {
     return data_error(v, v->err);
   }
   for (int k = 0; k < v->w->n_variant; k++) {
-    bool known = v->w->schema != NULL;
-    for (int i = 0; i < v->c.n && !known; i++) known = strcmp(v->c.names[i], v->w->variant[k]) == 0;
+    const char *path = v->w->variant[k];
+    if (v->w->schema) continue;
+    int col = variant_parent(v, k);
+    char e[CV_ERR];
+    bool known = col >= 0;
+    for (int i = 0; i < v->c.n && !known; i++) known = strcmp(v->c.names[i], path) == 0;
+    if (col == -2) {
+      return usage("convert", "--variant %s: names both a column and a field inside another column", path);
+    }
     if (!known) {
-      free(schema);
-      return usage("convert", "--variant %s: no such column in the input", v->w->variant[k]);
+      return usage("convert", "--variant %s: no such column in the input", path);
+    }
+    if (col >= 0 && cv_node_check_variant(&v->c.node[col], below(path, v->c.names[col]), path, e) != 0) {
+      return usage("convert", "%s", e);
     }
   }
+  if (!v->w->schema && !(schema = inferred_schema(v))) return data_error(v, "out of memory");
   if (v->w->n_variant && !v->w->schema && v->w->variant_depth != 0) {
     /* shredded by what the first rows hold (--variant-shred-depth, default 2) */
     int depth = v->w->variant_depth < 0 ? 2 : v->w->variant_depth, n = 0;
@@ -548,6 +604,20 @@ static int convert(conv *v) {
   int rc = open_writer(v, text);
   free(schema);
   if (!rc) rc = map_fields(v);
+  for (int k = 0; k < v->w->n_variant && !rc; k++) { /* --variant s.v: the VARIANT group inside s */
+    int f = -1, n = 0;
+    for (int i = 0; i < v->ncol; i++) {
+      if (strcmp(v->col[i].name, v->w->variant[k]) == 0) n++;
+      else if (below(v->w->variant[k], v->col[i].name)) {
+        f = i;
+        n++;
+      }
+    }
+    if (n > 1) rc = usage("convert", "--variant %s: names both a column and a field inside another column", v->w->variant[k]);
+    else if (n == 0) rc = usage("convert", "--variant %s: no such column in --schema", v->w->variant[k]);
+    else if (f >= 0 && cv_build_mark_variant(&v->col[f], below(v->w->variant[k], v->col[f].name), v->w->variant[k], v->err) != 0)
+      rc = usage("convert", "%s", v->err);
+  }
   if (!rc) rc = write_pass(v);
   if (!rc) {
     pqt_error e;

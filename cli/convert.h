@@ -169,7 +169,8 @@ void cv_column_array(cv_column *c, struct ArrowArray *out);
 void cv_column_type_name(const cv_column *c, char *out, size_t n);
 
 /* ---- json_nested.c: nested JSON values ---- */
-enum { CV_N_NONE, CV_N_SCALAR, CV_N_OBJECT, CV_N_ARRAY, CV_N_TEXT };
+enum { CV_N_NONE, CV_N_SCALAR, CV_N_OBJECT, CV_N_ARRAY, CV_N_TEXT, CV_N_VARIANT };
+struct cv_variant_samples;
 typedef struct cv_node {
   int kind;     /* CV_N_*; TEXT: rows disagree, kept as JSON text */
   cv_infer inf; /* SCALAR */
@@ -178,11 +179,28 @@ typedef struct cv_node {
   int nk, last_key;
   int seen;             /* JSON kinds seen: 1 string, 2 number, 4 boolean */
   struct cv_node *elem; /* ARRAY */
+  /* convert --variant s.v: the nodes on the path are marked (vmark, vpath
+   * the option's text); the last one is a CV_N_VARIANT whose values are
+   * sampled into vs (vseen: given in some row) */
+  bool vmark, vseen, vprep;
+  int seq, nseq; /* first seen as the nseq-th key of its parent (the marking adds keys early) */
+  const char *vpath;
+  struct cv_variant_samples *vs;
 } cv_node;
 void cv_node_init(cv_node *n);
 void cv_node_free(cv_node *n);
 /* One value of the field (k CV_JSON_NESTED: its JSON text). */
 void cv_node_add(cv_node *n, const char *p, size_t len, cv_kind k);
+/* The same, failing (-1, err) where a marked --variant path cannot be kept:
+ * a list on the path, a value that is no Variant. */
+int cv_node_value(cv_node *n, const char *p, size_t len, cv_kind k, char *err);
+/* --variant PATH with rest the part of PATH below the column node n: the
+ * nodes on the way become objects, the last a VARIANT field sampled into vs. */
+int cv_node_mark_variant(cv_node *n, const char *rest, const char *path, struct cv_variant_samples *vs, char *err);
+/* After inference: the path still leads through objects to a VARIANT field
+ * given in some row; else -1 with the reason in err. The fields on the way
+ * are put back in the order the input gave them. */
+int cv_node_check_variant(cv_node *n, const char *rest, const char *path, char *err);
 int cv_node_schema(const cv_node *n, const char *name, char **s, size_t *len, size_t *cap);
 
 enum { CV_B_LEAF, CV_B_STRUCT, CV_B_LIST };
@@ -200,6 +218,7 @@ typedef struct cv_build {
   int64_t n, n_null, cap;
   struct ArrowArray *kida, **kidp;
   const void *bufs[2];
+  const char *vpath; /* STRUCT of a VARIANT group inside a group (convert --variant s.v): its PATH */
 } cv_build;
 int cv_build_init(cv_build *b, const struct ArrowSchema *field, char *err);
 void cv_build_free(cv_build *b);
@@ -208,6 +227,10 @@ int64_t cv_build_bytes(const cv_build *b);
 int cv_build_null(cv_build *b, bool fill, char *err);
 int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err);
 void cv_build_array(cv_build *b, struct ArrowArray *out);
+/* --variant PATH, rest the part below the column builder b: mark the
+ * VARIANT group it names (values then go in as Variants); -1 with err when
+ * the path does not lead through groups to a VARIANT group. */
+int cv_build_mark_variant(cv_build *b, const char *rest, const char *path, char *err);
 /* Mark the GEOMETRY/GEOGRAPHY leaves of the n builders made from the
  * schema `message` (message syntax), so that they take WKT text (or WKB
  * as base64 / \xHEX, checked). 0, or -1 with the reason in err. */
@@ -217,6 +240,7 @@ int cv_mark_geo(cv_build *b, int n, const char *message, char *err);
  * added to the struct<metadata, value> builder of a VARIANT group; the
  * first rows' values kept for pqt_variant_shred_infer. */
 #include "parquetry_variant.h"
+#define CV_VARIANT_SAMPLE 1000 /* values of a --variant field its shredding is inferred from */
 int cv_variant_from_field(const char *p, size_t n, cv_kind k, pqt_variant_owned *out, char *err);
 int cv_variant_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err);
 typedef struct cv_variant_samples {
@@ -226,6 +250,23 @@ typedef struct cv_variant_samples {
 } cv_variant_samples;
 int cv_variant_sample(cv_variant_samples *s, const char *p, size_t n, cv_kind k, char *err);
 void cv_variant_samples_free(cv_variant_samples *s);
+/* A JSON string: p[0..n) quoted and escaped into q (room for n * 6 + 3
+ * bytes, NUL-terminated); returns the length. */
+size_t cv_json_quote(const char *p, size_t n, char *q);
+/* JSON text rebuilt from cv_json_walk's events: the value of a VARIANT field
+ * met inside a nested one. Each call 0, or -1 (out of memory, too deep). */
+typedef struct cv_jtext {
+  char *s;
+  size_t len, cap;
+  int depth;
+  bool comma;
+  char close[130];
+} cv_jtext;
+int cv_jtext_begin(cv_jtext *t, char bracket); /* '{' or '[' */
+int cv_jtext_key(cv_jtext *t, const char *p, size_t n);
+int cv_jtext_end(cv_jtext *t);
+int cv_jtext_scalar(cv_jtext *t, const char *p, size_t n, cv_kind k);
+void cv_jtext_free(cv_jtext *t);
 
 /* Values checked by convert_values.c, also used by infer.c. */
 bool cv_parse_date(const char *p, size_t n, int32_t *days);

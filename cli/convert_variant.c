@@ -5,6 +5,7 @@
  * group; the writer shreds it against the schema inferred from the first
  * rows (pqt_variant_shred_infer).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ static char *json_text(const char *p, size_t n, cv_kind k, size_t *out_len) {
   }
   char *q = malloc(n * 6 + 3);
   if (!q) return NULL;
+  *out_len = cv_json_quote(p, n, q);
+  return q;
+}
+
+size_t cv_json_quote(const char *p, size_t n, char *q) {
   size_t o = 0;
   q[o++] = '"';
   for (size_t i = 0; i < n; i++) {
@@ -46,8 +52,78 @@ static char *json_text(const char *p, size_t n, cv_kind k, size_t *out_len) {
   }
   q[o++] = '"';
   q[o] = 0;
-  *out_len = o;
-  return q;
+  return o;
+}
+
+/* ---- JSON text again from the walker's events ---- */
+
+static int jt_room(cv_jtext *t, size_t n) {
+  if (t->len + n + 1 <= t->cap) return 0;
+  size_t nc = t->cap ? t->cap : 256;
+  while (nc < t->len + n + 1) {
+    if (nc > SIZE_MAX / 2) return -1;
+    nc *= 2;
+  }
+  char *x = realloc(t->s, nc);
+  if (!x) return -1;
+  t->s = x;
+  t->cap = nc;
+  return 0;
+}
+
+static int jt_put(cv_jtext *t, const char *p, size_t n) {
+  if (jt_room(t, n + 1) != 0) return -1; /* and a comma */
+  if (t->comma) t->s[t->len++] = ',';
+  memcpy(t->s + t->len, p, n);
+  t->len += n;
+  t->s[t->len] = 0;
+  return 0;
+}
+
+int cv_jtext_begin(cv_jtext *t, char bracket) {
+  if (t->depth == (int)sizeof t->close || jt_put(t, &bracket, 1) != 0) return -1;
+  t->close[t->depth++] = bracket == '{' ? '}' : ']';
+  t->comma = false;
+  return 0;
+}
+
+int cv_jtext_key(cv_jtext *t, const char *p, size_t n) {
+  if (n > (SIZE_MAX - 4) / 6 || jt_room(t, n * 6 + 5) != 0) return -1;
+  if (t->comma) t->s[t->len++] = ',';
+  t->len += cv_json_quote(p, n, t->s + t->len);
+  t->s[t->len++] = ':';
+  t->s[t->len] = 0;
+  t->comma = false;
+  return 0;
+}
+
+int cv_jtext_end(cv_jtext *t) {
+  if (t->depth == 0 || jt_room(t, 1) != 0) return -1;
+  t->s[t->len++] = t->close[--t->depth];
+  t->s[t->len] = 0;
+  t->comma = true;
+  return 0;
+}
+
+int cv_jtext_scalar(cv_jtext *t, const char *p, size_t n, cv_kind k) {
+  int rc;
+  if (k == CV_NULL) {
+    rc = jt_put(t, "null", 4);
+  } else if (k == CV_QUOTED) {
+    if (n > (SIZE_MAX - 4) / 6 || jt_room(t, n * 6 + 4) != 0) return -1;
+    if (t->comma) t->s[t->len++] = ',';
+    t->len += cv_json_quote(p, n, t->s + t->len);
+    rc = 0;
+  } else {
+    rc = jt_put(t, p, n);
+  }
+  t->comma = true;
+  return rc;
+}
+
+void cv_jtext_free(cv_jtext *t) {
+  free(t->s);
+  memset(t, 0, sizeof *t);
 }
 
 int cv_variant_from_field(const char *p, size_t n, cv_kind k, pqt_variant_owned *out, char *err) {

@@ -35,7 +35,18 @@ typedef struct ictx {
   cv_node *stack[130];
   int depth;
   cv_node *slot;
+  /* a VARIANT field's value being rebuilt as JSON text (vnode set) */
+  cv_node *vnode;
+  cv_jtext jt;
+  char *err; /* a hard error (hard set): not a disagreement between rows */
+  bool hard;
 } ictx;
+
+static int hard(ictx *c, const char *path, const char *msg) {
+  snprintf(c->err, CV_ERR, "field %.80s: %.160s", path, msg);
+  c->hard = true;
+  return -1;
+}
 
 static int want(cv_node *n, int kind) {
   if (n->kind == CV_N_NONE) n->kind = kind;
@@ -47,40 +58,77 @@ static void after_value(ictx *c) {
   c->slot = top && top->kind == CV_N_ARRAY ? top->elem : NULL;
 }
 
+/* A value of a VARIANT field, whole: sampled for the shredding. */
+static int i_variant(ictx *c, cv_node *n, const char *p, size_t len, cv_kind k) {
+  n->vseen = true;
+  if (n->vs->n >= CV_VARIANT_SAMPLE) return 0;
+  char e[CV_ERR];
+  return cv_variant_sample(n->vs, p, len, k, e) != 0 ? hard(c, n->vpath, e) : 0;
+}
+
+/* The start of an object or array: in a VARIANT field's value, its text. */
+static int i_capture(ictx *c, char bracket, int *rc) {
+  if (!c->vnode && c->slot && c->slot->kind == CV_N_VARIANT) {
+    c->vnode = c->slot;
+    c->jt.len = 0;
+    c->jt.depth = 0;
+    c->jt.comma = false;
+  }
+  if (!c->vnode) return 0;
+  *rc = cv_jtext_begin(&c->jt, bracket) != 0 ? hard(c, c->vnode->vpath, "out of memory or nested too deep") : 0;
+  return 1;
+}
+
 static int i_begin_object(void *ctx) {
   ictx *c = ctx;
+  int rc;
+  if (i_capture(c, '{', &rc)) return rc;
   if (!c->slot || want(c->slot, CV_N_OBJECT) != 0 || c->depth == 130) return -1;
   c->stack[c->depth++] = c->slot;
   c->slot = NULL;
   return 0;
 }
 
-static int i_key(void *ctx, const char *name, size_t len) {
-  ictx *c = ctx;
-  cv_node *o = c->stack[c->depth - 1];
-  if (memchr(name, 0, len) || len == 0) return -1;
+static cv_node *kid_of(cv_node *o, const char *name, size_t len) {
   int hint = o->last_key + 1 < o->nk ? o->last_key + 1 : 0; /* keys usually come in the same order */
   for (int k = 0; k < o->nk; k++) {
     int i = (hint + k) % o->nk;
     if (strlen(o->names[i]) == len && memcmp(o->names[i], name, len) == 0) {
-      c->slot = &o->kids[i];
       o->last_key = i;
-      return 0;
+      return &o->kids[i];
     }
   }
   char **nn = realloc(o->names, (size_t)(o->nk + 1) * sizeof *nn);
   if (nn) o->names = nn;
   cv_node *nk = realloc(o->kids, (size_t)(o->nk + 1) * sizeof *nk);
   if (nk) o->kids = nk;
-  if (!nn || !nk || !(o->names[o->nk] = strndup(name, len))) return -1;
+  if (!nn || !nk || !(o->names[o->nk] = strndup(name, len))) return NULL;
   cv_node_init(&o->kids[o->nk]);
   o->last_key = o->nk;
-  c->slot = &o->kids[o->nk++];
+  return &o->kids[o->nk++];
+}
+
+static int i_key(void *ctx, const char *name, size_t len) {
+  ictx *c = ctx;
+  if (c->vnode)
+    return cv_jtext_key(&c->jt, name, len) != 0 ? hard(c, c->vnode->vpath, "out of memory") : 0;
+  cv_node *o = c->stack[c->depth - 1];
+  if (memchr(name, 0, len) || len == 0) return -1;
+  if (!(c->slot = kid_of(o, name, len))) return -1;
+  if (!c->slot->seq) c->slot->seq = ++o->nseq;
   return 0;
 }
 
 static int i_end(void *ctx) {
   ictx *c = ctx;
+  if (c->vnode) {
+    if (cv_jtext_end(&c->jt) != 0) return hard(c, c->vnode->vpath, "out of memory");
+    if (c->jt.depth) return 0;
+    cv_node *n = c->vnode;
+    c->vnode = NULL;
+    after_value(c);
+    return i_variant(c, n, c->jt.s, c->jt.len, CV_JSON_NESTED);
+  }
   c->depth--;
   after_value(c);
   return 0;
@@ -88,6 +136,10 @@ static int i_end(void *ctx) {
 
 static int i_begin_array(void *ctx) {
   ictx *c = ctx;
+  int rc;
+  if (i_capture(c, '[', &rc)) return rc;
+  if (c->slot && c->slot->vmark) /* a list on the way to a --variant field */
+    return hard(c, c->slot->vpath, "a JSON array on the path: VARIANT inside a list is not supported by convert yet");
   if (!c->slot || want(c->slot, CV_N_ARRAY) != 0 || c->depth == 130) return -1;
   if (!c->slot->elem) {
     if (!(c->slot->elem = malloc(sizeof *c->slot->elem))) return -1;
@@ -107,6 +159,13 @@ static int scalar_kind(cv_node *n, cv_kind k) {
 
 static int i_scalar(void *ctx, const char *p, size_t n, cv_kind k) {
   ictx *c = ctx;
+  if (c->vnode)
+    return cv_jtext_scalar(&c->jt, p, n, k) != 0 ? hard(c, c->vnode->vpath, "out of memory") : 0;
+  if (c->slot && c->slot->kind == CV_N_VARIANT) {
+    cv_node *v = c->slot;
+    after_value(c);
+    return i_variant(c, v, p, n, k);
+  }
   if (k != CV_NULL) {
     if (!c->slot || want(c->slot, CV_N_SCALAR) != 0 || scalar_kind(c->slot, k) != 0) return -1;
     cv_infer_add(&c->slot->inf, p, n, k);
@@ -117,16 +176,106 @@ static int i_scalar(void *ctx, const char *p, size_t n, cv_kind k) {
 
 static const cv_json_visitor infer_visitor = {i_begin_object, i_key, i_end, i_begin_array, i_end, i_scalar};
 
-void cv_node_add(cv_node *n, const char *p, size_t len, cv_kind k) {
-  if (n->kind == CV_N_TEXT || k == CV_NULL) return;
+int cv_node_value(cv_node *n, const char *p, size_t len, cv_kind k, char *err) {
+  if (n->kind == CV_N_TEXT || k == CV_NULL) return 0;
   if (k != CV_JSON_NESTED) {
     if (want(n, CV_N_SCALAR) != 0 || scalar_kind(n, k) != 0) n->kind = CV_N_TEXT;
     else cv_infer_add(&n->inf, p, len, k);
-    return;
+    return 0;
   }
-  ictx c = {{NULL}, 0, n};
+  ictx c = {{NULL}, 0, n, NULL, {0}, err, false};
+  char werr[CV_ERR];
+  int rc = 0;
+  if (cv_json_walk(p, len, &infer_visitor, &c, werr) != 0) {
+    if (c.hard) rc = -1;
+    else n->kind = CV_N_TEXT; /* rows disagree: JSON text */
+  }
+  cv_jtext_free(&c.jt);
+  return rc;
+}
+
+void cv_node_add(cv_node *n, const char *p, size_t len, cv_kind k) {
   char err[CV_ERR];
-  if (cv_json_walk(p, len, &infer_visitor, &c, err) != 0) n->kind = CV_N_TEXT; /* rows disagree: JSON text */
+  if (cv_node_value(n, p, len, k, err) != 0) n->kind = CV_N_TEXT;
+}
+
+/* The next name of a dotted path: its length, *next past its dot (or NULL). */
+static size_t path_part(const char *rest, const char **next) {
+  const char *dot = strchr(rest, '.');
+  *next = dot ? dot + 1 : NULL;
+  return dot ? (size_t)(dot - rest) : strlen(rest);
+}
+
+int cv_node_mark_variant(cv_node *n, const char *rest, const char *path, struct cv_variant_samples *vs, char *err) {
+  while (rest) {
+    if (n->kind == CV_N_VARIANT) {
+      snprintf(err, CV_ERR, "--variant %s lies inside --variant %s", path, n->vpath);
+      return -1;
+    }
+    n->kind = CV_N_OBJECT;
+    n->vmark = true;
+    if (!n->vpath) n->vpath = path;
+    const char *next;
+    size_t len = path_part(rest, &next);
+    if (len == 0) {
+      snprintf(err, CV_ERR, "--variant %s: an empty name in the path", path);
+      return -1;
+    }
+    if (!(n = kid_of(n, rest, len))) {
+      snprintf(err, CV_ERR, "out of memory");
+      return -1;
+    }
+    rest = next;
+  }
+  if (n->kind != CV_N_NONE) {
+    snprintf(err, CV_ERR, "--variant %s: given twice, or another --variant lies inside it", path);
+    return -1;
+  }
+  n->kind = CV_N_VARIANT;
+  n->vpath = path;
+  n->vs = vs;
+  return 0;
+}
+
+/* The fields of an object in the order the input first gave them. */
+static void by_seq(cv_node *o) {
+  for (int i = 1; i < o->nk; i++)
+    for (int j = i; j > 0; j--) {
+      int a = o->kids[j - 1].seq, b = o->kids[j].seq;
+      if (!(b && (!a || a > b))) break;
+      cv_node t = o->kids[j];
+      o->kids[j] = o->kids[j - 1];
+      o->kids[j - 1] = t;
+      char *s = o->names[j];
+      o->names[j] = o->names[j - 1];
+      o->names[j - 1] = s;
+    }
+}
+
+int cv_node_check_variant(cv_node *n, const char *rest, const char *path, char *err) {
+  while (rest) {
+    if (n->kind != CV_N_OBJECT) { /* rest lies in path, past the name of n */
+      int nl = (int)(rest - path) - 1;
+      snprintf(err, CV_ERR,
+               "--variant %s: %.*s is kept as JSON text (it is not an object in every row, or values inside it "
+               "differ in kind from row to row); --variant %.*s stores all of it as VARIANT",
+               path, nl, path, nl, path);
+      return -1;
+    }
+    by_seq(n);
+    const char *next;
+    size_t len = path_part(rest, &next);
+    int i = 0;
+    while (i < n->nk && !(strlen(n->names[i]) == len && memcmp(n->names[i], rest, len) == 0)) i++;
+    if (i == n->nk) break;
+    n = &n->kids[i];
+    rest = next;
+  }
+  if (rest || n->kind != CV_N_VARIANT || !n->vseen) {
+    snprintf(err, CV_ERR, "--variant %s: no such field in the input", path);
+    return -1;
+  }
+  return 0;
 }
 
 static bool empty_group(const cv_node *n) {
@@ -147,6 +296,14 @@ static int indent(char **s, size_t *len, size_t *cap, int depth) {
 static int node_schema(const cv_node *n, const char *name, int depth, char **s, size_t *len, size_t *cap) {
   if (indent(s, len, cap, depth) != 0) return -1;
   bool obj = n->kind == CV_N_OBJECT && !empty_group(n), arr = n->kind == CV_N_ARRAY && !empty_group(n);
+  if (n->kind == CV_N_VARIANT) {
+    if (cv_schema_raw(s, len, cap, "optional group ") != 0 || cv_schema_name(s, len, cap, name) != 0 ||
+        cv_schema_raw(s, len, cap, " (VARIANT) {\n") != 0 || indent(s, len, cap, depth + 1) != 0 ||
+        cv_schema_raw(s, len, cap, "required binary metadata;\n") != 0 || indent(s, len, cap, depth + 1) != 0 ||
+        cv_schema_raw(s, len, cap, "required binary value;\n") != 0)
+      return -1;
+    return indent(s, len, cap, depth) != 0 ? -1 : cv_schema_raw(s, len, cap, "}\n");
+  }
   if (!obj && !arr) {
     cv_type t = n->kind == CV_N_SCALAR ? cv_infer_result(&n->inf) : n->kind == CV_N_TEXT ? CV_T_JSON : CV_T_STRING;
     return cv_schema_append(s, len, cap, t, n->inf.frac_digits, name);
@@ -283,7 +440,35 @@ typedef struct wctx {
   int depth;
   cv_build *slot;
   char *err;
+  /* a VARIANT group's value being rebuilt as JSON text (vb set) */
+  cv_build *vb;
+  cv_jtext jt;
 } wctx;
+
+/* A whole value into a VARIANT group inside a group. */
+static int w_variant(wctx *c, cv_build *b, const char *p, size_t n, cv_kind k) {
+  char e[CV_ERR];
+  if (cv_variant_add(b, p, n, k, e) == 0) return 0;
+  snprintf(c->err, CV_ERR, "field %.80s: %.160s", b->vpath, e);
+  return -1;
+}
+
+/* The start of an object or array: in a VARIANT group's value, its text. */
+static int w_capture(wctx *c, char bracket, int *rc) {
+  if (!c->vb && c->depth && c->slot && c->slot->vpath) { /* not the group itself, being filled */
+    c->vb = c->slot;
+    c->jt.len = 0;
+    c->jt.depth = 0;
+    c->jt.comma = false;
+  }
+  if (!c->vb) return 0;
+  *rc = 0;
+  if (cv_jtext_begin(&c->jt, bracket) != 0) {
+    snprintf(c->err, CV_ERR, "field %.80s: out of memory or nested too deep", c->vb->vpath);
+    *rc = -1;
+  }
+  return 1;
+}
 
 static void w_after(wctx *c) {
   cv_build *top = c->depth ? c->stack[c->depth - 1] : NULL;
@@ -306,11 +491,23 @@ static int w_begin(wctx *c, int kind, const char *what) {
   return 0;
 }
 
-static int w_begin_object(void *ctx) { return w_begin(ctx, CV_B_STRUCT, "object"); }
-static int w_begin_array(void *ctx) { return w_begin(ctx, CV_B_LIST, "array"); }
+static int w_begin_object(void *ctx) {
+  int rc;
+  return w_capture(ctx, '{', &rc) ? rc : w_begin(ctx, CV_B_STRUCT, "object");
+}
+
+static int w_begin_array(void *ctx) {
+  int rc;
+  return w_capture(ctx, '[', &rc) ? rc : w_begin(ctx, CV_B_LIST, "array");
+}
 
 static int w_key(void *ctx, const char *name, size_t len) {
   wctx *c = ctx;
+  if (c->vb) {
+    if (cv_jtext_key(&c->jt, name, len) == 0) return 0;
+    snprintf(c->err, CV_ERR, "out of memory");
+    return -1;
+  }
   cv_build *o = c->stack[c->depth - 1];
   int hint = o->last_key + 1 < o->nk ? o->last_key + 1 : 0;
   for (int k = 0; k < o->nk; k++) {
@@ -331,6 +528,17 @@ static int w_key(void *ctx, const char *name, size_t len) {
 
 static int w_end(void *ctx) {
   wctx *c = ctx;
+  if (c->vb) {
+    if (cv_jtext_end(&c->jt) != 0) {
+      snprintf(c->err, CV_ERR, "out of memory");
+      return -1;
+    }
+    if (c->jt.depth) return 0;
+    cv_build *v = c->vb;
+    c->vb = NULL;
+    w_after(c);
+    return w_variant(c, v, c->jt.s, c->jt.len, CV_JSON_NESTED);
+  }
   cv_build *b = c->stack[--c->depth];
   if (b->kind == CV_B_STRUCT)
     for (int i = 0; i < b->nk; i++)
@@ -345,9 +553,15 @@ static int w_end(void *ctx) {
 
 static int w_scalar(void *ctx, const char *p, size_t n, cv_kind k) {
   wctx *c = ctx;
+  if (c->vb) {
+    if (cv_jtext_scalar(&c->jt, p, n, k) == 0) return 0;
+    snprintf(c->err, CV_ERR, "out of memory");
+    return -1;
+  }
   cv_build *b = c->slot;
   int rc;
   if (!b) rc = -1;
+  else if (b->vpath && c->depth) rc = w_variant(c, b, p, n, k); /* JSON null: a Variant null, as for --variant COL */
   else if (k == CV_NULL) rc = cv_build_null(b, false, c->err);
   else if (b->kind != CV_B_LEAF) {
     snprintf(c->err, CV_ERR, "a JSON value where field %s is a %s", b->name, b->kind == CV_B_STRUCT ? "group" : "list");
@@ -370,17 +584,7 @@ static int append_json_string(cv_column *c, const char *p, size_t n, char *err) 
     snprintf(err, CV_ERR, "out of memory");
     return -1;
   }
-  size_t o = 0;
-  q[o++] = '"';
-  for (size_t i = 0; i < n; i++) {
-    unsigned char ch = (unsigned char)p[i];
-    if (ch == '"' || ch == '\\') {
-      q[o++] = '\\';
-      q[o++] = (char)ch;
-    } else if (ch < 0x20) o += (size_t)snprintf(q + o, 7, "\\u%04x", ch);
-    else q[o++] = (char)ch;
-  }
-  q[o++] = '"';
+  size_t o = cv_json_quote(p, n, q);
   int rc = cv_column_append(c, q, o, CV_QUOTED, err);
   free(q);
   return rc;
@@ -395,13 +599,47 @@ int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err) {
              b->kind == CV_B_STRUCT ? "group (give a JSON object)" : "list (give a JSON array)");
     return -1;
   }
-  wctx c = {{NULL}, 0, b, err};
+  wctx c = {{NULL}, 0, b, err, NULL, {0}};
   char jerr[CV_ERR];
   err[0] = 0;
+  int rc = 0;
   if (cv_json_walk(p, n, &write_visitor, &c, jerr) != 0) {
     if (!err[0]) memcpy(err, jerr, CV_ERR);
+    rc = -1;
+  }
+  cv_jtext_free(&c.jt);
+  return rc;
+}
+
+int cv_build_mark_variant(cv_build *b, const char *rest, const char *path, char *err) {
+  while (rest) {
+    if (b->kind == CV_B_LIST) {
+      snprintf(err, CV_ERR, "--variant %s: %.*s is a list: VARIANT inside a list is not supported by convert yet", path,
+               (int)(rest - path) - 1, path);
+      return -1;
+    }
+    if (b->kind != CV_B_STRUCT || b->vpath) {
+      snprintf(err, CV_ERR, "--variant %s: %.*s is not a group", path, (int)(rest - path) - 1, path);
+      return -1;
+    }
+    const char *next;
+    size_t len = path_part(rest, &next);
+    int i = 0;
+    while (i < b->nk && !(strlen(b->kids[i].name) == len && memcmp(b->kids[i].name, rest, len) == 0)) i++;
+    if (i == b->nk) {
+      snprintf(err, CV_ERR, "--variant %s: no such field", path);
+      return -1;
+    }
+    b = &b->kids[i];
+    rest = next;
+  }
+  bool ok = b->kind == CV_B_STRUCT && b->nk == 2 && b->kids[0].kind == CV_B_LEAF && b->kids[1].kind == CV_B_LEAF &&
+            strcmp(b->kids[0].name, "metadata") == 0 && strcmp(b->kids[1].name, "value") == 0;
+  if (!ok) {
+    snprintf(err, CV_ERR, "--variant %s: not a VARIANT group {metadata; value}", path);
     return -1;
   }
+  b->vpath = path;
   return 0;
 }
 
