@@ -239,7 +239,7 @@ struct pqt_rg_cursor {
   bool finished;            /* every cursor checked at the chunk's end */
   int64_t pages;            /* data pages decoded so far */
   pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
-  const uint8_t *dict_leaves; /* borrowed; NULL: no leaf decoded as dictionary indexes */
+  const uint8_t *dict_leaves; /* borrowed; NULL: no leaf decoded as dictionary indexes or views */
 };
 
 void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, pqt_rg_threads *t) { c->threads = t; }
@@ -516,7 +516,10 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   pqt_status st = PQT_OK;
   int64_t rows = want; /* c->cols are empty: open made them so, and every batch leaves them so */
   if (c->dict_leaves && !c->recovering)
-    for (int32_t i = 0; i < c->nl; i++) c->cols[i].want_dict = c->dict_leaves[i] != 0;
+    for (int32_t i = 0; i < c->nl; i++) {
+      c->cols[i].want_dict = (c->dict_leaves[i] & PQT_LEAF_DICT) != 0;
+      c->cols[i].want_views = c->dict_leaves[i] == PQT_LEAF_VIEWS;
+    }
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
     if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, c->threads, err);

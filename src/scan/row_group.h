@@ -131,8 +131,10 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
  * row group also checks that every chunk ends there. */
 pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err);
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c);
-/* Per leaf (borrowed, NULL: none): decode its chunks as dictionary indexes
- * (pqt_column_data.want_dict; ignored when recovering). */
+/* Per leaf (borrowed, NULL: none): PQT_LEAF_DICT decodes its chunks as
+ * dictionary indexes (pqt_column_data.want_dict), else PQT_LEAF_VIEWS as
+ * views (want_views); ignored when recovering. */
+enum { PQT_LEAF_DICT = 1, PQT_LEAF_VIEWS = 2 };
 void pqt_rg_cursor_set_dict(pqt_rg_cursor *c, const uint8_t *dict_leaves);
 /* Data pages decoded so far (for pqt_scan_stats). */
 int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c);
