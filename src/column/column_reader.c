@@ -652,6 +652,27 @@ static pqt_status own_append(pqt_column_data *cd, const uint8_t *p, uint32_t l, 
   return PQT_OK;
 }
 
+/* m PLAIN values (length-prefixed, n bytes at p, their extent checked) are
+ * UTF-8: at once when every byte is ASCII (the prefixes of values under
+ * 128 bytes are), else value by value. */
+static pqt_status validate_plain_utf8(const uint8_t *p, size_t n, size_t m, pqt_error *err) {
+  uint64_t hi = 0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint64_t w[4];
+    memcpy(w, p + i, 32);
+    hi |= w[0] | w[1] | w[2] | w[3];
+  }
+  for (; i < n; i++) hi |= p[i];
+  if (!(hi & 0x8080808080808080ULL)) return PQT_OK;
+  for (size_t k = 0, pos = 0; k < m; k++) {
+    uint32_t l = pqt_load_u32le(p + pos);
+    if (pqt_utf8_invalid_at(p + pos + 4, l) < l) return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", k);
+    pos += 4 + (size_t)l;
+  }
+  return PQT_OK;
+}
+
 /* PLAIN values: views into the page's (decompressed) buffer, handed over
  * by the page reader at the page's first long value; a page read in place
  * from the chunk's bytes has its long values copied into cd's own bytes. */
@@ -665,8 +686,6 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
     uint32_t l = pqt_load_u32le(c->vin + pos);
     PQT_CHECK_CORRUPT(l <= c->vlen - pos - 4, err, "PLAIN BYTE_ARRAY: value %zu of %u bytes runs past the page", i, l);
     const uint8_t *p = c->vin + pos + 4;
-    if (c->desc.validate_utf8 && pqt_utf8_invalid_at(p, l) < l)
-      return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", i);
     int32_t idx = 0;
     uint32_t off = 0;
     if (l > 12) {
@@ -686,6 +705,7 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
     put_view(v, p, l, idx, off);
     pos += 4 + (size_t)l;
   }
+  if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(validate_plain_utf8(c->vin + c->vpos, pos - c->vpos, m, err));
   c->vpos = pos;
   return PQT_OK;
 }

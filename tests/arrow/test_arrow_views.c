@@ -378,4 +378,88 @@ static void test_batches_outlive_reader(void) {
   }
 }
 
-RUN_TESTS("arrow_views", TEST_CASE(test_random_files), TEST_CASE(test_batches_outlive_reader))
+/* The last error of a stream read with the options ("" when it ends well). */
+static void stream_error(pqt_reader *r, uint64_t arrow_output, char *msg, size_t cap) {
+  pqt_scan_options so;
+  pqt_scan_options_init(&so);
+  so.arrow_output = arrow_output;
+  so.threads = 1;
+  struct ArrowArrayStream st;
+  pqt_error err;
+  msg[0] = 0;
+  if (pqt_reader_get_stream(r, &so, &st, &err) != PQT_OK) {
+    snprintf(msg, cap, "get_stream: %s", err.message);
+    return;
+  }
+  for (;;) {
+    struct ArrowArray a;
+    if (st.get_next(&st, &a) != 0) {
+      const char *m = st.get_last_error(&st);
+      snprintf(msg, cap, "%s", m ? m : "(no message)");
+      break;
+    }
+    if (!a.release) break;
+    a.release(&a);
+  }
+  st.release(&st);
+}
+
+/* STRING values are checked as UTF-8 with views as by default: non-ASCII
+ * values (and lengths of 128 bytes and more, whose prefixes are not ASCII)
+ * pass, an invalid value fails the same way, dictionary or PLAIN. */
+static void test_utf8_checked(void) {
+  char longv[200];
+  memset(longv, 'x', sizeof longv);
+  memcpy(longv, "caf\xc3\xa9 ", 6);
+  for (int bad = 0; bad <= 1; bad++)
+    for (int dict = 0; dict <= 1; dict++) {
+      pqt_write_options o;
+      pqt_write_options_init(&o);
+      o.defaults.dictionary = dict;
+      o.defaults.codec = PQT_CODEC_SNAPPY;
+      pqt_write_schema ws;
+      pqt_write_schema_init(&ws);
+      ws.message = "message m { required binary s (STRING); }";
+      pqt_string buf = {0};
+      pqt_writer *w = NULL;
+      pqt_error err;
+      CHECK_OK(pqt_writer_open_buffer(&w, &buf, &ws, &o, &err));
+      if (!w) continue;
+      char bytes[4096];
+      int32_t offs[41];
+      size_t nb = 0;
+      offs[0] = 0;
+      for (int i = 0; i < 40; i++) {
+        size_t len = i % 3 == 0 ? 150 : i % 3 == 1 ? 20 : 5;
+        memcpy(bytes + nb, longv, len);
+        if (bad && i == 31) bytes[nb + 10] = (char)0xff;
+        nb += len;
+        offs[i + 1] = (int32_t)nb;
+      }
+      CHECK_OK(pqt_writer_write_column(w, 0, 40, NULL, NULL, bytes, offs, 40, &err));
+      CHECK_OK(pqt_writer_close(w, &err));
+      pqt_reader *r = NULL;
+      CHECK_OK(pqt_reader_open_buffer(&r, buf.data, buf.len, NULL, &err));
+      if (r) {
+        char e0[600], e1[600];
+        stream_error(r, PQT_ARROW_PLAIN, e0, sizeof e0);
+        stream_error(r, PQT_ARROW_VIEW, e1, sizeof e1);
+        CHECK_MSG(strcmp(e0, e1) == 0, "bad %d, dictionary %d: default \"%s\", views \"%s\"", bad, dict, e0, e1);
+        CHECK_MSG((strstr(e1, "invalid UTF-8") != NULL) == (bad == 1), "bad %d, dictionary %d: \"%s\"", bad, dict,
+                  e1);
+        tbuf ref = {0}, got = {0};
+        if (!bad) {
+          CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, 0, 1, &ref), 0);
+          CHECK_EQ_INT(read_text(r, PQT_ARROW_VIEW, 0, 1, &got), 0);
+          CHECK(got.len == ref.len && memcmp(got.p, ref.p, ref.len) == 0);
+        }
+        free(ref.p);
+        free(got.p);
+        pqt_reader_close(r);
+      }
+      pqt_string_free(&buf);
+    }
+}
+
+RUN_TESTS("arrow_views", TEST_CASE(test_random_files), TEST_CASE(test_batches_outlive_reader),
+          TEST_CASE(test_utf8_checked))
