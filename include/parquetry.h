@@ -458,12 +458,20 @@ typedef struct pqt_read_options {
  *   leaves under a VARIANT group, GEOMETRY/GEOGRAPHY leaves, UNKNOWN.
  * PQT_ARROW_VIEW: strings and binaries (Arrow utf8/binary) go out as
  *   utf8view / binaryview ("vu" / "vz"): 16-byte views, values of up to 12
- *   bytes inline, longer ones pointing into one variadic data buffer (the
- *   buffers are validity, views, data, then the int64 size of the data
- *   buffer): the batch's dictionary (see above: the dictionary page's
- *   bytes, not gathered per row, then the values of other pages, copied
- *   once out of their page as the default layout does); with
- *   PQT_ARROW_DICTIONARY too, a dictionary of views. Strings stored with
+ *   bytes inline, longer ones pointing into variadic data buffers (the
+ *   buffers are validity, views, the data buffers, then their int64 sizes).
+ *   Without a copy where the page stays alive: a PLAIN page's values are
+ *   pointed at where they lie in the decompressed (or decrypted) page, a
+ *   dictionary-encoded page's into the chunk's dictionary (its bytes held
+ *   once, shared by every batch of the row group); the batch keeps those
+ *   buffers alive by reference (released with the batch, on any thread,
+ *   after the stream and the reader are gone; a batch holding one value of
+ *   a page holds the whole page). Data buffer 0 holds what no
+ *   such buffer does, copied once as the default layout does: values of
+ *   DELTA_* pages, of uncompressed pages read in place from the file, and
+ *   of reads that pick rows after decoding (a filter, row_ranges,
+ *   PQT_SKIP_CORRUPT). With PQT_ARROW_DICTIONARY too, a dictionary of
+ *   views (into the batch's dictionary, see above). Strings stored with
  *   Arrow's large_utf8 hint keep that type.
  */
 typedef enum pqt_arrow_output {

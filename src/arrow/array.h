@@ -16,35 +16,10 @@
 #ifndef PQT_ARROW_ARRAY_H
 #define PQT_ARROW_ARRAY_H
 
-#include <stdatomic.h>
-
 #include "core/core.h"
+#include "core/shared_buf.h"
 #include "meta/schema.h"
 
-typedef struct pqt_shared_buf {
-  atomic_int refs;
-  uint8_t *data; /* what consumers see: base + an offset */
-  uint8_t *base; /* the allocation */
-  size_t len;
-  size_t cap;
-  const pqt_allocator *alloc;
-} pqt_shared_buf;
-
-/* Take over a pqt_buf's memory (the pqt_buf is left empty); the shared
- * buffer's data starts `offset` bytes into it. */
-pqt_status pqt_shared_from_buf_at(pqt_buf *b, size_t offset, pqt_shared_buf **out, pqt_error *err);
-static inline pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, pqt_error *err) {
-  return pqt_shared_from_buf_at(b, 0, out, err);
-}
-/* A zeroed buffer of n bytes. */
-pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
-/* The same without zeroing: for buffers the caller writes in full. */
-pqt_status pqt_shared_alloc_raw(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
-static inline pqt_shared_buf *pqt_shared_ref(pqt_shared_buf *b) {
-  if (b) atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
-  return b;
-}
-void pqt_shared_unref(pqt_shared_buf *b);
 
 typedef enum pqt_array_kind {
   PQT_ARRAY_LEAF = 0,
@@ -72,9 +47,14 @@ struct pqt_array {
    *   (same node, no nulls), which is exported as ArrowArray.dictionary;
    * - view_data: a BYTE_ARRAY leaf in the view layout: values holds 16-byte
    *   views (Arrow utf8view/binaryview), long values pointing into this
-   *   buffer (variadic buffer 0); offsets is NULL. */
+   *   buffer (variadic buffer 0); offsets is NULL;
+   * - view_bufs: variadic buffers 1..n_view_bufs of such a leaf (the
+   *   decompressed pages and dictionaries its views point into, kept alive
+   *   by these references), in order. */
   pqt_array *dictionary;
   pqt_shared_buf *view_data;
+  pqt_shared_buf **view_bufs;
+  int32_t n_view_bufs;
 };
 
 pqt_status pqt_array_new(const pqt_allocator *alloc, pqt_array_kind kind, int32_t n_children, pqt_array **out,

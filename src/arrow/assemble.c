@@ -97,25 +97,26 @@ static pqt_status struct_slots(asm_ctx *c, const pqt_schema_node *rep_node, pqt_
   return finish_validity(c, a, bits);
 }
 
+/* a->values: n_dense fixed-width entries of dense (taken over when no slot
+ * is null) spread to a's slots, null slots zeroed. */
+static pqt_status spread_dense(asm_ctx *c, pqt_array *a, pqt_buf *dense, int64_t n_dense, int32_t width) {
+  size_t bytes = (size_t)a->length * (size_t)width;
+  if (a->null_count == 0) return pqt_shared_from_buf(dense, &a->values, c->err);
+  if (n_dense == 0) return pqt_shared_alloc(c->alloc, bytes, &a->values, c->err);
+  PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(c->alloc, bytes, &a->values, c->err)); /* the spread zeroes null slots */
+  return pqt_levels_spread_fixed(a->values->data, dense->data, n_dense, width, a->validity->data, 0, a->length,
+                                 c->err);
+}
+
 /* A leaf decoded as dictionary indexes (pqt_column_data.is_dict): the
  * int32 indexes spread to slots (0 in null slots), the dictionary a leaf of
  * its own. */
 static pqt_status build_dict_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_column_data *cd, pqt_array *a) {
-  int64_t n_slots = a->length;
   pqt_status st;
   if (cd->values.len != (size_t)cd->n_values * 4)
     return pqt_corrupt(c->err, "column %s: %lld dictionary indexes in %zu bytes", leaf->dotted_path,
                        (long long)cd->n_values, cd->values.len);
-  if (a->null_count == 0) {
-    st = pqt_shared_from_buf(&cd->values, &a->values, c->err);
-  } else if (cd->n_values == 0) {
-    st = pqt_shared_alloc(c->alloc, (size_t)n_slots * 4, &a->values, c->err);
-  } else {
-    st = pqt_shared_alloc_raw(c->alloc, (size_t)n_slots * 4, &a->values, c->err); /* the spread zeroes null slots */
-    if (st == PQT_OK)
-      st = pqt_levels_spread_fixed(a->values->data, cd->values.data, cd->n_values, 4, a->validity->data, 0, n_slots,
-                                   c->err);
-  }
+  st = spread_dense(c, a, &cd->values, cd->n_values, 4);
   if (st != PQT_OK) return st;
   pqt_array *d;
   PQT_RETURN_NOT_OK(pqt_array_new(c->alloc, PQT_ARRAY_LEAF, 0, &d, c->err));
@@ -137,6 +138,27 @@ static pqt_status build_dict_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_c
   return st;
 }
 
+/* A leaf decoded as views (pqt_column_data.is_views): the views spread to
+ * slots (an empty view in null slots), cd's own bytes variadic buffer 0,
+ * the pages and dictionary the views point into buffers 1.. (their
+ * references handed over). */
+static pqt_status build_view_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_column_data *cd, pqt_array *a) {
+  if (cd->views.len != (size_t)cd->n_values * 16)
+    return pqt_corrupt(c->err, "column %s: %lld views in %zu bytes", leaf->dotted_path, (long long)cd->n_values,
+                       cd->views.len);
+  pqt_status st = spread_dense(c, a, &cd->views, cd->n_values, 16);
+  if (st == PQT_OK) st = pqt_shared_from_buf(&cd->values, &a->view_data, c->err);
+  size_t nb = cd->view_bufs.len / sizeof(pqt_shared_buf *);
+  if (st == PQT_OK && nb > 0) {
+    a->view_bufs = pqt_mem_alloc(c->alloc, nb * sizeof(pqt_shared_buf *));
+    if (!a->view_bufs) return pqt_nomem(c->err);
+    memcpy(a->view_bufs, cd->view_bufs.data, nb * sizeof(pqt_shared_buf *));
+    a->n_view_bufs = (int32_t)nb;
+    cd->view_bufs.len = 0; /* the references are the array's now */
+  }
+  return st;
+}
+
 /* A leaf array with the slot rule li: spread the dense values to slots. */
 static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_info li, pqt_array **out) {
   pqt_array *a;
@@ -152,6 +174,8 @@ static pqt_status build_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_level_
                      (long long)n_valid, (long long)cd->n_values);
   if (st == PQT_OK && cd->is_dict) {
     st = build_dict_leaf(c, leaf, cd, a);
+  } else if (st == PQT_OK && cd->is_views) {
+    st = build_view_leaf(c, leaf, cd, a);
   } else if (st == PQT_OK) {
     int32_t t = leaf->physical_type;
     if (t == PQT_BYTE_ARRAY) {

@@ -554,7 +554,12 @@ typedef struct array_priv {
   struct ArrowArray **children;
   int64_t n_children;
   struct ArrowArray *dictionary; /* ArrowArray.dictionary, or NULL */
-  int64_t variadic_size;         /* view arrays: the size of their one data buffer (buffer 3) */
+  /* view arrays: buffers validity, views, the variadic buffers (own bytes,
+   * then the pages and dictionaries pointed into), their int64 sizes */
+  const void **view_ptrs;       /* n_buffers entries (ArrowArray.buffers) */
+  pqt_shared_buf **view_refs;   /* variadic buffers 1.. */
+  int64_t *variadic_sizes;      /* 1 + n_view_refs */
+  int32_t n_view_refs;
 } array_priv;
 
 static void array_release(struct ArrowArray *a) {
@@ -571,6 +576,11 @@ static void array_release(struct ArrowArray *a) {
     pqt_mem_free(p->alloc, p->dictionary, sizeof *p->dictionary);
   }
   for (int i = 0; i < 4; i++) pqt_shared_unref(p->bufs[i]);
+  for (int32_t i = 0; p->view_refs && i < p->n_view_refs; i++) pqt_shared_unref(p->view_refs[i]);
+  size_t nv = (size_t)p->n_view_refs;
+  if (p->view_refs) pqt_mem_free(p->alloc, p->view_refs, sizeof(pqt_shared_buf *) * nv);
+  if (p->view_ptrs) pqt_mem_free(p->alloc, p->view_ptrs, sizeof(void *) * (nv + 4));
+  if (p->variadic_sizes) pqt_mem_free(p->alloc, p->variadic_sizes, sizeof(int64_t) * (nv + 1));
   pqt_mem_free(p->alloc, p, sizeof *p);
   a->release = NULL;
 }
@@ -628,13 +638,26 @@ static pqt_status export_array(const pqt_allocator *alloc, const pqt_array *a, i
         if (!p->dictionary) return pqt_nomem(err);
         PQT_RETURN_NOT_OK(export_array(alloc, a->dictionary, 0, a->dictionary->length, p->dictionary, err));
         out->dictionary = p->dictionary;
-      } else if (a->view_data) { /* views, one variadic data buffer, its size */
+      } else if (a->view_data) { /* views, the variadic data buffers, their sizes */
         array_priv *p = out->private_data;
-        out->n_buffers = 4;
+        size_t nv = (size_t)a->n_view_bufs;
         set_buffer(out, 1, a->values);
         set_buffer(out, 2, a->view_data);
-        p->variadic_size = (int64_t)a->view_data->len;
-        p->buffer_ptrs[3] = &p->variadic_size;
+        p->n_view_refs = (int32_t)nv; /* the sizes array_release frees with */
+        p->view_ptrs = pqt_mem_calloc(alloc, sizeof(void *) * (nv + 4));
+        p->variadic_sizes = pqt_mem_alloc(alloc, sizeof(int64_t) * (nv + 1));
+        p->view_refs = nv ? pqt_mem_calloc(alloc, sizeof(pqt_shared_buf *) * nv) : NULL;
+        if (!p->view_ptrs || !p->variadic_sizes || (nv && !p->view_refs)) return pqt_nomem(err);
+        for (size_t i = 0; i < 3; i++) p->view_ptrs[i] = p->buffer_ptrs[i];
+        p->variadic_sizes[0] = (int64_t)a->view_data->len;
+        for (size_t i = 0; i < nv; i++) {
+          p->view_refs[i] = pqt_shared_ref(a->view_bufs[i]);
+          p->view_ptrs[3 + i] = a->view_bufs[i]->data;
+          p->variadic_sizes[1 + i] = (int64_t)a->view_bufs[i]->len;
+        }
+        p->view_ptrs[3 + nv] = p->variadic_sizes;
+        out->buffers = p->view_ptrs;
+        out->n_buffers = (int64_t)(nv + 4);
       } else if (lt.conv == CONV_TO_NULL) {
         out->n_buffers = 0;
         out->null_count = length;

@@ -28,6 +28,8 @@ void pqt_column_data_init(pqt_column_data *cd, const pqt_allocator *alloc) {
   pqt_buf_init(&cd->offsets, alloc);
   pqt_buf_init(&cd->dict_values, alloc);
   pqt_buf_init(&cd->dict_offsets, alloc);
+  pqt_buf_init(&cd->views, alloc);
+  pqt_buf_init(&cd->view_bufs, alloc);
   cd->dict_page_at = -1;
 }
 
@@ -38,6 +40,10 @@ void pqt_column_data_free(pqt_column_data *cd) {
   pqt_buf_free(&cd->offsets);
   pqt_buf_free(&cd->dict_values);
   pqt_buf_free(&cd->dict_offsets);
+  pqt_buf_free(&cd->views);
+  pqt_shared_buf **vb = (pqt_shared_buf **)(void *)cd->view_bufs.data;
+  for (size_t i = 0; i < cd->view_bufs.len / sizeof *vb; i++) pqt_shared_unref(vb[i]);
+  pqt_buf_free(&cd->view_bufs);
 }
 
 size_t pqt_physical_width(int32_t t, int32_t type_length) {
@@ -63,6 +69,11 @@ typedef struct chunk_state {
   pqt_buf dict_offsets;   /* byte arrays: int32[dict_n + 1] */
   int32_t dict_fixed_len; /* byte arrays: the length of every entry when all are equal (> 0), else -1 */
   pqt_buf indices;        /* scratch: uint32 dictionary indices */
+  /* view output: the dictionary's bytes shared by every batch's views, and
+   * one view per entry (buffer index left 0: set per batch) */
+  pqt_shared_buf *dict_shared;
+  pqt_buf dict_views;
+  bool dict_long; /* some entry is over 12 bytes */
   pqt_delta_byte_array_state dba;
   int16_t prev_def; /* last def level of the previous page (-1 at the start) */
 } chunk_state;
@@ -572,11 +583,203 @@ static pqt_status take_dict_indexes(pqt_column_cursor *c, size_t m, pqt_column_d
   return PQT_OK;
 }
 
+/* ---- view output (pqt_column_data.want_views) ---------------------------- */
+
+/* One 16-byte view: the length, then the value inline (up to 12 bytes,
+ * zero-padded), else its first 4 bytes, the variadic buffer and the offset. */
+static inline void put_view(uint8_t *v, const uint8_t *s, uint32_t l, int32_t buf, uint32_t off) {
+  memset(v, 0, 16);
+  memcpy(v, &l, 4);
+  if (l <= 12) {
+    if (l) memcpy(v + 4, s, l);
+  } else {
+    memcpy(v + 4, s, 4);
+    memcpy(v + 8, &buf, 4);
+    memcpy(v + 12, &off, 4);
+  }
+}
+
+/* The variadic buffer index of sb in cd (1 + its place in view_bufs),
+ * taking a reference on it at its first use in cd. */
+static pqt_status view_buf_index(pqt_column_data *cd, pqt_shared_buf *sb, int32_t *idx, pqt_error *err) {
+  pqt_shared_buf **vb = (pqt_shared_buf **)(void *)cd->view_bufs.data;
+  size_t n = cd->view_bufs.len / sizeof *vb;
+  for (size_t i = n; i > 0; i--) /* a page's values come together: the last one first */
+    if (vb[i - 1] == sb) {
+      *idx = (int32_t)i;
+      return PQT_OK;
+    }
+  PQT_CHECK_CORRUPT(n < INT32_MAX - 1, err, "too many pages in one batch");
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cd->view_bufs, &sb, sizeof sb, err));
+  pqt_shared_ref(sb);
+  *idx = (int32_t)n + 1;
+  return PQT_OK;
+}
+
+/* m values decoded as the default layout does into cd's own bytes
+ * (variadic buffer 0), and their views. */
+static pqt_status take_own_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  if (cd->offsets.len == 0) {
+    PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
+    ((int32_t *)(void *)cd->offsets.data)[0] = 0;
+    cd->offsets.len = sizeof(int32_t);
+  }
+  pqt_column_data tmp;
+  memset(&tmp, 0, sizeof tmp);
+  tmp.values = cd->values;
+  tmp.offsets = cd->offsets;
+  tmp.n_values = cd->n_own;
+  pqt_status st = take_byte_arrays(c, m, &tmp, err);
+  cd->values = tmp.values; /* the buffers may have moved */
+  cd->offsets = tmp.offsets;
+  PQT_RETURN_NOT_OK(st);
+  const int32_t *off = (const int32_t *)(const void *)cd->offsets.data + cd->n_own;
+  for (size_t i = 0; i < m; i++, v += 16)
+    put_view(v, cd->values.data + off[i], (uint32_t)(off[i + 1] - off[i]), 0, (uint32_t)off[i]);
+  cd->n_own += (int64_t)m;
+  return PQT_OK;
+}
+
+/* One value appended to cd's own bytes (variadic buffer 0); *off: where. */
+static pqt_status own_append(pqt_column_data *cd, const uint8_t *p, uint32_t l, uint32_t *off, pqt_error *err) {
+  PQT_CHECK_CORRUPT(cd->values.len + l <= INT32_MAX, err, "more than 2 GiB of BYTE_ARRAY data in one chunk");
+  if (cd->offsets.len == 0) PQT_RETURN_NOT_OK(pqt_buf_append(&cd->offsets, &(int32_t){0}, sizeof(int32_t), err));
+  *off = (uint32_t)cd->values.len;
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cd->values, p, l, err));
+  int32_t end = (int32_t)cd->values.len;
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cd->offsets, &end, sizeof end, err));
+  cd->n_own++;
+  return PQT_OK;
+}
+
+/* m PLAIN values (length-prefixed, n bytes at p, their extent checked) are
+ * UTF-8: at once when every byte is ASCII (the prefixes of values under
+ * 128 bytes are), else value by value. */
+static pqt_status validate_plain_utf8(const uint8_t *p, size_t n, size_t m, pqt_error *err) {
+  uint64_t hi = 0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint64_t w[4];
+    memcpy(w, p + i, 32);
+    hi |= w[0] | w[1] | w[2] | w[3];
+  }
+  for (; i < n; i++) hi |= p[i];
+  if (!(hi & 0x8080808080808080ULL)) return PQT_OK;
+  for (size_t k = 0, pos = 0; k < m; k++) {
+    uint32_t l = pqt_load_u32le(p + pos);
+    if (pqt_utf8_invalid_at(p + pos + 4, l) < l) return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", k);
+    pos += 4 + (size_t)l;
+  }
+  return PQT_OK;
+}
+
+/* PLAIN values: views into the page's (decompressed) buffer, handed over
+ * by the page reader at the page's first long value; a page read in place
+ * from the chunk's bytes has its long values copied into cd's own bytes. */
+static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  size_t pos = c->vpos;
+  bool probed = false;
+  pqt_shared_buf *sb = NULL; /* the page's buffer (probed at the first long value) */
+  int32_t page_idx = 0;
+  for (size_t i = 0; i < m; i++, v += 16) {
+    PQT_CHECK_CORRUPT(c->vlen - pos >= 4, err, "PLAIN BYTE_ARRAY: value %zu runs past the page", i);
+    uint32_t l = pqt_load_u32le(c->vin + pos);
+    PQT_CHECK_CORRUPT(l <= c->vlen - pos - 4, err, "PLAIN BYTE_ARRAY: value %zu of %u bytes runs past the page", i, l);
+    const uint8_t *p = c->vin + pos + 4;
+    int32_t idx = 0;
+    uint32_t off = 0;
+    if (l > 12) {
+      if (!probed) {
+        probed = true;
+        if (c->vlen <= INT32_MAX) PQT_RETURN_NOT_OK(pqt_page_reader_share_values(&c->pr, c->vin, c->vlen, &sb, err));
+        if (sb && sb->len > INT32_MAX) sb = NULL; /* offsets are int32 */
+        if (sb) PQT_RETURN_NOT_OK(view_buf_index(cd, sb, &page_idx, err));
+      }
+      if (sb) {
+        idx = page_idx;
+        off = (uint32_t)(p - sb->data);
+      } else {
+        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+      }
+    }
+    put_view(v, p, l, idx, off);
+    pos += 4 + (size_t)l;
+  }
+  if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(validate_plain_utf8(c->vin + c->vpos, pos - c->vpos, m, err));
+  c->vpos = pos;
+  return PQT_OK;
+}
+
+/* The chunk's dictionary as views, once per chunk: its bytes copied once
+ * into a buffer every batch's views share. */
+static pqt_status dict_views_init(chunk_state *cs, pqt_error *err) {
+  const int32_t *doff = (const int32_t *)(const void *)cs->dict_offsets.data;
+  size_t n = (size_t)cs->dict_n, nb = n && doff ? (size_t)doff[n] : 0;
+  pqt_shared_buf *sb;
+  PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(cs->alloc, nb, &sb, err));
+  if (nb) memcpy(sb->data, cs->dict_values.data, nb);
+  pqt_status st = pqt_buf_reserve(&cs->dict_views, n * 16 + 16, err);
+  if (st != PQT_OK) {
+    pqt_shared_unref(sb);
+    return st;
+  }
+  uint8_t *v = cs->dict_views.data;
+  for (size_t k = 0; k < n; k++, v += 16) {
+    uint32_t l = (uint32_t)(doff[k + 1] - doff[k]);
+    cs->dict_long |= l > 12;
+    put_view(v, sb->data + doff[k], l, 0, (uint32_t)doff[k]);
+  }
+  cs->dict_views.len = n * 16;
+  cs->dict_shared = sb;
+  return PQT_OK;
+}
+
+/* Dictionary-encoded values: the dictionary's views by index. */
+static pqt_status take_dict_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  chunk_state *cs = &c->cs;
+  if (!cs->dict_shared) PQT_RETURN_NOT_OK(dict_views_init(cs, err));
+  int32_t idx = 0;
+  if (cs->dict_long) PQT_RETURN_NOT_OK(view_buf_index(cd, cs->dict_shared, &idx, err));
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cs->indices, m * sizeof(uint32_t), err));
+  uint32_t *ix = (uint32_t *)(void *)cs->indices.data;
+  PQT_RETURN_NOT_OK(pqt_rle_get_u32(&c->rle, ix, m, err));
+  const uint8_t *dv = cs->dict_views.data;
+  for (size_t i = 0; i < m; i++, v += 16) {
+    uint32_t k = ix[i];
+    if (PQT_UNLIKELY(k >= (uint64_t)cs->dict_n))
+      return pqt_corrupt(err, "dictionary index %u out of range (dictionary has %lld entries)", k,
+                         (long long)cs->dict_n);
+    memcpy(v, dv + (size_t)k * 16, 16);
+    if (pqt_load_u32le(v) > 12) memcpy(v + 8, &idx, 4);
+  }
+  return PQT_OK;
+}
+
+/* View output: m values appended to cd->views. */
+static pqt_status take_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
+  size_t bytes;
+  if (!pqt_mul_size(m, 16, &bytes)) return pqt_corrupt(err, "value count overflow");
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->views, bytes, err));
+  uint8_t *v = cd->views.data + cd->views.len;
+  pqt_status st;
+  if (c->vk == VK_DICT) {
+    st = take_dict_views(c, m, cd, v, err);
+  } else if (c->vk == VK_PLAIN_BA) {
+    st = take_plain_views(c, m, cd, v, err);
+  } else {
+    st = take_own_views(c, m, cd, v, err);
+  }
+  PQT_RETURN_NOT_OK(st);
+  cd->views.len += bytes;
+  return PQT_OK;
+}
+
 /* Decode the next m values of the page and append them to cd. */
 static pqt_status take_values(pqt_column_cursor *c, size_t m, pqt_column_data *cd, pqt_error *err) {
   if (m == 0) return PQT_OK;
   if (c->vk == VK_NONE) return pqt_corrupt(err, "page holds no values to decode");
   if (cd->is_dict) return take_dict_indexes(c, m, cd, err);
+  if (cd->is_views) return take_views(c, m, cd, err);
   if (c->desc.physical_type == PQT_BYTE_ARRAY) return take_byte_arrays(c, m, cd, err);
   if (c->desc.physical_type == PQT_BOOLEAN) return take_booleans(c, m, cd, err);
   return take_fixed(c, m, cd, err);
@@ -892,9 +1095,11 @@ static pqt_status next_run(pqt_column_cursor *c, pqt_column_data *cd, int64_t go
 static pqt_status cursor_read(pqt_column_cursor *c, int64_t max_rows, pqt_column_data *cd, int64_t *rows,
                               pqt_error *err) {
   int64_t got = 0;
-  /* dictionary output: decided at the buffer's first read */
-  if (cd->n_levels == 0 && cd->n_values == 0)
+  /* dictionary or view output: decided at the buffer's first read */
+  if (cd->n_levels == 0 && cd->n_values == 0) {
     cd->is_dict = cd->want_dict && !c->skip && c->desc.physical_type != PQT_BOOLEAN;
+    cd->is_views = cd->want_views && !cd->is_dict && !c->skip && c->desc.physical_type == PQT_BYTE_ARRAY;
+  }
   if (c->desc.physical_type == PQT_BYTE_ARRAY && cd->offsets.len == 0) {
     PQT_RETURN_NOT_OK(pqt_buf_reserve(&cd->offsets, sizeof(int32_t), err));
     ((int32_t *)(void *)cd->offsets.data)[0] = 0;
@@ -971,6 +1176,8 @@ void pqt_column_cursor_close(pqt_column_cursor *c) {
   pqt_buf_free(&c->cs.dict_values);
   pqt_buf_free(&c->cs.dict_offsets);
   pqt_buf_free(&c->cs.indices);
+  pqt_buf_free(&c->cs.dict_views);
+  pqt_shared_unref(c->cs.dict_shared);
   pqt_delta_byte_array_state_free(&c->cs.dba);
   pqt_buf_free(&c->pdef);
   pqt_buf_free(&c->prep);
@@ -1006,6 +1213,7 @@ pqt_status pqt_column_cursor_open(pqt_column_cursor **out, const pqt_io *io, uin
   cs->prev_def = -1;
   cs->dict_fixed_len = -1;
   pqt_buf_init(&cs->dict_values, alloc);
+  pqt_buf_init(&cs->dict_views, alloc);
   pqt_buf_init(&cs->dict_offsets, alloc);
   pqt_buf_init(&cs->indices, alloc);
   pqt_delta_byte_array_state_init(&cs->dba, alloc);

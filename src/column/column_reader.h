@@ -69,6 +69,20 @@ typedef struct pqt_column_data {
   int64_t dict_page_at;  /* where the chunk's dictionary starts in it (-1: not copied in) */
   pqt_buf dict_values;   /* fixed-width entries, or BYTE_ARRAY bytes */
   pqt_buf dict_offsets;  /* BYTE_ARRAY: int32[dict_n + 1] */
+  /* View output (set want_views before the first read into this buffer;
+   * BYTE_ARRAY only, not with want_dict, skip_corrupt_pages or _read_sel):
+   * `views` holds one 16-byte Arrow view (utf8view/binaryview layout) per
+   * dense value. A value of over 12 bytes points into variadic buffer k:
+   * k = 0 is this buffer's own bytes (`values`, `offsets` over its n_own
+   * values: what no shared page holds, e.g. DELTA_* pages, uncompressed
+   * pages read in place from the chunk); k >= 1 is view_bufs' entry k - 1
+   * (pqt_shared_buf *, one reference each: the decompressed pages and the
+   * chunk's dictionary the views point into, not copied out). */
+  bool want_views;
+  bool is_views; /* want_views on a BYTE_ARRAY leaf: values are views */
+  pqt_buf views;
+  pqt_buf view_bufs;
+  int64_t n_own;
 } pqt_column_data;
 
 /* Where a data page ended in a pqt_column_data: entries and dense values

@@ -59,6 +59,8 @@ pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t 
 }
 
 void pqt_page_reader_free(pqt_page_reader *pr) {
+  pqt_shared_unref(pr->shared);
+  pr->shared = NULL;
   pqt_buf_free(&pr->scratch);
   pqt_buf_free(&pr->crypt_header);
   pqt_buf_free(&pr->crypt_page);
@@ -69,6 +71,8 @@ void pqt_page_reader_free(pqt_page_reader *pr) {
 
 pqt_status pqt_page_reader_seek(pqt_page_reader *pr, const pqt_io *io, uint64_t offset, uint64_t len,
                                 int32_t page_index, int32_t data_page_ordinal, pqt_error *err) {
+  pqt_shared_unref(pr->shared);
+  pr->shared = NULL;
   if (pr->chunk_copy) pqt_mem_free(pr->alloc, pr->chunk_copy, pr->chunk_len ? pr->chunk_len : 1);
   pr->chunk_copy = NULL;
   pr->chunk = NULL;
@@ -348,7 +352,30 @@ static pqt_status data_page_v2(pqt_page_reader *pr, pqt_page *page, const uint8_
   return PQT_OK;
 }
 
+static bool holds(const pqt_buf *b, const uint8_t *p, size_t n) {
+  return b->data && p >= b->data && n <= b->len && (size_t)(p - b->data) <= b->len - n;
+}
+
+pqt_status pqt_page_reader_share_values(pqt_page_reader *pr, const uint8_t *values, size_t values_len,
+                                        pqt_shared_buf **out, pqt_error *err) {
+  *out = NULL;
+  if (pr->shared) {
+    if (values >= pr->shared->data && (size_t)(values - pr->shared->data) <= pr->shared->len)
+      *out = pr->shared;
+    return PQT_OK;
+  }
+  pqt_buf *b = holds(&pr->scratch, values, values_len)      ? &pr->scratch
+               : holds(&pr->crypt_page, values, values_len) ? &pr->crypt_page
+                                                            : NULL;
+  if (!b) return PQT_OK;
+  PQT_RETURN_NOT_OK(pqt_shared_from_buf(b, &pr->shared, err)); /* b is left empty: the next page gets a new one */
+  *out = pr->shared;
+  return PQT_OK;
+}
+
 pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, pqt_error *err) {
+  pqt_shared_unref(pr->shared); /* the arrays that point into the last page hold their own references */
+  pr->shared = NULL;
   for (;;) {
     memset(page, 0, sizeof *page);
     if (pr->pos >= pr->chunk_len) {

@@ -19,6 +19,7 @@
 
 #include "codec/codec.h"
 #include "core/core.h"
+#include "core/shared_buf.h"
 #include "thrift/parquet_types.h"
 
 typedef struct pqt_page {
@@ -80,6 +81,7 @@ typedef struct pqt_page_reader {
   int32_t data_page_ordinal; /* encrypted: data pages started (AAD page ordinal) */
   pqt_buf crypt_header;      /* encrypted: the decrypted page header */
   pqt_buf crypt_page;        /* encrypted: the decrypted page */
+  pqt_shared_buf *shared;    /* the current page's buffer once handed over (pqt_page_reader_share_values) */
 } pqt_page_reader;
 
 /* Prepare to read the chunk at [offset, offset+len) of io. The range must
@@ -93,6 +95,18 @@ pqt_status pqt_page_reader_init(pqt_page_reader *pr, const pqt_io *io, uint64_t 
 pqt_status pqt_page_reader_next(pqt_page_reader *pr, pqt_page *page, bool *eof, pqt_error *err);
 
 void pqt_page_reader_free(pqt_page_reader *pr);
+
+/* The buffer holding the current page's values section (values,
+ * values_len: as pqt_page gave them), for arrays that
+ * point into the page (Arrow views) instead of copying out of it: the
+ * decompressed (or decrypted) page buffer is handed over as a shared
+ * buffer, and the reader makes a new one for its next page. *out is NULL
+ * when the values lie elsewhere (an uncompressed page read in place from
+ * the chunk's bytes: the caller copies them). The reader keeps a reference
+ * until its next page (asking twice gives the same buffer); a caller that
+ * keeps it takes its own (pqt_shared_ref). */
+pqt_status pqt_page_reader_share_values(pqt_page_reader *pr, const uint8_t *values, size_t values_len,
+                                        pqt_shared_buf **out, pqt_error *err);
 
 /* Read pages from [offset, offset+len) of io from now on (a run of pages
  * the offset index points at: only those bytes are requested from io).

@@ -23,8 +23,6 @@
  */
 #include "scan/ranged.h"
 
-#include <stdatomic.h>
-
 #include "scan/row_group.h"
 #include "thrift/parquet_desc.h"
 
@@ -197,37 +195,13 @@ static pqt_status rleaf_seek(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_t b,
   return PQT_OK;
 }
 
-/* Rows [a, b) of the leaf appended to cd (a >= the rows given so far). */
-static pqt_status rleaf_rows(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_t b, pqt_column_data *cd, pqt_error *err) {
+/* Rows [a, b) of the leaf appended to cd (a >= the rows given so far); with
+ * keep (flat leaves), only those with keep[row - a] set. */
+static pqt_status rleaf_rows(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_t b, const uint8_t *keep,
+                             pqt_column_data *cd, pqt_error *err) {
   if (a < rl->pos)
     return pqt_error_set(err, PQT_EINVAL, "selective read: row %lld asked after row %lld", (long long)a,
                          (long long)rl->pos);
-  while (a < b) {
-    if (rl->windowed && a >= rl->win_end) PQT_RETURN_NOT_OK(rleaf_seek(c, rl, a, b, err));
-    int64_t got = 0;
-    if (rl->pos < a) {
-      PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(rl->L, pqt_column_cursor_skip(rl->cur, a - rl->pos, &got, err), err));
-    } else {
-      int64_t end = b < rl->win_end ? b : rl->win_end;
-      PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(rl->L, pqt_column_cursor_read(rl->cur, end - a, cd, &got, err), err));
-      a += got;
-    }
-    if (got == 0)
-      return pqt_leaf_cursor_error(rl->L,
-                                   pqt_corrupt(err, "column chunk ends at row %lld; the row group has %lld",
-                                               (long long)rl->pos, (long long)c->num_rows),
-                                   err);
-    rl->pos += got;
-  }
-  return PQT_OK;
-}
-
-/* Rows [a, b) of a flat leaf, of which those with keep[row - a] set are
- * appended to cd. */
-static pqt_status rleaf_rows_sel(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_t b, const uint8_t *keep,
-                                 pqt_column_data *cd, pqt_error *err) {
-  if (a < rl->pos) return pqt_error_set(err, PQT_EINVAL, "selective read: row %lld asked after row %lld", (long long)a,
-                                        (long long)rl->pos);
   const int64_t a0 = a;
   while (a < b) {
     if (rl->windowed && a >= rl->win_end) PQT_RETURN_NOT_OK(rleaf_seek(c, rl, a, b, err));
@@ -236,16 +210,16 @@ static pqt_status rleaf_rows_sel(pqt_sel_cursor *c, rleaf *rl, int64_t a, int64_
       PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(rl->L, pqt_column_cursor_skip(rl->cur, a - rl->pos, &got, err), err));
     } else {
       int64_t end = b < rl->win_end ? b : rl->win_end;
-      PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(
-          rl->L, pqt_column_cursor_read_sel(rl->cur, end - a, keep + (a - a0), cd, &got, err), err));
+      pqt_status st = keep ? pqt_column_cursor_read_sel(rl->cur, end - a, keep + (a - a0), cd, &got, err)
+                           : pqt_column_cursor_read(rl->cur, end - a, cd, &got, err);
+      PQT_RETURN_NOT_OK(pqt_leaf_cursor_error(rl->L, st, err));
       a += got;
     }
     if (got == 0)
-      return pqt_leaf_cursor_error(
-          rl->L,
-          pqt_corrupt(err, "column chunk ends at row %lld; the row group has %lld", (long long)rl->pos,
-                      (long long)c->num_rows),
-          err);
+      return pqt_leaf_cursor_error(rl->L,
+                                   pqt_corrupt(err, "column chunk ends at row %lld; the row group has %lld",
+                                               (long long)rl->pos, (long long)c->num_rows),
+                                   err);
     rl->pos += got;
   }
   return PQT_OK;
@@ -361,65 +335,35 @@ static pqt_status leaf_rows(pqt_sel_cursor *c, int32_t i, const pqt_rowset *set,
   if (keep) {
     int64_t at = 0;
     for (int32_t q = 0; q < c->batch.n; q++) {
-      PQT_RETURN_NOT_OK(rleaf_rows_sel(c, &c->leaves[i], c->batch.r[q].a, c->batch.r[q].b, keep + at, &c->cols[i], err));
+      PQT_RETURN_NOT_OK(rleaf_rows(c, &c->leaves[i], c->batch.r[q].a, c->batch.r[q].b, keep + at, &c->cols[i], err));
       at += c->batch.r[q].b - c->batch.r[q].a;
     }
     return PQT_OK;
   }
   for (int32_t k = 0; k < set->n; k++)
-    PQT_RETURN_NOT_OK(rleaf_rows(c, &c->leaves[i], set->r[k].a, set->r[k].b, &c->cols[i], err));
+    PQT_RETURN_NOT_OK(rleaf_rows(c, &c->leaves[i], set->r[k].a, set->r[k].b, NULL, &c->cols[i], err));
   return PQT_OK;
 }
 
-/* The leaves of a batch read in parallel (c->threads), as the row-group
- * cursor does: slot k decompresses with its own codec context, and the
- * error reported is the one the leaves read in order would have stopped
- * at (the failing leaf of lowest index). */
-typedef struct sel_slot {
-  int32_t failed_leaf; /* INT32_MAX: none */
-  pqt_status st;
-  bool limit;
-  pqt_error err;
-} sel_slot;
-
-typedef struct sel_par {
+/* The leaves of a batch read in parallel (c->threads, pqt_rg_threads_run),
+ * as the row-group cursor does: slot k decompresses with its own codec
+ * context, and the error reported is the one the leaves read in order would
+ * have stopped at (the failing leaf of lowest index); max_memory's ENOMEM is
+ * sorted out by the caller (pqt_reader_limit_status). */
+typedef struct sel_job {
   pqt_sel_cursor *c;
-  const int32_t *leaves;
   const pqt_rowset *set;
   const uint8_t *keep;
-  sel_slot *slots;
-  atomic_int first_fail;
-} sel_par;
+} sel_job;
 
-static void sel_leaf_task(void *ctx, int32_t item, int32_t slot) {
-  sel_par *b = ctx;
-  pqt_sel_cursor *c = b->c;
-  if (item > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return;
-  sel_slot *ps = &b->slots[slot];
-  pqt_codec_ctx **codec = &c->threads->codecs[slot];
-  int32_t leaf = b->leaves[item];
-  pqt_error local;
-  pqt_error_init(&local);
-  pqt_status st = PQT_OK;
-  if (!*codec) st = pqt_codec_ctx_create(codec, c->r->data_alloc, &local);
-  if (st == PQT_OK) {
-    pqt_column_cursor_set_codec(c->leaves[leaf].cur, *codec);
-    st = leaf_rows(c, leaf, b->set, b->keep, &local);
-    pqt_column_cursor_set_codec(c->leaves[leaf].cur, c->r->codec_ctx);
-  } else {
-    st = pqt_leaf_cursor_error(c->leaves[leaf].L, st, &local);
-  }
-  if (st == PQT_OK) return;
-  if (st == PQT_ENOMEM) ps->limit = true; /* sorted out by the caller (pqt_reader_limit_status) */
-  if (leaf < ps->failed_leaf) {
-    ps->failed_leaf = leaf;
-    ps->st = st;
-    ps->err = local;
-  }
-  int cur = atomic_load_explicit(&b->first_fail, memory_order_relaxed);
-  while (item < cur && !atomic_compare_exchange_weak_explicit(&b->first_fail, &cur, item, memory_order_relaxed,
-                                                              memory_order_relaxed)) {
-  }
+static pqt_status sel_leaf_job(void *ctx, int32_t leaf, pqt_codec_ctx *codec, pqt_status st, pqt_error *err) {
+  sel_job *j = ctx;
+  pqt_sel_cursor *c = j->c;
+  if (!codec) return pqt_leaf_cursor_error(c->leaves[leaf].L, st, err);
+  pqt_column_cursor_set_codec(c->leaves[leaf].cur, codec);
+  st = leaf_rows(c, leaf, j->set, j->keep, err);
+  pqt_column_cursor_set_codec(c->leaves[leaf].cur, c->r->codec_ctx);
+  return st;
 }
 
 /* Decode the leaves in mask over the ranges of set (rows of the batch), or
@@ -437,35 +381,14 @@ static pqt_status read_leaves_keep(pqt_sel_cursor *c, const uint8_t *mask, const
   }
   if (!par) return PQT_OK;
   const pqt_allocator *a = c->r->data_alloc;
-  int32_t ns = pqt_par_slots(&c->threads->par);
   int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * (size_t)n);
-  sel_slot *slots = pqt_mem_alloc(a, sizeof(sel_slot) * (size_t)ns);
-  if (!leaves || !slots) {
-    if (leaves) pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)n);
-    if (slots) pqt_mem_free(a, slots, sizeof(sel_slot) * (size_t)ns);
-    return pqt_nomem(err);
-  }
+  if (!leaves) return pqt_nomem(err);
   int32_t k = 0;
   for (int32_t i = 0; i < c->nl; i++)
     if (mask[i]) leaves[k++] = i;
-  for (int32_t j = 0; j < ns; j++) {
-    slots[j].failed_leaf = INT32_MAX;
-    slots[j].st = PQT_OK;
-    slots[j].limit = false;
-  }
-  sel_par b = {.c = c, .leaves = leaves, .set = set, .keep = keep, .slots = slots};
-  atomic_init(&b.first_fail, INT32_MAX);
-  pqt_par_run(&c->threads->par, n, sel_leaf_task, &b);
-  pqt_status st = PQT_OK;
-  int32_t best = -1;
-  for (int32_t j = 0; j < ns; j++)
-    if (slots[j].st != PQT_OK && (best < 0 || slots[j].failed_leaf < slots[best].failed_leaf)) best = j;
-  if (best >= 0) {
-    st = slots[best].st;
-    if (err) *err = slots[best].err;
-  }
+  sel_job j = {.c = c, .set = set, .keep = keep};
+  pqt_status st = pqt_rg_threads_run(c->threads, a, leaves, n, sel_leaf_job, &j, PQT_OK, NULL, err);
   pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)n);
-  pqt_mem_free(a, slots, sizeof(sel_slot) * (size_t)ns);
   return st;
 }
 

@@ -183,28 +183,21 @@ static void report(pqt_reader *r, int32_t g, int32_t leaf, const leaf_losses *ll
 }
 
 /* The selected leaves read in parallel (threads > 1, no encryption: the key
- * retriever is only ever called from the calling thread). The status is the
- * one reading them in order would have stopped at: the lowest failing leaf's
- * (what a later leaf read meanwhile is freed by the caller as usual). */
-typedef struct rec_par {
+ * retriever is only ever called from the calling thread;
+ * pqt_rg_threads_run). The status is the one reading them in order would
+ * have stopped at: the lowest failing leaf's (what a later leaf read
+ * meanwhile is freed by the caller as usual). */
+typedef struct rec_job {
   pqt_reader *r;
   int32_t g;
-  const int32_t *leaves;
   pqt_column_data *cols;
   leaf_losses *ll;
-  pqt_rg_threads *t;
-  pqt_status *st; /* per item */
-  pqt_error *errs; /* per item */
-} rec_par;
+} rec_job;
 
-static void rec_task(void *ctx, int32_t item, int32_t slot) {
-  rec_par *p = ctx;
-  int32_t i = p->leaves[item];
-  pqt_codec_ctx **codec = &p->t->codecs[slot];
-  pqt_error_init(&p->errs[item]);
-  pqt_status st = *codec ? PQT_OK : pqt_codec_ctx_create(codec, p->r->data_alloc, &p->errs[item]);
-  if (st == PQT_OK) st = read_leaf(p->r, p->g, i, &p->cols[i], &p->ll[i], *codec, &p->errs[item]);
-  p->st[item] = st;
+static pqt_status rec_leaf_job(void *ctx, int32_t leaf, pqt_codec_ctx *codec, pqt_status st, pqt_error *err) {
+  rec_job *p = ctx;
+  if (!codec) return st;
+  return read_leaf(p->r, p->g, leaf, &p->cols[leaf], &p->ll[leaf], codec, err);
 }
 
 static pqt_status read_leaves_parallel(pqt_reader *r, int32_t g, const uint8_t *selected, pqt_column_data *cols,
@@ -213,24 +206,13 @@ static pqt_status read_leaves_parallel(pqt_reader *r, int32_t g, const uint8_t *
   int32_t nl = r->schema->n_leaves, n = 0;
   for (int32_t i = 0; i < nl; i++) n += selected[i] != 0;
   int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * (size_t)(n ? n : 1));
-  pqt_status *sts = pqt_mem_alloc(a, sizeof(pqt_status) * (size_t)(n ? n : 1));
-  pqt_error *errs = pqt_mem_alloc(a, sizeof(pqt_error) * (size_t)(n ? n : 1));
-  pqt_status st = (!leaves || !sts || !errs) ? pqt_nomem(err) : PQT_OK;
-  if (st == PQT_OK) {
-    int32_t k = 0;
-    for (int32_t i = 0; i < nl; i++)
-      if (selected[i]) leaves[k++] = i;
-    rec_par p = {r, g, leaves, cols, ll, t, sts, errs};
-    pqt_par_run(&t->par, n, rec_task, &p);
-    for (int32_t k2 = 0; k2 < n && st == PQT_OK; k2++)
-      if (sts[k2] != PQT_OK) {
-        st = sts[k2];
-        if (err) *err = errs[k2];
-      }
-  }
-  if (leaves) pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)(n ? n : 1));
-  if (sts) pqt_mem_free(a, sts, sizeof(pqt_status) * (size_t)(n ? n : 1));
-  if (errs) pqt_mem_free(a, errs, sizeof(pqt_error) * (size_t)(n ? n : 1));
+  if (!leaves) return pqt_nomem(err);
+  int32_t k = 0;
+  for (int32_t i = 0; i < nl; i++)
+    if (selected[i]) leaves[k++] = i;
+  rec_job p = {r, g, cols, ll};
+  pqt_status st = pqt_rg_threads_run(t, a, leaves, n, rec_leaf_job, &p, PQT_OK, NULL, err);
+  pqt_mem_free(a, leaves, sizeof(int32_t) * (size_t)(n ? n : 1));
   return st;
 }
 

@@ -154,8 +154,9 @@ static pqt_status leaf_error(pqt_reader *r, int32_t g, int32_t leaf, pqt_status 
   return st;
 }
 
-pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor **out,
-                                   pqt_error *err) {
+/* A leaf cursor over the whole chunk (w NULL) or the byte window w. */
+static pqt_status leaf_cursor_open(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, const uint64_t *w,
+                                   pqt_leaf_cursor **out, pqt_error *err) {
   *out = NULL;
   if (g < 0 || g >= r->md.row_groups.n || leaf < 0 || leaf >= r->schema->n_leaves)
     return pqt_error_set(err, PQT_EINVAL, "no row group %d column %d", g, leaf);
@@ -164,7 +165,7 @@ pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool 
   L->r = r;
   L->g = g;
   L->leaf = leaf;
-  pqt_status st = leaf_open_raw(r, g, leaf, skip_pages, NULL, L, err);
+  pqt_status st = leaf_open_raw(r, g, leaf, skip_pages, w, L, err);
   if (st != PQT_OK) {
     pqt_leaf_cursor_close(L);
     return leaf_error(r, g, leaf, st, err);
@@ -173,24 +174,15 @@ pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool 
   return PQT_OK;
 }
 
+pqt_status pqt_leaf_cursor_open_ex(pqt_reader *r, int32_t g, int32_t leaf, bool skip_pages, pqt_leaf_cursor **out,
+                                   pqt_error *err) {
+  return leaf_cursor_open(r, g, leaf, skip_pages, NULL, out, err);
+}
+
 pqt_status pqt_leaf_cursor_open_window(pqt_reader *r, int32_t g, int32_t leaf, uint64_t offset, uint64_t len,
                                        pqt_leaf_cursor **out, pqt_error *err) {
-  *out = NULL;
-  if (g < 0 || g >= r->md.row_groups.n || leaf < 0 || leaf >= r->schema->n_leaves)
-    return pqt_error_set(err, PQT_EINVAL, "no row group %d column %d", g, leaf);
-  pqt_leaf_cursor *L = pqt_mem_calloc(r->data_alloc, sizeof *L);
-  if (!L) return leaf_error(r, g, leaf, pqt_nomem(err), err);
-  L->r = r;
-  L->g = g;
-  L->leaf = leaf;
   uint64_t w[2] = {offset, len};
-  pqt_status st = leaf_open_raw(r, g, leaf, false, w, L, err);
-  if (st != PQT_OK) {
-    pqt_leaf_cursor_close(L);
-    return leaf_error(r, g, leaf, st, err);
-  }
-  *out = L;
-  return PQT_OK;
+  return leaf_cursor_open(r, g, leaf, false, w, out, err);
 }
 
 pqt_column_cursor *pqt_leaf_cursor_column(pqt_leaf_cursor *L) { return L->cur; }
@@ -247,7 +239,7 @@ struct pqt_rg_cursor {
   bool finished;            /* every cursor checked at the chunk's end */
   int64_t pages;            /* data pages decoded so far */
   pqt_rg_threads *threads; /* borrowed; NULL: the leaves one after the other */
-  const uint8_t *dict_leaves; /* borrowed; NULL: no leaf decoded as dictionary indexes */
+  const uint8_t *dict_leaves; /* borrowed; NULL: no leaf decoded as dictionary indexes or views */
 };
 
 void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, pqt_rg_threads *t) { c->threads = t; }
@@ -380,46 +372,41 @@ static pqt_status read_leaf(pqt_rg_cursor *c, int32_t i, int64_t want, bool last
   return st;
 }
 
-/* The leaves of a batch read in parallel (pqt_rg_threads). The error
+/* The leaves of a batch read in parallel (pqt_rg_threads; the one loop the
+ * row-group cursor, the selective cursor and recovery share). The error
  * reported is the one the leaves read in order would have stopped at: the
  * failing leaf of lowest index (leaves after a known failure are not read). */
 typedef struct par_slot {
   int32_t failed_leaf; /* lowest failing leaf this slot read; INT32_MAX: none */
   pqt_status st;
-  bool limit; /* some leaf of this slot hit max_memory */
+  bool watched; /* some leaf of this slot failed with the status watched */
   pqt_error err;
 } par_slot;
 
-typedef struct par_batch {
-  pqt_rg_cursor *c;
-  const int32_t *leaves; /* the selected leaves, in order */
-  int64_t want;
-  bool last;
+typedef struct par_run {
+  pqt_rg_threads *t;
+  const pqt_allocator *alloc;
+  const int32_t *leaves;
+  pqt_leaf_job job;
+  void *ctx;
+  pqt_status watch;
   par_slot *slots;
-  atomic_int first_fail; /* lowest failing item so far (INT32_MAX: none) */
-} par_batch;
+  atomic_int first_fail; /* lowest failing leaf so far (INT32_MAX: none) */
+} par_run;
 
-static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
-  par_batch *b = ctx;
-  pqt_rg_cursor *c = b->c;
+static void par_leaf_task(void *ctx, int32_t item, int32_t slot) {
+  par_run *b = ctx;
   int32_t leaf = b->leaves[item];
   if (leaf > atomic_load_explicit(&b->first_fail, memory_order_relaxed)) return; /* an earlier leaf failed */
   par_slot *ps = &b->slots[slot];
-  pqt_codec_ctx **codec = &c->threads->codecs[slot];
-  pqt_status st = PQT_OK;
-  if (!*codec) st = pqt_codec_ctx_create(codec, c->r->data_alloc, &ps->err); /* on this slot's first use */
-  pqt_column_cursor *cur = pqt_leaf_cursor_column(c->leaves[leaf]);
+  pqt_codec_ctx **codec = &b->t->codecs[slot];
   pqt_error local;
-  if (st == PQT_OK) {
-    pqt_column_cursor_set_codec(cur, *codec);
-    st = read_leaf(c, leaf, b->want, b->last, &local);
-    pqt_column_cursor_set_codec(cur, c->r->codec_ctx);
-  } else {
-    st = leaf_error(c->r, c->g, leaf, st, &ps->err);
-    local = ps->err;
-  }
+  pqt_error_init(&local);
+  pqt_status st = PQT_OK;
+  if (!*codec) st = pqt_codec_ctx_create(codec, b->alloc, &local); /* on this slot's first use */
+  st = b->job(b->ctx, leaf, st == PQT_OK ? *codec : NULL, st, &local);
   if (st == PQT_OK) return;
-  if (st == PQT_ELIMIT) ps->limit = true;
+  if (st == b->watch) ps->watched = true;
   if (leaf < ps->failed_leaf) {
     ps->failed_leaf = leaf;
     ps->st = st;
@@ -432,6 +419,51 @@ static void read_leaf_task(void *ctx, int32_t item, int32_t slot) {
   }
 }
 
+pqt_status pqt_rg_threads_run(pqt_rg_threads *t, const pqt_allocator *alloc, const int32_t *leaves, int32_t n,
+                              pqt_leaf_job job, void *ctx, pqt_status watch, bool *watched, pqt_error *err) {
+  if (watched) *watched = false;
+  int32_t ns = pqt_par_slots(&t->par);
+  par_slot *slots = pqt_mem_alloc(alloc, sizeof(par_slot) * (size_t)ns);
+  if (!slots) return pqt_nomem(err);
+  for (int32_t k = 0; k < ns; k++) {
+    slots[k].failed_leaf = INT32_MAX;
+    slots[k].st = PQT_OK;
+    slots[k].watched = false;
+  }
+  par_run b = {.t = t, .alloc = alloc, .leaves = leaves, .job = job, .ctx = ctx, .watch = watch, .slots = slots};
+  atomic_init(&b.first_fail, INT32_MAX);
+  pqt_par_run(&t->par, n, par_leaf_task, &b);
+  pqt_status st = PQT_OK;
+  int32_t best = -1;
+  for (int32_t k = 0; k < ns; k++) {
+    if (watched) *watched |= slots[k].watched;
+    if (slots[k].st != PQT_OK && (best < 0 || slots[k].failed_leaf < slots[best].failed_leaf)) best = k;
+  }
+  if (best >= 0) {
+    st = slots[best].st;
+    if (err) *err = slots[best].err;
+  }
+  pqt_mem_free(alloc, slots, sizeof(par_slot) * (size_t)ns);
+  return st;
+}
+
+typedef struct rg_job {
+  pqt_rg_cursor *c;
+  int64_t want;
+  bool last;
+} rg_job;
+
+static pqt_status rg_leaf_job(void *ctx, int32_t leaf, pqt_codec_ctx *codec, pqt_status st, pqt_error *err) {
+  rg_job *j = ctx;
+  pqt_rg_cursor *c = j->c;
+  if (!codec) return leaf_error(c->r, c->g, leaf, st, err);
+  pqt_column_cursor *cur = pqt_leaf_cursor_column(c->leaves[leaf]);
+  pqt_column_cursor_set_codec(cur, codec);
+  st = read_leaf(c, leaf, j->want, j->last, err);
+  pqt_column_cursor_set_codec(cur, c->r->codec_ctx);
+  return st;
+}
+
 /* A leaf's share of the work: its chunk's uncompressed bytes (0 unknown). */
 static int64_t leaf_weight(const pqt_row_group *rg, int32_t leaf) {
   if (leaf >= rg->columns.n) return 0;
@@ -441,15 +473,9 @@ static int64_t leaf_weight(const pqt_row_group *rg, int32_t leaf) {
 
 static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last, pqt_error *err) {
   const pqt_allocator *a = c->r->data_alloc;
-  int32_t ns = pqt_par_slots(&c->threads->par);
   size_t n_leaves = (size_t)c->n_selected;
   int32_t *leaves = pqt_mem_alloc(a, sizeof(int32_t) * n_leaves);
-  par_slot *slots = pqt_mem_alloc(a, sizeof(par_slot) * (size_t)ns);
-  if (!leaves || !slots) {
-    pqt_mem_free(a, leaves, sizeof(int32_t) * n_leaves);
-    pqt_mem_free(a, slots, sizeof(par_slot) * (size_t)ns);
-    return pqt_nomem(err);
-  }
+  if (!leaves) return pqt_nomem(err);
   int32_t n = 0;
   for (int32_t i = 0; i < c->nl; i++)
     if (c->selected[i]) leaves[n++] = i;
@@ -465,31 +491,14 @@ static pqt_status read_leaves_parallel(pqt_rg_cursor *c, int64_t want, bool last
     }
     leaves[y] = v;
   }
-  for (int32_t k = 0; k < ns; k++) {
-    slots[k].failed_leaf = INT32_MAX;
-    slots[k].st = PQT_OK;
-    slots[k].limit = false;
-  }
-  par_batch b = {.c = c, .leaves = leaves, .want = want, .last = last, .slots = slots};
-  atomic_init(&b.first_fail, INT32_MAX);
-  pqt_par_run(&c->threads->par, n, read_leaf_task, &b);
-  pqt_status st = PQT_OK;
-  int32_t best = -1;
+  rg_job j = {.c = c, .want = want, .last = last};
   bool limit = false;
-  for (int32_t k = 0; k < ns; k++) {
-    limit |= slots[k].limit;
-    if (slots[k].st != PQT_OK && (best < 0 || slots[k].failed_leaf < slots[best].failed_leaf)) best = k;
-  }
-  if (best >= 0) {
-    st = slots[best].st;
-    if (err) *err = slots[best].err;
-    /* the memory ceiling seen by one thread may have been taken (and cleared) by another's failure */
-    if (st == PQT_ENOMEM && limit)
-      st = pqt_error_set(err, PQT_ELIMIT, "the memory ceiling of %llu bytes (max_memory) would be exceeded",
-                         (unsigned long long)c->r->opts.max_memory);
-  }
+  pqt_status st = pqt_rg_threads_run(c->threads, a, leaves, n, rg_leaf_job, &j, PQT_ELIMIT, &limit, err);
+  /* the memory ceiling seen by one thread may have been taken (and cleared) by another's failure */
+  if (st == PQT_ENOMEM && limit)
+    st = pqt_error_set(err, PQT_ELIMIT, "the memory ceiling of %llu bytes (max_memory) would be exceeded",
+                       (unsigned long long)c->r->opts.max_memory);
   pqt_mem_free(a, leaves, sizeof(int32_t) * n_leaves);
-  pqt_mem_free(a, slots, sizeof(par_slot) * (size_t)ns);
   return st;
 }
 
@@ -507,7 +516,10 @@ pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_
   pqt_status st = PQT_OK;
   int64_t rows = want; /* c->cols are empty: open made them so, and every batch leaves them so */
   if (c->dict_leaves && !c->recovering)
-    for (int32_t i = 0; i < c->nl; i++) c->cols[i].want_dict = c->dict_leaves[i] != 0;
+    for (int32_t i = 0; i < c->nl; i++) {
+      c->cols[i].want_dict = (c->dict_leaves[i] & PQT_LEAF_DICT) != 0;
+      c->cols[i].want_views = c->dict_leaves[i] == PQT_LEAF_VIEWS;
+    }
   if (c->recovering) {
     /* its leaves have no cursors: pqt_recover_leaves opens its own */
     if (want > 0) st = pqt_recover_leaves(r, c->g, c->selected, c->cols, &rows, c->threads, err);

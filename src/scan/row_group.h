@@ -131,8 +131,10 @@ pqt_status pqt_rg_cursor_open(pqt_reader *r, int32_t g, const uint8_t *selected,
  * row group also checks that every chunk ends there. */
 pqt_status pqt_rg_cursor_next(pqt_rg_cursor *c, int64_t max_rows, pqt_row_group_data *out, pqt_error *err);
 bool pqt_rg_cursor_done(const pqt_rg_cursor *c);
-/* Per leaf (borrowed, NULL: none): decode its chunks as dictionary indexes
- * (pqt_column_data.want_dict; ignored when recovering). */
+/* Per leaf (borrowed, NULL: none): PQT_LEAF_DICT decodes its chunks as
+ * dictionary indexes (pqt_column_data.want_dict), else PQT_LEAF_VIEWS as
+ * views (want_views); ignored when recovering. */
+enum { PQT_LEAF_DICT = 1, PQT_LEAF_VIEWS = 2 };
 void pqt_rg_cursor_set_dict(pqt_rg_cursor *c, const uint8_t *dict_leaves);
 /* Data pages decoded so far (for pqt_scan_stats). */
 int64_t pqt_rg_cursor_pages(const pqt_rg_cursor *c);
@@ -155,6 +157,17 @@ pqt_status pqt_rg_threads_init(pqt_rg_threads *t, pqt_reader *r, const pqt_scan_
 /* Joins the threads and frees the contexts (no cursor may use t after). */
 void pqt_rg_threads_free(pqt_rg_threads *t, pqt_reader *r);
 void pqt_rg_cursor_set_threads(pqt_rg_cursor *c, pqt_rg_threads *t);
+/* One leaf's share of a parallel read (pqt_rg_threads_run): read `leaf`
+ * decompressing with codec (the slot's context); codec NULL: the context
+ * could not be made (st, err say why): name the leaf in err, return st. */
+typedef pqt_status (*pqt_leaf_job)(void *ctx, int32_t leaf, pqt_codec_ctx *codec, pqt_status st, pqt_error *err);
+/* Run job for leaves[0..n) on t's threads (t->codecs set; contexts made
+ * with alloc on a slot's first use). Returns what reading the leaves in
+ * order would have stopped at: the status and error of the failing leaf
+ * of lowest index (a leaf above a known failure is not read). *watched
+ * (may be NULL) tells whether some leaf failed with the status `watch`. */
+pqt_status pqt_rg_threads_run(pqt_rg_threads *t, const pqt_allocator *alloc, const int32_t *leaves, int32_t n,
+                              pqt_leaf_job job, void *ctx, pqt_status watch, bool *watched, pqt_error *err);
 /* The same honouring pqt_read_options.on_error: with PQT_SKIP_CORRUPT a
  * row group that cannot be opened, or the rest of one that fails, is
  * reported (on_skip, with the rows lost) and *skipped set instead of

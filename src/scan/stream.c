@@ -40,7 +40,8 @@ typedef struct stream_priv {
   /* threads: the leaves of a batch decoded in parallel (scan/row_group.h) */
   pqt_rg_threads rgt;
   /* Arrow output options (pqt_arrow_output) and, per leaf, whether its
-   * chunks are decoded as dictionary indexes (NULL: none is) */
+   * chunks are decoded as dictionary indexes or views (PQT_LEAF_*; NULL:
+   * none is) */
   uint64_t arrow_output;
   uint8_t *dict_leaves;
   /* the next row group's chunks asked of the source while this one decodes */
@@ -287,8 +288,8 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
     p->dict_leaves = pqt_mem_calloc(alloc, (size_t)(nl ? nl : 1));
     if (!p->dict_leaves) st = pqt_nomem(err);
     for (int32_t i = 0; st == PQT_OK && i < nl; i++)
-      p->dict_leaves[i] = pqt_export_leaf_dictionary(r->schema->leaves[i], p->arrow_output) ||
-                          pqt_export_leaf_view(r->schema->leaves[i], p->arrow_output);
+      p->dict_leaves[i] = (uint8_t)((pqt_export_leaf_dictionary(r->schema->leaves[i], p->arrow_output) ? PQT_LEAF_DICT : 0) |
+                                    (pqt_export_leaf_view(r->schema->leaves[i], p->arrow_output) ? PQT_LEAF_VIEWS : 0));
   }
   if (st == PQT_OK) {
     pqt_readahead_init(&p->ra, r, opts->read_ahead >= 0, &p->rgt);
