@@ -268,7 +268,7 @@ static pqt_status list_input(const pqt_dataset_fs *fs, const char *in, strlist *
   int is_dir = 0;
   pqt_error local;
   pqt_error_init(&local);
-  st = list(lctx, root, &is_dir, walk_emit, &w, &local);
+  st = list(lctx, root, &is_dir, walk_emit, &w, &local);  // NOLINT(clang-analyzer-core.CallAndMessage): list is fs->list or pqt_ds_local_list, never NULL
   if (st != PQT_OK) {
     if (err) *err = local;
     if (err && !local.message[0]) pqt_error_set(err, st, "%s: listing failed", root);
