@@ -684,7 +684,7 @@ static int fixed_value(cv_column *c, kind_of k, const char *p, size_t n, uint8_t
     case K_FIXED: {
       uint8_t *tmp = malloc(n + 1);
       long len = tmp ? decode_binary(p, n, tmp, c->width == 16) : -1;
-      if (len != c->width) {
+      if (!tmp || len != c->width) {
         free(tmp);
         *why = len < 0 ? "neither base64, \\x followed by hex digits, nor a UUID" : "not the type's length";
         return -1;

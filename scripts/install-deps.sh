@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev
       libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev libdeflate-dev
-      libxxhash-dev libssl-dev libcurl4-openssl-dev)
+      libxxhash-dev libssl-dev libcurl4-openssl-dev
+      clang-tidy cppcheck) # clang-tidy, cppcheck: make lint (scripts/lint.sh)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,7 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 for tool in clang-tidy cppcheck; do
-  command -v $tool >/dev/null || { echo "lint: $tool missing (apt-get install clang-tidy cppcheck)"; exit 1; }
+  command -v $tool >/dev/null || { echo "lint: $tool missing (make deps, or apt-get install clang-tidy cppcheck)"; exit 1; }
 done
 dir=build/lint
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DPQT_BUILD_TESTS=OFF >/dev/null || exit 1

@@ -203,6 +203,11 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
     PQT_RETURN_NOT_OK(pqt_shared_alloc(alloc, (size_t)n * out_w, &nb, err));
   else PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(alloc, (size_t)n * out_w, &nb, err));
   const uint8_t *src = a->values ? a->values->data : NULL;
+  if (!src && n > 0 && lt.conv != CONV_BE_TO_DEC128 && lt.conv != CONV_BE_TO_DEC256) { /* fixed-width values */
+    pqt_shared_unref(nb);
+    return pqt_error_set(err, PQT_EINVAL, "column %s: %lld values without a values buffer",
+                         a->node->dotted_path ? a->node->dotted_path : "?", (long long)n);
+  }
   uint8_t *dst = nb->data;
   pqt_status st = PQT_OK;
   switch (lt.conv) {
@@ -241,7 +246,7 @@ static pqt_status convert_leaf(const pqt_allocator *alloc, pqt_array *a, pqt_err
       const int32_t *off = a->offsets ? (const int32_t *)(const void *)a->offsets->data : NULL;
       for (int64_t i = 0; i < n && st == PQT_OK; i++) {
         if (!pqt_array_is_valid(a, i)) continue;
-        const uint8_t *p = flba ? src + (size_t)i * w : src + off[i];
+        const uint8_t *p = flba ? src + (size_t)i * w : src + off[i];  // NOLINT(clang-analyzer-core.NullDereference): a BYTE_ARRAY array has offsets
         size_t len = flba ? w : (size_t)(off[i + 1] - off[i]);
         if (!be_to_le(p, len, dst + (size_t)i * out_w, out_w))
           st = pqt_corrupt(err, "decimal value %lld does not fit its precision", (long long)i);
@@ -312,7 +317,7 @@ typedef struct schema_priv {
 static void schema_release(struct ArrowSchema *s) {
   if (!s || !s->release) return;
   schema_priv *p = s->private_data;
-  for (int64_t i = 0; i < s->n_children; i++) {
+  for (int64_t i = 0; s->children && i < s->n_children; i++) {
     struct ArrowSchema *c = s->children[i];
     if (c && c->release) c->release(c);
     free(c);
@@ -565,7 +570,7 @@ typedef struct array_priv {
 static void array_release(struct ArrowArray *a) {
   if (!a || !a->release) return;
   array_priv *p = a->private_data;
-  for (int64_t i = 0; i < p->n_children; i++) {
+  for (int64_t i = 0; p->children && i < p->n_children; i++) {
     struct ArrowArray *c = p->children[i];
     if (c && c->release) c->release(c);
     if (c) pqt_mem_free(p->alloc, c, sizeof *c);

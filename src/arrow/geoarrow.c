@@ -301,7 +301,7 @@ pqt_status pqt_geoarrow_annotate(const pqt_schema *s, const uint8_t *selected, c
     any_geo |= s->leaves[i]->physical_type == PQT_BYTE_ARRAY && (l == PQT_LT_GEOMETRY || l == PQT_LT_GEOGRAPHY);
   }
   if (!any_geo) return PQT_OK;
-  struct ArrowSchema **leaves = calloc((size_t)n_sel + 1, sizeof *leaves);
+  struct ArrowSchema **leaves = calloc((size_t)n_sel + 1, sizeof *leaves);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (!leaves) return pqt_nomem(err);
   int64_t n = 0;
   collect_leaves(root, leaves, &n, n_sel, 0);

@@ -201,7 +201,7 @@ static pqt_status rewrite(const pqt_dataset *ds, int32_t f, const pqt_expr *e, b
   if (e->kind == PQT_EK_AND || e->kind == PQT_EK_OR) {
     bool is_and = e->kind == PQT_EK_AND;
     int dominant = is_and ? V_FALSE : V_TRUE;
-    pqt_expr **keep = calloc((size_t)e->n_args + 1, sizeof *keep);
+    pqt_expr **keep = calloc((size_t)e->n_args + 1, sizeof *keep);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
     if (!keep) return pqt_nomem(err);
     int32_t nk = 0;
     *v = is_and ? V_TRUE : V_FALSE;

@@ -71,7 +71,7 @@ static pqt_status plan_file(pqt_dataset *ds, int32_t f, const pqt_expr *residual
     }
   }
   if (st == PQT_OK && cur.n_row_groups > 0) st = push(l, cur, err);
-  if (st != PQT_OK && !strstr(err->message, ds->files[f].path)) pqt_error_prefix(err, "%s", ds->files[f].path);
+  if (st != PQT_OK && err && !strstr(err->message, ds->files[f].path)) pqt_error_prefix(err, "%s", ds->files[f].path);
   pqt_filter_free(flt);
   pqt_reader_close(r);
   return st;

@@ -279,9 +279,9 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
       memset(&fst, 0, sizeof fst);
       so.stats = &fst;
       st = pqt_reader_write_text(r, &so, format, limit < 0 ? -1 : limit - t.records, on_text, &t, err);
-      if (st != PQT_OK && t.err.message[0]) *err = t.err;
+      if (st != PQT_OK && t.err.message[0] && err) *err = t.err;
       if (st == PQT_OK && t.pend.len > 0) st = record(&t, (const char *)t.pend.data, t.pend.len, err);
-      if (st != PQT_OK && !strstr(err->message, file->path)) pqt_error_prefix(err, "%s", file->path);
+      if (st != PQT_OK && err && !strstr(err->message, file->path)) pqt_error_prefix(err, "%s", file->path);
       pqt_ds_stats_add(&acc, &fst);
       pqt_reader_close(r);
     }

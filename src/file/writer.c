@@ -241,7 +241,7 @@ static void writer_free(pqt_writer *w) {
       pqt_codec_ctx_destroy(w->codecs[k]);
       pqt_import_scratch_free(&w->scs[k]);
     }
-    pqt_mem_free(a, w->codecs, (size_t)ns * sizeof *w->codecs);
+    pqt_mem_free(a, w->codecs, (size_t)ns * sizeof *w->codecs);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
     pqt_mem_free(a, w->scs, (size_t)ns * sizeof *w->scs);
   }
   pqt_codec_ctx_destroy(w->codec);
@@ -650,10 +650,10 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
   w->opts.executor = NULL; /* copied into par */
   if (st == PQT_OK && !w->raw && pqt_par_slots(&w->par) > 1) {
     size_t ns = (size_t)pqt_par_slots(&w->par);
-    w->codecs = pqt_mem_calloc(a, ns * sizeof *w->codecs);
+    w->codecs = pqt_mem_calloc(a, ns * sizeof *w->codecs);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
     w->scs = pqt_mem_calloc(a, ns * sizeof *w->scs);
     if (!w->codecs || !w->scs) {
-      pqt_mem_free(a, w->codecs, ns * sizeof *w->codecs);
+      pqt_mem_free(a, w->codecs, ns * sizeof *w->codecs);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
       pqt_mem_free(a, w->scs, ns * sizeof *w->scs);
       w->codecs = NULL;
       w->scs = NULL;
@@ -946,7 +946,7 @@ static pqt_status flush_rg(pqt_writer *w, pqt_error *err) {
     pqt_column_writer *cw = &w->cols[i];
     pqt_column_chunk *cc = &rg->columns.items[i];
     if (!finished) st = pqt_column_writer_finish(cw, err);
-    else if ((st = finished[i]) != PQT_OK && err) *err = *finish_err; /* the first failure, as in order */
+    else if ((st = finished[i]) != PQT_OK && err && finish_err) *err = *finish_err; /* the first failure, as in order */
     if (st != PQT_OK) break;
     if (w->n_refs == w->cap_refs) {
       size_t nc = w->cap_refs ? w->cap_refs * 2 : 64;

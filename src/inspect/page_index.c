@@ -341,7 +341,7 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
   const pqt_column_chunk *cc;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
-  const pqt_schema_node *leaf = r->schema->leaves[col];
+  const pqt_schema_node *leaf = r->schema->leaves[col];  // NOLINT(clang-analyzer-core.NullDereference): pqt_meta_chunk refused a NULL r
   if (cm->type != leaf->physical_type)
     return pqt_corrupt(err, "row group %d, column %s: chunk type %d differs from the schema's %d", rg,
                        leaf->dotted_path, cm->type, leaf->physical_type);

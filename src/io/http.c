@@ -447,7 +447,7 @@ static int judge(http_src *s, xfer *x, CURLcode rc, char *why, size_t why_cap, p
     char code[64];
     error_code(x, code, sizeof code);
     const char *what = st == 404 ? "not found" : st == 403 || st == 401 ? "access denied" : st == 416 ? "range not satisfiable" : "refused";
-    pqt_error_set(err, st == 404 ? PQT_EIO : PQT_EIO, "GET %s (%s): %s (HTTP %ld%s%s)", s->shown, rt, what, st,
+    pqt_error_set(err, PQT_EIO, "GET %s (%s): %s (HTTP %ld%s%s)", s->shown, rt, what, st,
                   code[0] ? " " : "", code);
     return -1;
   }

@@ -198,7 +198,7 @@ pqt_status pqt_sigv4_authorization(const pqt_sigv4_request *rq, char *out, size_
   uint8_t *k0 = malloc(sl + 4);
   uint8_t k1[32], k2[32], k3[32], k4[32], sig[32];
   if (!k0) return pqt_nomem(err);
-  memcpy(k0, "AWS4", 4);
+  memcpy(k0, "AWS4", 4);  // NOLINT(bugprone-not-null-terminated-result): key bytes, not a string
   memcpy(k0 + 4, rq->secret_key, sl);
   ok = ok && hmac(k0, sl + 4, date, k1) && hmac(k1, 32, rq->region, k2) && hmac(k2, 32, rq->service, k3) &&
        hmac(k3, 32, "aws4_request", k4) && hmac(k4, 32, sts, sig);

@@ -514,7 +514,7 @@ static pqt_status parse_annotation(parser *ps, pqt_schema_element *e, bool is_gr
   tok t;
   PQT_RETURN_NOT_OK(next_tok(ps, name_tok));
   if (name_tok->type != T_WORD) return perr(ps, name_tok, "expected an annotation name");
-  ann_args args;
+  ann_args args = {.n = 0}; /* all zero: a tok_is on a parameter not given reads T_EOF */
   args.n = 0;
   bool has_args = false;
   PQT_RETURN_NOT_OK(next_tok(ps, &t));

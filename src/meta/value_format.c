@@ -127,7 +127,7 @@ static bool round_trips(const char *s, double v, int kind) {
 /* Step the p-digit decimal "d.ddde±X" in s (as "%.*e" prints it) one unit
  * of its last digit up (dir 1) or down (dir -1), keeping p digits. */
 static void step_decimal(char *s, size_t cap, int p, int dir) {
-  char digits[40];
+  char digits[40] = {0}; /* digits[0] is read even when s has none */
   int nd = 0;
   const char *q = s;
   bool neg = *q == '-';

@@ -251,7 +251,7 @@ static pqt_status parse_vget(parser *p, int32_t at, pqt_expr **out) {
     if (!e->bytes) st = nomem(p);
   }
   if (st == PQT_OK) {
-    if (p->scratch.len) memcpy(e->bytes, p->scratch.data, p->scratch.len);
+    if (p->scratch.len) memcpy(e->bytes, p->scratch.data, p->scratch.len);  // NOLINT(clang-analyzer-core.NonNullParamChecker): a pqt_buf with len > 0 has data
     e->bytes[p->scratch.len] = 0;
     e->len = p->scratch.len;
     next(p);

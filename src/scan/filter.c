@@ -443,7 +443,7 @@ static pqt_status select_leaf(const pqt_allocator *alloc, const pqt_array *in, c
     for (int64_t i = 0; i < in->length; i++) {
       if (!sel[i]) continue;
       int32_t len = off[i + 1] - off[i];
-      if (len) memcpy(dst + pos, src + off[i], (size_t)len);
+      if (len) memcpy(dst + pos, src + off[i], (size_t)len);  // NOLINT(clang-analyzer-core.NonNullParamChecker): a nonzero length has a values buffer
       pos += len;
       no[++j] = pos;
     }

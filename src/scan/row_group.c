@@ -98,7 +98,7 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
   int k = 0;
   for (const pqt_schema_node *x = ln; x && k <= PQT_SCHEMA_MAX_DEPTH; x = x->parent)
     if (x->repetition == PQT_REPEATED) k++;
-  PQT_CHECK_CORRUPT(k == ln->max_rep, err, "inconsistent repetition levels");
+  PQT_CHECK_CORRUPT(k == ln->max_rep, err, "inconsistent repetition levels");  // NOLINT(clang-analyzer-core.NullDereference): schema leaves are never NULL
   for (const pqt_schema_node *x = ln; x; x = x->parent)
     if (x->repetition == PQT_REPEATED) repeated_def[--k] = x->max_def;
   int lt = pqt_union_which(ln->logical.isset);

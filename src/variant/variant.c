@@ -23,7 +23,7 @@ pqt_status pqt_vmeta_parse(const uint8_t *p, size_t n, pqt_vmeta *m, pqt_error *
   size_t os = m->offset_size;
   PQT_CHECK_CORRUPT(n >= 1 + os, err, "Variant metadata of %zu bytes ends inside its dictionary size", n);
   m->dict_size = pqt_vload(p + 1, m->offset_size);
-  size_t room = (n - 1 - os) / os; /* offsets that fit */
+  size_t room = (n - 1 - os) / os; /* offsets that fit */  // NOLINT(clang-analyzer-core.DivideZero): os = offset_size is 1..4
   PQT_CHECK_CORRUPT((size_t)m->dict_size < room, err,
                     "Variant metadata: a dictionary of %u strings needs more than its %zu bytes", m->dict_size, n);
   m->offsets = p + 1 + os;

@@ -247,12 +247,12 @@ static pqt_status emit(infer *in, const inode *n, const char *name, size_t len, 
     case C_UUID: strcpy(head, "optional fixed_len_byte_array(16) "); break;
     case C_OBJECT: {
       if (level >= in->depth || n->n_fields == 0) return PQT_OK;
-      const ifield **order = pqt_mem_alloc(in->alloc, (size_t)n->n_fields * sizeof *order);
+      const ifield **order = pqt_mem_alloc(in->alloc, (size_t)n->n_fields * sizeof *order);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
       if (!order) return pqt_nomem(err);
       int32_t k = 0;
       for (int32_t i = 0; i < n->n_fields; i++)
         if (name_ok(n->fields[i].name, n->fields[i].len)) order[k++] = &n->fields[i];
-      qsort(order, (size_t)k, sizeof *order, cmp_seen);
+      qsort(order, (size_t)k, sizeof *order, cmp_seen);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
       if (k > in->max_fields) k = in->max_fields;
       pqt_buf_append(b, "optional group ", 15, NULL);
       put_name(b, name, len);
@@ -264,7 +264,7 @@ static pqt_status emit(infer *in, const inode *n, const char *name, size_t len, 
         st = emit(in, order[i]->node, order[i]->name, order[i]->len, level + 1, &w, err);
         any |= w;
       }
-      pqt_mem_free(in->alloc, (void *)order, (size_t)n->n_fields * sizeof *order);
+      pqt_mem_free(in->alloc, (void *)order, (size_t)n->n_fields * sizeof *order);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
       PQT_RETURN_NOT_OK(st);
       if (!any) {
         b->len = mark;

@@ -64,10 +64,10 @@ static pqt_status check_pair(pqt_vshred *s, const pqt_schema_node *p, bool top, 
     return check_pair(s, e, false, err);
   }
   if (t->n_children < 1) return bad_shape(t, "an object typed_value without fields", err);
-  const pqt_schema_node **sorted = pqt_mem_alloc(s->alloc, (size_t)t->n_children * sizeof *sorted);
+  const pqt_schema_node **sorted = pqt_mem_alloc(s->alloc, (size_t)t->n_children * sizeof *sorted);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   if (!sorted) return pqt_nomem(err);
-  memcpy(sorted, t->children, (size_t)t->n_children * sizeof *sorted);
-  qsort(sorted, (size_t)t->n_children, sizeof *sorted, node_cmp);
+  memcpy(sorted, t->children, (size_t)t->n_children * sizeof *sorted);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
+  qsort(sorted, (size_t)t->n_children, sizeof *sorted, node_cmp);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   s->sorted[t->index - s->group->index] = sorted;
   s->sorted_n[t->index - s->group->index] = t->n_children;
   for (int32_t i = 0; i < t->n_children; i++) {
@@ -116,7 +116,7 @@ void pqt_vshred_free(pqt_vshred *s) {
     }
   if (s->sorted && s->sorted_n)
     for (int32_t i = 0; i < s->n_sub; i++)
-      if (s->sorted[i]) pqt_mem_free(s->alloc, (void *)s->sorted[i], (size_t)s->sorted_n[i] * sizeof *s->sorted[i]);
+      if (s->sorted[i]) pqt_mem_free(s->alloc, (void *)s->sorted[i], (size_t)s->sorted_n[i] * sizeof *s->sorted[i]);  // NOLINT(bugprone-sizeof-expression): T **, sizeof *p is one pointer
   pqt_mem_free(s->alloc, s->sorted, (size_t)s->n_sub * sizeof *s->sorted);
   pqt_mem_free(s->alloc, s->sorted_n, (size_t)s->n_sub * sizeof *s->sorted_n);
   pqt_mem_free(s->alloc, s->cols, (size_t)s->n_leaves * sizeof *s->cols);
