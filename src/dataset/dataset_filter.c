@@ -116,17 +116,6 @@ static pqt_status cmp_value(const pqt_dataset *ds, int32_t k, int32_t f, const p
   return PQT_OK;
 }
 
-static int apply_op(int op, int c) {
-  switch (op) {
-    case PQT_CMP_EQ: return c == 0;
-    case PQT_CMP_NE: return c != 0;
-    case PQT_CMP_LT: return c < 0;
-    case PQT_CMP_LE: return c <= 0;
-    case PQT_CMP_GT: return c > 0;
-    default: return c >= 0;
-  }
-}
-
 /* A predicate on partition column k of file f: V_TRUE, V_FALSE or V_UNKNOWN. */
 static pqt_status eval_part(const pqt_dataset *ds, int32_t f, int32_t k, const pqt_expr *e, int *v, pqt_error *err) {
   bool null = ds->files[f].part_raw[k] == NULL;
@@ -145,7 +134,7 @@ static pqt_status eval_part(const pqt_dataset *ds, int32_t f, int32_t k, const p
       int op = e->op;
       if (flipped) op_flip(e->op, &op);
       if ((st = cmp_value(ds, k, f, lit, &c, err)) != PQT_OK) return st;
-      *v = apply_op(op, c) ? V_TRUE : V_FALSE;
+      *v = pqt_cmp_holds(op, c) ? V_TRUE : V_FALSE;
       return PQT_OK;
     }
     case PQT_EK_IN:

@@ -299,8 +299,8 @@ static pqt_status next_tok(parser *ps, tok *t) {
   t->col = (int)(ps->pos - ps->line_start) + 1;
   t->p = ps->text + ps->pos;
   t->n = 0;
+  t->type = T_EOF; /* also on an error return: no caller reads a token left unset */
   if (ps->pos >= ps->len) {
-    t->type = T_EOF;
     return PQT_OK;
   }
   char c = ps->text[ps->pos];

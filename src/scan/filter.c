@@ -101,19 +101,6 @@ bool pqt_like_match(const uint8_t *p, size_t pn, const uint8_t *s, size_t sn) {
   return i == pn;
 }
 
-static inline bool op_holds(int op, int c) {
-  switch (op) {
-    case PQT_CMP_EQ: return c == 0;
-    case PQT_CMP_NE: return c != 0;
-    case PQT_CMP_LT: return c < 0;
-    case PQT_CMP_LE: return c <= 0;
-    case PQT_CMP_GT: return c > 0;
-    case PQT_CMP_GE: return c >= 0;
-    case PQT_OP_ALWAYS: return true;
-    default: return false;
-  }
-}
-
 /* ---- leaf predicates ----------------------------------------------------------- */
 
 /* Slot i of leaf a: bytes for byte-wise domains. */
@@ -170,14 +157,14 @@ static inline bool slot_holds(const pqt_bound *b, const pqt_array *a, int64_t i)
         v = pqt_vx_int(b->vx, a->values->data + (size_t)i * w, w);
       }
       for (int32_t k = 0; k < nl; k++)
-        if (op_holds(op, pqt_dom_cmp_int(v, b->lits[k].i))) return true;
+        if (pqt_cmp_holds(op, pqt_dom_cmp_int(v, b->lits[k].i))) return true;
       return false;
     }
     case PQT_DOM_FLOAT: {
       size_t w = pqt_vx_width(b->vx, b->width);
       double v = pqt_vx_float(b->vx, a->values->data + (size_t)i * w);
       for (int32_t k = 0; k < nl; k++)
-        if (op_holds(op, pqt_dom_cmp_float(v, b->lits[k].d))) return true;
+        if (pqt_cmp_holds(op, pqt_dom_cmp_float(v, b->lits[k].d))) return true;
       return false;
     }
     case PQT_DOM_BYTES: {
@@ -185,7 +172,7 @@ static inline bool slot_holds(const pqt_bound *b, const pqt_array *a, int64_t i)
       size_t n;
       slot_bytes(a, b, i, &p, &n);
       for (int32_t k = 0; k < nl; k++)
-        if (op_holds(op, pqt_dom_cmp_bytes(p, n, b->lits[k].b, b->lits[k].n))) return true;
+        if (pqt_cmp_holds(op, pqt_dom_cmp_bytes(p, n, b->lits[k].b, b->lits[k].n))) return true;
       return false;
     }
   }

@@ -117,6 +117,22 @@ size_t pqt_vx_width(pqt_vx vx, size_t flba_width);
 int pqt_dom_cmp_int(__int128 a, __int128 b);
 int pqt_dom_cmp_float(double a, double b);
 int pqt_dom_cmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
+
+/* Whether comparison operator op (PQT_CMP_*, PQT_OP_ALWAYS) holds of a
+ * three-way result c (< 0, 0, > 0): the row filter and the dataset's
+ * partition pruning decide with this one function. */
+static inline bool pqt_cmp_holds(int op, int c) {
+  switch (op) {
+    case PQT_CMP_EQ: return c == 0;
+    case PQT_CMP_NE: return c != 0;
+    case PQT_CMP_LT: return c < 0;
+    case PQT_CMP_LE: return c <= 0;
+    case PQT_CMP_GT: return c > 0;
+    case PQT_CMP_GE: return c >= 0;
+    case PQT_OP_ALWAYS: return true;
+    default: return false;
+  }
+}
 bool pqt_like_match(const uint8_t *pat, size_t pn, const uint8_t *s, size_t sn);
 
 /* Row-group pruning (scan/prune.c): *skip = 1 (statistics) or 2
