@@ -152,6 +152,7 @@ static pqt_status build_view_leaf(asm_ctx *c, const pqt_schema_node *leaf, pqt_c
   if (st == PQT_OK && nb > 0) {
     a->view_bufs = pqt_mem_alloc(c->alloc, nb * sizeof(pqt_shared_buf *));
     if (!a->view_bufs) return pqt_nomem(c->err);
+    // cppcheck-suppress pointerSize ; an array of nb pointers
     memcpy(a->view_bufs, cd->view_bufs.data, nb * sizeof(pqt_shared_buf *));
     a->n_view_bufs = (int32_t)nb;
     cd->view_bufs.len = 0; /* the references are the array's now */

@@ -42,7 +42,7 @@ void pqt_column_data_free(pqt_column_data *cd) {
   pqt_buf_free(&cd->dict_offsets);
   pqt_buf_free(&cd->views);
   pqt_shared_buf **vb = (pqt_shared_buf **)(void *)cd->view_bufs.data;
-  for (size_t i = 0; i < cd->view_bufs.len / sizeof *vb; i++) pqt_shared_unref(vb[i]);
+  for (size_t i = 0; i < cd->view_bufs.len / sizeof *vb; i++) pqt_shared_unref(vb[i]);  // NOLINT(bugprone-sizeof-expression): an array of pointers
   pqt_buf_free(&cd->view_bufs);
 }
 
@@ -603,14 +603,14 @@ static inline void put_view(uint8_t *v, const uint8_t *s, uint32_t l, int32_t bu
  * taking a reference on it at its first use in cd. */
 static pqt_status view_buf_index(pqt_column_data *cd, pqt_shared_buf *sb, int32_t *idx, pqt_error *err) {
   pqt_shared_buf **vb = (pqt_shared_buf **)(void *)cd->view_bufs.data;
-  size_t n = cd->view_bufs.len / sizeof *vb;
+  size_t n = cd->view_bufs.len / sizeof *vb;  // NOLINT(bugprone-sizeof-expression): an array of pointers
   for (size_t i = n; i > 0; i--) /* a page's values come together: the last one first */
     if (vb[i - 1] == sb) {
       *idx = (int32_t)i;
       return PQT_OK;
     }
   PQT_CHECK_CORRUPT(n < INT32_MAX - 1, err, "too many pages in one batch");
-  PQT_RETURN_NOT_OK(pqt_buf_append(&cd->view_bufs, &sb, sizeof sb, err));
+  PQT_RETURN_NOT_OK(pqt_buf_append(&cd->view_bufs, &sb, sizeof sb, err));  // NOLINT(bugprone-sizeof-expression): appends the pointer
   pqt_shared_ref(sb);
   *idx = (int32_t)n + 1;
   return PQT_OK;
@@ -715,6 +715,7 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
 static pqt_status dict_views_init(chunk_state *cs, pqt_error *err) {
   const int32_t *doff = (const int32_t *)(const void *)cs->dict_offsets.data;
   size_t n = (size_t)cs->dict_n, nb = n && doff ? (size_t)doff[n] : 0;
+  PQT_CHECK_CORRUPT(n == 0 || doff, err, "dictionary of %zu values without offsets", n);
   pqt_shared_buf *sb;
   PQT_RETURN_NOT_OK(pqt_shared_alloc_raw(cs->alloc, nb, &sb, err));
   if (nb) memcpy(sb->data, cs->dict_values.data, nb);

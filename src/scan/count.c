@@ -53,7 +53,7 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
       continue;
     }
     bool read, skipped;
-    if (decided[gi]) read = decided[gi] > 0;
+    if (decided && decided[gi]) read = decided[gi] > 0;
     else st = pqt_scan_group(&scan, g, &read, err);
     if (st != PQT_OK || !read) continue;
     if (pqt_scan_selective(&scan)) {
@@ -75,7 +75,7 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
     if (st != PQT_OK || skipped) continue;
     /* the next row group that pruning keeps, read ahead; a pruning error
      * is left for the loop to report when it gets there */
-    for (int32_t k = gi + 1; ra.mode && k < n_groups; k++) {
+    for (int32_t k = gi + 1; ra.mode && decided && k < n_groups; k++) {
       int32_t g2 = explicit_groups ? opts->row_groups[k] : k;
       if (g2 < 0 || g2 >= r->md.row_groups.n) break;
       if (!decided[k]) {
