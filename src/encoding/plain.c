@@ -91,16 +91,25 @@ pqt_status pqt_plain_decode_bool_bytes(const uint8_t *in, size_t len, size_t in_
   return PQT_OK;
 }
 
+/* The length prefix of PLAIN BYTE_ARRAY value i at *pos, checked against the
+ * len bytes of the page; *pos moves past the prefix. */
+static inline pqt_status byte_array_length(const uint8_t *in, size_t len, size_t *pos, size_t i, uint32_t *l,
+                                           pqt_error *err) {
+  if (len - *pos < 4) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
+  *l = pqt_load_u32le(in + *pos);
+  *pos += 4;
+  if (*l > len - *pos)
+    return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left", i, *l, len - *pos);
+  return PQT_OK;
+}
+
 pqt_status pqt_plain_scan_byte_array(const uint8_t *in, size_t len, uint32_t *starts, int32_t *lens, size_t n,
                                      size_t *consumed, pqt_error *err) {
   size_t pos = 0;
   if (len > UINT32_MAX) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: page larger than 4 GiB");
   for (size_t i = 0; i < n; i++) {
-    if (len - pos < 4) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
-    uint32_t l = pqt_load_u32le(in + pos);
-    pos += 4;
-    if (l > len - pos)
-      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left", i, l, len - pos);
+    uint32_t l;
+    PQT_RETURN_NOT_OK(byte_array_length(in, len, &pos, i, &l, err));
     starts[i] = (uint32_t)pos;
     lens[i] = (int32_t)l;
     pos += l;
@@ -117,11 +126,8 @@ static pqt_status byte_array_offsets(const uint8_t *in, size_t len, int32_t *off
   int64_t off = (int64_t)data_len;
   offsets[0] = (int32_t)off;
   for (size_t i = 0; i < n; i++) {
-    if (len - pos < 4) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: truncated length", i);
-    uint32_t l = pqt_load_u32le(in + pos);
-    pos += 4;
-    if (l > len - pos)
-      return pqt_corrupt(err, "PLAIN BYTE_ARRAY: value %zu: length %u exceeds the %zu bytes left", i, l, len - pos);
+    uint32_t l;
+    PQT_RETURN_NOT_OK(byte_array_length(in, len, &pos, i, &l, err));
     pos += l;
     off += l;
     if (off > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");

@@ -276,10 +276,14 @@ pqt_status pqt_rle_get_bool_bytes(pqt_rle_decoder *d, uint8_t *out, size_t n, pq
   return PQT_OK;
 }
 
+static inline void set_bit(uint8_t *bm, size_t bit, bool v) {
+  if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+  else bm[bit >> 3] &= (uint8_t) ~(1u << (bit & 7));
+}
+
 static void set_bits(uint8_t *bm, size_t bit, size_t k, bool v) {
   while (k && (bit & 7)) {
-    if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-    else bm[bit >> 3] &= (uint8_t) ~(1u << (bit & 7));
+    set_bit(bm, bit, v);
     bit++;
     k--;
   }
@@ -289,8 +293,7 @@ static void set_bits(uint8_t *bm, size_t bit, size_t k, bool v) {
     k &= 7;
   }
   while (k) {
-    if (v) bm[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-    else bm[bit >> 3] &= (uint8_t) ~(1u << (bit & 7));
+    set_bit(bm, bit, v);
     bit++;
     k--;
   }

@@ -30,6 +30,8 @@ else
 fi
 san=""
 grep -q "PQT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
+# a gcov build (make coverage) needs the gcov runtime in each example too
+grep -q "^CMAKE_C_FLAGS:STRING=.*--coverage" "$build/CMakeCache.txt" 2>/dev/null && san="$san --coverage"
 
 # one file per block, numbered in README order
 awk -v dir="$tmp" '/^```c$/{n++; on=1; f=sprintf("%s/block%d.c", dir, n); next} /^```$/{on=0} on{print > f}' \
