@@ -1276,31 +1276,39 @@ PQT_API pqt_status pqt_writer_write_batch(pqt_writer *w, const struct ArrowArray
 
 static pqt_bytes cstr(const char *s) { return (pqt_bytes){(const uint8_t *)s, (int64_t)strlen(s)}; }
 
+/* Every chunk's ColumnIndex (column) or OffsetIndex (!column) written at
+ * the sink's position, its offset and length set in the chunk's metadata. */
+static pqt_status sink_page_index(pqt_writer *w, bool column, pqt_error *err) {
+  for (size_t i = 0; i < w->n_refs; i++) {
+    idx_ref *r = &w->refs[i];
+    size_t n = column ? r->ci_len : r->oi_len;
+    if (!n) continue;
+    pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
+    int64_t at = w->offset;
+    const uint8_t *p = column ? w->ci.data + r->ci_off : w->oi.data + r->oi_off;
+    size_t len = 0;
+    PQT_RETURN_NOT_OK(
+        sink_module(w, r->rg, r->col, column ? PQT_MODULE_COLUMN_INDEX : PQT_MODULE_OFFSET_INDEX, p, n, &len, err));
+    if (column) {
+      cc->column_index_offset = at;
+      cc->column_index_length = (int32_t)len;
+      PQT_SET_FIELD(cc, column_chunk, column_index_offset);
+      PQT_SET_FIELD(cc, column_chunk, column_index_length);
+    } else {
+      cc->offset_index_offset = at;
+      cc->offset_index_length = (int32_t)len;
+      PQT_SET_FIELD(cc, column_chunk, offset_index_offset);
+      PQT_SET_FIELD(cc, column_chunk, offset_index_length);
+    }
+  }
+  return PQT_OK;
+}
+
 static pqt_status finish(pqt_writer *w, pqt_error *err) {
   PQT_RETURN_NOT_OK(flush_rg(w, err));
   /* page index: every ColumnIndex, then every OffsetIndex */
-  for (size_t i = 0; i < w->n_refs; i++) {
-    idx_ref *r = &w->refs[i];
-    if (!r->ci_len) continue;
-    pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
-    cc->column_index_offset = w->offset;
-    size_t len = 0;
-    PQT_RETURN_NOT_OK(sink_module(w, r->rg, r->col, PQT_MODULE_COLUMN_INDEX, w->ci.data + r->ci_off, r->ci_len, &len, err));
-    cc->column_index_length = (int32_t)len;
-    PQT_SET_FIELD(cc, column_chunk, column_index_offset);
-    PQT_SET_FIELD(cc, column_chunk, column_index_length);
-  }
-  for (size_t i = 0; i < w->n_refs; i++) {
-    idx_ref *r = &w->refs[i];
-    if (!r->oi_len) continue;
-    pqt_column_chunk *cc = &w->rgs[r->rg].columns.items[r->col];
-    cc->offset_index_offset = w->offset;
-    size_t len = 0;
-    PQT_RETURN_NOT_OK(sink_module(w, r->rg, r->col, PQT_MODULE_OFFSET_INDEX, w->oi.data + r->oi_off, r->oi_len, &len, err));
-    cc->offset_index_length = (int32_t)len;
-    PQT_SET_FIELD(cc, column_chunk, offset_index_offset);
-    PQT_SET_FIELD(cc, column_chunk, offset_index_length);
-  }
+  PQT_RETURN_NOT_OK(sink_page_index(w, true, err));
+  PQT_RETURN_NOT_OK(sink_page_index(w, false, err));
   /* encrypted columns: crypto metadata, and their metadata as a module where it must be */
   for (int32_t g = 0; w->crypt && g < w->n_rgs; g++)
     for (int32_t c = 0; c < w->n_cols; c++) {
