@@ -40,21 +40,12 @@ PQT_API pqt_status pqt_page_cursor_open(pqt_reader *r, int32_t rg, int32_t col, 
   c->col = col;
   pqt_error e;
   pqt_error_init(&e);
-  pqt_status st = pqt_chunk_open_data(r, rg, col, &c->ch, &e); /* pages in another file are read there */
+  /* pages in another file are read there; CRCs reported, not refused */
+  pqt_status st = pqt_chunk_page_reader_open(r, rg, col, NULL, true, r->data_alloc, &c->ch, &c->pr, &e);
   /* PQT_ECRYPTO is kept for "no key for this column"; a file that marks a
    * column encrypted without saying how is damaged */
   if (st != PQT_OK) st = pqt_error_set(err, st == PQT_ECRYPTO && !c->ch.no_key ? PQT_ECORRUPT : st, "%s", e.message);
-  if (st == PQT_OK) {
-    pqt_page_reader_options po;
-    pqt_chunk_page_options(r, &c->ch, &po);
-    po.verify_crc = true;
-    po.crc_report_only = true;
-    st = pqt_page_reader_init(&c->pr, c->ch.external ? &c->ch.ext : &r->io, c->ch.start, c->ch.len, c->ch.cm->codec,
-                              r->codec_ctx, &po, r->data_alloc, err);
-    if (st != PQT_OK) pqt_page_reader_free(&c->pr);
-  }
   if (st != PQT_OK) {
-    pqt_chunk_close(&c->ch);
     pqt_mem_free(r->alloc, c, sizeof *c);
     if (err) {
       err->row_group = rg;

@@ -27,48 +27,20 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
-#define BLOOM_MAX_BYTES   ((int64_t)128 << 20)
-#define BLOOM_HEADER_READ 256 /* a BloomFilterHeader takes about 15 bytes */
-
-static pqt_status chunk_decryptor(pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk *cc,
-                                  pqt_module_decryptor *dec, pqt_error *err) {
-  const char *path = r->schema->leaves[col]->dotted_path;
-  if (!r->crypto)
-    return pqt_error_set(err, PQT_ECRYPTO,
-                         "row group %d, column %s: encrypted, but the file has no encryption algorithm", rg, path);
-  pqt_status st = pqt_file_decryptor_column(
-      r->crypto, cc, path, pqt_file_decryptor_row_group_ordinal(&r->md.row_groups.items[rg], rg), col, dec, err);
-  if (st != PQT_OK) pqt_error_prefix(err, "row group %d, column %s", rg, path);
-  return st;
-}
-
-/* Bytes [off, off+len) of the file into b (replacing what it held). */
-static pqt_status read_range(pqt_reader *r, int64_t off, int64_t len, pqt_buf *b, pqt_error *err) {
-  if (off < 0 || len <= 0 || (uint64_t)off > r->io.size || (uint64_t)len > r->io.size - (uint64_t)off)
-    return pqt_corrupt(err, "[%lld, +%lld) lies outside the file", (long long)off, (long long)len);
-  pqt_buf_clear(b);
-  PQT_RETURN_NOT_OK(pqt_buf_reserve(b, (size_t)len, err));
-  PQT_RETURN_NOT_OK(r->io.read_at(r->io.private_data, (uint64_t)off, b->data, (size_t)len, err));
-  b->len = (size_t)len;
-  return PQT_OK;
-}
-
 /* ---- page index ---------------------------------------------------------------- */
 
 typedef struct pi_priv {
   const pqt_allocator *alloc;
   pqt_arena arena;
-  pqt_buf raw[2];   /* the stored structs; byte views point into raw or plain */
-  pqt_buf plain[2]; /* decrypted */
+  pqt_buf hold[2]; /* the stored (or decrypted) structs when the source does not lend its bytes */
+  pqt_chunk ch;    /* open while byte views may point into its file (a chunk in another file) */
 } pi_priv;
 
 static void pi_priv_free(pi_priv *p) {
   if (!p) return;
   pqt_arena_reset(&p->arena);
-  for (int i = 0; i < 2; i++) {
-    pqt_buf_free(&p->raw[i]);
-    pqt_buf_free(&p->plain[i]);
-  }
+  for (int i = 0; i < 2; i++) pqt_buf_free(&p->hold[i]);
+  pqt_chunk_close(&p->ch);
   pqt_mem_free(p->alloc, p, sizeof *p);
 }
 
@@ -78,14 +50,6 @@ PQT_API void pqt_page_index_free(pqt_page_index *pi) {
   if (sz >= sizeof(pqt_page_index)) pi_priv_free(pi->private_data);
   memset(pi, 0, sz < sizeof *pi ? sz : sizeof *pi);
   pi->struct_size = sz;
-}
-
-static pqt_status load_struct(pqt_reader *r, int64_t off, int64_t len, const pqt_module_decryptor *dec, int module,
-                              const pqt_thrift_desc *desc, pqt_buf *raw, pqt_buf *plain, pqt_arena *arena, void *out,
-                              pqt_error *err) {
-  PQT_RETURN_NOT_OK(read_range(r, off, len, raw, err));
-  if (dec) return pqt_decrypt_thrift_module(dec, module, desc, raw->data, raw->len, NULL, plain, arena, out, err);
-  return pqt_thrift_decode(desc, raw->data, raw->len, NULL, arena, out, err);
 }
 
 static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column_index *ci, pqt_arena *a,
@@ -184,42 +148,34 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
   const pqt_column_chunk *cc;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const char *path = r->schema->leaves[col]->dotted_path;
-  pqt_module_decryptor dec;
-  bool encrypted = PQT_HAS_FIELD(cc, column_chunk, crypto_metadata);
-  if (encrypted) PQT_RETURN_NOT_OK(chunk_decryptor(r, rg, col, cc, &dec, err));
   pi_priv *p = pqt_mem_calloc(r->alloc, sizeof *p);
-  if (!p) {
-    if (encrypted) pqt_module_decryptor_wipe(&dec);
-    return pqt_nomem(err);
-  }
+  if (!p) return pqt_nomem(err);
   p->alloc = pqt_alloc_or_default(r->alloc);
   pqt_arena_init(&p->arena, r->alloc);
-  for (int i = 0; i < 2; i++) {
-    pqt_buf_init(&p->raw[i], r->alloc);
-    pqt_buf_init(&p->plain[i], r->alloc);
-  }
+  for (int i = 0; i < 2; i++) pqt_buf_init(&p->hold[i], r->alloc);
   pqt_page_index pi;
   memset(&pi, 0, sizeof pi);
-  pqt_status st = PQT_OK;
-  if (PQT_HAS_FIELD(cc, column_chunk, column_index_offset) && PQT_HAS_FIELD(cc, column_chunk, column_index_length)) {
+  /* the chunk's own file (file_path: another one), its decryptor when encrypted */
+  pqt_status st = pqt_chunk_open_data(r, rg, col, &p->ch, err);
+  bool found = false;
+  if (st == PQT_OK) {
     pqt_column_index ci;
-    st = load_struct(r, cc->column_index_offset, cc->column_index_length, encrypted ? &dec : NULL,
-                     PQT_MODULE_COLUMN_INDEX, &pqt_desc_column_index, &p->raw[0], &p->plain[0], &p->arena, &ci, err);
-    if (st == PQT_OK) st = fill_column_index(r, col, &ci, &p->arena, &pi, err);
+    st = pqt_chunk_read_index(r, &p->ch, PQT_MODULE_COLUMN_INDEX, &p->arena, &p->hold[0], &ci, &found, err);
+    if (st == PQT_OK && found) st = fill_column_index(r, col, &ci, &p->arena, &pi, err);
   }
-  if (st == PQT_OK && PQT_HAS_FIELD(cc, column_chunk, offset_index_offset) &&
-      PQT_HAS_FIELD(cc, column_chunk, offset_index_length)) {
+  if (st == PQT_OK) {
     pqt_offset_index oi;
-    st = load_struct(r, cc->offset_index_offset, cc->offset_index_length, encrypted ? &dec : NULL,
-                     PQT_MODULE_OFFSET_INDEX, &pqt_desc_offset_index, &p->raw[1], &p->plain[1], &p->arena, &oi, err);
-    if (st == PQT_OK) st = fill_offset_index(&oi, &p->arena, &pi, err);
+    st = pqt_chunk_read_index(r, &p->ch, PQT_MODULE_OFFSET_INDEX, &p->arena, &p->hold[1], &oi, &found, err);
+    if (st == PQT_OK && found) st = fill_offset_index(&oi, &p->arena, &pi, err);
   }
-  if (encrypted) pqt_module_decryptor_wipe(&dec);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "row group %d, column %s", rg, path);
     pi_priv_free(p);
     return st;
   }
+  /* the key copy is not needed any more; the file stays open for the byte views */
+  if (p->ch.encrypted) pqt_module_decryptor_wipe(&p->ch.dec);
+  p->ch.encrypted = false;
   pi.private_data = p;
   size_t caller = out->struct_size;
   pi.struct_size = caller;
@@ -228,86 +184,6 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
 }
 
 /* ---- Bloom filter probe ---------------------------------------------------------- */
-
-static pqt_status check_bloom_header(const pqt_bloom_filter_header *h, pqt_error *err) {
-  if (h->num_bytes < 32 || h->num_bytes > BLOOM_MAX_BYTES || (h->num_bytes % 32) != 0)
-    return pqt_corrupt(err, "Bloom filter: numBytes %d is not a multiple of 32 in [32, 128 MiB]", h->num_bytes);
-  if (h->algorithm != (1u << 1) || h->hash != (1u << 1) || h->compression != (1u << 1))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "Bloom filter: not a split-block, XXHASH, uncompressed filter");
-  return PQT_OK;
-}
-
-static pqt_status bloom_probe(pqt_reader *r, int32_t rg, int32_t col, const pqt_column_chunk *cc, uint64_t hash,
-                              int *result, pqt_error *err) {
-  const pqt_column_metadata *cm = &cc->meta_data;
-  int64_t off = cm->bloom_filter_offset;
-  if (off < 4 || (uint64_t)off >= r->io.size)
-    return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)off);
-  uint64_t avail = r->io.size - (uint64_t)off;
-  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
-      (uint64_t)cm->bloom_filter_length < avail)
-    avail = (uint64_t)cm->bloom_filter_length;
-  uint32_t words[8];
-  pqt_status st;
-  if (PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) {
-    /* encrypted: header and bitset are two modules, read whole */
-    if (avail > (uint64_t)BLOOM_MAX_BYTES + 4096) avail = (uint64_t)BLOOM_MAX_BYTES + 4096;
-    pqt_module_decryptor dec;
-    PQT_RETURN_NOT_OK(chunk_decryptor(r, rg, col, cc, &dec, err));
-    pqt_buf raw, bits;
-    pqt_buf_init(&raw, r->alloc);
-    pqt_buf_init(&bits, r->alloc);
-    pqt_bloom_filter_header h = {0}; /* set by the decrypt; zeroed for the paths cppcheck follows */
-    st = read_range(r, off, (int64_t)avail, &raw, err);
-    if (st == PQT_OK) st = pqt_decrypt_bloom_filter(&dec, raw.data, raw.len, &h, &bits, NULL, err);
-    if (st == PQT_OK) st = check_bloom_header(&h, err);
-    if (st == PQT_OK && bits.len < (size_t)h.num_bytes) st = pqt_corrupt(err, "Bloom filter: bitset cut short");
-    if (st == PQT_OK) {
-      uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
-      uint32_t blk = (uint32_t)(((hash >> 32) * (uint64_t)n_blocks) >> 32);
-      for (int i = 0; i < 8; i++) words[i] = pqt_load_u32le(bits.data + (size_t)blk * 32 + 4 * (size_t)i);
-    }
-    pqt_module_decryptor_wipe(&dec);
-    pqt_buf_free(&raw);
-    pqt_buf_free(&bits);
-  } else {
-    /* the header is about 15 bytes: read a small window, a larger one if it was cut */
-    uint8_t head[BLOOM_HEADER_READ];
-    pqt_bloom_filter_header h;
-    size_t used = 0;
-    for (size_t win = 64;; win = sizeof head) {
-      size_t n = avail < win ? (size_t)avail : win;
-      PQT_RETURN_NOT_OK(r->io.read_at(r->io.private_data, (uint64_t)off, head, n, err));
-      st = pqt_thrift_decode(&pqt_desc_bloom_filter_header, head, n, &used, NULL, &h, err);
-      if (st == PQT_OK) break;
-      if (n == avail || win == sizeof head) {
-        pqt_error_prefix(err, "Bloom filter header");
-        return st;
-      }
-    }
-    PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
-    if ((uint64_t)h.num_bytes > r->io.size - (uint64_t)off - used)
-      return pqt_corrupt(err, "Bloom filter: %d bytes do not fit in the file", h.num_bytes);
-    if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
-        used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
-      return pqt_corrupt(err, "Bloom filter: header and %d bytes pass bloom_filter_length %d", h.num_bytes,
-                         cm->bloom_filter_length);
-    uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
-    uint32_t blk = (uint32_t)(((hash >> 32) * (uint64_t)n_blocks) >> 32);
-    uint8_t block[32];
-    st = r->io.read_at(r->io.private_data, (uint64_t)off + used + (uint64_t)blk * 32, block, sizeof block, err);
-    if (st == PQT_OK)
-      for (int i = 0; i < 8; i++) words[i] = pqt_load_u32le(block + 4 * i);
-  }
-  if (st != PQT_OK) return st;
-  /* the selected block as a one-block filter: block index 0 */
-  pqt_bloom one;
-  memset(&one, 0, sizeof one);
-  one.words = words;
-  one.n_blocks = 1;
-  *result = pqt_bloom_check(&one, hash) ? 1 : 0;
-  return PQT_OK;
-}
 
 PQT_API pqt_status pqt_bloom_might_contain(pqt_reader *r, int32_t rg, int32_t col, const pqt_value *v, int *result,
                                            pqt_error *err) {
@@ -323,8 +199,15 @@ PQT_API pqt_status pqt_bloom_might_contain(pqt_reader *r, int32_t rg, int32_t co
   pqt_status st = pqt_typed_to_plain(leaf, v, &plain, err);
   if (st == PQT_OK) {
     uint64_t h = pqt_bloom_hash(plain.data ? plain.data : (const uint8_t *)"", plain.len);
-    st = bloom_probe(r, rg, col, cc, h, result, err);
-    if (st != PQT_OK) pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
+    /* the filter in the chunk's own file (file_path: another one), by block */
+    pqt_chunk ch;
+    st = pqt_chunk_open_data(r, rg, col, &ch, err);
+    uint8_t maybe = 1;
+    bool found = false;
+    if (st == PQT_OK) st = pqt_chunk_bloom_probe(r, &ch, &h, 1, &maybe, &found, err);
+    pqt_chunk_close(&ch);
+    if (st == PQT_OK) *result = maybe;
+    else pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
   }
   pqt_buf_free(&plain);
   return st;
@@ -345,34 +228,10 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
   if (cm->type != leaf->physical_type)
     return pqt_corrupt(err, "row group %d, column %s: chunk type %d differs from the schema's %d", rg,
                        leaf->dotted_path, cm->type, leaf->physical_type);
-  uint64_t start = 0, len = 0;
-  /* a chunk in another file (file_path) is read there (pqt_chunk_open_data) */
-  bool ext = PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0;
+  /* a chunk in another file (file_path) is read there, an encrypted one with its key */
   pqt_chunk ch;
-  memset(&ch, 0, sizeof ch);
-  pqt_status st = ext ? pqt_chunk_open_data(r, rg, col, &ch, err) : pqt_chunk_range(r, cm, &start, &len, err);
-  if (st != PQT_OK) {
-    pqt_chunk_close(&ch);
-    pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
-    return st;
-  }
-  if (ext) {
-    start = ch.start;
-    len = ch.len;
-  }
-  bool encrypted = PQT_HAS_FIELD(cc, column_chunk, crypto_metadata);
-  pqt_module_decryptor dec;
-  if (encrypted) PQT_RETURN_NOT_OK(chunk_decryptor(r, rg, col, cc, &dec, err));
-  pqt_page_reader_options po;
-  pqt_reader_page_options(r, &po);
-  po.max_def = leaf->max_def;
-  po.max_rep = leaf->max_rep;
-  if (encrypted) {
-    po.decryptor = &dec;
-    po.dictionary_first = PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0;
-  }
   pqt_page_reader pr;
-  st = pqt_page_reader_init(&pr, ext ? &ch.ext : &r->io, start, len, cm->codec, r->codec_ctx, &po, r->data_alloc, err);
+  pqt_status st = pqt_chunk_page_reader_open(r, rg, col, NULL, false, r->data_alloc, &ch, &pr, err);
   if (st == PQT_OK) {
     pqt_page pg;
     bool eof = true;
@@ -390,9 +249,8 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
       }
     }
     pqt_page_reader_free(&pr);
+    pqt_chunk_close(&ch);
   }
-  pqt_chunk_close(&ch);
-  if (encrypted) pqt_module_decryptor_wipe(&dec);
   if (st != PQT_OK) pqt_error_prefix(err, "row group %d, column %s", rg, leaf->dotted_path);
   return st;
 }

@@ -82,7 +82,7 @@ PQT_API pqt_status pqt_reader_chunk_pages(pqt_reader *r, int32_t rg, int32_t col
                          rg, path);
   }
   uint64_t pos = ch.start, end = ch.start + ch.len;
-  const pqt_io *io = ch.external ? &ch.ext : &r->io;
+  const pqt_io *io = pqt_chunk_io(r, &ch);
   pqt_buf hb, body;
   pqt_buf_init(&hb, r->alloc);
   pqt_buf_init(&body, r->alloc);

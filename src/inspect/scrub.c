@@ -656,7 +656,7 @@ static pqt_status run(scrub *s, pqt_error *err) {
         pqt_column_chunk *occ = &s->md.row_groups.items[g].columns.items[c];
         occ->isset &= ~PQT_FIELD_MASK(column_chunk, file_path);
       }
-      s->src = ch.external ? &ch.ext : &r->io;
+      s->src = pqt_chunk_io(r, &ch);
       cs->scrub = scrub_leaf(r->schema->leaves[c]);
       st = chunk_write(s, g, c, cs, err);
       s->src = NULL;

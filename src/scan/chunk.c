@@ -9,6 +9,7 @@
  * decrypted when the chunk is encrypted.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "crypto/crypto.h"
 #include "scan/row_group.h"
@@ -142,7 +143,39 @@ void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, pqt_page_r
 /* The file a chunk's page index and Bloom filter offsets point into: the
  * one its pages are in (ColumnChunk.file_path when set, as parquet-java
  * reads them), else the reader's. */
-static const pqt_io *chunk_io(const pqt_reader *r, const pqt_chunk *ch) { return ch->external ? &ch->ext : &r->io; }
+const pqt_io *pqt_chunk_io(const pqt_reader *r, const pqt_chunk *ch) { return ch->external ? &ch->ext : &r->io; }
+
+pqt_status pqt_chunk_page_reader_open(const pqt_reader *r, int32_t g, int32_t leaf, const uint64_t *window,
+                                      bool crc_report_only, const pqt_allocator *alloc, pqt_chunk *ch,
+                                      pqt_page_reader *pr, pqt_error *err) {
+  memset(pr, 0, sizeof *pr);
+  pqt_status st = pqt_chunk_open_data(r, g, leaf, ch, err);
+  uint64_t start = ch->start, len = ch->len;
+  if (st == PQT_OK && window) {
+    if (window[0] < ch->start || window[0] - ch->start > ch->len || window[1] > ch->len - (window[0] - ch->start))
+      st = pqt_corrupt(err, "[%llu, +%llu) lies outside the column chunk [%llu, +%llu)",
+                       (unsigned long long)window[0], (unsigned long long)window[1], (unsigned long long)ch->start,
+                       (unsigned long long)ch->len);
+    start = window[0];
+    len = window[1];
+  }
+  if (st == PQT_OK) {
+    pqt_page_reader_options po;
+    pqt_chunk_page_options(r, ch, &po);
+    if (crc_report_only) {
+      po.verify_crc = true;
+      po.crc_report_only = true;
+    }
+    st = pqt_page_reader_init(pr, pqt_chunk_io(r, ch), start, len, ch->cm->codec, r->codec_ctx, &po, alloc, err);
+    if (st != PQT_OK) pqt_page_reader_free(pr);
+  }
+  if (st != PQT_OK) {
+    bool no_key = ch->no_key;
+    pqt_chunk_close(ch);
+    ch->no_key = no_key;
+  }
+  return st;
+}
 
 /* The bytes [off, off+len) of io: borrowed from the source when it lends,
  * else read into hold. */
@@ -170,7 +203,7 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   if (!*found) return PQT_OK;
   int64_t off = column ? cc->column_index_offset : cc->offset_index_offset;
   int32_t len = column ? cc->column_index_length : cc->offset_index_length;
-  const pqt_io *io = chunk_io(r, ch);
+  const pqt_io *io = pqt_chunk_io(r, ch);
   if (off < 0 || len <= 0 || (uint64_t)off + (uint64_t)len > io->size)
     return pqt_corrupt(err, "%s [%lld, +%d) lies outside the file", what, (long long)off, len);
   const uint8_t *p = NULL;
@@ -198,7 +231,7 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
   *found = cm && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset);
   if (!*found) return PQT_OK;
   uint64_t off = (uint64_t)cm->bloom_filter_offset;
-  const pqt_io *io = chunk_io(r, ch);
+  const pqt_io *io = pqt_chunk_io(r, ch);
   if (cm->bloom_filter_offset < 4 || off >= io->size)
     return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)cm->bloom_filter_offset);
   uint64_t len = PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0
@@ -233,4 +266,97 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
   if (st != PQT_OK) pqt_bloom_free(b);
   pqt_buf_free(&raw);
   return st;
+}
+
+#define BLOOM_MAX_BYTES   ((int64_t)128 << 20)
+#define BLOOM_HEADER_READ 256 /* a BloomFilterHeader takes about 15 bytes */
+
+static pqt_status check_bloom_header(const pqt_bloom_filter_header *h, pqt_error *err) {
+  if (h->num_bytes < 32 || h->num_bytes > BLOOM_MAX_BYTES || (h->num_bytes % 32) != 0)
+    return pqt_corrupt(err, "Bloom filter: numBytes %d is not a multiple of 32 in [32, 128 MiB]", h->num_bytes);
+  if (h->algorithm != (1u << 1) || h->hash != (1u << 1) || h->compression != (1u << 1))
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "Bloom filter: not a split-block, XXHASH, uncompressed filter");
+  return PQT_OK;
+}
+
+/* The block of an n_blocks filter that hash selects (BloomFilter.md). */
+static uint32_t bloom_block(uint64_t hash, uint32_t n_blocks) {
+  return (uint32_t)(((hash >> 32) * (uint64_t)n_blocks) >> 32);
+}
+
+/* hash against one 32-byte block (as a one-block filter: block index 0). */
+static uint8_t bloom_block_check(const uint8_t *block, uint64_t hash) {
+  uint32_t words[8];
+  for (int i = 0; i < 8; i++) words[i] = pqt_load_u32le(block + 4 * i);
+  pqt_bloom one;
+  memset(&one, 0, sizeof one);
+  one.words = words;
+  one.n_blocks = 1;
+  return pqt_bloom_check(&one, hash) ? 1 : 0;
+}
+
+pqt_status pqt_chunk_bloom_probe(const pqt_reader *r, const pqt_chunk *ch, const uint64_t *hashes, size_t n,
+                                 uint8_t *maybe, bool *found, pqt_error *err) {
+  const pqt_column_metadata *cm = ch->cm;
+  *found = cm && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset);
+  if (!*found) return PQT_OK;
+  const pqt_io *io = pqt_chunk_io(r, ch);
+  int64_t off = cm->bloom_filter_offset;
+  if (off < 4 || (uint64_t)off >= io->size)
+    return pqt_corrupt(err, "bloom_filter_offset %lld lies outside the file", (long long)off);
+  uint64_t avail = io->size - (uint64_t)off;
+  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
+      (uint64_t)cm->bloom_filter_length < avail)
+    avail = (uint64_t)cm->bloom_filter_length;
+  pqt_status st = PQT_OK;
+  if (ch->encrypted) {
+    /* header and bitset are two modules, read whole */
+    if (avail > (uint64_t)BLOOM_MAX_BYTES + 4096) avail = (uint64_t)BLOOM_MAX_BYTES + 4096;
+    pqt_buf raw, bits;
+    pqt_buf_init(&raw, r->alloc);
+    pqt_buf_init(&bits, r->alloc);
+    pqt_bloom_filter_header h = {0}; /* set by the decrypt; zeroed for the paths cppcheck follows */
+    const uint8_t *p = NULL;
+    st = chunk_bytes(io, (uint64_t)off, (size_t)avail, &raw, &p, err);
+    if (st == PQT_OK) st = pqt_decrypt_bloom_filter(&ch->dec, p, (size_t)avail, &h, &bits, NULL, err);
+    if (st == PQT_OK) st = check_bloom_header(&h, err);
+    if (st == PQT_OK && bits.len < (size_t)h.num_bytes) st = pqt_corrupt(err, "Bloom filter: bitset cut short");
+    if (st == PQT_OK) {
+      uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
+      for (size_t i = 0; i < n; i++)
+        maybe[i] = bloom_block_check(bits.data + (size_t)bloom_block(hashes[i], n_blocks) * 32, hashes[i]);
+    }
+    pqt_buf_free(&raw);
+    pqt_buf_free(&bits);
+    return st;
+  }
+  /* the header is about 15 bytes: read a small window, a larger one if it was cut */
+  uint8_t head[BLOOM_HEADER_READ];
+  pqt_bloom_filter_header h;
+  size_t used = 0;
+  for (size_t win = 64;; win = sizeof head) {
+    size_t k = avail < win ? (size_t)avail : win;
+    PQT_RETURN_NOT_OK(io->read_at(io->private_data, (uint64_t)off, head, k, err));
+    st = pqt_thrift_decode(&pqt_desc_bloom_filter_header, head, k, &used, NULL, &h, err);
+    if (st == PQT_OK) break;
+    if (k == avail || win == sizeof head) {
+      pqt_error_prefix(err, "Bloom filter header");
+      return st;
+    }
+  }
+  PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
+  if ((uint64_t)h.num_bytes > io->size - (uint64_t)off - used)
+    return pqt_corrupt(err, "Bloom filter: %d bytes do not fit in the file", h.num_bytes);
+  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
+      used + (uint64_t)h.num_bytes > (uint64_t)cm->bloom_filter_length)
+    return pqt_corrupt(err, "Bloom filter: header and %d bytes pass bloom_filter_length %d", h.num_bytes,
+                       cm->bloom_filter_length);
+  uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t block[32];
+    uint64_t at = (uint64_t)off + used + (uint64_t)bloom_block(hashes[i], n_blocks) * 32;
+    PQT_RETURN_NOT_OK(io->read_at(io->private_data, at, block, sizeof block, err));
+    maybe[i] = bloom_block_check(block, hashes[i]);
+  }
+  return PQT_OK;
 }

@@ -303,24 +303,18 @@ static bool all_pages_dictionary(const pqt_column_metadata *cm) {
 /* The dictionary of leaf's chunk in group g as a leaf array, or NULL (keep). */
 static pqt_array *read_dictionary(pqt_reader *r, int32_t g, int32_t leaf, const pqt_allocator *alloc) {
   const pqt_column_chunk *cc = chunk_of(r, g, leaf);
-  if (!cc || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) ||
-      (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0))
-    return NULL;
+  if (!cc || PQT_HAS_FIELD(cc, column_chunk, crypto_metadata)) return NULL;
   const pqt_column_metadata *cm = &cc->meta_data;
   const pqt_schema_node *ln = r->schema->leaves[leaf];
   if (cm->type != ln->physical_type || ln->physical_type == PQT_BOOLEAN || !all_pages_dictionary(cm)) return NULL;
-  uint64_t start = (uint64_t)cm->dictionary_page_offset;
-  uint64_t len = (uint64_t)(cm->data_page_offset - cm->dictionary_page_offset);
-  if (start + len > r->io.size) return NULL;
-  pqt_page_reader_options po;
-  pqt_page_reader_options_init(&po);
-  pqt_reader_page_options(r, &po);
-  po.max_def = ln->max_def;
-  po.max_rep = ln->max_rep;
+  /* the dictionary page only, from the chunk's own file (file_path: another one) */
+  uint64_t window[2] = {(uint64_t)cm->dictionary_page_offset,
+                        (uint64_t)(cm->data_page_offset - cm->dictionary_page_offset)};
+  pqt_chunk ch;
   pqt_page_reader pr;
   pqt_error e;
   pqt_error_init(&e);
-  if (pqt_page_reader_init(&pr, &r->io, start, len, cm->codec, r->codec_ctx, &po, alloc, &e) != PQT_OK) return NULL;
+  if (pqt_chunk_page_reader_open(r, g, leaf, window, false, alloc, &ch, &pr, &e) != PQT_OK) return NULL;
   pqt_page page;
   bool eof = false;
   pqt_array *a = NULL;
@@ -354,6 +348,7 @@ static pqt_array *read_dictionary(pqt_reader *r, int32_t g, int32_t leaf, const 
     }
   }
   pqt_page_reader_free(&pr);
+  pqt_chunk_close(&ch);
   return a;
 }
 

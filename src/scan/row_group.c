@@ -130,7 +130,7 @@ static pqt_status leaf_open_raw(pqt_reader *r, int32_t g, int32_t leaf, bool ski
     o.expected_rows = -1;
     o.expected_values = -1;
   }
-  return pqt_column_cursor_open(&L->cur, L->chunk.external ? &L->chunk.ext : &r->io, start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
+  return pqt_column_cursor_open(&L->cur, pqt_chunk_io(r, &L->chunk), start, len, cm->codec, &desc, r->codec_ctx, &o, r->data_alloc, err);
 }
 
 /* An allocation refused at pqt_read_options.max_memory reads as ELIMIT. */

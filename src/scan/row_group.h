@@ -61,6 +61,27 @@ struct pqt_page_reader_options;
 /* Page reader options for the chunk: the read options (CRC, size limits),
  * the column's levels, and the decryptor when encrypted. */
 void pqt_chunk_page_options(const pqt_reader *r, const pqt_chunk *ch, struct pqt_page_reader_options *po);
+/* The file a chunk's pages, page index and Bloom filter are in: ch->ext for
+ * a chunk in another file (ColumnChunk.file_path), else r->io. */
+const pqt_io *pqt_chunk_io(const pqt_reader *r, const pqt_chunk *ch);
+struct pqt_page_reader;
+/*
+ * The one open of a chunk's page reader (the page cursor, the dictionary of
+ * pqt_reader_dictionary and of row-group pruning): ch opened by
+ * pqt_chunk_open_data (a chunk in another file is read there, an encrypted
+ * one with its decryptor), pr on the chunk's pages in pqt_chunk_io with
+ * pqt_chunk_page_options. window (NULL: the whole chunk) narrows the bytes
+ * read to [window[0], +window[1]), which must lie inside the chunk (e.g.
+ * its dictionary page only). crc_report_only: a CRC mismatch is reported
+ * on the page, not an error. alloc: the page buffers'. On success the
+ * caller frees pr (pqt_page_reader_free) then closes ch; pr borrows ch's
+ * decryptor, so ch must not move while pr lives. On failure both are
+ * released (ch->no_key still tells a missing key) and the error is not
+ * prefixed with the row group and column: callers do that.
+ */
+pqt_status pqt_chunk_page_reader_open(const pqt_reader *r, int32_t g, int32_t leaf, const uint64_t *window,
+                                      bool crc_report_only, const pqt_allocator *alloc, pqt_chunk *ch,
+                                      struct pqt_page_reader *pr, pqt_error *err);
 /* The chunk's offset index (module_type PQT_MODULE_OFFSET_INDEX, out a
  * pqt_offset_index) or column index (PQT_MODULE_COLUMN_INDEX, out a
  * pqt_column_index), decrypted when the chunk is encrypted. *found is false
@@ -73,6 +94,17 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
 struct pqt_bloom;
 pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, struct pqt_bloom *b, bool *found,
                                 pqt_error *err);
+/*
+ * Probe the chunk's Bloom filter for n XXH64 hashes without reading the
+ * whole bitset: the filter's header, then only the 32-byte block each hash
+ * selects (spec BloomFilter.md; an encrypted filter's header and bitset are
+ * two modules, read and decrypted whole). maybe[i] is 1 when hashes[i] may
+ * be in the set, 0 when it is definitely not. *found false (PQT_OK, maybe
+ * untouched) when the chunk has no filter. Read from pqt_chunk_io (the
+ * chunk's own file). Errors are not prefixed with the row group and column.
+ */
+pqt_status pqt_chunk_bloom_probe(const pqt_reader *r, const pqt_chunk *ch, const uint64_t *hashes, size_t n,
+                                 uint8_t *maybe, bool *found, pqt_error *err);
 /* Decode one column chunk (errors name the row group and column). */
 pqt_status pqt_row_group_read_leaf(pqt_reader *r, int32_t g, int32_t leaf, pqt_column_data *cd, pqt_error *err);
 
