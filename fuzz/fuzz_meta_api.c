@@ -69,6 +69,45 @@ static void ma_probe(pqt_reader *r, int32_t g, int32_t col, const pqt_value *v) 
   if (st == PQT_OK && might != 0 && might != 1) MA_FAIL("bloom result %d", might);
 }
 
+/* The current page decoded (pqt_page_cursor_decode): counts that add up,
+ * min/max and every value formatting; a failure names its place. */
+static void ma_decode(pqt_reader *r, int32_t g, int32_t col, pqt_page_cursor *pc, const pqt_page_info *p) {
+  pqt_error err;
+  pqt_page_values v;
+  pqt_page_values_init(&v);
+  pqt_status st = pqt_page_cursor_decode(pc, &v, &err);
+  if (p->page_type == PQT_PAGE_KIND_DICTIONARY_PAGE) {
+    if (st != PQT_EINVAL) MA_FAIL("page_cursor_decode of a dictionary page: %s", pqt_status_name(st));
+    return;
+  }
+  ma_check(st, &err, "page_cursor_decode");
+  if (st != PQT_OK) {
+    if (err.row_group != g || err.column != col) MA_FAIL("page_cursor_decode: error place %d/%d", err.row_group, err.column);
+    if (!strstr(err.message, "row group ")) MA_FAIL("page_cursor_decode: message names no row group: %s", err.message);
+    return;
+  }
+  if (v.num_values < 0 || v.num_levels < v.num_values || v.num_nulls != v.num_levels - v.num_values)
+    MA_FAIL("page_cursor_decode: %lld levels, %lld values, %lld nulls", (long long)v.num_levels,
+            (long long)v.num_values, (long long)v.num_nulls);
+  if (v.nan_count < 0 || v.nan_count > v.num_values) MA_FAIL("page_cursor_decode: %lld NaNs", (long long)v.nan_count);
+  if (v.num_rows < 0 || v.num_rows > v.num_levels) MA_FAIL("page_cursor_decode: %lld rows", (long long)v.num_rows);
+  if (v.bloom_missing < 0 || v.bloom_missing > v.num_values) MA_FAIL("page_cursor_decode: bloom_missing");
+  int64_t sum = 0;
+  for (int32_t l = 0; l < v.n_def_levels; l++) sum += v.definition_level_histogram[l];
+  if (sum != v.num_levels) MA_FAIL("page_cursor_decode: definition histogram sums to %lld", (long long)sum);
+  if (v.has_min_max) {
+    ma_format(r, col, &v.min_value, "format decoded page min");
+    ma_format(r, col, &v.max_value, "format decoded page max");
+  }
+  for (int64_t i = 0; i < v.num_values && i < 64; i++) {
+    pqt_value x;
+    pqt_value_init(&x);
+    st = pqt_page_cursor_value(pc, i, &x, &err);
+    if (st != PQT_OK) MA_FAIL("page_cursor_value %lld: %s", (long long)i, err.message);
+    else ma_format(r, col, &x, "format decoded value");
+  }
+}
+
 /* The page walk (pqt_page_cursor): pages in order with sound fields, each
  * header's statistics decoded and formatted; a failure names the row
  * group, column and page, and the cursor stays stopped after it. */
@@ -116,6 +155,7 @@ static void ma_pages(pqt_reader *r, int32_t g, int32_t col) {
       ma_format(r, col, &s.min, "format page header min");
       ma_format(r, col, &s.max, "format page header max");
     }
+    ma_decode(r, g, col, pc, &p);
   }
   pqt_page_cursor_close(pc);
 }

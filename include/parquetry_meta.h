@@ -569,6 +569,63 @@ PQT_API pqt_status pqt_page_cursor_statistics(const pqt_page_cursor *c, pqt_chun
 PQT_API const char *pqt_page_cursor_file(const pqt_page_cursor *c, size_t *len);
 PQT_API void pqt_page_cursor_close(pqt_page_cursor *c);
 
+/*
+ * The current data page decoded with the reader's own decoders (levels,
+ * dictionary, values), and what a check of the page's statistics, the
+ * column index and the Bloom filter needs:
+ *   - num_levels: entries (values, nulls, a list's empty or null entries);
+ *     num_values: the non-null values; num_nulls: the rest; num_rows: the
+ *     records that start in the page (repetition level 0);
+ *   - nan_count: the NaN values (FLOAT, DOUBLE, FLOAT16; 0 for the rest);
+ *   - min_value/max_value: the smallest and largest value in the column's
+ *     sort order (the writer's: signed or unsigned, byte-wise, IEEE 754),
+ *     NaNs left out; has_min_max 0 when the type has no order or no value
+ *     is ordered (none, or only NaNs). Typed as pqt_reader_chunk_statistics
+ *     types them, with `plain` the value's PLAIN bytes (kind
+ *     PQT_VALUE_NONE, plain still set, when the bytes do not type);
+ *   - the repetition and definition level histograms (max level + 1
+ *     counts each, SizeStatistics' and the ColumnIndex's layout);
+ *   - the chunk's Bloom filter probed with every value of the page:
+ *     bloom_checked 1 when the chunk has one (BOOLEAN columns have none),
+ *     bloom_missing the values it says are absent (a sound filter has none),
+ *     bloom_first_missing the page value index of the first (-1: none).
+ * The first call in a chunk decodes the whole chunk once (its values are
+ * held until the close; a later page is a slice of it), and loads the
+ * Bloom filter. Only for data pages: a dictionary page is PQT_EINVAL.
+ * Ownership: what out points at (min/max bytes, histograms) lives until
+ * the next pqt_page_cursor_next or the close.
+ * Errors: a chunk whose pages do not decode: the decoder's status, the
+ * message naming the row group, column and page ("row group G, column P:
+ * page N: ..."), err->row_group and err->column set (err->page too); every
+ * later decode of the chunk returns the same error.
+ */
+typedef struct pqt_page_values {
+  size_t struct_size;
+  int32_t data_page; /* ordinal among the chunk's data pages */
+  int64_t num_levels;
+  int64_t num_values;
+  int64_t num_nulls;
+  int64_t num_rows;
+  int64_t nan_count;
+  int32_t has_min_max;
+  pqt_value min_value;
+  pqt_value max_value;
+  int32_t n_rep_levels; /* max_rep + 1 */
+  const int64_t *repetition_level_histogram;
+  int32_t n_def_levels; /* max_def + 1 */
+  const int64_t *definition_level_histogram;
+  int32_t bloom_checked;
+  int64_t bloom_missing;
+  int64_t bloom_first_missing;
+} pqt_page_values;
+
+PQT_API void pqt_page_values_init(pqt_page_values *v);
+PQT_API pqt_status pqt_page_cursor_decode(pqt_page_cursor *c, pqt_page_values *out, pqt_error *err);
+/* Value i (0 .. num_values) of the page pqt_page_cursor_decode decoded,
+ * typed as min_value is (plain: its PLAIN bytes, BOOLEAN one byte 0/1);
+ * bytes live until the close. PQT_EINVAL out of range or before a decode. */
+PQT_API pqt_status pqt_page_cursor_value(const pqt_page_cursor *c, int64_t i, pqt_value *out, pqt_error *err);
+
 /* Where the footer is. */
 typedef struct pqt_file_layout {
   size_t struct_size;
