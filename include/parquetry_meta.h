@@ -626,6 +626,16 @@ PQT_API pqt_status pqt_page_cursor_decode(pqt_page_cursor *c, pqt_page_values *o
  * bytes live until the close. PQT_EINVAL out of range or before a decode. */
 PQT_API pqt_status pqt_page_cursor_value(const pqt_page_cursor *c, int64_t i, pqt_value *out, pqt_error *err);
 
+/*
+ * The message of err without the place in front of it: when err->row_group
+ * and err->column name a column chunk of r and the message starts with
+ * "row group G, column P" (P the column's dotted path) followed by ": " or
+ * ", ", what comes after (for a page: "page N: ..."); otherwise the whole
+ * message. For a caller that prints the place its own way (`verify`:
+ * "row group G, column P: ..."). Points into err->message.
+ */
+PQT_API const char *pqt_reader_error_detail(const pqt_reader *r, const pqt_error *err);
+
 /* Where the footer is. */
 typedef struct pqt_file_layout {
   size_t struct_size;

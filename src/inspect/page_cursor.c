@@ -347,3 +347,16 @@ PQT_API pqt_status pqt_page_cursor_value(const pqt_page_cursor *c, int64_t i, pq
   typed(leaf, p, n, out);
   return PQT_OK;
 }
+
+PQT_API const char *pqt_reader_error_detail(const pqt_reader *r, const pqt_error *err) {
+  if (!err) return "";
+  const char *m = err->message;
+  if (!r || err->row_group < 0 || err->row_group >= r->md.row_groups.n || err->column < 0 ||
+      err->column >= r->schema->n_leaves)
+    return m;
+  char place[600];
+  int n = snprintf(place, sizeof place, "row group %d, column %s", err->row_group, leaf_path(r, err->column));
+  if (n <= 0 || (size_t)n >= sizeof place || strncmp(m, place, (size_t)n) != 0) return m;
+  if ((m[n] == ':' || m[n] == ',') && m[n + 1] == ' ') return m + n + 2;
+  return m;
+}

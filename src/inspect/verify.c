@@ -260,16 +260,6 @@ typedef struct page_nulls {
 
 /* Walk the pages (CRC as a report) and compare with the offset index;
  * nulls[0 .. *n_nulls) receives each data page's header null count. */
-/* The message of a page cursor error without the place the cursor put in
- * front of it ("row group G, column P" and sep), which problem() prints its
- * own way. */
-static const char *without_place(const pqt_error *e, int32_t g, const char *path, const char *sep) {
-  char place[600];
-  int n = snprintf(place, sizeof place, "row group %d, column %s%s", g, path, sep);
-  if (n > 0 && (size_t)n < sizeof place && strncmp(e->message, place, (size_t)n) == 0) return e->message + n;
-  return e->message;
-}
-
 static bool check_pages(vctx *v, int32_t g, int32_t c, const pqt_schema_node *leaf, const pqt_chunk *ch,
                         page_nulls *nulls, int32_t *n_nulls) {
   pqt_reader *r = v->r;
@@ -287,7 +277,7 @@ static bool check_pages(vctx *v, int32_t g, int32_t c, const pqt_schema_node *le
       pqt_page_info_init(&pg);
       int eof = 0;
       if (pqt_page_cursor_next(pc, &pg, &eof, &e) != PQT_OK) {
-        problem(v, g, leaf->dotted_path, "%s", without_place(&e, g, leaf->dotted_path, ", "));
+        problem(v, g, leaf->dotted_path, "%s", pqt_reader_error_detail(r, &e));
         broken = true;
         break;
       }
@@ -304,7 +294,7 @@ static bool check_pages(vctx *v, int32_t g, int32_t c, const pqt_schema_node *le
       }
     }
   } else {
-    problem(v, g, leaf->dotted_path, "%s", without_place(&e, g, leaf->dotted_path, ": "));
+    problem(v, g, leaf->dotted_path, "%s", pqt_reader_error_detail(r, &e));
     broken = true;
   }
   pqt_page_cursor_close(pc);

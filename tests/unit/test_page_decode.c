@@ -210,6 +210,16 @@ static void test_corrupt_page(void) {
   CHECK_EQ_INT(e.row_group, 0);
   CHECK_EQ_INT(e.column, col);
   CHECK_EQ_INT(e.page, index);
+  /* the message without its place, for a caller that prints the place its own way */
+  const char *detail = pqt_reader_error_detail(r, &e);
+  CHECK_MSG(strncmp(detail, want, strlen(want)) == 0, "%s", detail);
+  CHECK(detail > e.message && strstr(detail, "date_string_col") == NULL);
+  pqt_error other = e;
+  other.column = col == 0 ? 1 : 0; /* a place the message does not start with: the whole message */
+  CHECK(pqt_reader_error_detail(r, &other) == other.message);
+  other.row_group = -1;
+  CHECK(pqt_reader_error_detail(r, &other) == other.message);
+  CHECK(strcmp(pqt_reader_error_detail(NULL, &e), e.message) == 0);
   pqt_page_cursor_close(pc);
   pqt_reader_close(r);
   remove(dst);
