@@ -420,59 +420,6 @@ static bool plain_literal(const pqt_bound *b, const pqt_blit *L, uint8_t *buf, c
   }
 }
 
-typedef struct bloom_view {
-  bool ok;
-  uint64_t bitset; /* file offset of block 0 */
-  uint32_t n_blocks;
-} bloom_view;
-
-/* The chunk's filter header: where its blocks are. */
-static bloom_view bloom_header(pqt_reader *r, const pqt_column_chunk *cc) {
-  bloom_view v = {false, 0, 0};
-  const pqt_column_metadata *cm = &cc->meta_data;
-  /* a chunk in another file (file_path): its filter is in that file, not
-   * in r->io; row groups are not pruned by it */
-  if (!PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset) || cm->bloom_filter_offset < 4 ||
-      PQT_HAS_FIELD(cc, column_chunk, crypto_metadata) ||
-      (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0))
-    return v;
-  uint64_t off = (uint64_t)cm->bloom_filter_offset;
-  if (off >= r->io.size) return v;
-  uint64_t avail = r->io.size - off;
-  if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
-      (uint64_t)cm->bloom_filter_length < avail)
-    avail = (uint64_t)cm->bloom_filter_length;
-  uint8_t hdr[64];
-  size_t n = avail < sizeof hdr ? (size_t)avail : sizeof hdr;
-  pqt_error e;
-  if (r->io.read_at(r->io.private_data, off, hdr, n, &e) != PQT_OK) return v;
-  pqt_bloom_filter_header h;
-  memset(&h, 0, sizeof h);
-  size_t used = 0;
-  if (pqt_thrift_decode(&pqt_desc_bloom_filter_header, hdr, n, &used, NULL, &h, &e) != PQT_OK) return v;
-  /* BLOCK, XXHASH, UNCOMPRESSED: union member 1 of each */
-  if (h.algorithm != (1u << 1) || h.hash != (1u << 1) || h.compression != (1u << 1)) return v;
-  if (h.num_bytes < 32 || (h.num_bytes & (h.num_bytes - 1)) || (uint64_t)h.num_bytes > avail - used) return v;
-  v.ok = true;
-  v.bitset = off + used;
-  v.n_blocks = (uint32_t)(h.num_bytes / 32);
-  return v;
-}
-
-/* Is the value (PLAIN bytes p[0..n)) definitely absent? Reads one block. */
-static bool bloom_absent(pqt_reader *r, const bloom_view *v, const uint8_t *p, size_t n) {
-  uint64_t h = pqt_bloom_hash(p, n);
-  uint32_t blk = (uint32_t)(((h >> 32) * (uint64_t)v->n_blocks) >> 32);
-  uint8_t raw[32];
-  pqt_error e;
-  if (r->io.read_at(r->io.private_data, v->bitset + (uint64_t)blk * 32, raw, 32, &e) != PQT_OK) return false;
-  uint32_t words[8];
-  for (int i = 0; i < 8; i++) words[i] = pqt_load_u32le(raw + 4 * i);
-  /* the block alone, as a one-block filter: the bits depend on the low half of the hash only */
-  pqt_bloom one = {NULL, words, 1, 0};
-  return !pqt_bloom_check(&one, h);
-}
-
 typedef struct prune_ctx {
   pqt_reader *r;
   int32_t g;
@@ -480,8 +427,7 @@ typedef struct prune_ctx {
   bool use_dict;
   bool use_bloom;
   pqt_array **dicts;  /* per leaf, read on first use */
-  uint8_t *tried;     /* bit 0: dictionary, bit 1: Bloom filter header */
-  bloom_view *blooms; /* per leaf, read on first use */
+  uint8_t *tried;     /* bit 0: dictionary read; bit 1: the chunk has no usable Bloom filter */
   pqt_error *err;
 } prune_ctx;
 
@@ -502,26 +448,44 @@ static bool dict_skip_leaf(prune_ctx *c, const pqt_bound *b) {
   return !any;
 }
 
+/* = or IN whose every literal the chunk's Bloom filter rules out. Probed
+ * block by block from the chunk's own file (pqt_chunk_bloom_probe: a chunk
+ * in another file, an encrypted one with its key); any failure keeps the
+ * row group. */
 static bool bloom_skip_leaf(prune_ctx *c, const pqt_bound *b) {
   if (!(b->kind == PQT_B_CMP && b->op == PQT_CMP_EQ) && b->kind != PQT_B_IN) return false;
-  if (!b->node->is_leaf || b->leaf < 0) return false;
+  if (!b->node->is_leaf || b->leaf < 0 || (c->tried[b->leaf] & 2)) return false;
   const pqt_column_chunk *cc = chunk_of(c->r, c->g, b->leaf);
-  if (!cc || cc->meta_data.type != c->r->schema->leaves[b->leaf]->physical_type) return false;
-  if (!(c->tried[b->leaf] & 2)) {
+  if (!cc || cc->meta_data.type != c->r->schema->leaves[b->leaf]->physical_type ||
+      !PQT_HAS_FIELD(&cc->meta_data, column_metadata, bloom_filter_offset)) {
     c->tried[b->leaf] |= 2;
-    c->blooms[b->leaf] = bloom_header(c->r, cc);
+    return false;
   }
-  bloom_view v = c->blooms[b->leaf];
-  if (!v.ok) return false;
+  pqt_chunk ch;
+  pqt_error e;
+  pqt_error_init(&e);
+  bool skip = pqt_chunk_open_data(c->r, c->g, b->leaf, &ch, &e) == PQT_OK;
   int32_t n = b->kind == PQT_B_IN ? b->n_lits : 1;
-  for (int32_t k = 0; k < n; k++) {
-    uint8_t buf[16];
-    const uint8_t *p;
-    size_t len;
-    if (!plain_literal(b, &b->lits[k], buf, &p, &len)) return false;
-    if (!bloom_absent(c->r, &v, p, len)) return false;
+  for (int32_t k0 = 0; skip && k0 < n; k0 += 64) {
+    uint64_t hashes[64];
+    uint8_t maybe[64];
+    size_t m = 0;
+    for (int32_t k = k0; skip && k < n && k < k0 + 64; k++) {
+      uint8_t buf[16];
+      const uint8_t *p;
+      size_t len;
+      skip = plain_literal(b, &b->lits[k], buf, &p, &len);
+      if (skip) hashes[m++] = pqt_bloom_hash(p, len);
+    }
+    bool found = false;
+    if (skip && (pqt_chunk_bloom_probe(c->r, &ch, hashes, m, maybe, &found, &e) != PQT_OK || !found)) {
+      c->tried[b->leaf] |= 2; /* no filter, or one that cannot be used: not read again */
+      skip = false;
+    }
+    for (size_t i = 0; skip && i < m; i++) skip = !maybe[i];
   }
-  return true;
+  pqt_chunk_close(&ch);
+  return skip;
 }
 
 static bool skip_node(prune_ctx *c, const pqt_bound *b, int depth) {
@@ -543,7 +507,7 @@ static bool skip_node(prune_ctx *c, const pqt_bound *b, int depth) {
 pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *skip, pqt_error *err) {
   *skip = 0;
   if (g < 0 || g >= r->md.row_groups.n) return PQT_OK;
-  prune_ctx c = {r, g, f, false, false, NULL, NULL, NULL, err};
+  prune_ctx c = {r, g, f, false, false, NULL, NULL, err};
   if (skip_node(&c, f->root, 0)) {
     *skip = 1;
     return PQT_OK;
@@ -551,11 +515,9 @@ pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *
   size_t nl = (size_t)(f->n_leaves ? f->n_leaves : 1);
   c.dicts = pqt_mem_calloc(f->alloc, sizeof(pqt_array *) * nl);
   c.tried = pqt_mem_calloc(f->alloc, nl);
-  c.blooms = pqt_mem_calloc(f->alloc, sizeof(bloom_view) * nl);
-  if (!c.dicts || !c.tried || !c.blooms) {
+  if (!c.dicts || !c.tried) {
     pqt_mem_free(f->alloc, c.dicts, sizeof(pqt_array *) * nl);
     pqt_mem_free(f->alloc, c.tried, nl);
-    pqt_mem_free(f->alloc, c.blooms, sizeof(bloom_view) * nl);
     return pqt_nomem(err);
   }
   c.use_dict = true;
@@ -565,6 +527,5 @@ pqt_status pqt_filter_prune(const pqt_filter *f, pqt_reader *r, int32_t g, int *
   for (size_t i = 0; i < nl; i++) pqt_array_free(f->alloc, c.dicts[i]);
   pqt_mem_free(f->alloc, c.dicts, sizeof(pqt_array *) * nl);
   pqt_mem_free(f->alloc, c.tried, nl);
-  pqt_mem_free(f->alloc, c.blooms, sizeof(bloom_view) * nl);
   return PQT_OK;
 }
