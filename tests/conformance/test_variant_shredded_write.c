@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "variant_fixture.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "parquetry_variant.h"
@@ -244,9 +244,6 @@ static bool rows_equal(const rows *a, const rows *b, int number, char *why, size
   return true;
 }
 
-static void noop_schema_release(struct ArrowSchema *s) { s->release = NULL; }
-static void noop_array_release(struct ArrowArray *a) { a->release = NULL; }
-
 /* Append the variant at logical index L of variant struct array v to r. */
 static void push_var(rows *r, const struct ArrowArray *v, int64_t L) {
   int64_t j = v->offset + L, k = r->n++;
@@ -287,10 +284,10 @@ static void nested_case(const char *path, const char *out, const rows *want, boo
                              .flags = ARROW_FLAG_NULLABLE,
                              .n_children = 1,
                              .children = kids,
-                             .release = noop_schema_release};
+                             .release = pqt_vt_noop_schema_release};
   struct ArrowSchema *tops[1] = {&wrap};
   struct ArrowSchema top = {
-      .format = "+s", .name = "", .n_children = 1, .children = tops, .release = noop_schema_release};
+      .format = "+s", .name = "", .n_children = 1, .children = tops, .release = pqt_vt_noop_schema_release};
   pqt_write_schema ws;
   pqt_write_schema_init(&ws);
   ws.arrow = &top;
@@ -313,14 +310,14 @@ static void nested_case(const char *path, const char *out, const rows *want, boo
                             .buffers = as_list ? lbufs : sbufs,
                             .n_children = 1,
                             .children = vk,
-                            .release = noop_array_release};
+                            .release = pqt_vt_noop_array_release};
     struct ArrowArray *wk[1] = {&wa};
     struct ArrowArray ta = {.length = wa.length,
                             .n_buffers = 1,
                             .buffers = sbufs,
                             .n_children = 1,
                             .children = wk,
-                            .release = noop_array_release};
+                            .release = pqt_vt_noop_array_release};
     pqt_status ws_st = pqt_writer_write_batch(w, &ta, &e);
     CHECK_MSG(ws_st == PQT_OK, "case %d %s: %s", number, as_list ? "list" : "struct", e.message);
     total += n;
@@ -460,15 +457,7 @@ static void test_duckdb_reads(void) {
     pqt_t_current_skipped = 1;
     return;
   }
-  char cmd[2048];
-  snprintf(cmd, sizeof cmd,
-           "bash '%s/scripts/install-duckdb.sh' >/dev/null 2>&1; rc=$?; "
-           "if [ $rc -eq 3 ]; then echo 'SKIP: npm unavailable, DuckDB not compared' 1>&2; rc=77; "
-           "elif [ $rc -ne 0 ]; then rc=1; else node '%s/tests/interop/duckdb_variant_shredded_write.mjs' '%s' 1>&2; "
-           "rc=$?; [ $rc -eq 3 ] && rc=77; fi; exit $rc",
-           PQT_SOURCE_DIR, PQT_SOURCE_DIR, tmp_dir);
-  int st = system(cmd);
-  int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 127;
+  int rc = pqt_vt_run_duckdb("duckdb_variant_shredded_write.mjs", tmp_dir, 0);
   if (rc == 77) pqt_t_current_skipped = 1;
   else CHECK_EQ_INT(rc, 0);
 }
