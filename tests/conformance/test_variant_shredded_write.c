@@ -195,9 +195,27 @@ static int write_back(const char *path, const char *out, char *msg, size_t cap, 
       break;
     }
     if (!b.release) break;
-    if (pqt_writer_write_batch(w, &b, &e) != PQT_OK) {
-      snprintf(msg, cap, "%s", e.message);
-      rc = 1;
+    /* in two slices (the columns' Arrow offsets moved): rows [0, 1), then
+     * [1, n), so the second reaches the views with a nonzero offset */
+    for (int64_t at = 0; rc == 0 && at < b.length;) {
+      int64_t len = at == 0 ? 1 : b.length - at;
+      struct ArrowArray kids[16], *kp[16];
+      struct ArrowArray part = b;
+      if (b.n_children > 16) abort();
+      for (int64_t k = 0; k < b.n_children; k++) {
+        kids[k] = *b.children[k];
+        kids[k].offset += at;
+        kids[k].length = len;
+        kids[k].null_count = -1; /* unknown for the slice */
+        kp[k] = &kids[k];
+      }
+      part.children = kp;
+      part.length = len;
+      if (pqt_writer_write_batch(w, &part, &e) != PQT_OK) {
+        snprintf(msg, cap, "%s", e.message);
+        rc = 1;
+      }
+      at += len;
     }
     b.release(&b);
   }
@@ -462,6 +480,107 @@ static void test_duckdb_reads(void) {
   else CHECK_EQ_INT(rc, 0);
 }
 
+/* Arrow offsets inside the group: typed_value (int64) at offset 1 and
+ * value at offset 2 (its validity not byte-aligned), three rows 10, 5
+ * (in value, int8), 30; then a row whose value and typed_value are both set
+ * (invalid): refused naming row 3 and the column. */
+static void test_child_offsets(void) {
+  static const uint8_t md[] = {0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00};
+  int32_t moff[5] = {0, 3, 6, 9, 12};
+  int64_t tv[5] = {999, 10, 0, 30, 40};
+  uint8_t tvalid = 0x1a; /* physical 1, 3, 4 */
+  int32_t voff[7] = {0, 0, 0, 0, 2, 2, 4};
+  uint8_t vvalid = 0x28; /* physical 3, 5 */
+  static const uint8_t vd[] = {0x0c, 0x05, 0x0c, 0x07};
+  for (int bad = 0; bad < 2; bad++) {
+    int64_t n = bad ? 4 : 3;
+    struct ArrowSchema cm = {.format = "z", .name = "metadata", .release = pqt_vt_noop_schema_release};
+    struct ArrowSchema cv = {
+        .format = "z", .name = "value", .flags = ARROW_FLAG_NULLABLE, .release = pqt_vt_noop_schema_release};
+    struct ArrowSchema ct = {
+        .format = "l", .name = "typed_value", .flags = ARROW_FLAG_NULLABLE, .release = pqt_vt_noop_schema_release};
+    struct ArrowSchema *vk[3] = {&cm, &cv, &ct};
+    struct ArrowSchema sv = {.format = "+s",
+                             .name = "v",
+                             .metadata = PQT_VT_EXT_MD,
+                             .flags = ARROW_FLAG_NULLABLE,
+                             .n_children = 3,
+                             .children = vk,
+                             .release = pqt_vt_noop_schema_release};
+    struct ArrowSchema *rk[1] = {&sv};
+    struct ArrowSchema root = {
+        .format = "+s", .name = "", .n_children = 1, .children = rk, .release = pqt_vt_noop_schema_release};
+    const void *bm[3] = {NULL, moff, md}, *bv[3] = {&vvalid, voff, vd}, *bt[2] = {&tvalid, tv}, *bn[1] = {NULL};
+    struct ArrowArray am = {.length = n, .n_buffers = 3, .buffers = bm, .release = pqt_vt_noop_array_release};
+    struct ArrowArray av = {.length = n,
+                            .offset = 2,
+                            .null_count = -1,
+                            .n_buffers = 3,
+                            .buffers = bv,
+                            .release = pqt_vt_noop_array_release};
+    struct ArrowArray at = {.length = n,
+                            .offset = 1,
+                            .null_count = -1,
+                            .n_buffers = 2,
+                            .buffers = bt,
+                            .release = pqt_vt_noop_array_release};
+    struct ArrowArray *sk[3] = {&am, &av, &at};
+    struct ArrowArray as = {.length = n,
+                            .n_buffers = 1,
+                            .buffers = bn,
+                            .n_children = 3,
+                            .children = sk,
+                            .release = pqt_vt_noop_array_release};
+    struct ArrowArray *ak[1] = {&as};
+    struct ArrowArray ar = {.length = n,
+                            .n_buffers = 1,
+                            .buffers = bn,
+                            .n_children = 1,
+                            .children = ak,
+                            .release = pqt_vt_noop_array_release};
+    pqt_write_schema ws;
+    pqt_write_schema_init(&ws);
+    ws.arrow = &root;
+    pqt_string out = {0};
+    pqt_writer *w = NULL;
+    pqt_error e;
+    CHECK_OK(pqt_writer_open_buffer(&w, &out, &ws, NULL, &e));
+    pqt_status st = pqt_writer_write_batch(w, &ar, &e);
+    if (bad) {
+      CHECK(st != PQT_OK);
+      CHECK_MSG(st != PQT_OK && strstr(e.message, "row 3, column v.typed_value") && strstr(e.message, "conflicting"),
+                "%s", e.message);
+      pqt_writer_discard(w);
+      pqt_string_free(&out);
+      continue;
+    }
+    CHECK_OK(st);
+    CHECK_OK(pqt_writer_close(w, &e));
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e));
+    struct ArrowArrayStream stream;
+    CHECK_OK(pqt_reader_get_stream(r, NULL, &stream, &e));
+    struct ArrowArray b;
+    CHECK(stream.get_next(&stream, &b) == 0 && b.release && b.length == 3);
+    const char *want[3] = {"10", "5", "30"};
+    for (int64_t k = 0; b.release && k < 3; k++) {
+      size_t ml, vl;
+      const struct ArrowArray *v = b.children[0];
+      const uint8_t *m = bin_at(v->children[0], v->offset + k, &ml), *x = bin_at(v->children[1], v->offset + k, &vl);
+      pqt_variant var = {m, ml, x, vl};
+      pqt_string js = {0};
+      CHECK_OK(pqt_variant_to_json(&var, &js, &e));
+      CHECK_MSG(js.data && strcmp(js.data, want[k]) == 0, "row %lld: %s, want %s", (long long)k,
+                js.data ? js.data : "?", want[k]);
+      pqt_string_free(&js);
+    }
+    if (b.release) b.release(&b);
+    stream.release(&stream);
+    pqt_reader_close(r);
+    pqt_string_free(&out);
+  }
+}
+
 static void cleanup(void) {
   char cmd[400];
   if (!tmp_dir[0]) return;
@@ -481,4 +600,5 @@ static void test_all(void) {
   test_cases();
 }
 
-RUN_TESTS("variant_shredded_write", {"cases", test_all}, {"duckdb_reads", test_duckdb_reads})
+RUN_TESTS("variant_shredded_write", {"cases", test_all}, {"duckdb_reads", test_duckdb_reads},
+          {"child_offsets", test_child_offsets})
