@@ -50,8 +50,9 @@ const char cmd_convert_summary[] =
     "                                 the types of its first 1000 values (repeatable; with --schema,\n"
     "                                 declare COL as a VARIANT group {metadata; value}: unshredded).\n"
     "                                 COL may be a path s.v (s.t.w): the value of field v of object\n"
-    "                                 column s, as VARIANT inside the group s becomes (not inside a\n"
-    "                                 list: refused)\n"
+    "                                 column s, as VARIANT inside the group s becomes; items[] (or\n"
+    "                                 items.list.element): each element of array column items, a\n"
+    "                                 list of VARIANT; items[].v: field v of each element\n"
     "  --variant-shred-depth N        how deep --variant values are shredded (default 2; 0: not at all)\n"
     "  --force                        replace an existing OUT (atomically)\n" WRITER_OPTIONS_HELP;
 const char cmd_convert_usage[] = "parquetry convert [OPTIONS] IN.csv|IN.jsonl[.gz|.zst]|- OUT.parquet|-";
@@ -130,6 +131,7 @@ static void cols_free(cols *c) {
 
 typedef struct conv {
   wopts *w;
+  char *vpath[16]; /* --variant paths spelled with [] as Parquet dotted paths */
   bool json;
   cv_input *in;
   cv_bytes *b;
@@ -542,8 +544,41 @@ static int check_paths(const wopts *w) {
   return 0;
 }
 
+/* --variant items[] (and items[].v) as the Parquet dotted path of the
+ * array's elements, items.list.element(.v): the spelling the rest of
+ * convert, the writer's variant_shredding and parquetry's printed columns
+ * use. */
+static int variant_paths(conv *v) {
+  for (int k = 0; k < v->w->n_variant; k++) {
+    const char *p = v->w->variant[k];
+    if (!strstr(p, "[]")) continue;
+    size_t n = strlen(p), o = 0;
+    char *q = malloc(n * 6 + 1);
+    if (!q) return data_error(v, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+      if (p[i] == '[' && p[i + 1] == ']' && i > 0 && p[i - 1] != '.') {
+        memcpy(q + o, ".list.element", 13);
+        o += 13;
+        i++;
+        continue;
+      }
+      if (p[i] == '[' || p[i] == ']') {
+        free(q);
+        return usage("convert", "--variant %s: [] follows a name (items[] or items[].v)", p);
+      }
+      q[o++] = p[i];
+    }
+    q[o] = 0;
+    v->vpath[k] = q;
+    v->w->variant[k] = q;
+  }
+  return 0;
+}
+
 static int convert(conv *v) {
   bool tsv;
+  int prc = variant_paths(v);
+  if (prc) return prc;
   for (int k = 0; k < v->w->n_variant; k++)
     for (int j = 0; j < k; j++) {
       const char *a = v->w->variant[j], *b = v->w->variant[k];
@@ -655,6 +690,7 @@ int cmd_convert(int argc, char **argv) {
   free(v.b);
   free(v.is_variant);
   for (int k = 0; k < 16; k++) {
+    free(v.vpath[k]);
     cv_variant_samples_free(&v.samples[k]);
     pqt_string_free(&v.shred_text[k]);
   }

@@ -138,8 +138,10 @@ static int i_begin_array(void *ctx) {
   ictx *c = ctx;
   int rc;
   if (i_capture(c, '[', &rc)) return rc;
-  if (c->slot && c->slot->vmark) /* a list on the way to a --variant field */
-    return hard(c, c->slot->vpath, "a JSON array on the path: VARIANT inside a list is not supported by convert yet");
+  if (c->slot && c->slot->vmark && c->slot->kind == CV_N_OBJECT) /* the path names an object field here */
+    return hard(c, c->slot->vpath,
+                "a JSON array on the path where the path names an object's field (for the array's elements write "
+                "NAME[] or NAME.list.element)");
   if (!c->slot || want(c->slot, CV_N_ARRAY) != 0 || c->depth == 130) return -1;
   if (!c->slot->elem) {
     if (!(c->slot->elem = malloc(sizeof *c->slot->elem))) return -1;
@@ -206,16 +208,49 @@ static size_t path_part(const char *rest, const char **next) {
   return dot ? (size_t)(dot - rest) : strlen(rest);
 }
 
+/* "list.element" at rest (the Parquet path of a list's elements, what
+ * --variant NAME[] becomes): *next past it (NULL at the end). */
+static bool list_element(const char *rest, const char **next) {
+  if (strncmp(rest, "list.element", 12) != 0 || (rest[12] && rest[12] != '.')) return false;
+  *next = rest[12] ? rest + 13 : NULL;
+  return true;
+}
+
 int cv_node_mark_variant(cv_node *n, const char *rest, const char *path, struct cv_variant_samples *vs, char *err) {
   while (rest) {
     if (n->kind == CV_N_VARIANT) {
       snprintf(err, CV_ERR, "--variant %s lies inside --variant %s", path, n->vpath);
       return -1;
     }
+    const char *next;
+    if (list_element(rest, &next)) { /* the elements of an array */
+      if (n->kind != CV_N_NONE && n->kind != CV_N_ARRAY) {
+        snprintf(err, CV_ERR, "--variant %s: %.*s is an object on another --variant path", path,
+                 (int)(rest - path) - 1, path);
+        return -1;
+      }
+      n->kind = CV_N_ARRAY;
+      n->vmark = true;
+      if (!n->vpath) n->vpath = path;
+      if (!n->elem) {
+        if (!(n->elem = malloc(sizeof *n->elem))) {
+          snprintf(err, CV_ERR, "out of memory");
+          return -1;
+        }
+        cv_node_init(n->elem);
+      }
+      n = n->elem;
+      rest = next;
+      continue;
+    }
+    if (n->kind == CV_N_ARRAY) {
+      snprintf(err, CV_ERR, "--variant %s: %.*s is an array on another --variant path", path, (int)(rest - path) - 1,
+               path);
+      return -1;
+    }
     n->kind = CV_N_OBJECT;
     n->vmark = true;
     if (!n->vpath) n->vpath = path;
-    const char *next;
     size_t len = path_part(rest, &next);
     if (len == 0) {
       snprintf(err, CV_ERR, "--variant %s: an empty name in the path", path);
@@ -254,16 +289,22 @@ static void by_seq(cv_node *o) {
 
 int cv_node_check_variant(cv_node *n, const char *rest, const char *path, char *err) {
   while (rest) {
-    if (n->kind != CV_N_OBJECT) { /* rest lies in path, past the name of n */
+    const char *next;
+    bool elems = list_element(rest, &next);
+    if (n->kind != (elems ? CV_N_ARRAY : CV_N_OBJECT)) { /* rest lies in path, past the name of n */
       int nl = (int)(rest - path) - 1;
       snprintf(err, CV_ERR,
-               "--variant %s: %.*s is kept as JSON text (it is not an object in every row, or values inside it "
+               "--variant %s: %.*s is kept as JSON text (it is not an %s in every row, or values inside it "
                "differ in kind from row to row); --variant %.*s stores all of it as VARIANT",
-               path, nl, path, nl, path);
+               path, nl, path, elems ? "array" : "object", nl, path);
       return -1;
     }
+    if (elems) {
+      n = n->elem;
+      rest = next;
+      continue;
+    }
     by_seq(n);
-    const char *next;
     size_t len = path_part(rest, &next);
     int i = 0;
     while (i < n->nk && !(strlen(n->names[i]) == len && memcmp(n->names[i], rest, len) == 0)) i++;
@@ -613,16 +654,21 @@ int cv_build_add(cv_build *b, const char *p, size_t n, cv_kind k, char *err) {
 
 int cv_build_mark_variant(cv_build *b, const char *rest, const char *path, char *err) {
   while (rest) {
+    const char *next;
+    if (b->kind == CV_B_LIST && !b->vpath && b->nk == 1 && list_element(rest, &next)) { /* the list's elements */
+      b = &b->kids[0];
+      rest = next;
+      continue;
+    }
     if (b->kind == CV_B_LIST) {
-      snprintf(err, CV_ERR, "--variant %s: %.*s is a list: VARIANT inside a list is not supported by convert yet", path,
-               (int)(rest - path) - 1, path);
+      snprintf(err, CV_ERR, "--variant %s: %.*s is a list (its elements: %.*s.list.element)", path,
+               (int)(rest - path) - 1, path, (int)(rest - path) - 1, path);
       return -1;
     }
     if (b->kind != CV_B_STRUCT || b->vpath) {
       snprintf(err, CV_ERR, "--variant %s: %.*s is not a group", path, (int)(rest - path) - 1, path);
       return -1;
     }
-    const char *next;
     size_t len = path_part(rest, &next);
     int i = 0;
     while (i < b->nk && !(strlen(b->kids[i].name) == len && memcmp(b->kids[i].name, rest, len) == 0)) i++;

@@ -7,7 +7,10 @@
  * buffer: every such write must succeed and the file must open again. The
  * shredded write is also done with the three values as the elements of a
  * list (l.list.element), beside an empty list. A value that does not
- * validate must be refused by the writer. */
+ * validate must be refused by the writer. Each shredded file is also read
+ * with variant_shredded and written again from that shredded Arrow form
+ * (struct<metadata, value, typed_value>), and the value is written alone in
+ * that form: both must succeed for a valid value. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,8 @@ static const char ext_md[] =
     "ARROW:extension:name"
     "\x0f\x00\x00\x00"
     "parquet.variant";
+
+static pqt_status rewrite(const pqt_string *buf);
 
 /* three rows: v, null, v; in_list: one row [v, null, v] and one row [] */
 static pqt_status write_three(const pqt_variant *v, const char *shred, bool in_list) {
@@ -98,10 +103,91 @@ static pqt_status write_three(const pqt_variant *v, const char *shred, bool in_l
     pqt_reader *r;
     if (pqt_reader_open_buffer(&r, out.data, out.len, NULL, &e) != PQT_OK) abort();
     pqt_reader_close(r);
+    if (shred && rewrite(&out) != PQT_OK) abort(); /* the shredded form written again */
   }
   pqt_string_free(&out);
   free(md);
   free(vd);
+  return st;
+}
+
+/* The shredded Arrow form (struct<metadata, value, typed_value>) as the
+ * writer's input: the file in buf read with variant_shredded and written
+ * again (it must succeed: the file came from valid values), and v alone in
+ * a three-field struct beside an all-null int64 typed_value (a value that
+ * validates must be written; an invalid one may be refused, never crash). */
+static pqt_status rewrite(const pqt_string *buf) {
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.variant_shredded = 1;
+  ro.arrow_extensions = 1;
+  pqt_reader *r;
+  pqt_error e;
+  if (pqt_reader_open_buffer(&r, buf->data, buf->len, &ro, &e) != PQT_OK) abort();
+  struct ArrowArrayStream st;
+  if (pqt_reader_get_stream(r, NULL, &st, &e) != PQT_OK) abort();
+  struct ArrowSchema sch;
+  if (st.get_schema(&st, &sch) != 0) abort();
+  pqt_write_schema ws = {.struct_size = sizeof ws, .arrow = &sch};
+  pqt_string out = {0};
+  pqt_writer *w;
+  pqt_status rc = pqt_writer_open_buffer(&w, &out, &ws, NULL, &e);
+  while (rc == PQT_OK) {
+    struct ArrowArray b;
+    if (st.get_next(&st, &b) != 0) abort();
+    if (!b.release) break;
+    rc = pqt_writer_write_batch(w, &b, &e);
+    b.release(&b);
+  }
+  if (rc == PQT_OK) rc = pqt_writer_close(w, &e);
+  else if (w) pqt_writer_discard(w);
+  pqt_string_free(&out);
+  sch.release(&sch);
+  st.release(&st);
+  pqt_reader_close(r);
+  return rc;
+}
+
+static pqt_status write_shredded_form(const pqt_variant *v) {
+  struct ArrowSchema cm = {.format = "z", .name = "metadata", .release = no_schema_release};
+  struct ArrowSchema cv = {.format = "z", .name = "value", .flags = ARROW_FLAG_NULLABLE, .release = no_schema_release};
+  struct ArrowSchema ct = {
+      .format = "l", .name = "typed_value", .flags = ARROW_FLAG_NULLABLE, .release = no_schema_release};
+  struct ArrowSchema *vk[3] = {&cm, &cv, &ct};
+  struct ArrowSchema sv = {.format = "+s",
+                           .name = "v",
+                           .metadata = ext_md,
+                           .flags = ARROW_FLAG_NULLABLE,
+                           .n_children = 3,
+                           .children = vk,
+                           .release = no_schema_release};
+  struct ArrowSchema *rk[1] = {&sv};
+  struct ArrowSchema root = {.format = "+s", .name = "", .n_children = 1, .children = rk, .release = no_schema_release};
+  int32_t moff[2] = {0, (int32_t)v->metadata_len}, voff[2] = {0, (int32_t)v->value_len};
+  int64_t tv[1] = {0};
+  uint8_t none = 0;
+  const void *bm[3] = {NULL, moff, v->metadata}, *bv[3] = {NULL, voff, v->value}, *bt[2] = {&none, tv},
+             *bn[1] = {NULL};
+  struct ArrowArray am = {.length = 1, .n_buffers = 3, .buffers = bm, .release = no_array_release};
+  struct ArrowArray av = {.length = 1, .n_buffers = 3, .buffers = bv, .release = no_array_release};
+  struct ArrowArray at = {.length = 1, .null_count = 1, .n_buffers = 2, .buffers = bt, .release = no_array_release};
+  struct ArrowArray *sk[3] = {&am, &av, &at};
+  struct ArrowArray as = {
+      .length = 1, .n_buffers = 1, .buffers = bn, .n_children = 3, .children = sk, .release = no_array_release};
+  struct ArrowArray *ak[1] = {&as};
+  struct ArrowArray ar = {
+      .length = 1, .n_buffers = 1, .buffers = bn, .n_children = 1, .children = ak, .release = no_array_release};
+  pqt_write_schema ws = {.struct_size = sizeof ws, .arrow = &root};
+  pqt_string out = {0};
+  pqt_writer *w;
+  pqt_error e;
+  pqt_status st = pqt_writer_open_buffer(&w, &out, &ws, NULL, &e);
+  if (st == PQT_OK) {
+    st = pqt_writer_write_batch(w, &ar, &e);
+    if (st == PQT_OK) st = pqt_writer_close(w, &e);
+    else pqt_writer_discard(w);
+  }
+  pqt_string_free(&out);
   return st;
 }
 
@@ -133,8 +219,10 @@ static void one(const pqt_variant *vp, int depth) {
   if (!valid) {
     if (write_three(&v, NULL, false) == PQT_OK) abort(); /* an invalid value written */
     if (write_three(&v, NULL, true) == PQT_OK) abort();
+    (void)write_shredded_form(&v);
     return;
   }
+  if (write_shredded_form(&v) != PQT_OK) abort();
   pqt_string text = {0};
   if (pqt_variant_shred_infer(&v, 1, depth, 0, NULL, &text, &e) != PQT_OK) abort();
   if (write_three(&v, NULL, false) != PQT_OK) abort();

@@ -17,7 +17,8 @@ pqt_status pqt_import_fmt_copy(pqt_arena *arena, const struct ArrowSchema *s, pq
   out->format = pqt_arena_strdup(arena, s->format, strlen(s->format));
   out->n_children = (int32_t)s->n_children;
   out->children = NULL;
-  if (!out->format) return pqt_nomem(err);
+  out->name = pqt_arena_strdup(arena, s->name ? s->name : "", s->name ? strlen(s->name) : 0);
+  if (!out->format || !out->name) return pqt_nomem(err);
   pqt_arrow_format af;
   pqt_arrow_format_parse(out->format, &af);
   out->kind = af.kind;

@@ -22,6 +22,7 @@ typedef struct pqt_import_fmt {
   pqt_arrow_kind kind; /* format parsed (arrow/format.h) */
   int32_t n_children;
   struct pqt_import_fmt *children;
+  const char *name; /* the field's name ("" when none): VARIANT input finds its children by name */
 } pqt_import_fmt;
 
 /* Deep-copy the formats of an ArrowSchema into arena. */

@@ -40,3 +40,22 @@ pqt_status pqt_variant_group_each(const pqt_allocator *alloc, const pqt_array *g
                                   pqt_variant_row_fn fn, void *ctx, pqt_error *err);
 
 #endif
+
+/* ---- writer input: the shredded form in a caller's Arrow arrays ---------- */
+
+/* Views of a caller's arrow.parquet.variant struct<metadata, value,
+ * typed_value> (value may be absent) for seed 003's reconstruction
+ * (variant/variant_shred.h), checked once when opened: lengths, offsets
+ * and the typed_value types (VariantShredding.md, "Shredded Value Types").
+ * col is the group's dotted column path, for errors; the typed columns are
+ * named below it ("v.typed_value.a.typed_value"). */
+typedef struct pqt_variant_arrow_in pqt_variant_arrow_in;
+struct pqt_import_fmt;
+pqt_status pqt_variant_arrow_in_open(const pqt_allocator *alloc, const char *col, const struct ArrowArray *group,
+                                     const struct pqt_import_fmt *fmt, pqt_variant_arrow_in **out, pqt_error *err);
+/* The reconstructed Variant of the group's physical slot j (its offset
+ * included; the group itself not null there), valid until the next call.
+ * Errors name row (the table row, for messages) and the column. */
+pqt_status pqt_variant_arrow_in_row(pqt_variant_arrow_in *in, int64_t j, int64_t row, pqt_variant *out,
+                                    pqt_error *err);
+void pqt_variant_arrow_in_free(pqt_variant_arrow_in *in);

@@ -25,6 +25,7 @@
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 #include "variant/variant_shred_write.h"
+#include "arrow/variant_arrow.h"
 
 #ifndef PQT_BUILD_ID
 #define PQT_BUILD_ID "release"
@@ -53,6 +54,12 @@ typedef struct wvariant {
   const pqt_schema_node *group;
   bool shredded;
   pqt_vshred sh;
+  /* the batch brings the shredded form (struct<metadata, value,
+   * typed_value>): reconstructed through views of its arrays, opened for
+   * the group's array of the current batch */
+  bool arrow_shredded;
+  pqt_variant_arrow_in *ain;
+  const struct ArrowArray *ain_of;
 } wvariant;
 
 /* What one thread of the writer saw go wrong (see par_columns). */
@@ -229,6 +236,7 @@ static void writer_free(pqt_writer *w) {
   if (w->variants) {
     for (int32_t i = 0; i < w->n_variants; i++)
       if (w->variants[i].shredded) pqt_vshred_free(&w->variants[i].sh);
+    for (int32_t i = 0; i < w->n_variants; i++) pqt_variant_arrow_in_free(w->variants[i].ain);
     pqt_mem_free(a, w->variants, (size_t)w->n_variants * sizeof *w->variants);
   }
   if (w->rgs) pqt_mem_free(a, w->rgs, (size_t)w->cap_rgs * sizeof *w->rgs);
@@ -471,8 +479,16 @@ static pqt_status set_column_order(pqt_writer *w, int32_t i, pqt_error *err) {
 
 /* The top-level VARIANT groups whose batches bring struct<metadata, value>
  * (an Arrow parquet.variant field, or a message's {metadata, value} group). */
-static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
-  if (in->is_leaf || pqt_union_which(in->logical.isset) != PQT_LT_VARIANT || in->n_children != 2) return false;
+static bool variant_input(const pqt_schema_node *in, int32_t *meta_at, bool arrow, bool *shredded_form) {
+  *shredded_form = false;
+  if (in->is_leaf || pqt_union_which(in->logical.isset) != PQT_LT_VARIANT) return false;
+  if (arrow && in->n_children == 3) { /* an Arrow field of the shredded form (writer_schema.c's arrow_variant) */
+    for (int32_t k = 0; k < 3; k++)
+      if (strcmp(in->children[k]->name, "typed_value") == 0) *shredded_form = true;
+    *meta_at = 0;
+    return *shredded_form;
+  }
+  if (in->n_children != 2) return false;
   int found = 0;
   for (int32_t k = 0; k < 2; k++) {
     const pqt_schema_node *c = in->children[k];
@@ -491,8 +507,9 @@ static bool variant_input(const pqt_schema_node *in, int32_t *meta_at) {
  * metadata at meta_at) below top-level field top: the schema nodes down to
  * it, and the shredder when g has a typed_value. */
 static pqt_status variant_state_init(pqt_writer *w, const pqt_schema_node *g, int32_t top, int32_t meta_at,
-                                     pqt_error *err) {
+                                     bool shredded_form, pqt_error *err) {
   wvariant *v = &w->variants[w->n_variants++];
+  v->arrow_shredded = shredded_form;
   v->top = top;
   v->group = g;
   v->meta_at = meta_at;
@@ -516,12 +533,17 @@ static pqt_status variant_state_init(pqt_writer *w, const pqt_schema_node *g, in
  * and shreds those whose group has a typed_value (variant_shredding naming
  * the dotted path). Without w, only counted into *count. */
 static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const pqt_schema_node *in, int32_t top,
-                                  int32_t *count, pqt_error *err) {
+                                  bool arrow, int32_t *count, pqt_error *err) {
   int32_t meta_at;
-  if (variant_input(in, &meta_at)) {
-    if (g->depth > WVARIANT_MAX_PATH || in->repetition == PQT_REPEATED) return PQT_OK;
+  bool shredded_form;
+  if (variant_input(in, &meta_at, arrow, &shredded_form)) {
+    if (g->depth > WVARIANT_MAX_PATH || in->repetition == PQT_REPEATED) {
+      if (shredded_form)
+        return pqt_error_set(err, PQT_EUNSUPPORTED, "%s: a shredded parquet.variant field nested this deep", g->name);
+      return PQT_OK;
+    }
     (*count)++;
-    return w ? variant_state_init(w, g, top, meta_at, err) : PQT_OK;
+    return w ? variant_state_init(w, g, top, meta_at, shredded_form, err) : PQT_OK;
   }
   if (in->is_leaf || in->repetition == PQT_REPEATED || g->n_children != in->n_children || g->depth >= WVARIANT_MAX_PATH)
     return PQT_OK;
@@ -529,30 +551,30 @@ static pqt_status nested_variants(pqt_writer *w, const pqt_schema_node *g, const
     if (!in->element || in->element == in->repeated || !g->element || g->element == g->repeated ||
         in->repeated->n_children != 1 || g->repeated->n_children != 1)
       return PQT_OK;
-    return nested_variants(w, g->element, in->element, top, count, err);
+    return nested_variants(w, g->element, in->element, top, arrow, count, err);
   }
   if (in->kind == PQT_NODE_MAP) {
     if (!in->value || !g->value || in->repeated->n_children != 2 || g->repeated->n_children != 2) return PQT_OK;
-    return nested_variants(w, g->value, in->value, top, count, err);
+    return nested_variants(w, g->value, in->value, top, arrow, count, err);
   }
   if (in->kind != PQT_NODE_STRUCT) return PQT_OK;
   for (int32_t k = 0; k < in->n_children; k++)
-    PQT_RETURN_NOT_OK(nested_variants(w, g->children[k], in->children[k], top, count, err));
+    PQT_RETURN_NOT_OK(nested_variants(w, g->children[k], in->children[k], top, arrow, count, err));
   return PQT_OK;
 }
 
-static pqt_status variants_init(pqt_writer *w, pqt_error *err) {
+static pqt_status variants_init(pqt_writer *w, bool arrow, pqt_error *err) {
   const pqt_schema_node *root = w->schema->root, *in_root = w->in_schema->root;
   if (root->n_children != in_root->n_children) return pqt_error_set(err, PQT_EINVAL, "schema shapes differ");
   int32_t n = 0;
   for (int32_t i = 0; i < root->n_children; i++)
-    PQT_RETURN_NOT_OK(nested_variants(NULL, root->children[i], in_root->children[i], i, &n, err));
+    PQT_RETURN_NOT_OK(nested_variants(NULL, root->children[i], in_root->children[i], i, arrow, &n, err));
   if (n == 0) return PQT_OK;
   w->variants = pqt_mem_calloc(w->alloc, (size_t)n * sizeof *w->variants);
   if (!w->variants) return pqt_nomem(err);
   int32_t added = 0;
   for (int32_t i = 0; i < root->n_children; i++)
-    PQT_RETURN_NOT_OK(nested_variants(w, root->children[i], in_root->children[i], i, &added, err));
+    PQT_RETURN_NOT_OK(nested_variants(w, root->children[i], in_root->children[i], i, arrow, &added, err));
   return PQT_OK;
 }
 
@@ -640,7 +662,7 @@ static pqt_status writer_new(pqt_writer **out, const pqt_write_schema *schema, c
       }
     }
   }
-  if (st == PQT_OK && !w->raw && !schema->like) st = variants_init(w, err);
+  if (st == PQT_OK && !w->raw && !schema->like) st = variants_init(w, schema->arrow != NULL, err);
   if (st == PQT_OK) st = pqt_codec_ctx_create(&w->codec, a, err);
   /* threads 0 (the default) runs on every core only with the library's
    * allocator: a caller's may not be thread-safe (asking for threads, or
@@ -1133,7 +1155,11 @@ typedef struct vwalk {
   wvariant *v;
   const char *col;
   int64_t row;
+  int64_t r;  /* the row being walked: row + r */
+  bool named; /* the error names its row and column already */
 } vwalk;
+
+static const pqt_allocator *w_alloc(const vwalk *k) { return k->w->alloc; }
 
 static bool arrow_valid(const struct ArrowArray *a, int64_t j) {
   const uint8_t *pv = a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
@@ -1154,6 +1180,23 @@ static pqt_status vwalk_node(vwalk *k, int32_t ci, const struct ArrowArray *a, c
     if (x == v->group) return v->shredded ? pqt_vshred_write_value(&v->sh, NULL, rep, err) : PQT_OK;
     if (x->repetition != PQT_OPTIONAL) return pqt_error_set(err, PQT_EINVAL, "%s: null in a required field", x->name);
     return v->shredded ? pqt_vshred_write_absent_at(&v->sh, (int16_t)(x->max_def - 1), rep, err) : PQT_OK;
+  }
+  if (x == v->group && v->arrow_shredded) {
+    if (v->ain_of != a) {
+      pqt_variant_arrow_in_free(v->ain);
+      v->ain = NULL;
+      v->ain_of = NULL;
+      PQT_RETURN_NOT_OK(pqt_variant_arrow_in_open(w_alloc(k), k->col, a, f, &v->ain, err));
+      v->ain_of = a;
+    }
+    pqt_variant val;
+    pqt_status st = pqt_variant_arrow_in_row(v->ain, j, k->row + k->r, &val, err);
+    if (st != PQT_OK) {
+      k->named = true; /* the message names row and column */
+      return st;
+    }
+    PQT_RETURN_NOT_OK(pqt_variant_validate(&val, err));
+    return pqt_vshred_write_value(&v->sh, &val, rep, err);
   }
   if (x == v->group) {
     if (a->n_children != 2 || f->n_children != 2)
@@ -1209,18 +1252,25 @@ static pqt_status vwalk_node(vwalk *k, int32_t ci, const struct ArrowArray *a, c
 static pqt_status variant_rows(pqt_writer *w, wvariant *v, const struct ArrowArray *batch, int64_t pos, int64_t n,
                                pqt_error *err) {
   char col_buf[256];
-  vwalk k = {w, v, group_dotted(w, v->group, col_buf, sizeof col_buf), w->total_rows + w->rg_rows + pos};
+  vwalk k = {w, v, group_dotted(w, v->group, col_buf, sizeof col_buf), w->total_rows + w->rg_rows + pos, 0, false};
   const struct ArrowArray *a = v->top < batch->n_children ? batch->children[v->top] : NULL;
   const pqt_import_fmt *f = v->top < w->fmt.n_children ? &w->fmt.children[v->top] : NULL;
   if (v->shredded) pqt_vshred_clear(&v->sh);
-  for (int64_t r = 0; r < n; r++) {
-    pqt_status st = vwalk_node(&k, 0, a, f, pos + r, 0, err);
+  pqt_status st = PQT_OK;
+  for (int64_t r = 0; r < n && st == PQT_OK; r++) {
+    k.r = r;
+    st = vwalk_node(&k, 0, a, f, pos + r, 0, err);
     if (st != PQT_OK) {
-      pqt_error_prefix(err, "row %lld, column %s", (long long)(k.row + r), k.col);
+      if (!k.named) pqt_error_prefix(err, "row %lld, column %s", (long long)(k.row + r), k.col);
       if (err) err->code = PQT_EINVAL;
-      return PQT_EINVAL;
+      st = PQT_EINVAL;
     }
   }
+  /* the views are of this batch's arrays only */
+  pqt_variant_arrow_in_free(v->ain);
+  v->ain = NULL;
+  v->ain_of = NULL;
+  if (st != PQT_OK) return st;
   return v->shredded ? pqt_vshred_status(&v->sh, err) : PQT_OK;
 }
 

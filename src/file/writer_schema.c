@@ -379,9 +379,101 @@ static pqt_status add_wrapper(elist *L, int32_t idx, int lt_member, const char *
   return PQT_OK;
 }
 
+static const struct ArrowSchema *arrow_child(const struct ArrowSchema *s, const char *name) {
+  for (int64_t i = 0; i < s->n_children; i++)
+    if (s->children[i] && s->children[i]->name && strcmp(s->children[i]->name, name) == 0) return s->children[i];
+  return NULL;
+}
+
+/* A group of the shredded Arrow form (the VARIANT struct, an object's field
+ * struct, an array's element struct): value and/or typed_value, and
+ * metadata when top. */
+static bool arrow_pair_ok(const struct ArrowSchema *s, bool top) {
+  if (!s || !s->format || strcmp(s->format, "+s") != 0) return false;
+  const struct ArrowSchema *v = arrow_child(s, "value"), *t = arrow_child(s, "typed_value");
+  int64_t expect = (v != NULL) + (t != NULL) + (top ? 1 : 0);
+  if (top && !arrow_child(s, "metadata")) return false;
+  if (v && (!v->format || strcmp(v->format, "z") != 0)) return false;
+  return (v || t) && s->n_children == expect;
+}
+
+/* The typed_value of the shredded Arrow form s as Parquet (VariantShredding.md):
+ * an object's fields and an array's element as required groups of value
+ * (always written, so every value has a place) and the field's typed_value. */
+static pqt_status arrow_typed(elist *L, const struct ArrowSchema *s, const char *nm, int depth, pqt_error *err) {
+  if (depth > 64) return pqt_error_set(err, PQT_EINVAL, "%s: shredded typed_value nested too deep", nm);
+  if (!s || !s->format) return pqt_error_set(err, PQT_EINVAL, "%s: typed_value without format", nm);
+  pqt_schema_element *e;
+  if (strcmp(s->format, "+s") == 0 || strcmp(s->format, "+l") == 0) {
+    bool list = s->format[1] == 'l';
+    if (s->n_children < 1 || (list && s->n_children != 1))
+      return pqt_error_set(err, PQT_EINVAL, "%s: a shredded %s without %s", nm, list ? "array" : "object",
+                           list ? "one element" : "fields");
+    PQT_RETURN_NOT_OK(add(L, "typed_value", &e, err));
+    int32_t idx = L->n - 1;
+    set_rep(e, PQT_OPTIONAL);
+    if (list) {
+      PQT_RETURN_NOT_OK(add_wrapper(L, idx, PQT_LT_LIST, "list", 1, err));
+    } else {
+      set_group(e, (int32_t)s->n_children);
+    }
+    for (int64_t i = 0; i < s->n_children; i++) {
+      const struct ArrowSchema *c = s->children[i];
+      const char *cn = list ? "element" : c && c->name ? c->name : "";
+      if (!arrow_pair_ok(c, false))
+        return pqt_error_set(err, PQT_EINVAL, "%s.typed_value.%s: a shredded %s must be struct<value binary, typed_value>",
+                             nm, cn, list ? "array element" : "field");
+      if (strlen(cn) > 255) return pqt_error_set(err, PQT_EINVAL, "%s: a shredded field name over 255 bytes", nm);
+      const struct ArrowSchema *t = arrow_child(c, "typed_value");
+      PQT_RETURN_NOT_OK(add(L, cn, &e, err));
+      set_rep(e, PQT_REQUIRED);
+      set_group(e, t ? 2 : 1);
+      PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+      if (t) PQT_RETURN_NOT_OK(arrow_typed(L, t, cn, depth + 1, err));
+    }
+    return PQT_OK;
+  }
+  PQT_RETURN_NOT_OK(arrow_field(L, s, "typed_value", PQT_OPTIONAL, err));
+  e = &L->items[L->n - 1];
+  /* Variant's TIME has no time zone; a 16-byte fixed binary is a UUID */
+  if (lt_is(e, PQT_LT_TIME)) e->logical_type.time.is_adjusted_to_utc = false;
+  if (e->type == PQT_FIXED_LEN_BYTE_ARRAY && e->type_length == 16 && !lt_is(e, PQT_LT_DECIMAL)) {
+    pqt_logical_type u = lt_simple(PQT_LT_UUID);
+    set_logical(e, &u);
+  }
+  char fn[64];
+  if (PQT_HAS_FIELD(e, schema_element, num_children) || !shreddable_leaf(e))
+    return pqt_error_set(err, PQT_EINVAL, "%s: typed_value of Arrow type %s is not a type Variant values shred to", nm,
+                         pqt_arrow_format_name(s->format, fn, sizeof fn));
+  return PQT_OK;
+}
+
 static pqt_status arrow_variant(elist *L, const struct ArrowSchema *s, const char *name, int32_t idx, bool top,
                                 pqt_error *err) {
   const char *nm = name ? name : s->name ? s->name : "";
+  if (s->format && strcmp(s->format, "+s") == 0 && arrow_child(s, "typed_value")) {
+    /* the shredded form (as variant_shredded exports it): the written group
+     * keeps the caller's typed_value layout */
+    if (!arrow_pair_ok(s, true))
+      return pqt_error_set(err, PQT_EINVAL,
+                           "%s: a shredded parquet.variant field must be struct<metadata binary, value binary, typed_value>",
+                           nm);
+    const struct ArrowSchema *m = arrow_child(s, "metadata");
+    if (!m->format || (strcmp(m->format, "z") != 0 && strcmp(m->format, "Z") != 0))
+      return pqt_error_set(err, PQT_EINVAL, "%s: variant metadata must be binary", nm);
+    char dotted[768] = "";
+    if (L->prefix_len < sizeof L->prefix) snprintf(dotted, sizeof dotted, "%.*s%s", (int)L->prefix_len, L->prefix, nm);
+    if (shredding_for(L, top ? nm : dotted))
+      return pqt_error_set(err, PQT_EINVAL, "%s: the field is shredded already; give no variant_shredding for it", nm);
+    pqt_logical_type lt = lt_simple(PQT_LT_VARIANT);
+    lt.variant.specification_version = 1;
+    lt.variant.isset = PQT_FIELD_MASK(variant_type, specification_version);
+    set_logical(&L->items[idx], &lt);
+    set_group(&L->items[idx], 3);
+    PQT_RETURN_NOT_OK(add_binary(L, "metadata", PQT_REQUIRED, err));
+    PQT_RETURN_NOT_OK(add_binary(L, "value", PQT_OPTIONAL, err));
+    return arrow_typed(L, arrow_child(s, "typed_value"), nm, 0, err);
+  }
   bool ok = s->format && strcmp(s->format, "+s") == 0 && s->n_children == 2;
   int meta_at = -1;
   for (int64_t i = 0; ok && i < 2; i++) {

@@ -7,53 +7,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "harness.h"
+#include "variant_fixture.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "parquetry_variant.h"
 
-static void noop_schema_release(struct ArrowSchema *s) { s->release = NULL; }
-static void noop_array_release(struct ArrowArray *a) { a->release = NULL; }
-
-static const char ext_md[] =
-    "\x01\x00\x00\x00"
-    "\x14\x00\x00\x00"
-    "ARROW:extension:name"
-    "\x0f\x00\x00\x00"
-    "parquet.variant";
 
 /* ---- random values ---------------------------------------------------------- */
 
-static uint64_t rng_state;
+static pqt_vt_rng rng_state;
 static bool plain_values; /* no decimals or doubles (their JSON forms differ between readers) */
-static uint32_t rnd(void) {
-  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(rng_state >> 33);
-}
 
 static void gen(FILE *f, int depth) {
-  uint32_t k = rnd() % (depth > 2 ? 6 : 9);
+  uint32_t k = pqt_vt_rnd(&rng_state) % (depth > 2 ? 6 : 9);
   if (plain_values && (k == 3 || k == 5)) k = 1;
   switch (k) {
-    case 0: fprintf(f, "%d", (int)(rnd() % 100000) - 50000); break;
-    case 1: fprintf(f, "\"s%u\"", rnd() % 1000); break;
-    case 2: fputs(rnd() % 2 ? "true" : "null", f); break;
-    case 3: fprintf(f, "%u.%02u", rnd() % 1000, rnd() % 100); break;
-    case 4: fprintf(f, "%lld", (long long)rnd() * 1000003LL); break;
-    case 5: fprintf(f, "1.5e%u", rnd() % 30); break;
+    case 0: fprintf(f, "%d", (int)(pqt_vt_rnd(&rng_state) % 100000) - 50000); break;
+    case 1: fprintf(f, "\"s%u\"", pqt_vt_rnd(&rng_state) % 1000); break;
+    case 2: fputs(pqt_vt_rnd(&rng_state) % 2 ? "true" : "null", f); break;
+    case 3: fprintf(f, "%u.%02u", pqt_vt_rnd(&rng_state) % 1000, pqt_vt_rnd(&rng_state) % 100); break;
+    case 4: fprintf(f, "%lld", (long long)pqt_vt_rnd(&rng_state) * 1000003LL); break;
+    case 5: fprintf(f, "1.5e%u", pqt_vt_rnd(&rng_state) % 30); break;
     case 6:
     case 7: /* the shape the shredding schemas name, with extras */
-      fprintf(f, "{\"a\":%d,\"b\":\"x%u\"", (int)(rnd() % 100), rnd() % 50);
-      if (rnd() % 3 == 0) {
+      fprintf(f, "{\"a\":%d,\"b\":\"x%u\"", (int)(pqt_vt_rnd(&rng_state) % 100), pqt_vt_rnd(&rng_state) % 50);
+      if (pqt_vt_rnd(&rng_state) % 3 == 0) {
         fputs(",\"c\":", f);
         gen(f, depth + 1);
       }
       fputc('}', f);
       break;
     default: {
-      int n = (int)(rnd() % 4);
+      int n = (int)(pqt_vt_rnd(&rng_state) % 4);
       fputc('[', f);
       for (int i = 0; i < n; i++) {
         if (i) fputc(',', f);
@@ -92,16 +79,16 @@ static void set_bit(uint8_t *b, int64_t i) { b[i / 8] |= (uint8_t)(1u << (i % 8)
 /* bad_at >= 0: that element's value bytes cut short (invalid) */
 static void input_make(input *x, uint64_t seed, int64_t bad_at) {
   memset(x, 0, sizeof *x);
-  rng_state = seed;
+  rng_state.s = seed;
   int64_t e = 0, lnulls = 0, enulls = 0;
   for (int r = 0; r < NROWS; r++) {
     x->offs[r] = (int32_t)e;
     x->row_null[r] = r % 11 == 10;
-    int n = x->row_null[r] ? 0 : (int)(rnd() % 4); /* 0: an empty list */
+    int n = x->row_null[r] ? 0 : (int)(pqt_vt_rnd(&rng_state) % 4); /* 0: an empty list */
     if (x->row_null[r]) lnulls++;
     else set_bit(x->lvalid, r);
     for (int i = 0; i < n; i++, e++) {
-      x->elem_null[e] = rnd() % 6 == 0;
+      x->elem_null[e] = pqt_vt_rnd(&rng_state) % 6 == 0;
       if (x->elem_null[e]) {
         enulls++;
         continue;
@@ -145,8 +132,8 @@ static void input_make(input *x, uint64_t seed, int64_t bad_at) {
   x->b_m[2] = x->mdata;
   x->b_v[1] = x->voff;
   x->b_v[2] = x->vdata;
-  x->am = (struct ArrowArray){.length = e, .n_buffers = 3, .buffers = x->b_m, .release = noop_array_release};
-  x->av = (struct ArrowArray){.length = e, .n_buffers = 3, .buffers = x->b_v, .release = noop_array_release};
+  x->am = (struct ArrowArray){.length = e, .n_buffers = 3, .buffers = x->b_m, .release = pqt_vt_noop_array_release};
+  x->av = (struct ArrowArray){.length = e, .n_buffers = 3, .buffers = x->b_v, .release = pqt_vt_noop_array_release};
   x->k_var[0] = &x->am;
   x->k_var[1] = &x->av;
   x->b_var[0] = x->evalid;
@@ -156,7 +143,7 @@ static void input_make(input *x, uint64_t seed, int64_t bad_at) {
                                 .buffers = x->b_var,
                                 .n_children = 2,
                                 .children = x->k_var,
-                                .release = noop_array_release};
+                                .release = pqt_vt_noop_array_release};
   x->b_list[0] = x->lvalid;
   x->b_list[1] = x->offs;
   x->k_list[0] = &x->avar;
@@ -166,10 +153,10 @@ static void input_make(input *x, uint64_t seed, int64_t bad_at) {
                                  .buffers = x->b_list,
                                  .n_children = 1,
                                  .children = x->k_list,
-                                 .release = noop_array_release};
+                                 .release = pqt_vt_noop_array_release};
   x->b_k[1] = x->koff;
   x->b_k[2] = x->kdata;
-  x->ak = (struct ArrowArray){.length = e, .n_buffers = 3, .buffers = x->b_k, .release = noop_array_release};
+  x->ak = (struct ArrowArray){.length = e, .n_buffers = 3, .buffers = x->b_k, .release = pqt_vt_noop_array_release};
   x->k_ent[0] = &x->ak;
   x->k_ent[1] = &x->avar;
   x->aent = (struct ArrowArray){.length = e,
@@ -177,7 +164,7 @@ static void input_make(input *x, uint64_t seed, int64_t bad_at) {
                                 .buffers = x->b_ent,
                                 .n_children = 2,
                                 .children = x->k_ent,
-                                .release = noop_array_release};
+                                .release = pqt_vt_noop_array_release};
   x->k_map[0] = &x->aent;
   x->amap = x->alist;
   x->amap.children = x->k_map;
@@ -188,44 +175,44 @@ static void input_make(input *x, uint64_t seed, int64_t bad_at) {
                                  .buffers = x->b_root,
                                  .n_children = 2,
                                  .children = x->k_root,
-                                 .release = noop_array_release};
+                                 .release = pqt_vt_noop_array_release};
   /* schema: struct<l: list<element: parquet.variant>, m: map<string, parquet.variant>> */
-  x->sm = (struct ArrowSchema){.format = "z", .name = "metadata", .release = noop_schema_release};
-  x->sv = (struct ArrowSchema){.format = "z", .name = "value", .release = noop_schema_release};
+  x->sm = (struct ArrowSchema){.format = "z", .name = "metadata", .release = pqt_vt_noop_schema_release};
+  x->sv = (struct ArrowSchema){.format = "z", .name = "value", .release = pqt_vt_noop_schema_release};
   x->ks_var[0] = &x->sm;
   x->ks_var[1] = &x->sv;
   x->svar = (struct ArrowSchema){.format = "+s",
                                  .name = "element",
-                                 .metadata = ext_md,
+                                 .metadata = PQT_VT_EXT_MD,
                                  .flags = ARROW_FLAG_NULLABLE,
                                  .n_children = 2,
                                  .children = x->ks_var,
-                                 .release = noop_schema_release};
+                                 .release = pqt_vt_noop_schema_release};
   x->ks_list[0] = &x->svar;
   x->slist = (struct ArrowSchema){.format = "+l",
                                   .name = "l",
                                   .flags = ARROW_FLAG_NULLABLE,
                                   .n_children = 1,
                                   .children = x->ks_list,
-                                  .release = noop_schema_release};
+                                  .release = pqt_vt_noop_schema_release};
   x->svar2 = x->svar;
   x->svar2.name = "value";
-  x->sk = (struct ArrowSchema){.format = "u", .name = "key", .release = noop_schema_release};
+  x->sk = (struct ArrowSchema){.format = "u", .name = "key", .release = pqt_vt_noop_schema_release};
   x->ks_ent[0] = &x->sk;
   x->ks_ent[1] = &x->svar2;
   x->sent = (struct ArrowSchema){
-      .format = "+s", .name = "entries", .n_children = 2, .children = x->ks_ent, .release = noop_schema_release};
+      .format = "+s", .name = "entries", .n_children = 2, .children = x->ks_ent, .release = pqt_vt_noop_schema_release};
   x->ks_map[0] = &x->sent;
   x->smap = (struct ArrowSchema){.format = "+m",
                                  .name = "m",
                                  .flags = ARROW_FLAG_NULLABLE,
                                  .n_children = 1,
                                  .children = x->ks_map,
-                                 .release = noop_schema_release};
+                                 .release = pqt_vt_noop_schema_release};
   x->ks_root[0] = &x->slist;
   x->ks_root[1] = &x->smap;
   x->sroot = (struct ArrowSchema){
-      .format = "+s", .name = "", .n_children = 2, .children = x->ks_root, .release = noop_schema_release};
+      .format = "+s", .name = "", .n_children = 2, .children = x->ks_root, .release = pqt_vt_noop_schema_release};
 }
 
 static void input_free(input *x) {
@@ -264,14 +251,14 @@ static pqt_status write_input(input *x, const char *shred_list, const char *shre
   /* wrapped: struct<s: struct<l>, m> */
   struct ArrowSchema *ks[1] = {&x->slist}, *kr[2] = {NULL, &x->smap};
   struct ArrowSchema ss = {
-      .format = "+s", .name = "s", .n_children = 1, .children = ks, .release = noop_schema_release};
+      .format = "+s", .name = "s", .n_children = 1, .children = ks, .release = pqt_vt_noop_schema_release};
   struct ArrowSchema sr = x->sroot;
   kr[0] = &ss;
   sr.children = kr;
   struct ArrowArray *ka[1] = {&x->alist}, *kra[2] = {NULL, &x->amap};
   const void *nob[1] = {NULL};
   struct ArrowArray as = {
-      .length = NROWS, .n_buffers = 1, .buffers = nob, .n_children = 1, .children = ka, .release = noop_array_release};
+      .length = NROWS, .n_buffers = 1, .buffers = nob, .n_children = 1, .children = ka, .release = pqt_vt_noop_array_release};
   struct ArrowArray ar = x->aroot;
   kra[0] = &as;
   ar.children = kra;
@@ -527,15 +514,7 @@ static void test_duckdb_reads(void) {
     pqt_string_free(&out);
   }
   input_free(&x);
-  char cmd[2048];
-  snprintf(cmd, sizeof cmd,
-           "bash '%s/scripts/install-duckdb.sh' >/dev/null 2>&1; rc=$?; "
-           "if [ $rc -eq 3 ]; then echo 'SKIP: npm unavailable, DuckDB not compared' 1>&2; rc=77; "
-           "elif [ $rc -ne 0 ]; then rc=1; else node '%s/tests/interop/duckdb_variant_list.mjs' '%s' 1>&2; rc=$?; "
-           "[ $rc -eq 3 ] && rc=77; fi; rm -rf '%s'; exit $rc",
-           PQT_SOURCE_DIR, PQT_SOURCE_DIR, dir, dir);
-  int st = system(cmd);
-  int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 127;
+  int rc = pqt_vt_run_duckdb("duckdb_variant_list.mjs", dir, 1);
   if (rc == 77) pqt_t_current_skipped = 1;
   else CHECK_EQ_INT(rc, 0);
 }

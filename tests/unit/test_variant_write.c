@@ -11,21 +11,13 @@
 #include "core/core.h"
 #include "file/reader_internal.h"
 #include "harness.h"
+#include "variant_fixture.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "parquetry_variant.h"
 
 /* ---- Arrow input ----------------------------------------------------------- */
 
-static void noop_schema_release(struct ArrowSchema *s) { s->release = NULL; }
-static void noop_array_release(struct ArrowArray *a) { a->release = NULL; }
-
-static const char ext_md[] =
-    "\x01\x00\x00\x00"
-    "\x14\x00\x00\x00"
-    "ARROW:extension:name"
-    "\x0f\x00\x00\x00"
-    "parquet.variant";
 
 typedef struct vin {
   struct ArrowSchema root, v, cm, cv;
@@ -41,20 +33,20 @@ typedef struct vin {
 /* rows[i].metadata == NULL: a null row */
 static void vin_make(vin *x, const pqt_variant *rows, int64_t n) {
   memset(x, 0, sizeof *x);
-  x->cm = (struct ArrowSchema){.format = "z", .name = "metadata", .release = noop_schema_release};
-  x->cv = (struct ArrowSchema){.format = "z", .name = "value", .release = noop_schema_release};
+  x->cm = (struct ArrowSchema){.format = "z", .name = "metadata", .release = pqt_vt_noop_schema_release};
+  x->cv = (struct ArrowSchema){.format = "z", .name = "value", .release = pqt_vt_noop_schema_release};
   x->v_kids[0] = &x->cm;
   x->v_kids[1] = &x->cv;
   x->v = (struct ArrowSchema){.format = "+s",
                               .name = "v",
-                              .metadata = ext_md,
+                              .metadata = PQT_VT_EXT_MD,
                               .flags = ARROW_FLAG_NULLABLE,
                               .n_children = 2,
                               .children = x->v_kids,
-                              .release = noop_schema_release};
+                              .release = pqt_vt_noop_schema_release};
   x->root_kids[0] = &x->v;
   x->root = (struct ArrowSchema){
-      .format = "+s", .name = "", .n_children = 1, .children = x->root_kids, .release = noop_schema_release};
+      .format = "+s", .name = "", .n_children = 1, .children = x->root_kids, .release = pqt_vt_noop_schema_release};
   size_t mt = 0, vt = 0;
   for (int64_t i = 0; i < n; i++) {
     mt += rows[i].metadata ? rows[i].metadata_len : 0;
@@ -84,8 +76,8 @@ static void vin_make(vin *x, const pqt_variant *rows, int64_t n) {
   x->bufs_val[1] = x->voff;
   x->bufs_val[2] = x->vdata;
   x->bufs_v[0] = x->valid;
-  x->am = (struct ArrowArray){.length = n, .n_buffers = 3, .buffers = x->bufs_m, .release = noop_array_release};
-  x->aval = (struct ArrowArray){.length = n, .n_buffers = 3, .buffers = x->bufs_val, .release = noop_array_release};
+  x->am = (struct ArrowArray){.length = n, .n_buffers = 3, .buffers = x->bufs_m, .release = pqt_vt_noop_array_release};
+  x->aval = (struct ArrowArray){.length = n, .n_buffers = 3, .buffers = x->bufs_val, .release = pqt_vt_noop_array_release};
   x->av_kids[0] = &x->am;
   x->av_kids[1] = &x->aval;
   x->av = (struct ArrowArray){.length = n,
@@ -94,14 +86,14 @@ static void vin_make(vin *x, const pqt_variant *rows, int64_t n) {
                               .buffers = x->bufs_v,
                               .n_children = 2,
                               .children = x->av_kids,
-                              .release = noop_array_release};
+                              .release = pqt_vt_noop_array_release};
   x->aroot_kids[0] = &x->av;
   x->aroot = (struct ArrowArray){.length = n,
                                  .n_buffers = 1,
                                  .buffers = x->bufs_root,
                                  .n_children = 1,
                                  .children = x->aroot_kids,
-                                 .release = noop_array_release};
+                                 .release = pqt_vt_noop_array_release};
 }
 
 static void vin_free(vin *x) {
@@ -561,32 +553,26 @@ static char *recon_row(rd *x) {
 
 /* ---- values --------------------------------------------------------------- */
 
-typedef struct rng {
-  uint64_t s;
-} rng;
-static uint32_t rnd(rng *r) {
-  r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (uint32_t)(r->s >> 33);
-}
+typedef pqt_vt_rng rng;
 
 static void gen_json(rng *r, FILE *f, int depth) {
-  uint32_t k = rnd(r) % (depth > 6 ? 7 : 10);
+  uint32_t k = pqt_vt_rnd(r) % (depth > 6 ? 7 : 10);
   static const char *keys[] = {"a", "b`q", "c\\\\d", "id", "name", "t\\tab", "x y", "tags", "n", "z"};
   switch (k) {
     case 0: fputs("null", f); break;
-    case 1: fputs(rnd(r) % 2 ? "true" : "false", f); break;
-    case 2: fprintf(f, "%d", (int)(rnd(r) % 200) - 100); break;
-    case 3: fprintf(f, "%lld", (long long)rnd(r) * 100003LL - 7); break;
-    case 4: fprintf(f, "%d.%02u", (int)(rnd(r) % 1000) - 500, rnd(r) % 100); break;
-    case 5: fprintf(f, "%d.5e3", (int)(rnd(r) % 100)); break;
-    case 6: fprintf(f, "\"s%u\"", rnd(r) % 50); break;
+    case 1: fputs(pqt_vt_rnd(r) % 2 ? "true" : "false", f); break;
+    case 2: fprintf(f, "%d", (int)(pqt_vt_rnd(r) % 200) - 100); break;
+    case 3: fprintf(f, "%lld", (long long)pqt_vt_rnd(r) * 100003LL - 7); break;
+    case 4: fprintf(f, "%d.%02u", (int)(pqt_vt_rnd(r) % 1000) - 500, pqt_vt_rnd(r) % 100); break;
+    case 5: fprintf(f, "%d.5e3", (int)(pqt_vt_rnd(r) % 100)); break;
+    case 6: fprintf(f, "\"s%u\"", pqt_vt_rnd(r) % 50); break;
     case 7:
     case 8: {
-      int n = (int)(rnd(r) % 5);
+      int n = (int)(pqt_vt_rnd(r) % 5);
       fputc('{', f);
       unsigned used = 0;
       for (int i = 0, w = 0; i < n; i++) {
-        unsigned kk = rnd(r) % 10;
+        unsigned kk = pqt_vt_rnd(r) % 10;
         if (used & (1u << kk)) continue;
         used |= 1u << kk;
         fprintf(f, "%s\"%s\":", w++ ? "," : "", keys[kk]);
@@ -596,7 +582,7 @@ static void gen_json(rng *r, FILE *f, int depth) {
       break;
     }
     default: {
-      int n = (int)(rnd(r) % 4);
+      int n = (int)(pqt_vt_rnd(r) % 4);
       fputc('[', f);
       for (int i = 0; i < n; i++) {
         if (i) fputc(',', f);
@@ -1014,10 +1000,10 @@ static void nested_roundtrip(const vals *s, const char *shred, const char *label
                            .flags = ARROW_FLAG_NULLABLE,
                            .n_children = 1,
                            .children = x.root_kids,
-                           .release = noop_schema_release};
+                           .release = pqt_vt_noop_schema_release};
   struct ArrowSchema *root_kids[1] = {&ss};
   struct ArrowSchema root = {
-      .format = "+s", .name = "", .n_children = 1, .children = root_kids, .release = noop_schema_release};
+      .format = "+s", .name = "", .n_children = 1, .children = root_kids, .release = pqt_vt_noop_schema_release};
   uint8_t *svalid = calloc((size_t)n / 8 + 1, 1);
   int64_t snulls = 0;
   for (int64_t i = 0; i < n; i++) {
@@ -1031,11 +1017,11 @@ static void nested_roundtrip(const vals *s, const char *shred, const char *label
                           .buffers = sbufs,
                           .n_children = 1,
                           .children = x.aroot_kids,
-                          .release = noop_array_release};
+                          .release = pqt_vt_noop_array_release};
   struct ArrowArray *aroot_kids[1] = {&sa};
   const void *rbufs[1] = {NULL};
   struct ArrowArray aroot = {
-      .length = n, .n_buffers = 1, .buffers = rbufs, .n_children = 1, .children = aroot_kids, .release = noop_array_release};
+      .length = n, .n_buffers = 1, .buffers = rbufs, .n_children = 1, .children = aroot_kids, .release = pqt_vt_noop_array_release};
   pqt_write_options o;
   pqt_write_options_init(&o);
   o.defaults.page_row_limit = 50;
