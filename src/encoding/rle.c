@@ -797,6 +797,14 @@ static pqt_status encode_via_u32(const void *src, size_t n, int kind, unsigned w
 }
 
 pqt_status pqt_rle_encode_levels(const int16_t *levels, size_t n, unsigned bit_width, pqt_buf *out, pqt_error *err) {
+  /* all levels equal (a page without nulls): the one RLE run the general
+   * encoder makes of them, without its u32 copy */
+  if (n >= 8 && bit_width < 32 && ((uint32_t)(uint16_t)levels[0] >> bit_width) == 0) {
+    int16_t l0 = levels[0];
+    bool same = true;
+    for (size_t i = 1; i < n; i++) same &= levels[i] == l0;
+    if (same) return emit_rle(out, (uint32_t)(uint16_t)l0, n, bit_width, err);
+  }
   return encode_via_u32(levels, n, 0, bit_width, out, err);
 }
 
