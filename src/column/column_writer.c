@@ -304,10 +304,16 @@ static void settle_dictionary(pqt_column_writer *cw, bool chunk_end) {
   int64_t raw_cost = (int64_t)cw->vals.len + (cw->physical == PQT_BYTE_ARRAY ? 4 * cw->pg_values : 0);
   if (cw->physical == PQT_BOOLEAN) raw_cost = cw->pg_values / 8;
   bool keep = dict_cost < raw_cost;
-  if (!keep && !chunk_end && cw->dict.count > 0) {
+  if (!chunk_end && cw->dict.count > 0) {
     double dom = estimate_domain((double)cw->pg_values, (double)cw->dict.count);
     double projected = dom * ((double)cw->dict.plain.len / (double)cw->dict.count);
-    keep = projected <= (double)cw->o.dictionary_page_size_limit;
+    bool fits = projected <= (double)cw->o.dictionary_page_size_limit;
+    /* A dictionary that barely pays on the first page but whose domain
+     * projects past its limit overflows a few pages later and the chunk
+     * falls back to plain anyway: every value hashed for nothing, and the
+     * dictionary page plus plain pages come out larger than plain alone
+     * (free-text columns). It stays only when it halves the page or fits. */
+    keep = fits || 2 * dict_cost < raw_cost;
   }
   if (!keep) {
     cw->dict_on = false;

@@ -173,11 +173,13 @@ pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n,
 /* The first 8 bytes of v (zero padded) as a big-endian number: when two
  * values' prefixes differ, they order as the values do bytewise (unsigned);
  * when equal, the values must be compared whole. */
+static inline uint64_t load_be64(const uint8_t *p) { return __builtin_bswap64(pqt_load_u64le(p)); }
+
 static inline uint64_t bytes_prefix(const uint8_t *v, size_t l) {
+  if (l >= 8) return load_be64(v);
   uint8_t b[8] = {0};
-  memcpy(b, v, l < 8 ? l : 8);
-  return ((uint64_t)b[0] << 56) | ((uint64_t)b[1] << 48) | ((uint64_t)b[2] << 40) | ((uint64_t)b[3] << 32) |
-         ((uint64_t)b[4] << 24) | ((uint64_t)b[5] << 16) | ((uint64_t)b[6] << 8) | (uint64_t)b[7];
+  if (l) memcpy(b, v, l);
+  return load_be64(b);
 }
 
 /* Bytewise (PQT_SORT_BYTES) min and max indexes of n byte arrays, with

@@ -233,6 +233,18 @@ static void test_levels_one_run(void) {
       free(l32);
     }
   }
+  /* bit width 1: a run of 24 costs as much as RLE as bit-packed and stays
+   * literal; 25 and more become an RLE run (header 50, value 1) */
+  for (size_t r = 24; r <= 25; r++) {
+    uint32_t v[40];
+    for (size_t i = 0; i < 40; i++) v[i] = i < 8 ? (uint32_t)(i & 1) : (i < 8 + r ? 1u : 0u);
+    pqt_buf e;
+    pqt_buf_init(&e, NULL);
+    CHECK_OK(pqt_rle_encode_u32(v, 8 + r, 1, &e, NULL));
+    if (r == 24) CHECK(e.len == 1 + 4 && e.data[0] == ((4 << 1) | 1)); /* one literal run of 4 groups */
+    else CHECK(e.len == 2 + 2 && e.data[2] == (25 << 1) && e.data[3] == 1);
+    pqt_buf_free(&e);
+  }
   /* a level that does not fit the bit width is refused, as before */
   int16_t big[16];
   for (int i = 0; i < 16; i++) big[i] = 2;
