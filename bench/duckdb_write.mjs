@@ -7,7 +7,8 @@
 //   COPY lineitem TO '/dev/shm/parquetry-bench-duckdb-<codec>.parquet'
 //        (FORMAT parquet, COMPRESSION <codec>, ROW_GROUP_SIZE 1000000)
 // (wall clock around the statement, median and best of RUNS after one
-// warm-up) and prints the output size. The output file is removed at the end.
+// warm-up) and prints the output size. The output file is removed at the end
+// unless KEEP_OUTPUT=1 is set (to compare its pages with parquetry's).
 import fs from "node:fs";
 import path from "node:path";
 import { connect, median, sqlStr, benchDir } from "./common.mjs";
@@ -34,6 +35,6 @@ for (const codec of codecs) {
     if (i > 0) times.push(performance.now() - t0); // first run is the warm-up
   }
   const size = fs.statSync(out).size;
-  fs.unlinkSync(out);
+  if (process.env.KEEP_OUTPUT !== "1") fs.unlinkSync(out);
   console.log(`duckdb_write table=lineitem rows=${n} codec=${codec} median_ms=${median(times).toFixed(1)} best_ms=${Math.min(...times).toFixed(1)} bytes=${size}`);
 }

@@ -304,10 +304,16 @@ static void settle_dictionary(pqt_column_writer *cw, bool chunk_end) {
   int64_t raw_cost = (int64_t)cw->vals.len + (cw->physical == PQT_BYTE_ARRAY ? 4 * cw->pg_values : 0);
   if (cw->physical == PQT_BOOLEAN) raw_cost = cw->pg_values / 8;
   bool keep = dict_cost < raw_cost;
-  if (!keep && !chunk_end && cw->dict.count > 0) {
+  if (!chunk_end && cw->dict.count > 0) {
     double dom = estimate_domain((double)cw->pg_values, (double)cw->dict.count);
     double projected = dom * ((double)cw->dict.plain.len / (double)cw->dict.count);
-    keep = projected <= (double)cw->o.dictionary_page_size_limit;
+    bool fits = projected <= (double)cw->o.dictionary_page_size_limit;
+    /* A dictionary that barely pays on the first page but whose domain
+     * projects past its limit overflows a few pages later and the chunk
+     * falls back to plain anyway: every value hashed for nothing, and the
+     * dictionary page plus plain pages come out larger than plain alone
+     * (free-text columns). It stays only when it halves the page or fits. */
+    keep = fits || 2 * dict_cost < raw_cost;
   }
   if (!keep) {
     cw->dict_on = false;
@@ -351,14 +357,13 @@ static pqt_status v1_page(pqt_column_writer *cw, pqt_page_header *h, int32_t enc
       PQT_FIELD_MASK(data_page_header, num_values, encoding, definition_level_encoding, repetition_level_encoding);
   if (cw->o.statistics) PQT_SET_FIELD(d, data_page_header, statistics);
   PQT_SET_FIELD(h, page_header, data_page_header);
-  if (cw->o.codec == PQT_CODEC_UNCOMPRESSED && cw->s_lv.len == 0) {
-    *body = cw->s_val.data;
-    *body_len = cw->s_val.len;
+  /* the values were encoded right after the levels in s_lv: the body as it is */
+  if (cw->o.codec == PQT_CODEC_UNCOMPRESSED) {
+    *body = cw->s_lv.data;
+    *body_len = cw->s_lv.len;
     return PQT_OK;
   }
-  PQT_RETURN_NOT_OK(pqt_buf_append(&cw->s_body, cw->s_lv.data, cw->s_lv.len, err));
-  PQT_RETURN_NOT_OK(pqt_buf_append(&cw->s_body, cw->s_val.data, cw->s_val.len, err));
-  PQT_RETURN_NOT_OK(compress_into(cw, cw->s_body.data, cw->s_body.len, &cw->s_comp, err));
+  PQT_RETURN_NOT_OK(compress_into(cw, cw->s_lv.data, cw->s_lv.len, &cw->s_comp, err));
   *body = cw->s_comp.data;
   *body_len = cw->s_comp.len;
   return PQT_OK;
@@ -476,8 +481,10 @@ static pqt_status flush_page_ex(pqt_column_writer *cw, bool chunk_end, pqt_error
   pqt_buf_clear(&cw->s_body);
   size_t rep_len, def_len;
   PQT_RETURN_NOT_OK(encode_levels(cw, &rep_len, &def_len, err));
-  PQT_RETURN_NOT_OK(encode_values(cw, enc, &cw->s_val, err));
   bool v2 = cw->o.page_version == 2;
+  /* v1: levels and values form one body, so the values go right after the
+   * levels (no copy to join them); v2 keeps them apart (values compressed alone) */
+  PQT_RETURN_NOT_OK(encode_values(cw, enc, v2 ? &cw->s_val : &cw->s_lv, err));
   pqt_page_header h;
   memset(&h, 0, sizeof h);
   pqt_buf tmin, tmax;

@@ -170,16 +170,57 @@ pqt_status pqt_stats_update_fixed(pqt_stats *s, const uint8_t *values, size_t n,
   }
 }
 
+/* The first 8 bytes of v (zero padded) as a big-endian number: when two
+ * values' prefixes differ, they order as the values do bytewise (unsigned);
+ * when equal, the values must be compared whole. */
+static inline uint64_t load_be64(const uint8_t *p) { return __builtin_bswap64(pqt_load_u64le(p)); }
+
+static inline uint64_t bytes_prefix(const uint8_t *v, size_t l) {
+  if (l >= 8) return load_be64(v);
+  uint8_t b[8] = {0};
+  if (l) memcpy(b, v, l);
+  return load_be64(b);
+}
+
+/* Bytewise (PQT_SORT_BYTES) min and max indexes of n byte arrays, with
+ * their prefixes deciding most comparisons. */
+static void minmax_bytes(const int32_t *offsets, const uint8_t *data, size_t n, size_t *lo_out, size_t *hi_out) {
+  size_t lo = 0, hi = 0;
+  uint64_t plo = bytes_prefix(data + offsets[0], (size_t)(offsets[1] - offsets[0])), phi = plo;
+  for (size_t i = 1; i < n; i++) {
+    const uint8_t *v = data + offsets[i];
+    size_t vl = (size_t)(offsets[i + 1] - offsets[i]);
+    uint64_t p = bytes_prefix(v, vl);
+    if (p < plo ||
+        (p == plo && pqt_stats_compare(PQT_SORT_BYTES, v, vl, data + offsets[lo],
+                                       (size_t)(offsets[lo + 1] - offsets[lo])) < 0)) {
+      lo = i;
+      plo = p;
+    } else if (p > phi || (p == phi && pqt_stats_compare(PQT_SORT_BYTES, v, vl, data + offsets[hi],
+                                                         (size_t)(offsets[hi + 1] - offsets[hi])) > 0)) {
+      hi = i;
+      phi = p;
+    }
+  }
+  *lo_out = lo;
+  *hi_out = hi;
+}
+
 pqt_status pqt_stats_update_binary(pqt_stats *s, const int32_t *offsets, const uint8_t *data, size_t n,
                                    pqt_error *err) {
   s->n_values += (int64_t)n;
   if (n == 0 || s->kind == PQT_SORT_NONE) return PQT_OK;
   size_t lo = 0, hi = 0;
-  for (size_t i = 1; i < n; i++) {
-    const uint8_t *v = data + offsets[i];
-    size_t vl = (size_t)(offsets[i + 1] - offsets[i]);
-    if (pqt_stats_compare(s->kind, v, vl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0) lo = i;
-    else if (pqt_stats_compare(s->kind, v, vl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0) hi = i;
+  if (s->kind == PQT_SORT_BYTES) {
+    minmax_bytes(offsets, data, n, &lo, &hi);
+  } else {
+    for (size_t i = 1; i < n; i++) {
+      const uint8_t *v = data + offsets[i];
+      size_t vl = (size_t)(offsets[i + 1] - offsets[i]);
+      if (pqt_stats_compare(s->kind, v, vl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0) lo = i;
+      else if (pqt_stats_compare(s->kind, v, vl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0)
+        hi = i;
+    }
   }
   return fold(s, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo]), data + offsets[hi],
               (size_t)(offsets[hi + 1] - offsets[hi]), err);

@@ -3,9 +3,12 @@
  * dictionary builder (Parquet Encodings.md, "Dictionary Encoding").
  *
  * The builder is an open-addressing hash table (linear probing, load <= 1/2,
- * XXH3 hashes) whose slots hold entry indices; the entries themselves are
- * kept PLAIN encoded, which is exactly the dictionary page body. Values are
- * compared bytewise, so float NaN payloads and -0.0 stay distinct entries.
+ * multiplicative slot hashing) whose slots hold entry indices and a 64-bit
+ * key each: a value of at most 8 bytes is its own key, so a probe never
+ * reads the entries; wider values and byte arrays are keyed by their XXH3
+ * hash and confirmed bytewise. The entries themselves are kept PLAIN
+ * encoded, which is exactly the dictionary page body. Values are compared
+ * bytewise, so float NaN payloads and -0.0 stay distinct entries.
  */
 #include "encoding/dictionary.h"
 
@@ -69,54 +72,60 @@ void pqt_dict_builder_free(pqt_dict_builder *b) {
   pqt_buf_free(&b->plain);
   if (b->starts) pqt_mem_free(b->alloc, b->starts, b->starts_cap * sizeof *b->starts);
   if (b->slots) pqt_mem_free(b->alloc, b->slots, b->n_slots * sizeof *b->slots);
+  if (b->keys) pqt_mem_free(b->alloc, b->keys, b->n_slots * sizeof *b->keys);
   memset(b, 0, sizeof *b);
 }
 
-static inline void entry_bytes(const pqt_dict_builder *b, uint32_t e, const uint8_t **p, size_t *l) {
-  const uint8_t *q = b->plain.data + b->starts[e];
-  if (b->width) {
-    *p = q;
-    *l = b->width;
-  } else {
-    *l = pqt_load_u32le(q);
-    *p = q + 4;
-  }
+/* Values of 1 to 8 bytes are their own key (zero-extended little-endian
+ * load); wider ones and byte arrays are keyed by their XXH3 hash, and a
+ * slot whose key matches is confirmed bytewise. */
+static inline bool key_is_value(const pqt_dict_builder *b) { return b->width > 0 && b->width <= 8; }
+
+static inline uint64_t load_key(const uint8_t *v, size_t w) {
+  if (w == 8) return pqt_load_u64le(v);
+  if (w == 4) return pqt_load_u32le(v);
+  uint64_t k = 0;
+  for (size_t i = 0; i < w; i++) k |= (uint64_t)v[i] << (8 * i);
+  return k;
+}
+
+/* Slot of a key: multiplicative hashing, top bits (n_slots = 2^shift_bits). */
+static inline size_t slot_of(uint64_t key, unsigned bits) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 static pqt_status grow_table(pqt_dict_builder *b, pqt_error *err) {
   size_t ns = b->n_slots ? b->n_slots * 2 : 1024;
+  unsigned bits = b->n_slots ? b->slot_bits + 1 : 10;
   uint32_t *slots = pqt_mem_calloc(b->alloc, ns * sizeof *slots);
-  if (!slots) return pqt_nomem(err);
-  for (uint32_t e = 0; e < b->count; e++) {
-    const uint8_t *p;
-    size_t l;
-    entry_bytes(b, e, &p, &l);
-    size_t h = (size_t)XXH3_64bits(p, l) & (ns - 1);
-    while (slots[h]) h = (h + 1) & (ns - 1);
-    slots[h] = e + 1;
+  uint64_t *keys = pqt_mem_alloc(b->alloc, ns * sizeof *keys);
+  if (!slots || !keys) {
+    if (slots) pqt_mem_free(b->alloc, slots, ns * sizeof *slots);
+    if (keys) pqt_mem_free(b->alloc, keys, ns * sizeof *keys);
+    return pqt_nomem(err);
+  }
+  size_t mask = ns - 1;
+  for (size_t i = 0; i < b->n_slots; i++) {
+    uint32_t s = b->slots[i];
+    if (!s) continue;
+    uint64_t k = b->keys[i];
+    size_t h = slot_of(k, bits);
+    while (slots[h]) h = (h + 1) & mask;
+    slots[h] = s;
+    keys[h] = k;
   }
   if (b->slots) pqt_mem_free(b->alloc, b->slots, b->n_slots * sizeof *b->slots);
+  if (b->keys) pqt_mem_free(b->alloc, b->keys, b->n_slots * sizeof *b->keys);
   b->slots = slots;
+  b->keys = keys;
   b->n_slots = ns;
+  b->slot_bits = bits;
   return PQT_OK;
 }
 
-static pqt_status add_one(pqt_dict_builder *b, const uint8_t *v, size_t l, uint32_t *index, pqt_error *err) {
-  if ((b->count + 1) * 2 > b->n_slots) PQT_RETURN_NOT_OK(grow_table(b, err));
-  uint64_t hv = XXH3_64bits(v, l);
-  size_t mask = b->n_slots - 1, h = (size_t)hv & mask;
-  for (;;) {
-    uint32_t s = b->slots[h];
-    if (!s) break;
-    const uint8_t *p;
-    size_t pl;
-    entry_bytes(b, s - 1, &p, &pl);
-    if (pl == l && memcmp(p, v, l) == 0) {
-      *index = s - 1;
-      return PQT_OK;
-    }
-    h = (h + 1) & mask;
-  }
+/* A new entry for value v (l bytes) with key k at empty slot h. */
+static pqt_status add_entry(pqt_dict_builder *b, const uint8_t *v, size_t l, uint64_t k, size_t h, uint32_t *index,
+                            pqt_error *err) {
   if (b->count >= UINT32_MAX - 1 || b->plain.len + l + 4 > UINT32_MAX)
     return pqt_error_set(err, PQT_ELIMIT, "dictionary too large");
   if (b->count == b->starts_cap) {
@@ -134,25 +143,78 @@ static pqt_status add_one(pqt_dict_builder *b, const uint8_t *v, size_t l, uint3
   }
   PQT_RETURN_NOT_OK(pqt_buf_append(&b->plain, v, l, err));
   b->slots[h] = (uint32_t)b->count + 1;
+  b->keys[h] = k;
   *index = (uint32_t)b->count++;
+  /* keep the load at most 1/2 */
+  if (b->count * 2 > b->n_slots) PQT_RETURN_NOT_OK(grow_table(b, err));
   return PQT_OK;
+}
+
+/* Entry e's value bytes (not for key_is_value builders). */
+static inline bool entry_equals(const pqt_dict_builder *b, uint32_t e, const uint8_t *v, size_t l) {
+  const uint8_t *q = b->plain.data + b->starts[e];
+  if (b->width) return memcmp(q, v, l) == 0;
+  return pqt_load_u32le(q) == l && memcmp(q + 4, v, l) == 0;
+}
+
+/* Values of width 1..8: the key decides, no entry bytes are read. */
+static pqt_status add_small(pqt_dict_builder *b, const uint8_t *v, size_t n, uint32_t *indices, pqt_error *err) {
+  const size_t w = b->width;
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t *p = v + i * w;
+    uint64_t k = load_key(p, w);
+    size_t mask = b->n_slots - 1, h = slot_of(k, b->slot_bits);
+    for (;;) {
+      uint32_t s = b->slots[h];
+      if (!s) {
+        PQT_RETURN_NOT_OK(add_entry(b, p, w, k, h, &indices[i], err));
+        break;
+      }
+      if (b->keys[h] == k) {
+        indices[i] = s - 1;
+        break;
+      }
+      h = (h + 1) & mask;
+    }
+  }
+  return PQT_OK;
+}
+
+static inline pqt_status add_hashed(pqt_dict_builder *b, const uint8_t *v, size_t l, uint32_t *index,
+                                    pqt_error *err) {
+  uint64_t k = XXH3_64bits(v, l);
+  size_t mask = b->n_slots - 1, h = slot_of(k, b->slot_bits);
+  for (;;) {
+    uint32_t s = b->slots[h];
+    if (!s) return add_entry(b, v, l, k, h, index, err);
+    if (b->keys[h] == k && entry_equals(b, s - 1, v, l)) {
+      *index = s - 1;
+      return PQT_OK;
+    }
+    h = (h + 1) & mask;
+  }
 }
 
 pqt_status pqt_dict_builder_add_fixed(pqt_dict_builder *b, const void *values, size_t n, uint32_t *indices,
                                       pqt_error *err) {
   if (!b->width) return pqt_error_set(err, PQT_EINVAL, "dictionary builder is for BYTE_ARRAY");
+  if (n == 0) return PQT_OK;
+  if (!b->slots) PQT_RETURN_NOT_OK(grow_table(b, err));
   const uint8_t *v = values;
-  for (size_t i = 0; i < n; i++) PQT_RETURN_NOT_OK(add_one(b, v + i * b->width, b->width, &indices[i], err));
+  if (key_is_value(b)) return add_small(b, v, n, indices, err);
+  for (size_t i = 0; i < n; i++) PQT_RETURN_NOT_OK(add_hashed(b, v + i * b->width, b->width, &indices[i], err));
   return PQT_OK;
 }
 
 pqt_status pqt_dict_builder_add_binary(pqt_dict_builder *b, const int32_t *offsets, const uint8_t *data, size_t n,
                                        uint32_t *indices, pqt_error *err) {
   if (b->width) return pqt_error_set(err, PQT_EINVAL, "dictionary builder is fixed width");
+  if (n == 0) return PQT_OK;
+  if (!b->slots) PQT_RETURN_NOT_OK(grow_table(b, err));
   for (size_t i = 0; i < n; i++) {
     int32_t l = offsets[i + 1] - offsets[i];
     if (l < 0) return pqt_error_set(err, PQT_EINVAL, "offsets not monotone");
-    PQT_RETURN_NOT_OK(add_one(b, data + offsets[i], (size_t)l, &indices[i], err));
+    PQT_RETURN_NOT_OK(add_hashed(b, data + offsets[i], (size_t)l, &indices[i], err));
   }
   return PQT_OK;
 }

@@ -36,7 +36,9 @@ typedef struct pqt_dict_builder {
   uint32_t *starts; /* per entry: offset in plain (BYTE_ARRAY: of the length) */
   size_t count, starts_cap;
   uint32_t *slots; /* hash table: entry index + 1, 0 = empty */
-  size_t n_slots;  /* power of two */
+  uint64_t *keys;  /* per slot: the value (width <= 8) or its XXH3 hash */
+  size_t n_slots;  /* power of two, 2^slot_bits */
+  unsigned slot_bits;
 } pqt_dict_builder;
 
 void pqt_dict_builder_init(pqt_dict_builder *b, size_t width, const pqt_allocator *alloc);

@@ -742,6 +742,13 @@ static pqt_status emit_literal(pqt_buf *out, const uint32_t *values, size_t coun
   return PQT_OK;
 }
 
+/* The shortest run worth an RLE run. At bit width 1 a run costs a header
+ * byte, a value byte and the header of the literal run it interrupts: 3
+ * bytes, as much as 24 bit-packed values, so shorter runs stay literal
+ * (levels of a column with scattered nulls come out up to a sixth
+ * smaller). Wider values keep the usual 8. */
+static inline size_t rle_min_run(unsigned w) { return w == 1 ? 25 : 8; }
+
 pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *out, pqt_error *err) {
   if (w > 32) return pqt_error_set(err, PQT_EINVAL, "RLE encode: bit width %u > 32", w);
   if (w < 32) {
@@ -749,16 +756,17 @@ pqt_status pqt_rle_encode_u32(const uint32_t *v, size_t n, unsigned w, pqt_buf *
     for (size_t k = 0; k < n; k++) any |= v[k];
     if (any >> w) return pqt_error_set(err, PQT_EINVAL, "RLE encode: a value does not fit bit width %u", w);
   }
+  const size_t min_run = rle_min_run(w);
   size_t i = 0, lit_start = 0;
   while (i < n) {
     size_t j = i + 1;
     while (j < n && v[j] == v[i]) j++;
     size_t r = j - i;
-    if (r >= 8) {
+    if (r >= min_run) {
       size_t lit = i - lit_start;
       if (lit % 8) {
         size_t pad = 8 - lit % 8;
-        if (r - pad < 8) { /* too short after topping up the literals: keep as literals */
+        if (r - pad < min_run) { /* too short after topping up the literals: keep as literals */
           i = j;
           continue;
         }
@@ -797,6 +805,14 @@ static pqt_status encode_via_u32(const void *src, size_t n, int kind, unsigned w
 }
 
 pqt_status pqt_rle_encode_levels(const int16_t *levels, size_t n, unsigned bit_width, pqt_buf *out, pqt_error *err) {
+  /* all levels equal (a page without nulls): the one RLE run the general
+   * encoder makes of them, without its u32 copy */
+  if (n >= rle_min_run(bit_width) && bit_width < 32 && ((uint32_t)(uint16_t)levels[0] >> bit_width) == 0) {
+    int16_t l0 = levels[0];
+    bool same = true;
+    for (size_t i = 1; i < n; i++) same &= levels[i] == l0;
+    if (same) return emit_rle(out, (uint32_t)(uint16_t)l0, n, bit_width, err);
+  }
   return encode_via_u32(levels, n, 0, bit_width, out, err);
 }
 
