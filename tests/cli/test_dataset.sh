@@ -143,6 +143,11 @@ expect "struct fields differ -c s.c.e,s.a" '{"id":8,"s":{"a":50,"c":null}}
 {"id":9,"s":{"a":60,"c":{"e":null}}}
 {"id":10,"s":{"a":null,"c":{"e":"f"}}}' "$("$cli" cat -c id,s.c.e,s.a "$n" | tail -n 3)"
 expect "struct fields differ count" 10 "$("$cli" count "$n")"
+# the Arrow stream (export to Parquet) gives the same values as the text path
+"$cli" export "$n" -o "$tmp/merged.parquet" >/dev/null || bad "export of structs that differ"
+expect "struct fields differ, Arrow stream" "$("$cli" cat "$n")" "$("$cli" cat "$tmp/merged.parquet")"
+"$cli" export -c id,s.c.e,s.a "$n" -o "$tmp/merged2.parquet" >/dev/null || bad "export -c s.c.e,s.a"
+expect "struct fields differ, Arrow stream -c s.c.e,s.a" "$("$cli" cat -c id,s.c.e,s.a "$n")" "$("$cli" cat "$tmp/merged2.parquet")"
 # a field whose types do not unify: the dotted path and both files named
 printf '{"id":11,"s":{"c":{"d":"text"}}}\n' >"$tmp/n7.jsonl"
 "$cli" convert "$tmp/n7.jsonl" "$n/n7.parquet" >/dev/null || bad "convert n7"
