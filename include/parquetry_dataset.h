@@ -17,8 +17,14 @@
  *
  * Schemas are unified by top-level column name, in order of first
  * appearance: a column missing from a file reads as NULL there; int32 and
- * int64 give int64, float and double give double; any other difference is
- * an error naming both files and the column.
+ * int64 give int64, float and double give double. Struct columns are
+ * unified the same way by field name, at any depth (also the elements of
+ * lists, maps and fixed-size lists): a field only some files have is added
+ * (in order of first appearance) and reads as NULL in the others' rows,
+ * fields in another order are matched by name, and int32/float fields
+ * widen. Any other difference is an error naming both files and the column
+ * or the dotted path of the field ("column s.c.d: a.parquet has type 'l',
+ * b.parquet has type 'u'").
  *
  * Filters (parquetry_filter.h) may name partition columns: a file whose
  * partition values make the predicate false (or unknown) is skipped without
@@ -123,7 +129,9 @@ PQT_API pqt_status pqt_dataset_schema(const pqt_dataset *ds, struct ArrowSchema 
 /*
  * All files as one stream of record batches of the unified schema (files
  * in order). opts: columns are top-level names (partition columns
- * included), filter and batch_size as for one file; stats (when set) sum
+ * included) or dotted paths of struct fields ("s.a": column s with only
+ * field a, NULL in the files that lack it), filter and batch_size as for
+ * one file; stats (when set) sum
  * over the files. row_groups and row_ranges are refused (PQT_EINVAL). The
  * stream's errors name the file. The stream borrows ds (close ds after the
  * stream's release) and opts->filter (as for one file).

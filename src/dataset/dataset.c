@@ -408,35 +408,68 @@ static const struct ArrowSchema *child_named(const struct ArrowSchema *s, const 
   return NULL;
 }
 
-/* Where two differing struct types first differ, as a dotted path into
- * buf with what differs; false when they are not both structs. Fields of a
- * struct are not unified across files (only top-level columns are): the
- * error names the field so the files can be told apart. */
-static bool struct_difference(const struct ArrowSchema *a, const struct ArrowSchema *b, const char *path, char *buf,
-                              size_t cap, const char *fa, const char *fb) {
-  if (strcmp(a->format, "+s") != 0 || strcmp(b->format, "+s") != 0) return false;
-  for (int pass = 0; pass < 2; pass++) {
-    const struct ArrowSchema *x = pass ? b : a, *y = pass ? a : b;
-    for (int64_t i = 0; i < x->n_children; i++) {
-      const char *n = x->children[i]->name ? x->children[i]->name : "";
-      if (!child_named(y, n)) {
-        snprintf(buf, cap, "field %s.%s is in %s, not in %s", path, n, pass ? fb : fa, pass ? fa : fb);
-        return true;
-      }
+/* Unify type c (file fc) into the unified type u (first from file fu),
+ * recursively: the fields of structs by name (a field only some files have
+ * is added, NULL in the others' rows), int32->int64 and float->double
+ * widening at any depth, the element of lists, maps and fixed-size lists.
+ * Anything else that differs is PQT_EINVAL naming the dotted path and both
+ * files. */
+#define DS_MAX_FIELD_DEPTH 64
+
+/* The first of files [0, f) whose schema has the field at trail[0..depth) (names from the top), or -1. */
+static int32_t file_with_field(const pqt_dataset *ds, int32_t f, const char **trail, int depth,
+                               const struct ArrowSchema **type) {
+  for (int32_t g = 0; g < f; g++) {
+    const struct ArrowSchema *s = &ds->files[g].schema;
+    for (int d = 0; s && d < depth; d++) s = child_named(s, trail[d]);
+    if (s) {
+      *type = s;
+      return g;
     }
   }
-  for (int64_t i = 0; i < a->n_children; i++) {
-    const char *n = a->children[i]->name ? a->children[i]->name : "";
-    const struct ArrowSchema *bc = child_named(b, n);
-    if (pqt_ds_schema_same(a->children[i], bc)) continue;
-    char sub[512];
-    snprintf(sub, sizeof sub, "%s.%s", path, n);
-    if (struct_difference(a->children[i], bc, sub, buf, cap, fa, fb)) return true;
-    snprintf(buf, cap, "field %s has type '%s' in %s, '%s' in %s", sub, a->children[i]->format, fa, bc->format, fb);
-    return true;
+  return -1;
+}
+
+static pqt_status unify_type(const pqt_dataset *ds, int32_t f, struct ArrowSchema *u, const struct ArrowSchema *c,
+                             const char *path, const char **trail, int depth, pqt_error *err) {
+  if (depth > DS_MAX_FIELD_DEPTH) return pqt_error_set(err, PQT_ELIMIT, "column %s: nested deeper than %d", path, DS_MAX_FIELD_DEPTH);
+  trail[depth - 1] = c->name ? c->name : "";
+  if (pqt_ds_schema_same(u, c) || widens_to(c->format, u->format)) return PQT_OK;
+  if (widens_to(u->format, c->format)) {
+    /* widen the unified type (its format string is ours: "i"/"f" -> "l"/"g") */
+    char *fmt = (char *)u->format;
+    fmt[0] = c->format[0];
+    return PQT_OK;
   }
-  snprintf(buf, cap, "its fields are in another order in %s than in %s", fb, fa);
-  return true;
+  bool nested = !u->dictionary && !c->dictionary && strcmp(u->format, c->format) == 0 &&
+                (strcmp(u->format, "+s") == 0 || strcmp(u->format, "+l") == 0 || strcmp(u->format, "+L") == 0 ||
+                 strcmp(u->format, "+m") == 0 || strncmp(u->format, "+w:", 3) == 0);
+  if (nested && strcmp(u->format, "+s") == 0) {
+    for (int64_t i = 0; i < c->n_children; i++) {
+      const struct ArrowSchema *cc = c->children[i];
+      const char *n = cc->name ? cc->name : "";
+      struct ArrowSchema *uc = (struct ArrowSchema *)child_named(u, n);
+      if (!uc) {
+        pqt_status st = pqt_ds_schema_add_child(u, cc, err);
+        if (st != PQT_OK) return st;
+        continue;
+      }
+      char sub[512];
+      snprintf(sub, sizeof sub, "%s.%s", path, n);
+      pqt_status st = unify_type(ds, f, uc, cc, sub, trail, depth + 1, err);
+      if (st != PQT_OK) return st;
+    }
+    return PQT_OK;
+  }
+  if (nested && u->n_children == 1 && c->n_children == 1) {
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s.%s", path, u->children[0]->name ? u->children[0]->name : "");
+    return unify_type(ds, f, u->children[0], c->children[0], sub, trail, depth + 1, err);
+  }
+  const struct ArrowSchema *gt = u;
+  int32_t g = file_with_field(ds, f, trail, depth, &gt);
+  return pqt_error_set(err, PQT_EINVAL, "column %s: %s has type '%s', %s has type '%s'", path,
+                       g >= 0 ? ds->files[g].path : "another file", gt->format, ds->files[f].path, c->format);
 }
 
 static pqt_status unify(pqt_dataset *ds, int32_t f, const struct ArrowSchema *fs, pqt_error *err) {
@@ -467,22 +500,9 @@ static pqt_status unify(pqt_dataset *ds, int32_t f, const struct ArrowSchema *fs
       ds->n_cols++;
       continue;
     }
-    struct ArrowSchema *u = &ds->cols[k];
-    if (pqt_ds_schema_same(u, c) || widens_to(c->format, u->format)) continue;
-    if (widens_to(u->format, c->format)) {
-      /* widen the unified column (its format string is ours: "i"/"f" -> "l"/"g") */
-      char *fmt = (char *)u->format;
-      fmt[0] = c->format[0];
-      continue;
-    }
-    char why[768];
-    if (struct_difference(u, c, name, why, sizeof why, ds->files[ds->col_file[k]].path, file->path))
-      return pqt_error_set(err, PQT_EINVAL,
-                           "column %s: a struct of other fields in %s than in %s (%s); the fields of a struct must "
-                           "be the same in every file",
-                           name, ds->files[ds->col_file[k]].path, file->path, why);
-    return pqt_error_set(err, PQT_EINVAL, "column %s: %s has type '%s', %s has type '%s'", name,
-                         ds->files[ds->col_file[k]].path, u->format, file->path, c->format);
+    const char *trail[DS_MAX_FIELD_DEPTH + 1];
+    pqt_status st = unify_type(ds, f, &ds->cols[k], c, name, trail, 1, err);
+    if (st != PQT_OK) return st;
   }
   return PQT_OK;
 }
@@ -553,6 +573,10 @@ static pqt_status read_footers(pqt_dataset *ds, pqt_error *err) {
       break;
     }
     st = unify(ds, f, &j.schemas[f], err);
+    if (st == PQT_OK) { /* the file keeps its schema (the projection per file needs it) */
+      ds->files[f].schema = j.schemas[f];
+      j.schemas[f].release = NULL;
+    }
   }
   for (int32_t f = 0; j.schemas && f < n; f++)
     if (j.schemas[f].release) j.schemas[f].release(&j.schemas[f]);
@@ -579,6 +603,7 @@ PQT_API void pqt_dataset_close(pqt_dataset *ds) {
     free(file->part_i);
     for (int32_t i = 0; i < file->n_names; i++) free(file->names[i]);
     free(file->names);
+    if (file->schema.release) file->schema.release(&file->schema);
     free(file->path);
   }
   free(ds->files);

@@ -122,6 +122,26 @@ fail:
   return st;
 }
 
+pqt_status pqt_ds_schema_add_child(struct ArrowSchema *u, const struct ArrowSchema *c, pqt_error *err) {
+  own_schema *p = u->private_data;
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of child pointers
+  struct ArrowSchema **kids = realloc(p->kids, sizeof *kids * (size_t)(p->n_kids + 1));
+  if (!kids) return pqt_nomem(err);
+  p->kids = kids;
+  u->children = kids;
+  kids[p->n_kids] = calloc(1, sizeof(struct ArrowSchema));
+  if (!kids[p->n_kids]) return pqt_nomem(err);
+  pqt_status st = pqt_ds_schema_copy(c, kids[p->n_kids], err);
+  if (st != PQT_OK) {
+    free(kids[p->n_kids]);
+    return st;
+  }
+  kids[p->n_kids]->flags |= ARROW_FLAG_NULLABLE;
+  p->n_kids++;
+  u->n_children = p->n_kids;
+  return PQT_OK;
+}
+
 bool pqt_ds_schema_same(const struct ArrowSchema *a, const struct ArrowSchema *b) {
   if (strcmp(a->format, b->format) != 0 || a->n_children != b->n_children) return false;
   if (!a->dictionary != !b->dictionary) return false;
@@ -330,6 +350,69 @@ static pqt_status widen(struct ArrowArray *a, const char *from, struct ArrowArra
   return PQT_OK;
 }
 
+static bool widens(const char *from, const char *to) {
+  return (strcmp(from, "i") == 0 && strcmp(to, "l") == 0) || (strcmp(from, "f") == 0 && strcmp(to, "g") == 0);
+}
+
+static const struct ArrowSchema *schema_child(const struct ArrowSchema *s, const char *name, int64_t *at) {
+  for (int64_t i = 0; i < s->n_children; i++)
+    if (strcmp(s->children[i]->name ? s->children[i]->name : "", name) == 0) {
+      if (at) *at = i;
+      return s->children[i];
+    }
+  return NULL;
+}
+
+/* Array a of type fs (taken over) as type u, the unified type it was
+ * unified into (dataset.c's unify_type): struct fields matched by name,
+ * the fields the file lacks NULL, int32/float widened, list, map and
+ * fixed-size list elements converted. Buffers are borrowed from a, which
+ * the result keeps alive. */
+static pqt_status conform(const struct ArrowSchema *fs, struct ArrowArray *a, const struct ArrowSchema *u,
+                          struct ArrowArray *out, pqt_error *err) {
+  if (pqt_ds_schema_same(fs, u)) {
+    *out = *a;
+    a->release = NULL;
+    return PQT_OK;
+  }
+  if (!fs->dictionary && !u->dictionary && widens(fs->format, u->format)) return widen(a, fs->format, out, err);
+  bool strct = strcmp(fs->format, "+s") == 0 && strcmp(u->format, "+s") == 0;
+  bool one = !strct && strcmp(fs->format, u->format) == 0 && fs->format[0] == '+' && fs->n_children == 1 &&
+             u->n_children == 1 && a->n_children == 1;
+  if ((!strct && !one) || fs->dictionary || u->dictionary || a->n_children != fs->n_children ||
+      a->n_buffers < 1 || a->n_buffers > 3) {
+    a->release(a);
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "column %s: cannot convert type '%s' to '%s'", u->name ? u->name : "",
+                         fs->format, u->format);
+  }
+  pqt_status st = own_array_new(out, a->length, (int)a->n_buffers, strct ? u->n_children : 1, err);
+  if (st != PQT_OK) {
+    a->release(a);
+    return st;
+  }
+  own_array *p = out->private_data;
+  p->keep = *a;
+  a->release = NULL;
+  out->offset = p->keep.offset;
+  out->null_count = p->keep.null_count;
+  for (int64_t i = 0; i < p->keep.n_buffers; i++) p->bufs[i] = p->keep.buffers[i];
+  int64_t n = p->keep.offset + p->keep.length;
+  for (int64_t j = 0; j < out->n_children && st == PQT_OK; j++) {
+    int64_t i = 0;
+    const struct ArrowSchema *fc =
+        strct ? schema_child(fs, u->children[j]->name ? u->children[j]->name : "", &i) : fs->children[0];
+    if (!fc) {
+      st = pqt_ds_null_array(u->children[j], n, out->children[j], err);
+      continue;
+    }
+    struct ArrowArray moved = *p->keep.children[i];
+    p->keep.children[i]->release = NULL; /* moved out of keep */
+    st = conform(fc, &moved, u->children[j], out->children[j], err);
+  }
+  if (st != PQT_OK) out->release(out);
+  return st;
+}
+
 /* A partition column: n copies of file f's value. */
 static pqt_status part_array(const pqt_dataset *ds, int32_t f, int32_t k, int64_t n, struct ArrowArray *out,
                              pqt_error *err) {
@@ -388,8 +471,9 @@ typedef struct ds_stream {
   int32_t file;
   struct ArrowArrayStream fstream;
   pqt_expr *residual;
-  int32_t *map;   /* per sel: the file batch's child, or -1 */
-  uint8_t *widen; /* per sel: widen the file's child */
+  struct ArrowSchema *usch; /* per sel: the unified type (pruned by the projection; partitions: none) */
+  int32_t *map;             /* per sel: the file batch's child, or -1 */
+  struct ArrowSchema *fsch; /* per sel: the file batch's child type (when map >= 0) */
   char last_error[1024];
 } ds_stream;
 
@@ -426,12 +510,6 @@ static void close_file(ds_stream *p) {
   memset(&p->cur, 0, sizeof p->cur);
 }
 
-static bool file_has(const pqt_ds_file *file, const char *name) {
-  for (int32_t i = 0; i < file->n_names; i++)
-    if (strcmp(file->names[i], name) == 0) return true;
-  return false;
-}
-
 /* Open file f's stream; *skipped when the filter rules the file out. */
 static pqt_status open_file(ds_stream *p, int32_t f, bool *skipped, pqt_error *err) {
   pqt_dataset *ds = p->ds;
@@ -446,16 +524,22 @@ static pqt_status open_file(ds_stream *p, int32_t f, bool *skipped, pqt_error *e
       return PQT_OK;
     }
   }
-  const char **cols = calloc((size_t)p->n_sel + 1, sizeof(char *));
-  if (!cols) return pqt_nomem(err);
-  int32_t nc = 0;
-  for (int32_t k = 0; k < p->n_sel; k++)
-    if (p->sel[k] < ds->n_cols && file_has(file, ds->cols[p->sel[k]].name)) cols[nc++] = ds->cols[p->sel[k]].name;
-  if (nc == 0 && file->n_names > 0) cols[nc++] = file->names[0]; /* for the row count only */
-  pqt_reader *r;
-  pqt_status st = pqt_ds_open_reader(ds, f, &r, err);
+  pqt_ds_names names = {0};
+  pqt_status st = PQT_OK;
+  for (int32_t k = 0; k < p->n_sel && st == PQT_OK; k++)
+    if (p->sel[k] < ds->n_cols) st = pqt_ds_file_columns(ds, f, &p->usch[k], &names, err);
+  if (st == PQT_OK && names.n == 0 && file->n_names > 0) /* for the row count only */
+    st = pqt_ds_names_add(&names, file->names[0], err);
   if (st != PQT_OK) {
-    free(cols);
+    pqt_ds_names_free(&names);
+    return st;
+  }
+  const char **cols = (const char **)names.v;
+  int32_t nc = names.n;
+  pqt_reader *r;
+  st = pqt_ds_open_reader(ds, f, &r, err);
+  if (st != PQT_OK) {
+    pqt_ds_names_free(&names);
     return st;
   }
   pqt_scan_options so;
@@ -469,7 +553,7 @@ static pqt_status open_file(ds_stream *p, int32_t f, bool *skipped, pqt_error *e
   so.n_row_groups = p->n_groups;
   st = pqt_reader_get_stream(r, &so, &p->fstream, err);
   pqt_reader_close(r);
-  free(cols);
+  pqt_ds_names_free(&names);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "%s", file->path);
     return st;
@@ -482,19 +566,17 @@ static pqt_status open_file(ds_stream *p, int32_t f, bool *skipped, pqt_error *e
     const char *m = p->fstream.get_last_error(&p->fstream);
     return pqt_error_set(err, PQT_EIO, "%s: %s", file->path, m ? m : "no schema");
   }
-  for (int32_t k = 0; k < p->n_sel; k++) {
+  for (int32_t k = 0; k < p->n_sel && st == PQT_OK; k++) {
     p->map[k] = -1;
-    p->widen[k] = 0;
+    if (p->fsch[k].release) p->fsch[k].release(&p->fsch[k]);
     if (p->sel[k] >= ds->n_cols) continue;
-    const struct ArrowSchema *u = &ds->cols[p->sel[k]];
-    for (int64_t i = 0; i < fs.n_children; i++) {
-      if (strcmp(fs.children[i]->name, u->name) != 0) continue;
-      p->map[k] = (int32_t)i;
-      p->widen[k] = strcmp(fs.children[i]->format, u->format) != 0 ? (uint8_t)fs.children[i]->format[0] : 0;
-    }
+    int64_t i;
+    if (!schema_child(&fs, p->usch[k].name, &i)) continue;
+    p->map[k] = (int32_t)i;
+    st = pqt_ds_schema_copy(fs.children[i], &p->fsch[k], err);
   }
   fs.release(&fs);
-  return PQT_OK;
+  return st;
 }
 
 static int ds_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out) {
@@ -505,7 +587,7 @@ static int ds_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out) {
   for (int32_t k = 0; k < p->n_sel && st == PQT_OK; k++) {
     int32_t c = p->sel[k];
     if (c < p->ds->n_cols) {
-      st = pqt_ds_schema_copy(&p->ds->cols[c], out->children[k], &err);
+      st = pqt_ds_schema_copy(&p->usch[k], out->children[k], &err);
     } else {
       int32_t q = c - p->ds->n_cols;
       st = own_schema_new(out->children[k], p->ds->part_types[q] == PQT_PARTITION_INT64 ? "l" : "u",
@@ -536,17 +618,12 @@ static pqt_status assemble(ds_stream *p, struct ArrowArray *b, struct ArrowArray
     if (c >= ds->n_cols) {
       st = part_array(ds, p->file, c - ds->n_cols, n, dst, err);
     } else if (p->map[k] < 0) {
-      st = pqt_ds_null_array(&ds->cols[c], n, dst, err);
+      st = pqt_ds_null_array(&p->usch[k], n, dst, err);
     } else {
       struct ArrowArray *src = b->children[p->map[k]];
       struct ArrowArray moved = *src;
       src->release = NULL; /* moved out of b */
-      if (p->widen[k]) {
-        char from[2] = {(char)p->widen[k], 0};
-        st = widen(&moved, from, dst, err);
-      } else {
-        *dst = moved;
-      }
+      st = conform(&p->fsch[k], &moved, &p->usch[k], dst, err);
     }
   }
   /* b keeps the children not projected: release it with the batch */
@@ -616,37 +693,183 @@ static void ds_release(struct ArrowArrayStream *s) {
   if (!s || !s->release) return;
   ds_stream *p = s->private_data;
   close_file(p);
+  pqt_ds_schemas_free(p->usch, p->n_sel);
+  pqt_ds_schemas_free(p->fsch, p->n_sel);
   free(p->sel);
   free(p->map);
-  free(p->widen);
   free(p->groups);
   free(p);
   s->release = NULL;
 }
 
+/* ---- the projection ---- */
+
+void pqt_ds_schemas_free(struct ArrowSchema *v, int32_t n) {
+  for (int32_t i = 0; v && i < n; i++)
+    if (v[i].release) v[i].release(&v[i]);
+  free(v);
+}
+
+pqt_status pqt_ds_names_add(pqt_ds_names *l, const char *s, pqt_error *err) {
+  if (l->n == l->cap) {
+    int32_t cap = l->cap ? l->cap * 2 : 8;
+    char **v = realloc(l->v, sizeof(char *) * (size_t)cap);
+    if (!v) return pqt_nomem(err);
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n] = strdup(s);
+  if (!l->v[l->n]) return pqt_nomem(err);
+  l->n++;
+  return PQT_OK;
+}
+
+void pqt_ds_names_free(pqt_ds_names *l) {
+  for (int32_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+/* The rest of path after a field name: "" when path is the name, what
+ * follows "name." when it starts so, NULL otherwise. */
+static const char *after_name(const char *path, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(path, name, n) != 0) return NULL;
+  if (path[n] == 0) return path + n;
+  return path[n] == '.' ? path + n + 1 : NULL;
+}
+
+/* A copy of the unified type u keeping only the struct fields that
+ * paths[0..n) (dotted, relative to u) name; an empty path keeps all of u.
+ * A path that names no field is an error naming `top`. */
+static pqt_status prune_copy(const struct ArrowSchema *u, const char **paths, int32_t n, const char *top,
+                             struct ArrowSchema *dst, pqt_error *err) {
+  bool whole = false;
+  for (int32_t i = 0; i < n; i++) whole = whole || paths[i][0] == 0;
+  if (whole) return pqt_ds_schema_copy(u, dst, err);
+  if (strcmp(u->format, "+s") != 0)
+    return pqt_error_set(err, PQT_EINVAL, "no column %s.%s in the dataset (%s is not a struct)", top, paths[0], top);
+  for (int32_t i = 0; i < n; i++) { /* every path names a field */
+    bool found = false;
+    for (int64_t c = 0; c < u->n_children && !found; c++) found = after_name(paths[i], u->children[c]->name) != NULL;
+    if (!found) return pqt_error_set(err, PQT_EINVAL, "no column %s.%s in the dataset", top, paths[i]);
+  }
+  const char **sub = calloc((size_t)n, sizeof *sub);
+  if (!sub) return pqt_nomem(err);
+  int64_t kept = 0;
+  for (int64_t c = 0; c < u->n_children; c++) {
+    bool any = false;
+    for (int32_t i = 0; i < n && !any; i++) any = after_name(paths[i], u->children[c]->name) != NULL;
+    kept += any;
+  }
+  pqt_status st = own_schema_new(dst, u->format, u->name, kept, err);
+  if (st == PQT_OK) dst->flags = u->flags;
+  int64_t k = 0;
+  for (int64_t c = 0; c < u->n_children && st == PQT_OK; c++) {
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+      const char *rest = after_name(paths[i], u->children[c]->name);
+      if (rest) sub[m++] = rest;
+    }
+    if (m == 0) continue;
+    char at[512];
+    snprintf(at, sizeof at, "%s.%s", top, u->children[c]->name);
+    st = prune_copy(u->children[c], sub, m, at, dst->children[k++], err);
+  }
+  free(sub);
+  if (st != PQT_OK && dst->release) dst->release(dst);
+  return st;
+}
+
 pqt_status pqt_ds_projection(const pqt_dataset *ds, const pqt_scan_options *o, int32_t *sel, int32_t *n_sel,
-                             pqt_error *err) {
+                             struct ArrowSchema **usch, pqt_error *err) {
   int32_t total = ds->n_cols + ds->n_parts;
   *n_sel = 0;
-  if (!o->columns || o->n_columns <= 0) {
-    for (int32_t c = 0; c < total; c++) sel[(*n_sel)++] = c;
-    return PQT_OK;
-  }
+  *usch = calloc((size_t)total + 1, sizeof **usch);
   uint8_t *want = calloc((size_t)total + 1, 1);
-  if (!want) return pqt_nomem(err);
-  for (int32_t i = 0; i < o->n_columns; i++) {
+  int32_t *col_of = calloc((size_t)(o->n_columns > 0 ? o->n_columns : 1), sizeof *col_of);
+  const char **rel = calloc((size_t)(o->n_columns > 0 ? o->n_columns : 1), sizeof *rel);
+  const char **paths = calloc((size_t)(o->n_columns > 0 ? o->n_columns : 1), sizeof *paths);
+  pqt_status st = (!*usch || !want || !col_of || !rel || !paths) ? pqt_nomem(err) : PQT_OK;
+  bool all = !o->columns || o->n_columns <= 0;
+  for (int32_t i = 0; !all && i < o->n_columns && st == PQT_OK; i++) {
     const char *name = o->columns[i] ? o->columns[i] : "";
     int32_t c = pqt_ds_find_col(ds, name, strlen(name));
-    if (c < 0) {
-      free(want);
-      return pqt_error_set(err, PQT_EINVAL, "no column %s in the dataset (projection takes top-level names)", name);
+    rel[i] = "";
+    /* "s.a": a field of struct column s (the longest column name that fits) */
+    for (const char *d = name + strlen(name); c < 0 && d > name; d--) {
+      if (*d != '.') continue;
+      int32_t t = pqt_ds_find_col(ds, name, (size_t)(d - name));
+      if (t >= 0 && t < ds->n_cols) {
+        c = t;
+        rel[i] = d + 1;
+      }
     }
+    if (c < 0) {
+      st = pqt_error_set(err, PQT_EINVAL, "no column %s in the dataset", name);
+      break;
+    }
+    col_of[i] = c;
     want[c] = 1;
   }
-  for (int32_t c = 0; c < total; c++)
-    if (want[c]) sel[(*n_sel)++] = c;
+  for (int32_t c = 0; c < total && st == PQT_OK; c++) {
+    if (!all && !want[c]) continue;
+    int32_t k = (*n_sel)++;
+    sel[k] = c;
+    if (c >= ds->n_cols) continue;
+    int32_t m = 0;
+    for (int32_t i = 0; !all && i < o->n_columns; i++)
+      if (col_of[i] == c) paths[m++] = rel[i];
+    if (m == 0) paths[m++] = "";
+    st = prune_copy(&ds->cols[c], paths, m, ds->cols[c].name, &(*usch)[k], err);
+  }
   free(want);
-  return PQT_OK;
+  free(col_of);
+  free(rel);
+  free(paths);
+  if (st != PQT_OK) {
+    pqt_ds_schemas_free(*usch, total);
+    *usch = NULL;
+    *n_sel = 0;
+  }
+  return st;
+}
+
+/* Append the dotted paths file fs2 (the file's type of the column) is read
+ * with for the (pruned) unified type u, under prefix. */
+static pqt_status file_paths(const struct ArrowSchema *u, const struct ArrowSchema *fc, const char *prefix,
+                             pqt_ds_names *out, pqt_error *err) {
+  if (strcmp(u->format, "+s") != 0 || strcmp(fc->format, "+s") != 0) return pqt_ds_names_add(out, prefix, err);
+  bool covers = true;
+  for (int64_t i = 0; i < fc->n_children && covers; i++) covers = schema_child(u, fc->children[i]->name, NULL) != NULL;
+  if (covers) return pqt_ds_names_add(out, prefix, err);
+  size_t pl = strlen(prefix);
+  int32_t before = out->n;
+  pqt_status st = PQT_OK;
+  for (int64_t j = 0; j < u->n_children && st == PQT_OK; j++) {
+    const struct ArrowSchema *c = schema_child(fc, u->children[j]->name, NULL);
+    if (!c) continue;
+    char *p = malloc(pl + strlen(c->name) + 2);
+    if (!p) return pqt_nomem(err);
+    sprintf(p, "%s.%s", prefix, c->name);
+    st = file_paths(u->children[j], c, p, out, err);
+    free(p);
+  }
+  if (st != PQT_OK || out->n > before) return st;
+  /* none of the fields asked for: one field of the file's, for the struct's own NULLs */
+  if (fc->n_children == 0) return pqt_ds_names_add(out, prefix, err);
+  char *p = malloc(pl + strlen(fc->children[0]->name) + 2);
+  if (!p) return pqt_nomem(err);
+  sprintf(p, "%s.%s", prefix, fc->children[0]->name);
+  st = pqt_ds_names_add(out, p, err);
+  free(p);
+  return st;
+}
+
+pqt_status pqt_ds_file_columns(const pqt_dataset *ds, int32_t f, const struct ArrowSchema *u, pqt_ds_names *out,
+                               pqt_error *err) {
+  const struct ArrowSchema *fc = schema_child(&ds->files[f].schema, u->name, NULL);
+  return fc ? file_paths(u, fc, u->name, out, err) : PQT_OK;
 }
 
 pqt_status pqt_ds_load_scan_options(const pqt_dataset *ds, const pqt_scan_options *opts, pqt_scan_options *o,
@@ -678,12 +901,12 @@ static pqt_status make_stream(pqt_dataset *ds, const pqt_scan_options *opts, int
   if (!p) return pqt_nomem(err);
   p->sel = calloc((size_t)total + 1, sizeof *p->sel);
   p->map = calloc((size_t)total + 1, sizeof *p->map);
-  p->widen = calloc((size_t)total + 1, 1);
-  if (!p->sel || !p->map || !p->widen) goto nomem;
+  p->fsch = calloc((size_t)total + 1, sizeof *p->fsch);
+  if (!p->sel || !p->map || !p->fsch) goto nomem;
   {
-    pqt_status st = pqt_ds_projection(ds, &o, p->sel, &p->n_sel, err);
+    pqt_status st = pqt_ds_projection(ds, &o, p->sel, &p->n_sel, &p->usch, err);
     if (st != PQT_OK) {
-      free(p->sel), free(p->map), free(p->widen), free(p);
+      free(p->sel), free(p->map), free(p->fsch), free(p);
       return st;
     }
   }
@@ -707,7 +930,8 @@ static pqt_status make_stream(pqt_dataset *ds, const pqt_scan_options *opts, int
   out->private_data = p;
   return PQT_OK;
 nomem:
-  free(p->sel), free(p->map), free(p->widen), free(p);
+  pqt_ds_schemas_free(p->usch, p->n_sel);
+  free(p->sel), free(p->map), free(p->fsch), free(p);
   return pqt_nomem(err);
 }
 

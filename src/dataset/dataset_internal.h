@@ -20,6 +20,7 @@ typedef struct pqt_ds_file {
   int32_t n_groups;
   char **names; /* the file's top-level column names */
   int32_t n_names;
+  struct ArrowSchema schema; /* the file's own schema (owned) */
 } pqt_ds_file;
 
 struct pqt_dataset {
@@ -42,12 +43,34 @@ struct pqt_dataset {
 pqt_status pqt_ds_schema_copy(const struct ArrowSchema *src, struct ArrowSchema *dst, pqt_error *err);
 /* Same type (format, children by name and type, dictionary). */
 bool pqt_ds_schema_same(const struct ArrowSchema *a, const struct ArrowSchema *b);
+/* Append a (nullable) copy of child c to u, a schema of ours. */
+pqt_status pqt_ds_schema_add_child(struct ArrowSchema *u, const struct ArrowSchema *c, pqt_error *err);
 /* An array of `length` NULLs of type s. */
 pqt_status pqt_ds_null_array(const struct ArrowSchema *s, int64_t length, struct ArrowArray *out, pqt_error *err);
 
-/* The projection (o->columns: top-level names) as unified indices in dataset order (sel: room for every column). */
+/* The projection (o->columns: top-level names, or "s.a" for fields of
+ * struct columns) as unified indices in dataset order (sel: room for every
+ * column) and per selected column its unified type pruned to the fields
+ * asked for (*usch: an array of n_sel, partition columns released; free
+ * with pqt_ds_schemas_free). */
 pqt_status pqt_ds_projection(const pqt_dataset *ds, const pqt_scan_options *o, int32_t *sel, int32_t *n_sel,
-                             pqt_error *err);
+                             struct ArrowSchema **usch, pqt_error *err);
+void pqt_ds_schemas_free(struct ArrowSchema *v, int32_t n);
+
+/* A growable list of owned strings. */
+typedef struct pqt_ds_names {
+  char **v;
+  int32_t n, cap;
+} pqt_ds_names;
+pqt_status pqt_ds_names_add(pqt_ds_names *l, const char *s, pqt_error *err);
+void pqt_ds_names_free(pqt_ds_names *l);
+/* Append the column paths file f is read with for the unified column of
+ * (pruned) type u: nothing when the file lacks it; the column's name when
+ * the file's fields are all wanted; else the dotted paths of the wanted
+ * fields the file has (one field of the file's when it has none, for the
+ * struct's own NULLs). */
+pqt_status pqt_ds_file_columns(const pqt_dataset *ds, int32_t f, const struct ArrowSchema *u, pqt_ds_names *out,
+                               pqt_error *err);
 /* The caller's scan options (NULL: defaults) checked for a dataset scan. */
 pqt_status pqt_ds_load_scan_options(const pqt_dataset *ds, const pqt_scan_options *opts, pqt_scan_options *o,
                                     pqt_error *err);

@@ -22,6 +22,9 @@ typedef struct tx {
   const int32_t *sel;
   int32_t n_sel;
   int32_t *src;       /* per sel: the cell of the file's record, -1 none */
+  const struct ArrowSchema *usch; /* per sel: the unified (pruned) type */
+  const struct ArrowSchema **fty; /* per sel: the file's type when its cell is rewritten to usch, else NULL */
+  pqt_buf tmp, tmp2;
   int32_t n_expected; /* cells per record of the file's text */
   bool skip_header;   /* CSV: the file's header line is not passed on */
   pqt_buf pend;       /* text of an unfinished record */
@@ -126,6 +129,131 @@ static pqt_status put_partition(tx *t, int32_t k, pqt_error *err) {
   return pqt_csv_cell(&t->out, v, strlen(v), err);
 }
 
+/* The end of the JSON value that starts at s[i] (strings, objects and
+ * arrays skipped whole), at most n. */
+static size_t json_value_end(const char *s, size_t n, size_t i) {
+  int depth = 0;
+  bool inq = false, esc = false;
+  for (; i < n; i++) {
+    char c = s[i];
+    if (inq) {
+      if (esc) esc = false;
+      else if (c == '\\') esc = true;
+      else if (c == '"') {
+        inq = false;
+        if (depth == 0) return i + 1;
+      }
+      continue;
+    }
+    if (c == '"') inq = true;
+    else if (c == '{' || c == '[') depth++;
+    else if (c == '}' || c == ']') {
+      if (--depth <= 0) return i + 1;
+    } else if (depth == 0 && (c == ',' || c == ':')) return i;
+  }
+  return n;
+}
+
+static const struct ArrowSchema *type_child(const struct ArrowSchema *s, const char *name) {
+  for (int64_t i = 0; s && i < s->n_children; i++)
+    if (strcmp(s->children[i]->name ? s->children[i]->name : "", name) == 0) return s->children[i];
+  return NULL;
+}
+
+/* The JSON text v[0..n) of a value of the file's type f (NULL: unknown)
+ * as a value of the unified type u (dataset.c's unify_type): struct
+ * members by name in u's order, those the file lacks null; list, map and
+ * fixed-size list elements likewise; everything else as it is. */
+static pqt_status rewrite_json(const char *v, size_t n, const struct ArrowSchema *f, const struct ArrowSchema *u,
+                               pqt_buf *out, pqt_buf *key, pqt_error *err) {
+  while (n && (*v == ' ')) v++, n--;
+  bool strct = strcmp(u->format, "+s") == 0;
+  bool list = !strct && u->format[0] == '+' && u->n_children == 1;
+  if ((f && pqt_ds_schema_same(f, u)) || (!strct && !list) || n == 0 || (n == 4 && memcmp(v, "null", 4) == 0))
+    return pqt_buf_append(out, v, n, err);
+  char open = strct ? '{' : '[';
+  if (v[0] != open || v[n - 1] != (strct ? '}' : ']'))
+    return pqt_error_set(err, PQT_EIO, "column %s: unexpected value text", u->name ? u->name : "");
+  pqt_buf_append(out, &open, 1, err);
+  if (list) {
+    size_t i = 1;
+    bool first = true;
+    while (i < n - 1) {
+      size_t e = json_value_end(v, n - 1, i);
+      if (!first) pqt_buf_append(out, ",", 1, err);
+      first = false;
+      pqt_status st =
+          rewrite_json(v + i, e - i, f && f->n_children == 1 ? f->children[0] : NULL, u->children[0], out, key, err);
+      if (st != PQT_OK) return st;
+      i = e + 1; /* past the comma */
+    }
+    return pqt_buf_append(out, "]", 1, err);
+  }
+  for (int64_t j = 0; j < u->n_children; j++) {
+    const char *name = u->children[j]->name ? u->children[j]->name : "";
+    key->len = 0;
+    put_json_string(key, name, strlen(name), err);
+    pqt_status st = pqt_buf_status(key, err);
+    if (st != PQT_OK) return st;
+    if (j) pqt_buf_append(out, ",", 1, err);
+    pqt_buf_append(out, key->data, key->len, err);
+    pqt_buf_append(out, ":", 1, err);
+    /* the member of that name */
+    const char *val = "null";
+    size_t vl = 4;
+    for (size_t i = 1; i < n - 1;) {
+      size_t ke = json_value_end(v, n - 1, i);
+      size_t ve = json_value_end(v, n - 1, ke + 1);
+      if (ke - i == key->len && memcmp(v + i, key->data, key->len) == 0) {
+        val = v + ke + 1;
+        vl = ve - ke - 1;
+        break;
+      }
+      i = ve + 1;
+    }
+    pqt_buf sub;
+    pqt_buf_init(&sub, NULL);
+    st = rewrite_json(val, vl, type_child(f, name), u->children[j], out, &sub, err);
+    pqt_buf_free(&sub);
+    if (st != PQT_OK) return st;
+  }
+  return pqt_buf_append(out, "}", 1, err);
+}
+
+/* Cell s of record r for selected column k, rewritten to the unified type
+ * when the file's type differs (JSON: the member's value; CSV: the quoted
+ * JSON text of the cell). */
+static pqt_status put_cell(tx *t, int32_t k, const char *r, span s, pqt_error *err) {
+  if (!t->fty[k]) return pqt_buf_append(&t->out, r + s.at, s.len, err);
+  const char *c = r + s.at;
+  size_t n = s.len;
+  if (t->fmt == PQT_TEXT_JSONL) {
+    size_t ke = json_value_end(c, n, 0);
+    if (ke >= n) return pqt_error_set(err, PQT_EIO, "%s: unexpected row text", t->ds->files[t->f].path);
+    pqt_buf_append(&t->out, c, ke + 1, err);
+    return rewrite_json(c + ke + 1, n - ke - 1, t->fty[k], &t->usch[k], &t->out, &t->tmp2, err);
+  }
+  if (n == 0) return PQT_OK; /* NULL */
+  t->tmp.len = 0;
+  if (c[0] == '"' && n >= 2) { /* unquote */
+    for (size_t i = 1; i + 1 < n; i++) {
+      pqt_buf_append(&t->tmp, c + i, 1, err);
+      if (c[i] == '"') i++;
+    }
+  } else {
+    pqt_buf_append(&t->tmp, c, n, err);
+  }
+  pqt_buf j;
+  pqt_buf_init(&j, NULL);
+  pqt_status st = pqt_buf_status(&t->tmp, err);
+  if (st == PQT_OK)
+    st = rewrite_json((const char *)t->tmp.data, t->tmp.len, t->fty[k], &t->usch[k], &j, &t->tmp2, err);
+  if (st == PQT_OK) st = pqt_buf_status(&j, err);
+  if (st == PQT_OK) st = pqt_csv_cell(&t->out, (const char *)j.data, j.len, err);
+  pqt_buf_free(&j);
+  return st;
+}
+
 static pqt_status record(tx *t, const char *r, size_t n, pqt_error *err) {
   if (t->skip_header) {
     t->skip_header = false;
@@ -143,8 +271,8 @@ static pqt_status record(tx *t, const char *r, size_t n, pqt_error *err) {
     if (k) pqt_buf_append(&t->out, ",", 1, err);
     int32_t c = t->sel[k];
     if (t->src[k] >= 0) {
-      span s = t->cells[t->src[k]];
-      pqt_buf_append(&t->out, r + s.at, s.len, err);
+      st = put_cell(t, k, r, t->cells[t->src[k]], err);
+      if (st != PQT_OK) return st;
       continue;
     }
     if (json) {
@@ -187,15 +315,6 @@ static pqt_status on_text(void *ctx, const char *data, size_t len) {
   return PQT_OK;
 }
 
-static bool file_has(const pqt_ds_file *file, const char *name, int32_t *at) {
-  for (int32_t i = 0; i < file->n_names; i++)
-    if (strcmp(file->names[i], name) == 0) {
-      *at = i;
-      return true;
-    }
-  return false;
-}
-
 PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_options *opts, pqt_text_format format,
                                           int64_t limit, pqt_write_fn write, void *ctx, pqt_error *err) {
   if (err) pqt_error_init(err);
@@ -215,14 +334,19 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
   pqt_buf_init(&t.out, NULL);
   int32_t *sel = calloc((size_t)total + 1, sizeof *sel);
   int32_t *src = calloc((size_t)total + 1, sizeof *src);
-  int32_t *rank = calloc((size_t)total + 1, sizeof *rank);
-  const char **cols = calloc((size_t)total + 1, sizeof *cols);
-  if (!sel || !src || !rank || !cols) st = pqt_nomem(err);
+  const struct ArrowSchema **fty = calloc((size_t)total + 1, sizeof *fty);
+  struct ArrowSchema *usch = NULL;
+  pqt_ds_names names = {0};
+  pqt_buf_init(&t.tmp, NULL);
+  pqt_buf_init(&t.tmp2, NULL);
+  if (!sel || !src || !fty) st = pqt_nomem(err);
   int32_t n_sel = 0;
-  if (st == PQT_OK) st = pqt_ds_projection(ds, &o, sel, &n_sel, err);
+  if (st == PQT_OK) st = pqt_ds_projection(ds, &o, sel, &n_sel, &usch, err);
   t.sel = sel;
   t.n_sel = n_sel;
   t.src = src;
+  t.usch = usch;
+  t.fty = fty;
   pqt_scan_stats acc;
   memset(&acc, 0, sizeof acc);
   if (st == PQT_OK && format == PQT_TEXT_CSV) {
@@ -239,27 +363,30 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
     if (o.filter && (st = pqt_ds_filter_for_file(ds, f, o.filter, &verdict, &res, err)) != PQT_OK) break;
     if (verdict == 0) continue;
     const pqt_ds_file *file = &ds->files[f];
-    /* the file's projected columns in its schema order; cells follow that order */
+    /* the file's projected columns in its schema order; cells follow that
+     * order (the paths of fields of one struct make one cell) */
     int32_t nc = 0;
-    for (int32_t i = 0; i < file->n_names; i++) rank[i] = -1;
-    for (int32_t k = 0; k < n_sel; k++) {
-      int32_t at;
-      src[k] = -1;
-      if (sel[k] < ds->n_cols && file_has(file, ds->cols[sel[k]].name, &at)) rank[at] = 0;
-    }
-    for (int32_t i = 0; i < file->n_names; i++)
-      if (rank[i] == 0) {
-        rank[i] = nc;
-        cols[nc++] = file->names[i];
+    pqt_ds_names_free(&names);
+    for (int32_t k = 0; k < n_sel; k++) src[k] = -1, fty[k] = NULL;
+    for (int64_t i = 0; i < file->schema.n_children && st == PQT_OK; i++) {
+      const struct ArrowSchema *fc = file->schema.children[i];
+      for (int32_t k = 0; k < n_sel && st == PQT_OK; k++) {
+        if (sel[k] >= ds->n_cols || strcmp(usch[k].name, fc->name) != 0) continue;
+        int32_t before = names.n;
+        st = pqt_ds_file_columns(ds, f, &usch[k], &names, err);
+        if (names.n == before) continue;
+        src[k] = nc++;
+        if (fc->format[0] == '+' && !pqt_ds_schema_same(fc, &usch[k])) fty[k] = fc;
       }
-    for (int32_t k = 0; k < n_sel; k++) {
-      int32_t at;
-      if (sel[k] < ds->n_cols && file_has(file, ds->cols[sel[k]].name, &at)) src[k] = rank[at];
     }
     t.n_expected = nc;
-    if (nc == 0 && file->n_names > 0) { /* rows only: read the first column and drop it */
-      cols[nc++] = file->names[0];
+    if (st == PQT_OK && names.n == 0 && file->n_names > 0) { /* rows only: read the first column and drop it */
+      st = pqt_ds_names_add(&names, file->names[0], err);
       t.n_expected = 1;
+    }
+    if (st != PQT_OK) {
+      pqt_expr_free(res);
+      break;
     }
     t.f = f;
     t.skip_header = format == PQT_TEXT_CSV;
@@ -272,8 +399,8 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
     if (st == PQT_OK) {
       pqt_scan_options so;
       pqt_scan_options_init(&so);
-      so.columns = cols;
-      so.n_columns = nc;
+      so.columns = (const char **)names.v;
+      so.n_columns = names.n;
       so.filter = res;
       pqt_scan_stats fst;
       memset(&fst, 0, sizeof fst);
@@ -294,10 +421,13 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
   if (o.stats) *o.stats = acc;
   pqt_buf_free(&t.pend);
   pqt_buf_free(&t.out);
+  pqt_buf_free(&t.tmp);
+  pqt_buf_free(&t.tmp2);
   free(t.cells);
+  pqt_ds_names_free(&names);
+  pqt_ds_schemas_free(usch, n_sel);
   free(sel);
   free(src);
-  free(rank);
-  free(cols);
+  free(fty);
   return st;
 }

@@ -7,6 +7,7 @@
 #include "file/reader_internal.h"
 
 #include "file/options.h"
+#include "io/http.h"
 
 /* pqt_read_options.footer_read_bytes: its default, and the most read at once */
 #define PQT_FOOTER_READ_DEFAULT ((uint64_t)64 << 10)
@@ -113,7 +114,38 @@ static void apply_arrow_schema(pqt_reader *r) {
 /* The reader reads through these: the caller's read_at/borrow_at get a
  * pqt_error of ours, so a source that fails without filling it in (or
  * fills it in part) still leaves a complete error for the caller. */
+/* rs[0..n) and the header magic in one batch (a remote file whose magic
+ * was not read at open: the coalescer merges it with a range at offset 4,
+ * else it travels with the batch), then the magic checked once. */
+static pqt_status read_with_head(pqt_reader *r, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  const pqt_io *io = &r->user_io;
+  uint8_t head[4];
+  pqt_io_range *all = pqt_mem_alloc(r->alloc, sizeof *all * (n + 1));
+  if (!all) return pqt_nomem(err);
+  all[0] = (pqt_io_range){0, 4, head};
+  if (n) memcpy(all + 1, rs, sizeof *all * n);
+  pqt_error e;
+  pqt_error_init(&e);
+  pqt_status st = io->read_ranges(io->private_data, all, n + 1, &e);
+  pqt_mem_free(r->alloc, all, sizeof *all * (n + 1));
+  if (st != PQT_OK) return pqt_error_from_callback(err, st, &e, "read");
+  if (atomic_exchange(&r->head_pending, 0)) {
+    pqt_footer_location loc;
+    st = pqt_footer_locate(head, r->tail8, io->size, &loc, err);
+    if (st != PQT_OK) {
+      atomic_store(&r->head_pending, 1); /* every later read fails the same way */
+      if (r->url) pqt_error_prefix(err, "%s", r->url);
+    }
+  }
+  return st;
+}
+
 static pqt_status guarded_read_at(void *pd, uint64_t offset, void *dst, size_t n, pqt_error *err) {
+  pqt_reader *r = pd;
+  if (atomic_load(&r->head_pending)) {
+    pqt_io_range one = {offset, n, dst};
+    return read_with_head(r, &one, 1, err);
+  }
   const pqt_io *io = &((pqt_reader *)pd)->user_io;
   pqt_error e;
   pqt_error_init(&e);
@@ -130,6 +162,7 @@ static pqt_status guarded_borrow_at(void *pd, uint64_t offset, size_t n, const u
 }
 
 static pqt_status guarded_read_ranges(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
+  if (atomic_load(&((pqt_reader *)pd)->head_pending)) return read_with_head(pd, rs, n, err);
   const pqt_io *io = &((pqt_reader *)pd)->user_io;
   pqt_error e;
   pqt_error_init(&e);
@@ -138,10 +171,21 @@ static pqt_status guarded_read_ranges(void *pd, const pqt_io_range *rs, size_t n
 }
 
 static pqt_status guarded_will_need(void *pd, const pqt_io_range *rs, size_t n, pqt_error *err) {
-  const pqt_io *io = &((pqt_reader *)pd)->user_io;
+  pqt_reader *r = pd;
+  const pqt_io *io = &r->user_io;
   pqt_error e;
   pqt_error_init(&e);
-  pqt_status st = io->will_need(io->private_data, rs, n, &e);
+  pqt_status st;
+  if (atomic_load(&r->head_pending)) { /* the magic comes with the hinted ranges */
+    pqt_io_range *all = pqt_mem_alloc(r->alloc, sizeof *all * (n + 1));
+    if (!all) return pqt_nomem(err);
+    all[0] = (pqt_io_range){0, 4, NULL};
+    if (n) memcpy(all + 1, rs, sizeof *all * n);
+    st = io->will_need(io->private_data, all, n + 1, &e);
+    pqt_mem_free(r->alloc, all, sizeof *all * (n + 1));
+  } else {
+    st = io->will_need(io->private_data, rs, n, &e);
+  }
   return st == PQT_OK ? PQT_OK : pqt_error_from_callback(err, st, &e, "read");
 }
 
@@ -198,12 +242,21 @@ PQT_API pqt_status pqt_reader_open(pqt_reader **out, pqt_io *io, const pqt_read_
     st = pqt_nomem(err);
     goto fail;
   }
+  /* A remote source whose first round trip (its speculative tail) did not
+   * bring the header magic: the magic is read with the first batch of data
+   * ranges instead of a request of its own, and checked then (a file
+   * without it fails at its first data read, naming the URL). A reader
+   * that reads no data (footer only) does not check it. */
+  bool defer_head = pqt_io_is_remote(&r->user_io) && r->user_io.read_ranges && r->user_io.will_need &&
+                    !pqt_io_remote_holds(&r->user_io, 0, 4);
   pqt_io_range first[2] = {{0, 4, head}, {io->size - spec, spec, spec_buf}};
-  st = pqt_io_read_ranges(io, first, 2, err);
+  st = pqt_io_read_ranges(io, defer_head ? first + 1 : first, defer_head ? 1 : 2, err);
   if (st == PQT_OK) {
     memcpy(tail, spec_buf + spec - 8, 8);
-    st = pqt_footer_locate(head, tail, io->size, &loc, err);
+    memcpy(r->tail8, tail, 8);
+    st = pqt_footer_locate(defer_head ? NULL : head, tail, io->size, &loc, err);
   }
+  if (st == PQT_OK && defer_head) atomic_store(&r->head_pending, 1);
   if (st == PQT_OK && loc.metadata_len > r->opts.max_footer_bytes)
     st = pqt_error_set(err, PQT_ELIMIT, "footer of %u bytes exceeds the limit of %llu bytes", loc.metadata_len,
                        (unsigned long long)r->opts.max_footer_bytes);

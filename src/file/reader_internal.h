@@ -53,6 +53,11 @@ struct pqt_reader {
   struct pqt_remote_options *remote;
   char *remote_strings;
   size_t remote_strings_len;
+  /* A remote file's header magic not read at open (the speculative tail did
+   * not hold it): read with the first batch of data ranges (or hint) and
+   * checked then, against the tail's 8 bytes (guarded_read_ranges). */
+  atomic_int head_pending;
+  uint8_t tail8[8];
 };
 
 /* The source of column data in another file: ColumnChunk.file_path fp

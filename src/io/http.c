@@ -820,6 +820,15 @@ pqt_status pqt_http_get_all(const char *url, const pqt_remote_options *o, const 
 
 bool pqt_io_is_remote(const pqt_io *io) { return io && io->release == http_release; }
 
+bool pqt_io_remote_holds(const pqt_io *io, uint64_t off, uint64_t len) {
+  if (!pqt_io_is_remote(io) || !io->private_data) return false;
+  http_src *s = io->private_data;
+  pthread_mutex_lock(&s->mu);
+  bool held = off <= s->size && len <= s->size - off && covered(s, off, len);
+  pthread_mutex_unlock(&s->mu);
+  return held;
+}
+
 PQT_API void pqt_io_remote_counts(const pqt_io *io, uint64_t *requests, uint64_t *bytes) {
   if (requests) *requests = 0;
   if (bytes) *bytes = 0;

@@ -35,6 +35,9 @@ pqt_status pqt_http_get_all(const char *url, const pqt_remote_options *o, const 
 /* io is an http(s):// or s3:// source of this file (thread-safe: its
  * will_need may run on another thread while reads go on). */
 bool pqt_io_is_remote(const pqt_io *io);
+/* Does the remote source io hold bytes [off, off+len) already (a read of
+ * them costs no request)? false for other sources. */
+bool pqt_io_remote_holds(const pqt_io *io, uint64_t off, uint64_t len);
 
 /* Parse "bytes a-b/total" (Content-Range; total may be "*": *total = UINT64_MAX).
  * Returns false when the value is not that form. Exposed for fuzzing. */

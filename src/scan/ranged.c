@@ -105,19 +105,18 @@ void pqt_sel_cursor_close(pqt_sel_cursor *c) {
   pqt_mem_free(a, c, sizeof *c);
 }
 
-/* Can this chunk be read by pages (and is it worth reading its offset
- * index)? *dict_len: the bytes before its first data page. */
-static bool plan_windowed(pqt_sel_cursor *c, int32_t leaf, bool want, rleaf *rl, uint64_t *dict_off,
-                          uint64_t *dict_len) {
-  pqt_reader *r = c->r;
+/* Can leaf's chunk in row group g be read by pages (and is it worth
+ * reading its offset index, t)? *dict_len: the bytes before its first data
+ * page. */
+static bool chunk_windowable(pqt_reader *r, int32_t g, int32_t leaf, pqt_page_table *t, bool want, uint64_t *dict_off,
+                             uint64_t *dict_len) {
   const pqt_schema_node *ln = r->schema->leaves[leaf];
-  pqt_page_table *t = &c->tables[leaf];
   /* an offset index already read is used; one is read only when pages may be left out */
-  if (!t->tried && (!want || pqt_chunk_data_pages(r, c->g, leaf) == 1)) return false;
+  if (!t->tried && (!want || pqt_chunk_data_pages(r, g, leaf) == 1)) return false;
   pqt_chunk ch;
   pqt_error e;
   pqt_error_init(&e);
-  bool ok = pqt_chunk_open(r, c->g, leaf, &ch, &e) == PQT_OK && !ch.encrypted && ch.cm;
+  bool ok = pqt_chunk_open(r, g, leaf, &ch, &e) == PQT_OK && !ch.encrypted && ch.cm;
   const pqt_column_metadata *cm = ok ? ch.cm : NULL;
   for (int32_t k = 0; ok && k < cm->encodings.n; k++) ok = cm->encodings.items[k] != PQT_ENC_DELTA_BYTE_ARRAY;
   if (ok && ln->max_rep > 0) {
@@ -128,12 +127,18 @@ static bool plan_windowed(pqt_sel_cursor *c, int32_t leaf, bool want, rleaf *rl,
   }
   if (ok) {
     *dict_off = ch.start;
-    if (!t->tried) pqt_page_table_load(r, c->g, leaf, t);
+    if (!t->tried) pqt_page_table_load(r, g, leaf, t);
     ok = t->ok;
     if (ok) *dict_len = t->off[0] - ch.start;
   }
   pqt_chunk_close(&ch);
-  if (!ok) return false;
+  return ok;
+}
+
+static bool plan_windowed(pqt_sel_cursor *c, int32_t leaf, bool want, rleaf *rl, uint64_t *dict_off,
+                          uint64_t *dict_len) {
+  pqt_page_table *t = &c->tables[leaf];
+  if (!chunk_windowable(c->r, c->g, leaf, t, want, dict_off, dict_len)) return false;
   rl->n_pages = t->n;
   rl->first = t->first;
   rl->off = t->off;
@@ -245,6 +250,40 @@ static void classify(pqt_sel_cursor *c) {
   }
 }
 
+/* The rows of row group g (num_rows rows) to consider into out: the
+ * caller's ranges, then the predicate's pages (offset indexes read on the
+ * way kept in tables). */
+static pqt_status group_rows(pqt_scan *s, int32_t g, int64_t num_rows, pqt_page_table *tables, pqt_rowset *out,
+                             pqt_error *err) {
+  pqt_status st = PQT_OK;
+  if (s->spans) {
+    int64_t g0 = s->group_first[g], g1 = g0 + num_rows;
+    for (int32_t k = 0; k < s->n_spans && st == PQT_OK; k++) {
+      int64_t x = s->spans[k].first, y = x + s->spans[k].count;
+      if (x < g0) x = g0;
+      if (y > g1) y = g1;
+      if (x < y) st = pqt_rowset_add(out, x - g0, y - g0, err);
+    }
+  } else {
+    st = pqt_rowset_add(out, 0, num_rows, err);
+  }
+  if (st == PQT_OK && s->filter && out->n > 0) {
+    pqt_rowset pages, both;
+    pqt_rowset_init(&pages, out->alloc);
+    pqt_rowset_init(&both, out->alloc);
+    st = pqt_page_prune(s->filter, s->r, g, tables, &pages, err);
+    if (st == PQT_OK) st = pqt_rowset_intersect(out, &pages, &both, err);
+    if (st == PQT_OK) {
+      pqt_rowset t = *out;
+      *out = both;
+      both = t;
+    }
+    pqt_rowset_free(&pages);
+    pqt_rowset_free(&both);
+  }
+  return st;
+}
+
 pqt_status pqt_sel_cursor_open(pqt_scan *s, int32_t g, pqt_sel_cursor **out, pqt_error *err) {
   *out = NULL;
   pqt_reader *r = s->r;
@@ -272,32 +311,7 @@ pqt_status pqt_sel_cursor_open(pqt_scan *s, int32_t g, pqt_sel_cursor **out, pqt
   c->late = pqt_mem_calloc(a, nl);
   pqt_status st = (!c->leaves || !c->cols || !c->tables || !c->early || !c->late) ? pqt_nomem(err) : PQT_OK;
   for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) pqt_column_data_init(&c->cols[i], a);
-  /* the rows to consider: the caller's ranges, then the predicate's pages */
-  if (st == PQT_OK && s->spans) {
-    int64_t g0 = s->group_first[g], g1 = g0 + c->num_rows;
-    for (int32_t k = 0; k < s->n_spans && st == PQT_OK; k++) {
-      int64_t x = s->spans[k].first, y = x + s->spans[k].count;
-      if (x < g0) x = g0;
-      if (y > g1) y = g1;
-      if (x < y) st = pqt_rowset_add(&c->ranges, x - g0, y - g0, err);
-    }
-  } else if (st == PQT_OK) {
-    st = pqt_rowset_add(&c->ranges, 0, c->num_rows, err);
-  }
-  if (st == PQT_OK && s->filter && c->ranges.n > 0) {
-    pqt_rowset pages, both;
-    pqt_rowset_init(&pages, a);
-    pqt_rowset_init(&both, a);
-    st = pqt_page_prune(s->filter, r, g, c->tables, &pages, err);
-    if (st == PQT_OK) st = pqt_rowset_intersect(&c->ranges, &pages, &both, err);
-    if (st == PQT_OK) {
-      pqt_rowset t = c->ranges;
-      c->ranges = both;
-      both = t;
-    }
-    pqt_rowset_free(&pages);
-    pqt_rowset_free(&both);
-  }
+  if (st == PQT_OK) st = group_rows(s, g, c->num_rows, c->tables, &c->ranges, err);
   if (st == PQT_OK) classify(c);
   if (st == PQT_OK && c->ranges.n == 0) c->done = true;
   /* the early columns now (by pages when not every row is wanted); the
@@ -517,4 +531,83 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
   }
   out->num_rows = k;
   return PQT_OK;
+}
+
+/* ---- read-ahead of the next row group's pages ---- */
+
+static pqt_status add_range(pqt_io_range **rs, size_t *n, size_t *cap, const pqt_allocator *a, uint64_t off,
+                            uint64_t len, pqt_error *err) {
+  if (!len) return PQT_OK;
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    pqt_io_range *v = pqt_mem_alloc(a, sizeof *v * nc);
+    if (!v) return pqt_nomem(err);
+    if (*n) memcpy(v, *rs, sizeof *v * *n);
+    if (*rs) pqt_mem_free(a, *rs, sizeof *v * *cap);
+    *rs = v;
+    *cap = nc;
+  }
+  (*rs)[(*n)++] = (pqt_io_range){off, len, NULL};
+  return PQT_OK;
+}
+
+void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, const int32_t *groups, int32_t first, int32_t end) {
+  pqt_reader *r = s->r;
+  if (!ra || !ra->mode) return;
+  pqt_error e;
+  pqt_error_init(&e);
+  /* the next group the statistics (and the row ranges) keep */
+  int32_t g = -1;
+  for (int32_t k = first; k < end && g < 0; k++) {
+    int32_t c = groups ? groups[k] : k;
+    if (c < 0 || c >= r->md.row_groups.n) return;
+    if (s->spans) {
+      bool touch = false;
+      int64_t g0 = s->group_first[c], g1 = s->group_first[c + 1];
+      for (int32_t i = 0; i < s->n_spans && !touch; i++)
+        touch = s->spans[i].count > 0 && s->spans[i].first < g1 && s->spans[i].first + s->spans[i].count > g0;
+      if (!touch) continue;
+    }
+    int skip = 0;
+    if (s->filter && pqt_filter_prune(s->filter, r, c, &skip, &e) != PQT_OK) return;
+    if (!skip) g = c;
+  }
+  if (g < 0) return;
+  const pqt_row_group *rg = &r->md.row_groups.items[g];
+  int32_t nl = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
+  if (nl <= 0 || rg->num_rows <= 0) return;
+  const pqt_allocator *a = r->alloc;
+  pqt_page_table *tables = pqt_mem_calloc(a, sizeof *tables * (size_t)nl);
+  if (!tables) return;
+  pqt_rowset rows;
+  pqt_rowset_init(&rows, a);
+  pqt_io_range *rs = NULL;
+  size_t n = 0, cap = 0;
+  pqt_status st = group_rows(s, g, rg->num_rows, tables, &rows, &e);
+  bool all_rows = rows.n == 1 && rows.r[0].a == 0 && rows.r[0].b == rg->num_rows;
+  for (int32_t i = 0; i < nl && st == PQT_OK && rows.n > 0; i++) {
+    if (!s->read_sel[i]) continue;
+    const pqt_column_chunk *cc = &rg->columns.items[i];
+    if (!PQT_HAS_FIELD(cc, column_chunk, meta_data) || (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0))
+      continue;
+    uint64_t doff = 0, dlen = 0;
+    if (!chunk_windowable(r, g, i, &tables[i], !all_rows, &doff, &dlen)) { /* read from its start: all of it */
+      uint64_t start, len;
+      if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK) st = add_range(&rs, &n, &cap, a, start, len, &e);
+      continue;
+    }
+    /* the dictionary, then the pages holding a row to consider */
+    const pqt_page_table *t = &tables[i];
+    st = add_range(&rs, &n, &cap, a, doff, dlen, &e);
+    int32_t k = 0;
+    for (int32_t p = 0; p < t->n && st == PQT_OK; p++) {
+      while (k < rows.n && rows.r[k].b <= t->first[p]) k++;
+      if (k < rows.n && rows.r[k].a < t->first[p + 1]) st = add_range(&rs, &n, &cap, a, t->off[p], t->size[p], &e);
+    }
+  }
+  if (st == PQT_OK && n) pqt_readahead_ranges(ra, r, rs, n);
+  if (rs) pqt_mem_free(a, rs, sizeof *rs * cap);
+  for (int32_t i = 0; i < nl; i++) pqt_page_table_free(r->data_alloc, &tables[i]); /* table_from's allocator */
+  pqt_mem_free(a, tables, sizeof *tables * (size_t)nl);
+  pqt_rowset_free(&rows);
 }

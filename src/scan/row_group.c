@@ -641,6 +641,8 @@ void pqt_readahead_wait(pqt_readahead *ra) {
   pthread_mutex_unlock(&ra->mu);
 }
 
+static void readahead_dispatch(pqt_readahead *ra, pqt_reader *r);
+
 void pqt_readahead_start(pqt_readahead *ra, pqt_reader *r, int32_t g, const uint8_t *selected) {
   if (!ra || !ra->mode || g < 0 || g >= r->md.row_groups.n) return;
   pqt_readahead_wait(ra); /* at most one row group ahead */
@@ -655,6 +657,26 @@ void pqt_readahead_start(pqt_readahead *ra, pqt_reader *r, int32_t g, const uint
     ra->rs_cap = (size_t)nc;
   }
   ra->n = chunk_ranges(r, g, selected, ra->rs);
+  readahead_dispatch(ra, r);
+}
+
+void pqt_readahead_ranges(pqt_readahead *ra, pqt_reader *r, const pqt_io_range *rs, size_t n) {
+  if (!ra || !ra->mode || !n) return;
+  pqt_readahead_wait(ra); /* at most one row group ahead */
+  if (n > ra->rs_cap) {
+    pqt_io_range *nr = pqt_mem_alloc(ra->alloc, sizeof *nr * n);
+    if (!nr) return; /* only a hint */
+    if (ra->rs) pqt_mem_free(ra->alloc, ra->rs, sizeof *ra->rs * ra->rs_cap);
+    ra->rs = nr;
+    ra->rs_cap = n;
+  }
+  memcpy(ra->rs, rs, sizeof *rs * n);
+  ra->n = n;
+  readahead_dispatch(ra, r);
+}
+
+/* Announce ra->rs[0..n) (on the IO thread in mode 2). */
+static void readahead_dispatch(pqt_readahead *ra, pqt_reader *r) {
   if (!ra->n) return;
   if (r->opts.max_memory) {
     uint64_t total = 0;

@@ -249,6 +249,9 @@ typedef struct pqt_readahead {
 void pqt_readahead_init(pqt_readahead *ra, pqt_reader *r, bool enabled, const pqt_rg_threads *threads);
 /* Announce the selected chunks of row group g (best effort). */
 void pqt_readahead_start(pqt_readahead *ra, pqt_reader *r, int32_t g, const uint8_t *selected);
+/* Announce the byte ranges rs[0..n) (copied; best effort), as _start
+ * does for whole chunks: the selective read's pages (scan/ranged.c). */
+void pqt_readahead_ranges(pqt_readahead *ra, pqt_reader *r, const pqt_io_range *rs, size_t n);
 /* Returns once no announcement is queued or running. */
 void pqt_readahead_wait(pqt_readahead *ra);
 /* Waits, joins the IO thread, frees. */

@@ -141,6 +141,8 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
         st = pqt_sel_cursor_open(&p->scan, g, &p->sel, &p->err);
         if (st != PQT_OK) return status_to_errno(st);
         pqt_sel_cursor_set_threads(p->sel, &p->rgt);
+        /* the next row group's pages (those the predicate may need) fetched while this one decodes */
+        pqt_sel_readahead(&p->ra, &p->scan, p->groups, p->next_group, p->n_groups);
         continue;
       }
       pqt_readahead_wait(&p->ra); /* g's chunks (announced while the last one decoded) */

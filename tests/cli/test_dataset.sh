@@ -6,9 +6,12 @@
 # head, count and meta; incompatible types and bad inputs fail naming the
 # files. Nested columns: a struct column present in some files reads as
 # null in the others, --where on its field s.a prunes and filters across
-# the files; a struct whose fields differ between files fails naming the
-# field and both files; -c s.a (a field of a struct) is refused as a
-# usage error (a dataset projects top-level columns). Usage: CLI CORPUS_DIR (the corpus is not used).
+# the files; structs whose fields differ between files are unified by field
+# name (a field a file lacks is null in its rows, fields in another order
+# matched by name, nested structs and widening inside them); a field whose
+# types cannot be unified fails naming the dotted path and both files;
+# -c s.a (a field of a struct) projects that field across the files, null
+# where a file lacks it. Usage: CLI CORPUS_DIR (the corpus is not used).
 set -u
 cli=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pqt-dataset.XXXXXX")
@@ -115,13 +118,41 @@ expect "nested --where s.a is null" '3 4 5' "$("$cli" cat -c id --where 's.a is 
 expect "nested -c s" '{"s":null}
 {"s":{"a":5,"b":"z"}}
 {"s":{"a":40,"b":null}}' "$("$cli" cat -c s "$n" | tail -n 3)"
-"$cli" cat -c s.a "$n" >/dev/null 2>"$tmp/err"; expect "nested -c s.a" 2 $?
-grep -q "no column s.a in the dataset" "$tmp/err" || bad "-c s.a message: $(cat "$tmp/err")"
-# a struct whose fields differ between files: the field and both files named
+expect "nested -c s.a" '{"s":{"a":10}}
+{"s":{"a":20}}
+{"s":null}
+{"s":null}
+{"s":null}
+{"s":{"a":5}}
+{"s":{"a":40}}' "$("$cli" cat -c s.a "$n")"
+"$cli" cat -c s.zz "$n" >/dev/null 2>"$tmp/err"; expect "-c s.zz" 2 $?
+grep -q "no column s.zz in the dataset" "$tmp/err" || bad "-c s.zz message: $(cat "$tmp/err")"
+# structs whose fields differ between files: unified by name
 printf '{"id":8,"s":{"a":50}}\n' >"$tmp/n4.jsonl"
 "$cli" convert "$tmp/n4.jsonl" "$n/n4.parquet" >/dev/null || bad "convert n4"
-"$cli" cat "$n" >/dev/null 2>"$tmp/err"; expect "struct fields differ" 1 $?
-grep -q "column s: .*field s.b is in .*n1.parquet, not in .*n4.parquet" "$tmp/err" ||
-  bad "struct fields differ message: $(cat "$tmp/err")"
+printf '{"id":9,"s":{"c":{"d":1},"b":"w","a":60}}\n' >"$tmp/n5.jsonl"
+"$cli" convert --schema 'message m { optional int64 id; optional group s { optional group c { optional int32 d; } optional binary b (STRING); optional int32 a; } }' "$tmp/n5.jsonl" "$n/n5.parquet" >/dev/null || bad "convert n5"
+printf '{"id":10,"s":{"c":{"e":"f","d":70000000000}}}\n' >"$tmp/n6.jsonl"
+"$cli" convert "$tmp/n6.jsonl" "$n/n6.parquet" >/dev/null || bad "convert n6"
+expect "struct fields differ" '{"id":7,"s":{"a":40,"b":null,"c":null}}
+{"id":8,"s":{"a":50,"b":null,"c":null}}
+{"id":9,"s":{"a":60,"b":"w","c":{"d":1,"e":null}}}
+{"id":10,"s":{"a":null,"b":null,"c":{"d":70000000000,"e":"f"}}}' "$("$cli" cat "$n" | tail -n 4)"
+expect "struct fields differ, csv" '9,"{""a"":60,""b"":""w"",""c"":{""d"":1,""e"":null}}"' "$("$cli" cat --format csv "$n" | grep '^9,')"
+expect "struct fields differ -c s.c.e,s.a" '{"id":8,"s":{"a":50,"c":null}}
+{"id":9,"s":{"a":60,"c":{"e":null}}}
+{"id":10,"s":{"a":null,"c":{"e":"f"}}}' "$("$cli" cat -c id,s.c.e,s.a "$n" | tail -n 3)"
+expect "struct fields differ count" 10 "$("$cli" count "$n")"
+# the Arrow stream (export to Parquet) gives the same values as the text path
+"$cli" export "$n" -o "$tmp/merged.parquet" >/dev/null || bad "export of structs that differ"
+expect "struct fields differ, Arrow stream" "$("$cli" cat "$n")" "$("$cli" cat "$tmp/merged.parquet")"
+"$cli" export -c id,s.c.e,s.a "$n" -o "$tmp/merged2.parquet" >/dev/null || bad "export -c s.c.e,s.a"
+expect "struct fields differ, Arrow stream -c s.c.e,s.a" "$("$cli" cat -c id,s.c.e,s.a "$n")" "$("$cli" cat "$tmp/merged2.parquet")"
+# a field whose types do not unify: the dotted path and both files named
+printf '{"id":11,"s":{"c":{"d":"text"}}}\n' >"$tmp/n7.jsonl"
+"$cli" convert "$tmp/n7.jsonl" "$n/n7.parquet" >/dev/null || bad "convert n7"
+"$cli" cat "$n" >/dev/null 2>"$tmp/err"; expect "struct field types differ" 1 $?
+grep -q "column s.c.d: .*n5.parquet has type 'i', .*n7.parquet has type 'u'" "$tmp/err" ||
+  bad "struct field types differ message: $(cat "$tmp/err")"
 [ $fail -eq 0 ] && echo "dataset commands ok"
 exit $fail

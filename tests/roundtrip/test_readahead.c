@@ -371,5 +371,39 @@ static void test_readahead(void) {
   pqt_string_free(&file);
 }
 
+/* A selective read (a predicate the offset index prunes pages by) announces
+ * the next row group's pages while one decodes (scan/ranged.c,
+ * pqt_sel_readahead): more announcements with read-ahead on than off, the
+ * same batches; at 1 thread the next kept row group (offsets past the
+ * first one read) is announced before the first batch is handed out. */
+static void test_selective_readahead(void) {
+  pqt_string file;
+  write_file(&file);
+  if (!file.data) return;
+  static const selection sels[] = {
+      {"id >= 25000 and id < 61000", NULL, 0, false}, /* groups 1-3, pages of 1 and 3 pruned */
+      {"id >= 45000 and id < 46000 or id >= 85000 and id < 85100", NULL, 0, false}, /* a few pages of 2 and 4 */
+  };
+  for (size_t k = 0; k < sizeof sels / sizeof *sels; k++) {
+    static const int32_t counts[] = {1, 2};
+    for (size_t t = 0; t < sizeof counts / sizeof *counts; t++) {
+      run on, off;
+      read_sel(&file, counts[t], 0, 0, &sels[k], &on);
+      read_sel(&file, counts[t], -1, 0, &sels[k], &off);
+      CHECK_MSG(on.error[0] == 0 && off.error[0] == 0 && on.rows > 0, "%s: %s / %s", sels[k].where, on.error,
+                off.error);
+      CHECK_MSG(on.h == off.h && on.rows == off.rows && on.batches == off.batches,
+                "%s at %d threads: other batches with read-ahead", sels[k].where, (int)counts[t]);
+      CHECK_MSG(on.calls > off.calls, "%s at %d threads: %d announcements with read-ahead, %d without",
+                sels[k].where, (int)counts[t], on.calls, off.calls);
+      /* at 1 thread the announcement is made on the calling thread, before the first batch is handed out */
+      if (counts[t] == 1)
+        CHECK_MSG(on.first_max > off.first_max, "%s: nothing of the next row group announced before the first batch",
+                  sels[k].where);
+    }
+  }
+  pqt_string_free(&file);
+}
+
 RUN_TESTS("readahead", TEST_CASE(test_readahead), TEST_CASE(test_selective_same_at_any_thread_count),
-          TEST_CASE(test_recovery_same_at_any_thread_count))
+          TEST_CASE(test_recovery_same_at_any_thread_count), TEST_CASE(test_selective_readahead))
