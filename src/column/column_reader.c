@@ -673,6 +673,19 @@ static pqt_status validate_plain_utf8(const uint8_t *p, size_t n, size_t m, pqt_
   return PQT_OK;
 }
 
+/* The page's buffer for views of its long values, at the first one
+ * (*probed): NULL when the page lies in memory the library cannot keep
+ * (the values are then copied into cd's own bytes). */
+static pqt_status page_view_buf(pqt_column_cursor *c, pqt_column_data *cd, bool *probed, pqt_shared_buf **sb,
+                                int32_t *idx, pqt_error *err) {
+  *probed = true;
+  *sb = NULL;
+  if (c->vlen <= INT32_MAX) PQT_RETURN_NOT_OK(pqt_page_reader_share_values(&c->pr, c->vin, c->vlen, sb, err));
+  if (*sb && (*sb)->len > INT32_MAX) *sb = NULL; /* offsets are int32 */
+  if (*sb) PQT_RETURN_NOT_OK(view_buf_index(cd, *sb, idx, err));
+  return PQT_OK;
+}
+
 /* PLAIN values: views into the page's (decompressed) buffer, handed over
  * by the page reader at the page's first long value; a page read in place
  * from the chunk's bytes has its long values copied into cd's own bytes. */
@@ -689,12 +702,7 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
     int32_t idx = 0;
     uint32_t off = 0;
     if (l > 12) {
-      if (!probed) {
-        probed = true;
-        if (c->vlen <= INT32_MAX) PQT_RETURN_NOT_OK(pqt_page_reader_share_values(&c->pr, c->vin, c->vlen, &sb, err));
-        if (sb && sb->len > INT32_MAX) sb = NULL; /* offsets are int32 */
-        if (sb) PQT_RETURN_NOT_OK(view_buf_index(cd, sb, &page_idx, err));
-      }
+      if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
       if (sb) {
         idx = page_idx;
         off = (uint32_t)(p - sb->data);
@@ -707,6 +715,80 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
   }
   if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(validate_plain_utf8(c->vin + c->vpos, pos - c->vpos, m, err));
   c->vpos = pos;
+  return PQT_OK;
+}
+
+/* DELTA_LENGTH_BYTE_ARRAY values: their bytes lie back to back in the page
+ * after the lengths, so long values point there as PLAIN ones do. */
+static pqt_status take_dlba_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  pqt_buf_clear(&c->tmp_off);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->tmp_off, (m + 1) * sizeof(int32_t), err));
+  int32_t *o = (int32_t *)(void *)c->tmp_off.data;
+  const uint8_t *src = NULL;
+  PQT_RETURN_NOT_OK(pqt_delta_length_span(&c->dl, o, m, 0, &src, err));
+  if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(pqt_utf8_validate_values(src, o, (int64_t)m, err));
+  bool probed = false;
+  pqt_shared_buf *sb = NULL;
+  int32_t page_idx = 0;
+  for (size_t i = 0; i < m; i++, v += 16) {
+    const uint8_t *p = src + o[i];
+    uint32_t l = (uint32_t)(o[i + 1] - o[i]), off = 0;
+    int32_t idx = 0;
+    if (l > 12) {
+      if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
+      if (sb) {
+        idx = page_idx;
+        off = (uint32_t)(p - sb->data);
+      } else {
+        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+      }
+    }
+    put_view(v, p, l, idx, off);
+  }
+  return PQT_OK;
+}
+
+/* DELTA_BYTE_ARRAY values: a long value whose prefix length is 0 is its
+ * suffix, in the page, and points there; one with a prefix is the previous
+ * value's start + its suffix, bytes that exist nowhere in the page, so it
+ * is built (in the state's `last`, as the decoder keeps it) and copied
+ * into cd's own bytes. */
+static pqt_status take_dba_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  pqt_buf *last = &c->cs.dba.last;
+  bool probed = false;
+  pqt_shared_buf *sb = NULL;
+  int32_t page_idx = 0;
+  size_t prev_len = last->len;
+  for (size_t done = 0; done < m;) {
+    int32_t pl[256], sl[256];
+    size_t k = m - done < 256 ? m - done : 256;
+    const uint8_t *suf = NULL;
+    PQT_RETURN_NOT_OK(pqt_delta_byte_array_lengths(&c->dba, pl, sl, k, &prev_len, &suf, err));
+    for (size_t i = 0; i < k; i++, v += 16) {
+      size_t pre = (size_t)pl[i], q = (size_t)sl[i];
+      uint32_t l = (uint32_t)(pre + q), off = 0;
+      int32_t idx = 0;
+      last->len = pre; /* pre <= the previous value's length: checked */
+      PQT_RETURN_NOT_OK(pqt_buf_append(last, suf, q, err));
+      if (c->desc.validate_utf8 && l && pqt_utf8_invalid_at(last->data, l) < l)
+        return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", done + i);
+      const uint8_t *p = last->data;
+      if (l > 12 && pre == 0) {
+        if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
+        if (sb) {
+          idx = page_idx;
+          off = (uint32_t)(suf - sb->data);
+        } else {
+          PQT_RETURN_NOT_OK(own_append(cd, suf, l, &off, err));
+        }
+      } else if (l > 12) {
+        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+      }
+      put_view(v, p, l, idx, off);
+      suf += q;
+    }
+    done += k;
+  }
   return PQT_OK;
 }
 
@@ -767,6 +849,10 @@ static pqt_status take_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd
     st = take_dict_views(c, m, cd, v, err);
   } else if (c->vk == VK_PLAIN_BA) {
     st = take_plain_views(c, m, cd, v, err);
+  } else if (c->vk == VK_DLBA) {
+    st = take_dlba_views(c, m, cd, v, err);
+  } else if (c->vk == VK_DBA) {
+    st = take_dba_views(c, m, cd, v, err);
   } else {
     st = take_own_views(c, m, cd, v, err);
   }
