@@ -656,13 +656,20 @@ static pqt_status own_append(pqt_column_data *cd, const uint8_t *p, uint32_t l, 
  * UTF-8: at once when every byte is ASCII (the prefixes of values under
  * 128 bytes are), else value by value. */
 static pqt_status validate_plain_utf8(const uint8_t *p, size_t n, size_t m, pqt_error *err) {
-  uint64_t hi = 0;
+  uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0; /* four accumulators in registers (an array spilled to the stack) */
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    uint64_t w[4];
-    memcpy(w, p + i, 32);
-    hi |= w[0] | w[1] | w[2] | w[3];
+    uint64_t w0, w1, w2, w3;
+    memcpy(&w0, p + i, 8);
+    memcpy(&w1, p + i + 8, 8);
+    memcpy(&w2, p + i + 16, 8);
+    memcpy(&w3, p + i + 24, 8);
+    h0 |= w0;
+    h1 |= w1;
+    h2 |= w2;
+    h3 |= w3;
   }
+  uint64_t hi = h0 | h1 | h2 | h3;
   for (; i < n; i++) hi |= p[i];
   if (!(hi & 0x8080808080808080ULL)) return PQT_OK;
   for (size_t k = 0, pos = 0; k < m; k++) {
