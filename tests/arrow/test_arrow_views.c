@@ -9,7 +9,8 @@
  * the views point into buffers 1..) with a codec (PLAIN, dictionary,
  * DELTA_LENGTH_BYTE_ARRAY pages), and from a path (mmap) without one too;
  * uncompressed pages in a caller's buffer are copied (the library cannot
- * keep that memory alive); DELTA_BYTE_ARRAY values with a prefix are built
+ * keep that memory alive), but not those a caller's read-only pqt_io
+ * gave (the reader's copy of the chunk is handed to the views); DELTA_BYTE_ARRAY values with a prefix are built
  * and copied, those without point into the page. Batches kept after the
  * stream, the reader and the file's bytes (a caller's buffer wiped, a file
  * unlinked) are gone still hold their values (the page buffers and the
@@ -472,6 +473,85 @@ static void test_batches_outlive_reader(void) {
   }
 }
 
+/* A caller's source that can only read (no borrow_at): over its own copy
+ * of the file's bytes, freed at release. */
+typedef struct read_only_src {
+  uint8_t *data;
+  size_t len;
+} read_only_src;
+
+static pqt_status ro_read_at(void *pd, uint64_t off, void *dst, size_t n, pqt_error *err) {
+  read_only_src *s = pd;
+  if (off > s->len || n > s->len - off) {
+    err->code = PQT_EIO;
+    snprintf(err->message, sizeof err->message, "read past the end");
+    return PQT_EIO;
+  }
+  memcpy(dst, s->data + off, n);
+  return PQT_OK;
+}
+
+static void ro_release(void *pd) {
+  read_only_src *s = pd;
+  memset(s->data, 0xEE, s->len); /* nothing may point here once released */
+  free(s->data);
+  free(s);
+}
+
+/* Uncompressed pages through a caller's pqt_io that only reads: the
+ * reader's copy of each chunk is handed to the views (nothing copied
+ * again), and outlives the reader and the source. */
+static void test_read_only_source(void) {
+  for (int pv = 1; pv <= 2; pv++) {
+    cfg c = {PQT_CODEC_UNCOMPRESSED, 0, pv, 97, 0x777ull + (uint64_t)pv, 0};
+    pqt_string buf;
+    pqt_reader *r = open_random(&c, &buf);
+    if (!r) continue;
+    tbuf ref = {0}, got = {0};
+    CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, 250, 1, &ref), 0);
+    pqt_reader_close(r);
+    read_only_src *s = malloc(sizeof *s);
+    if (!s) abort();
+    s->data = malloc(buf.len);
+    if (!s->data) abort();
+    memcpy(s->data, buf.data, buf.len);
+    s->len = buf.len;
+    pqt_string_free(&buf);
+    pqt_io io;
+    pqt_io_init(&io);
+    io.read_at = ro_read_at;
+    io.release = ro_release;
+    io.size = s->len;
+    io.private_data = s;
+    pqt_error err;
+    r = NULL;
+    if (pqt_reader_open(&r, &io, NULL, &err) != PQT_OK) {
+      CHECK_MSG(0, "open: %s", err.message);
+      free(ref.p);
+      continue;
+    }
+    static struct ArrowArray batches[MAX_BATCHES];
+    struct ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    struct ArrowArrayStream st;
+    int n = 0;
+    CHECK_EQ_INT(stream_all(r, PQT_ARROW_VIEW, 250, 1, &schema, batches, &n, &st, NULL), 0);
+    st.release(&st);
+    pqt_reader_close(r); /* releases the source */
+    g_long = g_into_shared = g_own_bytes = 0;
+    for (int i = 0; i < n; i++) expand_batch(&got, &schema, &batches[i]);
+    for (int i = n - 1; i >= 0; i--) batches[i].release(&batches[i]);
+    if (schema.release) schema.release(&schema);
+    CHECK_MSG(got.len == ref.len && memcmp(got.p, ref.p, ref.len) == 0, "v%d: views differ from the default output",
+              pv);
+    CHECK(g_long > 0);
+    CHECK_MSG(g_own_bytes == 0 && g_into_shared == g_long, "v%d: %lld of %lld long values copied", pv,
+              (long long)(g_long - g_into_shared), (long long)g_long);
+    free(ref.p);
+    free(got.p);
+  }
+}
+
 /* The last error of a stream read with the options ("" when it ends well). */
 static void stream_error(pqt_reader *r, uint64_t arrow_output, char *msg, size_t cap) {
   pqt_scan_options so;
@@ -555,5 +635,5 @@ static void test_utf8_checked(void) {
     }
 }
 
-RUN_TESTS("arrow_views", TEST_CASE(test_random_files), TEST_CASE(test_batches_outlive_reader),
+RUN_TESTS("arrow_views", TEST_CASE(test_random_files), TEST_CASE(test_batches_outlive_reader), TEST_CASE(test_read_only_source),
           TEST_CASE(test_utf8_checked))
