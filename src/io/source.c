@@ -187,8 +187,14 @@ PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allo
     if (m != MAP_FAILED) {
       s->data = m;
       s->mapped = 1;
-      /* without it the mapping is simply not shared: views copy out of it */
-      if (pqt_shared_wrap(alloc, m, (size_t)st.st_size, unmap_kept, NULL, &s->keep, NULL) != PQT_OK) s->keep = NULL;
+      /* the mapping as a shared buffer (views point into it, pqt_io_keeper) */
+      pqt_status ks = pqt_shared_wrap(alloc, m, (size_t)st.st_size, unmap_kept, NULL, &s->keep, err);
+      if (ks != PQT_OK) {
+        munmap(m, (size_t)st.st_size);
+        close(fd);
+        pqt_mem_free(alloc, s, sizeof *s);
+        return ks;
+      }
     }
   }
   pqt_io full = {sizeof full,   src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s, src_read_ranges,
