@@ -460,15 +460,22 @@ typedef struct pqt_read_options {
  *   utf8view / binaryview ("vu" / "vz"): 16-byte views, values of up to 12
  *   bytes inline, longer ones pointing into variadic data buffers (the
  *   buffers are validity, views, the data buffers, then their int64 sizes).
- *   Without a copy where the page stays alive: a PLAIN page's values are
- *   pointed at where they lie in the decompressed (or decrypted) page, a
- *   dictionary-encoded page's into the chunk's dictionary (its bytes held
- *   once, shared by every batch of the row group); the batch keeps those
- *   buffers alive by reference (released with the batch, on any thread,
- *   after the stream and the reader are gone; a batch holding one value of
- *   a page holds the whole page). Data buffer 0 holds what no
- *   such buffer does, copied once as the default layout does: values of
- *   DELTA_* pages, of uncompressed pages read in place from the file, and
+ *   Without a copy where the bytes can be kept alive: a PLAIN or
+ *   DELTA_LENGTH_BYTE_ARRAY page's values, and the DELTA_BYTE_ARRAY values
+ *   stored whole (prefix length 0), are pointed at where they lie in the
+ *   decompressed (or decrypted) page, or, for an uncompressed page read
+ *   in place, in the mapped file (pqt_reader_open_file: the mapping stays
+ *   until the last batch pointing into it is released) or the reader's
+ *   own copy of the chunk; a dictionary-encoded page's into the chunk's
+ *   dictionary (its bytes held once, shared by every batch of the row
+ *   group); the batch keeps those buffers alive by reference (released
+ *   with the batch, on any thread, after the stream and the reader are
+ *   gone; a batch holding one value of a page holds the whole page, or
+ *   the whole mapped file). Data buffer 0 holds what no such buffer
+ *   does, copied once as the default layout does: DELTA_BYTE_ARRAY values
+ *   with a prefix (built from the previous value: they are nowhere in the
+ *   page), values of uncompressed pages in memory the library cannot keep
+ *   (a caller's buffer, pqt_reader_open_buffer, or a caller's pqt_io), and
  *   of reads that pick rows after decoding (a filter, row_ranges,
  *   PQT_SKIP_CORRUPT). With PQT_ARROW_DICTIONARY too, a dictionary of
  *   views (into the batch's dictionary, see above). Strings stored with

@@ -656,13 +656,20 @@ static pqt_status own_append(pqt_column_data *cd, const uint8_t *p, uint32_t l, 
  * UTF-8: at once when every byte is ASCII (the prefixes of values under
  * 128 bytes are), else value by value. */
 static pqt_status validate_plain_utf8(const uint8_t *p, size_t n, size_t m, pqt_error *err) {
-  uint64_t hi = 0;
+  uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0; /* four accumulators in registers (an array spilled to the stack) */
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    uint64_t w[4];
-    memcpy(w, p + i, 32);
-    hi |= w[0] | w[1] | w[2] | w[3];
+    uint64_t w0, w1, w2, w3;
+    memcpy(&w0, p + i, 8);
+    memcpy(&w1, p + i + 8, 8);
+    memcpy(&w2, p + i + 16, 8);
+    memcpy(&w3, p + i + 24, 8);
+    h0 |= w0;
+    h1 |= w1;
+    h2 |= w2;
+    h3 |= w3;
   }
+  uint64_t hi = h0 | h1 | h2 | h3;
   for (; i < n; i++) hi |= p[i];
   if (!(hi & 0x8080808080808080ULL)) return PQT_OK;
   for (size_t k = 0, pos = 0; k < m; k++) {
@@ -670,6 +677,19 @@ static pqt_status validate_plain_utf8(const uint8_t *p, size_t n, size_t m, pqt_
     if (pqt_utf8_invalid_at(p + pos + 4, l) < l) return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", k);
     pos += 4 + (size_t)l;
   }
+  return PQT_OK;
+}
+
+/* The page's buffer for views of its long values, at the first one
+ * (*probed): NULL when the page lies in memory the library cannot keep
+ * (the values are then copied into cd's own bytes). */
+static pqt_status page_view_buf(pqt_column_cursor *c, pqt_column_data *cd, bool *probed, pqt_shared_buf **sb,
+                                int32_t *idx, pqt_error *err) {
+  *probed = true;
+  *sb = NULL;
+  if (c->vlen <= INT32_MAX) PQT_RETURN_NOT_OK(pqt_page_reader_share_values(&c->pr, c->vin, c->vlen, sb, err));
+  if (*sb && (*sb)->len > INT32_MAX) *sb = NULL; /* offsets are int32 */
+  if (*sb) PQT_RETURN_NOT_OK(view_buf_index(cd, *sb, idx, err));
   return PQT_OK;
 }
 
@@ -689,12 +709,7 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
     int32_t idx = 0;
     uint32_t off = 0;
     if (l > 12) {
-      if (!probed) {
-        probed = true;
-        if (c->vlen <= INT32_MAX) PQT_RETURN_NOT_OK(pqt_page_reader_share_values(&c->pr, c->vin, c->vlen, &sb, err));
-        if (sb && sb->len > INT32_MAX) sb = NULL; /* offsets are int32 */
-        if (sb) PQT_RETURN_NOT_OK(view_buf_index(cd, sb, &page_idx, err));
-      }
+      if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
       if (sb) {
         idx = page_idx;
         off = (uint32_t)(p - sb->data);
@@ -707,6 +722,80 @@ static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_da
   }
   if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(validate_plain_utf8(c->vin + c->vpos, pos - c->vpos, m, err));
   c->vpos = pos;
+  return PQT_OK;
+}
+
+/* DELTA_LENGTH_BYTE_ARRAY values: their bytes lie back to back in the page
+ * after the lengths, so long values point there as PLAIN ones do. */
+static pqt_status take_dlba_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  pqt_buf_clear(&c->tmp_off);
+  PQT_RETURN_NOT_OK(pqt_buf_reserve(&c->tmp_off, (m + 1) * sizeof(int32_t), err));
+  int32_t *o = (int32_t *)(void *)c->tmp_off.data;
+  const uint8_t *src = NULL;
+  PQT_RETURN_NOT_OK(pqt_delta_length_span(&c->dl, o, m, 0, &src, err));
+  if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(pqt_utf8_validate_values(src, o, (int64_t)m, err));
+  bool probed = false;
+  pqt_shared_buf *sb = NULL;
+  int32_t page_idx = 0;
+  for (size_t i = 0; i < m; i++, v += 16) {
+    const uint8_t *p = src + o[i];
+    uint32_t l = (uint32_t)(o[i + 1] - o[i]), off = 0;
+    int32_t idx = 0;
+    if (l > 12) {
+      if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
+      if (sb) {
+        idx = page_idx;
+        off = (uint32_t)(p - sb->data);
+      } else {
+        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+      }
+    }
+    put_view(v, p, l, idx, off);
+  }
+  return PQT_OK;
+}
+
+/* DELTA_BYTE_ARRAY values: a long value whose prefix length is 0 is its
+ * suffix, in the page, and points there; one with a prefix is the previous
+ * value's start + its suffix, bytes that exist nowhere in the page, so it
+ * is built (in the state's `last`, as the decoder keeps it) and copied
+ * into cd's own bytes. */
+static pqt_status take_dba_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
+  pqt_buf *last = &c->cs.dba.last;
+  bool probed = false;
+  pqt_shared_buf *sb = NULL;
+  int32_t page_idx = 0;
+  size_t prev_len = last->len;
+  for (size_t done = 0; done < m;) {
+    int32_t pl[256], sl[256];
+    size_t k = m - done < 256 ? m - done : 256;
+    const uint8_t *suf = NULL;
+    PQT_RETURN_NOT_OK(pqt_delta_byte_array_lengths(&c->dba, pl, sl, k, &prev_len, &suf, err));
+    for (size_t i = 0; i < k; i++, v += 16) {
+      size_t pre = (size_t)pl[i], q = (size_t)sl[i];
+      uint32_t l = (uint32_t)(pre + q), off = 0;
+      int32_t idx = 0;
+      last->len = pre; /* pre <= the previous value's length: checked */
+      PQT_RETURN_NOT_OK(pqt_buf_append(last, suf, q, err));
+      if (c->desc.validate_utf8 && l && pqt_utf8_invalid_at(last->data, l) < l)
+        return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", done + i);
+      const uint8_t *p = last->data;
+      if (l > 12 && pre == 0) {
+        if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
+        if (sb) {
+          idx = page_idx;
+          off = (uint32_t)(suf - sb->data);
+        } else {
+          PQT_RETURN_NOT_OK(own_append(cd, suf, l, &off, err));
+        }
+      } else if (l > 12) {
+        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+      }
+      put_view(v, p, l, idx, off);
+      suf += q;
+    }
+    done += k;
+  }
   return PQT_OK;
 }
 
@@ -767,6 +856,10 @@ static pqt_status take_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd
     st = take_dict_views(c, m, cd, v, err);
   } else if (c->vk == VK_PLAIN_BA) {
     st = take_plain_views(c, m, cd, v, err);
+  } else if (c->vk == VK_DLBA) {
+    st = take_dlba_views(c, m, cd, v, err);
+  } else if (c->vk == VK_DBA) {
+    st = take_dba_views(c, m, cd, v, err);
   } else {
     st = take_own_views(c, m, cd, v, err);
   }

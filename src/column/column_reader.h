@@ -74,10 +74,11 @@ typedef struct pqt_column_data {
    * `views` holds one 16-byte Arrow view (utf8view/binaryview layout) per
    * dense value. A value of over 12 bytes points into variadic buffer k:
    * k = 0 is this buffer's own bytes (`values`, `offsets` over its n_own
-   * values: what no shared page holds, e.g. DELTA_* pages, uncompressed
-   * pages read in place from the chunk); k >= 1 is view_bufs' entry k - 1
-   * (pqt_shared_buf *, one reference each: the decompressed pages and the
-   * chunk's dictionary the views point into, not copied out). */
+   * values: what no shared page holds: DELTA_BYTE_ARRAY values with a
+   * prefix, uncompressed pages in a caller's memory); k >= 1 is view_bufs'
+   * entry k - 1 (pqt_shared_buf *, one reference each: the decompressed
+   * pages, slices of the mapped file or of the reader's copy of the chunk,
+   * and the chunk's dictionary the views point into, not copied out). */
   bool want_views;
   bool is_views; /* want_views on a BYTE_ARRAY leaf: values are views */
   pqt_buf views;

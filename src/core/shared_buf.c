@@ -4,6 +4,7 @@
 pqt_status pqt_shared_from_buf_at(pqt_buf *b, size_t offset, pqt_shared_buf **out, pqt_error *err) {
   pqt_shared_buf *s = pqt_mem_alloc(b->alloc, sizeof *s);
   if (!s) return pqt_nomem(err);
+  memset(s, 0, sizeof *s);
   atomic_init(&s->refs, 1);
   s->alloc = b->alloc;
   s->data = b->data;
@@ -50,10 +51,46 @@ pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf
   return st;
 }
 
+pqt_status pqt_shared_wrap(const pqt_allocator *alloc, const uint8_t *data, size_t len,
+                           void (*release)(pqt_shared_buf *self), void *ctx, pqt_shared_buf **out, pqt_error *err) {
+  alloc = pqt_alloc_or_default(alloc);
+  pqt_shared_buf *s = pqt_mem_alloc(alloc, sizeof *s);
+  if (!s) return pqt_nomem(err);
+  memset(s, 0, sizeof *s);
+  atomic_init(&s->refs, 1);
+  s->alloc = alloc;
+  s->data = s->base = (uint8_t *)(uintptr_t)data; /* never written through */
+  s->len = len;
+  s->release = release;
+  s->release_ctx = ctx;
+  *out = s;
+  return PQT_OK;
+}
+
+pqt_status pqt_shared_slice(pqt_shared_buf *parent, const uint8_t *data, size_t len, const pqt_allocator *alloc,
+                            pqt_shared_buf **out, pqt_error *err) {
+  uintptr_t p = (uintptr_t)data, lo = (uintptr_t)parent->data;
+  if (p < lo || p - lo > parent->len || len > parent->len - (p - lo))
+    return pqt_error_set(err, PQT_EINVAL, "a slice of %zu bytes outside its %zu-byte buffer", len, parent->len);
+  alloc = pqt_alloc_or_default(alloc);
+  pqt_shared_buf *s = pqt_mem_alloc(alloc, sizeof *s);
+  if (!s) return pqt_nomem(err);
+  memset(s, 0, sizeof *s);
+  atomic_init(&s->refs, 1);
+  s->alloc = alloc;
+  s->data = s->base = (uint8_t *)(uintptr_t)data; /* never written through */
+  s->len = len;
+  s->parent = pqt_shared_ref(parent);
+  *out = s;
+  return PQT_OK;
+}
+
 void pqt_shared_unref(pqt_shared_buf *b) {
   if (!b) return;
   if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
   const pqt_allocator *a = b->alloc;
-  pqt_mem_free(a, b->base, b->cap);
+  if (b->parent) pqt_shared_unref(b->parent);
+  else if (b->release) b->release(b);
+  else pqt_mem_free(a, b->base, b->cap);
   pqt_mem_free(a, b, sizeof *b);
 }

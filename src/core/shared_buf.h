@@ -19,6 +19,12 @@ typedef struct pqt_shared_buf {
   size_t len;
   size_t cap;
   const pqt_allocator *alloc;
+  /* Not owned memory (pqt_shared_wrap): release(this buffer) runs at the
+   * last reference instead of freeing base. A slice (pqt_shared_slice):
+   * parent is the buffer its bytes lie in, one reference held. */
+  void (*release)(struct pqt_shared_buf *self);
+  void *release_ctx;
+  struct pqt_shared_buf *parent;
 } pqt_shared_buf;
 
 /* Take over a pqt_buf's memory (the pqt_buf is left empty); the shared
@@ -31,6 +37,15 @@ static inline pqt_status pqt_shared_from_buf(pqt_buf *b, pqt_shared_buf **out, p
 pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
 /* The same without zeroing: for buffers the caller writes in full. */
 pqt_status pqt_shared_alloc_raw(const pqt_allocator *alloc, size_t n, pqt_shared_buf **out, pqt_error *err);
+/* Memory the library does not allocate (a file's mapping): [data, data+len)
+ * stays valid until release(the buffer: base, len and release_ctx = ctx
+ * tell it what to let go) runs, at the last reference. */
+pqt_status pqt_shared_wrap(const pqt_allocator *alloc, const uint8_t *data, size_t len,
+                           void (*release)(pqt_shared_buf *self), void *ctx, pqt_shared_buf **out, pqt_error *err);
+/* [data, data+len), which lies inside parent: a buffer of its own (offsets
+ * from data) that keeps parent alive. The slice struct comes from alloc. */
+pqt_status pqt_shared_slice(pqt_shared_buf *parent, const uint8_t *data, size_t len, const pqt_allocator *alloc,
+                            pqt_shared_buf **out, pqt_error *err);
 static inline pqt_shared_buf *pqt_shared_ref(pqt_shared_buf *b) {
   if (b) atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
   return b;

@@ -116,6 +116,39 @@ pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_
   return PQT_OK;
 }
 
+pqt_status pqt_delta_byte_array_lengths(pqt_delta_byte_array_decoder *d, int32_t *pl, int32_t *sl, size_t k,
+                                        size_t *prev_len, const uint8_t **suffixes, pqt_error *err) {
+  if (pqt_delta_bp_remaining(&d->prefixes) < k || pqt_delta_bp_remaining(&d->suffixes) < k)
+    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: %zu more values expected, %llu prefix and %llu suffix lengths left", k,
+                       (unsigned long long)pqt_delta_bp_remaining(&d->prefixes),
+                       (unsigned long long)pqt_delta_bp_remaining(&d->suffixes));
+  PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&d->prefixes, pl, k, err));
+  PQT_RETURN_NOT_OK(pqt_delta_bp_get_i32(&d->suffixes, sl, k, err));
+  uint64_t sufsum = 0;
+  size_t plen = *prev_len;
+  for (size_t i = 0; i < k; i++) {
+    if (pl[i] < 0 || sl[i] < 0) return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu: negative length", i);
+    if ((size_t)pl[i] > plen)
+      return pqt_corrupt(err,
+                         "DELTA_BYTE_ARRAY: value %zu: prefix length %d exceeds the previous "
+                         "value's length %zu",
+                         i, pl[i], plen);
+    plen = (size_t)pl[i] + (size_t)sl[i];
+    if (plen > INT32_MAX) return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu of %zu bytes", i, plen);
+    if (d->fixed_width && plen != d->fixed_width)
+      return pqt_corrupt(err, "DELTA_BYTE_ARRAY: value %zu has length %zu, expected %zu", i, plen, d->fixed_width);
+    sufsum += (uint32_t)sl[i];
+  }
+  if (sufsum > d->suf_left)
+    return pqt_corrupt(err, "DELTA_BYTE_ARRAY: suffixes need %llu bytes, %zu left", (unsigned long long)sufsum,
+                       d->suf_left);
+  *suffixes = d->suf;
+  d->suf += sufsum;
+  d->suf_left -= (size_t)sufsum;
+  *prev_len = plen;
+  return PQT_OK;
+}
+
 pqt_status pqt_delta_byte_array_decode(pqt_delta_byte_array_state *s, const uint8_t *in, size_t len, size_t fixed_width,
                                        int32_t *offsets, pqt_buf *data, size_t n, size_t *consumed, pqt_error *err) {
   if (!fixed_width && !offsets)

@@ -51,6 +51,16 @@ uint64_t pqt_delta_byte_array_total(const pqt_delta_byte_array_decoder *d);
 /* The next n values, as pqt_delta_byte_array_decode writes them. */
 pqt_status pqt_delta_byte_array_next(pqt_delta_byte_array_decoder *d, pqt_delta_byte_array_state *s, int32_t *offsets,
                                      pqt_buf *data, size_t n, pqt_error *err);
+/* The next k values' lengths, without building them (Arrow views: a value
+ * whose prefix length is 0 is its suffix, which lies in the page and can
+ * be pointed at; one with a prefix exists nowhere in the page and must be
+ * built): prefix lengths pl[0..k), suffix lengths sl[0..k), checked as
+ * _next checks them against *prev_len (the previous value's length on
+ * entry, the last one's on return) and the FLBA width; *suffixes is where
+ * the k suffixes start, back to back (the decoder moves past them). The
+ * caller keeps the previous value (the state's `last`) up to date. */
+pqt_status pqt_delta_byte_array_lengths(pqt_delta_byte_array_decoder *d, int32_t *pl, int32_t *sl, size_t k,
+                                        size_t *prev_len, const uint8_t **suffixes, pqt_error *err);
 static inline size_t pqt_delta_byte_array_consumed(const pqt_delta_byte_array_decoder *d) {
   return (size_t)(d->suf - d->start);
 }

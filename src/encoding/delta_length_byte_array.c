@@ -22,9 +22,9 @@ pqt_status pqt_delta_length_init(pqt_delta_length_decoder *d, const uint8_t *in,
   return PQT_OK;
 }
 
-pqt_status pqt_delta_length_next(pqt_delta_length_decoder *d, int32_t *offsets, pqt_buf *data, size_t n,
-                                 pqt_error *err) {
-  if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
+pqt_status pqt_delta_length_span(pqt_delta_length_decoder *d, int32_t *offsets, size_t n, int32_t base,
+                                 const uint8_t **bytes, pqt_error *err) {
+  if (base < 0) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
   if (pqt_delta_bp_remaining(&d->lens) < n)
     return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: %zu more values expected, %llu lengths left", n,
                        (unsigned long long)pqt_delta_bp_remaining(&d->lens));
@@ -41,16 +41,25 @@ pqt_status pqt_delta_length_next(pqt_delta_length_decoder *d, int32_t *offsets, 
   if (total > avail)
     return pqt_corrupt(err, "DELTA_LENGTH_BYTE_ARRAY: lengths sum to %llu bytes, %zu left", (unsigned long long)total,
                        avail);
-  if (total + data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
-  int32_t off = (int32_t)data->len;
+  if (total + (uint64_t)base > INT32_MAX)
+    return pqt_corrupt(err, "BYTE_ARRAY offset overflow: more than 2 GiB of data");
+  int32_t off = base;
   offsets[0] = off;
   for (size_t i = 0; i < n; i++) {
     off += offsets[i + 1];
     offsets[i + 1] = off;
   }
-  PQT_RETURN_NOT_OK(pqt_buf_append(data, d->bytes + d->bytes_pos, (size_t)total, err));
+  *bytes = d->bytes + d->bytes_pos;
   d->bytes_pos += (size_t)total;
   return PQT_OK;
+}
+
+pqt_status pqt_delta_length_next(pqt_delta_length_decoder *d, int32_t *offsets, pqt_buf *data, size_t n,
+                                 pqt_error *err) {
+  if (data->len > INT32_MAX) return pqt_corrupt(err, "BYTE_ARRAY offset overflow");
+  const uint8_t *src = NULL;
+  PQT_RETURN_NOT_OK(pqt_delta_length_span(d, offsets, n, (int32_t)data->len, &src, err));
+  return pqt_buf_append(data, src, (size_t)(offsets[n] - offsets[0]), err);
 }
 
 pqt_status pqt_delta_length_decode(const uint8_t *in, size_t len, int32_t *offsets, pqt_buf *data, size_t n,

@@ -37,6 +37,12 @@ static inline uint64_t pqt_delta_length_total(const pqt_delta_length_decoder *d)
  * bytes appended to data. */
 pqt_status pqt_delta_length_next(pqt_delta_length_decoder *d, int32_t *offsets, pqt_buf *data, size_t n,
                                  pqt_error *err);
+/* The same without the copy: the next n values' bytes lie back to back
+ * in the stream from *bytes on, value i at [offsets[i] - base,
+ * offsets[i+1] - base) from there (offsets[0] = base). For arrays that
+ * point into the page instead of copying (Arrow views). */
+pqt_status pqt_delta_length_span(pqt_delta_length_decoder *d, int32_t *offsets, size_t n, int32_t base,
+                                 const uint8_t **bytes, pqt_error *err);
 /* Bytes of the stream up to the end of the last value read. */
 static inline size_t pqt_delta_length_consumed(const pqt_delta_length_decoder *d) {
   return (size_t)(d->bytes - d->start) + d->bytes_pos;

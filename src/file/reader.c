@@ -13,6 +13,7 @@
 #define PQT_FOOTER_READ_DEFAULT ((uint64_t)64 << 10)
 #define PQT_FOOTER_READ_MAX ((uint64_t)64 << 20)
 
+#include "io/source.h"
 #include "page/page_reader.h"
 
 #include "arrow/arrow_schema_ipc.h"
@@ -43,6 +44,7 @@ void pqt_reader_page_options(const pqt_reader *r, pqt_page_reader_options *po) {
     po->expansion_floor =
         r->opts.page_expansion_floor > UINT32_MAX ? UINT32_MAX : (uint32_t)r->opts.page_expansion_floor;
   if (r->opts.max_page_bytes) po->max_page_bytes = r->opts.max_page_bytes;
+  po->source = pqt_io_keeper(&r->user_io); /* a mapped file: views point into it */
 }
 
 PQT_API void pqt_string_free(pqt_string *s) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/shared_buf.h"
 #include "core/struct_size.h"
 #include "io/source.h"
 
@@ -19,6 +20,7 @@ typedef struct mem_source {
   uint64_t size;
   int fd;     /* -1 for a caller's buffer */
   int mapped; /* data came from mmap */
+  pqt_shared_buf *keep; /* a mapping: unmapped when the last of the source and the arrays pointing into it lets go */
 } mem_source;
 
 static pqt_status range_check(const mem_source *s, uint64_t off, size_t n, pqt_error *err) {
@@ -124,10 +126,18 @@ PQT_API pqt_status pqt_io_read_ranges(const pqt_io *io, const pqt_io_range *rang
   return PQT_OK;
 }
 
+static void unmap_kept(pqt_shared_buf *b) { munmap(b->base, b->len); }
+
+pqt_shared_buf *pqt_io_keeper(const pqt_io *io) {
+  if (!io || io->read_at != src_read_at || !io->private_data) return NULL;
+  return ((mem_source *)io->private_data)->keep;
+}
+
 static void src_release(void *pd) {
   mem_source *s = pd;
   if (!s) return;
-  if (s->mapped) munmap((void *)s->data, (size_t)s->size);
+  if (s->keep) pqt_shared_unref(s->keep); /* unmaps, unless arrays still point into the file */
+  else if (s->mapped) munmap((void *)s->data, (size_t)s->size);
   if (s->fd >= 0) close(s->fd);
   pqt_mem_free(s->alloc, s, sizeof *s);
 }
@@ -177,6 +187,14 @@ PQT_API pqt_status pqt_io_open_file(pqt_io *io, const char *path, const pqt_allo
     if (m != MAP_FAILED) {
       s->data = m;
       s->mapped = 1;
+      /* the mapping as a shared buffer (views point into it, pqt_io_keeper) */
+      pqt_status ks = pqt_shared_wrap(alloc, m, (size_t)st.st_size, unmap_kept, NULL, &s->keep, err);
+      if (ks != PQT_OK) {
+        munmap(m, (size_t)st.st_size);
+        close(fd);
+        pqt_mem_free(alloc, s, sizeof *s);
+        return ks;
+      }
     }
   }
   pqt_io full = {sizeof full,   src_read_at, s->data ? src_borrow_at : NULL, src_release, s->size, s, src_read_ranges,

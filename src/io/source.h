@@ -3,6 +3,7 @@
 #define PQT_IO_SOURCE_H
 
 #include "core/core.h"
+#include "core/shared_buf.h"
 
 /* Is io one of the library's own sources (pqt_io_open_file,
  * pqt_io_from_buffer), whose read_at and borrow_at any number of threads
@@ -15,5 +16,11 @@ bool pqt_io_is_builtin(const pqt_io *io);
  * thread for the row group read ahead. Returns false when io is not such a
  * source (nothing done). Only advice: failures are ignored. */
 bool pqt_io_populate(const pqt_io *io, const pqt_io_range *ranges, size_t n);
+
+/* For a mapped file of pqt_io_open_file: the mapping as a shared buffer
+ * (borrowed; pqt_shared_ref to keep it), which stays mapped while any
+ * reference lives, after the source is released too. NULL for any other
+ * source: a caller's buffer or pqt_io cannot be kept alive by the library. */
+pqt_shared_buf *pqt_io_keeper(const pqt_io *io);
 
 #endif

@@ -66,6 +66,8 @@ void pqt_page_reader_free(pqt_page_reader *pr) {
   pqt_buf_free(&pr->crypt_page);
   if (pr->chunk_copy) pqt_mem_free(pr->alloc, pr->chunk_copy, pr->chunk_len ? pr->chunk_len : 1);
   pr->chunk_copy = NULL;
+  pqt_shared_unref(pr->chunk_shared); /* arrays pointing into it hold their own references */
+  pr->chunk_shared = NULL;
   pr->chunk = NULL;
 }
 
@@ -75,6 +77,8 @@ pqt_status pqt_page_reader_seek(pqt_page_reader *pr, const pqt_io *io, uint64_t 
   pr->shared = NULL;
   if (pr->chunk_copy) pqt_mem_free(pr->alloc, pr->chunk_copy, pr->chunk_len ? pr->chunk_len : 1);
   pr->chunk_copy = NULL;
+  pqt_shared_unref(pr->chunk_shared); /* arrays pointing into it hold their own references */
+  pr->chunk_shared = NULL;
   pr->chunk = NULL;
   pr->chunk_len = 0;
   pr->pos = 0;
@@ -367,8 +371,30 @@ pqt_status pqt_page_reader_share_values(pqt_page_reader *pr, const uint8_t *valu
   pqt_buf *b = holds(&pr->scratch, values, values_len)      ? &pr->scratch
                : holds(&pr->crypt_page, values, values_len) ? &pr->crypt_page
                                                             : NULL;
-  if (!b) return PQT_OK;
-  PQT_RETURN_NOT_OK(pqt_shared_from_buf(b, &pr->shared, err)); /* b is left empty: the next page gets a new one */
+  if (b) {
+    PQT_RETURN_NOT_OK(pqt_shared_from_buf(b, &pr->shared, err)); /* b is left empty: the next page gets a new one */
+    *out = pr->shared;
+    return PQT_OK;
+  }
+  /* read in place: from the reader's copy of the chunk, or the mapped file */
+  uintptr_t v = (uintptr_t)values, c = (uintptr_t)pr->chunk;
+  bool in_chunk = pr->chunk && v >= c && v - c <= pr->chunk_len && values_len <= pr->chunk_len - (v - c);
+  pqt_shared_buf *whole = NULL;
+  if (in_chunk && (pr->chunk_copy || pr->chunk_shared)) {
+    if (!pr->chunk_shared) {
+      size_t cap = pr->chunk_len ? pr->chunk_len : 1;
+      pqt_buf cb = {.data = pr->chunk_copy, .len = pr->chunk_len, .cap = cap, .alloc = pr->alloc};
+      PQT_RETURN_NOT_OK(pqt_shared_from_buf(&cb, &pr->chunk_shared, err));
+      pr->chunk_copy = NULL; /* now freed with the last reference */
+    }
+    whole = pr->chunk_shared;
+  } else if (pr->opts.source) {
+    uintptr_t lo = (uintptr_t)pr->opts.source->data;
+    if (v >= lo && v - lo <= pr->opts.source->len && values_len <= pr->opts.source->len - (v - lo))
+      whole = pr->opts.source;
+  }
+  if (!whole) return PQT_OK; /* a caller's memory: copied by the caller */
+  PQT_RETURN_NOT_OK(pqt_shared_slice(whole, values, values_len, pr->alloc, &pr->shared, err));
   *out = pr->shared;
   return PQT_OK;
 }

@@ -57,6 +57,12 @@ typedef struct pqt_page_reader_options {
    * as they are read; NULL = plaintext. Borrowed. */
   const struct pqt_module_decryptor *decryptor;
   bool dictionary_first; /* encrypted: the chunk starts with a dictionary page (AAD hint) */
+  /* The file's bytes as a shared buffer when the source can be kept alive
+   * (a mapped file, io/source.h: pqt_io_keeper), else NULL. Borrowed. An
+   * uncompressed page read in place from it is shared (a slice of it) with
+   * arrays that point there. A chunk whose bytes lie elsewhere (another
+   * file) is simply not found in it. */
+  pqt_shared_buf *source;
 } pqt_page_reader_options;
 
 void pqt_page_reader_options_init(pqt_page_reader_options *o);
@@ -68,6 +74,7 @@ typedef struct pqt_page_reader {
   pqt_codec_ctx *codec_ctx; /* borrowed */
   const uint8_t *chunk;     /* the chunk bytes */
   uint8_t *chunk_copy;      /* owned when the source could not lend */
+  pqt_shared_buf *chunk_shared; /* chunk_copy once handed over to arrays (owned reference; chunk_copy is then NULL) */
   size_t chunk_len;
   uint64_t chunk_offset; /* file offset of chunk[0] */
   size_t pos;
@@ -100,11 +107,15 @@ void pqt_page_reader_free(pqt_page_reader *pr);
  * values_len: as pqt_page gave them), for arrays that
  * point into the page (Arrow views) instead of copying out of it: the
  * decompressed (or decrypted) page buffer is handed over as a shared
- * buffer, and the reader makes a new one for its next page. *out is NULL
- * when the values lie elsewhere (an uncompressed page read in place from
- * the chunk's bytes: the caller copies them). The reader keeps a reference
- * until its next page (asking twice gives the same buffer); a caller that
- * keeps it takes its own (pqt_shared_ref). */
+ * buffer, and the reader makes a new one for its next page. An
+ * uncompressed page read in place gets a slice (data = values) of what
+ * holds it: the chunk's bytes as read from the source (read_at: the copy
+ * is the reader's, handed over whole), or the mapped file
+ * (opts.source). *out is NULL only when the values lie in memory the
+ * library cannot keep alive (a caller's buffer or borrow_at): the caller
+ * copies them. The reader keeps a reference until its next page (asking
+ * twice gives the same buffer); a caller that keeps it takes its own
+ * (pqt_shared_ref). */
 pqt_status pqt_page_reader_share_values(pqt_page_reader *pr, const uint8_t *values, size_t values_len,
                                         pqt_shared_buf **out, pqt_error *err);
 

@@ -1,16 +1,23 @@
 /*
  * Zero-copy string/binary views (PQT_ARROW_VIEW): long values point into
- * the decompressed pages and the chunk's dictionary instead of being
- * copied out. Random files (codecs, PLAIN, dictionary and
- * DELTA_LENGTH_BYTE_ARRAY pages, v1 and v2 pages, nulls, a list leaf, page
- * and batch sizes) read with views must equal the default output value for
- * value; with a codec and PLAIN or dictionary pages no long value is copied
- * (variadic buffer 0, the stream's own bytes, stays empty, the views point
- * into buffers 1..); batches kept after the stream, the reader and the
- * file's bytes are gone still hold their values (the page buffers they
- * point into live as long as they do), released in reverse order. ASan
- * sees every access and every buffer freed.
+ * the decompressed pages, the mapped file and the chunk's dictionary
+ * instead of being copied out. Random files (codecs, PLAIN, dictionary,
+ * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY pages, v1 and v2 pages,
+ * nulls, a list leaf, page and batch sizes), read from memory and from a
+ * path, with views must equal the default output value for value. No long
+ * value is copied (variadic buffer 0, the stream's own bytes, stays empty,
+ * the views point into buffers 1..) with a codec (PLAIN, dictionary,
+ * DELTA_LENGTH_BYTE_ARRAY pages), and from a path (mmap) without one too;
+ * uncompressed pages in a caller's buffer are copied (the library cannot
+ * keep that memory alive), but not those a caller's read-only pqt_io
+ * gave (the reader's copy of the chunk is handed to the views); DELTA_BYTE_ARRAY values with a prefix are built
+ * and copied, those without point into the page. Batches kept after the
+ * stream, the reader and the file's bytes (a caller's buffer wiped, a file
+ * unlinked) are gone still hold their values (the page buffers and the
+ * mapping they point into live as long as they do), released in reverse
+ * order. ASan sees every access and every buffer freed.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +27,8 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "rng.h"
+
+#include <unistd.h>
 
 typedef struct tbuf {
   char *p;
@@ -167,6 +176,7 @@ typedef struct cfg {
   int page_version;
   int64_t page_rows;
   uint64_t seed;
+  int32_t encoding; /* 0: the writer's default */
 } cfg;
 
 /* A value of 0..60 bytes from a pool of 40 (dictionary-friendly) or fresh. */
@@ -192,6 +202,7 @@ static bool write_random(const cfg *c, pqt_string *buf) {
   o.defaults.dictionary = c->dictionary;
   o.defaults.page_version = c->page_version;
   o.defaults.page_row_limit = c->page_rows;
+  if (c->encoding) o.defaults.encoding = c->encoding;
   pqt_write_schema ws;
   pqt_write_schema_init(&ws);
   ws.message = SCHEMA;
@@ -298,65 +309,140 @@ static pqt_reader *open_random(const cfg *c, pqt_string *buf) {
   return r;
 }
 
-static void test_random_files(void) {
-  static const int32_t codecs[] = {PQT_CODEC_UNCOMPRESSED, PQT_CODEC_SNAPPY, PQT_CODEC_ZSTD};
-  uint64_t seed = 0x5eed1234abcdull;
-  int files = 0;
-  int64_t shared_total = 0;
-  for (size_t ci = 0; ci < 3; ci++)
-    for (int dict = 0; dict <= 1; dict++)
-      for (int pv = 1; pv <= 2; pv++) {
-        cfg c = {codecs[ci], dict, pv, 0, 0};
-        c.page_rows = 1 + (int64_t)(pqt_test_xorshift(&seed) % 400);
-        c.seed = pqt_test_xorshift(&seed) | 1;
-        pqt_string buf;
-        pqt_reader *r = open_random(&c, &buf);
-        if (!r) continue;
-        static const int64_t sizes[] = {0, 333, 1};
-        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-          int32_t threads = k == 1 ? 2 : 1;
-          tbuf ref = {0}, got = {0};
-          CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, sizes[k], 1, &ref), 0);
-          g_long = g_into_shared = g_own_bytes = 0;
-          CHECK_EQ_INT(read_text(r, PQT_ARROW_VIEW, sizes[k], threads, &got), 0);
-          bool same = got.len == ref.len && (ref.len == 0 || memcmp(got.p, ref.p, ref.len) == 0);
-          CHECK_MSG(same,
-                    "codec %d, dictionary %d, v%d pages of %lld rows, batches of %lld: views differ from the "
-                    "default output",
-                    (int)c.codec, dict, pv, (long long)c.page_rows, (long long)sizes[k]);
-          CHECK(g_long > 0);
-          /* a codec, PLAIN or dictionary pages (v1; v2 writes DELTA_LENGTH_BYTE_ARRAY): nothing copied */
-          if (c.codec != PQT_CODEC_UNCOMPRESSED && pv == 1) {
-            CHECK_MSG(g_into_shared == g_long && g_own_bytes == 0,
-                      "codec %d, dictionary %d: %lld of %lld long values copied (%lld own bytes)", (int)c.codec, dict,
-                      (long long)(g_long - g_into_shared), (long long)g_long, (long long)g_own_bytes);
-          }
-          if (pv == 2 && !dict) CHECK(g_own_bytes > 0); /* DELTA_LENGTH_BYTE_ARRAY: decoded into own bytes */
-          shared_total += g_into_shared;
-          free(ref.p);
-          free(got.p);
-        }
-        pqt_reader_close(r);
-        pqt_string_free(&buf);
-        files++;
-      }
-  printf("  %d random files read alike with views; %lld long values pointed into pages or dictionaries\n", files,
-         (long long)shared_total);
-  CHECK_EQ_INT(files, 12);
-  CHECK(shared_total > 0);
+/* buf written to a new temporary file (path: its name) and opened from
+ * there (mapped); NULL when that failed. */
+static pqt_reader *open_as_file(const pqt_string *buf, char *path, size_t cap) {
+  snprintf(path, cap, "%s", "/tmp/pqt_views_XXXXXX");
+  int fd = mkstemp(path);
+  if (fd < 0) {
+    CHECK(!"mkstemp failed");
+    return NULL;
+  }
+  bool ok = write(fd, buf->data, buf->len) == (ssize_t)buf->len;
+  ok = close(fd) == 0 && ok;
+  CHECK(ok);
+  pqt_reader *r = NULL;
+  pqt_error err;
+  if (ok && pqt_reader_open_file(&r, path, NULL, &err) != PQT_OK) CHECK_MSG(0, "open %s: %s", path, err.message);
+  if (!r) unlink(path);
+  return r;
 }
 
-/* Batches outlive the stream, the reader and the file's bytes; released
- * last to first. */
+static void test_random_files(void) {
+  static const int32_t codecs[] = {PQT_CODEC_UNCOMPRESSED, PQT_CODEC_SNAPPY, PQT_CODEC_ZSTD};
+  static const int32_t encodings[] = {0, PQT_ENCODING_DELTA_BYTE_ARRAY};
+  uint64_t seed = 0x5eed1234abcdull;
+  int files = 0;
+  int64_t shared_total = 0, dba_shared = 0, dba_copied = 0;
+  for (size_t ci = 0; ci < 3; ci++)
+    for (int dict = 0; dict <= 1; dict++)
+      for (int pv = 1; pv <= 2; pv++)
+        for (int ei = 0; ei < 2; ei++) {
+          cfg c = {codecs[ci], dict, pv, 0, 0, encodings[ei]};
+          c.page_rows = 1 + (int64_t)(pqt_test_xorshift(&seed) % 400);
+          c.seed = pqt_test_xorshift(&seed) | 1;
+          bool dba = c.encoding == PQT_ENCODING_DELTA_BYTE_ARRAY;
+          pqt_string buf;
+          pqt_reader *r = open_random(&c, &buf);
+          if (!r) continue;
+          char path[64];
+          pqt_reader *rf = open_as_file(&buf, path, sizeof path);
+          static const int64_t sizes[] = {0, 333, 1};
+          for (size_t k = 0; k < sizeof sizes / sizeof *sizes + 1; k++) {
+            bool from_path = k == 3; /* the last pass: the same file mapped */
+            pqt_reader *src = from_path ? rf : r;
+            if (!src) continue;
+            int64_t bs = from_path ? 0 : sizes[k];
+            int32_t threads = k == 1 ? 2 : 1;
+            tbuf ref = {0}, got = {0};
+            CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, bs, 1, &ref), 0);
+            g_long = g_into_shared = g_own_bytes = 0;
+            CHECK_EQ_INT(read_text(src, PQT_ARROW_VIEW, bs, threads, &got), 0);
+            bool same = got.len == ref.len && (ref.len == 0 || memcmp(got.p, ref.p, ref.len) == 0);
+            CHECK_MSG(same,
+                      "codec %d, dictionary %d, v%d pages of %lld rows, encoding %d, batches of %lld%s: views differ "
+                      "from the default output",
+                      (int)c.codec, dict, pv, (long long)c.page_rows, (int)c.encoding, (long long)bs,
+                      from_path ? ", from a path" : "");
+            CHECK(g_long > 0);
+            /* PLAIN, dictionary, DELTA_LENGTH_BYTE_ARRAY pages, decompressed or mapped: nothing copied. (The
+             * writer stores a v2 page that snappy does not shrink uncompressed (is_compressed false): in a
+             * caller's buffer it is copied, so from memory v2 pages are held to it with zstd only.) */
+            if (!dba && (from_path || (c.codec != PQT_CODEC_UNCOMPRESSED && (pv == 1 || c.codec == PQT_CODEC_ZSTD)))) {
+              CHECK_MSG(g_into_shared == g_long && g_own_bytes == 0,
+                        "codec %d, dictionary %d, v%d%s: %lld of %lld long values copied (%lld own bytes)",
+                        (int)c.codec, dict, pv, from_path ? ", from a path" : "", (long long)(g_long - g_into_shared),
+                        (long long)g_long, (long long)g_own_bytes);
+            }
+            /* uncompressed pages in the caller's buffer: copied, not pointed at */
+            if (!dba && !dict && !from_path && c.codec == PQT_CODEC_UNCOMPRESSED) CHECK(g_own_bytes > 0);
+            if (dba && !dict) {
+              /* values with a prefix are built (copied); those without point into the page */
+              bool kept = c.codec != PQT_CODEC_UNCOMPRESSED || from_path; /* else the caller's buffer: copied */
+              CHECK_MSG(g_own_bytes > 0 && (kept ? g_into_shared > 0 && g_into_shared < g_long : g_into_shared == 0),
+                        "DELTA_BYTE_ARRAY, codec %d, v%d%s: %lld of %lld pointed at, %lld own bytes", (int)c.codec,
+                        pv, from_path ? ", from a path" : "", (long long)g_into_shared, (long long)g_long,
+                        (long long)g_own_bytes);
+              dba_shared += g_into_shared;
+              dba_copied += g_long - g_into_shared;
+            }
+            shared_total += g_into_shared;
+            free(ref.p);
+            free(got.p);
+          }
+          if (rf) {
+            pqt_reader_close(rf);
+            unlink(path);
+          }
+          pqt_reader_close(r);
+          pqt_string_free(&buf);
+          files++;
+        }
+  printf("  %d random files read alike with views; %lld long values pointed into pages, mappings or dictionaries; "
+         "DELTA_BYTE_ARRAY: %lld pointed at, %lld built\n",
+         files, (long long)shared_total, (long long)dba_shared, (long long)dba_copied);
+  CHECK_EQ_INT(files, 24);
+  CHECK(shared_total > 0);
+  CHECK(dba_shared > 0 && dba_copied > 0);
+}
+
+/* Batches outlive the stream, the reader and the file's bytes (a caller's
+ * buffer wiped and freed; a file closed and unlinked: its mapping lives on
+ * while the views point into it); released last to first. */
 static void test_batches_outlive_reader(void) {
   static const int32_t codecs[] = {PQT_CODEC_SNAPPY, PQT_CODEC_UNCOMPRESSED};
-  for (int k = 0; k < 4; k++) {
-    cfg c = {codecs[k % 2], k / 2, 1, 97, 0x1234567ull + (uint64_t)k};
+  static const int32_t encodings[] = {0, PQT_ENCODING_DELTA_BYTE_ARRAY};
+  for (int k = 0; k < 12; k++) {
+    bool from_path = k >= 4;
+    int pv = k >= 8 ? 2 : 1; /* v2: DELTA_LENGTH_BYTE_ARRAY, or DELTA_BYTE_ARRAY */
+    cfg c = {codecs[k % 2], k < 4 ? k / 2 : 0, pv, 97, 0x1234567ull + (uint64_t)k, k >= 8 ? encodings[k / 2 % 2] : 0};
     pqt_string buf;
     pqt_reader *r = open_random(&c, &buf);
     if (!r) continue;
+    char path[64] = "";
+    if (from_path) {
+      pqt_reader *rf = open_as_file(&buf, path, sizeof path);
+      if (!rf) {
+        pqt_reader_close(r);
+        pqt_string_free(&buf);
+        continue;
+      }
+      tbuf ref = {0};
+      CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, 250, 1, &ref), 0);
+      pqt_reader_close(r);
+      r = rf;
+      memset(buf.data, 0xEE, buf.len);
+      pqt_string_free(&buf);
+      buf.data = ref.p; /* the expected text, kept in buf's place */
+      buf.len = ref.len;
+    }
     tbuf ref = {0}, got = {0};
-    CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, 250, 1, &ref), 0);
+    if (from_path) {
+      ref.p = buf.data;
+      ref.len = buf.len;
+    } else {
+      CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, 250, 1, &ref), 0);
+    }
     static struct ArrowArray batches[MAX_BATCHES];
     struct ArrowSchema schema;
     memset(&schema, 0, sizeof schema);
@@ -365,14 +451,102 @@ static void test_batches_outlive_reader(void) {
     CHECK_EQ_INT(stream_all(r, PQT_ARROW_VIEW, 250, k % 2 ? 2 : 1, &schema, batches, &n, &st, NULL), 0);
     st.release(&st);
     pqt_reader_close(r);
-    memset(buf.data, 0xEE, buf.len); /* nothing may point into the file's bytes */
-    pqt_string_free(&buf);
+    if (from_path) {
+      CHECK(unlink(path) == 0); /* closed and unlinked: only the views' references keep it mapped */
+    } else {
+      memset(buf.data, 0xEE, buf.len); /* nothing may point into the file's bytes */
+      pqt_string_free(&buf);
+    }
     CHECK(n > 4);
+    g_long = g_into_shared = g_own_bytes = 0;
     for (int i = 0; i < n; i++) expand_batch(&got, &schema, &batches[i]);
     for (int i = n - 1; i >= 0; i--) batches[i].release(&batches[i]);
     if (schema.release) schema.release(&schema);
     CHECK_MSG(got.len == ref.len && memcmp(got.p, ref.p, ref.len) == 0,
               "case %d: batches kept past the reader differ from the default output", k);
+    CHECK(g_long > 0);
+    if (from_path && c.encoding != PQT_ENCODING_DELTA_BYTE_ARRAY)
+      CHECK_MSG(g_own_bytes == 0 && g_into_shared == g_long, "case %d, from a path: %lld of %lld long values copied",
+                k, (long long)(g_long - g_into_shared), (long long)g_long);
+    free(ref.p);
+    free(got.p);
+  }
+}
+
+/* A caller's source that can only read (no borrow_at): over its own copy
+ * of the file's bytes, freed at release. */
+typedef struct read_only_src {
+  uint8_t *data;
+  size_t len;
+} read_only_src;
+
+static pqt_status ro_read_at(void *pd, uint64_t off, void *dst, size_t n, pqt_error *err) {
+  read_only_src *s = pd;
+  if (off > s->len || n > s->len - off) {
+    err->code = PQT_EIO;
+    snprintf(err->message, sizeof err->message, "read past the end");
+    return PQT_EIO;
+  }
+  memcpy(dst, s->data + off, n);
+  return PQT_OK;
+}
+
+static void ro_release(void *pd) {
+  read_only_src *s = pd;
+  memset(s->data, 0xEE, s->len); /* nothing may point here once released */
+  free(s->data);
+  free(s);
+}
+
+/* Uncompressed pages through a caller's pqt_io that only reads: the
+ * reader's copy of each chunk is handed to the views (nothing copied
+ * again), and outlives the reader and the source. */
+static void test_read_only_source(void) {
+  for (int pv = 1; pv <= 2; pv++) {
+    cfg c = {PQT_CODEC_UNCOMPRESSED, 0, pv, 97, 0x777ull + (uint64_t)pv, 0};
+    pqt_string buf;
+    pqt_reader *r = open_random(&c, &buf);
+    if (!r) continue;
+    tbuf ref = {0}, got = {0};
+    CHECK_EQ_INT(read_text(r, PQT_ARROW_PLAIN, 250, 1, &ref), 0);
+    pqt_reader_close(r);
+    read_only_src *s = malloc(sizeof *s);
+    if (!s) abort();
+    s->data = malloc(buf.len);
+    if (!s->data) abort();
+    memcpy(s->data, buf.data, buf.len);
+    s->len = buf.len;
+    pqt_string_free(&buf);
+    pqt_io io;
+    pqt_io_init(&io);
+    io.read_at = ro_read_at;
+    io.release = ro_release;
+    io.size = s->len;
+    io.private_data = s;
+    pqt_error err;
+    r = NULL;
+    if (pqt_reader_open(&r, &io, NULL, &err) != PQT_OK) {
+      CHECK_MSG(0, "open: %s", err.message);
+      free(ref.p);
+      continue;
+    }
+    static struct ArrowArray batches[MAX_BATCHES];
+    struct ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    struct ArrowArrayStream st;
+    int n = 0;
+    CHECK_EQ_INT(stream_all(r, PQT_ARROW_VIEW, 250, 1, &schema, batches, &n, &st, NULL), 0);
+    st.release(&st);
+    pqt_reader_close(r); /* releases the source */
+    g_long = g_into_shared = g_own_bytes = 0;
+    for (int i = 0; i < n; i++) expand_batch(&got, &schema, &batches[i]);
+    for (int i = n - 1; i >= 0; i--) batches[i].release(&batches[i]);
+    if (schema.release) schema.release(&schema);
+    CHECK_MSG(got.len == ref.len && memcmp(got.p, ref.p, ref.len) == 0, "v%d: views differ from the default output",
+              pv);
+    CHECK(g_long > 0);
+    CHECK_MSG(g_own_bytes == 0 && g_into_shared == g_long, "v%d: %lld of %lld long values copied", pv,
+              (long long)(g_long - g_into_shared), (long long)g_long);
     free(ref.p);
     free(got.p);
   }
@@ -461,5 +635,5 @@ static void test_utf8_checked(void) {
     }
 }
 
-RUN_TESTS("arrow_views", TEST_CASE(test_random_files), TEST_CASE(test_batches_outlive_reader),
+RUN_TESTS("arrow_views", TEST_CASE(test_random_files), TEST_CASE(test_batches_outlive_reader), TEST_CASE(test_read_only_source),
           TEST_CASE(test_utf8_checked))
