@@ -18,15 +18,15 @@
 #include "file/options.h"
 #include "io/source.h"
 #include "scan/filter.h"
+#include "scan/group_order.h"
 #include "scan/ranged.h"
 #include "scan/row_group.h"
 
 typedef struct stream_priv {
   pqt_reader *r; /* a reference of the stream's own (pqt_reader_ref) */
   uint8_t *selected;
-  int32_t *groups;
-  int32_t n_groups;
-  int32_t next_group;
+  pqt_group_order order; /* the row groups read, in order (scan/group_order.h) */
+  int32_t next_group;    /* position in order */
   int64_t batch_size;
   pqt_rg_cursor *rg; /* the row group being read */
   pqt_sel_cursor *sel; /* or read selectively (scan/ranged.h) */
@@ -104,7 +104,7 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       p->have_held = false;
     }
     if (p->sel && pqt_sel_cursor_done(p->sel)) {
-      pqt_scan_group_done(&p->scan, p->groups[p->next_group - 1], pqt_sel_cursor_pages(p->sel));
+      pqt_scan_group_done(&p->scan, p->order.groups[p->next_group - 1], pqt_sel_cursor_pages(p->sel));
       pqt_sel_cursor_close(p->sel);
       p->sel = NULL;
     }
@@ -123,18 +123,19 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       continue;
     }
     if (p->rg && pqt_rg_cursor_done(p->rg)) {
-      pqt_scan_group_done(&p->scan, p->groups[p->next_group - 1], pqt_rg_cursor_pages(p->rg));
+      pqt_scan_group_done(&p->scan, p->order.groups[p->next_group - 1], pqt_rg_cursor_pages(p->rg));
       pqt_rg_cursor_close(p->rg);
       p->rg = NULL;
     }
     if (!p->rg) {
-      if (p->next_group >= p->n_groups) {
+      if (p->next_group >= p->order.n) {
         memset(out, 0, sizeof *out); /* end of stream: a released array */
         return 0;
       }
-      int32_t g = p->groups[p->next_group++];
+      int32_t pos = p->next_group++;
+      int32_t g = p->order.groups[pos];
       bool skipped, read;
-      pqt_status st = pqt_scan_group(&p->scan, g, &read, &p->err);
+      pqt_status st = pqt_group_order_read(&p->order, &p->scan, pos, &read, &p->err);
       if (st != PQT_OK) return status_to_errno(st);
       if (!read) continue;
       if (pqt_scan_selective(&p->scan)) {
@@ -149,10 +150,9 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
       if (skipped) continue;
       pqt_rg_cursor_set_threads(p->rg, &p->rgt);
       if (!p->scan.filter) pqt_rg_cursor_set_dict(p->rg, p->dict_leaves); /* a filter reads plain values */
-      /* the next row group to read, when no predicate or row range may
-       * leave it out: its chunks are fetched while this one decodes */
-      if (!p->scan.filter && !p->scan.spans && p->next_group < p->n_groups)
-        pqt_readahead_start(&p->ra, p->r, p->groups[p->next_group], p->scan.read_sel);
+      /* the next row group the scan reads: its chunks are fetched while this one decodes */
+      int32_t next = p->ra.mode ? pqt_group_order_next(&p->order, &p->scan, pos) : -1;
+      if (next >= 0) pqt_readahead_start(&p->ra, p->r, p->order.groups[next], p->scan.read_sel);
     }
     pqt_row_group_data d;
     bool skipped;
@@ -161,7 +161,7 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
     if (st != PQT_OK) return status_to_errno(st);
     if (!skipped) st = pqt_scan_batch(&p->scan, &d, &p->err); /* the predicate, then the projection */
     if (st == PQT_ECORRUPT) { /* a value the predicate cannot read (a bad WKB): where */
-      p->err.row_group = p->groups[p->next_group - 1];
+      p->err.row_group = p->order.groups[p->next_group - 1];
       pqt_error_prefix(&p->err, "row group %d, batch from row %lld", (int)p->err.row_group, (long long)first_row);
     }
     if (st != PQT_OK) {
@@ -178,10 +178,10 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
     }
     if (st == PQT_ERANGE) { /* name the row group and where the batch starts in it */
       char msg[sizeof p->err.message];
-      snprintf(msg, sizeof msg, "row group %d, batch from row %lld%s: %.400s", (int)p->groups[p->next_group - 1],
+      snprintf(msg, sizeof msg, "row group %d, batch from row %lld%s: %.400s", (int)p->order.groups[p->next_group - 1],
                (long long)first_row, p->scan.filter ? " (rows matching the filter)" : "", p->err.message);
       memcpy(p->err.message, msg, sizeof msg);
-      p->err.row_group = p->groups[p->next_group - 1];
+      p->err.row_group = p->order.groups[p->next_group - 1];
     }
     if (st == PQT_OK && d.num_rows > p->batch_size) {
       p->held = d;
@@ -213,7 +213,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   if (p->have_held) pqt_row_group_data_free(alloc, &p->held);
   pqt_mem_free(alloc, p->selected, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
   if (p->dict_leaves) pqt_mem_free(alloc, p->dict_leaves, (size_t)(p->r->schema->n_leaves ? p->r->schema->n_leaves : 1));
-  pqt_mem_free(alloc, p->groups, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
+  pqt_group_order_free(&p->order);
   pqt_reader *r = p->r;
   pqt_mem_free(alloc, p, sizeof *p);
   s->release = NULL;
@@ -270,17 +270,10 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
   pqt_reader_ref(r);
   int32_t nl = r->schema->n_leaves;
   p->selected = pqt_mem_calloc(alloc, (size_t)(nl ? nl : 1));
-  bool explicit_groups = opts && opts->row_groups && opts->n_row_groups > 0;
-  p->n_groups = explicit_groups ? opts->n_row_groups : r->md.row_groups.n;
-  p->groups = pqt_mem_calloc(alloc, sizeof(int32_t) * (size_t)(p->n_groups ? p->n_groups : 1));
-  pqt_status st = (!p->selected || !p->groups) ? pqt_nomem(err) : PQT_OK;
+  pqt_status st = !p->selected ? pqt_nomem(err) : PQT_OK;
   if (st == PQT_OK) st = pqt_projection_resolve(r, opts, p->selected, err);
   if (st == PQT_OK) st = pqt_scan_init(&p->scan, r, opts, p->selected, err);
-  for (int32_t i = 0; st == PQT_OK && i < p->n_groups; i++) {
-    int32_t g = explicit_groups ? opts->row_groups[i] : i;
-    if (g < 0 || g >= r->md.row_groups.n) st = pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
-    p->groups[i] = g;
-  }
+  if (st == PQT_OK) st = pqt_group_order_init(&p->order, r, opts, err);
   p->batch_size = opts && opts->batch_size > 0 ? opts->batch_size : PQT_DEFAULT_BATCH_ROWS;
   if (st == PQT_OK) st = pqt_rg_threads_init(&p->rgt, r, opts, err);
   p->arrow_output = opts->arrow_output ? opts->arrow_output : r->opts.arrow_output;
