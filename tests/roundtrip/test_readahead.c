@@ -276,8 +276,11 @@ static void test_readahead(void) {
     CHECK_MSG(off.h == off1.h && off.rows == off1.rows && off.batches == off1.batches && off.error[0] == 0,
               "%d threads without read-ahead: other batches", (int)counts[k]);
     CHECK_EQ_INT(on.calls, GROUPS + GROUPS - 1);
-    /* threads > 1 (the caller's source said thread-safe): on the stream's IO thread */
-    CHECK_EQ_INT(on.calls_elsewhere, GROUPS - 1);
+    /* threads > 1 (the caller's source said thread-safe): on the stream's
+     * IO thread; and a row group decoded ahead is opened (announced) on a
+     * thread of the pool, unless the stream got there first */
+    CHECK_MSG(on.calls_elsewhere >= GROUPS - 1 && on.calls_elsewhere <= 2 * (GROUPS - 1),
+              "%d threads: %d announcements elsewhere", (int)counts[k], on.calls_elsewhere);
     CHECK_EQ_INT(off.calls, GROUPS);
     CHECK_EQ_INT(off.calls_elsewhere, 0);
   }
