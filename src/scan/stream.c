@@ -74,6 +74,10 @@ typedef struct stream_priv {
 
 /* ---- decode-ahead --------------------------------------------------------- */
 
+/* Batches a job queues at most (a row group of more goes on on the
+ * stream's thread once they are handed out). */
+#define AHEAD_MAX_BATCHES 1024
+
 /* A copy of the reader for a job: same file, metadata and options, a codec
  * context of its own, and a source counting into bytes. Never closed or
  * referenced: it lives as long as the stream. */
@@ -212,15 +216,19 @@ static ahead_job *ahead_start(stream_priv *p, int32_t pos, int32_t g) {
   shadow_reader *sh = p->shadow[pos & 1];
   const pqt_row_group *rg = &p->r->md.row_groups.items[g];
   if (!sh || rg->num_rows < 0) return NULL;
-  int64_t nb = rg->num_rows / p->batch_size + 2; /* the batches it takes (and one spare) */
-  if (nb > INT32_MAX / 2) return NULL;
+  /* the batches it takes (and one spare), at most AHEAD_MAX_BATCHES (the
+   * footer's num_rows is not trusted for a size): the job stops when the
+   * queue is full, the stream then goes on with its cursor */
+  int64_t nb = rg->num_rows / p->batch_size + 2;
+  if (nb > AHEAD_MAX_BATCHES) nb = AHEAD_MAX_BATCHES;
+  const pqt_allocator *a = p->r->data_alloc;
   ahead_job *j = calloc(1, sizeof *j);
   if (!j) return NULL;
-  j->q = calloc((size_t)nb, sizeof *j->q);
-  j->first_row = calloc((size_t)nb, sizeof *j->first_row);
+  j->q = pqt_mem_calloc(a, sizeof *j->q * (size_t)nb);
+  j->first_row = pqt_mem_calloc(a, sizeof *j->first_row * (size_t)nb);
   if (!j->q || !j->first_row) {
-    free(j->q);
-    free(j->first_row);
+    if (j->q) pqt_mem_free(a, j->q, sizeof *j->q * (size_t)nb);
+    if (j->first_row) pqt_mem_free(a, j->first_row, sizeof *j->first_row * (size_t)nb);
     free(j);
     return NULL;
   }
@@ -234,8 +242,8 @@ static ahead_job *ahead_start(stream_priv *p, int32_t pos, int32_t g) {
   j->batch_size = p->batch_size;
   j->q_cap = (int32_t)nb;
   if (pqt_par_submit(&p->rgt.par, ahead_task, j) != 0) {
-    free(j->q);
-    free(j->first_row);
+    pqt_mem_free(a, j->q, sizeof *j->q * (size_t)nb);
+    pqt_mem_free(a, j->first_row, sizeof *j->first_row * (size_t)nb);
     atomic_store(&j->refs, 1);
     job_unref(j);
     return NULL;
@@ -253,8 +261,9 @@ static void ahead_cancel(stream_priv *p, ahead_job *j) {
   pthread_mutex_unlock(&j->mu);
   for (int32_t i = j->qhead; i < j->qn; i++) pqt_row_group_data_free(p->r->data_alloc, &j->q[i]);
   pqt_rg_cursor_close(j->c);
-  free(j->q);
-  free(j->first_row);
+  const pqt_allocator *a = p->r->data_alloc;
+  pqt_mem_free(a, j->q, sizeof *j->q * (size_t)j->q_cap);
+  pqt_mem_free(a, j->first_row, sizeof *j->first_row * (size_t)j->q_cap);
   job_unref(j);
 }
 
