@@ -9,7 +9,7 @@ TSAN_DIR := build/tsan
 # suite and a few that read and write with the default thread count (one
 # per core). test_encrypted_write is the slowest under TSan (about 9 minutes
 # on a shared 2-core machine), there for its key-wipe check.
-TSAN_TESTS ?= test_threads test_roundtrip test_arrow_export test_memory_limit test_readahead test_dataset test_encrypted_write
+TSAN_TESTS ?= test_threads test_roundtrip test_arrow_export test_memory_limit test_readahead test_readahead_text test_dataset test_encrypted_write
 empty :=
 space := $(empty) $(empty)
 PREFIX ?= /usr/local

@@ -668,7 +668,16 @@ typedef struct pqt_scan_options {
    * off. The batches are the same either way. Used by the Arrow stream,
    * pqt_reader_write_text (not past its limit) and pqt_reader_count with a
    * filter under PQT_SKIP_CORRUPT; a filtered or row-ranged read of pages
-   * through the page index (scan/ranged.c) reads nothing ahead. */
+   * through the page index (scan/ranged.c) reads nothing ahead.
+   * With threads > 1 the Arrow stream also decodes ahead: when it starts
+   * handing out row group N, row group N+1 is decoded on a pool thread,
+   * batch after batch, and handed out in file order once N is done (the
+   * batches and any error the same as at one thread). Memory: besides the
+   * batches the consumer holds, up to one row group's projected columns,
+   * decoded (about its total_uncompressed_size, more for dictionary-encoded
+   * strings expanded), plus a second codec context per stream. Not with a
+   * memory ceiling (pqt_read_options.max_memory), PQT_SKIP_CORRUPT, an
+   * encrypted file or a selective (filtered, row-ranged) read. */
   int32_t read_ahead;
 } pqt_scan_options;
 

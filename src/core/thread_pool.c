@@ -247,14 +247,24 @@ static void group_task(void *arg) {
   group_unref(g);
 }
 
-void pqt_par_run(pqt_par *p, int32_t n, pqt_par_fn fn, void *ctx) {
-  if (n <= 0) return;
-  int32_t helpers = (p->threads < n ? p->threads : n) - 1; /* tasks besides the caller */
-  if (helpers > 0 && !p->ex.submit && !p->own && !p->failed_start) {
+/* The executor, the pool of p's own started on first use. */
+static void par_start(pqt_par *p) {
+  if (p->threads > 1 && !p->ex.submit && !p->own && !p->failed_start) {
     if (pqt_thread_pool_create(&p->own, p->threads - 1, p->alloc, NULL) == PQT_OK)
       pqt_thread_pool_executor(p->own, &p->ex);
     else p->failed_start = true;
   }
+}
+
+int pqt_par_submit(pqt_par *p, void (*fn)(void *), void *arg) {
+  par_start(p);
+  return p->threads > 1 && p->ex.submit ? p->ex.submit(p->ex.ctx, fn, arg) : -1;
+}
+
+void pqt_par_run(pqt_par *p, int32_t n, pqt_par_fn fn, void *ctx) {
+  if (n <= 0) return;
+  int32_t helpers = (p->threads < n ? p->threads : n) - 1; /* tasks besides the caller */
+  if (helpers > 0) par_start(p);
   par_group *g = helpers > 0 && p->ex.submit ? malloc(sizeof *g) : NULL;
   if (!g) {
     for (int32_t i = 0; i < n; i++) fn(ctx, i, 0);

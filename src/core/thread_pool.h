@@ -35,6 +35,11 @@ static inline int32_t pqt_par_slots(const pqt_par *p) { return p->threads > 1 ? 
  * executor refuses) runs on the calling thread. */
 typedef void (*pqt_par_fn)(void *ctx, int32_t item, int32_t slot);
 void pqt_par_run(pqt_par *p, int32_t n, pqt_par_fn fn, void *ctx);
+/* fn(arg) once on one of p's threads besides the caller's (the pool
+ * started here if need be), for work that runs beside the caller's loops:
+ * 0, or -1 when it cannot be handed out (one thread, the executor refuses;
+ * fn is then not called). */
+int pqt_par_submit(pqt_par *p, void (*fn)(void *), void *arg);
 /* Joins the pool started here (if any). */
 void pqt_par_free(pqt_par *p);
 

@@ -4,10 +4,11 @@
  * predicate's columns are decoded, row groups pruned as for any scan, and
  * the rows where it is true counted. While a row group decodes, the next
  * one that pruning keeps has its predicate columns read ahead (as the Arrow
- * stream and the text output do; pqt_scan_options.read_ahead): pruning is
- * decided one row group early for that.
+ * stream and the text output do, by the one rule of scan/group_order.h;
+ * pqt_scan_options.read_ahead): pruning is decided one row group early.
  */
 #include "file/options.h"
+#include "scan/group_order.h"
 #include "scan/ranged.h"
 
 PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts, int64_t *rows, pqt_error *err) {
@@ -21,23 +22,14 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
   if (!none) return pqt_nomem(err);
   pqt_scan scan;
   pqt_status st = pqt_scan_init(&scan, r, opts, none, err);
-  bool explicit_groups = opts && opts->row_groups && opts->n_row_groups > 0;
-  int32_t n_groups = explicit_groups ? opts->n_row_groups : r->md.row_groups.n;
-  /* per position: pruning decided ahead (1 read, -1 not read; 0 not yet) */
-  int8_t *decided = NULL;
-  if (st == PQT_OK && scan.filter && n_groups > 0) {
-    decided = pqt_mem_calloc(r->data_alloc, (size_t)n_groups);
-    if (!decided) st = pqt_nomem(err);
-  }
+  pqt_group_order order; /* the row groups read, in order; pruning decided once */
+  memset(&order, 0, sizeof order);
+  if (st == PQT_OK) st = pqt_group_order_init(&order, r, opts, err);
   pqt_readahead ra;
   pqt_readahead_init(&ra, r, st == PQT_OK && scan.filter && opts->read_ahead >= 0, NULL);
   if (st == PQT_OK) pqt_scan_io_begin(&scan);
-  for (int32_t gi = 0; gi < n_groups && st == PQT_OK; gi++) {
-    int32_t g = explicit_groups ? opts->row_groups[gi] : gi;
-    if (g < 0 || g >= r->md.row_groups.n) {
-      st = pqt_error_set(err, PQT_EINVAL, "no row group %d", g);
-      break;
-    }
+  for (int32_t gi = 0; gi < order.n && st == PQT_OK; gi++) {
+    int32_t g = order.groups[gi];
     int64_t n = r->md.row_groups.items[g].num_rows;
     if (!scan.filter) {
       scan.stats.row_groups_total++;
@@ -53,8 +45,7 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
       continue;
     }
     bool read, skipped;
-    if (decided && decided[gi]) read = decided[gi] > 0;
-    else st = pqt_scan_group(&scan, g, &read, err);
+    st = pqt_group_order_read(&order, &scan, gi, &read, err);
     if (st != PQT_OK || !read) continue;
     if (pqt_scan_selective(&scan)) {
       pqt_sel_cursor *sc;
@@ -73,23 +64,9 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
     pqt_readahead_wait(&ra); /* g's chunks (announced while the last one decoded) */
     st = pqt_rg_cursor_open_recover(r, g, scan.read_sel, &rg, &skipped, err);
     if (st != PQT_OK || skipped) continue;
-    /* the next row group that pruning keeps, read ahead; a pruning error
-     * is left for the loop to report when it gets there */
-    for (int32_t k = gi + 1; ra.mode && decided && k < n_groups; k++) {
-      int32_t g2 = explicit_groups ? opts->row_groups[k] : k;
-      if (g2 < 0 || g2 >= r->md.row_groups.n) break;
-      if (!decided[k]) {
-        bool rd;
-        pqt_error scratch;
-        pqt_error_init(&scratch);
-        if (pqt_scan_group(&scan, g2, &rd, &scratch) != PQT_OK) break;
-        decided[k] = rd ? 1 : -1;
-      }
-      if (decided[k] > 0) {
-        pqt_readahead_start(&ra, r, g2, scan.read_sel);
-        break;
-      }
-    }
+    /* the next row group the scan reads, read ahead */
+    int32_t next = ra.mode ? pqt_group_order_next(&order, &scan, gi) : -1;
+    if (next >= 0) pqt_readahead_start(&ra, r, order.groups[next], scan.read_sel);
     while (st == PQT_OK && !pqt_rg_cursor_done(rg)) {
       pqt_row_group_data d;
       int64_t first_row = pqt_rg_cursor_rows_done(rg);
@@ -112,7 +89,7 @@ PQT_API pqt_status pqt_reader_count(pqt_reader *r, const pqt_scan_options *opts,
     pqt_rg_cursor_close(rg);
   }
   pqt_readahead_free(&ra); /* waits for an announcement on the way */
-  if (decided) pqt_mem_free(r->data_alloc, decided, (size_t)n_groups);
+  pqt_group_order_free(&order);
   pqt_scan_io_end(&scan);
   if (st == PQT_OK) *rows = scan.stats.rows;
   pqt_scan_publish(&scan);

@@ -6,6 +6,7 @@
  */
 #include "file/options.h"
 #include "scan/filter.h"
+#include "scan/group_order.h"
 #include "scan/ranged.h"
 #include "scan/row_group.h"
 #include "text/text.h"
@@ -88,6 +89,9 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
   pqt_scan scan; /* predicate, pruning, counts (scan/scan.c) */
   memset(&scan, 0, sizeof scan);
   if (st == PQT_OK) st = pqt_scan_init(&scan, r, opts, selected, err);
+  pqt_group_order order; /* the row groups read, in order */
+  memset(&order, 0, sizeof order);
+  if (st == PQT_OK) st = pqt_group_order_init(&order, r, opts, err);
   pqt_rg_threads threads; /* the leaves of a batch decoded in parallel */
   memset(&threads, 0, sizeof threads);
   if (st == PQT_OK) st = pqt_rg_threads_init(&threads, r, opts, err);
@@ -114,12 +118,11 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     if (st == PQT_OK) st = pqt_buf_append(&b, "\n", 1, err);
   }
   int64_t written = 0;
-  int32_t n_groups = opts && opts->row_groups && opts->n_row_groups ? opts->n_row_groups : r->md.row_groups.n;
-  for (int32_t gi = 0; gi < n_groups && st == PQT_OK && (limit < 0 || written < limit); gi++) {
-    int32_t g = opts && opts->row_groups && opts->n_row_groups ? opts->row_groups[gi] : gi;
+  for (int32_t gi = 0; gi < order.n && st == PQT_OK && (limit < 0 || written < limit); gi++) {
+    int32_t g = order.groups[gi];
     pqt_rg_cursor *rg;
     bool skipped, read;
-    st = pqt_scan_group(&scan, g, &read, err);
+    st = pqt_group_order_read(&order, &scan, gi, &read, err);
     if (st != PQT_OK) break;
     if (!read) continue;
     if (pqt_scan_selective(&scan)) {
@@ -147,12 +150,11 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     if (st != PQT_OK) break;
     if (skipped) continue;
     pqt_rg_cursor_set_threads(rg, &threads);
-    /* the next row group, when no predicate or row range may leave it out
-     * and the limit is not reached in this one */
-    if (!scan.filter && !scan.spans && gi + 1 < n_groups &&
-        (limit < 0 || written + r->md.row_groups.items[g].num_rows < limit))
-      pqt_readahead_start(&ra, r, opts->row_groups && opts->n_row_groups ? opts->row_groups[gi + 1] : gi + 1,
-                          scan.read_sel);
+    /* the next row group the scan reads, unless the limit may be reached in this one */
+    int32_t next = ra.mode && (limit < 0 || written + r->md.row_groups.items[g].num_rows < limit)
+                       ? pqt_group_order_next(&order, &scan, gi)
+                       : -1;
+    if (next >= 0) pqt_readahead_start(&ra, r, order.groups[next], scan.read_sel);
     while (st == PQT_OK && !pqt_rg_cursor_done(rg) && (limit < 0 || written < limit)) {
       pqt_row_group_data d;
       /* (with PQT_SKIP_CORRUPT the cursor gives the whole row group) */
@@ -168,6 +170,7 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
     pqt_rg_cursor_close(rg);
   }
   pqt_readahead_free(&ra); /* waits for an announcement on the way */
+  pqt_group_order_free(&order);
   pqt_scan_io_end(&scan);
   pqt_scan_publish(&scan);
   pqt_scan_free(&scan);

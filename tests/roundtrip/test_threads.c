@@ -13,7 +13,10 @@
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
+#include "parquetry_filter.h"
+#include "parquetry_meta.h"
 #include "parquetry_threads.h"
+#include "readahead_fixture.h"
 
 /* ---- a digest of a stream's batches ---------------------------------------- */
 
@@ -655,7 +658,222 @@ static void test_generated_writes_same_at_any_thread_count(void) {
   CHECK(atomic_load(&cnt.n) > 0); /* the shared pool's threads were given work */
 }
 
-RUN_TESTS("threads", TEST_CASE(test_pool_runs_every_task), TEST_CASE(test_executor_late_or_refusing),
+/* ---- decode-ahead: row group N+1 decoded on the pool while N is handed out ---- */
+
+/* An executor over a pool that records the distinct task functions it is given. */
+typedef struct recording {
+  pqt_executor inner;
+  pthread_mutex_t mu;
+  void (*fns[8])(void *);
+  int n_fns;
+} recording;
+static int recording_submit(void *ctx, void (*fn)(void *), void *arg) {
+  recording *c = ctx;
+  pthread_mutex_lock(&c->mu);
+  bool seen = false;
+  for (int i = 0; i < c->n_fns; i++) seen |= c->fns[i] == fn;
+  if (!seen && c->n_fns < 8) c->fns[c->n_fns++] = fn;
+  pthread_mutex_unlock(&c->mu);
+  return c->inner.submit(c->inner.ctx, fn, arg);
+}
+
+typedef struct ahead_case {
+  const char *name;
+  int64_t batch_size;
+  const int32_t *row_groups;
+  int32_t n_row_groups;
+  const char *where;
+  const pqt_row_span *spans;
+  int32_t n_spans;
+} ahead_case;
+
+/* The stream of the file in memory at `threads` threads (ex: its executor,
+ * may be NULL): digest, error; at most max_batches batches taken (< 0:
+ * all) before the stream is released. */
+static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt_executor *ex, const ahead_case *c,
+                              int max_batches, digest *d, char *error, size_t error_len) {
+  memset(d, 0, sizeof *d);
+  d->h = 14695981039346656037ull;
+  error[0] = 0;
+  pqt_reader *r = NULL;
+  pqt_error e;
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.threads = threads;
+  ro.executor = ex;
+  if (pqt_reader_open_buffer(&r, file->data, file->len, &ro, &e) != PQT_OK) {
+    snprintf(error, error_len, "open: %.500s", e.message);
+    return;
+  }
+  pqt_scan_options so;
+  pqt_scan_options_init(&so);
+  so.batch_size = c->batch_size;
+  so.row_groups = c->row_groups;
+  so.n_row_groups = c->n_row_groups;
+  so.row_ranges = c->spans;
+  so.n_row_ranges = c->n_spans;
+  pqt_expr *filter = NULL;
+  if (c->where) CHECK_OK(pqt_expr_parse(c->where, strlen(c->where), &filter, &e));
+  so.filter = filter;
+  struct ArrowArrayStream st;
+  if (pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK) {
+    snprintf(error, error_len, "stream: %.500s", e.message);
+  } else {
+    struct ArrowSchema schema;
+    if (st.get_schema(&st, &schema) != 0) {
+      snprintf(error, error_len, "schema: %s", st.get_last_error(&st));
+    } else {
+      while (max_batches < 0 || d->batches < max_batches) {
+        struct ArrowArray a;
+        if (st.get_next(&st, &a) != 0) {
+          const char *m = st.get_last_error(&st);
+          snprintf(error, error_len, "%s", m ? m : "(no message)");
+          break;
+        }
+        if (!a.release) break;
+        mix64(d, a.length);
+        digest_array(d, &schema, &a, 0, a.length);
+        d->rows += a.length;
+        d->batches++;
+        a.release(&a);
+      }
+      schema.release(&schema);
+    }
+    st.release(&st); /* maybe while the next row group decodes on the pool */
+  }
+  pqt_reader_close(r);
+  pqt_expr_free(filter);
+}
+
+/* Where row group g's first column's first page header starts. */
+static uint64_t first_page(const pqt_string *file, int32_t g) {
+  pqt_reader *r = NULL;
+  pqt_error e;
+  uint64_t off = 0;
+  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) return 0;
+  pqt_chunk_info ci;
+  pqt_chunk_info_init(&ci);
+  if (pqt_reader_chunk(r, g, 0, &ci, &e) == PQT_OK)
+    off = ci.dictionary_page_offset > 0 && ci.dictionary_page_offset < ci.data_page_offset
+              ? (uint64_t)ci.dictionary_page_offset
+              : (uint64_t)ci.data_page_offset;
+  pqt_reader_close(r);
+  return off;
+}
+
+static void check_cases(const char *what, const pqt_string *file, const ahead_case *cases, size_t n_cases,
+                        bool expect_error) {
+  static const int32_t counts[] = {2, 3, 8};
+  for (size_t k = 0; k < n_cases; k++) {
+    const ahead_case *c = &cases[k];
+    digest d1;
+    char e1[1100];
+    buf_stream_digest(file, 1, NULL, c, -1, &d1, e1, sizeof e1);
+    CHECK_MSG(d1.rows > 0 && (e1[0] != 0) == expect_error, "%s, %s at 1 thread: %lld rows, \"%s\"", what, c->name,
+              (long long)d1.rows, e1);
+    for (size_t t = 0; t < sizeof counts / sizeof *counts; t++) {
+      digest dn;
+      char en[1100];
+      buf_stream_digest(file, counts[t], NULL, c, -1, &dn, en, sizeof en);
+      CHECK_MSG(dn.h == d1.h && dn.rows == d1.rows && dn.batches == d1.batches && strcmp(en, e1) == 0,
+                "%s, %s at %d threads: %lld rows in %lld batches \"%s\"; 1 thread %lld in %lld \"%s\"", what, c->name,
+                (int)counts[t], (long long)dn.rows, (long long)dn.batches, en, (long long)d1.rows,
+                (long long)d1.batches, e1);
+    }
+    /* released early: after each of the first batches (the next row group
+     * decoding on the pool meanwhile), what was handed out is the start of
+     * the 1-thread stream */
+    for (int stop = 0; stop <= 12; stop += 3) {
+      digest dp, d1p;
+      char ep[1100], e1p[1100];
+      buf_stream_digest(file, 2, NULL, c, stop, &dp, ep, sizeof ep);
+      buf_stream_digest(file, 1, NULL, c, stop, &d1p, e1p, sizeof e1p);
+      CHECK_MSG(dp.h == d1p.h && dp.rows == d1p.rows && strcmp(ep, e1p) == 0,
+                "%s, %s released after %d batches: other batches at 2 threads", what, c->name, stop);
+    }
+  }
+}
+
+enum { AHEAD_GROUPS = 7, AHEAD_ROWS = 6000 };
+
+static void test_decode_ahead_same_as_one_thread(void) {
+  pqt_string file;
+  ra_write_file(&file, AHEAD_GROUPS, AHEAD_ROWS, true);
+  CHECK(file.len > 0);
+  if (!file.data) return;
+  static const int32_t some[] = {5, 1, 3, 6};
+  static const int32_t repeated[] = {2, 2, 0};
+  static const pqt_row_span spans[] = {{100, 5000}, {13000, 20}, {29000, 9000}};
+  static const ahead_case cases[] = {
+      {"whole file", 0, NULL, 0, NULL, NULL, 0},
+      {"batches of 1000", 1000, NULL, 0, NULL, NULL, 0},
+      {"batches of 777", 777, NULL, 0, NULL, NULL, 0},
+      {"batches larger than a row group", 10000, NULL, 0, NULL, NULL, 0},
+      {"row groups 5 1 3 6", 1000, some, 4, NULL, NULL, 0},
+      {"row groups 2 2 0", 999, repeated, 3, NULL, NULL, 0},
+      {"a filter", 1000, NULL, 0, "id >= 7000 and id < 30000 or s = 's7'", NULL, 0},
+      {"row ranges (offset and limit)", 1000, NULL, 0, NULL, spans, 3},
+  };
+  check_cases("generated", &file, cases, sizeof cases / sizeof *cases, false);
+
+  /* decode-ahead runs: a task besides the leaves' loop is given to the executor */
+  pqt_thread_pool *pool = NULL;
+  pqt_error e;
+  CHECK_OK(pqt_thread_pool_create(&pool, 2, NULL, &e));
+  recording rec;
+  memset(&rec, 0, sizeof rec);
+  pthread_mutex_init(&rec.mu, NULL);
+  pqt_thread_pool_executor(pool, &rec.inner);
+  pqt_executor ex = {.struct_size = sizeof(pqt_executor), .submit = recording_submit, .ctx = &rec};
+  digest d1, d2;
+  char e1[1100], e2[1100];
+  buf_stream_digest(&file, 1, NULL, &cases[1], -1, &d1, e1, sizeof e1);
+  buf_stream_digest(&file, 3, &ex, &cases[1], -1, &d2, e2, sizeof e2);
+  CHECK(d1.h == d2.h && d1.rows == d2.rows && e2[0] == 0);
+  CHECK_MSG(rec.n_fns >= 2, "%d kinds of task handed out", rec.n_fns);
+  pqt_thread_pool_destroy(pool);
+  pthread_mutex_destroy(&rec.mu);
+
+  /* an executor that runs its tasks only after the stream is gone: the
+   * stream reads every row group itself, the late tasks touch nothing */
+  deferred q;
+  memset(&q, 0, sizeof q);
+  pthread_mutex_init(&q.mu, NULL);
+  pqt_executor late = {.struct_size = sizeof(pqt_executor), .submit = deferred_submit, .ctx = &q};
+  for (int stop = -1; stop <= 4; stop += 5) {
+    digest d3, d4;
+    char e3[1100], e4[1100];
+    buf_stream_digest(&file, 1, NULL, &cases[1], stop, &d3, e3, sizeof e3);
+    buf_stream_digest(&file, 4, &late, &cases[1], stop, &d4, e4, sizeof e4);
+    CHECK(q.n > 0);
+    CHECK(d3.h == d4.h && d3.rows == d4.rows && strcmp(e3, e4) == 0);
+    deferred_run(&q);
+  }
+  free(q.fns);
+  free(q.args);
+  pthread_mutex_destroy(&q.mu);
+
+  /* a broken page header in row group 3: its error comes after row groups
+   * 0 to 2 and as at one thread */
+  uint64_t off = first_page(&file, 3);
+  CHECK(off > 0 && off + 8 < file.len);
+  if (off > 0 && off + 8 < file.len) {
+    memset(file.data + off, 0xff, 8);
+    static const ahead_case bad[] = {
+        {"row group 3 broken", 1000, NULL, 0, NULL, NULL, 0},
+        {"row group 3 broken, whole groups", 0, NULL, 0, NULL, NULL, 0},
+    };
+    check_cases("damaged", &file, bad, sizeof bad / sizeof *bad, true);
+    digest d;
+    char err[1100];
+    buf_stream_digest(&file, 2, NULL, &bad[0], -1, &d, err, sizeof err);
+    CHECK_MSG(d.rows == 3 * AHEAD_ROWS && strstr(err, "row group 3"), "%lld rows, then \"%s\"", (long long)d.rows,
+              err);
+  }
+  pqt_string_free(&file);
+}
+
+RUN_TESTS("threads", TEST_CASE(test_decode_ahead_same_as_one_thread), TEST_CASE(test_pool_runs_every_task), TEST_CASE(test_executor_late_or_refusing),
           TEST_CASE(test_bad_thread_counts), TEST_CASE(test_generated_writes_same_at_any_thread_count),
           TEST_CASE(test_corpus_streams_same_at_any_thread_count),
           TEST_CASE(test_corpus_views_at_two_threads),
