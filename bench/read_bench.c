@@ -2,7 +2,7 @@
  * bench/read_bench.c: full single-threaded decode of a file into Arrow
  * arrays through the public streaming API.
  *
- *   read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold] [--threads N] [--no-read-ahead]
+ *   read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold] [--threads N] [--no-read-ahead] [--decode-ahead]
  *              [--arrow-dictionary] [--arrow-view]
  * FILE may be an http://, https:// or s3:// URL (parquetry_remote.h).
  *
@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
   const char *footer_key = NULL; /* --footer-key KEY: an encrypted file (16, 24 or 32 characters) */
   int threads = 0;               /* --threads N: pqt_read_options.threads (0: one per core) */
   uint64_t arrow_output = 0;     /* --arrow-dictionary, --arrow-view */
-  int read_ahead = 0;            /* --no-read-ahead: pqt_scan_options.read_ahead = -1 */
+  int read_ahead = 0;            /* --no-read-ahead: -1; --decode-ahead: 1 (pqt_scan_options.read_ahead) */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) batch = atoll(argv[++i]);
@@ -50,11 +50,12 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--arrow-dictionary") == 0) arrow_output |= PQT_ARROW_DICTIONARY;
     else if (strcmp(argv[i], "--arrow-view") == 0) arrow_output |= PQT_ARROW_VIEW;
     else if (strcmp(argv[i], "--no-read-ahead") == 0) read_ahead = -1;
+    else if (strcmp(argv[i], "--decode-ahead") == 0) read_ahead = 1;
     else path = argv[i];
   }
   if (!path || repeat < 1) {
     fprintf(stderr, "usage: read_bench FILE [--repeat K] [--batch-size N] [--columns a,b.c] [--cold] [--footer-key KEY]\n"
-                    "                  [--threads N] [--no-read-ahead] [--arrow-dictionary] [--arrow-view]\n");
+                    "                  [--threads N] [--no-read-ahead] [--decode-ahead] [--arrow-dictionary] [--arrow-view]\n");
     return 2;
   }
   for (char *t = col_arg ? strtok(col_arg, ",") : NULL; t && n_cols < 256; t = strtok(NULL, ",")) cols[n_cols++] = t;

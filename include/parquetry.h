@@ -665,11 +665,15 @@ typedef struct pqt_scan_options {
    * source fetches them meanwhile (on an IO thread of the stream's own,
    * even at threads = 1: it waits on the network and takes no core's
    * work). At most one row group ahead. 0 (the default): on; negative:
-   * off. The batches are the same either way. Used by the Arrow stream,
+   * off; positive: on, and decode ahead (below). The batches are the same
+   * in every case. Used by the Arrow stream,
    * pqt_reader_write_text (not past its limit) and pqt_reader_count with a
    * filter under PQT_SKIP_CORRUPT; a filtered or row-ranged read of pages
    * through the page index (scan/ranged.c) reads nothing ahead.
-   * With threads > 1 the Arrow stream also decodes ahead: when it starts
+   * Decode-ahead (read_ahead > 0, opt-in: measured slower on lineitem-like
+   * files at 2 threads, where both cores are busy decoding already; it
+   * pays when the consumer does work of its own between batches). With
+   * threads > 1 the Arrow stream then also decodes ahead: when it starts
    * handing out row group N, row group N+1 is decoded on a pool thread,
    * batch after batch, and handed out in file order once N is done (the
    * batches and any error the same as at one thread). Memory: besides the

@@ -551,28 +551,11 @@ static pqt_status add_range(pqt_io_range **rs, size_t *n, size_t *cap, const pqt
   return PQT_OK;
 }
 
-void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, const int32_t *groups, int32_t first, int32_t end) {
+void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, int32_t g) {
   pqt_reader *r = s->r;
-  if (!ra || !ra->mode) return;
+  if (!ra || !ra->mode || g < 0 || g >= r->md.row_groups.n) return;
   pqt_error e;
   pqt_error_init(&e);
-  /* the next group the statistics (and the row ranges) keep */
-  int32_t g = -1;
-  for (int32_t k = first; k < end && g < 0; k++) {
-    int32_t c = groups ? groups[k] : k;
-    if (c < 0 || c >= r->md.row_groups.n) return;
-    if (s->spans) {
-      bool touch = false;
-      int64_t g0 = s->group_first[c], g1 = s->group_first[c + 1];
-      for (int32_t i = 0; i < s->n_spans && !touch; i++)
-        touch = s->spans[i].count > 0 && s->spans[i].first < g1 && s->spans[i].first + s->spans[i].count > g0;
-      if (!touch) continue;
-    }
-    int skip = 0;
-    if (s->filter && pqt_filter_prune(s->filter, r, c, &skip, &e) != PQT_OK) return;
-    if (!skip) g = c;
-  }
-  if (g < 0) return;
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   int32_t nl = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
   if (nl <= 0 || rg->num_rows <= 0) return;

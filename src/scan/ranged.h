@@ -78,14 +78,13 @@ struct pqt_rg_threads;
 void pqt_sel_cursor_set_threads(pqt_sel_cursor *c, struct pqt_rg_threads *t);
 
 /* Announce to the read-ahead (scan/row_group.h) the byte ranges a
- * selective read of the next row group will want: the first of groups
- * [first, end) (groups NULL: the row groups first, first + 1, ...) that its
- * statistics and the row ranges keep; of each column read, the dictionary and the pages of
- * its offset index holding a row the caller's ranges and the predicate's
- * pages leave (the whole chunk when it is not read by pages). Reads the
- * page index of g (a remote source caches it for the read itself). Only a
- * hint: failures are ignored. */
+ * selective read of row group g will want (g: the next one the scan reads,
+ * pqt_group_order_next): of each column read, the dictionary and the pages
+ * of its offset index holding a row the caller's ranges and the
+ * predicate's pages leave (the whole chunk when it is not read by pages).
+ * Reads the page index of g (a remote source caches it for the read
+ * itself). Only a hint: failures are ignored. */
 struct pqt_readahead;
-void pqt_sel_readahead(struct pqt_readahead *ra, pqt_scan *s, const int32_t *groups, int32_t first, int32_t end);
+void pqt_sel_readahead(struct pqt_readahead *ra, pqt_scan *s, int32_t g);
 
 #endif

@@ -497,7 +497,10 @@ static int stream_next_batch(stream_priv *p, struct ArrowArray *out) {
         if (st != PQT_OK) return status_to_errno(st);
         pqt_sel_cursor_set_threads(p->sel, &p->rgt);
         /* the next row group's pages (those the predicate may need) fetched while this one decodes */
-        pqt_sel_readahead(&p->ra, &p->scan, p->groups, p->next_group, p->n_groups);
+        if (p->ra.mode) {
+          int32_t next = pqt_group_order_next(&p->order, &p->scan, pos);
+          if (next >= 0) pqt_sel_readahead(&p->ra, &p->scan, p->order.groups[next]);
+        }
         continue;
       }
       if (p->ahead && p->ahead_pos == pos) { /* decoded ahead */
@@ -619,11 +622,11 @@ PQT_API pqt_status pqt_reader_get_stream(pqt_reader *r, const pqt_scan_options *
     pqt_readahead_init(&p->ra, r, opts->read_ahead >= 0, &p->rgt);
     p->ra_init = true;
   }
-  /* decode-ahead: threads > 1 and read-ahead on, whole row groups read
+  /* decode-ahead: asked for (read_ahead > 0), threads > 1, whole row groups read
    * (not selectively, not recovering: PQT_SKIP_CORRUPT reports losses in
    * order on the calling thread), no memory ceiling (a row group decoded
    * ahead is memory the ceiling did not plan for), not encrypted */
-  if (st == PQT_OK && pqt_par_slots(&p->rgt.par) > 1 && opts->read_ahead >= 0 && !pqt_scan_selective(&p->scan) &&
+  if (st == PQT_OK && pqt_par_slots(&p->rgt.par) > 1 && opts->read_ahead > 0 && !pqt_scan_selective(&p->scan) &&
       r->opts.on_error != PQT_SKIP_CORRUPT && !r->opts.max_memory && !r->crypto && p->order.n > 1) {
     p->shadow[0] = shadow_new(r);
     p->shadow[1] = shadow_new(r);

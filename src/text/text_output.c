@@ -130,9 +130,8 @@ PQT_API pqt_status pqt_reader_write_text(pqt_reader *r, const pqt_scan_options *
       st = pqt_sel_cursor_open(&scan, g, &sc, err);
       if (st != PQT_OK) break;
       /* the next row group's pages the predicate may need, fetched while this one decodes */
-      if (limit < 0)
-        pqt_sel_readahead(&ra, &scan, opts && opts->row_groups && opts->n_row_groups ? opts->row_groups : NULL, gi + 1,
-                          n_groups);
+      int32_t next = ra.mode && limit < 0 ? pqt_group_order_next(&order, &scan, gi) : -1;
+      if (next >= 0) pqt_sel_readahead(&ra, &scan, order.groups[next]);
       while (st == PQT_OK && !pqt_sel_cursor_done(sc) && (limit < 0 || written < limit)) {
         pqt_row_group_data d;
         int64_t want = batch_rows(r, g, selected);

@@ -708,6 +708,7 @@ static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt
   pqt_scan_options so;
   pqt_scan_options_init(&so);
   so.batch_size = c->batch_size;
+  so.read_ahead = 1; /* decode-ahead is opt-in */
   so.row_groups = c->row_groups;
   so.n_row_groups = c->n_row_groups;
   so.row_ranges = c->spans;
