@@ -471,7 +471,7 @@ static pqt_status ain_base(ain_ctx *c, const struct ArrowArray *a, const char *p
 }
 
 static const uint8_t *ain_validity_buf(const struct ArrowArray *a) {
-  return a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
+  return !a || a->null_count == 0 || a->n_buffers < 1 ? NULL : (const uint8_t *)a->buffers[0];
 }
 
 /* int32 offsets [d, end] of a: non-negative, never decreasing, the last at
@@ -681,12 +681,13 @@ static pqt_status ain_pair(ain_ctx *c, const struct ArrowArray *a, const pqt_imp
   if (vi >= 0) {
     const struct ArrowArray *va = a->children[vi];
     const char *vp = ain_path(c, path, "value");
+    if (!va) return pqt_error_set(c->err, PQT_EINVAL, "column %s: malformed Arrow array", vp);
     if (f->children[vi].kind != PQT_AK_BINARY)
       return pqt_error_set(c->err, PQT_EINVAL, "column %s: a variant value must be binary", vp);
     pqt_vshred_col *v = pqt_arena_alloc(&c->in->arena, sizeof *v);
     if (!v) return pqt_nomem(c->err);
-    int64_t vend, vd = (va ? va->offset : 0) + d;
-    PQT_RETURN_NOT_OK(ain_base(c, va, vp, end + (va ? va->offset : 0), &vend, 3));
+    int64_t vend, vd = va->offset + d;
+    PQT_RETURN_NOT_OK(ain_base(c, va, vp, end + va->offset, &vend, 3));
     v->type = PQT_VSHRED_BINARY;
     v->path = vp;
     PQT_RETURN_NOT_OK(ain_bits(c, ain_validity_buf(va), vd, vend, &v->validity));

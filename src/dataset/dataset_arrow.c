@@ -765,7 +765,7 @@ static pqt_status prune_copy(const struct ArrowSchema *u, const char **paths, in
   pqt_status st = own_schema_new(dst, u->format, u->name, kept, err);
   if (st == PQT_OK) dst->flags = u->flags;
   int64_t k = 0;
-  for (int64_t c = 0; c < u->n_children && st == PQT_OK; c++) {
+  for (int64_t c = 0; c < u->n_children && st == PQT_OK && dst->children; c++) {
     int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
       const char *rest = after_name(paths[i], u->children[c]->name);

@@ -334,7 +334,7 @@ PQT_API pqt_status pqt_dataset_write_text(pqt_dataset *ds, const pqt_scan_option
   pqt_buf_init(&t.out, NULL);
   int32_t *sel = calloc((size_t)total + 1, sizeof *sel);
   int32_t *src = calloc((size_t)total + 1, sizeof *src);
-  const struct ArrowSchema **fty = calloc((size_t)total + 1, sizeof *fty);
+  const struct ArrowSchema **fty = calloc((size_t)total + 1, sizeof(const struct ArrowSchema *));
   struct ArrowSchema *usch = NULL;
   pqt_ds_names names = {0};
   pqt_buf_init(&t.tmp, NULL);

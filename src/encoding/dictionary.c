@@ -105,7 +105,7 @@ static pqt_status grow_table(pqt_dict_builder *b, pqt_error *err) {
     return pqt_nomem(err);
   }
   size_t mask = ns - 1;
-  for (size_t i = 0; i < b->n_slots; i++) {
+  for (size_t i = 0; b->slots && i < b->n_slots; i++) {
     uint32_t s = b->slots[i];
     if (!s) continue;
     uint64_t k = b->keys[i];

@@ -380,6 +380,7 @@ static pqt_status add_wrapper(elist *L, int32_t idx, int lt_member, const char *
 }
 
 static const struct ArrowSchema *arrow_child(const struct ArrowSchema *s, const char *name) {
+  if (!s) return NULL;
   for (int64_t i = 0; i < s->n_children; i++)
     if (s->children[i] && s->children[i]->name && strcmp(s->children[i]->name, name) == 0) return s->children[i];
   return NULL;

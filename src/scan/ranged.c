@@ -540,10 +540,10 @@ static pqt_status add_range(pqt_io_range **rs, size_t *n, size_t *cap, const pqt
   if (!len) return PQT_OK;
   if (*n == *cap) {
     size_t nc = *cap ? *cap * 2 : 16;
-    pqt_io_range *v = pqt_mem_alloc(a, sizeof *v * nc);
+    pqt_io_range *v = pqt_mem_alloc(a, nc * sizeof(pqt_io_range));
     if (!v) return pqt_nomem(err);
-    if (*n) memcpy(v, *rs, sizeof *v * *n);
-    if (*rs) pqt_mem_free(a, *rs, sizeof *v * *cap);
+    if (*n) memcpy(v, *rs, *n * sizeof(pqt_io_range));
+    if (*rs) pqt_mem_free(a, *rs, *cap * sizeof(pqt_io_range));
     *rs = v;
     *cap = nc;
   }
