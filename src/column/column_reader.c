@@ -693,31 +693,44 @@ static pqt_status page_view_buf(pqt_column_cursor *c, pqt_column_data *cd, bool 
   return PQT_OK;
 }
 
+/* Where a page's long values are viewed (page_view_buf, at the first one). */
+typedef struct page_views {
+  bool probed;
+  pqt_shared_buf *sb;
+  int32_t idx;
+} page_views;
+
+/* The view of value p[0..l): inline when short; else pointing into the
+ * page's buffer, or into cd's own bytes when the page cannot be kept. p
+ * must lie in the page's values when the page is kept. */
+static inline pqt_status view_value(pqt_column_cursor *c, pqt_column_data *cd, page_views *pv, const uint8_t *p,
+                                    uint32_t l, uint8_t *v, pqt_error *err) {
+  int32_t idx = 0;
+  uint32_t off = 0;
+  if (l > 12) {
+    if (!pv->probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &pv->probed, &pv->sb, &pv->idx, err));
+    if (pv->sb) {
+      idx = pv->idx;
+      off = (uint32_t)(p - pv->sb->data);
+    } else {
+      PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+    }
+  }
+  put_view(v, p, l, idx, off);
+  return PQT_OK;
+}
+
 /* PLAIN values: views into the page's (decompressed) buffer, handed over
  * by the page reader at the page's first long value; a page read in place
  * from the chunk's bytes has its long values copied into cd's own bytes. */
 static pqt_status take_plain_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
   size_t pos = c->vpos;
-  bool probed = false;
-  pqt_shared_buf *sb = NULL; /* the page's buffer (probed at the first long value) */
-  int32_t page_idx = 0;
+  page_views pv = {false, NULL, 0}; /* the page's buffer (probed at the first long value) */
   for (size_t i = 0; i < m; i++, v += 16) {
     PQT_CHECK_CORRUPT(c->vlen - pos >= 4, err, "PLAIN BYTE_ARRAY: value %zu runs past the page", i);
     uint32_t l = pqt_load_u32le(c->vin + pos);
     PQT_CHECK_CORRUPT(l <= c->vlen - pos - 4, err, "PLAIN BYTE_ARRAY: value %zu of %u bytes runs past the page", i, l);
-    const uint8_t *p = c->vin + pos + 4;
-    int32_t idx = 0;
-    uint32_t off = 0;
-    if (l > 12) {
-      if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
-      if (sb) {
-        idx = page_idx;
-        off = (uint32_t)(p - sb->data);
-      } else {
-        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
-      }
-    }
-    put_view(v, p, l, idx, off);
+    PQT_RETURN_NOT_OK(view_value(c, cd, &pv, c->vin + pos + 4, l, v, err));
     pos += 4 + (size_t)l;
   }
   if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(validate_plain_utf8(c->vin + c->vpos, pos - c->vpos, m, err));
@@ -734,23 +747,9 @@ static pqt_status take_dlba_views(pqt_column_cursor *c, size_t m, pqt_column_dat
   const uint8_t *src = NULL;
   PQT_RETURN_NOT_OK(pqt_delta_length_span(&c->dl, o, m, 0, &src, err));
   if (c->desc.validate_utf8) PQT_RETURN_NOT_OK(pqt_utf8_validate_values(src, o, (int64_t)m, err));
-  bool probed = false;
-  pqt_shared_buf *sb = NULL;
-  int32_t page_idx = 0;
+  page_views pv = {false, NULL, 0};
   for (size_t i = 0; i < m; i++, v += 16) {
-    const uint8_t *p = src + o[i];
-    uint32_t l = (uint32_t)(o[i + 1] - o[i]), off = 0;
-    int32_t idx = 0;
-    if (l > 12) {
-      if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
-      if (sb) {
-        idx = page_idx;
-        off = (uint32_t)(p - sb->data);
-      } else {
-        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
-      }
-    }
-    put_view(v, p, l, idx, off);
+    PQT_RETURN_NOT_OK(view_value(c, cd, &pv, src + o[i], (uint32_t)(o[i + 1] - o[i]), v, err));
   }
   return PQT_OK;
 }
@@ -762,9 +761,7 @@ static pqt_status take_dlba_views(pqt_column_cursor *c, size_t m, pqt_column_dat
  * into cd's own bytes. */
 static pqt_status take_dba_views(pqt_column_cursor *c, size_t m, pqt_column_data *cd, uint8_t *v, pqt_error *err) {
   pqt_buf *last = &c->cs.dba.last;
-  bool probed = false;
-  pqt_shared_buf *sb = NULL;
-  int32_t page_idx = 0;
+  page_views pv = {false, NULL, 0};
   size_t prev_len = last->len;
   for (size_t done = 0; done < m;) {
     int32_t pl[256], sl[256];
@@ -773,25 +770,18 @@ static pqt_status take_dba_views(pqt_column_cursor *c, size_t m, pqt_column_data
     PQT_RETURN_NOT_OK(pqt_delta_byte_array_lengths(&c->dba, pl, sl, k, &prev_len, &suf, err));
     for (size_t i = 0; i < k; i++, v += 16) {
       size_t pre = (size_t)pl[i], q = (size_t)sl[i];
-      uint32_t l = (uint32_t)(pre + q), off = 0;
-      int32_t idx = 0;
+      uint32_t l = (uint32_t)(pre + q);
       last->len = pre; /* pre <= the previous value's length: checked */
       PQT_RETURN_NOT_OK(pqt_buf_append(last, suf, q, err));
       if (c->desc.validate_utf8 && l && pqt_utf8_invalid_at(last->data, l) < l)
         return pqt_corrupt(err, "invalid UTF-8 in value %zu of a STRING column", done + i);
-      const uint8_t *p = last->data;
-      if (l > 12 && pre == 0) {
-        if (!probed) PQT_RETURN_NOT_OK(page_view_buf(c, cd, &probed, &sb, &page_idx, err));
-        if (sb) {
-          idx = page_idx;
-          off = (uint32_t)(suf - sb->data);
-        } else {
-          PQT_RETURN_NOT_OK(own_append(cd, suf, l, &off, err));
-        }
-      } else if (l > 12) {
-        PQT_RETURN_NOT_OK(own_append(cd, p, l, &off, err));
+      if (pre == 0) { /* the whole value is in the page */
+        PQT_RETURN_NOT_OK(view_value(c, cd, &pv, suf, l, v, err));
+      } else { /* built from the previous value: its bytes are nowhere in the page */
+        uint32_t off = 0;
+        if (l > 12) PQT_RETURN_NOT_OK(own_append(cd, last->data, l, &off, err));
+        put_view(v, last->data, l, 0, off);
       }
-      put_view(v, p, l, idx, off);
       suf += q;
     }
     done += k;

@@ -51,16 +51,23 @@ pqt_status pqt_shared_alloc(const pqt_allocator *alloc, size_t n, pqt_shared_buf
   return st;
 }
 
-pqt_status pqt_shared_wrap(const pqt_allocator *alloc, const uint8_t *data, size_t len,
-                           void (*release)(pqt_shared_buf *self), void *ctx, pqt_shared_buf **out, pqt_error *err) {
+/* A buffer over bytes it does not own (never written through), one reference. */
+static pqt_shared_buf *shared_over(const pqt_allocator *alloc, const uint8_t *data, size_t len) {
   alloc = pqt_alloc_or_default(alloc);
   pqt_shared_buf *s = pqt_mem_alloc(alloc, sizeof *s);
-  if (!s) return pqt_nomem(err);
+  if (!s) return NULL;
   memset(s, 0, sizeof *s);
   atomic_init(&s->refs, 1);
   s->alloc = alloc;
-  s->data = s->base = (uint8_t *)(uintptr_t)data; /* never written through */
+  s->data = s->base = (uint8_t *)(uintptr_t)data;
   s->len = len;
+  return s;
+}
+
+pqt_status pqt_shared_wrap(const pqt_allocator *alloc, const uint8_t *data, size_t len,
+                           void (*release)(pqt_shared_buf *self), void *ctx, pqt_shared_buf **out, pqt_error *err) {
+  pqt_shared_buf *s = shared_over(alloc, data, len);
+  if (!s) return pqt_nomem(err);
   s->release = release;
   s->release_ctx = ctx;
   *out = s;
@@ -72,14 +79,8 @@ pqt_status pqt_shared_slice(pqt_shared_buf *parent, const uint8_t *data, size_t 
   uintptr_t p = (uintptr_t)data, lo = (uintptr_t)parent->data;
   if (p < lo || p - lo > parent->len || len > parent->len - (p - lo))
     return pqt_error_set(err, PQT_EINVAL, "a slice of %zu bytes outside its %zu-byte buffer", len, parent->len);
-  alloc = pqt_alloc_or_default(alloc);
-  pqt_shared_buf *s = pqt_mem_alloc(alloc, sizeof *s);
+  pqt_shared_buf *s = shared_over(alloc, data, len);
   if (!s) return pqt_nomem(err);
-  memset(s, 0, sizeof *s);
-  atomic_init(&s->refs, 1);
-  s->alloc = alloc;
-  s->data = s->base = (uint8_t *)(uintptr_t)data; /* never written through */
-  s->len = len;
   s->parent = pqt_shared_ref(parent);
   *out = s;
   return PQT_OK;

@@ -313,19 +313,29 @@ fail:
   return st;
 }
 
-/* Move a (taken over) into a widened array of format to ("l" or "g"). */
-static pqt_status widen(struct ArrowArray *a, const char *from, struct ArrowArray *out, pqt_error *err) {
-  int64_t n = a->offset + a->length;
-  pqt_status st = own_array_new(out, a->length, 2, 0, err);
+/* A new array out (n_buffers, n_children) that keeps a (taken over: a is
+ * released here on failure), with a's offset and null count. */
+static pqt_status take_into(struct ArrowArray *a, int n_buffers, int64_t n_children, struct ArrowArray *out,
+                            own_array **p, pqt_error *err) {
+  pqt_status st = own_array_new(out, a->length, n_buffers, n_children, err);
   if (st != PQT_OK) {
     a->release(a);
     return st;
   }
-  own_array *p = out->private_data;
-  p->keep = *a;
+  *p = out->private_data;
+  (*p)->keep = *a;
   a->release = NULL;
-  out->offset = p->keep.offset;
-  out->null_count = p->keep.null_count;
+  out->offset = (*p)->keep.offset;
+  out->null_count = (*p)->keep.null_count;
+  return PQT_OK;
+}
+
+/* Move a (taken over) into a widened array of format to ("l" or "g"). */
+static pqt_status widen(struct ArrowArray *a, const char *from, struct ArrowArray *out, pqt_error *err) {
+  int64_t n = a->offset + a->length;
+  own_array *p;
+  pqt_status st = take_into(a, 2, 0, out, &p, err);
+  if (st != PQT_OK) return st;
   p->bufs[0] = p->keep.buffers[0];
   if ((st = own_buf(out, 1, 8 * (size_t)(n ? n : 1), err)) != PQT_OK) {
     out->release(out);
@@ -385,16 +395,9 @@ static pqt_status conform(const struct ArrowSchema *fs, struct ArrowArray *a, co
     return pqt_error_set(err, PQT_EUNSUPPORTED, "column %s: cannot convert type '%s' to '%s'", u->name ? u->name : "",
                          fs->format, u->format);
   }
-  pqt_status st = own_array_new(out, a->length, (int)a->n_buffers, strct ? u->n_children : 1, err);
-  if (st != PQT_OK) {
-    a->release(a);
-    return st;
-  }
-  own_array *p = out->private_data;
-  p->keep = *a;
-  a->release = NULL;
-  out->offset = p->keep.offset;
-  out->null_count = p->keep.null_count;
+  own_array *p;
+  pqt_status st = take_into(a, (int)a->n_buffers, strct ? u->n_children : 1, out, &p, err);
+  if (st != PQT_OK) return st;
   for (int64_t i = 0; i < p->keep.n_buffers; i++) p->bufs[i] = p->keep.buffers[i];
   int64_t n = p->keep.offset + p->keep.length;
   for (int64_t j = 0; j < out->n_children && st == PQT_OK; j++) {
