@@ -160,6 +160,13 @@ static void ma_pages(pqt_reader *r, int32_t g, int32_t col) {
   pqt_page_cursor_close(pc);
 }
 
+/* verify's output: checked for being text, then dropped */
+static pqt_status ma_sink(void *ctx, const char *d, size_t n) {
+  (void)ctx;
+  if (n && d[n - 1] != '\n') MA_FAIL("verify output does not end a line");
+  return PQT_OK;
+}
+
 static void ma_chunk(pqt_reader *r, int32_t g, int32_t col) {
   pqt_error err;
   pqt_chunk_info ci;
@@ -210,6 +217,27 @@ static void ma_chunk(pqt_reader *r, int32_t g, int32_t col) {
       (void)(pi.page_offsets[i] + pi.compressed_page_sizes[i] + pi.first_row_indexes[i]);
     pqt_page_index_free(&pi);
   }
+  /* as stored: every list with its own length, bounds compared in the column's order */
+  pqt_page_index ps;
+  pqt_page_index_init(&ps);
+  st = pqt_reader_page_index_stored(r, g, col, &ps, &err);
+  ma_check(st, &err, "page_index_stored");
+  if (st == PQT_OK) {
+    if (ps.has_column_index && (ps.n_min_values < 0 || ps.n_max_values < 0)) MA_FAIL("negative list length");
+    int32_t nb = ps.n_min_values < ps.n_max_values ? ps.n_min_values : ps.n_max_values;
+    for (int32_t i = 0; ps.has_column_index && i < nb && i < 256; i++) {
+      const pqt_value *a = &ps.min_values[i], *b = &ps.max_values[i];
+      int c1 = pqt_reader_compare_plain(r, col, a->plain, a->n_plain, b->plain, b->n_plain);
+      int c2 = pqt_reader_compare_plain(r, col, b->plain, b->n_plain, a->plain, a->n_plain);
+      if (c1 < -1 || c1 > 2 || (c1 == 2) != (c2 == 2) || (c1 != 2 && c1 != -c2)) MA_FAIL("compare not antisymmetric");
+    }
+    for (int32_t i = 0; i < ps.n_null_counts && i < 256; i++) (void)ps.null_counts[i];
+    for (int32_t i = 0; i < ps.n_nan_counts && i < 256; i++) (void)ps.nan_counts[i];
+    for (int32_t i = 0; i < ps.n_definition_level_histograms && i < 256; i++) (void)ps.definition_level_histograms[i];
+    for (int32_t i = 0; i < ps.n_repetition_level_histograms && i < 256; i++) (void)ps.repetition_level_histograms[i];
+    if (ps.column_index_error) (void)strlen(ps.column_index_error);
+    pqt_page_index_free(&ps);
+  }
 
   pqt_dictionary d;
   pqt_dictionary_init(&d);
@@ -252,6 +280,10 @@ static void pqt_fuzz_meta_api_with(const uint8_t *data, size_t size, pqt_fuzz_al
   pqt_reader *r = NULL;
   pqt_status st = pqt_reader_open_buffer(&r, data, size, &ro, &err);
   if (st != PQT_OK) return;
+  int32_t sig = -1;
+  if (pqt_reader_footer_signature(r, &sig, &err) == PQT_OK &&
+      (sig < PQT_FOOTER_SIGNATURE_NONE || sig > PQT_FOOTER_SIGNATURE_NO_KEY))
+    MA_FAIL("footer signature state %d", (int)sig);
   int32_t nkv = pqt_reader_kv_count(r);
   for (int32_t i = 0; i < nkv; i++) {
     pqt_kv kv;
@@ -275,6 +307,16 @@ static void pqt_fuzz_meta_api_with(const uint8_t *data, size_t size, pqt_fuzz_al
       ma_chunk(r, g, c);
       ma_pages(r, g, c);
     }
+  /* verify: the same API over every page, every problem a line */
+  if (ng <= 64 && nc <= 64) {
+    pqt_verify_report rep;
+    pqt_verify_report_init(&rep);
+    st = pqt_reader_verify_ex(r, ma_sink, NULL, &rep, &err);
+    if (st != PQT_OK && st != PQT_ENOMEM) MA_FAIL("verify: %s: %s", pqt_status_name(st), err.message);
+    if (st == PQT_OK && (rep.problems < 0 || rep.unchecked < 0 || rep.chunks_checked > (int64_t)ng * nc))
+      MA_FAIL("verify report: %lld problems, %lld unchecked, %lld chunks", (long long)rep.problems,
+              (long long)rep.unchecked, (long long)rep.chunks_checked);
+  }
   pqt_reader_close(r);
 }
 

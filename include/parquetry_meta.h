@@ -415,11 +415,48 @@ typedef struct pqt_page_index {
   const int64_t *first_row_indexes;
   const int64_t *unencoded_byte_array_data_bytes; /* NULL when absent */
   void *private_data;                             /* the library's; do not touch */
+  /* Added later, set by pqt_reader_page_index_stored only (0 and NULL from
+   * pqt_reader_page_index): each list's own length as stored, -1 for a
+   * list that is absent, and why an index that is there could not be read. */
+  int32_t n_min_values, n_max_values;
+  int32_t n_null_counts, n_nan_counts;
+  int32_t n_repetition_level_histograms, n_definition_level_histograms; /* entries */
+  const char *column_index_error; /* NUL-terminated; NULL when read (or absent) */
+  const char *offset_index_error;
 } pqt_page_index;
 
 PQT_API void pqt_page_index_init(pqt_page_index *pi);
 PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out, pqt_error *err);
+/*
+ * The page index as stored, for a checker that judges it entry by entry
+ * (`parquetry verify`), where pqt_reader_page_index refuses an index whose
+ * lists disagree. Nothing is refused but bytes that do not parse, and then
+ * only that index: its *_error says why (the other one is still given),
+ * and the call returns PQT_OK. Each list keeps its own length (n_pages is
+ * null_pages'; n_min_values, n_max_values, n_null_counts, ... the others').
+ * Every min/max entry has `plain` set to its bytes as stored, null pages'
+ * too; kind is PQT_VALUE_NONE where the bytes are not a value of the type
+ * (a wrong length). Errors: bad arguments; the chunk's data cannot be
+ * opened (no key: PQT_ECRYPTO); out of memory. The caller's struct must
+ * have the fields added later (pqt_page_index_init sets them up).
+ */
+PQT_API pqt_status pqt_reader_page_index_stored(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out,
+                                                pqt_error *err);
 PQT_API void pqt_page_index_free(pqt_page_index *pi);
+
+/*
+ * Compare two PLAIN-encoded values of column col (BYTE_ARRAY without its
+ * length prefix, BOOLEAN one byte 0/1) in the column's sort order, the one
+ * its statistics and column index use: signed or unsigned integers,
+ * unsigned bytes for byte arrays (a truncated bound compares as the prefix
+ * it is), DECIMAL by value, floats numerically (-0 equal to +0). Returns
+ * -1, 0 or 1; 2 when either value is not ordered: the type has no sort
+ * order (INT96, INTERVAL, geospatial, ...), a NaN, or a length that is not
+ * the type's. The column order the file declares is not looked at
+ * (pqt_chunk_statistics.column_order has it).
+ */
+PQT_API int pqt_reader_compare_plain(const pqt_reader *r, int32_t col, const uint8_t *a, size_t an, const uint8_t *b,
+                                     size_t bn);
 
 /* ------------------------------------------------------------------ */
 /* Bloom filters and dictionaries                                      */
@@ -617,10 +654,19 @@ typedef struct pqt_page_values {
   int32_t bloom_checked;
   int64_t bloom_missing;
   int64_t bloom_first_missing;
+  /* Added later: with bloom_checked -1, why the filter could not be read
+   * (NUL-terminated, lives until the close); NULL otherwise. */
+  const char *bloom_error;
 } pqt_page_values;
 
 PQT_API void pqt_page_values_init(pqt_page_values *v);
 PQT_API pqt_status pqt_page_cursor_decode(pqt_page_cursor *c, pqt_page_values *out, pqt_error *err);
+/* The decode of the whole chunk that pqt_page_cursor_decode hands out page
+ * by page, run now when no page asked for it yet: PQT_OK, or the decoder's
+ * error as pqt_page_cursor_decode gives it. A chunk without data pages
+ * can only be judged this way (its pages holding no values while its row
+ * group has rows is an error). Any time after the open. */
+PQT_API pqt_status pqt_page_cursor_check(pqt_page_cursor *c, pqt_error *err);
 /* Value i (0 .. num_values) of the page pqt_page_cursor_decode decoded,
  * typed as min_value is (plain: its PLAIN bytes, BOOLEAN one byte 0/1);
  * bytes live until the close. PQT_EINVAL out of range or before a decode. */
@@ -647,6 +693,24 @@ typedef struct pqt_file_layout {
 
 PQT_API void pqt_file_layout_init(pqt_file_layout *l);
 PQT_API pqt_status pqt_reader_file_layout(const pqt_reader *r, pqt_file_layout *out, pqt_error *err);
+
+/* What pqt_reader_footer_signature found. */
+typedef enum pqt_footer_signature_kind {
+  PQT_FOOTER_SIGNATURE_NONE = 0,     /* no plaintext-footer signature: the file is not encrypted, or its footer is */
+  PQT_FOOTER_SIGNATURE_VERIFIED = 1, /* the signature matches the footer (checked at open or now) */
+  PQT_FOOTER_SIGNATURE_NO_KEY = 2    /* signed, but the footer key was not given: not checked */
+} pqt_footer_signature_kind;
+
+/*
+ * The signature of a plaintext footer (Encryption.md "Plaintext footer
+ * mode": the 28 bytes after FileMetaData, AES-GCM over it with the footer
+ * key). The reader checks it at open when the footer key is given and
+ * pqt_read_options.verify_footer_signature is set; this checks it whenever
+ * the key was given. *state: a pqt_footer_signature_kind. A signature that
+ * does not match, or a footer too short to hold one: PQT_ECRYPTO or
+ * PQT_ECORRUPT with the reason.
+ */
+PQT_API pqt_status pqt_reader_footer_signature(const pqt_reader *r, int32_t *state, pqt_error *err);
 
 /*
  * A copy of the file for sharing a reproduction without the data, written

@@ -698,3 +698,42 @@ PQT_API pqt_status pqt_reader_format_value(const pqt_reader *r, int32_t col, con
   }
   return st;
 }
+
+/* ---- comparing values, the footer's signature ------------------------------------------- */
+
+PQT_API int pqt_reader_compare_plain(const pqt_reader *r, int32_t col, const uint8_t *a, size_t an, const uint8_t *b,
+                                     size_t bn) {
+  if (!r || col < 0 || col >= r->schema->n_leaves || (!a && an) || (!b && bn)) return 2;
+  const pqt_schema_node *leaf = r->schema->leaves[col];
+  pqt_sort_kind k = pqt_sort_kind_for(leaf->physical_type, &leaf->logical, leaf->converted_type);
+  if (!pqt_sort_value_ordered(k, a, an) || !pqt_sort_value_ordered(k, b, bn)) return 2;
+  int c = pqt_stats_compare(k, a, an, b, bn);
+  return (c > 0) - (c < 0);
+}
+
+PQT_API pqt_status pqt_reader_footer_signature(const pqt_reader *r, int32_t *state, pqt_error *err) {
+  if (!r || !state) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_footer_signature: bad arguments");
+  *state = PQT_FOOTER_SIGNATURE_NONE;
+  const pqt_file_decryptor *fd = r->crypto;
+  if (!fd || fd->encrypted_footer) return PQT_OK;
+  if (fd->footer_verified) {
+    *state = PQT_FOOTER_SIGNATURE_VERIFIED;
+    return PQT_OK;
+  }
+  if (!fd->have_footer_key) {
+    *state = PQT_FOOTER_SIGNATURE_NO_KEY;
+    return PQT_OK;
+  }
+  if (r->footer_len <= PQT_CRYPTO_SIGNATURE_BYTES)
+    return pqt_corrupt(err, "plaintext footer: %zu bytes cannot hold FileMetaData and its 28-byte signature",
+                       r->footer_len);
+  pqt_module_decryptor d;
+  memset(&d, 0, sizeof d);
+  size_t n = r->footer_len - PQT_CRYPTO_SIGNATURE_BYTES;
+  pqt_status st = pqt_module_decryptor_init(&d, fd->algorithm, fd->footer_key, fd->footer_key_len, fd->file_aad,
+                                            fd->file_aad_len, err);
+  if (st == PQT_OK) st = pqt_footer_verify(&d, r->footer, n, r->footer + n, err);
+  pqt_module_decryptor_wipe(&d);
+  if (st == PQT_OK) *state = PQT_FOOTER_SIGNATURE_VERIFIED;
+  return st;
+}

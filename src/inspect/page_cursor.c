@@ -34,8 +34,9 @@ struct pqt_page_cursor {
   pqt_error dec_err;
   pqt_column_data cd;
   pqt_buf ends;
-  int32_t has_bloom; /* 1 loaded, 0 none, -1 unreadable */
+  int32_t has_bloom; /* 1 loaded, 0 none, -1 unreadable (bloom_err says why) */
   pqt_bloom bloom;
+  pqt_error bloom_err;
   bool page_ok;      /* the current page's span below is set */
   int64_t v0, v1;    /* the current page's dense values */
   int64_t hist[2][PQT_SCHEMA_MAX_DEPTH + 1];
@@ -229,16 +230,15 @@ static void decode_chunk(pqt_page_cursor *c) {
   if (c->dec_status != PQT_OK) return;
   const pqt_schema_node *leaf = c->r->schema->leaves[c->col];
   if (leaf->physical_type == PQT_BOOLEAN) return;
-  pqt_error e;
-  pqt_error_init(&e);
+  pqt_error_init(&c->bloom_err);
   bool found = false;
-  if (pqt_chunk_read_bloom(c->r, &c->ch, &c->bloom, &found, &e) != PQT_OK) c->has_bloom = -1;
+  if (pqt_chunk_read_bloom(c->r, &c->ch, &c->bloom, &found, &c->bloom_err) != PQT_OK) c->has_bloom = -1;
   else c->has_bloom = found ? 1 : 0;
 }
 
 PQT_API pqt_status pqt_page_cursor_decode(pqt_page_cursor *c, pqt_page_values *out, pqt_error *err) {
   if (!c || !out) return pqt_error_set(err, PQT_EINVAL, "pqt_page_cursor_decode: bad arguments");
-  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_page_values), "pqt_page_values", err));
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, offsetof(pqt_page_values, bloom_error), "pqt_page_values", err));
   const pqt_schema_node *leaf = c->r->schema->leaves[c->col];
   if (!c->have_page || !c->is_data)
     return pqt_error_set(err, PQT_EINVAL, "row group %d, column %s: pqt_page_cursor_decode: no current data page",
@@ -321,6 +321,7 @@ PQT_API pqt_status pqt_page_cursor_decode(pqt_page_cursor *c, pqt_page_values *o
   }
   /* the Bloom filter: XXH64 of each value's PLAIN bytes */
   pv.bloom_checked = c->has_bloom;
+  pv.bloom_error = c->has_bloom == -1 ? c->bloom_err.message : NULL;
   if (c->has_bloom == 1)
     for (int64_t x = c->v0; x < c->v1; x++) {
       size_t n;
@@ -334,6 +335,13 @@ PQT_API pqt_status pqt_page_cursor_decode(pqt_page_cursor *c, pqt_page_values *o
   pv.struct_size = caller;
   memcpy(out, &pv, caller < sizeof pv ? caller : sizeof pv);
   return PQT_OK;
+}
+
+PQT_API pqt_status pqt_page_cursor_check(pqt_page_cursor *c, pqt_error *err) {
+  if (!c) return pqt_error_set(err, PQT_EINVAL, "pqt_page_cursor_check: cursor is NULL");
+  if (!c->decoded) decode_chunk(c);
+  if (c->dec_status != PQT_OK && err) *err = c->dec_err;
+  return c->dec_status;
 }
 
 PQT_API pqt_status pqt_page_cursor_value(const pqt_page_cursor *c, int64_t i, pqt_value *out, pqt_error *err) {

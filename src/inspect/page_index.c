@@ -47,7 +47,8 @@ static void pi_priv_free(pi_priv *p) {
 PQT_API void pqt_page_index_free(pqt_page_index *pi) {
   if (!pi) return;
   size_t sz = pi->struct_size;
-  if (sz >= sizeof(pqt_page_index)) pi_priv_free(pi->private_data);
+  /* a caller's struct from before the fields added later still has private_data */
+  if (sz >= offsetof(pqt_page_index, private_data) + sizeof(void *)) pi_priv_free(pi->private_data);
   memset(pi, 0, sz < sizeof *pi ? sz : sizeof *pi);
   pi->struct_size = sz;
 }
@@ -116,9 +117,13 @@ static pqt_status fill_column_index(pqt_reader *r, int32_t col, const pqt_column
   return PQT_OK;
 }
 
-static pqt_status fill_offset_index(const pqt_offset_index *oi, pqt_arena *a, pqt_page_index *pi, pqt_error *err) {
+/* stored: a list of unencoded sizes that does not match the pages is left out (NULL), not refused. */
+static pqt_status fill_offset_index(const pqt_offset_index *oi, bool stored, pqt_arena *a, pqt_page_index *pi,
+                                    pqt_error *err) {
   int32_t n = oi->page_locations.n;
-  if (PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes) && oi->unencoded_byte_array_data_bytes.n != n)
+  bool unenc_ok =
+      !PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes) || oi->unencoded_byte_array_data_bytes.n == n;
+  if (!unenc_ok && !stored)
     return pqt_corrupt(err, "offset index: %d unencoded_byte_array_data_bytes for %d pages",
                        oi->unencoded_byte_array_data_bytes.n, n);
   size_t cnt = n > 0 ? (size_t)n : 1;
@@ -136,15 +141,94 @@ static pqt_status fill_offset_index(const pqt_offset_index *oi, pqt_arena *a, pq
   pi->page_offsets = offs;
   pi->compressed_page_sizes = sizes;
   pi->first_row_indexes = rows;
-  pi->unencoded_byte_array_data_bytes = PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes)
+  pi->unencoded_byte_array_data_bytes = PQT_HAS_FIELD(oi, offset_index, unencoded_byte_array_data_bytes) && unenc_ok
                                             ? oi->unencoded_byte_array_data_bytes.items
                                             : NULL;
   return PQT_OK;
 }
 
-PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out, pqt_error *err) {
+/* Bounds as stored: every entry's bytes in plain, typed where they are a value of the type. */
+static const pqt_value *stored_bounds(const pqt_schema_node *leaf, const pqt_list_bytes *l, pqt_arena *a) {
+  pqt_value *v = pqt_arena_array(a, l->n > 0 ? (size_t)l->n : 1, sizeof(pqt_value));
+  if (!v) return NULL;
+  for (int32_t i = 0; i < l->n; i++) {
+    const uint8_t *p = l->items[i].ptr ? l->items[i].ptr : (const uint8_t *)"";
+    size_t n = (size_t)l->items[i].len;
+    if (pqt_typed_from_plain(leaf, p, n, &v[i], NULL) != PQT_OK) pqt_value_init(&v[i]);
+    v[i].plain = p;
+    v[i].n_plain = n;
+  }
+  return v;
+}
+
+/* The ColumnIndex as stored: each list with its own length. */
+static pqt_status fill_column_index_stored(pqt_reader *r, int32_t col, const pqt_column_index *ci, pqt_arena *a,
+                                           pqt_page_index *pi, pqt_error *err) {
+  const pqt_schema_node *leaf = r->schema->leaves[col];
+  int32_t n = ci->null_pages.n;
+  uint8_t *nulls = pqt_arena_array(a, n > 0 ? (size_t)n : 1, 1);
+  const pqt_value *mins = stored_bounds(leaf, &ci->min_values, a);
+  const pqt_value *maxs = stored_bounds(leaf, &ci->max_values, a);
+  if (!nulls || !mins || !maxs) return pqt_nomem(err);
+  for (int32_t i = 0; i < n; i++) nulls[i] = ci->null_pages.items[i] ? 1 : 0;
+  pi->has_column_index = 1;
+  pi->n_pages = n;
+  pi->null_pages = nulls;
+  pi->min_values = mins;
+  pi->n_min_values = ci->min_values.n;
+  pi->max_values = maxs;
+  pi->n_max_values = ci->max_values.n;
+  pi->boundary_order = ci->boundary_order;
+  bool has_nulls = PQT_HAS_FIELD(ci, column_index, null_counts);
+  bool has_nans = PQT_HAS_FIELD(ci, column_index, nan_counts);
+  bool has_rep = PQT_HAS_FIELD(ci, column_index, repetition_level_histograms);
+  bool has_def = PQT_HAS_FIELD(ci, column_index, definition_level_histograms);
+  static const int64_t none[1] = {0}; /* a list that is there with no entries */
+  pi->null_counts = has_nulls ? (ci->null_counts.n ? ci->null_counts.items : none) : NULL;
+  pi->n_null_counts = has_nulls ? ci->null_counts.n : -1;
+  pi->nan_counts = has_nans ? (ci->nan_counts.n ? ci->nan_counts.items : none) : NULL;
+  pi->n_nan_counts = has_nans ? ci->nan_counts.n : -1;
+  pi->n_rep_levels = leaf->max_rep + 1;
+  pi->n_def_levels = leaf->max_def + 1;
+  pi->repetition_level_histograms =
+      has_rep ? (ci->repetition_level_histograms.n ? ci->repetition_level_histograms.items : none) : NULL;
+  pi->n_repetition_level_histograms = has_rep ? ci->repetition_level_histograms.n : -1;
+  pi->definition_level_histograms =
+      has_def ? (ci->definition_level_histograms.n ? ci->definition_level_histograms.items : none) : NULL;
+  pi->n_definition_level_histograms = has_def ? ci->definition_level_histograms.n : -1;
+  pi->usable_bounds = pqt_meta_bounds_usable(r, col);
+  return PQT_OK;
+}
+
+/* Read one index of the chunk; with stored, an index that does not parse
+ * is not an error of the call: its message goes to *why. */
+static pqt_status read_one_index(pqt_reader *r, int32_t col, pi_priv *p, int module, bool stored, pqt_page_index *pi,
+                                 const char **why, pqt_error *err) {
+  pqt_error e;
+  pqt_error_init(&e);
+  bool found = false;
+  bool ci = module == PQT_MODULE_COLUMN_INDEX;
+  pqt_column_index cix;
+  pqt_offset_index oix;
+  pqt_status st = pqt_chunk_read_index(r, &p->ch, module, &p->arena, &p->hold[ci ? 0 : 1],
+                                       ci ? (void *)&cix : (void *)&oix, &found, &e);
+  if (st == PQT_OK && found) {
+    if (ci)
+      st = stored ? fill_column_index_stored(r, col, &cix, &p->arena, pi, &e)
+                  : fill_column_index(r, col, &cix, &p->arena, pi, &e);
+    else st = fill_offset_index(&oix, stored, &p->arena, pi, &e);
+  }
+  if (st == PQT_OK) return PQT_OK;
+  if (!stored || st == PQT_ENOMEM) return pqt_error_set(err, st, "%s", e.message);
+  *why = pqt_arena_strdup(&p->arena, e.message, strlen(e.message));
+  return *why ? PQT_OK : pqt_nomem(err);
+}
+
+static pqt_status page_index(pqt_reader *r, int32_t rg, int32_t col, bool stored, pqt_page_index *out, pqt_error *err) {
   if (!out) return pqt_error_set(err, PQT_EINVAL, "pqt_reader_page_index: out is NULL");
-  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size, sizeof(pqt_page_index), "pqt_page_index", err));
+  PQT_RETURN_NOT_OK(pqt_meta_check_size(out->struct_size,
+                                        stored ? sizeof(pqt_page_index) : offsetof(pqt_page_index, n_min_values),
+                                        "pqt_page_index", err));
   const pqt_column_chunk *cc;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const char *path = r->schema->leaves[col]->dotted_path;
@@ -157,17 +241,10 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
   memset(&pi, 0, sizeof pi);
   /* the chunk's own file (file_path: another one), its decryptor when encrypted */
   pqt_status st = pqt_chunk_open_data(r, rg, col, &p->ch, err);
-  bool found = false;
-  if (st == PQT_OK) {
-    pqt_column_index ci;
-    st = pqt_chunk_read_index(r, &p->ch, PQT_MODULE_COLUMN_INDEX, &p->arena, &p->hold[0], &ci, &found, err);
-    if (st == PQT_OK && found) st = fill_column_index(r, col, &ci, &p->arena, &pi, err);
-  }
-  if (st == PQT_OK) {
-    pqt_offset_index oi;
-    st = pqt_chunk_read_index(r, &p->ch, PQT_MODULE_OFFSET_INDEX, &p->arena, &p->hold[1], &oi, &found, err);
-    if (st == PQT_OK && found) st = fill_offset_index(&oi, &p->arena, &pi, err);
-  }
+  if (stored)
+    pi.n_null_counts = pi.n_nan_counts = pi.n_repetition_level_histograms = pi.n_definition_level_histograms = -1;
+  if (st == PQT_OK) st = read_one_index(r, col, p, PQT_MODULE_COLUMN_INDEX, stored, &pi, &pi.column_index_error, err);
+  if (st == PQT_OK) st = read_one_index(r, col, p, PQT_MODULE_OFFSET_INDEX, stored, &pi, &pi.offset_index_error, err);
   if (st != PQT_OK) {
     pqt_error_prefix(err, "row group %d, column %s", rg, path);
     pi_priv_free(p);
@@ -181,6 +258,15 @@ PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col,
   pi.struct_size = caller;
   memcpy(out, &pi, caller < sizeof pi ? caller : sizeof pi);
   return PQT_OK;
+}
+
+PQT_API pqt_status pqt_reader_page_index(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out, pqt_error *err) {
+  return page_index(r, rg, col, false, out, err);
+}
+
+PQT_API pqt_status pqt_reader_page_index_stored(pqt_reader *r, int32_t rg, int32_t col, pqt_page_index *out,
+                                                pqt_error *err) {
+  return page_index(r, rg, col, true, out, err);
 }
 
 /* ---- Bloom filter probe ---------------------------------------------------------- */
@@ -224,7 +310,8 @@ static pqt_status load_dictionary(pqt_reader *r, int32_t rg, int32_t col, pqt_bu
   const pqt_column_chunk *cc;
   PQT_RETURN_NOT_OK(pqt_meta_chunk(r, rg, col, &cc, err));
   const pqt_column_metadata *cm = &cc->meta_data;
-  const pqt_schema_node *leaf = r->schema->leaves[col];  // NOLINT(clang-analyzer-core.NullDereference): pqt_meta_chunk refused a NULL r
+  const pqt_schema_node *leaf =
+      r->schema->leaves[col];  // NOLINT(clang-analyzer-core.NullDereference): pqt_meta_chunk refused a NULL r
   if (cm->type != leaf->physical_type)
     return pqt_corrupt(err, "row group %d, column %s: chunk type %d differs from the schema's %d", rg,
                        leaf->dotted_path, cm->type, leaf->physical_type);

@@ -1,9 +1,12 @@
 /* pqt_reader_verify: a sound file has no problems; a statistic that does
  * not bound the data, a damaged page, a Bloom filter that lost values and
  * a column index that does not describe its pages are each reported. */
+#include <math.h>
+
 #include "file/reader_internal.h"
 #include "harness.h"
 #include "parquetry.h"
+#include "parquetry_meta.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
 
@@ -90,6 +93,30 @@ static void test_verify_checks_bloom_filters(void) {
     text t2 = {{0}, 0};
     CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t2), 1);
     CHECK(strstr(t2.buf, "row group 0, column id: Bloom filter misses") != NULL);
+    /* a filter header that does not parse: the chunk's pages say why, verify reports it */
+    memset(file.data + off, 0xFF, 4);
+    text t3 = {{0}, 0};
+    CHECK_EQ_INT(verify_buf((const uint8_t *)file.data, file.len, &t3), 1);
+    CHECK_MSG(strstr(t3.buf, "row group 0, column id: Bloom filter: ") != NULL, "%s", t3.buf);
+    pqt_reader *r2 = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r2, file.data, file.len, NULL, NULL));
+    pqt_page_cursor *pc = NULL;
+    if (r2) CHECK_OK(pqt_page_cursor_open(r2, 0, 0, &pc, NULL));
+    if (pc) {
+      pqt_page_info pi;
+      pqt_page_info_init(&pi);
+      int eof = 0;
+      do CHECK_OK(pqt_page_cursor_next(pc, &pi, &eof, NULL));
+      while (!eof && pi.page_type == PQT_PAGE_KIND_DICTIONARY_PAGE);
+      pqt_page_values pv;
+      pqt_page_values_init(&pv);
+      CHECK_OK(pqt_page_cursor_decode(pc, &pv, NULL));
+      CHECK_EQ_INT(pv.bloom_checked, -1);
+      CHECK_MSG(pv.bloom_error != NULL && strstr(t3.buf, pv.bloom_error) != NULL, "bloom_error %s",
+                pv.bloom_error ? pv.bloom_error : "(null)");
+      pqt_page_cursor_close(pc);
+    }
+    pqt_reader_close(r2);
   }
   pqt_string_free(&file);
 }
@@ -428,6 +455,248 @@ static void test_verify_float16_order_as_written(void) {
   pqt_string_free(&file);
 }
 
+
+/* pqt_reader_page_index_stored gives the index as stored where
+ * pqt_reader_page_index refuses it: lists of different lengths, a bound of
+ * the wrong length; an index that does not parse is named, the offset
+ * index still given. */
+static void edit_garbage(pqt_column_index *ci) { ci->boundary_order = 7; }
+static void test_page_index_stored(void) {
+  pqt_string file = {0};
+  write_paged(&file);
+  /* sound: both readings agree */
+  {
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+    pqt_page_index a, b;
+    pqt_page_index_init(&a);
+    pqt_page_index_init(&b);
+    CHECK_OK(pqt_reader_page_index(r, 0, 0, &a, NULL));
+    CHECK_OK(pqt_reader_page_index_stored(r, 0, 0, &b, NULL));
+    CHECK_EQ_INT(a.n_pages, 10);
+    CHECK_EQ_INT(b.n_pages, 10);
+    CHECK_EQ_INT(b.n_min_values, 10);
+    CHECK_EQ_INT(b.n_max_values, 10);
+    CHECK_EQ_INT(b.n_null_counts, 10);
+    CHECK_EQ_INT(b.n_nan_counts, -1);
+    CHECK_EQ_INT(b.n_definition_level_histograms, 20);
+    CHECK(b.column_index_error == NULL && b.offset_index_error == NULL);
+    CHECK_EQ_INT(a.n_min_values, 0); /* the plain reading leaves the later fields alone */
+    for (int32_t i = 0; i < 10 && b.n_pages == 10 && a.n_pages == 10; i++) {
+      CHECK_EQ_INT(a.null_pages[i], b.null_pages[i]);
+      CHECK_EQ_INT(a.null_counts[i], b.null_counts[i]);
+      if (a.null_pages[i]) continue;
+      CHECK_EQ_INT(a.min_values[i].i64, b.min_values[i].i64);
+      CHECK_EQ_INT((int64_t)b.min_values[i].n_plain, 8);
+    }
+    CHECK_EQ_INT(b.n_locations, 10);
+    pqt_page_index_free(&a);
+    pqt_page_index_free(&b);
+    pqt_reader_close(r);
+  }
+  /* nine null_pages for ten bounds, and a 3-byte INT64 bound */
+  ci_edit edits[2] = {edit_short_lists, edit_min_length};
+  for (int k = 0; k < 2; k++) {
+    size_t len = 0;
+    uint8_t *buf = edit_column_index(&file, edits[k], &len);
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, buf, len, NULL, NULL));
+    pqt_page_index a, b;
+    pqt_page_index_init(&a);
+    pqt_page_index_init(&b);
+    pqt_error e;
+    CHECK(pqt_reader_page_index(r, 0, 0, &a, &e) == PQT_ECORRUPT);
+    CHECK_OK(pqt_reader_page_index_stored(r, 0, 0, &b, NULL));
+    CHECK(b.has_column_index && b.column_index_error == NULL);
+    if (k == 0) {
+      CHECK_EQ_INT(b.n_pages, 9);
+      CHECK_EQ_INT(b.n_min_values, 10);
+    } else {
+      CHECK_EQ_INT(b.n_pages, 10);
+      CHECK_EQ_INT((int64_t)b.min_values[4].n_plain, 3);
+      CHECK_EQ_INT(b.min_values[4].kind, PQT_VALUE_NONE);
+      CHECK_EQ_INT(b.min_values[5].kind, PQT_VALUE_INT64);
+    }
+    CHECK(b.has_offset_index && b.n_locations == 10);
+    pqt_page_index_free(&a);
+    pqt_page_index_free(&b);
+    pqt_reader_close(r);
+    free(buf);
+  }
+  /* an index that does not parse (boundary_order is an enum; 7 is kept by
+   * the encoder, so damage the bytes instead): named, the offset index kept */
+  {
+    size_t len = 0;
+    uint8_t *buf = edit_column_index(&file, edit_garbage, &len);
+    pqt_reader *r = NULL;
+    CHECK_OK(pqt_reader_open_buffer(&r, buf, len, NULL, NULL));
+    pqt_chunk_info ci;
+    pqt_chunk_info_init(&ci);
+    CHECK_OK(pqt_reader_chunk(r, 0, 0, &ci, NULL));
+    /* the column index's first byte: a struct field header; 0x0F is no Thrift type */
+    if (ci.column_index_offset > 0 && (size_t)ci.column_index_offset < len) buf[ci.column_index_offset] = 0x0F;
+    pqt_page_index b;
+    pqt_page_index_init(&b);
+    CHECK_OK(pqt_reader_page_index_stored(r, 0, 0, &b, NULL));
+    CHECK(!b.has_column_index);
+    CHECK_MSG(b.column_index_error != NULL, "no column_index_error");
+    CHECK(b.has_offset_index && b.n_locations == 10 && b.offset_index_error == NULL);
+    pqt_page_index_free(&b);
+    /* verify reports it under the chunk */
+    text t = {{0}, 0};
+    CHECK(verify_buf(buf, len, &t) >= 1);
+    CHECK_MSG(strstr(t.buf, "row group 0, column id: column index") != NULL, "%s", t.buf);
+    pqt_reader_close(r);
+    free(buf);
+  }
+  pqt_string_free(&file);
+}
+
+/* pqt_reader_compare_plain: the column's sort order on PLAIN bytes. */
+static void test_compare_plain(void) {
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema),
+                         .message = "message m { required int32 s; required int32 u (INTEGER(32,false)); "
+                                    "required double d; required int96 t; }"};
+  pqt_string file = {0};
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
+  if (!w) return;
+  int32_t one = 1;
+  double dv = 1.0;
+  uint8_t t96[12] = {0};
+  CHECK_OK(pqt_writer_write_column(w, 0, 1, NULL, NULL, &one, NULL, 1, NULL));
+  CHECK_OK(pqt_writer_write_column(w, 1, 1, NULL, NULL, &one, NULL, 1, NULL));
+  CHECK_OK(pqt_writer_write_column(w, 2, 1, NULL, NULL, &dv, NULL, 1, NULL));
+  CHECK_OK(pqt_writer_write_column(w, 3, 1, NULL, NULL, t96, NULL, 1, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (r) {
+    int32_t minus = -1, two = 2;
+    const uint8_t *m = (const uint8_t *)&minus, *p2 = (const uint8_t *)&two;
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 0, m, 4, p2, 4), -1); /* signed: -1 < 2 */
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 1, m, 4, p2, 4), 1);  /* unsigned: 0xFFFFFFFF > 2 */
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 0, p2, 4, p2, 4), 0);
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 0, p2, 3, p2, 4), 2); /* not the type's length */
+    double nz = -0.0, pz = 0.0, nan = NAN;
+    double half = 0.5;
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 2, (const uint8_t *)&nz, 8, (const uint8_t *)&pz, 8), 0); /* -0 = +0 */
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 2, (const uint8_t *)&half, 8, (const uint8_t *)&dv, 8), -1);
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 2, (const uint8_t *)&nan, 8, (const uint8_t *)&pz, 8), 2);
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 3, t96, 12, t96, 12), 2); /* INT96 has no order */
+    CHECK_EQ_INT(pqt_reader_compare_plain(r, 9, p2, 4, p2, 4), 2);     /* no such column */
+    pqt_reader_close(r);
+  }
+  pqt_string_free(&file);
+}
+
+/* pqt_reader_footer_signature on the corpus's encrypted files. */
+static void test_footer_signature_state(void) {
+  const char *dir = pqt_testing_dir();
+  if (!dir) return;
+  char plain_footer[1024], enc_footer[1024], plain_file[1024];
+  snprintf(plain_footer, sizeof plain_footer, "%s/data/encrypt_columns_plaintext_footer.parquet.encrypted", dir);
+  snprintf(enc_footer, sizeof enc_footer, "%s/data/uniform_encryption.parquet.encrypted", dir);
+  snprintf(plain_file, sizeof plain_file, "%s/data/alltypes_plain.parquet", dir);
+  static const uint8_t key[] = "0123456789012345";
+  struct {
+    const char *path;
+    int with_key, verify_at_open;
+    int32_t want;
+  } cases[] = {
+      {plain_file, 0, 1, PQT_FOOTER_SIGNATURE_NONE},
+      {enc_footer, 1, 1, PQT_FOOTER_SIGNATURE_NONE},
+      {plain_footer, 0, 1, PQT_FOOTER_SIGNATURE_NO_KEY},
+      {plain_footer, 1, 1, PQT_FOOTER_SIGNATURE_VERIFIED},
+      {plain_footer, 1, 0, PQT_FOOTER_SIGNATURE_VERIFIED}, /* not at open: now */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    pqt_read_options o;
+    pqt_read_options_init(&o);
+    if (cases[i].with_key) {
+      o.footer_key = key;
+      o.footer_key_len = 16;
+    }
+    o.verify_footer_signature = cases[i].verify_at_open;
+    pqt_reader *r = NULL;
+    pqt_error e;
+    CHECK_OK(pqt_reader_open_file(&r, cases[i].path, &o, &e));
+    if (!r) continue;
+    int32_t state = -1;
+    CHECK_OK(pqt_reader_footer_signature(r, &state, &e));
+    CHECK_MSG(state == cases[i].want, "case %zu: state %d, want %d", i, (int)state, (int)cases[i].want);
+    pqt_reader_close(r);
+  }
+  /* a signature that does not match: one byte of it flipped, read without the check at open */
+  FILE *f = fopen(plain_footer, "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  static uint8_t buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  CHECK(n > 40 && n < sizeof buf);
+  buf[n - 8 - 5] ^= 0x55; /* inside the 28-byte signature before the footer length */
+  pqt_read_options o;
+  pqt_read_options_init(&o);
+  o.footer_key = key;
+  o.footer_key_len = 16;
+  o.verify_footer_signature = 0;
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, buf, n, &o, NULL));
+  if (r) {
+    int32_t state = -1;
+    pqt_error e;
+    CHECK(pqt_reader_footer_signature(r, &state, &e) != PQT_OK);
+    CHECK_EQ_INT(state, PQT_FOOTER_SIGNATURE_NONE);
+    text t = {{0}, 0};
+    int64_t problems = -1;
+    CHECK_OK(pqt_reader_verify(r, collect, &t, &problems, NULL));
+    CHECK(problems >= 1);
+    CHECK_MSG(strstr(t.buf, e.message) != NULL, "want \"%s\" in:\n%s", e.message, t.buf);
+    pqt_reader_close(r);
+  }
+}
+
+
+/* A chunk whose byte range holds only its dictionary page: no data page to
+ * decode, yet its row group has rows. verify judges the chunk as a whole
+ * (pqt_page_cursor_check) and names the loss. */
+static void test_verify_chunk_without_data_pages(void) {
+  pqt_string file = {0};
+  pqt_write_schema ws = {.struct_size = sizeof(pqt_write_schema), .message = "message m { required int64 id; }"};
+  pqt_writer *w = NULL;
+  CHECK_OK(pqt_writer_open_buffer(&w, &file, &ws, NULL, NULL));
+  if (!w) return;
+  static int64_t ids[1000];
+  for (int i = 0; i < 1000; i++) ids[i] = i % 10;
+  CHECK_OK(pqt_writer_write_column(w, 0, 1000, NULL, NULL, ids, NULL, 1000, NULL));
+  CHECK_OK(pqt_writer_close(w, NULL));
+  pqt_reader *r = NULL;
+  CHECK_OK(pqt_reader_open_buffer(&r, file.data, file.len, NULL, NULL));
+  if (!r) return;
+  pqt_column_metadata *cm = &r->md.row_groups.items[0].columns.items[0].meta_data;
+  CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) && cm->dictionary_page_offset > 0);
+  cm->total_compressed_size = cm->data_page_offset - cm->dictionary_page_offset;
+  pqt_buf out;
+  pqt_buf_init(&out, NULL);
+  size_t body = file.len - 8 - r->footer_len;
+  CHECK_OK(pqt_buf_append(&out, file.data, body, NULL));
+  size_t footer_at = out.len;
+  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &out, NULL));
+  uint32_t fl = (uint32_t)(out.len - footer_at);
+  uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24), 'P', 'A', 'R', '1'};
+  CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+  pqt_reader_close(r);
+  text t = {{0}, 0};
+  CHECK(verify_buf(out.data, out.len, &t) >= 1);
+  CHECK_MSG(strstr(t.buf, "row group 0, column id: column chunk holds 0 values but the row group has 1000 rows") != NULL,
+            "%s", t.buf);
+  pqt_buf_free(&out);
+  pqt_string_free(&file);
+}
+
 RUN_TESTS("verify", TEST_CASE(test_verify_finds_problems), TEST_CASE(test_verify_checks_bloom_filters),
           TEST_CASE(test_verify_checks_column_index), TEST_CASE(test_verify_column_index_nested_and_truncated),
-          TEST_CASE(test_verify_checks_v2_num_nulls), TEST_CASE(test_verify_float16_order_as_written))
+          TEST_CASE(test_verify_checks_v2_num_nulls), TEST_CASE(test_verify_float16_order_as_written), TEST_CASE(test_page_index_stored),
+          TEST_CASE(test_compare_plain), TEST_CASE(test_footer_signature_state),
+          TEST_CASE(test_verify_chunk_without_data_pages))
