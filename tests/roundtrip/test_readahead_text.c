@@ -110,22 +110,6 @@ static int64_t touched_bytes(const run *a, size_t len) {
   return n;
 }
 
-/* The first data offset of the chunks of row group g (id's column). */
-static uint64_t group_offset(const pqt_string *file, int32_t g) {
-  pqt_reader *r = NULL;
-  pqt_error e;
-  uint64_t off = 0;
-  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) return 0;
-  pqt_chunk_info ci;
-  pqt_chunk_info_init(&ci);
-  if (pqt_reader_chunk(r, g, 0, &ci, &e) == PQT_OK)
-    off = ci.dictionary_page_offset > 0 && ci.dictionary_page_offset < ci.data_page_offset
-              ? (uint64_t)ci.dictionary_page_offset
-              : (uint64_t)ci.data_page_offset;
-  pqt_reader_close(r);
-  return off;
-}
-
 static int announced(const run *x, uint64_t off) {
   int n = 0;
   for (int i = 0; i < x->n_ann; i++) n += x->ann[i] == off;
@@ -154,7 +138,7 @@ static void test_text_same_with_and_without(void) {
       CHECK_EQ_INT(off.calls, GROUPS);
       CHECK_EQ_INT(on.calls, GROUPS + GROUPS - 1);
       for (int32_t g = 1; g < GROUPS; g++) {
-        uint64_t o = group_offset(&file, g);
+        uint64_t o = ra_group_offset(&file, g);
         CHECK_MSG(o > 0 && announced(&on, o) == 2 && announced(&off, o) == 1,
                   "row group %d (offset %llu) announced %d times on, %d off", g, (unsigned long long)o,
                   announced(&on, o), announced(&off, o));
@@ -174,7 +158,7 @@ static void test_text_limit(void) {
   read_one(&file, 0, PQT_TEXT_JSONL, GROUP_ROWS / 2, NULL, 1, 0, &a);
   CHECK_EQ_STR(a.error, "");
   CHECK_EQ_INT(a.calls, 1);
-  CHECK_EQ_INT(announced(&a, group_offset(&file, 1)), 0);
+  CHECK_EQ_INT(announced(&a, ra_group_offset(&file, 1)), 0);
   run_free(&a);
   /* needs row group 1, not 2: row group 1 announced ahead, 2 never */
   run b, boff;
@@ -182,8 +166,8 @@ static void test_text_limit(void) {
   read_one(&file, 0, PQT_TEXT_JSONL, GROUP_ROWS + 10, NULL, 1, -1, &boff);
   CHECK_EQ_STR(b.error, "");
   CHECK_EQ_INT(b.calls, 3);
-  CHECK_EQ_INT(announced(&b, group_offset(&file, 1)), 2);
-  CHECK_EQ_INT(announced(&b, group_offset(&file, 2)), 0);
+  CHECK_EQ_INT(announced(&b, ra_group_offset(&file, 1)), 2);
+  CHECK_EQ_INT(announced(&b, ra_group_offset(&file, 2)), 0);
   CHECK(b.text.len == boff.text.len && memcmp(b.text.data, boff.text.data, b.text.len) == 0);
   CHECK(same_bytes(&b, &boff, file.len));
   size_t lines = 0;
@@ -223,9 +207,9 @@ static void test_count_filtered(void) {
     CHECK(touched_bytes(&on, file.len) > 0);
     CHECK_MSG(off.calls == 3 && on.calls == 3 + 2, "%s: %d announcements off, %d on", what ? "count" : "text",
               off.calls, on.calls); /* on: 3 and 4 ahead */
-    CHECK_EQ_INT(announced(&on, group_offset(&file, 2)), 0);
-    CHECK_EQ_INT(announced(&on, group_offset(&file, 3)), 2);
-    CHECK_EQ_INT(announced(&on, group_offset(&file, 4)), 2);
+    CHECK_EQ_INT(announced(&on, ra_group_offset(&file, 2)), 0);
+    CHECK_EQ_INT(announced(&on, ra_group_offset(&file, 3)), 2);
+    CHECK_EQ_INT(announced(&on, ra_group_offset(&file, 4)), 2);
     run_free(&on);
     run_free(&off);
   }

@@ -129,6 +129,41 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
 #undef VALID
 }
 
+/* An empty digest and no error. */
+static void digest_start(digest *d, char *error) {
+  memset(d, 0, sizeof *d);
+  d->h = 14695981039346656037ull;
+  error[0] = 0;
+}
+
+/* The batches of st into d (each batch's length, then its arrays), at most
+ * max_batches of them (< 0: all); the error that ended the stream into
+ * error (left empty when it ended cleanly). Releases st. */
+static void digest_stream(struct ArrowArrayStream *st, int64_t max_batches, digest *d, char *error,
+                          size_t error_len) {
+  struct ArrowSchema schema;
+  if (st->get_schema(st, &schema) != 0) {
+    snprintf(error, error_len, "schema: %s", st->get_last_error(st));
+  } else {
+    while (max_batches < 0 || d->batches < max_batches) {
+      struct ArrowArray a;
+      if (st->get_next(st, &a) != 0) {
+        const char *m = st->get_last_error(st);
+        snprintf(error, error_len, "%s", m ? m : "(no message)");
+        break;
+      }
+      if (!a.release) break;
+      mix64(d, a.length);
+      digest_array(d, &schema, &a, 0, a.length);
+      d->rows += a.length;
+      d->batches++;
+      a.release(&a);
+    }
+    schema.release(&schema);
+  }
+  st->release(st);
+}
+
 static uint64_t g_arrow_output; /* the streams' pqt_scan_options.arrow_output */
 
 /* The stream of path at `threads` threads: its batches' digest and the
@@ -136,9 +171,7 @@ static uint64_t g_arrow_output; /* the streams' pqt_scan_options.arrow_output */
  * open or stream (nothing to compare). */
 static void stream_digest(const char *path, int32_t threads, const pqt_executor *ex, int64_t batch_size, digest *d,
                           char *error, size_t error_len, bool *opened) {
-  memset(d, 0, sizeof *d);
-  d->h = 14695981039346656037ull;
-  error[0] = 0;
+  digest_start(d, error);
   *opened = false;
   pqt_reader *r = NULL;
   pqt_error e;
@@ -157,27 +190,7 @@ static void stream_digest(const char *path, int32_t threads, const pqt_executor 
     return;
   }
   *opened = true;
-  struct ArrowSchema schema;
-  if (st.get_schema(&st, &schema) != 0) {
-    snprintf(error, error_len, "schema: %s", st.get_last_error(&st));
-  } else {
-    for (;;) {
-      struct ArrowArray a;
-      if (st.get_next(&st, &a) != 0) {
-        const char *m = st.get_last_error(&st);
-        snprintf(error, error_len, "%s", m ? m : "(no message)");
-        break;
-      }
-      if (!a.release) break;
-      mix64(d, a.length);
-      digest_array(d, &schema, &a, 0, a.length);
-      d->rows += a.length;
-      d->batches++;
-      a.release(&a);
-    }
-    schema.release(&schema);
-  }
-  st.release(&st);
+  digest_stream(&st, -1, d, error, error_len);
   pqt_reader_close(r);
 }
 
@@ -692,9 +705,7 @@ typedef struct ahead_case {
  * all) before the stream is released. */
 static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt_executor *ex, const ahead_case *c,
                               int max_batches, digest *d, char *error, size_t error_len) {
-  memset(d, 0, sizeof *d);
-  d->h = 14695981039346656037ull;
-  error[0] = 0;
+  digest_start(d, error);
   pqt_reader *r = NULL;
   pqt_error e;
   pqt_read_options ro;
@@ -720,46 +731,10 @@ static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt
   if (pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK) {
     snprintf(error, error_len, "stream: %.500s", e.message);
   } else {
-    struct ArrowSchema schema;
-    if (st.get_schema(&st, &schema) != 0) {
-      snprintf(error, error_len, "schema: %s", st.get_last_error(&st));
-    } else {
-      while (max_batches < 0 || d->batches < max_batches) {
-        struct ArrowArray a;
-        if (st.get_next(&st, &a) != 0) {
-          const char *m = st.get_last_error(&st);
-          snprintf(error, error_len, "%s", m ? m : "(no message)");
-          break;
-        }
-        if (!a.release) break;
-        mix64(d, a.length);
-        digest_array(d, &schema, &a, 0, a.length);
-        d->rows += a.length;
-        d->batches++;
-        a.release(&a);
-      }
-      schema.release(&schema);
-    }
-    st.release(&st); /* maybe while the next row group decodes on the pool */
+    digest_stream(&st, max_batches, d, error, error_len); /* released maybe while the next row group decodes */
   }
   pqt_reader_close(r);
   pqt_expr_free(filter);
-}
-
-/* Where row group g's first column's first page header starts. */
-static uint64_t first_page(const pqt_string *file, int32_t g) {
-  pqt_reader *r = NULL;
-  pqt_error e;
-  uint64_t off = 0;
-  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) return 0;
-  pqt_chunk_info ci;
-  pqt_chunk_info_init(&ci);
-  if (pqt_reader_chunk(r, g, 0, &ci, &e) == PQT_OK)
-    off = ci.dictionary_page_offset > 0 && ci.dictionary_page_offset < ci.data_page_offset
-              ? (uint64_t)ci.dictionary_page_offset
-              : (uint64_t)ci.data_page_offset;
-  pqt_reader_close(r);
-  return off;
 }
 
 static void check_cases(const char *what, const pqt_string *file, const ahead_case *cases, size_t n_cases,
@@ -856,7 +831,7 @@ static void test_decode_ahead_same_as_one_thread(void) {
 
   /* a broken page header in row group 3: its error comes after row groups
    * 0 to 2 and as at one thread */
-  uint64_t off = first_page(&file, 3);
+  uint64_t off = ra_group_offset(&file, 3);
   CHECK(off > 0 && off + 8 < file.len);
   if (off > 0 && off + 8 < file.len) {
     memset(file.data + off, 0xff, 8);
