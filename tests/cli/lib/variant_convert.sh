@@ -27,6 +27,8 @@
 #                                `convert ARGS $tmp/x.parquet` exits STATUS,
 #                                says TEXT (a fixed string) on stderr and
 #                                leaves no file; fail=1 when not
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # fail is the caller's; vc_expect is set by the caller
 vc_setup() {
   cli=$1
   tmp=$(mktemp -d)
