@@ -33,7 +33,7 @@ static void write_file(pqt_string *out) { ra_write_file(out, GROUPS, GROUP_ROWS,
 static bool g_skip_corrupt;
 
 typedef struct run {
-  pqt_string text;
+  pqt_test_text text; /* harness.h's collector */
   int64_t count;
   uint8_t *touched; /* the caller frees */
   int calls;
@@ -41,16 +41,6 @@ typedef struct run {
   int n_ann;
   char error[512];
 } run;
-
-static pqt_status append(void *ctx, const char *data, size_t len) {
-  pqt_string *s = ctx;
-  char *p = realloc(s->data, s->len + len + 1);
-  if (!p) return PQT_ENOMEM;
-  memcpy(p + s->len, data, len);
-  s->data = p;
-  s->len += len;
-  return PQT_OK;
-}
 
 /* what: 0 text (format, limit), 1 count (where). */
 static void read_one(const pqt_string *file, int what, pqt_text_format format, int64_t limit, const char *where,
@@ -81,7 +71,7 @@ static void read_one(const pqt_string *file, int what, pqt_text_format format, i
   /* what the open read (the footer) is not what the scan reads */
   ra_source_reset(l);
   if (r) {
-    pqt_status st = what == 0 ? pqt_reader_write_text(r, &so, format, limit, append, &out->text, &e)
+    pqt_status st = what == 0 ? pqt_reader_write_text(r, &so, format, limit, pqt_test_collect, &out->text, &e)
                               : pqt_reader_count(r, &so, &out->count, &e);
     if (st != PQT_OK) snprintf(out->error, sizeof out->error, "%.500s", e.message);
   }
@@ -96,7 +86,7 @@ static void read_one(const pqt_string *file, int what, pqt_text_format format, i
 }
 
 static void run_free(run *x) {
-  free(x->text.data);
+  free(x->text.p);
   free(x->touched);
 }
 
@@ -127,10 +117,10 @@ static void test_text_same_with_and_without(void) {
       read_one(&file, 0, formats[fi], -1, NULL, th, 0, &on);
       read_one(&file, 0, formats[fi], -1, NULL, th, -1, &off);
       CHECK_MSG(on.error[0] == 0 && off.error[0] == 0, "format %d threads %d: %s / %s", fi, th, on.error, off.error);
-      CHECK_MSG(on.text.len > (size_t)GROUPS * GROUP_ROWS && on.text.len == off.text.len &&
-                    memcmp(on.text.data, off.text.data, on.text.len) == 0,
-                "format %d threads %d: the text differs with read-ahead (%zu vs %zu bytes)", fi, th, on.text.len,
-                off.text.len);
+      CHECK_MSG(on.text.n > (size_t)GROUPS * GROUP_ROWS && on.text.n == off.text.n &&
+                    memcmp(on.text.p, off.text.p, on.text.n) == 0,
+                "format %d threads %d: the text differs with read-ahead (%zu vs %zu bytes)", fi, th, on.text.n,
+                off.text.n);
       CHECK_MSG(same_bytes(&on, &off, file.len), "format %d threads %d: other bytes read with read-ahead", fi, th);
       CHECK(touched_bytes(&on, file.len) > 0);
       /* off: each row group announced once, by its own open; on: every
@@ -168,10 +158,10 @@ static void test_text_limit(void) {
   CHECK_EQ_INT(b.calls, 3);
   CHECK_EQ_INT(announced(&b, ra_group_offset(&file, 1)), 2);
   CHECK_EQ_INT(announced(&b, ra_group_offset(&file, 2)), 0);
-  CHECK(b.text.len == boff.text.len && memcmp(b.text.data, boff.text.data, b.text.len) == 0);
+  CHECK(b.text.n == boff.text.n && memcmp(b.text.p, boff.text.p, b.text.n) == 0);
   CHECK(same_bytes(&b, &boff, file.len));
   size_t lines = 0;
-  for (size_t i = 0; i < b.text.len; i++) lines += b.text.data[i] == '\n';
+  for (size_t i = 0; i < b.text.n; i++) lines += b.text.p[i] == '\n';
   CHECK_EQ_INT((int64_t)lines, GROUP_ROWS + 10);
   run_free(&b);
   run_free(&boff);
@@ -199,9 +189,9 @@ static void test_count_filtered(void) {
       CHECK_EQ_INT(on.count, off.count);
     } else {
       size_t lines = 0;
-      for (size_t i = 0; i < on.text.len; i++) lines += on.text.data[i] == '\n';
+      for (size_t i = 0; i < on.text.n; i++) lines += on.text.p[i] == '\n';
       CHECK_EQ_INT((int64_t)lines, 1 + (15000 - 9000) + (GROUPS * GROUP_ROWS - 26000)); /* and the header */
-      CHECK(on.text.len == off.text.len && memcmp(on.text.data, off.text.data, on.text.len) == 0);
+      CHECK(on.text.n == off.text.n && memcmp(on.text.p, off.text.p, on.text.n) == 0);
     }
     CHECK(same_bytes(&on, &off, file.len));
     CHECK(touched_bytes(&on, file.len) > 0);

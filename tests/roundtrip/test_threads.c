@@ -37,6 +37,11 @@ static void mix64(digest *d, int64_t v) { mix(d, &v, sizeof v); }
 
 static bool bit(const void *b, int64_t i) { return (((const uint8_t *)b)[i >> 3] >> (i & 7)) & 1; }
 
+/* Entry i of a string or binary array's offsets, 32-bit or (large) 64-bit. */
+static int64_t offset_at(const struct ArrowArray *a, bool large, int64_t i) {
+  return large ? ((const int64_t *)a->buffers[1])[i] : ((const int32_t *)a->buffers[1])[i];
+}
+
 /* Rows [from, from+len) of a (its own offset added): validity, then the
  * values of valid rows (what null slots hold is not part of the output). */
 static void digest_array(digest *d, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t from,
@@ -76,13 +81,14 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
       if (VALID(i)) digest_array(d, s->children[0], a->children[0], (o + i) * n, n);
     return;
   }
-  if (strcmp(f, "u") == 0 || strcmp(f, "z") == 0) {
-    const int32_t *off = a->buffers[1];
+  bool large = strcmp(f, "U") == 0 || strcmp(f, "Z") == 0; /* 64-bit offsets */
+  if (large || strcmp(f, "u") == 0 || strcmp(f, "z") == 0) {
     const uint8_t *data = a->buffers[2];
     for (int64_t i = 0; i < len; i++)
       if (VALID(i)) {
-        mix64(d, off[o + i + 1] - off[o + i]);
-        mix(d, data + off[o + i], (size_t)(off[o + i + 1] - off[o + i]));
+        int64_t b = offset_at(a, large, o + i), e = offset_at(a, large, o + i + 1);
+        mix64(d, e - b);
+        mix(d, data + b, (size_t)(e - b));
       }
     return;
   }
@@ -97,16 +103,6 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
         memcpy(&off, vi + 12, 4);
         mix64(d, l);
         mix(d, l <= 12 ? vi + 4 : (const uint8_t *)a->buffers[2 + bi] + off, (size_t)l);
-      }
-    return;
-  }
-  if (strcmp(f, "U") == 0 || strcmp(f, "Z") == 0) {
-    const int64_t *off = a->buffers[1];
-    const uint8_t *data = a->buffers[2];
-    for (int64_t i = 0; i < len; i++)
-      if (VALID(i)) {
-        mix64(d, off[o + i + 1] - off[o + i]);
-        mix(d, data + off[o + i], (size_t)(off[o + i + 1] - off[o + i]));
       }
     return;
   }
