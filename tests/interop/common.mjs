@@ -4,6 +4,7 @@
 // loop that converts them at each shredding depth and compares DuckDB's
 // reading row by row, and the WKT normalisation of the geo scripts. Not a
 // test itself (tests/cli/lib/duckdb.sh runs scripts by name).
+import fs from "node:fs";
 import path from "node:path";
 import { queryRows, runCli, sortedJson, sqlString } from "../../tools/duckdb_open.mjs";
 
@@ -81,6 +82,22 @@ export async function checkShredDepths({ cli, con, input, work, depths, args, co
     failed += bad ? 1 : 0;
   }
   return failed;
+}
+
+// lines (JSON texts) written one a line to `file`, which is returned.
+export function writeLines(file, lines) {
+  fs.writeFileSync(file, lines.join("\n") + "\n");
+  return file;
+}
+
+// id -> pick(row) for each of lines, JSON objects with an id.
+export function expectedById(lines, pick) {
+  const want = new Map();
+  for (const l of lines) {
+    const r = JSON.parse(l);
+    want.set(r.id, pick(r));
+  }
+  return want;
 }
 
 // An input value as compared: its JSON text with keys sorted, null for a

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openDuckDB, requireVariant } from "../../tools/duckdb_open.mjs";
-import { checkShredDepths, expectJson, jsonColumnsDiff, makeGen } from "./common.mjs";
+import { checkShredDepths, expectedById, expectJson, jsonColumnsDiff, makeGen, writeLines } from "./common.mjs";
 
 const [cli, work] = process.argv.slice(2);
 const { con } = await openDuckDB();
@@ -32,14 +32,8 @@ for (let i = 0; i < 1200; i++) {
   }
   lines.push(JSON.stringify(r));
 }
-const input = path.join(work, "in.jsonl");
-fs.writeFileSync(input, lines.join("\n") + "\n");
-
-const want = new Map();
-for (const l of lines) {
-  const r = JSON.parse(l);
-  want.set(r.id, [expectJson(r.items), expectJson(r.recs?.map((x) => ({ v: x.v ?? null, w: x.w })))]);
-}
+const input = writeLines(path.join(work, "in.jsonl"), lines);
+const want = expectedById(lines, (r) => [expectJson(r.items), expectJson(r.recs?.map((x) => ({ v: x.v ?? null, w: x.w })))]);
 
 const failed = await checkShredDepths({
   cli, con, input, work, depths: [0, 2],

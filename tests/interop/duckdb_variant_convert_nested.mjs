@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openDuckDB } from "../../tools/duckdb_open.mjs";
-import { checkShredDepths, expectJson, jsonColumnsDiff, makeGen } from "./common.mjs";
+import { checkShredDepths, expectedById, expectJson, jsonColumnsDiff, makeGen, writeLines } from "./common.mjs";
 
 const [cli, work] = process.argv.slice(2);
 const { con } = await openDuckDB();
@@ -30,14 +30,8 @@ for (let i = 0; i < 1200; i++) {
   }
   lines.push(JSON.stringify(r));
 }
-const input = path.join(work, "in.jsonl");
-fs.writeFileSync(input, lines.join("\n") + "\n");
-
-const want = new Map();
-for (const l of lines) {
-  const r = JSON.parse(l);
-  want.set(r.id, [expectJson(r.s?.v), expectJson(r.s?.t?.w)]);
-}
+const input = writeLines(path.join(work, "in.jsonl"), lines);
+const want = expectedById(lines, (r) => [expectJson(r.s?.v), expectJson(r.s?.t?.w)]);
 
 const failed = await checkShredDepths({
   cli, con, input, work, depths: [0, 1, 3],

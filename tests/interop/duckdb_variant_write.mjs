@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openDuckDB, sortedJson } from "../../tools/duckdb_open.mjs";
-import { checkShredDepths, lcg } from "./common.mjs";
+import { checkShredDepths, expectedById, lcg, writeLines } from "./common.mjs";
 
 const [cli, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
@@ -57,14 +57,8 @@ lines.push(`{"id":1500,"v":${JSON.stringify(wide)}}`);
 let deep = "1";
 for (let d = 0; d < 40; d++) deep = d % 2 ? `[${deep}]` : `{"k":${deep}}`;
 lines.push(`{"id":1501,"v":${deep}}`);
-const input = path.join(work, "v.jsonl");
-fs.writeFileSync(input, lines.join("\n") + "\n");
-
-const want = new Map();
-for (const l of lines) {
-  const r = JSON.parse(l);
-  want.set(r.id, "v" in r ? sortedJson(r.v) : null);
-}
+const input = writeLines(path.join(work, "v.jsonl"), lines);
+const want = expectedById(lines, (r) => ("v" in r ? sortedJson(r.v) : null));
 
 const failed = await checkShredDepths({
   cli, con, input, work, depths: [0, 1, 2, 3, 4],

@@ -160,6 +160,15 @@ static void digest_stream(struct ArrowArrayStream *st, int64_t max_batches, dige
   st->release(st);
 }
 
+/* Read options for `threads` threads, through ex (NULL: threads of the streams' own). */
+static pqt_read_options thread_options(int32_t threads, const pqt_executor *ex) {
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.threads = threads;
+  ro.executor = ex;
+  return ro;
+}
+
 static uint64_t g_arrow_output; /* the streams' pqt_scan_options.arrow_output */
 
 /* The stream of path at `threads` threads: its batches' digest and the
@@ -171,10 +180,7 @@ static void stream_digest(const char *path, int32_t threads, const pqt_executor 
   *opened = false;
   pqt_reader *r = NULL;
   pqt_error e;
-  pqt_read_options ro;
-  pqt_read_options_init(&ro);
-  ro.threads = threads;
-  ro.executor = ex;
+  pqt_read_options ro = thread_options(threads, ex);
   if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) return;
   pqt_scan_options so;
   pqt_scan_options_init(&so);
@@ -704,10 +710,7 @@ static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt
   digest_start(d, error);
   pqt_reader *r = NULL;
   pqt_error e;
-  pqt_read_options ro;
-  pqt_read_options_init(&ro);
-  ro.threads = threads;
-  ro.executor = ex;
+  pqt_read_options ro = thread_options(threads, ex);
   if (pqt_reader_open_buffer(&r, file->data, file->len, &ro, &e) != PQT_OK) {
     snprintf(error, error_len, "open: %.500s", e.message);
     return;
