@@ -1,6 +1,7 @@
 /* tests/readahead_fixture.h: what the read-ahead tests (roundtrip/test_readahead.c,
- * roundtrip/test_readahead_text.c) share: the file they read and a caller's
- * source that logs every announcement (pqt_io.will_need) and every byte read. */
+ * roundtrip/test_readahead_text.c, roundtrip/test_threads.c) share: the file they
+ * read, where a row group's first page starts, and a caller's source that logs
+ * every announcement (pqt_io.will_need) and every byte read. */
 #ifndef PQT_TESTS_READAHEAD_FIXTURE_H
 #define PQT_TESTS_READAHEAD_FIXTURE_H
 
@@ -12,6 +13,7 @@
 
 #include "harness.h"
 #include "parquetry.h"
+#include "parquetry_meta.h"
 
 /* groups row groups of group_rows rows: id int64 (ascending from 0, so
  * statistics prune), s optional string (null every 7th row, "s<v*31%1000>"),
@@ -59,6 +61,24 @@ static inline void ra_write_file(pqt_string *out, int groups, int group_rows, bo
   free(sd);
   free(soff);
   free(sdata);
+}
+
+/* Where row group g's first column chunk starts in file (its dictionary page
+ * when it has one, else its first data page): the offset a read-ahead
+ * announces for that row group. 0 when the file or the chunk cannot be read. */
+static inline uint64_t ra_group_offset(const pqt_string *file, int32_t g) {
+  pqt_reader *r = NULL;
+  pqt_error e;
+  uint64_t off = 0;
+  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) return 0;
+  pqt_chunk_info ci;
+  pqt_chunk_info_init(&ci);
+  if (pqt_reader_chunk(r, g, 0, &ci, &e) == PQT_OK)
+    off = ci.dictionary_page_offset > 0 && ci.dictionary_page_offset < ci.data_page_offset
+              ? (uint64_t)ci.dictionary_page_offset
+              : (uint64_t)ci.data_page_offset;
+  pqt_reader_close(r);
+  return off;
 }
 
 enum { RA_MAX_LOG = 4096 };

@@ -7,29 +7,15 @@
 # at depth 0); cat prints every row back equal to the input (empty, null
 # and missing arrays, null elements, a missing v). Refused saying why: a
 # path that names an object's field where the input has an array, [] not
-# after a name, a path through a column that is not an array.
+# after a name, a path through a column that is not an array (exit 1 for
+# the data, 2 for the arguments).
 # Usage: CLI CORPUS_DIR
 set -u
-cli=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/variant_convert.sh"
+vc_setup "$1"
 
-python3 - "$tmp/in.jsonl" <<'EOF2'
-import json, random, sys
-rnd = random.Random(1414)
-keys = ["a", "b", "id", "name", "x y", "tags", "\u00e9"]
-def gen(d):
-    k = rnd.randrange(6 if d > 3 else 9)
-    if k == 0: return None
-    if k == 1: return rnd.random() < 0.5
-    if k == 2: return rnd.randrange(-100, 100)
-    if k == 3: return rnd.randrange(-2**40, 2**40)
-    if k == 4: return "s%d\t\"q\" \\ \u00e9\u4e2d" % rnd.randrange(50)
-    if k == 5: return "k%d" % rnd.randrange(9)
-    if k in (6, 7): return {keys[rnd.randrange(len(keys))]: gen(d + 1) for _ in range(rnd.randrange(4))}
-    return [gen(d + 1) for _ in range(rnd.randrange(4))]
+vc_python "$tmp/in.jsonl" <<'EOF2'
+rnd, gen = make_gen(1414, ["a", "b", "id", "name", "x y", "tags", "\u00e9"], 3, 4)
 with open(sys.argv[1], "w") as f:
     for i in range(1500):
         r = {"id": i}
@@ -44,26 +30,12 @@ with open(sys.argv[1], "w") as f:
         f.write(json.dumps(r, ensure_ascii=False) + "\n")
 EOF2
 
-check_rows() { # file label
-  "$cli" cat "$1" >"$tmp/out.jsonl" 2>"$tmp/err" || { echo "FAIL: $2: cat: $(cat "$tmp/err")"; fail=1; return; }
-  python3 - "$tmp/in.jsonl" "$tmp/out.jsonl" "$2" <<'EOF2' || fail=1
-import json, sys
-want = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
-got = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
-if len(got) != len(want):
-    print("FAIL: %s: %d rows, want %d" % (sys.argv[3], len(got), len(want)))
-    sys.exit(1)
-bad = 0
-for w, g in zip(want, got):
+# cat's rows equal the input's: a missing items null, v missing in an element null
+vc_expect='
+def expect(w):
     recs = w.get("recs")
-    exp = {"id": w["id"], "items": w.get("items"),
-           "recs": None if recs is None else [{"v": x.get("v"), "w": x["w"]} for x in recs]}
-    if exp != g:
-        bad += 1
-        if bad <= 3: print("FAIL: %s id %d:\n  want %s\n  got  %s" % (sys.argv[3], w["id"], json.dumps(exp)[:300], json.dumps(g)[:300]))
-sys.exit(1 if bad else 0)
-EOF2
-}
+    return {"id": w["id"], "items": w.get("items"),
+            "recs": None if recs is None else [{"v": x.get("v"), "w": x["w"]} for x in recs]}'
 
 for depth in 0 2; do
   for spelling in brackets dotted; do
@@ -85,7 +57,7 @@ for depth in 0 2; do
       grep -q 'required group id' "$tmp/schema" ||
         { echo "FAIL: depth 2: items' elements are not shredded by their fields"; cat "$tmp/schema"; fail=1; }
     fi
-    check_rows "$out" "depth $depth $spelling"
+    vc_check_rows "$out" "depth $depth $spelling"
   done
 done
 # both spellings write the same file
@@ -98,20 +70,12 @@ sch='message m { optional int64 id; optional group items (LIST) { repeated group
   optional group v (VARIANT) { required binary metadata; required binary value; } optional int64 w; } } } }'
 if "$cli" convert --schema "$sch" --variant 'items[]' --variant recs.list.element.v "$tmp/in.jsonl" "$tmp/s.parquet" \
     2>"$tmp/err"; then
-  check_rows "$tmp/s.parquet" "--schema"
+  vc_check_rows "$tmp/s.parquet" "--schema"
 else
   echo "FAIL: --schema: $(cat "$tmp/err")"; fail=1
 fi
 
-refused() { # label expected-text convert-args...
-  local label=$1 want=$2
-  shift 2
-  if "$cli" convert "$@" "$tmp/bad.parquet" 2>"$tmp/err"; then echo "FAIL: $label: accepted"; fail=1; return; fi
-  grep -q -- "$want" "$tmp/err" || { echo "FAIL: $label: $(cat "$tmp/err")"; fail=1; }
-  [ -e "$tmp/bad.parquet" ] && { echo "FAIL: $label: wrote a file"; fail=1; }
-  return 0
-}
-refused "object path through an array" "where the path names an object's field" --variant items.id "$tmp/in.jsonl"
-refused "[] first" "follows a name" --variant '[]' "$tmp/in.jsonl"
-refused "not an array" "is kept as JSON text" --variant 'id[]' "$tmp/in.jsonl"
+vc_refuse "object path through an array" 1 "where the path names an object's field" --variant items.id "$tmp/in.jsonl"
+vc_refuse "[] first" 2 "follows a name" --variant '[]' "$tmp/in.jsonl"
+vc_refuse "not an array" 2 "is kept as JSON text" --variant 'id[]' "$tmp/in.jsonl"
 exit $fail

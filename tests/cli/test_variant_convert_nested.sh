@@ -9,26 +9,11 @@
 # list on the path, an object column whose rows differ, a path not in the
 # input, --variant s with s.v are refused saying why. Usage: CLI CORPUS_DIR
 set -u
-cli=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/variant_convert.sh"
+vc_setup "$1"
 
-python3 - "$tmp/in.jsonl" <<'EOF'
-import json, random, sys
-rnd = random.Random(14)
-keys = ["a", "b", "id", "name", "x y", "tags", "\u00e9", "z"]
-def gen(d):
-    k = rnd.randrange(6 if d > 4 else 9)
-    if k == 0: return None
-    if k == 1: return rnd.random() < 0.5
-    if k == 2: return rnd.randrange(-100, 100)
-    if k == 3: return rnd.randrange(-2**40, 2**40)
-    if k == 4: return "s%d\t\"q\" \\ \u00e9\u4e2d" % rnd.randrange(50)
-    if k == 5: return "k%d" % rnd.randrange(9)
-    if k in (6, 7): return {keys[rnd.randrange(len(keys))]: gen(d + 1) for _ in range(rnd.randrange(5))}
-    return [gen(d + 1) for _ in range(rnd.randrange(4))]
+vc_python "$tmp/in.jsonl" <<'EOF'
+rnd, gen = make_gen(14, ["a", "b", "id", "name", "x y", "tags", "\u00e9", "z"], 4, 5)
 with open(sys.argv[1], "w") as f:
     for i in range(1600):
         r = {"id": i}
@@ -48,27 +33,12 @@ with open(sys.argv[1], "w") as f:
 EOF
 
 # cat's rows equal the input's: s as the group (v, t missing: null)
-check_rows() { # file label
-  "$cli" cat "$1" >"$tmp/out.jsonl" 2>"$tmp/err" || { echo "FAIL: $2: cat: $(cat "$tmp/err")"; fail=1; return; }
-  python3 - "$tmp/in.jsonl" "$tmp/out.jsonl" "$2" <<'EOF' || fail=1
-import json, sys
-want = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
-got = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
-bad = 0
-if len(got) != len(want):
-    print("FAIL: %s: %d rows, want %d" % (sys.argv[3], len(got), len(want)))
-    sys.exit(1)
-for w, g in zip(want, got):
+vc_expect='
+def expect(w):
     s = w.get("s")
-    exp = {"id": w["id"], "s": None if s is None else
-           {"a": s["a"], "v": s.get("v"), "t": None if s.get("t") is None else {"w": s["t"].get("w")}},
-           "top": w.get("top")}
-    if exp != g:
-        bad += 1
-        if bad <= 3: print("FAIL: %s id %d:\n  want %s\n  got  %s" % (sys.argv[3], w["id"], json.dumps(exp)[:300], json.dumps(g)[:300]))
-sys.exit(1 if bad else 0)
-EOF
-}
+    return {"id": w["id"], "s": None if s is None else
+            {"a": s["a"], "v": s.get("v"), "t": None if s.get("t") is None else {"w": s["t"].get("w")}},
+            "top": w.get("top")}'
 
 for depth in 0 1 3; do
   out="$tmp/d$depth.parquet"
@@ -84,7 +54,7 @@ for depth in 0 1 3; do
     inv { d += gsub(/{/, "{") - gsub(/}/, "}"); if (d == 0) exit }' "$tmp/schema")
   if [ "$depth" = 0 ] && [ -n "$typed" ]; then echo "FAIL: depth 0: s.v shredded"; fail=1; fi
   if [ "$depth" != 0 ] && [ -z "$typed" ]; then echo "FAIL: depth $depth: s.v not shredded"; cat "$tmp/schema"; fail=1; fi
-  check_rows "$out" "depth $depth"
+  vc_check_rows "$out" "depth $depth"
 done
 # the object column's other fields keep their types and input order
 "$cli" convert --dry-run --variant s.v --variant s.t.w --variant top "$tmp/in.jsonl" - >"$tmp/dry" 2>&1
@@ -104,31 +74,21 @@ else
 fi
 
 # refusals: exit status, message, no output file
-refuse() { # label expected-status message-part args...
-  local label=$1 st=$2 msg=$3
-  shift 3
-  rm -f "$tmp/x.parquet"
-  "$cli" convert "$@" "$tmp/x.parquet" >/dev/null 2>"$tmp/err"
-  local rc=$?
-  if [ $rc -ne "$st" ] || ! grep -qF -- "$msg" "$tmp/err" || [ -e "$tmp/x.parquet" ]; then
-    echo "FAIL: $label: rc=$rc (want $st) '$(cat "$tmp/err")' (want '$msg')"; fail=1
-  fi
-}
 printf '%s\n' '{"s":{"v":1}}' '{"s":{"v":{"a":1,"b":{"a":2,"a":3}}}}' >"$tmp/dup.jsonl"
-refuse "key twice" 1 'line 2, column s: field s.v: not JSON for a VARIANT' --variant s.v "$tmp/dup.jsonl"
+vc_refuse "key twice" 1 'line 2, column s: field s.v: not JSON for a VARIANT' --variant s.v "$tmp/dup.jsonl"
 { for i in $(seq 1 1100); do echo '{"s":{"v":{"a":1}}}'; done; echo '{"s":{"v":[{"x":1,"x":1}]}}'; } >"$tmp/dup2.jsonl"
-refuse "key twice after the samples" 1 'line 1101, column s: field s.v: not JSON for a VARIANT' --variant s.v "$tmp/dup2.jsonl"
+vc_refuse "key twice after the samples" 1 'line 1101, column s: field s.v: not JSON for a VARIANT' --variant s.v "$tmp/dup2.jsonl"
 printf '%s\n' '{"s":{"v":1}}' '{"s":{"v":"x" }' >"$tmp/syntax.jsonl"
-refuse "not JSON" 1 'line 2' --variant s.v "$tmp/syntax.jsonl"
+vc_refuse "not JSON" 1 'line 2' --variant s.v "$tmp/syntax.jsonl"
 printf '%s\n' '{"l":[{"v":1}]}' >"$tmp/list.jsonl"
 # a path naming an object's field where the input has an array (l[].v is the way: test_variant_convert_list.sh)
-refuse "list" 1 "where the path names an object's field" --variant l.v "$tmp/list.jsonl"
-refuse "list element" 1 "where the path names an object's field" --variant l.element "$tmp/list.jsonl"
+vc_refuse "list" 1 "where the path names an object's field" --variant l.v "$tmp/list.jsonl"
+vc_refuse "list element" 1 "where the path names an object's field" --variant l.element "$tmp/list.jsonl"
 printf '%s\n' '{"s":{"v":1}}' '{"s":5}' >"$tmp/mixed.jsonl"
-refuse "s not an object" 2 '--variant s.v: s is kept as JSON text' --variant s.v "$tmp/mixed.jsonl"
+vc_refuse "s not an object" 2 '--variant s.v: s is kept as JSON text' --variant s.v "$tmp/mixed.jsonl"
 printf '%s\n' '{"s":{"v":1}}' '{"s":{"v":2}}' >"$tmp/plain.jsonl"
-refuse "no such field" 2 '--variant s.q: no such field in the input' --variant s.q "$tmp/plain.jsonl"
-refuse "no such column" 2 '--variant q.v: no such column in the input' --variant q.v "$tmp/sch.jsonl"
-refuse "inside another" 2 'the same, or one inside the other' --variant s --variant s.v "$tmp/sch.jsonl"
-refuse "schema without the field" 2 '--variant q.v: no such column in --schema' --schema "$schema" --variant q.v "$tmp/sch.jsonl"
+vc_refuse "no such field" 2 '--variant s.q: no such field in the input' --variant s.q "$tmp/plain.jsonl"
+vc_refuse "no such column" 2 '--variant q.v: no such column in the input' --variant q.v "$tmp/sch.jsonl"
+vc_refuse "inside another" 2 'the same, or one inside the other' --variant s --variant s.v "$tmp/sch.jsonl"
+vc_refuse "schema without the field" 2 '--variant q.v: no such column in --schema' --schema "$schema" --variant q.v "$tmp/sch.jsonl"
 exit $fail

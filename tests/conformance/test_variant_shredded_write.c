@@ -15,116 +15,7 @@
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 #include "parquetry_variant.h"
-
-static uint8_t *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
-  *n = b && len >= 0 && fread(b, 1, (size_t)len, f) == (size_t)len ? (size_t)len : 0;
-  fclose(f);
-  return b;
-}
-
-static char *member_str(const pqt_variant *obj, const char *name) {
-  pqt_variant f;
-  int found = 0;
-  pqt_error e;
-  if (pqt_variant_object_find(obj, name, strlen(name), &f, &found, &e) != PQT_OK || !found) return NULL;
-  pqt_variant_scalar s;
-  if (pqt_variant_get_scalar(&f, &s, &e) != PQT_OK || s.type != PQT_VARIANT_STRING) return NULL;
-  char *out = malloc(s.u.bytes.len + 1);
-  memcpy(out, s.u.bytes.data, s.u.bytes.len);
-  out[s.u.bytes.len] = 0;
-  return out;
-}
-
-/* The reconstructed `var` column of a file: one JSON-free copy per row
- * (metadata then value), NULL for a null variant. */
-typedef struct rows {
-  int64_t n;
-  uint8_t **buf;
-  size_t *mlen, *vlen;
-} rows;
-
-static void rows_free(rows *r) {
-  for (int64_t k = 0; k < r->n; k++) free(r->buf[k]);
-  free(r->buf);
-  free(r->mlen);
-  free(r->vlen);
-  memset(r, 0, sizeof *r);
-}
-
-static const uint8_t *bin_at(const struct ArrowArray *a, int64_t i, size_t *len) {
-  const int32_t *off = a->buffers[1];
-  int64_t j = a->offset + i;
-  *len = (size_t)(off[j + 1] - off[j]);
-  return (const uint8_t *)a->buffers[2] + off[j];
-}
-
-static int64_t child_index(const struct ArrowSchema *s, const char *name) {
-  for (int64_t k = 0; k < s->n_children; k++)
-    if (strcmp(s->children[k]->name, name) == 0) return k;
-  return -1;
-}
-
-static int read_rows(const char *path, rows *out, char *msg, size_t cap) {
-  memset(out, 0, sizeof *out);
-  pqt_reader *r = NULL;
-  pqt_error e;
-  if (pqt_reader_open_file(&r, path, NULL, &e) != PQT_OK) {
-    snprintf(msg, cap, "open: %s", e.message);
-    return 1;
-  }
-  struct ArrowArrayStream st;
-  if (pqt_reader_get_stream(r, NULL, &st, &e) != PQT_OK) {
-    snprintf(msg, cap, "stream: %s", e.message);
-    pqt_reader_close(r);
-    return 1;
-  }
-  struct ArrowSchema sch;
-  int rc = st.get_schema(&st, &sch);
-  int64_t col = rc == 0 ? child_index(&sch, "var") : -1;
-  if (rc == 0) sch.release(&sch);
-  if (col < 0) {
-    snprintf(msg, cap, "no var column");
-    rc = 1;
-  }
-  while (rc == 0) {
-    struct ArrowArray b;
-    rc = st.get_next(&st, &b);
-    if (rc != 0) {
-      const char *le = st.get_last_error(&st);
-      snprintf(msg, cap, "%s", le ? le : "(no message)");
-      break;
-    }
-    if (!b.release) break;
-    const struct ArrowArray *v = b.children[col];
-    const uint8_t *valid = v->null_count ? v->buffers[0] : NULL;
-    size_t m = (size_t)(out->n + b.length);
-    out->buf = realloc(out->buf, sizeof *out->buf * (m ? m : 1));
-    out->mlen = realloc(out->mlen, sizeof *out->mlen * (m ? m : 1));
-    out->vlen = realloc(out->vlen, sizeof *out->vlen * (m ? m : 1));
-    for (int64_t i = 0; i < b.length; i++) {
-      int64_t j = v->offset + i, k = out->n++;
-      out->buf[k] = NULL;
-      if (valid && !((valid[j >> 3] >> (j & 7)) & 1)) continue;
-      size_t ml, vl;
-      const uint8_t *md = bin_at(v->children[0], j, &ml), *x = bin_at(v->children[1], j, &vl);
-      out->buf[k] = malloc(ml + vl + 1);
-      memcpy(out->buf[k], md, ml);
-      memcpy(out->buf[k] + ml, x, vl);
-      out->mlen[k] = ml;
-      out->vlen[k] = vl;
-    }
-    b.release(&b);
-  }
-  st.release(&st);
-  pqt_reader_close(r);
-  return rc;
-}
+#include "shredded_cases.h"
 
 /* Read path with the shredded export and write every batch to out. */
 static int write_back(const char *path, const char *out, char *msg, size_t cap, char *layout, size_t lcap);
@@ -153,16 +44,8 @@ static int write_back(const char *path, const char *out, char *msg, size_t cap, 
   ro.arrow_extensions = 1;
   pqt_reader *r = NULL;
   pqt_error e;
-  if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) {
-    snprintf(msg, cap, "open: %s", e.message);
-    return 1;
-  }
   struct ArrowArrayStream st;
-  if (pqt_reader_get_stream(r, NULL, &st, &e) != PQT_OK) {
-    snprintf(msg, cap, "stream: %s", e.message);
-    pqt_reader_close(r);
-    return 1;
-  }
+  if (pqt_sc_open_stream(path, &ro, &r, &st, msg, cap) != 0) return 1;
   struct ArrowSchema sch;
   int rc = st.get_schema(&st, &sch);
   if (rc != 0) {
@@ -171,7 +54,7 @@ static int write_back(const char *path, const char *out, char *msg, size_t cap, 
     pqt_reader_close(r);
     return 1;
   }
-  int64_t col = child_index(&sch, "var");
+  int64_t col = pqt_sc_child_index(&sch, "var");
   if (layout) {
     layout[0] = 0;
     if (col >= 0) layout_of(sch.children[col], "var", 0, layout, lcap);
@@ -231,59 +114,10 @@ static int write_back(const char *path, const char *out, char *msg, size_t cap, 
   return rc;
 }
 
-static bool rows_equal(const rows *a, const rows *b, int number, char *why, size_t cap) {
-  if (a->n != b->n) {
-    snprintf(why, cap, "%lld rows, want %lld", (long long)b->n, (long long)a->n);
-    return false;
-  }
-  for (int64_t k = 0; k < a->n; k++) {
-    if (!a->buf[k] || !b->buf[k]) {
-      if (a->buf[k] != b->buf[k]) {
-        snprintf(why, cap, "row %lld: null %s", (long long)k, a->buf[k] ? "written" : "lost");
-        return false;
-      }
-      continue;
-    }
-    pqt_variant x = {a->buf[k], a->mlen[k], a->buf[k] + a->mlen[k], a->vlen[k]};
-    pqt_variant y = {b->buf[k], b->mlen[k], b->buf[k] + b->mlen[k], b->vlen[k]};
-    int eq = 0;
-    pqt_error e;
-    if (pqt_variant_equal(&x, &y, &eq, &e) != PQT_OK || !eq) {
-      pqt_string jx = {0}, jy = {0};
-      pqt_variant_to_json(&x, &jx, &e);
-      pqt_variant_to_json(&y, &jy, &e);
-      snprintf(why, cap, "case %d row %lld: read %s, want %s", number, (long long)k, jy.data ? jy.data : "?",
-               jx.data ? jx.data : "?");
-      pqt_string_free(&jx);
-      pqt_string_free(&jy);
-      return false;
-    }
-  }
-  return true;
-}
-
-/* Append the variant at logical index L of variant struct array v to r. */
-static void push_var(rows *r, const struct ArrowArray *v, int64_t L) {
-  int64_t j = v->offset + L, k = r->n++;
-  r->buf = realloc(r->buf, sizeof *r->buf * (size_t)r->n);
-  r->mlen = realloc(r->mlen, sizeof *r->mlen * (size_t)r->n);
-  r->vlen = realloc(r->vlen, sizeof *r->vlen * (size_t)r->n);
-  r->buf[k] = NULL;
-  const uint8_t *valid = v->null_count ? v->buffers[0] : NULL;
-  if (valid && !((valid[j >> 3] >> (j & 7)) & 1)) return;
-  size_t ml, vl;
-  const uint8_t *md = bin_at(v->children[0], j, &ml), *x = bin_at(v->children[1], j, &vl);
-  r->buf[k] = malloc(ml + vl + 1);
-  memcpy(r->buf[k], md, ml);
-  memcpy(r->buf[k] + ml, x, vl);
-  r->mlen[k] = ml;
-  r->vlen[k] = vl;
-}
-
 /* Write the case's shredded `var` inside a struct s (as s.var) or as the
  * elements of a list l (row 0 an empty list, row k + 1 holding element k),
  * read back reconstructed: equal to want. */
-static void nested_case(const char *path, const char *out, const rows *want, bool as_list, int number) {
+static void nested_case(const char *path, const char *out, const pqt_sc_rows *want, bool as_list, int number) {
   pqt_read_options ro;
   pqt_read_options_init(&ro);
   ro.variant_shredded = 1;
@@ -295,7 +129,7 @@ static void nested_case(const char *path, const char *out, const rows *want, boo
   CHECK_OK(pqt_reader_get_stream(r, NULL, &st, &e));
   struct ArrowSchema sch;
   CHECK(st.get_schema(&st, &sch) == 0);
-  int64_t col = child_index(&sch, "var");
+  int64_t col = pqt_sc_child_index(&sch, "var");
   struct ArrowSchema *kids[1] = {sch.children[col]};
   struct ArrowSchema wrap = {.format = as_list ? "+l" : "+s",
                              .name = as_list ? "l" : "s",
@@ -362,7 +196,7 @@ static void nested_case(const char *path, const char *out, const rows *want, boo
   /* read back, reconstructed */
   CHECK_OK(pqt_reader_open_file(&r, out, NULL, &e));
   CHECK_OK(pqt_reader_get_stream(r, NULL, &st, &e));
-  rows got = {0};
+  pqt_sc_rows got = {0};
   for (;;) {
     struct ArrowArray b;
     CHECK(st.get_next(&st, &b) == 0);
@@ -370,57 +204,40 @@ static void nested_case(const char *path, const char *out, const rows *want, boo
     const struct ArrowArray *wa = b.children[0];
     for (int64_t i = 0; i < wa->length; i++) {
       if (!as_list) {
-        push_var(&got, wa->children[0], wa->offset + i);
+        pqt_sc_push(&got, wa->children[0], wa->offset + i);
         continue;
       }
       const int32_t *o = wa->buffers[1];
-      for (int32_t x = o[wa->offset + i]; x < o[wa->offset + i + 1]; x++) push_var(&got, wa->children[0], x);
+      for (int32_t x = o[wa->offset + i]; x < o[wa->offset + i + 1]; x++) pqt_sc_push(&got, wa->children[0], x);
     }
     b.release(&b);
   }
   st.release(&st);
   pqt_reader_close(r);
   char why[900] = "";
-  CHECK_MSG(got.n == total && rows_equal(want, &got, number, why, sizeof why), "case %d in a %s: %s", number,
+  CHECK_MSG(got.n == total && pqt_sc_rows_equal(want, &got, why, sizeof why), "case %d in a %s: %s", number,
             as_list ? "list" : "struct", why);
-  rows_free(&got);
+  pqt_sc_rows_free(&got);
 }
 
 static char tmp_dir[256];
 
 static void test_cases(void) {
-  const char *dir = pqt_testing_dir();
-  if (!dir) return;
-  char path[1024], out[1024];
-  snprintf(path, sizeof path, "%s/shredded_variant/cases.json", dir);
-  size_t n = 0;
-  uint8_t *text = slurp(path, &n);
-  if (!text) {
-    fprintf(stderr, "NOTE: %s absent\n", path);
-    pqt_t_current_skipped = 1;
-    return;
-  }
-  pqt_variant_owned cases;
-  pqt_error e;
-  CHECK_OK(pqt_variant_from_json((const char *)text, n, NULL, &cases, &e));
-  int64_t n_cases = 0;
-  CHECK_OK(pqt_variant_num_elements(&cases.view, &n_cases, &e));
+  pqt_sc_cases it;
+  if (!pqt_sc_cases_open(&it)) return;
+  char out[1200];
   int ok_cases = 0, error_cases = 0, typed_cases = 0;
   char pairs_path[400];
   snprintf(pairs_path, sizeof pairs_path, "%s/pairs.txt", tmp_dir);
   FILE *pairs = fopen(pairs_path, "w");
-  for (int64_t c = 0; c < n_cases; c++) {
-    pqt_variant cv;
-    CHECK_OK(pqt_variant_array_element(&cases.view, c, &cv, &e));
-    char *file = member_str(&cv, "parquet_file");
-    if (!file) continue;
-    int number = (int)c + 1;
-    snprintf(path, sizeof path, "%s/shredded_variant/%s", dir, file);
+  while (pqt_sc_cases_next(&it)) {
+    int number = it.number;
+    const char *path = it.path, *file = it.file;
     snprintf(out, sizeof out, "%s/%s", tmp_dir, file);
-    rows want, got;
+    pqt_sc_rows want, got;
     char msg[700] = "", wmsg[700] = "", why[900] = "";
     static char layout_in[8192], layout_out[8192];
-    int rc = read_rows(path, &want, msg, sizeof msg);
+    int rc = pqt_sc_read_var(path, &want, msg, sizeof msg, NULL);
     int wrc = write_back(path, out, wmsg, sizeof wmsg, layout_in, sizeof layout_in);
     if (rc != 0) { /* an invalid case (or a type Variant does not shred to): not written */
       CHECK_MSG(wrc != 0, "case %d: the reader fails (%s) but the write succeeded", number, msg);
@@ -432,10 +249,10 @@ static void test_cases(void) {
       error_cases++;
     } else {
       CHECK_MSG(wrc == 0, "case %d (%s): write failed: %s", number, file, wmsg);
-      int rc2 = wrc == 0 ? read_rows(out, &got, msg, sizeof msg) : 1;
+      int rc2 = wrc == 0 ? pqt_sc_read_var(out, &got, msg, sizeof msg, NULL) : 1;
       if (wrc == 0) CHECK_MSG(rc2 == 0, "case %d: read back: %s", number, msg);
       if (rc2 == 0) {
-        CHECK_MSG(rows_equal(&want, &got, number, why, sizeof why), "case %d: %s", number, why);
+        CHECK_MSG(pqt_sc_rows_equal(&want, &got, why, sizeof why), "case %d: %s", number, why);
         /* the same typed_value layout */
         char m2[700] = "";
         (void)write_back(out, "/dev/null/x", m2, sizeof m2, layout_out, sizeof layout_out); /* the layout only */
@@ -443,27 +260,25 @@ static void test_cases(void) {
                   layout_in, layout_out);
         if (strstr(layout_in, "typed_value")) {
           typed_cases++;
-          char nested_out[1100];
+          char nested_out[1300];
           snprintf(nested_out, sizeof nested_out, "%s.s.parquet", out);
           nested_case(path, nested_out, &want, false, number);
           snprintf(nested_out, sizeof nested_out, "%s.l.parquet", out);
           nested_case(path, nested_out, &want, true, number);
         }
         ok_cases++;
-        rows_free(&got);
         if (pairs) fprintf(pairs, "%s\t%s\n", path, out);
       }
+      if (wrc == 0) pqt_sc_rows_free(&got); /* read (whole or in part) */
     }
-    rows_free(&want);
-    free(file);
+    pqt_sc_rows_free(&want);
   }
   fprintf(stderr, "  %d cases written back equal (%d with typed_value), %d invalid cases refused\n", ok_cases,
           typed_cases, error_cases);
   CHECK(ok_cases >= 100);
   CHECK(typed_cases >= 90);
   CHECK(error_cases >= 3);
-  pqt_variant_owned_free(&cases);
-  free(text);
+  pqt_sc_cases_close(&it);
   if (pairs) fclose(pairs);
 }
 
@@ -566,7 +381,8 @@ static void test_child_offsets(void) {
     for (int64_t k = 0; b.release && k < 3; k++) {
       size_t ml, vl;
       const struct ArrowArray *v = b.children[0];
-      const uint8_t *m = bin_at(v->children[0], v->offset + k, &ml), *x = bin_at(v->children[1], v->offset + k, &vl);
+      const uint8_t *m = pqt_sc_bin_at(v->children[0], v->offset + k, &ml);
+      const uint8_t *x = pqt_sc_bin_at(v->children[1], v->offset + k, &vl);
       pqt_variant var = {m, ml, x, vl};
       pqt_string js = {0};
       CHECK_OK(pqt_variant_to_json(&var, &js, &e));

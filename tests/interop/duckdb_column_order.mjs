@@ -16,8 +16,7 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB or the corpus files missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, jsonText, openDuckDB, queryRows, queryValue, runCli, sqlString } from "../../tools/duckdb_open.mjs";
 
 const [cli, corpus, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
@@ -37,9 +36,9 @@ const configs = [["--column-order", "total", "--int96-stats"], ["--column-order"
                  ["--column-order", "total", "--page-version", "2", "--row-group-size", "3"]];
 // rows as text, NaN and -0 spelled out (JSON would fold them)
 const show = (v) => typeof v === "number" ? (Object.is(v, -0) ? "-0" : String(v)) :
-  typeof v === "bigint" ? v.toString() : v === null ? "null" : JSON.stringify(v, (k, x) => typeof x === "bigint" ? x.toString() : x);
-const rows = async (f) => (await con.runAndReadAll(`SELECT * FROM read_parquet('${f}')`)).getRows().map((r) => r.map(show).join("|")).join("\n");
-const count = async (f, w) => Number((await con.runAndReadAll(`SELECT count(*) FROM read_parquet('${f}') WHERE ${w}`)).getRows()[0][0]);
+  typeof v === "bigint" ? v.toString() : v === null ? "null" : jsonText(v);
+const rows = async (f) => (await queryRows(con, `SELECT * FROM read_parquet(${sqlString(f)})`)).map((r) => r.map(show).join("|")).join("\n");
+const count = async (f, w) => Number(await queryValue(con, `SELECT count(*) FROM read_parquet(${sqlString(f)}) WHERE ${w}`));
 let failed = 0, checked = 0, present = 0, known = 0;
 for (const [name, preds] of cases) {
   const src = path.join(corpus, "data", name);
@@ -48,11 +47,11 @@ for (const [name, preds] of cases) {
   const want = await rows(src);
   for (const [ci, cfg] of configs.entries()) {
     const out = path.join(work, `${ci}_${name}`);
-    const r = spawnSync(cli, ["rewrite", "--force", ...cfg, src, out], { encoding: "utf8" });
+    const r = runCli(cli, ["rewrite", "--force", ...cfg, src, out]);
     if (r.status !== 0) { console.log(`FAIL rewrite ${cfg.join(" ")} ${name}: ${r.stderr.trim()}`); failed++; continue; }
     let got;
     try { got = await rows(out); } catch (e) {
-      console.log(`FAIL duckdb refused ${cfg.join(" ")} ${name}: ${e.message.split("\n")[0]}`); failed++; continue;
+      console.log(`FAIL duckdb refused ${cfg.join(" ")} ${name}: ${firstLine(e)}`); failed++; continue;
     }
     checked++;
     if (got !== want) { console.log(`FAIL ${cfg.join(" ")} ${name}: DuckDB's rows differ from the source's`); failed++; }

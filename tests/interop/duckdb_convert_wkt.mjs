@@ -11,26 +11,21 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB (or, in mode spatial, the extension) missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, openDuckDB, queryJson, runCli, sqlString, tally } from "../../tools/duckdb_open.mjs";
+import { normWkt as norm } from "./common.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const [mode, cli, work] = process.argv.slice(2);
-const { inst, con } = await openDuckDB();
+const { con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
-const rows = async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJson();
-let pass = 0, fail = 0;
-const ok = () => pass++;
-const bad = (m) => { fail++; console.log("FAIL: " + m); };
-const run = (args) => spawnSync(cli, args, { encoding: "utf8", maxBuffer: 1 << 28 });
-const q = (f) => f.replace(/'/g, "''");
+const rows = (sql) => queryJson(con, sql);
+const { ok, bad, done } = tally();
+const run = (args) => runCli(cli, args);
 
 if (mode === "spatial") {
   try {
     await con.run("LOAD spatial");
   } catch (e) {
-    console.log(`SKIP: DuckDB's spatial extension cannot be loaded offline (${e.message.split("\n")[0]})`);
+    console.log(`SKIP: DuckDB's spatial extension cannot be loaded offline (${firstLine(e)})`);
     process.exit(3);
   }
 }
@@ -48,12 +43,10 @@ const out = path.join(work, "wkt.parquet");
 const c = run(["convert", "--force", "--schema", "message m { required int64 id; optional binary g (GEOMETRY); }", csv, out]);
 if (c.status !== 0) { bad(`convert: ${c.stderr}`); process.exit(1); }
 
-const norm = (w) => (w == null ? w : w.replace(/([(,] ?)\(([^(),\s]+(?: [^(),\s]+){1,3})\)/g, "$1$2"));
-
 if (mode === "core") {
-  const d = await rows(`DESCRIBE SELECT g FROM '${q(out)}'`);
+  const d = await rows(`DESCRIBE SELECT g FROM ${sqlString(out)}`);
   if (/^GEOMETRY/.test(d[0].column_type)) ok(); else bad(`DuckDB type ${d[0].column_type}`);
-  const got = (await rows(`SELECT id, g::VARCHAR AS g FROM '${q(out)}' ORDER BY id`));
+  const got = (await rows(`SELECT id, g::VARCHAR AS g FROM ${sqlString(out)} ORDER BY id`));
   if (got.length !== wkts.length + 1) bad(`${got.length} rows, ${wkts.length + 1} written`);
   let diff = 0;
   for (let i = 0; i < wkts.length; i++)
@@ -62,22 +55,21 @@ if (mode === "core") {
   if (got.length > wkts.length && got[wkts.length].g === null) ok(); else bad("the null row");
   const r = run(["geospatial-stats", "--json", "-c", "g", out]);
   const ours = JSON.parse(r.stdout).columns[0].row_groups[0];
-  const theirs = (await rows(`SELECT geo_bbox, geo_types FROM parquet_metadata('${q(out)}') WHERE path_in_schema = 'g'`))[0];
+  const theirs = (await rows(`SELECT geo_bbox, geo_types FROM parquet_metadata(${sqlString(out)}) WHERE path_in_schema = 'g'`))[0];
   let eq = theirs && theirs.geo_bbox && ours.bbox;
   if (eq) for (const k of Object.keys(ours.bbox)) eq = eq && Number(theirs.geo_bbox[k]) === ours.bbox[k];
   if (eq) ok(); else bad(`box: DuckDB ${JSON.stringify(theirs)}, parquetry ${JSON.stringify(ours.bbox)}`);
   if (theirs && (theirs.geo_types || []).length === ours.types.length) ok();
   else bad(`types: DuckDB ${JSON.stringify(theirs && theirs.geo_types)}, parquetry ${JSON.stringify(ours.types)}`);
 } else {
-  const got = await rows(`SELECT id, ST_AsText(g) AS t FROM '${q(out)}' ORDER BY id`);
+  const got = await rows(`SELECT id, ST_AsText(g) AS t FROM ${sqlString(out)} ORDER BY id`);
   let diff = 0;
   for (let i = 0; i < wkts.length; i++)
     if (!got[i] || norm(got[i].t) !== norm(wkts[i])) { diff++; bad(`row ${i}: ST_AsText ${got[i] && got[i].t}, given ${wkts[i]}`); }
   if (!diff) ok();
-  const b = (await rows(`SELECT min(ST_XMin(g)) AS xmin, max(ST_YMax(g)) AS ymax FROM '${q(out)}'`))[0];
+  const b = (await rows(`SELECT min(ST_XMin(g)) AS xmin, max(ST_YMax(g)) AS ymax FROM ${sqlString(out)}`))[0];
   const ours = JSON.parse(run(["geospatial-stats", "--json", "-c", "g", out]).stdout).columns[0].row_groups[0].bbox;
   if (Number(b.xmin) === ours.xmin && Number(b.ymax) === ours.ymax) ok();
   else bad(`ST_XMin/ST_YMax ${JSON.stringify(b)}, box ${JSON.stringify(ours)}`);
 }
-console.log(`duckdb convert WKT (${mode}): ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+done(`duckdb convert WKT (${mode})`);

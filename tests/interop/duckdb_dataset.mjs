@@ -8,8 +8,7 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { openDuckDB, queryRows, runCli, sameRows, sqlString } from "../../tools/duckdb_open.mjs";
 
 const [cli, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
@@ -25,9 +24,9 @@ for (const year of [2022, 2023, 2024]) {
       text += `${id},${id % 13 === 0 ? "" : "n" + ((id * 7919) % 40)},${id % 9 === 0 ? "" : ((id * 37) % 1000) / 10}\n`;
     const csv = path.join(work, `${year}-${region}.csv`);
     fs.writeFileSync(csv, text);
-    const conv = spawnSync(cli, ["convert", "--row-group-size", "100", "--schema",
+    const conv = runCli(cli, ["convert", "--row-group-size", "100", "--schema",
       "message m { required int64 id; optional binary name (STRING); optional double score; }",
-      csv, path.join(dir, "part-0.parquet")], { encoding: "utf8" });
+      csv, path.join(dir, "part-0.parquet")]);
     if (conv.status !== 0) { console.log("FAIL convert: " + conv.stderr); process.exit(1); }
   }
 }
@@ -44,26 +43,15 @@ const preds = [
 let failed = 0;
 const norm = (v) => (v === null || v === undefined ? null : typeof v === "bigint" ? Number(v) : v);
 for (const where of preds) {
-  const r = await con.runAndReadAll(
-    `SELECT id, name, score, year, region FROM read_parquet('${glob}', hive_partitioning=true) WHERE ${where} ORDER BY id`);
-  const want = r.getRows().map((row) => JSON.stringify(row.map(norm)));
-  const ours = spawnSync(cli, ["cat", glob, "--where", where], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const want = (await queryRows(con,
+    `SELECT id, name, score, year, region FROM read_parquet(${sqlString(glob)}, hive_partitioning=true) WHERE ${where} ORDER BY id`))
+    .map((row) => JSON.stringify(row.map(norm)));
+  const ours = runCli(cli, ["cat", glob, "--where", where]);
   if (ours.status !== 0) { console.log(`FAIL ${where}: parquetry: ${ours.stderr.trim()}`); failed++; continue; }
   const got = ours.stdout.trim().split("\n").filter((l) => l).map((l) => JSON.parse(l))
     .sort((a, b) => a.id - b.id).map((o) => JSON.stringify([o.id, o.name, o.score, o.year, o.region]));
-  if (got.length !== want.length) {
-    console.log(`FAIL ${where}: parquetry ${got.length} rows, DuckDB ${want.length}`);
-    failed++;
-    continue;
-  }
-  for (let i = 0; i < got.length; i++) {
-    if (got[i] !== want[i]) {
-      console.log(`FAIL ${where}: row ${i}: parquetry ${got[i]}, DuckDB ${want[i]}`);
-      failed++;
-      break;
-    }
-  }
-  const count = spawnSync(cli, ["count", root, "--where", where], { encoding: "utf8" });
+  if (!sameRows(where, got, want)) failed++;
+  const count = runCli(cli, ["count", root, "--where", where]);
   if (count.status !== 0 || Number(count.stdout.trim()) !== want.length) {
     console.log(`FAIL count ${where}: ${count.stdout.trim()} ${count.stderr.trim()}, DuckDB ${want.length}`);
     failed++;

@@ -9,8 +9,7 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { openDuckDB, runCli, sameRows, sortKeys } from "../../tools/duckdb_open.mjs";
 
 const [cli, work] = process.argv.slice(2);
 const { con } = await openDuckDB();
@@ -30,22 +29,12 @@ files.forEach(([schema, rows], i) => {
   fs.writeFileSync(src, rows.join("\n") + "\n");
   const out = path.join(dir, `f${i}.parquet`);
   const args = ["convert", ...(schema ? ["--schema", schema] : []), src, out];
-  const conv = spawnSync(cli, args, { encoding: "utf8" });
+  const conv = runCli(cli, args);
   if (conv.status !== 0) { console.log("FAIL convert: " + conv.stderr); process.exit(1); }
   paths.push(out);
 });
 // values with object keys sorted (struct fields compared by name), bigints as numbers
-const norm = (v) => {
-  if (v === null || v === undefined) return null;
-  if (typeof v === "bigint") return Number(v);
-  if (Array.isArray(v)) return v.map(norm);
-  if (typeof v === "object") {
-    const o = {};
-    for (const k of Object.keys(v).sort()) o[k] = norm(v[k]);
-    return o;
-  }
-  return v;
-};
+const norm = (v) => sortKeys(v, (x) => (x === null || x === undefined ? null : typeof x === "bigint" ? Number(x) : x));
 const list = "[" + paths.map((p) => `'${p}'`).join(", ") + "]";
 let failed = 0;
 const cases = [
@@ -83,20 +72,10 @@ for (const [name, args, sql] of cases) {
     return v;
   };
   const wantRows = rows.map((o) => JSON.stringify(norm(conv(o))));
-  const ours = spawnSync(cli, ["cat", ...args, dir], { encoding: "utf8" });
+  const ours = runCli(cli, ["cat", ...args, dir]);
   if (ours.status !== 0) { console.log(`FAIL ${name}: parquetry: ${ours.stderr.trim()}`); failed++; continue; }
   const got = ours.stdout.trim().split("\n").map((l) => JSON.stringify(norm(JSON.parse(l))));
-  if (got.length !== wantRows.length) {
-    console.log(`FAIL ${name}: parquetry ${got.length} rows, DuckDB ${wantRows.length}`);
-    failed++;
-    continue;
-  }
-  for (let i = 0; i < got.length; i++)
-    if (got[i] !== wantRows[i]) {
-      console.log(`FAIL ${name} row ${i}:\n  parquetry ${got[i]}\n  duckdb    ${wantRows[i]}`);
-      failed++;
-      break;
-    }
-  if (!failed) console.log(`ok ${name}: ${got.length} rows`);
+  if (!sameRows(name, got, wantRows)) failed++;
+  else console.log(`ok ${name}: ${got.length} rows`);
 }
 process.exit(failed ? 1 : 0);

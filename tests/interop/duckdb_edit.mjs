@@ -7,15 +7,13 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, openDuckDB, queryValue, runCli, sqlString as q } from "../../tools/duckdb_open.mjs";
 
 const [cli, corpus, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 const data = (f) => path.join(corpus, "data", f);
-const q = (s) => `'${s.replace(/'/g, "''")}'`;
-const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0][0];
+const one = (sql) => queryValue(con, sql);
 let failed = 0, checked = 0, skipped = 0;
 
 // rows of query a and b are the same multiset
@@ -31,7 +29,7 @@ async function sameRows(label, a, b) {
     }
     checked++;
   } catch (e) {
-    console.log(`FAIL ${label}: DuckDB: ${e.message.split("\n")[0]}`);
+    console.log(`FAIL ${label}: DuckDB: ${firstLine(e)}`);
     failed++;
   }
 }
@@ -43,7 +41,7 @@ for (const f of concatFiles) {
   const file = data(f);
   if (!fs.existsSync(file)) { console.log(`SKIP: ${file} missing`); skipped++; continue; }
   const out = path.join(work, "c_" + f);
-  const r = spawnSync(cli, ["concat", "-o", out, file, file], { encoding: "utf8" });
+  const r = runCli(cli, ["concat", "-o", out, file, file]);
   if (r.status !== 0) { console.log(`FAIL concat ${f}: ${r.stderr.trim()}`); failed++; continue; }
   await sameRows(`concat ${f}`, `SELECT * FROM read_parquet(${q(out)})`,
     `SELECT * FROM read_parquet(${q(file)}) UNION ALL SELECT * FROM read_parquet(${q(file)})`);
@@ -61,7 +59,7 @@ for (const [f, drop, keep] of pruneCases) {
   const file = data(f);
   if (!fs.existsSync(file)) { console.log(`SKIP: ${file} missing`); skipped++; continue; }
   const out = path.join(work, "p_" + f);
-  const r = spawnSync(cli, ["prune", "-c", drop, "-o", out, file], { encoding: "utf8" });
+  const r = runCli(cli, ["prune", "-c", drop, "-o", out, file]);
   if (keep === null) { // a name that is no column: a usage error, nothing written
     if (r.status !== 2 || fs.existsSync(out)) { console.log(`FAIL prune ${f}: exit ${r.status}`); failed++; }
     checked++;

@@ -13,19 +13,15 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, jsonText as big, openDuckDB, queryRows, runCli, sqlString } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const [cli, work] = process.argv.slice(2);
-const { inst, con } = await openDuckDB();
+const { con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 let failed = 0;
 const fail = (m) => { console.log("FAIL " + m); failed++; };
-const run = (args) => spawnSync(cli, args, { encoding: "utf8", maxBuffer: 1 << 28 });
-const rows = async (sql) => (await con.runAndReadAll(sql)).getRows();
-const big = (v) => JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
+const run = (args) => runCli(cli, args);
+const rows = (sql) => queryRows(con, sql);
 
 // 1. DuckDB reads what parquetry encrypted
 const csv = path.join(work, "in.csv");
@@ -46,14 +42,14 @@ for (const [len, key] of Object.entries(keys)) {
   // DuckDB takes a 16/24/32-character key as the key itself
   await con.run(`PRAGMA add_parquet_key('k${len}', '${key}')`);
   try {
-    const src = `read_parquet('${enc}', encryption_config = {footer_key: 'k${len}'})`;
+    const src = `read_parquet(${sqlString(enc)}, encryption_config = {footer_key: 'k${len}'})`;
     const cnt = await rows(`SELECT count(*) FROM ${src}`);
     const diff = await rows(`SELECT count(*) FROM ((SELECT * FROM ${src} EXCEPT ALL SELECT * FROM '${plain}')
                                                    UNION ALL (SELECT * FROM '${plain}' EXCEPT ALL SELECT * FROM ${src}))`);
     if (Number(cnt[0][0]) !== 6000 || Number(diff[0][0]) !== 0) fail(`key ${len}: DuckDB read ${big(cnt)} rows, ${big(diff)} differ`);
     else n++;
   } catch (e) {
-    fail(`key ${len}: DuckDB could not read parquetry's file: ${e.message.split("\n")[0]}`);
+    fail(`key ${len}: DuckDB could not read parquetry's file: ${firstLine(e)}`);
   }
 }
 await con.run(`PRAGMA add_parquet_key('wrong', 'fedcba9876543210')`);
@@ -75,7 +71,7 @@ for (const [name, q] of Object.entries(queries)) {
     await con.run(`COPY (${q}) TO '${enc}' (FORMAT parquet, ROW_GROUP_SIZE 100000, ENCRYPTION_CONFIG {footer_key: 'dk'})`);
     await con.run(`COPY (${q}) TO '${pl}' (FORMAT parquet, ROW_GROUP_SIZE 100000)`);
   } catch (e) {
-    console.log(`SKIP: DuckDB cannot write encrypted files here: ${e.message.split("\n")[0]}`);
+    console.log(`SKIP: DuckDB cannot write encrypted files here: ${firstLine(e)}`);
     continue;
   }
   const a = run(["cat", "--footer-key", "0123456789abcdef0123456789abcdef", enc]);

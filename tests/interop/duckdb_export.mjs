@@ -10,8 +10,7 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, jsonText, openDuckDB, queryRows, runCli, sameRows, sqlString } from "../../tools/duckdb_open.mjs";
 
 const [cli, corpus, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
@@ -25,9 +24,9 @@ for (let i = 0; i < 4000; i++) {
 }
 fs.writeFileSync(jsonl, text);
 const gen = path.join(work, "e.parquet");
-const conv = spawnSync(cli, ["convert", "--row-group-size", "1000", "--schema",
+const conv = runCli(cli, ["convert", "--row-group-size", "1000", "--schema",
   "message m { required int64 id; optional binary name (STRING); optional double score; required boolean flag; required int32 day (DATE); }",
-  jsonl, gen], { encoding: "utf8" });
+  jsonl, gen]);
 if (conv.status !== 0) { console.log("FAIL convert: " + conv.stderr); process.exit(1); }
 
 const data = (f) => path.join(corpus, "data", f);
@@ -42,12 +41,8 @@ const cases = [
   [data("datapage_v2.snappy.parquet"), null, "b > 2", ["a", "b", "c", "d"]],
   [data("delta_byte_array.parquet"), ["c_customer_id", "c_salutation", "c_last_name"], "c_salutation = 'Mrs.'", ["c_customer_id", "c_salutation", "c_last_name"]],
 ];
-const str = (v) => JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x));
 const q = (c) => `"${c.replace(/"/g, '""')}"`;
-async function rows(sql) {
-  const r = await con.runAndReadAll(sql);
-  return r.getRows().map((row) => str(row));
-}
+const rows = async (sql) => (await queryRows(con, sql)).map(jsonText);
 let failed = 0, checked = 0, skipped = 0;
 for (const [file, cols, where, csvCols] of cases) {
   if (!fs.existsSync(file)) { console.log(`SKIP: ${file} missing`); skipped++; continue; }
@@ -56,46 +51,38 @@ for (const [file, cols, where, csvCols] of cases) {
   const proj = cols ? ["-c", cols.join(",")] : [];
   // parquet
   const outP = path.join(work, `out${checked}.parquet`);
-  const ex = spawnSync(cli, ["export", ...proj, "--where", where, file, "-o", outP], { encoding: "utf8" });
+  const ex = runCli(cli, ["export", ...proj, "--where", where, file, "-o", outP]);
   if (ex.status !== 0) { console.log(`FAIL export parquet ${name}: ${ex.stderr.trim()}`); failed++; continue; }
   let want, got;
   try {
-    want = await rows(`SELECT ${sel} FROM read_parquet('${file}') WHERE ${where}`);
-    got = await rows(`SELECT ${sel} FROM read_parquet('${outP}')`); // (export keeps the schema's order)
+    want = await rows(`SELECT ${sel} FROM read_parquet(${sqlString(file)}) WHERE ${where}`);
+    got = await rows(`SELECT ${sel} FROM read_parquet(${sqlString(outP)})`); // (export keeps the schema's order)
   } catch (e) {
-    console.log(`FAIL duckdb ${name}: ${e.message.split("\n")[0]}`);
+    console.log(`FAIL duckdb ${name}: ${firstLine(e)}`);
     failed++;
     continue;
   }
   const n = want.length;
   if (!ex.stdout.includes(`: ${n} row`)) { console.log(`FAIL ${name}: export says "${ex.stdout.trim()}", DuckDB selects ${n}`); failed++; }
-  const bad = want.findIndex((w, i) => w !== got[i]);
-  if (got.length !== n || bad >= 0) {
-    console.log(`FAIL parquet ${name}: ${got.length} rows, DuckDB ${n}; first difference at ${bad}: ${got[bad]} vs ${want[bad]}`);
-    failed++;
-  }
+  if (!sameRows(`parquet ${name}`, got, want)) failed++;
   // csv: the same rows as text
   const outC = path.join(work, `out${checked}.csv`);
-  const exc = spawnSync(cli, ["export", ...proj, "--where", where, file, "-o", outC], { encoding: "utf8" });
+  const exc = runCli(cli, ["export", ...proj, "--where", where, file, "-o", outC]);
   if (exc.status !== 0) { console.log(`FAIL export csv ${name}: ${exc.stderr.trim()}`); failed++; continue; }
   const cs = csvCols.map((c) => `CAST(${q(c)} AS VARCHAR)`).join(", ");
   try {
-    want = await rows(`SELECT ${cs} FROM read_parquet('${file}') WHERE ${where}`);
+    want = await rows(`SELECT ${cs} FROM read_parquet(${sqlString(file)}) WHERE ${where}`);
     // the CSV read with the input's column types (no guessing)
     const header = fs.readFileSync(outC, "utf8").split("\n")[0].split(",");
-    const types = (await con.runAndReadAll(`DESCRIBE SELECT ${header.map(q).join(", ")} FROM read_parquet('${file}')`)).getRows();
+    const types = await queryRows(con, `DESCRIBE SELECT ${header.map(q).join(", ")} FROM read_parquet(${sqlString(file)})`);
     const colspec = "{" + types.map((t) => `'${t[0]}': '${t[1]}'`).join(", ") + "}";
-    got = n === 0 ? [] : await rows(`SELECT ${cs} FROM read_csv('${outC}', header = true, quote = '"', escape = '"', columns = ${colspec})`);
+    got = n === 0 ? [] : await rows(`SELECT ${cs} FROM read_csv(${sqlString(outC)}, header = true, quote = '"', escape = '"', columns = ${colspec})`);
   } catch (e) {
-    console.log(`FAIL duckdb csv ${name}: ${e.message.split("\n")[0]}`);
+    console.log(`FAIL duckdb csv ${name}: ${firstLine(e)}`);
     failed++;
     continue;
   }
-  const badc = want.findIndex((w, i) => w !== got[i]);
-  if (got.length !== want.length || badc >= 0) {
-    console.log(`FAIL csv ${name}: ${got.length} rows, DuckDB ${want.length}; first difference at ${badc}: ${got[badc]} vs ${want[badc]}`);
-    failed++;
-  }
+  if (!sameRows(`csv ${name}`, got, want)) failed++;
   checked++;
 }
 console.log(`duckdb_export: ${checked} exports checked (parquet and csv), ${failed} failed, ${skipped} files skipped`);

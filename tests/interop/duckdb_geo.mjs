@@ -15,18 +15,15 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { openDuckDB, queryJson, runCli, sqlString, tally } from "../../tools/duckdb_open.mjs";
+import { normWkt as norm } from "./common.mjs";
 
 const [cli, corpus, work] = process.argv.slice(2);
-const { duck, inst, con } = await openDuckDB();
+const { con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
-const rows = async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJson();
-let pass = 0, fail = 0;
-const ok = () => pass++;
-const bad = (m) => { fail++; console.log("FAIL: " + m); };
-const run = (args) => spawnSync(cli, args, { encoding: "utf8", maxBuffer: 1 << 28 });
-const q = (f) => f.replace(/'/g, "''");
+const rows = (sql) => queryJson(con, sql);
+const { ok, bad, done } = tally();
+const run = (args) => runCli(cli, args);
 
 const NAMES = ["point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection"];
 const SUFFIX = ["", "_z", "_m", "_zm"];
@@ -37,7 +34,7 @@ async function compareStats(file, col, label) {
   const r = run(["geospatial-stats", "--json", "-c", col, file]);
   if (r.status !== 0) return bad(`${label}: geospatial-stats: ${r.stderr}`);
   const ours = JSON.parse(r.stdout).columns[0].row_groups;
-  const theirs = await rows(`SELECT row_group_id, geo_bbox, geo_types FROM parquet_metadata('${q(file)}') WHERE path_in_schema = '${q(col)}' ORDER BY row_group_id`);
+  const theirs = await rows(`SELECT row_group_id, geo_bbox, geo_types FROM parquet_metadata(${sqlString(file)}) WHERE path_in_schema = ${sqlString(col)} ORDER BY row_group_id`);
   if (theirs.length !== ours.length) return bad(`${label}: ${theirs.length} row groups in DuckDB, ${ours.length} ours`);
   let same = 0;
   for (let i = 0; i < ours.length; i++) {
@@ -53,16 +50,12 @@ async function compareStats(file, col, label) {
   if (same === ours.length) ok();
 }
 
-// MULTIPOINT's points: parquetry writes the ISO form "MULTIPOINT ((1 1), (2 2))",
-// DuckDB "MULTIPOINT (1 1, 2 2)"; both are WKT: compared without the inner parentheses.
-const norm = (w) => (w == null ? w : w.replace(/([(,] ?)\(([^(),\s]+(?: [^(),\s]+){1,3})\)/g, "$1$2"));
-
 // DuckDB's geometry::VARCHAR vs parquetry's cat, row by row (MULTIPOINT normalised).
 async function compareWkt(file, col, label) {
   const r = run(["cat", "-c", col, file]);
   if (r.status !== 0) return bad(`${label}: cat: ${r.stderr}`);
   const ours = r.stdout.trim().split("\n").map((l) => JSON.parse(l)[col]);
-  const theirs = (await rows(`SELECT "${col}"::VARCHAR AS g FROM '${q(file)}'`)).map((x) => x.g);
+  const theirs = (await rows(`SELECT "${col}"::VARCHAR AS g FROM ${sqlString(file)}`)).map((x) => x.g);
   if (ours.length !== theirs.length) return bad(`${label}: ${ours.length} rows, DuckDB ${theirs.length}`);
   let diff = 0, first = "";
   for (let i = 0; i < ours.length; i++)
@@ -78,7 +71,7 @@ for (const name of ["geospatial.parquet", "geography-lines.parquet", "geography-
   const out = path.join(work, "pqt-" + name);
   const r = run(["rewrite", src, out]);
   if (r.status !== 0) { bad(`rewrite ${name}: ${r.stderr}`); continue; }
-  const d = await rows(`DESCRIBE SELECT geometry FROM '${q(out)}'`);
+  const d = await rows(`DESCRIBE SELECT geometry FROM ${sqlString(out)}`);
   if (/^GEOMETRY/.test(d[0].column_type)) ok(); else bad(`${name}: DuckDB type ${d[0].column_type}`);
   await compareStats(out, "geometry", `pqt ${name}`);
   await compareWkt(out, "geometry", `pqt ${name}`);
@@ -96,7 +89,7 @@ const values = wkts.map((w, i) => `(${i}, '${w}'::GEOMETRY)`).join(", ") + ", (9
 for (const v of ["V2", "NONE"]) {
   const f = path.join(work, `duck-${v}.parquet`);
   try {
-    await con.run(`COPY (SELECT id, g FROM (VALUES ${values}) t(id, g) ORDER BY id) TO '${q(f)}' (FORMAT parquet, GEOPARQUET_VERSION '${v}', ROW_GROUP_SIZE 6)`);
+    await con.run(`COPY (SELECT id, g FROM (VALUES ${values}) t(id, g) ORDER BY id) TO ${sqlString(f)} (FORMAT parquet, GEOPARQUET_VERSION '${v}', ROW_GROUP_SIZE 6)`);
   } catch (e) { bad(`DuckDB COPY ${v}: ${e.message}`); continue; }
   const s = run(["schema", f]);
   if (/binary g \(GEOMETRY\)/.test(s.stdout)) ok(); else bad(`duck ${v}: schema ${s.stdout}`);
@@ -105,15 +98,14 @@ for (const v of ["V2", "NONE"]) {
   await compareStats(f, "g", `duck ${v}`);
   await compareWkt(f, "g", `duck ${v}`);
   const c = run(["count", "--bbox", "0,0,2,2", f]);
-  const want = (await rows(`SELECT count(*) AS n FROM '${q(f)}' WHERE id IN (0, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12)`))[0].n;
+  const want = (await rows(`SELECT count(*) AS n FROM ${sqlString(f)} WHERE id IN (0, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12)`))[0].n;
   if (c.status === 0 && c.stdout.trim() === String(want)) ok(); else bad(`duck ${v}: count --bbox 0,0,2,2 = ${c.stdout.trim()} ${c.stderr}, want ${want}`);
 }
 // the default (GeoParquet 1.0 metadata only): plain binary, read as such
 {
   const f = path.join(work, "duck-default.parquet");
-  await con.run(`COPY (SELECT 'POINT (1 2)'::GEOMETRY AS g) TO '${q(f)}' (FORMAT parquet)`);
+  await con.run(`COPY (SELECT 'POINT (1 2)'::GEOMETRY AS g) TO ${sqlString(f)} (FORMAT parquet)`);
   const s = run(["schema", f]);
   if (/optional binary g;/.test(s.stdout)) ok(); else bad(`duck default: schema ${s.stdout}`);
 }
-console.log(`duckdb geo: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+done("duckdb geo");

@@ -11,15 +11,11 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing or without VARIANT.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, openDuckDB, queryRows, runCli, sqlString as sqlStr } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const [cli, work] = process.argv.slice(2);
-const { inst, con } = await openDuckDB();
+const { con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
-const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
 
 // JSON texts, varied so that DuckDB shreds some paths and leaves others in `value`.
 const docs = [];
@@ -90,13 +86,13 @@ for (const [name, query] of cases) {
     const opts = unshredded.has(name) ? ", SHREDDING {v: 'BLOB'}" : "";
     await con.run(`COPY (${query}) TO ${sqlStr(file)} (FORMAT parquet${opts})`);
   } catch (e) {
-    console.log(`SKIP: DuckDB cannot write VARIANT (${e.message.split("\n")[0]})`);
+    console.log(`SKIP: DuckDB cannot write VARIANT (${firstLine(e)})`);
     process.exit(3);
   }
-  const rows = (await con.runAndReadAll(`SELECT id, v::JSON FROM read_parquet(${sqlStr(file)}) ORDER BY id`)).getRows();
-  const schema = spawnSync(cli, ["schema", file], { encoding: "utf8" }).stdout;
+  const rows = await queryRows(con, `SELECT id, v::JSON FROM read_parquet(${sqlStr(file)}) ORDER BY id`);
+  const schema = runCli(cli, ["schema", file]).stdout;
   const shredded = /typed_value/.test(schema);
-  const out = spawnSync(cli, ["cat", file], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const out = runCli(cli, ["cat", file]);
   if (out.status !== 0) {
     console.log(`FAIL ${name}: parquetry cat exit ${out.status}: ${out.stderr}`);
     fail = 1;

@@ -9,18 +9,14 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { openDuckDB, sortedJson } from "../../tools/duckdb_open.mjs";
+import { checkShredDepths, expectedById, lcg, writeLines } from "./common.mjs";
 
 const [cli, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
 
-let seed = 12345;
-const rnd = (n) => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed % n;
-};
+const rnd = lcg(12345);
 const keys = ["a", "b", "c", "id", "name", "ts", "x y", "tags", "n", "zeta", "é"];
 function gen(depth) {
   switch (rnd(depth > 5 ? 6 : 9)) {
@@ -61,60 +57,26 @@ lines.push(`{"id":1500,"v":${JSON.stringify(wide)}}`);
 let deep = "1";
 for (let d = 0; d < 40; d++) deep = d % 2 ? `[${deep}]` : `{"k":${deep}}`;
 lines.push(`{"id":1501,"v":${deep}}`);
-const input = path.join(work, "v.jsonl");
-fs.writeFileSync(input, lines.join("\n") + "\n");
+const input = writeLines(path.join(work, "v.jsonl"), lines);
+const want = expectedById(lines, (r) => ("v" in r ? sortedJson(r.v) : null));
 
-const norm = (x) => {
-  if (Array.isArray(x)) return x.map(norm);
-  if (x && typeof x === "object") {
-    const o = {};
-    for (const k of Object.keys(x).sort()) o[k] = norm(x[k]);
-    return o;
-  }
-  return x;
-};
-const want = new Map();
-for (const l of lines) {
-  const r = JSON.parse(l);
-  want.set(r.id, "v" in r ? JSON.stringify(norm(r.v)) : null);
-}
-
-let failed = 0;
-for (const depth of [0, 1, 2, 3, 4]) {
-  const out = path.join(work, `v${depth}.parquet`);
-  const conv = spawnSync(cli, ["convert", "--variant", "v", "--variant-shred-depth", String(depth), "--row-group-size", "500", input, out], { encoding: "utf8" });
-  if (conv.status !== 0) {
-    console.log(`FAIL depth ${depth}: convert: ${conv.stderr}`);
-    failed++;
-    continue;
-  }
-  const sch = spawnSync(cli, ["schema", out], { encoding: "utf8" }).stdout;
-  const shredded = sch.includes("typed_value");
-  if (shredded !== depth > 0) {
-    console.log(`FAIL depth ${depth}: typed_value ${shredded ? "present" : "absent"}`);
-    failed++;
-  }
-  const r = await con.runAndReadAll(`SELECT id, v::JSON AS j, v IS NULL AS isnull FROM read_parquet('${out}') ORDER BY id`);
-  const rows = r.getRows();
-  let bad = 0;
-  if (rows.length !== want.size) {
-    console.log(`FAIL depth ${depth}: ${rows.length} rows, want ${want.size}`);
-    bad++;
-  }
-  for (const [id, j, isnull] of rows) {
+const failed = await checkShredDepths({
+  cli, con, input, work, depths: [0, 1, 2, 3, 4],
+  args: ["--variant", "v", "--row-group-size", "500"],
+  file: (depth) => `v${depth}.parquet`,
+  columns: "v::JSON AS j, v IS NULL AS isnull",
+  rows: want.size,
+  diff: ([id, j, isnull]) => {
     const w = want.get(Number(id));
     // DuckDB 1.5 prints a Variant DECIMAL below 1 without its leading zero
     // (".25"; its own files too: COPY (SELECT 0.25::DECIMAL(9,2)::VARIANT)
     // reads back as .25): put the zero back before parsing
     const jt = j === null ? null : String(j).replace(/(^|[:,\[])(-?)\.(\d)/g, "$1$20.$3");
-    const got = jt === null ? null : JSON.stringify(norm(JSON.parse(jt)));
+    const got = jt === null ? null : sortedJson(JSON.parse(jt));
     // a missing value must read as NULL; DuckDB also calls a Variant null
     // "IS NULL" and prints both as JSON null, so that is all it can tell
-    if (w === null ? !isnull : got !== w) {
-      if (bad++ < 3) console.log(`FAIL depth ${depth} id ${id}:\n  want ${String(w).slice(0, 300)}\n  got  ${String(got).slice(0, 300)}`);
-    }
-  }
-  console.log(`depth ${depth}: ${rows.length} rows, ${bad} differ${shredded ? ", shredded" : ""}`);
-  failed += bad ? 1 : 0;
-}
+    if (w === null ? isnull : got === w) return null;
+    return `  want ${String(w).slice(0, 300)}\n  got  ${String(got).slice(0, 300)}`;
+  },
+});
 process.exit(failed ? 1 : 0);

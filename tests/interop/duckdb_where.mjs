@@ -8,11 +8,8 @@
 // Exit 0 = pass, 1 = fail, 3 = DuckDB missing.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { openDuckDB } from "../../tools/duckdb_open.mjs";
+import { firstLine, openDuckDB, queryValue, runCli, sqlString } from "../../tools/duckdb_open.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const [cli, corpus, work] = process.argv.slice(2);
 const { inst, con } = await openDuckDB();
 fs.mkdirSync(work, { recursive: true });
@@ -24,9 +21,9 @@ for (let i = 0; i < 5000; i++) {
 }
 fs.writeFileSync(csv, text);
 const gen = path.join(work, "w.parquet");
-const conv = spawnSync(cli, ["convert", "--row-group-size", "1000", "--schema",
+const conv = runCli(cli, ["convert", "--row-group-size", "1000", "--schema",
   "message m { required int64 id; optional binary name (STRING); optional double score; optional boolean flag; optional int32 day (DATE); }",
-  csv, gen], { encoding: "utf8" });
+  csv, gen]);
 if (conv.status !== 0) { console.log("FAIL convert: " + conv.stderr); process.exit(1); }
 
 const data = (f) => path.join(corpus, "data", f);
@@ -61,14 +58,13 @@ for (const [file, preds] of cases) {
   for (const where of preds) {
     let want;
     try {
-      const r = await con.runAndReadAll(`SELECT count(*) FROM read_parquet('${file}') WHERE ${where}`);
-      want = Number(r.getRows()[0][0]);
+      want = Number(await queryValue(con, `SELECT count(*) FROM read_parquet(${sqlString(file)}) WHERE ${where}`));
     } catch (e) {
-      console.log(`FAIL duckdb refused ${path.basename(file)}: ${where}: ${e.message.split("\n")[0]}`);
+      console.log(`FAIL duckdb refused ${path.basename(file)}: ${where}: ${firstLine(e)}`);
       failed++;
       continue;
     }
-    const ours = spawnSync(cli, ["count", "--where", where, file], { encoding: "utf8" });
+    const ours = runCli(cli, ["count", "--where", where, file]);
     const got = ours.status === 0 ? Number(ours.stdout.trim()) : NaN;
     if (got !== want) {
       console.log(`FAIL ${path.basename(file)}: ${where}: parquetry ${ours.status === 0 ? got : ours.stderr.trim()}, DuckDB ${want}`);

@@ -33,7 +33,7 @@ static void write_file(pqt_string *out) { ra_write_file(out, GROUPS, GROUP_ROWS,
 static bool g_skip_corrupt;
 
 typedef struct run {
-  pqt_string text;
+  pqt_test_text text; /* harness.h's collector */
   int64_t count;
   uint8_t *touched; /* the caller frees */
   int calls;
@@ -41,16 +41,6 @@ typedef struct run {
   int n_ann;
   char error[512];
 } run;
-
-static pqt_status append(void *ctx, const char *data, size_t len) {
-  pqt_string *s = ctx;
-  char *p = realloc(s->data, s->len + len + 1);
-  if (!p) return PQT_ENOMEM;
-  memcpy(p + s->len, data, len);
-  s->data = p;
-  s->len += len;
-  return PQT_OK;
-}
 
 /* what: 0 text (format, limit), 1 count (where). */
 static void read_one(const pqt_string *file, int what, pqt_text_format format, int64_t limit, const char *where,
@@ -81,7 +71,7 @@ static void read_one(const pqt_string *file, int what, pqt_text_format format, i
   /* what the open read (the footer) is not what the scan reads */
   ra_source_reset(l);
   if (r) {
-    pqt_status st = what == 0 ? pqt_reader_write_text(r, &so, format, limit, append, &out->text, &e)
+    pqt_status st = what == 0 ? pqt_reader_write_text(r, &so, format, limit, pqt_test_collect, &out->text, &e)
                               : pqt_reader_count(r, &so, &out->count, &e);
     if (st != PQT_OK) snprintf(out->error, sizeof out->error, "%.500s", e.message);
   }
@@ -96,7 +86,7 @@ static void read_one(const pqt_string *file, int what, pqt_text_format format, i
 }
 
 static void run_free(run *x) {
-  free(x->text.data);
+  free(x->text.p);
   free(x->touched);
 }
 
@@ -108,22 +98,6 @@ static int64_t touched_bytes(const run *a, size_t len) {
   int64_t n = 0;
   for (size_t i = 0; a->touched && i < len; i++) n += a->touched[i];
   return n;
-}
-
-/* The first data offset of the chunks of row group g (id's column). */
-static uint64_t group_offset(const pqt_string *file, int32_t g) {
-  pqt_reader *r = NULL;
-  pqt_error e;
-  uint64_t off = 0;
-  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) return 0;
-  pqt_chunk_info ci;
-  pqt_chunk_info_init(&ci);
-  if (pqt_reader_chunk(r, g, 0, &ci, &e) == PQT_OK)
-    off = ci.dictionary_page_offset > 0 && ci.dictionary_page_offset < ci.data_page_offset
-              ? (uint64_t)ci.dictionary_page_offset
-              : (uint64_t)ci.data_page_offset;
-  pqt_reader_close(r);
-  return off;
 }
 
 static int announced(const run *x, uint64_t off) {
@@ -143,10 +117,10 @@ static void test_text_same_with_and_without(void) {
       read_one(&file, 0, formats[fi], -1, NULL, th, 0, &on);
       read_one(&file, 0, formats[fi], -1, NULL, th, -1, &off);
       CHECK_MSG(on.error[0] == 0 && off.error[0] == 0, "format %d threads %d: %s / %s", fi, th, on.error, off.error);
-      CHECK_MSG(on.text.len > (size_t)GROUPS * GROUP_ROWS && on.text.len == off.text.len &&
-                    memcmp(on.text.data, off.text.data, on.text.len) == 0,
-                "format %d threads %d: the text differs with read-ahead (%zu vs %zu bytes)", fi, th, on.text.len,
-                off.text.len);
+      CHECK_MSG(on.text.n > (size_t)GROUPS * GROUP_ROWS && on.text.n == off.text.n &&
+                    memcmp(on.text.p, off.text.p, on.text.n) == 0,
+                "format %d threads %d: the text differs with read-ahead (%zu vs %zu bytes)", fi, th, on.text.n,
+                off.text.n);
       CHECK_MSG(same_bytes(&on, &off, file.len), "format %d threads %d: other bytes read with read-ahead", fi, th);
       CHECK(touched_bytes(&on, file.len) > 0);
       /* off: each row group announced once, by its own open; on: every
@@ -154,7 +128,7 @@ static void test_text_same_with_and_without(void) {
       CHECK_EQ_INT(off.calls, GROUPS);
       CHECK_EQ_INT(on.calls, GROUPS + GROUPS - 1);
       for (int32_t g = 1; g < GROUPS; g++) {
-        uint64_t o = group_offset(&file, g);
+        uint64_t o = ra_group_offset(&file, g);
         CHECK_MSG(o > 0 && announced(&on, o) == 2 && announced(&off, o) == 1,
                   "row group %d (offset %llu) announced %d times on, %d off", g, (unsigned long long)o,
                   announced(&on, o), announced(&off, o));
@@ -174,7 +148,7 @@ static void test_text_limit(void) {
   read_one(&file, 0, PQT_TEXT_JSONL, GROUP_ROWS / 2, NULL, 1, 0, &a);
   CHECK_EQ_STR(a.error, "");
   CHECK_EQ_INT(a.calls, 1);
-  CHECK_EQ_INT(announced(&a, group_offset(&file, 1)), 0);
+  CHECK_EQ_INT(announced(&a, ra_group_offset(&file, 1)), 0);
   run_free(&a);
   /* needs row group 1, not 2: row group 1 announced ahead, 2 never */
   run b, boff;
@@ -182,12 +156,12 @@ static void test_text_limit(void) {
   read_one(&file, 0, PQT_TEXT_JSONL, GROUP_ROWS + 10, NULL, 1, -1, &boff);
   CHECK_EQ_STR(b.error, "");
   CHECK_EQ_INT(b.calls, 3);
-  CHECK_EQ_INT(announced(&b, group_offset(&file, 1)), 2);
-  CHECK_EQ_INT(announced(&b, group_offset(&file, 2)), 0);
-  CHECK(b.text.len == boff.text.len && memcmp(b.text.data, boff.text.data, b.text.len) == 0);
+  CHECK_EQ_INT(announced(&b, ra_group_offset(&file, 1)), 2);
+  CHECK_EQ_INT(announced(&b, ra_group_offset(&file, 2)), 0);
+  CHECK(b.text.n == boff.text.n && memcmp(b.text.p, boff.text.p, b.text.n) == 0);
   CHECK(same_bytes(&b, &boff, file.len));
   size_t lines = 0;
-  for (size_t i = 0; i < b.text.len; i++) lines += b.text.data[i] == '\n';
+  for (size_t i = 0; i < b.text.n; i++) lines += b.text.p[i] == '\n';
   CHECK_EQ_INT((int64_t)lines, GROUP_ROWS + 10);
   run_free(&b);
   run_free(&boff);
@@ -215,17 +189,17 @@ static void test_count_filtered(void) {
       CHECK_EQ_INT(on.count, off.count);
     } else {
       size_t lines = 0;
-      for (size_t i = 0; i < on.text.len; i++) lines += on.text.data[i] == '\n';
+      for (size_t i = 0; i < on.text.n; i++) lines += on.text.p[i] == '\n';
       CHECK_EQ_INT((int64_t)lines, 1 + (15000 - 9000) + (GROUPS * GROUP_ROWS - 26000)); /* and the header */
-      CHECK(on.text.len == off.text.len && memcmp(on.text.data, off.text.data, on.text.len) == 0);
+      CHECK(on.text.n == off.text.n && memcmp(on.text.p, off.text.p, on.text.n) == 0);
     }
     CHECK(same_bytes(&on, &off, file.len));
     CHECK(touched_bytes(&on, file.len) > 0);
     CHECK_MSG(off.calls == 3 && on.calls == 3 + 2, "%s: %d announcements off, %d on", what ? "count" : "text",
               off.calls, on.calls); /* on: 3 and 4 ahead */
-    CHECK_EQ_INT(announced(&on, group_offset(&file, 2)), 0);
-    CHECK_EQ_INT(announced(&on, group_offset(&file, 3)), 2);
-    CHECK_EQ_INT(announced(&on, group_offset(&file, 4)), 2);
+    CHECK_EQ_INT(announced(&on, ra_group_offset(&file, 2)), 0);
+    CHECK_EQ_INT(announced(&on, ra_group_offset(&file, 3)), 2);
+    CHECK_EQ_INT(announced(&on, ra_group_offset(&file, 4)), 2);
     run_free(&on);
     run_free(&off);
   }

@@ -37,6 +37,11 @@ static void mix64(digest *d, int64_t v) { mix(d, &v, sizeof v); }
 
 static bool bit(const void *b, int64_t i) { return (((const uint8_t *)b)[i >> 3] >> (i & 7)) & 1; }
 
+/* Entry i of a string or binary array's offsets, 32-bit or (large) 64-bit. */
+static int64_t offset_at(const struct ArrowArray *a, bool large, int64_t i) {
+  return large ? ((const int64_t *)a->buffers[1])[i] : ((const int32_t *)a->buffers[1])[i];
+}
+
 /* Rows [from, from+len) of a (its own offset added): validity, then the
  * values of valid rows (what null slots hold is not part of the output). */
 static void digest_array(digest *d, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t from,
@@ -76,13 +81,14 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
       if (VALID(i)) digest_array(d, s->children[0], a->children[0], (o + i) * n, n);
     return;
   }
-  if (strcmp(f, "u") == 0 || strcmp(f, "z") == 0) {
-    const int32_t *off = a->buffers[1];
+  bool large = strcmp(f, "U") == 0 || strcmp(f, "Z") == 0; /* 64-bit offsets */
+  if (large || strcmp(f, "u") == 0 || strcmp(f, "z") == 0) {
     const uint8_t *data = a->buffers[2];
     for (int64_t i = 0; i < len; i++)
       if (VALID(i)) {
-        mix64(d, off[o + i + 1] - off[o + i]);
-        mix(d, data + off[o + i], (size_t)(off[o + i + 1] - off[o + i]));
+        int64_t b = offset_at(a, large, o + i), e = offset_at(a, large, o + i + 1);
+        mix64(d, e - b);
+        mix(d, data + b, (size_t)(e - b));
       }
     return;
   }
@@ -97,16 +103,6 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
         memcpy(&off, vi + 12, 4);
         mix64(d, l);
         mix(d, l <= 12 ? vi + 4 : (const uint8_t *)a->buffers[2 + bi] + off, (size_t)l);
-      }
-    return;
-  }
-  if (strcmp(f, "U") == 0 || strcmp(f, "Z") == 0) {
-    const int64_t *off = a->buffers[1];
-    const uint8_t *data = a->buffers[2];
-    for (int64_t i = 0; i < len; i++)
-      if (VALID(i)) {
-        mix64(d, off[o + i + 1] - off[o + i]);
-        mix(d, data + off[o + i], (size_t)(off[o + i + 1] - off[o + i]));
       }
     return;
   }
@@ -129,42 +125,26 @@ static void digest_array(digest *d, const struct ArrowSchema *s, const struct Ar
 #undef VALID
 }
 
-static uint64_t g_arrow_output; /* the streams' pqt_scan_options.arrow_output */
-
-/* The stream of path at `threads` threads: its batches' digest and the
- * error that ended it (empty: none). *opened false when the file does not
- * open or stream (nothing to compare). */
-static void stream_digest(const char *path, int32_t threads, const pqt_executor *ex, int64_t batch_size, digest *d,
-                          char *error, size_t error_len, bool *opened) {
+/* An empty digest and no error. */
+static void digest_start(digest *d, char *error) {
   memset(d, 0, sizeof *d);
   d->h = 14695981039346656037ull;
   error[0] = 0;
-  *opened = false;
-  pqt_reader *r = NULL;
-  pqt_error e;
-  pqt_read_options ro;
-  pqt_read_options_init(&ro);
-  ro.threads = threads;
-  ro.executor = ex;
-  if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) return;
-  pqt_scan_options so;
-  pqt_scan_options_init(&so);
-  so.batch_size = batch_size;
-  so.arrow_output = g_arrow_output;
-  struct ArrowArrayStream st;
-  if (pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK) {
-    pqt_reader_close(r);
-    return;
-  }
-  *opened = true;
+}
+
+/* The batches of st into d (each batch's length, then its arrays), at most
+ * max_batches of them (< 0: all); the error that ended the stream into
+ * error (left empty when it ended cleanly). Releases st. */
+static void digest_stream(struct ArrowArrayStream *st, int64_t max_batches, digest *d, char *error,
+                          size_t error_len) {
   struct ArrowSchema schema;
-  if (st.get_schema(&st, &schema) != 0) {
-    snprintf(error, error_len, "schema: %s", st.get_last_error(&st));
+  if (st->get_schema(st, &schema) != 0) {
+    snprintf(error, error_len, "schema: %s", st->get_last_error(st));
   } else {
-    for (;;) {
+    while (max_batches < 0 || d->batches < max_batches) {
       struct ArrowArray a;
-      if (st.get_next(&st, &a) != 0) {
-        const char *m = st.get_last_error(&st);
+      if (st->get_next(st, &a) != 0) {
+        const char *m = st->get_last_error(st);
         snprintf(error, error_len, "%s", m ? m : "(no message)");
         break;
       }
@@ -177,7 +157,42 @@ static void stream_digest(const char *path, int32_t threads, const pqt_executor 
     }
     schema.release(&schema);
   }
-  st.release(&st);
+  st->release(st);
+}
+
+/* Read options for `threads` threads, through ex (NULL: threads of the streams' own). */
+static pqt_read_options thread_options(int32_t threads, const pqt_executor *ex) {
+  pqt_read_options ro;
+  pqt_read_options_init(&ro);
+  ro.threads = threads;
+  ro.executor = ex;
+  return ro;
+}
+
+static uint64_t g_arrow_output; /* the streams' pqt_scan_options.arrow_output */
+
+/* The stream of path at `threads` threads: its batches' digest and the
+ * error that ended it (empty: none). *opened false when the file does not
+ * open or stream (nothing to compare). */
+static void stream_digest(const char *path, int32_t threads, const pqt_executor *ex, int64_t batch_size, digest *d,
+                          char *error, size_t error_len, bool *opened) {
+  digest_start(d, error);
+  *opened = false;
+  pqt_reader *r = NULL;
+  pqt_error e;
+  pqt_read_options ro = thread_options(threads, ex);
+  if (pqt_reader_open_file(&r, path, &ro, &e) != PQT_OK) return;
+  pqt_scan_options so;
+  pqt_scan_options_init(&so);
+  so.batch_size = batch_size;
+  so.arrow_output = g_arrow_output;
+  struct ArrowArrayStream st;
+  if (pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK) {
+    pqt_reader_close(r);
+    return;
+  }
+  *opened = true;
+  digest_stream(&st, -1, d, error, error_len);
   pqt_reader_close(r);
 }
 
@@ -692,15 +707,10 @@ typedef struct ahead_case {
  * all) before the stream is released. */
 static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt_executor *ex, const ahead_case *c,
                               int max_batches, digest *d, char *error, size_t error_len) {
-  memset(d, 0, sizeof *d);
-  d->h = 14695981039346656037ull;
-  error[0] = 0;
+  digest_start(d, error);
   pqt_reader *r = NULL;
   pqt_error e;
-  pqt_read_options ro;
-  pqt_read_options_init(&ro);
-  ro.threads = threads;
-  ro.executor = ex;
+  pqt_read_options ro = thread_options(threads, ex);
   if (pqt_reader_open_buffer(&r, file->data, file->len, &ro, &e) != PQT_OK) {
     snprintf(error, error_len, "open: %.500s", e.message);
     return;
@@ -720,46 +730,10 @@ static void buf_stream_digest(const pqt_string *file, int32_t threads, const pqt
   if (pqt_reader_get_stream(r, &so, &st, &e) != PQT_OK) {
     snprintf(error, error_len, "stream: %.500s", e.message);
   } else {
-    struct ArrowSchema schema;
-    if (st.get_schema(&st, &schema) != 0) {
-      snprintf(error, error_len, "schema: %s", st.get_last_error(&st));
-    } else {
-      while (max_batches < 0 || d->batches < max_batches) {
-        struct ArrowArray a;
-        if (st.get_next(&st, &a) != 0) {
-          const char *m = st.get_last_error(&st);
-          snprintf(error, error_len, "%s", m ? m : "(no message)");
-          break;
-        }
-        if (!a.release) break;
-        mix64(d, a.length);
-        digest_array(d, &schema, &a, 0, a.length);
-        d->rows += a.length;
-        d->batches++;
-        a.release(&a);
-      }
-      schema.release(&schema);
-    }
-    st.release(&st); /* maybe while the next row group decodes on the pool */
+    digest_stream(&st, max_batches, d, error, error_len); /* released maybe while the next row group decodes */
   }
   pqt_reader_close(r);
   pqt_expr_free(filter);
-}
-
-/* Where row group g's first column's first page header starts. */
-static uint64_t first_page(const pqt_string *file, int32_t g) {
-  pqt_reader *r = NULL;
-  pqt_error e;
-  uint64_t off = 0;
-  if (pqt_reader_open_buffer(&r, file->data, file->len, NULL, &e) != PQT_OK) return 0;
-  pqt_chunk_info ci;
-  pqt_chunk_info_init(&ci);
-  if (pqt_reader_chunk(r, g, 0, &ci, &e) == PQT_OK)
-    off = ci.dictionary_page_offset > 0 && ci.dictionary_page_offset < ci.data_page_offset
-              ? (uint64_t)ci.dictionary_page_offset
-              : (uint64_t)ci.data_page_offset;
-  pqt_reader_close(r);
-  return off;
 }
 
 static void check_cases(const char *what, const pqt_string *file, const ahead_case *cases, size_t n_cases,
@@ -856,7 +830,7 @@ static void test_decode_ahead_same_as_one_thread(void) {
 
   /* a broken page header in row group 3: its error comes after row groups
    * 0 to 2 and as at one thread */
-  uint64_t off = first_page(&file, 3);
+  uint64_t off = ra_group_offset(&file, 3);
   CHECK(off > 0 && off + 8 < file.len);
   if (off > 0 && off + 8 < file.len) {
     memset(file.data + off, 0xff, 8);
