@@ -535,20 +535,11 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
 
 /* ---- read-ahead of the next row group's pages ---- */
 
-static pqt_status add_range(pqt_io_range **rs, size_t *n, size_t *cap, const pqt_allocator *a, uint64_t off,
-                            uint64_t len, pqt_error *err) {
+/* Append [off, +len) (nothing when empty) to rs, a growing pqt_io_range array. */
+static pqt_status add_range(pqt_buf *rs, uint64_t off, uint64_t len, pqt_error *err) {
   if (!len) return PQT_OK;
-  if (*n == *cap) {
-    size_t nc = *cap ? *cap * 2 : 16;
-    pqt_io_range *v = pqt_mem_alloc(a, nc * sizeof(pqt_io_range));
-    if (!v) return pqt_nomem(err);
-    if (*n) memcpy(v, *rs, *n * sizeof(pqt_io_range));
-    if (*rs) pqt_mem_free(a, *rs, *cap * sizeof(pqt_io_range));
-    *rs = v;
-    *cap = nc;
-  }
-  (*rs)[(*n)++] = (pqt_io_range){off, len, NULL};
-  return PQT_OK;
+  pqt_io_range x = {off, len, NULL};
+  return pqt_buf_append(rs, &x, sizeof x, err);
 }
 
 void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, int32_t g) {
@@ -564,8 +555,8 @@ void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, int32_t g) {
   if (!tables) return;
   pqt_rowset rows;
   pqt_rowset_init(&rows, a);
-  pqt_io_range *rs = NULL;
-  size_t n = 0, cap = 0;
+  pqt_buf rs; /* of pqt_io_range */
+  pqt_buf_init(&rs, a);
   pqt_status st = group_rows(s, g, rg->num_rows, tables, &rows, &e);
   bool all_rows = rows.n == 1 && rows.r[0].a == 0 && rows.r[0].b == rg->num_rows;
   for (int32_t i = 0; i < nl && st == PQT_OK && rows.n > 0; i++) {
@@ -576,20 +567,21 @@ void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, int32_t g) {
     uint64_t doff = 0, dlen = 0;
     if (!chunk_windowable(r, g, i, &tables[i], !all_rows, &doff, &dlen)) { /* read from its start: all of it */
       uint64_t start, len;
-      if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK) st = add_range(&rs, &n, &cap, a, start, len, &e);
+      if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK) st = add_range(&rs, start, len, &e);
       continue;
     }
     /* the dictionary, then the pages holding a row to consider */
     const pqt_page_table *t = &tables[i];
-    st = add_range(&rs, &n, &cap, a, doff, dlen, &e);
+    st = add_range(&rs, doff, dlen, &e);
     int32_t k = 0;
     for (int32_t p = 0; p < t->n && st == PQT_OK; p++) {
       while (k < rows.n && rows.r[k].b <= t->first[p]) k++;
-      if (k < rows.n && rows.r[k].a < t->first[p + 1]) st = add_range(&rs, &n, &cap, a, t->off[p], t->size[p], &e);
+      if (k < rows.n && rows.r[k].a < t->first[p + 1]) st = add_range(&rs, t->off[p], t->size[p], &e);
     }
   }
-  if (st == PQT_OK && n) pqt_readahead_ranges(ra, r, rs, n);
-  if (rs) pqt_mem_free(a, rs, sizeof *rs * cap);
+  if (st == PQT_OK && rs.len)
+    pqt_readahead_ranges(ra, r, (const pqt_io_range *)(const void *)rs.data, rs.len / sizeof(pqt_io_range));
+  pqt_buf_free(&rs);
   for (int32_t i = 0; i < nl; i++) pqt_page_table_free(r->data_alloc, &tables[i]); /* table_from's allocator */
   pqt_mem_free(a, tables, sizeof *tables * (size_t)nl);
   pqt_rowset_free(&rows);
