@@ -747,6 +747,7 @@ static const char *after_name(const char *path, const char *name) {
  * A path that names no field is an error naming `top`. */
 static pqt_status prune_copy(const struct ArrowSchema *u, const char **paths, int32_t n, const char *top,
                              struct ArrowSchema *dst, pqt_error *err) {
+  if (n <= 0 || n > (1 << 24)) return pqt_error_set(err, PQT_EINVAL, "%d column paths under %s", (int)n, top);
   bool whole = false;
   for (int32_t i = 0; i < n; i++) whole = whole || paths[i][0] == 0;
   if (whole) return pqt_ds_schema_copy(u, dst, err);

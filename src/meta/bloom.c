@@ -26,16 +26,26 @@ size_t pqt_bloom_optimal_bytes(int64_t ndv, double fpp) {
   return n;
 }
 
-pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc, pqt_error *err) {
+pqt_status pqt_bloom_init_blocks(pqt_bloom *b, uint32_t n_blocks, const pqt_allocator *alloc, pqt_error *err) {
   memset(b, 0, sizeof *b);
   b->alloc = pqt_alloc_or_default(alloc);
-  if (num_bytes < BLOOM_MIN_BYTES || num_bytes > BLOOM_MAX_BYTES || (num_bytes & (num_bytes - 1)))
-    return pqt_error_set(err, PQT_EINVAL, "bloom filter size %zu is not a power of two in [32, 128 MiB]", num_bytes);
+  if (n_blocks < 1 || n_blocks > BLOOM_MAX_BYTES / 32)
+    return pqt_error_set(err, PQT_EINVAL, "bloom filter of %u blocks is not in [32 bytes, 128 MiB]", n_blocks);
+  size_t num_bytes = (size_t)n_blocks * 32;
   b->words = pqt_mem_calloc(b->alloc, num_bytes);
   if (!b->words) return pqt_nomem(err);
-  b->n_blocks = (uint32_t)(num_bytes / 32);
+  b->n_blocks = n_blocks;
   b->alloc_bytes = num_bytes;
   return PQT_OK;
+}
+
+pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc, pqt_error *err) {
+  if (num_bytes < BLOOM_MIN_BYTES || num_bytes > BLOOM_MAX_BYTES || (num_bytes & (num_bytes - 1))) {
+    memset(b, 0, sizeof *b);
+    b->alloc = pqt_alloc_or_default(alloc);
+    return pqt_error_set(err, PQT_EINVAL, "bloom filter size %zu is not a power of two in [32, 128 MiB]", num_bytes);
+  }
+  return pqt_bloom_init_blocks(b, (uint32_t)(num_bytes / 32), alloc, err);
 }
 
 void pqt_bloom_free(pqt_bloom *b) {
@@ -46,19 +56,29 @@ void pqt_bloom_free(pqt_bloom *b) {
 
 uint64_t pqt_bloom_hash(const void *p, size_t n) { return XXH64(p, n, 0); }
 
+uint32_t pqt_bloom_block_of(uint64_t h, uint32_t n_blocks) {
+  return (uint32_t)(((h >> 32) * (uint64_t)n_blocks) >> 32);
+}
+
+/* The bit of word i of a block that hash h sets: the low 32 bits times
+ * salt i, top five bits. */
+static uint32_t block_bit(uint64_t h, int i) { return 1u << (((uint32_t)h * SALT[i]) >> 27); }
+
 void pqt_bloom_insert(pqt_bloom *b, uint64_t h) {
-  uint32_t blk = (uint32_t)(((h >> 32) * (uint64_t)b->n_blocks) >> 32);
-  uint32_t key = (uint32_t)h;
-  uint32_t *w = b->words + (size_t)blk * 8;
-  for (int i = 0; i < 8; i++) w[i] |= 1u << ((key * SALT[i]) >> 27);
+  uint32_t *w = b->words + (size_t)pqt_bloom_block_of(h, b->n_blocks) * 8;
+  for (int i = 0; i < 8; i++) w[i] |= block_bit(h, i);
 }
 
 bool pqt_bloom_check(const pqt_bloom *b, uint64_t h) {
-  uint32_t blk = (uint32_t)(((h >> 32) * (uint64_t)b->n_blocks) >> 32);
-  uint32_t key = (uint32_t)h;
-  const uint32_t *w = b->words + (size_t)blk * 8;
+  const uint32_t *w = b->words + (size_t)pqt_bloom_block_of(h, b->n_blocks) * 8;
   for (int i = 0; i < 8; i++)
-    if (!(w[i] & (1u << ((key * SALT[i]) >> 27)))) return false;
+    if (!(w[i] & block_bit(h, i))) return false;
+  return true;
+}
+
+bool pqt_bloom_check_block(const uint8_t *block, uint64_t h) {
+  for (int i = 0; i < 8; i++)
+    if (!(pqt_load_u32le(block + 4 * i) & block_bit(h, i))) return false;
   return true;
 }
 

@@ -21,10 +21,20 @@ typedef struct pqt_bloom {
  * spec's formula rounded up to a power of two in [32, 128 MiB]. */
 size_t pqt_bloom_optimal_bytes(int64_t ndv, double fpp);
 pqt_status pqt_bloom_init(pqt_bloom *b, size_t num_bytes, const pqt_allocator *alloc, pqt_error *err);
+/* A zeroed filter of n_blocks blocks, any count in [1, 128 MiB / 32]: a
+ * file's filter (numBytes a multiple of 32) need not be a power of two. */
+pqt_status pqt_bloom_init_blocks(pqt_bloom *b, uint32_t n_blocks, const pqt_allocator *alloc, pqt_error *err);
 void pqt_bloom_free(pqt_bloom *b);
 uint64_t pqt_bloom_hash(const void *p, size_t n);
 void pqt_bloom_insert(pqt_bloom *b, uint64_t hash);
 bool pqt_bloom_check(const pqt_bloom *b, uint64_t hash);
+/* The block of an n_blocks filter that hash selects: (hash >> 32) *
+ * n_blocks >> 32 (any n_blocks >= 1, not only powers of two). */
+uint32_t pqt_bloom_block_of(uint64_t hash, uint32_t n_blocks);
+/* hash checked against one serialized 32-byte block (eight little-endian
+ * words): what pqt_bloom_check answers when that block is the one hash
+ * selects. Lets a reader probe a filter a block at a time. */
+bool pqt_bloom_check_block(const uint8_t *block, uint64_t hash);
 /* Insert n fixed-width values / n byte arrays. */
 void pqt_bloom_insert_fixed(pqt_bloom *b, const uint8_t *values, size_t width, size_t n);
 void pqt_bloom_insert_binary(pqt_bloom *b, const int32_t *offsets, const uint8_t *data, size_t n);

@@ -225,6 +225,37 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   return st;
 }
 
+#define BLOOM_MAX_BYTES   ((int64_t)128 << 20)
+#define BLOOM_HEADER_READ 256 /* a BloomFilterHeader takes about 15 bytes */
+/* read at most this past the bitset: the header (and, encrypted, the
+ * framing of its two modules) */
+#define BLOOM_HEADER_ROOM 4096
+
+static pqt_status check_bloom_header(const pqt_bloom_filter_header *h, pqt_error *err) {
+  if (h->num_bytes < 32 || h->num_bytes > BLOOM_MAX_BYTES || (h->num_bytes % 32) != 0)
+    return pqt_corrupt(err, "Bloom filter: numBytes %d is not a multiple of 32 in [32, 128 MiB]", h->num_bytes);
+  if (h->algorithm != (1u << 1) || h->hash != (1u << 1) || h->compression != (1u << 1))
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "Bloom filter: not a split-block, XXHASH, uncompressed filter");
+  return PQT_OK;
+}
+
+/* An encrypted filter: header and bitset are two modules, read and
+ * decrypted whole (p, avail: the bytes from bloom_filter_offset on). */
+static pqt_status read_encrypted_bloom(const pqt_reader *r, const pqt_chunk *ch, const uint8_t *p, size_t avail,
+                                       pqt_bloom *b, pqt_error *err) {
+  pqt_bloom_filter_header h = {0}; /* set by the decrypt; zeroed for the paths cppcheck follows */
+  pqt_buf bits;
+  pqt_buf_init(&bits, r->data_alloc);
+  pqt_status st = pqt_decrypt_bloom_filter(&ch->dec, p, avail, &h, &bits, NULL, err);
+  if (st == PQT_OK) st = check_bloom_header(&h, err);
+  /* (the decrypt checked the bitset holds numBytes bytes) */
+  if (st == PQT_OK) st = pqt_bloom_init_blocks(b, (uint32_t)(h.num_bytes / 32), r->data_alloc, err);
+  if (st == PQT_OK)
+    for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(bits.data + 4 * i);
+  pqt_buf_free(&bits);
+  return st;
+}
+
 pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bloom *b, bool *found, pqt_error *err) {
   memset(b, 0, sizeof *b);
   const pqt_column_metadata *cm = ch->cm;
@@ -241,23 +272,13 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
     return pqt_corrupt(err, "Bloom filter [%lld, +%d) runs past the end of the file",
                        (long long)cm->bloom_filter_offset, cm->bloom_filter_length);
   if (!len) len = io->size - off; /* the header says how much is the filter */
-  if (len > ((uint64_t)128 << 20) + 256) len = ((uint64_t)128 << 20) + 256;
+  if (len > (uint64_t)BLOOM_MAX_BYTES + BLOOM_HEADER_ROOM) len = (uint64_t)BLOOM_MAX_BYTES + BLOOM_HEADER_ROOM;
   pqt_buf raw;
   pqt_buf_init(&raw, r->data_alloc);
   const uint8_t *p = NULL;
   pqt_status st = chunk_bytes(io, off, (size_t)len, &raw, &p, err);
-  if (st == PQT_OK && !ch->encrypted) {
-    st = pqt_bloom_parse(p, (size_t)len, r->data_alloc, b, NULL, err);
-  } else if (st == PQT_OK) {
-    pqt_bloom_filter_header hdr;
-    pqt_buf bits;
-    pqt_buf_init(&bits, r->data_alloc);
-    st = pqt_decrypt_bloom_filter(&ch->dec, p, (size_t)len, &hdr, &bits, NULL, err);
-    if (st == PQT_OK) st = pqt_bloom_init(b, (size_t)hdr.num_bytes, r->data_alloc, err);
-    if (st == PQT_OK)
-      for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(bits.data + 4 * i);
-    pqt_buf_free(&bits);
-  }
+  if (st == PQT_OK && !ch->encrypted) st = pqt_bloom_parse(p, (size_t)len, r->data_alloc, b, NULL, err);
+  else if (st == PQT_OK) st = read_encrypted_bloom(r, ch, p, (size_t)len, b, err);
   if (st == PQT_EINVAL) { /* a size pqt_bloom_init refuses: the file's fault */
     char why[256];
     snprintf(why, sizeof why, "%.200s", err ? err->message : "bad size");
@@ -268,38 +289,19 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
   return st;
 }
 
-#define BLOOM_MAX_BYTES   ((int64_t)128 << 20)
-#define BLOOM_HEADER_READ 256 /* a BloomFilterHeader takes about 15 bytes */
-
-static pqt_status check_bloom_header(const pqt_bloom_filter_header *h, pqt_error *err) {
-  if (h->num_bytes < 32 || h->num_bytes > BLOOM_MAX_BYTES || (h->num_bytes % 32) != 0)
-    return pqt_corrupt(err, "Bloom filter: numBytes %d is not a multiple of 32 in [32, 128 MiB]", h->num_bytes);
-  if (h->algorithm != (1u << 1) || h->hash != (1u << 1) || h->compression != (1u << 1))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "Bloom filter: not a split-block, XXHASH, uncompressed filter");
-  return PQT_OK;
-}
-
-/* The block of an n_blocks filter that hash selects (BloomFilter.md). */
-static uint32_t bloom_block(uint64_t hash, uint32_t n_blocks) {
-  return (uint32_t)(((hash >> 32) * (uint64_t)n_blocks) >> 32);
-}
-
-/* hash against one 32-byte block (as a one-block filter: block index 0). */
-static uint8_t bloom_block_check(const uint8_t *block, uint64_t hash) {
-  uint32_t words[8];
-  for (int i = 0; i < 8; i++) words[i] = pqt_load_u32le(block + 4 * i);
-  pqt_bloom one;
-  memset(&one, 0, sizeof one);
-  one.words = words;
-  one.n_blocks = 1;
-  return pqt_bloom_check(&one, hash) ? 1 : 0;
-}
-
 pqt_status pqt_chunk_bloom_probe(const pqt_reader *r, const pqt_chunk *ch, const uint64_t *hashes, size_t n,
                                  uint8_t *maybe, bool *found, pqt_error *err) {
   const pqt_column_metadata *cm = ch->cm;
   *found = cm && PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset);
   if (!*found) return PQT_OK;
+  if (ch->encrypted) { /* two modules, read and decrypted whole: the filter as pqt_chunk_read_bloom reads it */
+    pqt_bloom b;
+    bool has = false;
+    pqt_status st = pqt_chunk_read_bloom(r, ch, &b, &has, err);
+    for (size_t i = 0; st == PQT_OK && i < n; i++) maybe[i] = pqt_bloom_check(&b, hashes[i]) ? 1 : 0;
+    pqt_bloom_free(&b);
+    return st;
+  }
   const pqt_io *io = pqt_chunk_io(r, ch);
   int64_t off = cm->bloom_filter_offset;
   if (off < 4 || (uint64_t)off >= io->size)
@@ -309,27 +311,6 @@ pqt_status pqt_chunk_bloom_probe(const pqt_reader *r, const pqt_chunk *ch, const
       (uint64_t)cm->bloom_filter_length < avail)
     avail = (uint64_t)cm->bloom_filter_length;
   pqt_status st = PQT_OK;
-  if (ch->encrypted) {
-    /* header and bitset are two modules, read whole */
-    if (avail > (uint64_t)BLOOM_MAX_BYTES + 4096) avail = (uint64_t)BLOOM_MAX_BYTES + 4096;
-    pqt_buf raw, bits;
-    pqt_buf_init(&raw, r->alloc);
-    pqt_buf_init(&bits, r->alloc);
-    pqt_bloom_filter_header h = {0}; /* set by the decrypt; zeroed for the paths cppcheck follows */
-    const uint8_t *p = NULL;
-    st = chunk_bytes(io, (uint64_t)off, (size_t)avail, &raw, &p, err);
-    if (st == PQT_OK) st = pqt_decrypt_bloom_filter(&ch->dec, p, (size_t)avail, &h, &bits, NULL, err);
-    if (st == PQT_OK) st = check_bloom_header(&h, err);
-    if (st == PQT_OK && bits.len < (size_t)h.num_bytes) st = pqt_corrupt(err, "Bloom filter: bitset cut short");
-    if (st == PQT_OK) {
-      uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
-      for (size_t i = 0; i < n; i++)
-        maybe[i] = bloom_block_check(bits.data + (size_t)bloom_block(hashes[i], n_blocks) * 32, hashes[i]);
-    }
-    pqt_buf_free(&raw);
-    pqt_buf_free(&bits);
-    return st;
-  }
   /* the header is about 15 bytes: read a small window, a larger one if it was cut */
   uint8_t head[BLOOM_HEADER_READ];
   pqt_bloom_filter_header h;
@@ -354,9 +335,9 @@ pqt_status pqt_chunk_bloom_probe(const pqt_reader *r, const pqt_chunk *ch, const
   uint32_t n_blocks = (uint32_t)(h.num_bytes / 32);
   for (size_t i = 0; i < n; i++) {
     uint8_t block[32];
-    uint64_t at = (uint64_t)off + used + (uint64_t)bloom_block(hashes[i], n_blocks) * 32;
+    uint64_t at = (uint64_t)off + used + (uint64_t)pqt_bloom_block_of(hashes[i], n_blocks) * 32;
     PQT_RETURN_NOT_OK(io->read_at(io->private_data, at, block, sizeof block, err));
-    maybe[i] = bloom_block_check(block, hashes[i]);
+    maybe[i] = pqt_bloom_check_block(block, hashes[i]) ? 1 : 0;
   }
   return PQT_OK;
 }

@@ -193,11 +193,16 @@ typedef struct pqt_scan {
   const pqt_row_span *spans;
   int32_t n_spans;
   int64_t *group_first;
+  /* the rows of the next row group pqt_sel_readahead worked out, taken by
+   * pqt_sel_cursor_open of that row group (scan/ranged.c); NULL when none */
+  struct pqt_sel_ahead *ahead;
 } pqt_scan;
 
 pqt_status pqt_scan_init(pqt_scan *s, pqt_reader *r, const pqt_scan_options *opts, const uint8_t *user_sel,
                          pqt_error *err);
 void pqt_scan_free(pqt_scan *s);
+/* Drop s->ahead (scan/ranged.c; pqt_scan_free calls it). */
+void pqt_sel_ahead_free(pqt_scan *s);
 /* Count bytes requested from the reader's source between begin and end. */
 void pqt_scan_io_begin(pqt_scan *s);
 void pqt_scan_io_end(pqt_scan *s);

@@ -427,7 +427,7 @@ typedef struct prune_ctx {
   bool use_dict;
   bool use_bloom;
   pqt_array **dicts;  /* per leaf, read on first use */
-  uint8_t *tried;     /* bit 0: dictionary read; bit 1: the chunk has no usable Bloom filter */
+  uint8_t *tried;     /* bit 0: dictionary read; bit 1: the chunk has no usable Bloom filter (or cannot be opened) */
   pqt_error *err;
 } prune_ctx;
 
@@ -465,6 +465,7 @@ static bool bloom_skip_leaf(prune_ctx *c, const pqt_bound *b) {
   pqt_error e;
   pqt_error_init(&e);
   bool skip = pqt_chunk_open_data(c->r, c->g, b->leaf, &ch, &e) == PQT_OK;
+  if (!skip) c->tried[b->leaf] |= 2; /* a chunk that cannot be opened (no key, no file): not tried again */
   int32_t n = b->kind == PQT_B_IN ? b->n_lits : 1;
   for (int32_t k0 = 0; skip && k0 < n; k0 += 64) {
     uint64_t hashes[64];

@@ -284,6 +284,30 @@ static pqt_status group_rows(pqt_scan *s, int32_t g, int64_t num_rows, pqt_page_
   return st;
 }
 
+/* What pqt_sel_readahead worked out for row group g with group_rows (the
+ * rows, and the offset indexes it read on the way, as the cursor sizes and
+ * allocates them), kept in the scan so that pqt_sel_cursor_open of g does
+ * not work it out again. */
+struct pqt_sel_ahead {
+  int32_t g;
+  pqt_rowset rows;
+  pqt_page_table *tables; /* per leaf of the schema (at least one), r->data_alloc */
+};
+
+void pqt_sel_ahead_free(pqt_scan *s) {
+  struct pqt_sel_ahead *h = s ? s->ahead : NULL;
+  if (!h) return;
+  s->ahead = NULL;
+  const pqt_allocator *a = s->r->data_alloc;
+  int32_t nl = s->r->schema->n_leaves;
+  if (h->tables) {
+    for (int32_t i = 0; i < nl; i++) pqt_page_table_free(a, &h->tables[i]);
+    pqt_mem_free(a, h->tables, sizeof(pqt_page_table) * (size_t)(nl ? nl : 1));
+  }
+  pqt_rowset_free(&h->rows);
+  pqt_mem_free(a, h, sizeof *h);
+}
+
 pqt_status pqt_sel_cursor_open(pqt_scan *s, int32_t g, pqt_sel_cursor **out, pqt_error *err) {
   *out = NULL;
   pqt_reader *r = s->r;
@@ -306,12 +330,22 @@ pqt_status pqt_sel_cursor_open(pqt_scan *s, int32_t g, pqt_sel_cursor **out, pqt
   size_t nl = (size_t)(c->nl ? c->nl : 1);
   c->leaves = pqt_mem_calloc(a, sizeof(rleaf) * nl);
   c->cols = pqt_mem_calloc(a, sizeof(pqt_column_data) * nl);
-  c->tables = pqt_mem_calloc(a, sizeof(pqt_page_table) * nl);
+  /* the rows (and the offset indexes read for them) the read-ahead worked out for g, else worked out now */
+  struct pqt_sel_ahead *h = s->ahead && s->ahead->g == g ? s->ahead : NULL;
+  if (h) {
+    s->ahead = NULL;
+    c->tables = h->tables;
+    c->ranges = h->rows;
+    pqt_mem_free(a, h, sizeof *h);
+  } else {
+    pqt_sel_ahead_free(s); /* one for another row group: not wanted */
+    c->tables = pqt_mem_calloc(a, sizeof(pqt_page_table) * nl);
+  }
   c->early = pqt_mem_calloc(a, nl);
   c->late = pqt_mem_calloc(a, nl);
   pqt_status st = (!c->leaves || !c->cols || !c->tables || !c->early || !c->late) ? pqt_nomem(err) : PQT_OK;
   for (int32_t i = 0; i < c->nl && st == PQT_OK; i++) pqt_column_data_init(&c->cols[i], a);
-  if (st == PQT_OK) st = group_rows(s, g, c->num_rows, c->tables, &c->ranges, err);
+  if (st == PQT_OK && !h) st = group_rows(s, g, c->num_rows, c->tables, &c->ranges, err);
   if (st == PQT_OK) classify(c);
   if (st == PQT_OK && c->ranges.n == 0) c->done = true;
   /* the early columns now (by pages when not every row is wanted); the
@@ -535,20 +569,11 @@ pqt_status pqt_sel_cursor_next(pqt_sel_cursor *c, int64_t max_rows, pqt_row_grou
 
 /* ---- read-ahead of the next row group's pages ---- */
 
-static pqt_status add_range(pqt_io_range **rs, size_t *n, size_t *cap, const pqt_allocator *a, uint64_t off,
-                            uint64_t len, pqt_error *err) {
+/* Append [off, +len) (nothing when empty) to rs, a growing pqt_io_range array. */
+static pqt_status add_range(pqt_buf *rs, uint64_t off, uint64_t len, pqt_error *err) {
   if (!len) return PQT_OK;
-  if (*n == *cap) {
-    size_t nc = *cap ? *cap * 2 : 16;
-    pqt_io_range *v = pqt_mem_alloc(a, nc * sizeof(pqt_io_range));
-    if (!v) return pqt_nomem(err);
-    if (*n) memcpy(v, *rs, *n * sizeof(pqt_io_range));
-    if (*rs) pqt_mem_free(a, *rs, *cap * sizeof(pqt_io_range));
-    *rs = v;
-    *cap = nc;
-  }
-  (*rs)[(*n)++] = (pqt_io_range){off, len, NULL};
-  return PQT_OK;
+  pqt_io_range x = {off, len, NULL};
+  return pqt_buf_append(rs, &x, sizeof x, err);
 }
 
 void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, int32_t g) {
@@ -559,38 +584,52 @@ void pqt_sel_readahead(pqt_readahead *ra, pqt_scan *s, int32_t g) {
   const pqt_row_group *rg = &r->md.row_groups.items[g];
   int32_t nl = r->schema->n_leaves < rg->columns.n ? r->schema->n_leaves : rg->columns.n;
   if (nl <= 0 || rg->num_rows <= 0) return;
-  const pqt_allocator *a = r->alloc;
-  pqt_page_table *tables = pqt_mem_calloc(a, sizeof *tables * (size_t)nl);
-  if (!tables) return;
-  pqt_rowset rows;
-  pqt_rowset_init(&rows, a);
-  pqt_io_range *rs = NULL;
-  size_t n = 0, cap = 0;
-  pqt_status st = group_rows(s, g, rg->num_rows, tables, &rows, &e);
-  bool all_rows = rows.n == 1 && rows.r[0].a == 0 && rows.r[0].b == rg->num_rows;
-  for (int32_t i = 0; i < nl && st == PQT_OK && rows.n > 0; i++) {
+  /* g's rows, kept for its cursor (pqt_sel_cursor_open): sized as it sizes them */
+  pqt_sel_ahead_free(s);
+  const pqt_allocator *da = r->data_alloc;
+  size_t n_tables = (size_t)r->schema->n_leaves;
+  struct pqt_sel_ahead *h = pqt_mem_calloc(da, sizeof *h);
+  if (!h) return;
+  h->g = g;
+  pqt_rowset_init(&h->rows, da);
+  h->tables = pqt_mem_calloc(da, sizeof(pqt_page_table) * n_tables);
+  s->ahead = h;
+  if (!h->tables || group_rows(s, g, rg->num_rows, h->tables, &h->rows, &e) != PQT_OK) {
+    pqt_sel_ahead_free(s); /* the cursor works it out again, and reports what failed */
+    return;
+  }
+  const pqt_rowset *rows = &h->rows;
+  pqt_buf rs; /* of pqt_io_range */
+  pqt_buf_init(&rs, r->alloc);
+  pqt_status st = PQT_OK;
+  bool all_rows = rows->n == 1 && rows->r[0].a == 0 && rows->r[0].b == rg->num_rows;
+  for (int32_t i = 0; i < nl && st == PQT_OK && rows->n > 0; i++) {
     if (!s->read_sel[i]) continue;
     const pqt_column_chunk *cc = &rg->columns.items[i];
     if (!PQT_HAS_FIELD(cc, column_chunk, meta_data) || (PQT_HAS_FIELD(cc, column_chunk, file_path) && cc->file_path.len > 0))
       continue;
+    /* an offset index group_rows read is used (and kept for the cursor);
+     * one read here only to plan is dropped: the cursor decides for itself
+     * whether to read it */
+    pqt_page_table own;
+    memset(&own, 0, sizeof own);
+    pqt_page_table *t = h->tables[i].tried ? &h->tables[i] : &own;
     uint64_t doff = 0, dlen = 0;
-    if (!chunk_windowable(r, g, i, &tables[i], !all_rows, &doff, &dlen)) { /* read from its start: all of it */
+    if (!chunk_windowable(r, g, i, t, !all_rows, &doff, &dlen)) { /* read from its start: all of it */
       uint64_t start, len;
-      if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK) st = add_range(&rs, &n, &cap, a, start, len, &e);
-      continue;
+      if (pqt_chunk_range(r, &cc->meta_data, &start, &len, NULL) == PQT_OK) st = add_range(&rs, start, len, &e);
+    } else {
+      /* the dictionary, then the pages holding a row to consider */
+      st = add_range(&rs, doff, dlen, &e);
+      int32_t k = 0;
+      for (int32_t p = 0; p < t->n && st == PQT_OK; p++) {
+        while (k < rows->n && rows->r[k].b <= t->first[p]) k++;
+        if (k < rows->n && rows->r[k].a < t->first[p + 1]) st = add_range(&rs, t->off[p], t->size[p], &e);
+      }
     }
-    /* the dictionary, then the pages holding a row to consider */
-    const pqt_page_table *t = &tables[i];
-    st = add_range(&rs, &n, &cap, a, doff, dlen, &e);
-    int32_t k = 0;
-    for (int32_t p = 0; p < t->n && st == PQT_OK; p++) {
-      while (k < rows.n && rows.r[k].b <= t->first[p]) k++;
-      if (k < rows.n && rows.r[k].a < t->first[p + 1]) st = add_range(&rs, &n, &cap, a, t->off[p], t->size[p], &e);
-    }
+    pqt_page_table_free(da, &own); /* table_from's allocator */
   }
-  if (st == PQT_OK && n) pqt_readahead_ranges(ra, r, rs, n);
-  if (rs) pqt_mem_free(a, rs, sizeof *rs * cap);
-  for (int32_t i = 0; i < nl; i++) pqt_page_table_free(r->data_alloc, &tables[i]); /* table_from's allocator */
-  pqt_mem_free(a, tables, sizeof *tables * (size_t)nl);
-  pqt_rowset_free(&rows);
+  if (st == PQT_OK && rs.len)
+    pqt_readahead_ranges(ra, r, (const pqt_io_range *)(const void *)rs.data, rs.len / sizeof(pqt_io_range));
+  pqt_buf_free(&rs);
 }

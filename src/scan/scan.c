@@ -90,6 +90,7 @@ pqt_status pqt_scan_init(pqt_scan *s, pqt_reader *r, const pqt_scan_options *opt
 void pqt_scan_free(pqt_scan *s) {
   if (!s || !s->r) return;
   while (s->io_depth > 0) pqt_scan_io_end(s);
+  pqt_sel_ahead_free(s);
   int32_t nl = s->r->schema->n_leaves;
   pqt_mem_free(s->r->data_alloc, s->read_sel, (size_t)(nl ? nl : 1));
   if (s->group_first) pqt_mem_free(s->r->data_alloc, s->group_first, sizeof(int64_t) * (size_t)(s->r->md.row_groups.n + 1));
