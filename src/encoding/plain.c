@@ -108,7 +108,7 @@ pqt_status pqt_plain_scan_byte_array(const uint8_t *in, size_t len, uint32_t *st
   size_t pos = 0;
   if (len > UINT32_MAX) return pqt_corrupt(err, "PLAIN BYTE_ARRAY: page larger than 4 GiB");
   for (size_t i = 0; i < n; i++) {
-    uint32_t l;
+    uint32_t l = 0; /* set by byte_array_length on success; gcc -O2 cannot see it */
     PQT_RETURN_NOT_OK(byte_array_length(in, len, &pos, i, &l, err));
     starts[i] = (uint32_t)pos;
     lens[i] = (int32_t)l;
@@ -126,7 +126,7 @@ static pqt_status byte_array_offsets(const uint8_t *in, size_t len, int32_t *off
   int64_t off = (int64_t)data_len;
   offsets[0] = (int32_t)off;
   for (size_t i = 0; i < n; i++) {
-    uint32_t l;
+    uint32_t l = 0;
     PQT_RETURN_NOT_OK(byte_array_length(in, len, &pos, i, &l, err));
     pos += l;
     off += l;

@@ -247,7 +247,7 @@ static void test_swap_pages(void) {
   swap_read_options(&ro, &ck);
   pqt_status code;
   CHECK_EQ_INT(verify_image(img, len, &ro, &code), SOUND);
-  size_t at, n;
+  size_t at = 0, n = 0;
   CHECK(chunk_range(img, len, &ro, 1, 1, &at, &n));
   /* pages: header module, page module, each with its 4-byte length */
   size_t p0 = at, h0 = pqt_load_u32le(img + p0), b0 = pqt_load_u32le(img + p0 + 4 + h0), p1 = p0 + 8 + h0 + b0;
@@ -281,7 +281,7 @@ static void test_swap_row_groups_and_chunks(void) {
     pqt_read_options ro;
     pqt_column_key ck;
     swap_read_options(&ro, &ck);
-    size_t a0, n0, a1, n1, b1, m1;
+    size_t a0 = 0, n0 = 0, a1 = 0, n1 = 0, b1 = 0, m1 = 0;
     CHECK(chunk_range(a, la, &ro, 0, 1, &a0, &n0) && chunk_range(a, la, &ro, 1, 1, &a1, &n1) &&
           chunk_range(b, lb, &ro, 1, 1, &b1, &m1));
     CHECK(n0 == n1 && n1 == m1 && a1 == b1);
@@ -295,7 +295,7 @@ static void test_swap_row_groups_and_chunks(void) {
     memcpy(t + a1, b + b1, n1);
     expect_noticed(pf ? "pf: chunk from another file" : "chunk from another file", t, la, &ro);
     /* whole row group 1 (both columns, the plain one too) from the other file */
-    size_t v1, vn;
+    size_t v1 = 0, vn = 0;
     CHECK(chunk_range(a, la, &ro, 1, 0, &v1, &vn));
     memcpy(t, a, la);
     memcpy(t + v1, b + v1, vn);
