@@ -49,9 +49,10 @@ static inline int64_t pqt_sc_child_index(const struct ArrowSchema *s, const char
   return -1;
 }
 
-/* The field's metadata names the extension type arrow.parquet.variant. */
-static inline bool pqt_sc_has_variant_extension(const struct ArrowSchema *s) {
-  if (!s->metadata) return false;
+/* The value of ARROW:extension:name in s's metadata, into buf ("" if none). */
+static inline void pqt_sc_ext_name(const struct ArrowSchema *s, char *buf, size_t cap) {
+  buf[0] = 0;
+  if (!s->metadata) return;
   const char *m = s->metadata;
   int32_t n;
   memcpy(&n, m, 4);
@@ -62,12 +63,16 @@ static inline bool pqt_sc_has_variant_extension(const struct ArrowSchema *s) {
     const char *key = m + 4;
     memcpy(&vl, key + kl, 4);
     const char *val = key + kl + 4;
-    if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0 && vl == 21 &&
-        memcmp(val, "arrow.parquet.variant", 21) == 0)
-      return true;
+    if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0) snprintf(buf, cap, "%.*s", (int)vl, val);
     m = val + vl;
   }
-  return false;
+}
+
+/* The field's metadata names the extension type arrow.parquet.variant. */
+static inline bool pqt_sc_has_variant_extension(const struct ArrowSchema *s) {
+  char name[64];
+  pqt_sc_ext_name(s, name, sizeof name);
+  return strcmp(name, "arrow.parquet.variant") == 0;
 }
 
 /* A field exported as the arrow.parquet.variant extension type, as

@@ -7,27 +7,10 @@
 #include <string.h>
 
 #include "harness.h"
+#include "shredded_cases.h"
 #include "parquetry.h"
 #include "parquetry_arrow.h"
 
-/* The value of ARROW:extension:name in s's metadata, into buf ("" if none). */
-static void ext_name(const struct ArrowSchema *s, char *buf, size_t cap) {
-  buf[0] = 0;
-  if (!s->metadata) return;
-  const char *m = s->metadata;
-  int32_t n;
-  memcpy(&n, m, 4);
-  m += 4;
-  for (int32_t k = 0; k < n; k++) {
-    int32_t kl, vl;
-    memcpy(&kl, m, 4);
-    const char *key = m + 4;
-    memcpy(&vl, key + kl, 4);
-    const char *val = key + kl + 4;
-    if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0) snprintf(buf, cap, "%.*s", (int)vl, val);
-    m = val + vl;
-  }
-}
 
 /* Field `var` of the file's stream schema: extension name and child names. */
 static void field_of(const char *path, int shredded, int ext, char *name, size_t cap, char *kids, size_t kcap) {
@@ -46,7 +29,7 @@ static void field_of(const char *path, int shredded, int ext, char *name, size_t
   CHECK(st.get_schema(&st, &s) == 0);
   for (int64_t i = 0; i < s.n_children; i++) {
     if (strcmp(s.children[i]->name, "var") != 0) continue;
-    ext_name(s.children[i], name, cap);
+    pqt_sc_ext_name(s.children[i], name, cap);
     size_t o = 0;
     for (int64_t k = 0; k < s.children[i]->n_children && o < kcap; k++)
       o += (size_t)snprintf(kids + o, kcap - o, "%s%s", k ? "," : "", s.children[i]->children[k]->name);

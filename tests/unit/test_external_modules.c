@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "file/reader_internal.h"
+#include "footer_fixture.h"
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_meta.h"
@@ -40,32 +41,11 @@ static int make_footer_file(const char *corpus_name, const char *name) {
   pqt_error e;
   pqt_error_init(&e);
   CHECK_OK(pqt_reader_open_file(&r, to, NULL, &e));
-  for (int32_t g = 0; g < r->md.row_groups.n; g++) {
-    pqt_row_group *rg = &r->md.row_groups.items[g];
-    for (int32_t c = 0; c < rg->columns.n; c++) {
-      pqt_column_chunk *cc = &rg->columns.items[c];
-      cc->file_path.ptr = (const uint8_t *)name;
-      cc->file_path.len = (int64_t)strlen(name);
-      cc->isset |= PQT_FIELD_MASK(column_chunk, file_path);
-    }
-  }
-  pqt_buf foot;
-  pqt_buf_init(&foot, NULL);
-  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &foot, &e));
-  pqt_reader_close(r);
+  if (!r) return 0;
+  pqt_test_point_chunks_at(&r->md, name);
   snprintf(to, sizeof to, "%s/%s.footer", dir, name);
-  FILE *f = fopen(to, "wb");
-  CHECK(f != NULL);
-  if (f) {
-    uint8_t len[4] = {(uint8_t)foot.len, (uint8_t)(foot.len >> 8), (uint8_t)(foot.len >> 16),
-                      (uint8_t)(foot.len >> 24)};
-    CHECK(fwrite("PAR1", 1, 4, f) == 4);
-    CHECK(fwrite(foot.data, 1, foot.len, f) == foot.len);
-    CHECK(fwrite(len, 1, 4, f) == 4);
-    CHECK(fwrite("PAR1", 1, 4, f) == 4);
-    fclose(f);
-  }
-  pqt_buf_free(&foot);
+  pqt_test_write_footer_file(to, &r->md);
+  pqt_reader_close(r);
   return 1;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "file/reader_internal.h"
+#include "footer_fixture.h"
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_filter.h"
@@ -82,35 +83,18 @@ static void write_footer(const char *name) {
   if (!r) return;
   CHECK_EQ_INT(r->md.row_groups.n, GROUPS);
   for (int32_t g = 0; g < r->md.row_groups.n; g++) {
-    pqt_row_group *rg = &r->md.row_groups.items[g];
+    const pqt_row_group *rg = &r->md.row_groups.items[g];
     for (int32_t c = 0; c < rg->columns.n; c++) {
-      pqt_column_chunk *cc = &rg->columns.items[c];
-      const pqt_column_metadata *cm = &cc->meta_data;
+      const pqt_column_metadata *cm = &rg->columns.items[c].meta_data;
       if (c > 0) CHECK(PQT_HAS_FIELD(cm, column_metadata, bloom_filter_offset));
       if (c == 1) CHECK(PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset));
       if (c == 2) CHECK(!PQT_HAS_FIELD(cm, column_metadata, dictionary_page_offset) || cm->dictionary_page_offset == 0);
-      cc->file_path.ptr = (const uint8_t *)name;
-      cc->file_path.len = (int64_t)strlen(name);
-      cc->isset |= PQT_FIELD_MASK(column_chunk, file_path);
     }
   }
-  pqt_buf foot;
-  pqt_buf_init(&foot, NULL);
-  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &foot, &e));
-  pqt_reader_close(r);
+  pqt_test_point_chunks_at(&r->md, name);
   snprintf(path, sizeof path, "%s/%s.footer", dir, name);
-  FILE *f = fopen(path, "wb");
-  CHECK(f != NULL);
-  if (f) {
-    uint8_t len[4] = {(uint8_t)foot.len, (uint8_t)(foot.len >> 8), (uint8_t)(foot.len >> 16),
-                      (uint8_t)(foot.len >> 24)};
-    CHECK(fwrite("PAR1", 1, 4, f) == 4);
-    CHECK(fwrite(foot.data, 1, foot.len, f) == foot.len);
-    CHECK(fwrite(len, 1, 4, f) == 4);
-    CHECK(fwrite("PAR1", 1, 4, f) == 4);
-    fclose(f);
-  }
-  pqt_buf_free(&foot);
+  pqt_test_write_footer_file(path, &r->md);
+  pqt_reader_close(r);
 }
 
 static pqt_status append(void *ctx, const char *data, size_t len) {

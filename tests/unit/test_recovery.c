@@ -8,6 +8,7 @@
  * error naming the row group, column and page.
  */
 #include "file/reader_internal.h"
+#include "footer_fixture.h"
 #include "harness.h"
 #include "thrift/codec.h"
 #include "thrift/parquet_desc.h"
@@ -458,13 +459,7 @@ static void test_pages_past_the_rows(void) {
   r->md.row_groups.items[0].num_rows = 900;
   pqt_buf out;
   pqt_buf_init(&out, NULL);
-  size_t body = file.len - 8 - r->footer_len;
-  CHECK_OK(pqt_buf_append(&out, file.data, body, NULL));
-  size_t footer_at = out.len;
-  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &out, NULL));
-  uint32_t fl = (uint32_t)(out.len - footer_at);
-  uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24), 'P', 'A', 'R', '1'};
-  CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+  pqt_test_refooter(file.data, file.len, r->footer_len, &r->md, &out);
   pqt_reader_close(r);
   pqt_test_text t = {0}, failed = {0};
   skips sk = {0};

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "file/reader_internal.h"
+#include "footer_fixture.h"
 #include "harness.h"
 #include "parquetry.h"
 #include "parquetry_meta.h"
@@ -170,11 +171,7 @@ static uint8_t *edit_column_index(const pqt_string *file, ci_edit edit, size_t *
     cc->column_index_offset = (int64_t)out.len;
     CHECK_OK(pqt_thrift_encode(&pqt_desc_column_index, &ci, &out, NULL));
     cc->column_index_length = (int32_t)(out.len - (size_t)cc->column_index_offset);
-    size_t footer_at = out.len;
-    CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &out, NULL));
-    uint32_t fl = (uint32_t)(out.len - footer_at);
-    uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24), 'P', 'A', 'R', '1'};
-    CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+    pqt_test_append_footer(&out, &r->md);
   }
   pqt_arena_reset(&arena);
   pqt_reader_close(r);
@@ -679,13 +676,7 @@ static void test_verify_chunk_without_data_pages(void) {
   cm->total_compressed_size = cm->data_page_offset - cm->dictionary_page_offset;
   pqt_buf out;
   pqt_buf_init(&out, NULL);
-  size_t body = file.len - 8 - r->footer_len;
-  CHECK_OK(pqt_buf_append(&out, file.data, body, NULL));
-  size_t footer_at = out.len;
-  CHECK_OK(pqt_thrift_encode(&pqt_desc_file_metadata, &r->md, &out, NULL));
-  uint32_t fl = (uint32_t)(out.len - footer_at);
-  uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24), 'P', 'A', 'R', '1'};
-  CHECK_OK(pqt_buf_append(&out, tail, 8, NULL));
+  pqt_test_refooter(file.data, file.len, r->footer_len, &r->md, &out);
   pqt_reader_close(r);
   text t = {{0}, 0};
   CHECK(verify_buf(out.data, out.len, &t) >= 1);
