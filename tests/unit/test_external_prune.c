@@ -97,19 +97,8 @@ static void write_footer(const char *name) {
   pqt_reader_close(r);
 }
 
-static pqt_status append(void *ctx, const char *data, size_t len) {
-  pqt_string *s = ctx;
-  char *p = realloc(s->data, s->len + len + 1);
-  if (!p) return PQT_ENOMEM;
-  memcpy(p + s->len, data, len);
-  s->data = p;
-  s->len += len;
-  s->data[s->len] = 0;
-  return PQT_OK;
-}
-
 /* CSV of dir/name filtered by where (NULL: every row), its scan stats in *stats. */
-static void scan(const char *name, const char *where, pqt_string *text, pqt_scan_stats *stats) {
+static void scan(const char *name, const char *where, pqt_test_text *text, pqt_scan_stats *stats) {
   memset(text, 0, sizeof *text);
   memset(stats, 0, sizeof *stats);
   char path[512];
@@ -125,17 +114,17 @@ static void scan(const char *name, const char *where, pqt_string *text, pqt_scan
   if (where) CHECK_OK(pqt_expr_parse(where, strlen(where), &filter, &e));
   so.filter = filter;
   if (r)
-    CHECK_MSG(pqt_reader_write_text(r, &so, PQT_TEXT_CSV, -1, append, text, &e) == PQT_OK, "%s: %s", where, e.message);
+    CHECK_MSG(pqt_reader_write_text(r, &so, PQT_TEXT_CSV, -1, pqt_test_collect, text, &e) == PQT_OK, "%s: %s", where, e.message);
   pqt_expr_free(filter);
   pqt_reader_close(r);
 }
 
 /* The lines of all (CSV, header first) whose field col (0-based) is want:
  * the header and those lines, as a filtered scan writes them. */
-static char *brute_force(const pqt_string *all, int col, const char *want) {
-  char *out = calloc(all->len + 1, 1);
+static char *brute_force(const pqt_test_text *all, int col, const char *want) {
+  char *out = calloc(all->n + 1, 1);
   size_t n = 0;
-  const char *p = all->data, *end = all->data + all->len;
+  const char *p = all->p, *end = all->p + all->n;
   for (bool header = true; p && p < end; header = false) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *stop = nl ? nl + 1 : end;
@@ -177,7 +166,7 @@ static void test_external_prune(void) {
     CHECK(ftell(f) < 4096); /* the footer file holds no data: a read from it would fail */
     fclose(f);
   }
-  pqt_string all;
+  pqt_test_text all;
   pqt_scan_stats st;
   scan("data.parquet.footer", NULL, &all, &st);
   CHECK_EQ_INT(st.rows, GROUPS * ROWS);
@@ -190,12 +179,12 @@ static void test_external_prune(void) {
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     const expect *x = &cases[k];
-    pqt_string got, direct;
+    pqt_test_text got, direct;
     pqt_scan_stats gs, ds;
     scan("data.parquet.footer", x->where, &got, &gs);
     scan("data.parquet", x->where, &direct, &ds);
     char *want = brute_force(&all, x->col, x->value);
-    CHECK_MSG(want && got.data && strcmp(got.data, want) == 0, "%s: rows differ from the brute-force filter", x->where);
+    CHECK_MSG(want && got.p && strcmp(got.p, want) == 0, "%s: rows differ from the brute-force filter", x->where);
     CHECK_MSG(gs.rows == x->rows, "%s: %lld rows", x->where, (long long)gs.rows);
     CHECK_MSG(gs.row_groups_read == x->read, "%s: %lld row groups read", x->where, (long long)gs.row_groups_read);
     CHECK_MSG(gs.row_groups_pruned_stats == 0, "%s: statistics pruned %lld", x->where,
@@ -205,15 +194,15 @@ static void test_external_prune(void) {
     CHECK_MSG(gs.row_groups_pruned_bloom == x->by_bloom, "%s: %lld skipped by the Bloom filter", x->where,
               (long long)gs.row_groups_pruned_bloom);
     /* the same as a scan of the data file itself */
-    CHECK(direct.data && got.data && strcmp(direct.data, got.data) == 0);
+    CHECK(direct.p && got.p && strcmp(direct.p, got.p) == 0);
     CHECK_EQ_INT(ds.row_groups_read, gs.row_groups_read);
     CHECK_EQ_INT(ds.row_groups_pruned_dictionary, gs.row_groups_pruned_dictionary);
     CHECK_EQ_INT(ds.row_groups_pruned_bloom, gs.row_groups_pruned_bloom);
     free(want);
-    free(got.data);
-    free(direct.data);
+    free(got.p);
+    free(direct.p);
   }
-  free(all.data);
+  free(all.p);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

@@ -40,20 +40,10 @@ static pqt_status watch_will_need(void *pd, const pqt_io_range *rs, size_t n, pq
   return ra_will_need(w->inner, rs, n, err);
 }
 
-static pqt_status append(void *ctx, const char *data, size_t len) {
-  pqt_string *s = ctx;
-  char *p = realloc(s->data, s->len + len + 1);
-  if (!p) return PQT_ENOMEM;
-  memcpy(p + s->len, data, len);
-  s->data = p;
-  s->len += len;
-  return PQT_OK;
-}
-
 /* The text of `where` over file (read_ahead as pqt_scan_options), the
  * index reads counted in w; ahead: will_need calls made. */
 static void read_text(const pqt_string *file, const char *where, int64_t limit, int32_t read_ahead, watch *w,
-                      pqt_string *text, int *ahead) {
+                      pqt_test_text *text, int *ahead) {
   memset(text, 0, sizeof *text);
   pqt_io io;
   ra_source *l = ra_source_new(file, false, &io);
@@ -78,7 +68,7 @@ static void read_text(const pqt_string *file, const char *where, int64_t limit, 
   pqt_expr *filter = NULL;
   CHECK_OK(pqt_expr_parse(where, strlen(where), &filter, &e));
   so.filter = filter;
-  if (r) CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_CSV, limit, append, text, &e));
+  if (r) CHECK_OK(pqt_reader_write_text(r, &so, PQT_TEXT_CSV, limit, pqt_test_collect, text, &e));
   pqt_expr_free(filter);
   pqt_reader_close(r);
   *ahead = l->calls;
@@ -110,7 +100,7 @@ static void test_index_read_once(void) {
   /* every row group kept by its statistics; the page index narrows each to a few pages */
   const char *where =
       "id >= 0 and (id < 100 or (id >= 6500 and id < 6600) or (id >= 12500 and id < 12600) or id >= 23900)";
-  pqt_string on, off;
+  pqt_test_text on, off;
   int ahead_on = 0, ahead_off = 0;
   read_text(&file, where, -1, 0, &w, &on, &ahead_on);
   int ci_on[GROUPS], oi_on[GROUPS];
@@ -125,13 +115,13 @@ static void test_index_read_once(void) {
     CHECK_MSG(w.ci_reads[g] == 1, "row group %d: column index read %d times without", g, w.ci_reads[g]);
     CHECK_MSG(w.oi_reads[g] == 1, "row group %d: offset index read %d times without", g, w.oi_reads[g]);
   }
-  CHECK(on.len > 0 && on.len == off.len && memcmp(on.data, off.data, on.len) == 0);
+  CHECK(on.n > 0 && on.n == off.n && memcmp(on.p, off.p, on.n) == 0);
   /* header + 100 + 100 + 100 + 100 rows */
   int lines = 0;
-  for (size_t i = 0; i < on.len; i++) lines += on.data[i] == '\n';
+  for (size_t i = 0; i < on.n; i++) lines += on.p[i] == '\n';
   CHECK_EQ_INT(lines, 1 + 400);
-  free(on.data);
-  free(off.data);
+  free(on.p);
+  free(off.p);
 
   free(file.data);
 }
