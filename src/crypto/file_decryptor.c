@@ -193,19 +193,25 @@ pqt_status pqt_file_decryptor_open_plaintext(pqt_file_decryptor **out, const pqt
     fd->have_footer_key = true;
   }
   if (fd->have_footer_key && opts->verify_footer_signature) {
-    PQT_CHECK_CORRUPT(len > PQT_CRYPTO_SIGNATURE_BYTES, err,
-                      "plaintext footer: %zu bytes cannot hold FileMetaData and its 28-byte signature", len);
-    pqt_module_decryptor d;
-    PQT_RETURN_NOT_OK(pqt_module_decryptor_init(&d, fd->algorithm, fd->footer_key, fd->footer_key_len, fd->file_aad,
-                                                fd->file_aad_len, err));
-    size_t n = len - PQT_CRYPTO_SIGNATURE_BYTES;
-    st = pqt_footer_verify(&d, buf, n, buf + n, err);
-    OPENSSL_cleanse(d.key, sizeof d.key);
-    if (st != PQT_OK) return st;
+    PQT_RETURN_NOT_OK(pqt_file_decryptor_verify_footer(fd, buf, len, err));
     fd->footer_verified = true;
   }
   *out = fd;
   return PQT_OK;
+}
+
+pqt_status pqt_file_decryptor_verify_footer(const pqt_file_decryptor *fd, const uint8_t *buf, size_t len,
+                                            pqt_error *err) {
+  PQT_CHECK_CORRUPT(len > PQT_CRYPTO_SIGNATURE_BYTES, err,
+                    "plaintext footer: %zu bytes cannot hold FileMetaData and its 28-byte signature", len);
+  pqt_module_decryptor d;
+  memset(&d, 0, sizeof d);
+  size_t n = len - PQT_CRYPTO_SIGNATURE_BYTES;
+  pqt_status st = pqt_module_decryptor_init(&d, fd->algorithm, fd->footer_key, fd->footer_key_len, fd->file_aad,
+                                            fd->file_aad_len, err);
+  if (st == PQT_OK) st = pqt_footer_verify(&d, buf, n, buf + n, err);
+  OPENSSL_cleanse(d.key, sizeof d.key);
+  return st;
 }
 
 int32_t pqt_file_decryptor_row_group_ordinal(const pqt_row_group *rg, int32_t g) {

@@ -66,6 +66,12 @@ pqt_status pqt_file_decryptor_open_plaintext(pqt_file_decryptor **out, const pqt
                                              const pqt_file_metadata *md, const uint8_t *buf, size_t len,
                                              pqt_arena *arena, pqt_error *err);
 
+/* The signature of a plaintext footer (buf[0..len): FileMetaData then its
+ * 28 bytes) checked with fd's footer key, which must be at hand: at open,
+ * and later for pqt_reader_footer_signature. */
+pqt_status pqt_file_decryptor_verify_footer(const pqt_file_decryptor *fd, const uint8_t *buf, size_t len,
+                                            pqt_error *err);
+
 /* The AAD row group ordinal of row group g (RowGroup.ordinal when set). */
 int32_t pqt_file_decryptor_row_group_ordinal(const pqt_row_group *rg, int32_t g);
 

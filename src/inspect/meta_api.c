@@ -724,16 +724,7 @@ PQT_API pqt_status pqt_reader_footer_signature(const pqt_reader *r, int32_t *sta
     *state = PQT_FOOTER_SIGNATURE_NO_KEY;
     return PQT_OK;
   }
-  if (r->footer_len <= PQT_CRYPTO_SIGNATURE_BYTES)
-    return pqt_corrupt(err, "plaintext footer: %zu bytes cannot hold FileMetaData and its 28-byte signature",
-                       r->footer_len);
-  pqt_module_decryptor d;
-  memset(&d, 0, sizeof d);
-  size_t n = r->footer_len - PQT_CRYPTO_SIGNATURE_BYTES;
-  pqt_status st = pqt_module_decryptor_init(&d, fd->algorithm, fd->footer_key, fd->footer_key_len, fd->file_aad,
-                                            fd->file_aad_len, err);
-  if (st == PQT_OK) st = pqt_footer_verify(&d, r->footer, n, r->footer + n, err);
-  pqt_module_decryptor_wipe(&d);
+  pqt_status st = pqt_file_decryptor_verify_footer(fd, r->footer, r->footer_len, err);
   if (st == PQT_OK) *state = PQT_FOOTER_SIGNATURE_VERIFIED;
   return st;
 }
