@@ -108,6 +108,18 @@ pqt_status pqt_bloom_serialize(const pqt_bloom *b, pqt_buf *out, pqt_error *err)
   return PQT_OK;
 }
 
+void pqt_bloom_set_bits(pqt_bloom *b, const uint8_t *bits) {
+  for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(bits + 4 * i);
+}
+
+pqt_status pqt_bloom_header_check(const pqt_bloom_filter_header *h, pqt_error *err) {
+  if (h->num_bytes < (int32_t)BLOOM_MIN_BYTES || h->num_bytes > (int32_t)BLOOM_MAX_BYTES || (h->num_bytes % 32) != 0)
+    return pqt_corrupt(err, "Bloom filter: numBytes %d is not a multiple of 32 in [32, 128 MiB]", h->num_bytes);
+  if (h->algorithm != (1u << 1) || h->hash != (1u << 1) || h->compression != (1u << 1))
+    return pqt_error_set(err, PQT_EUNSUPPORTED, "Bloom filter: not a split-block, XXHASH, uncompressed filter");
+  return PQT_OK;
+}
+
 pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *alloc, pqt_bloom *b, size_t *consumed,
                            pqt_error *err) {
   pqt_bloom_filter_header h;
@@ -116,7 +128,7 @@ pqt_status pqt_bloom_parse(const uint8_t *buf, size_t len, const pqt_allocator *
   if (h.num_bytes <= 0 || (size_t)h.num_bytes > len - used)
     return pqt_corrupt(err, "bloom filter: %d bytes do not fit", h.num_bytes);
   PQT_RETURN_NOT_OK(pqt_bloom_init(b, (size_t)h.num_bytes, alloc, err));
-  for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(buf + used + 4 * i);
+  pqt_bloom_set_bits(b, buf + used);
   if (consumed) *consumed = used + (size_t)h.num_bytes;
   return PQT_OK;
 }

@@ -35,6 +35,13 @@ uint32_t pqt_bloom_block_of(uint64_t hash, uint32_t n_blocks);
  * words): what pqt_bloom_check answers when that block is the one hash
  * selects. Lets a reader probe a filter a block at a time. */
 bool pqt_bloom_check_block(const uint8_t *block, uint64_t hash);
+/* b's words from a serialized bitset of b->n_blocks * 32 bytes (little-endian words). */
+void pqt_bloom_set_bits(pqt_bloom *b, const uint8_t *bits);
+/* A file's BloomFilterHeader as a reader takes it: numBytes a multiple of 32
+ * in [32, 128 MiB] (PQT_ECORRUPT), split-block, XXHASH, uncompressed (else
+ * PQT_EUNSUPPORTED). */
+struct pqt_bloom_filter_header;
+pqt_status pqt_bloom_header_check(const struct pqt_bloom_filter_header *h, pqt_error *err);
 /* Insert n fixed-width values / n byte arrays. */
 void pqt_bloom_insert_fixed(pqt_bloom *b, const uint8_t *values, size_t width, size_t n);
 void pqt_bloom_insert_binary(pqt_bloom *b, const int32_t *offsets, const uint8_t *data, size_t n);

@@ -225,19 +225,11 @@ pqt_status pqt_chunk_read_index(const pqt_reader *r, const pqt_chunk *ch, int mo
   return st;
 }
 
-#define BLOOM_MAX_BYTES   ((int64_t)128 << 20)
 #define BLOOM_HEADER_READ 256 /* a BloomFilterHeader takes about 15 bytes */
 /* read at most this past the bitset: the header (and, encrypted, the
  * framing of its two modules) */
 #define BLOOM_HEADER_ROOM 4096
-
-static pqt_status check_bloom_header(const pqt_bloom_filter_header *h, pqt_error *err) {
-  if (h->num_bytes < 32 || h->num_bytes > BLOOM_MAX_BYTES || (h->num_bytes % 32) != 0)
-    return pqt_corrupt(err, "Bloom filter: numBytes %d is not a multiple of 32 in [32, 128 MiB]", h->num_bytes);
-  if (h->algorithm != (1u << 1) || h->hash != (1u << 1) || h->compression != (1u << 1))
-    return pqt_error_set(err, PQT_EUNSUPPORTED, "Bloom filter: not a split-block, XXHASH, uncompressed filter");
-  return PQT_OK;
-}
+#define BLOOM_READ_MAX    (((uint64_t)128 << 20) + BLOOM_HEADER_ROOM) /* the largest filter (128 MiB) and its header */
 
 /* An encrypted filter: header and bitset are two modules, read and
  * decrypted whole (p, avail: the bytes from bloom_filter_offset on). */
@@ -247,11 +239,10 @@ static pqt_status read_encrypted_bloom(const pqt_reader *r, const pqt_chunk *ch,
   pqt_buf bits;
   pqt_buf_init(&bits, r->data_alloc);
   pqt_status st = pqt_decrypt_bloom_filter(&ch->dec, p, avail, &h, &bits, NULL, err);
-  if (st == PQT_OK) st = check_bloom_header(&h, err);
+  if (st == PQT_OK) st = pqt_bloom_header_check(&h, err);
   /* (the decrypt checked the bitset holds numBytes bytes) */
   if (st == PQT_OK) st = pqt_bloom_init_blocks(b, (uint32_t)(h.num_bytes / 32), r->data_alloc, err);
-  if (st == PQT_OK)
-    for (size_t i = 0; i < (size_t)b->n_blocks * 8; i++) b->words[i] = pqt_load_u32le(bits.data + 4 * i);
+  if (st == PQT_OK) pqt_bloom_set_bits(b, bits.data);
   pqt_buf_free(&bits);
   return st;
 }
@@ -272,7 +263,7 @@ pqt_status pqt_chunk_read_bloom(const pqt_reader *r, const pqt_chunk *ch, pqt_bl
     return pqt_corrupt(err, "Bloom filter [%lld, +%d) runs past the end of the file",
                        (long long)cm->bloom_filter_offset, cm->bloom_filter_length);
   if (!len) len = io->size - off; /* the header says how much is the filter */
-  if (len > (uint64_t)BLOOM_MAX_BYTES + BLOOM_HEADER_ROOM) len = (uint64_t)BLOOM_MAX_BYTES + BLOOM_HEADER_ROOM;
+  if (len > BLOOM_READ_MAX) len = BLOOM_READ_MAX;
   pqt_buf raw;
   pqt_buf_init(&raw, r->data_alloc);
   const uint8_t *p = NULL;
@@ -325,7 +316,7 @@ pqt_status pqt_chunk_bloom_probe(const pqt_reader *r, const pqt_chunk *ch, const
       return st;
     }
   }
-  PQT_RETURN_NOT_OK(check_bloom_header(&h, err));
+  PQT_RETURN_NOT_OK(pqt_bloom_header_check(&h, err));
   if ((uint64_t)h.num_bytes > io->size - (uint64_t)off - used)
     return pqt_corrupt(err, "Bloom filter: %d bytes do not fit in the file", h.num_bytes);
   if (PQT_HAS_FIELD(cm, column_metadata, bloom_filter_length) && cm->bloom_filter_length > 0 &&
