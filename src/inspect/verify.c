@@ -482,9 +482,9 @@ typedef struct walk {
   bool broken;                /* a page could not be walked, or its CRC does not match */
   bool dec_failed;
   pqt_error dec_err;
-  int32_t bloom_checked; /* 1 read, 0 none, -1 unreadable (bloom_msg) */
+  int32_t bloom_checked; /* 1 read, 0 none, -1 unreadable (bloom_error) */
   int64_t bloom_missing, bloom_first;
-  char bloom_msg[sizeof(((pqt_error *)0)->message)];
+  const char *bloom_error; /* the cursor's: lives until it is closed */
 } walk;
 
 /* Decode the cursor's current data page into rec and the walk's totals. */
@@ -519,7 +519,7 @@ static pqt_status decode_page(chunk_ctx *k, pqt_page_cursor *pc, walk *w, geo_ch
   PQT_RETURN_NOT_OK(
       pqt_buf_append(&w->def_hist, pv.definition_level_histogram, sizeof(int64_t) * (size_t)pv.n_def_levels, err));
   w->bloom_checked = pv.bloom_checked;
-  if (pv.bloom_error) snprintf(w->bloom_msg, sizeof w->bloom_msg, "%s", pv.bloom_error);
+  if (pv.bloom_error) w->bloom_error = pv.bloom_error;
   if (pv.bloom_missing) {
     if (w->bloom_first < 0) w->bloom_first = w->values + pv.bloom_first_missing;
     w->bloom_missing += pv.bloom_missing;
@@ -658,7 +658,7 @@ static pqt_status check_chunk(vctx *v, int32_t g, int32_t c, pqt_error *err) {
                        (const int64_t *)(const void *)w.def_hist.data);
   check_page_nulls(&k, recs, np);
   /* every non-null value must test positive in the Bloom filter (BOOLEAN columns have none) */
-  if (w.bloom_checked == -1) problem(v, g, k.path, "Bloom filter: %s", w.bloom_msg);
+  if (w.bloom_checked == -1) problem(v, g, k.path, "Bloom filter: %s", w.bloom_error ? w.bloom_error : "");
   else if (w.bloom_missing)
     problem(v, g, k.path, "Bloom filter misses %lld of the chunk's values (the first is value %lld)",
             (long long)w.bloom_missing, (long long)w.bloom_first);
