@@ -182,6 +182,17 @@ static inline unsigned char *pqt_test_read_file(const char *path, size_t *len) {
 /* Text from the library's pqt_write_fn outputs, collected into one growing
  * NUL-terminated buffer (free t.p). */
 #include "parquetry.h"
+/* Copy the file from to the file to (both must open). */
+static inline void pqt_test_copy_file(const char *from, const char *to) {
+  FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+  CHECK(a && b);
+  char buf[65536];
+  size_t n;
+  while (a && b && (n = fread(buf, 1, sizeof buf, a)) > 0) CHECK(fwrite(buf, 1, n, b) == n);
+  if (a) fclose(a);
+  if (b) fclose(b);
+}
+
 typedef struct pqt_test_text {
   char *p;
   size_t n;

@@ -41,16 +41,6 @@ static char *read_all(const char *path, const pqt_read_options *ro, pqt_error *e
   return t.p ? t.p : calloc(1, 1);
 }
 
-static void copy_file(const char *from, const char *to) {
-  FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
-  CHECK(a && b);
-  char buf[65536];
-  size_t n;
-  while (a && b && (n = fread(buf, 1, sizeof buf, a)) > 0) CHECK(fwrite(buf, 1, n, b) == n);
-  if (a) fclose(a);
-  if (b) fclose(b);
-}
-
 static char dir[256];
 
 static int setup(void) {
@@ -63,12 +53,12 @@ static int setup(void) {
   mkdir(p, 0755);
   snprintf(p, sizeof p, "%s/data/alltypes_plain.parquet", corpus);
   snprintf(q, sizeof q, "%s/data/a.parquet", dir);
-  copy_file(p, q);
+  pqt_test_copy_file(p, q);
   snprintf(q, sizeof q, "%s/data/b.parquet", dir);
-  copy_file(p, q);
+  pqt_test_copy_file(p, q);
   snprintf(p, sizeof p, "%s/data/alltypes_tiny_pages_plain.parquet", corpus);
   snprintf(q, sizeof q, "%s/data/tiny.parquet", dir);
-  copy_file(p, q);
+  pqt_test_copy_file(p, q);
   return 1;
 }
 

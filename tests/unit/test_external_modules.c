@@ -18,16 +18,6 @@
 
 static char dir[256];
 
-static void copy_file(const char *from, const char *to) {
-  FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
-  CHECK(a && b);
-  char buf[65536];
-  size_t n;
-  while (a && b && (n = fread(buf, 1, sizeof buf, a)) > 0) CHECK(fwrite(buf, 1, n, b) == n);
-  if (a) fclose(a);
-  if (b) fclose(b);
-}
-
 /* dir/name: a copy of the corpus file; dir/name.footer: its footer only,
  * every chunk naming name as its file_path (offsets unchanged). */
 static int make_footer_file(const char *corpus_name, const char *name) {
@@ -36,7 +26,7 @@ static int make_footer_file(const char *corpus_name, const char *name) {
   char from[512], to[512];
   snprintf(from, sizeof from, "%s/%s", corpus, corpus_name);
   snprintf(to, sizeof to, "%s/%s", dir, name);
-  copy_file(from, to);
+  pqt_test_copy_file(from, to);
   pqt_reader *r;
   pqt_error e;
   pqt_error_init(&e);
